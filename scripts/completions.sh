@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Regenerate completions/ from the binary's clap definition.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --quiet
+bin=target/debug/mcpl-doctor
+"$bin" completions bash > completions/mcpl-doctor.bash
+"$bin" completions zsh > completions/_mcpl-doctor
+"$bin" completions fish > completions/mcpl-doctor.fish
+"$bin" completions powershell > completions/_mcpl-doctor.ps1
+"$bin" completions elvish > completions/mcpl-doctor.elv

@@ -1,0 +1,35 @@
+//! `mcpl-doctor completions SHELL`.
+
+use clap::Args;
+use clap_complete::Shell;
+
+use crate::exit;
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to generate completions for.
+    #[arg(value_enum)]
+    pub shell: Shell,
+}
+
+/// The completion script for `shell`, as bytes.
+pub fn generate(shell: Shell) -> Vec<u8> {
+    let mut cmd = super::command();
+    let mut out = Vec::new();
+    clap_complete::generate(shell, &mut cmd, "mcpl-doctor", &mut out);
+    out
+}
+
+pub fn run(args: CompletionsArgs) -> u8 {
+    use std::io::Write;
+    let bytes = generate(args.shell);
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(&bytes).and_then(|()| stdout.flush()) {
+        Ok(()) => exit::OK,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => exit::OK,
+        Err(e) => {
+            eprintln!("error: cannot write completions: {e}");
+            exit::USAGE
+        }
+    }
+}

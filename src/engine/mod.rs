@@ -1,0 +1,4 @@
+//! The engine: everything mcpl-doctor knows, with no terminal in sight. Nothing here prints,
+//! parses arguments or draws tables; the CLI and renderers do that.
+
+pub mod policy;

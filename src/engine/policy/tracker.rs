@@ -1,0 +1,421 @@
+//! The reconnect state machine: attempt numbering, the failure count, waits, give-up, alerts.
+//!
+//! The caller (a simulated server or a real probe) reports what each attempt did; the tracker
+//! answers with the host's verdict and the next step. It allocates nothing per attempt.
+
+use std::collections::VecDeque;
+use std::fmt;
+
+use super::{AlertText, GiveUp, Jitter, Policy, Reset};
+
+/// How a connection or a launch ended, where known.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Ended {
+    /// Not known (a simulated server).
+    Unknown,
+    /// The process exited with this code.
+    Exit { code: i32 },
+    /// The process was ended by this signal.
+    Signal { signal: i32 },
+    /// The server closed its stdout (the process may still run).
+    StdoutClosed,
+    /// The WebSocket peer sent a close frame.
+    WsClose { code: u16, reason: String },
+    /// The TCP connection ended without a close frame.
+    ConnectionReset,
+    /// A ping went unanswered.
+    StoppedAnswering,
+    /// This host (the probe) ended it.
+    ClosedByHost,
+}
+
+impl Ended {
+    /// The parenthesised suffix of a short-lived error, e.g. ` (exit 0)`; empty when unknown.
+    pub fn suffix(&self) -> EndedSuffix<'_> {
+        EndedSuffix(self)
+    }
+}
+
+/// Display helper for [`Ended::suffix`].
+pub struct EndedSuffix<'a>(&'a Ended);
+
+impl fmt::Display for EndedSuffix<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Ended::Unknown => Ok(()),
+            other => write!(f, " ({other})"),
+        }
+    }
+}
+
+impl fmt::Display for Ended {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ended::Unknown => f.write_str("how unknown"),
+            Ended::Exit { code } => write!(f, "exit {code}"),
+            Ended::Signal { signal } => write!(f, "signal {}", signal_name(*signal)),
+            Ended::StdoutClosed => f.write_str("stdout closed"),
+            Ended::WsClose { code, reason } if reason.is_empty() => write!(f, "close {code}"),
+            Ended::WsClose { code, reason } => write!(f, "close {code}: {reason}"),
+            Ended::ConnectionReset => f.write_str("connection dropped without a close frame"),
+            Ended::StoppedAnswering => f.write_str("stopped answering pings"),
+            Ended::ClosedByHost => f.write_str("closed by this host"),
+        }
+    }
+}
+
+/// `SIGTERM` for 15 and so on; the number for others.
+pub fn signal_name(signal: i32) -> String {
+    let name = match signal {
+        1 => "SIGHUP",
+        2 => "SIGINT",
+        3 => "SIGQUIT",
+        6 => "SIGABRT",
+        9 => "SIGKILL",
+        11 => "SIGSEGV",
+        13 => "SIGPIPE",
+        14 => "SIGALRM",
+        15 => "SIGTERM",
+        _ => return format!("{signal}"),
+    };
+    name.to_string()
+}
+
+/// Why an attempt failed before (or instead of) making a connection.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Failure {
+    /// A simulated server's failure: reads `failed to connect`.
+    Simulated,
+    /// What the host's error would say (probe), e.g. `initialize handshake timed out`.
+    Message(String),
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Simulated => f.write_str("failed to connect"),
+            Failure::Message(m) => f.write_str(m),
+        }
+    }
+}
+
+/// What one attempt did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// It never completed its handshake.
+    FailedToConnect(Failure),
+    /// A permanent failure: a protocol-version verdict, or a launch that could not be reaped.
+    Permanent(Failure),
+    /// It completed its handshake and the connection ended after `lived_ms`.
+    Connected { lived_ms: f64, ended: Ended },
+    /// It completed its handshake and is still connected after `lived_ms` (observation ended).
+    StillUp { lived_ms: f64 },
+}
+
+impl Outcome {
+    /// The host's error for this attempt when it counts as a failure (see [`Decision::counted`]).
+    pub fn error(&self) -> OutcomeError<'_> {
+        OutcomeError(self)
+    }
+}
+
+/// Display helper: the host's error text for an outcome.
+pub struct OutcomeError<'a>(&'a Outcome);
+
+impl fmt::Display for OutcomeError<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Outcome::FailedToConnect(failure) | Outcome::Permanent(failure) => failure.fmt(f),
+            Outcome::Connected { lived_ms, ended } => write!(
+                f,
+                "connected, then closed after {} s{}",
+                whole_seconds(*lived_ms),
+                ended.suffix()
+            ),
+            Outcome::StillUp { lived_ms } => {
+                write!(f, "still up after {} s", whole_seconds(*lived_ms))
+            }
+        }
+    }
+}
+
+/// Whole seconds lived, rounded down, as the host writes them.
+pub fn whole_seconds(ms: f64) -> u64 {
+    if ms.is_finite() && ms > 0.0 {
+        (ms / 1000.0).floor() as u64
+    } else {
+        0
+    }
+}
+
+/// What the host made of an attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Counted {
+    /// A failed attempt that never connected.
+    Failure,
+    /// A connection that ended before the lasting threshold: the failure of its attempt.
+    ShortLived,
+    /// A connection that lived past the threshold: the count starts afresh.
+    Lasted,
+    /// Rule `handshake`: the handshake set the count to 0, its end is no failure.
+    HandshakeReset,
+    /// A permanent failure: reconnecting stops.
+    Permanent,
+    /// Still connected when observation ended.
+    StillUp,
+}
+
+impl Counted {
+    /// Whether this attempt is a failed attempt in the host's eyes.
+    pub fn is_failure(self) -> bool {
+        matches!(
+            self,
+            Counted::Failure | Counted::ShortLived | Counted::Permanent
+        )
+    }
+
+    /// Words for a table cell.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Counted::Failure => "failed attempt",
+            Counted::ShortLived => "failed attempt (short-lived)",
+            Counted::Lasted => "lasted: count starts afresh",
+            Counted::HandshakeReset => "count reset by handshake",
+            Counted::Permanent => "permanent failure",
+            Counted::StillUp => "still up",
+        }
+    }
+}
+
+/// A wait before the next attempt.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Wait {
+    /// Before jitter, after the cap and the timer rules.
+    pub nominal_ms: f64,
+    /// The shortest wait the jitter allows.
+    pub min_ms: f64,
+    /// The longest wait the jitter allows.
+    pub max_ms: f64,
+    /// The wait chosen (jittered, as the timer runs it).
+    pub ms: f64,
+}
+
+/// The step after an attempt.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Next {
+    /// Wait, then make attempt `attempt`.
+    Retry { attempt: u32, wait: Wait },
+    /// The supervisor gives up (its own words).
+    GiveUp { reason: &'static str },
+    /// Reconnecting halts on a permanent failure.
+    Halt,
+    /// Nothing to schedule: the connection is still up.
+    Watching,
+}
+
+/// The host's verdict on one attempt.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Decision {
+    /// The attempt's number (0 for the first connect).
+    pub attempt: u32,
+    pub counted: Counted,
+    /// The count `k` of consecutive failures afterwards.
+    pub failures: u32,
+    /// How long a connection had to live to count as lasting, under this rule.
+    pub lasting_threshold_ms: Option<f64>,
+    /// The `mcpl-down` raised for this attempt, if any.
+    pub alert: Option<AlertText>,
+    pub next: Next,
+}
+
+/// One server's reconnect state under one policy.
+#[derive(Debug, Clone)]
+pub struct Tracker {
+    policy: Policy,
+    rng: Option<fastrand::Rng>,
+    attempt: u32,
+    failures: u32,
+    consecutive_failures: u32,
+    short_runs: u32,
+    preceding_wait_ms: f64,
+    launches: VecDeque<f64>,
+    finished: bool,
+}
+
+impl Tracker {
+    /// A tracker whose waits are jittered from `seed`, or nominal when `seed` is `None` (or the
+    /// policy has no jitter).
+    pub fn new(policy: Policy, seed: Option<u64>) -> Tracker {
+        let rng = match (policy.jitter, seed) {
+            (Jitter::Multiplicative { .. }, Some(seed)) => Some(fastrand::Rng::with_seed(seed)),
+            _ => None,
+        };
+        Tracker {
+            policy,
+            rng,
+            attempt: 0,
+            failures: 0,
+            consecutive_failures: 0,
+            short_runs: 0,
+            preceding_wait_ms: 0.0,
+            launches: VecDeque::new(),
+            finished: false,
+        }
+    }
+
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
+    /// The number of the attempt to make now.
+    pub fn attempt(&self) -> u32 {
+        self.attempt
+    }
+
+    /// The count `k` of consecutive failures.
+    pub fn failures(&self) -> u32 {
+        self.failures
+    }
+
+    /// The wait that preceded the current attempt (0 before attempt 0).
+    pub fn preceding_wait_ms(&self) -> f64 {
+        self.preceding_wait_ms
+    }
+
+    /// Whether reconnecting has stopped (gave up or halted).
+    pub fn finished(&self) -> bool {
+        self.finished
+    }
+
+    /// How long the current attempt's connection must live to count as lasting.
+    pub fn lasting_threshold(&self) -> Option<f64> {
+        self.policy.lasting_threshold(self.preceding_wait_ms)
+    }
+
+    /// Report what the current attempt did. `launched_at_ms` and `ended_at_ms` are on the
+    /// caller's clock (simulated or monotonic), used by the give-up rules.
+    pub fn record(&mut self, launched_at_ms: f64, outcome: &Outcome, ended_at_ms: f64) -> Decision {
+        let attempt = self.attempt;
+        let threshold = self.lasting_threshold();
+        let counted = match outcome {
+            Outcome::FailedToConnect(_) => Counted::Failure,
+            Outcome::Permanent(_) => Counted::Permanent,
+            Outcome::StillUp { .. } => Counted::StillUp,
+            Outcome::Connected { lived_ms, .. } => match self.policy.reset {
+                Reset::OnHandshake => Counted::HandshakeReset,
+                Reset::Never => Counted::ShortLived,
+                _ => match threshold {
+                    // `lived >= T`, false when T is NaN, as in JavaScript.
+                    Some(t) if *lived_ms >= t => Counted::Lasted,
+                    _ => Counted::ShortLived,
+                },
+            },
+        };
+        let mut decision = Decision {
+            attempt,
+            counted,
+            failures: self.failures,
+            lasting_threshold_ms: threshold,
+            alert: None,
+            next: Next::Watching,
+        };
+        if counted == Counted::StillUp {
+            return decision;
+        }
+        if self.launches.len() >= 64 {
+            self.launches.pop_front();
+        }
+        self.launches.push_back(launched_at_ms);
+
+        let uptime = ended_at_ms - launched_at_ms;
+        match self.policy.give_up {
+            GiveUp::ShortRuns { under_ms, .. } if uptime < under_ms => self.short_runs += 1,
+            _ => self.short_runs = 0,
+        }
+
+        match counted {
+            Counted::Permanent => {
+                self.failures = attempt + 1;
+                decision.failures = self.failures;
+                decision.alert = self.policy.alert_for(attempt, true);
+                decision.next = Next::Halt;
+                self.finished = true;
+                return decision;
+            }
+            Counted::Failure | Counted::ShortLived => {
+                self.failures = attempt.saturating_add(1);
+                self.consecutive_failures = self.consecutive_failures.saturating_add(1);
+                decision.alert = self.policy.alert_for(attempt, false);
+            }
+            Counted::Lasted | Counted::HandshakeReset => {
+                self.failures = 0;
+                self.consecutive_failures = 0;
+            }
+            Counted::StillUp => unreachable!("returned above"),
+        }
+        decision.failures = self.failures;
+
+        if let Some(reason) = self.gives_up(ended_at_ms) {
+            decision.next = Next::GiveUp { reason };
+            self.finished = true;
+            return decision;
+        }
+
+        let k = self.failures;
+        let wait = self.choose_wait(k);
+        let next_attempt = k.max(1);
+        decision.next = Next::Retry {
+            attempt: next_attempt,
+            wait,
+        };
+        self.attempt = next_attempt;
+        self.preceding_wait_ms = wait.ms;
+
+        if let GiveUp::StartBurst { starts, within_ms } = self.policy.give_up {
+            let next_launch = ended_at_ms + wait.ms;
+            let recent = self
+                .launches
+                .iter()
+                .filter(|&&t| t > next_launch - within_ms)
+                .count();
+            if recent + 1 > starts as usize {
+                decision.next = Next::GiveUp {
+                    reason: "start limit hit (unit failed)",
+                };
+                self.finished = true;
+            }
+        }
+        decision
+    }
+
+    fn gives_up(&self, _now_ms: f64) -> Option<&'static str> {
+        match self.policy.give_up {
+            GiveUp::Never | GiveUp::StartBurst { .. } => None,
+            GiveUp::AfterRetries { retries } => {
+                (self.consecutive_failures > retries).then_some("gave up: out of retries (FATAL)")
+            }
+            GiveUp::ShortRuns { restarts, .. } => (self.short_runs >= restarts)
+                .then_some("gave up: too many unstable restarts (errored)"),
+        }
+    }
+
+    /// The wait for count `k`: nominal, envelope, and the one chosen.
+    pub fn choose_wait(&mut self, k: u32) -> Wait {
+        let nominal = self.policy.nominal_wait(k);
+        let (min_ms, max_ms) = self.policy.wait_envelope(k);
+        let jittered = match (self.policy.jitter, self.rng.as_mut()) {
+            (Jitter::Multiplicative { spread }, Some(rng)) => {
+                nominal * (1.0 - spread + 2.0 * spread * rng.f64())
+            }
+            _ => nominal,
+        };
+        Wait {
+            nominal_ms: self.policy.timer_wait(nominal),
+            min_ms,
+            max_ms,
+            ms: self.policy.timer_wait(jittered),
+        }
+    }
+}

@@ -1,0 +1,4 @@
+//! One integration-test binary: drives the real `mcpl-doctor` binary. Modules by subcommand.
+
+mod completions;
+mod support;
