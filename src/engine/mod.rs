@@ -2,3 +2,4 @@
 //! parses arguments or draws tables; the CLI and renderers do that.
 
 pub mod policy;
+pub mod redact;
