@@ -3,4 +3,5 @@
 
 pub mod policy;
 pub mod probe;
+pub mod process;
 pub mod redact;
