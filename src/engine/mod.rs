@@ -5,3 +5,4 @@ pub mod policy;
 pub mod probe;
 pub mod process;
 pub mod redact;
+pub mod schedule;
