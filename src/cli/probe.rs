@@ -164,35 +164,108 @@ fn resolve(args: &ProbeArgs) -> Result<Resolved, String> {
     for r in &args.redact {
         redactor.add(r.clone());
     }
-    if args.config.is_some() {
-        return Err("--config is not supported yet; give the command after --".into());
-    }
-    let Some((command, rest)) = args.command.split_first() else {
-        return Err("give the server's command after --".into());
+    let (target, protocol, entry_timings) = match (&args.config, &args.server) {
+        (Some(file), Some(id)) => from_config(file, id, &mut redactor)?,
+        _ => {
+            let Some((command, rest)) = args.command.split_first() else {
+                return Err("give the server's command after --".into());
+            };
+            let target = Target::Stdio(StdioTarget {
+                command: command.clone(),
+                args: rest.to_vec(),
+                env: None,
+                cwd: None,
+            });
+            (target, Protocol::Legacy, None)
+        }
     };
-    let target = Target::Stdio(StdioTarget {
-        command: command.clone(),
-        args: rest.to_vec(),
-        env: None,
-        cwd: None,
-    });
-    let defaults = if args.preset.is_host_rule() {
-        Timings {
+    let defaults = match entry_timings {
+        Some(t) if args.preset.is_host_rule() => t,
+        _ if args.preset.is_host_rule() => Timings {
             interval_ms: DEFAULT_INTERVAL_MS,
             cap_ms: DEFAULT_CAP_MS,
-        }
-    } else {
-        args.preset.default_timings()
+        },
+        _ => args.preset.default_timings(),
     };
     Ok(Resolved {
         target,
-        protocol: args.protocol.map_or(Protocol::Legacy, Protocol::from),
+        protocol: args.protocol.map_or(protocol, Protocol::from),
         timings: Timings {
             interval_ms: args.interval.unwrap_or(defaults.interval_ms),
             cap_ms: args.cap.unwrap_or(defaults.cap_ms),
         },
         redactor,
     })
+}
+
+/// The entry `id` of `file`, launched as the host would: its command and resolved args, the
+/// host's environment (allowlist or inheritEnv, plus the entry's env), its protocol and timings.
+fn from_config(
+    file: &std::path::Path,
+    id: &str,
+    redactor: &mut Redactor,
+) -> Result<(Target, Protocol, Option<Timings>), String> {
+    use crate::engine::config::{self, Transport};
+    let entries = config::load_servers(file).map_err(|e| e.to_string())?;
+    let Some(entry) = entries.iter().rev().find(|e| e.id == id) else {
+        let mut ids: Vec<&str> = entries.iter().map(|e| e.id.as_str()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        return Err(if ids.is_empty() {
+            format!("{}: no server entries", file.display())
+        } else {
+            format!(
+                "{}: no server {id:?} (servers: {})",
+                file.display(),
+                ids.join(", ")
+            )
+        });
+    };
+    // Secrets first, so that every message below is masked.
+    for (_, v) in &entry.env {
+        redactor.add(v.clone());
+    }
+    if let Some(t) = &entry.token {
+        redactor.add(t.clone());
+    }
+    let at = format!("{}:{}:{}", entry.file, entry.line, entry.column);
+    if entry.disabled {
+        return Err(format!("{at}: server {id:?} is disabled (the host does not start it)"));
+    }
+    if entry.is_override {
+        return Err(format!(
+            "{at}: server {id:?} only overrides policy fields here; probe the file that defines it"
+        ));
+    }
+    let binding = entry
+        .binding
+        .as_ref()
+        .map_err(|why| redactor.redact(&format!("{at}: the host refuses server {id:?}: {why}")))?;
+    match binding.transport {
+        Transport::Stdio => {}
+        other => {
+            return Err(format!(
+                "{at}: server {id:?} uses the {} transport; this build of probe launches stdio \
+                 servers only",
+                other.as_str()
+            ))
+        }
+    }
+    let Some(command) = &binding.command else {
+        return Err(format!("{at}: server {id:?} has no command"));
+    };
+    let env = probe::hostenv::build(std::env::vars_os(), entry.inherit_env, &entry.env);
+    let target = Target::Stdio(StdioTarget {
+        command: command.into(),
+        args: binding.args.iter().map(OsString::from).collect(),
+        env: Some(env),
+        cwd: None,
+    });
+    let protocol = match binding.family {
+        crate::engine::policy::EngineKind::Legacy => Protocol::Legacy,
+        crate::engine::policy::EngineKind::Modern => Protocol::Modern,
+    };
+    Ok((target, protocol, Some(entry.timings)))
 }
 
 pub fn run(args: ProbeArgs, color: ColorChoice) -> u8 {

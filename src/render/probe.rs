@@ -516,6 +516,16 @@ fn counted_cell(l: &Launch) -> String {
 }
 
 fn server_line(s: &ServerInfo) -> String {
+    if s.family.is_none() {
+        return if s.supported_versions.is_empty() {
+            "refused the handshake".into()
+        } else {
+            format!(
+                "refused the handshake; supports {}",
+                sanitize(&s.supported_versions.join(", "))
+            )
+        };
+    }
     let name = match (&s.name, &s.version) {
         (Some(n), Some(v)) => format!("{} {}", sanitize(n), sanitize(v)),
         (Some(n), None) => sanitize(n),
@@ -524,8 +534,7 @@ fn server_line(s: &ServerInfo) -> String {
     let family = match (s.family, &s.mcpl_version) {
         (Some(Family::Mcpl), Some(v)) => format!("MCPL {}", sanitize(v)),
         (Some(Family::Mcpl), None) => "MCPL".into(),
-        (Some(Family::PlainMcp), _) => "plain MCP (no MCPL capability)".into(),
-        (None, _) => "unknown".into(),
+        _ => "plain MCP (no MCPL capability)".into(),
     };
     let version = s
         .protocol_version
@@ -550,12 +559,12 @@ fn finish_text(run: &ProbeRun) -> String {
     };
     match run.planned {
         Some(p) => format!(
-            "Stopped {what}; the host would launch attempt {} at {} (after a wait of {}).",
+            "Stopped: {what}; the host would launch attempt {} at {} (after a wait of {}).",
             p.attempt,
             clock(p.at_ms),
             format_ms(p.wait.ms.round())
         ),
-        None => format!("Stopped {what}."),
+        None => format!("Stopped: {what}."),
     }
 }
 

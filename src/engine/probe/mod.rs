@@ -43,6 +43,7 @@ use crate::engine::redact::Redactor;
 
 pub mod events;
 pub mod handshake;
+pub mod hostenv;
 #[allow(dead_code)]
 mod lines;
 pub mod runner;

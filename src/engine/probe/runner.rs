@@ -269,3 +269,362 @@ fn launch_record(
         alert,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The loop's state machine against a scripted transport on tokio's paused clock: no
+    //! processes, no real sleeping, exact times.
+
+    use std::collections::VecDeque;
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::engine::policy::{Counted, EngineKind, Ended, Failure, Preset, Timings};
+    use crate::engine::probe::{stop_pair, Protocol, ServerInfo, StopSignal, Stopped};
+    use crate::engine::redact::Redactor;
+
+    /// What a scripted attempt does.
+    #[derive(Clone, Copy, Debug)]
+    enum Step {
+        /// Fails `after` ms into the attempt.
+        Fail { after: u64 },
+        /// Handshake after `startup` ms, lives `lives` ms, exits with 0.
+        Live { startup: u64, lives: u64 },
+        /// A permanent verdict after `after` ms.
+        Refuse { after: u64 },
+        /// Connects after `startup` ms and stays up (until watch, deadline or stop).
+        Stay { startup: u64 },
+    }
+
+    struct Script {
+        steps: VecDeque<Step>,
+        last: Step,
+        /// When each attempt was made (ms since the epoch), as the transport saw it.
+        launched: Vec<f64>,
+    }
+
+    impl Script {
+        fn new(steps: &[Step]) -> Script {
+            Script {
+                steps: steps.iter().copied().collect(),
+                last: *steps.last().expect("a step"),
+                launched: Vec::new(),
+            }
+        }
+    }
+
+    /// Sleep until `t`; false when the deadline or a stop came first.
+    async fn sleep_until(t: Instant, deadline: Option<Instant>, stop: &StopSignal) -> bool {
+        let far = t + Duration::from_secs(1);
+        tokio::select! {
+            () = tokio::time::sleep_until(t) => true,
+            () = tokio::time::sleep_until(deadline.unwrap_or(far)), if deadline.is_some_and(|d| d < t) => false,
+            () = stop.reached(StopLevel::Graceful) => false,
+        }
+    }
+
+    impl Connector for Script {
+        async fn attempt(
+            &mut self,
+            opts: &AttemptOptions,
+            progress: &mut (dyn FnMut(Progress) + Send),
+        ) -> Result<AttemptReport, LaunchError> {
+            let step = self.steps.pop_front().unwrap_or(self.last);
+            let launched = Instant::now();
+            self.launched.push(opts.ms_since_epoch(launched));
+            progress(Progress::Launched {
+                at_ms: opts.ms_since_epoch(launched),
+                pid: None,
+            });
+            let d = |ms: u64| Duration::from_millis(ms);
+            let (stop, deadline) = (&opts.stop, opts.deadline);
+            let mut connected_at = None;
+            let outcome = match step {
+                Step::Fail { after } => sleep_until(launched + d(after), deadline, stop)
+                    .await
+                    .then(|| Outcome::FailedToConnect(Failure::Message("boom".into()))),
+                Step::Refuse { after } => sleep_until(launched + d(after), deadline, stop)
+                    .await
+                    .then(|| Outcome::Permanent(Failure::Message("refused".into()))),
+                Step::Live { startup, .. } | Step::Stay { startup } => {
+                    if sleep_until(launched + d(startup), deadline, stop).await {
+                        let at = Instant::now();
+                        connected_at = Some(at);
+                        progress(Progress::Connected {
+                            at_ms: opts.ms_since_epoch(at),
+                            server: ServerInfo::default(),
+                        });
+                        let (end, closes) = match step {
+                            Step::Live { lives, .. } if d(lives) < opts.watch => {
+                                (at + d(lives), true)
+                            }
+                            _ => (at + opts.watch, false),
+                        };
+                        let natural = sleep_until(end, deadline, stop).await;
+                        let lived_ms = (Instant::now() - at).as_secs_f64() * 1000.0;
+                        Some(if natural && closes {
+                            Outcome::Connected {
+                                lived_ms,
+                                ended: Ended::Exit { code: 0 },
+                            }
+                        } else {
+                            Outcome::StillUp { lived_ms }
+                        })
+                    } else {
+                        None
+                    }
+                }
+            };
+            Ok(AttemptReport {
+                launched_at_ms: opts.ms_since_epoch(launched),
+                launched_at_wall: SystemTime::now(),
+                pid: None,
+                connected_at_ms: connected_at.map(|c| opts.ms_since_epoch(c)),
+                server: None,
+                ended_at_ms: opts.ms_since_epoch(Instant::now()),
+                outcome,
+                stopped: Stopped::Closed,
+                pings_sent: 0,
+                pings_answered: 0,
+                stderr: Default::default(),
+                stdout: Default::default(),
+            })
+        }
+    }
+
+    fn options(preset: Preset, interval_ms: f64, stop: StopSignal) -> RunOptions {
+        RunOptions {
+            policy: preset.policy_with(
+                EngineKind::Legacy,
+                Timings {
+                    interval_ms,
+                    cap_ms: 300_000.0,
+                },
+            ),
+            seed: 7,
+            launches: Some(8),
+            run_for: None,
+            until_down: false,
+            attempt: AttemptOptions {
+                protocol: Protocol::Legacy,
+                handshake_timeout: Duration::from_secs(30),
+                watch: Duration::from_secs(30),
+                ping: None,
+                redactor: Arc::new(Redactor::new()),
+                stop,
+                deadline: None,
+                epoch: Instant::now(),
+            },
+            target: "script".into(),
+        }
+    }
+
+    async fn probe(script: &mut Script, opts: RunOptions) -> (ProbeRun, Vec<Event>) {
+        let mut events = Vec::new();
+        let run = run(script, opts, &mut |e: &Event| events.push(e.clone()))
+            .await
+            .expect("runs");
+        (run, events)
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_375_loop_under_lasting_follows_the_tracker_exactly() {
+        let (_h, stop) = stop_pair();
+        let mut script = Script::new(&[Step::Live {
+            startup: 100,
+            lives: 300,
+        }]);
+        let opts = options(Preset::Lasting, 200.0, stop);
+        let policy = opts.policy.clone();
+        let (run, events) = probe(&mut script, opts).await;
+        assert_eq!(run.finish, Finish::Launches(8));
+        assert_eq!(run.launches.len(), 8);
+
+        // The same tracker, fed the same outcomes, gives the same numbers, waits and alerts.
+        let mut tracker = Tracker::new(policy, Some(7));
+        for (i, l) in run.launches.iter().enumerate() {
+            assert_eq!(l.attempt, i as u32, "attempts are 0, 1, 2, ...");
+            let o = l.report.outcome.clone().expect("an outcome");
+            assert_eq!(
+                o,
+                Outcome::Connected {
+                    lived_ms: 300.0,
+                    ended: Ended::Exit { code: 0 }
+                }
+            );
+            let d = tracker.record(l.report.launched_at_ms, &o, l.report.ended_at_ms);
+            assert_eq!(l.decision, Some(d));
+            assert_eq!(d.counted, Counted::ShortLived);
+            // Waits double (with jitter inside its envelope).
+            if let Next::Retry { wait, .. } = d.next {
+                let nominal = 200.0 * 2f64.powi(i as i32);
+                assert_eq!(wait.nominal_ms, nominal.min(300_000.0));
+                assert!(wait.ms >= wait.min_ms && wait.ms <= wait.max_ms);
+            }
+            // The alert from attempt 5, in the host's words.
+            if i >= 5 {
+                assert_eq!(
+                    l.alert.as_deref(),
+                    Some(
+                        format!("MCPL server down (attempt {i}): connected, then closed after 0 s (exit 0)")
+                            .as_str()
+                    )
+                );
+            } else {
+                assert_eq!(l.alert, None);
+            }
+        }
+        // Each relaunch comes exactly the chosen wait after the previous end.
+        for w in run.launches.windows(2) {
+            let wait = w[0].wait().expect("a wait").ms;
+            assert_eq!(w[1].report.launched_at_ms, w[0].report.ended_at_ms + wait);
+        }
+        // Events: started, then per launch launched/connected/ended (+alert), waiting between.
+        let alerts = events
+            .iter()
+            .filter(|e| matches!(e, Event::Alert { .. }))
+            .count();
+        assert_eq!(alerts, 3);
+        assert!(matches!(events.first(), Some(Event::Started { .. })));
+        assert!(matches!(events.last(), Some(Event::Finished { .. })));
+        let connected: Vec<f64> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Connected { handshake_ms, .. } => Some(*handshake_ms),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(connected, vec![100.0; 8]);
+        // --launches 8 stopped it before the 9th: the planned launch is reported.
+        let planned = run.planned.expect("a planned launch");
+        assert_eq!(planned.attempt, 8);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_375_loop_under_handshake_never_alerts_and_waits_the_base() {
+        let (_h, stop) = stop_pair();
+        let mut script = Script::new(&[Step::Live {
+            startup: 100,
+            lives: 300,
+        }]);
+        let mut opts = options(Preset::Handshake, 200.0, stop);
+        opts.launches = None;
+        opts.run_for = Some(Duration::from_millis(8000));
+        let (run, _) = probe(&mut script, opts).await;
+        assert_eq!(run.finish, Finish::Deadline);
+        assert!(run.launches.iter().all(|l| l.alert.is_none()));
+        // Attempt 0, then attempt 1 forever.
+        assert!(run.launches.iter().skip(1).all(|l| l.attempt == 1));
+        for w in run.launches.windows(2) {
+            let gap = w[1].report.launched_at_ms - w[0].report.launched_at_ms;
+            // startup + life + wait (200 ms +-25%)
+            assert!((400.0 + 150.0..=400.0 + 250.0).contains(&gap), "{gap}");
+        }
+        // 8 s / ~0.6 s: about 13 launches, as in #375.
+        assert!((11..=16).contains(&run.launches.len()), "{}", run.launches.len());
+        // The deadline fell in a connection or a wait; nothing ran past it.
+        assert!(run.elapsed_ms <= 8000.0 + 1e-6, "{}", run.elapsed_ms);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn until_down_stops_at_the_first_alert() {
+        let (_h, stop) = stop_pair();
+        let mut script = Script::new(&[Step::Fail { after: 50 }]);
+        let mut opts = options(Preset::Lasting, 100.0, stop);
+        opts.launches = None;
+        opts.until_down = true;
+        let (run, _) = probe(&mut script, opts).await;
+        assert_eq!(run.finish, Finish::UntilDown);
+        assert_eq!(run.launches.len(), 6);
+        assert_eq!(
+            run.launches[5].alert.as_deref(),
+            Some("MCPL server down (attempt 5): boom")
+        );
+        assert_eq!(run.planned.map(|p| p.attempt), Some(6));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_deadline_during_a_wait_reports_the_planned_launch() {
+        let (_h, stop) = stop_pair();
+        let mut script = Script::new(&[Step::Fail { after: 10 }]);
+        let mut opts = options(Preset::Lasting, 1000.0, stop);
+        opts.launches = None;
+        opts.run_for = Some(Duration::from_millis(500));
+        let (run, _) = probe(&mut script, opts).await;
+        assert_eq!(run.finish, Finish::Deadline);
+        assert_eq!(run.launches.len(), 1);
+        let p = run.planned.expect("planned");
+        assert_eq!(p.attempt, 1);
+        assert_eq!(p.at_ms, 10.0 + p.wait.ms);
+        assert_eq!(run.elapsed_ms, 500.0);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn still_up_after_watch_ends_the_run_with_the_threshold() {
+        let (_h, stop) = stop_pair();
+        let mut script = Script::new(&[
+            Step::Fail { after: 10 },
+            Step::Stay { startup: 20 },
+        ]);
+        let mut opts = options(Preset::Lasting, 100.0, stop);
+        opts.attempt.watch = Duration::from_secs(2);
+        let (run, _) = probe(&mut script, opts).await;
+        assert_eq!(run.finish, Finish::StillUp);
+        assert_eq!(run.launches.len(), 2);
+        let last = &run.launches[1];
+        assert_eq!(last.report.outcome, Some(Outcome::StillUp { lived_ms: 2000.0 }));
+        let d = last.decision.expect("decision");
+        assert_eq!(d.counted, Counted::StillUp);
+        assert_eq!(d.lasting_threshold_ms, Some(300_000.0));
+        assert_eq!(run.planned, None);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_permanent_verdict_halts_with_an_alert_at_once() {
+        let (_h, stop) = stop_pair();
+        let mut script = Script::new(&[Step::Refuse { after: 5 }]);
+        let (run, _) = probe(&mut script, options(Preset::Handshake, 100.0, stop)).await;
+        assert_eq!(run.finish, Finish::Halted);
+        assert_eq!(run.launches.len(), 1);
+        assert_eq!(
+            run.launches[0].alert.as_deref(),
+            Some("MCPL server unreachable (attempt 0): refused")
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_stop_request_during_a_wait_ends_the_run_as_interrupted() {
+        let (handle, stop) = stop_pair();
+        let mut script = Script::new(&[Step::Fail { after: 10 }]);
+        let opts = options(Preset::Lasting, 10_000.0, stop);
+        let stopper = tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(3000)).await;
+            handle.escalate();
+            handle
+        });
+        let (run, _) = probe(&mut script, opts).await;
+        let _handle = stopper.await.expect("joined");
+        assert_eq!(run.finish, Finish::Interrupted);
+        assert_eq!(run.launches.len(), 1);
+        assert_eq!(run.elapsed_ms, 3000.0);
+        assert!(run.planned.is_some());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_stop_request_during_a_handshake_cuts_the_attempt_without_a_verdict() {
+        let (handle, stop) = stop_pair();
+        let mut script = Script::new(&[Step::Stay { startup: 5000 }]);
+        let opts = options(Preset::Lasting, 100.0, stop);
+        let stopper = tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(1000)).await;
+            handle.escalate();
+            handle
+        });
+        let (run, _) = probe(&mut script, opts).await;
+        let _handle = stopper.await.expect("joined");
+        assert_eq!(run.finish, Finish::Interrupted);
+        assert_eq!(run.launches[0].decision, None);
+        assert_eq!(run.launches[0].report.outcome, None);
+        assert_eq!(script.launched, vec![0.0]);
+    }
+}

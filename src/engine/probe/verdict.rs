@@ -221,7 +221,7 @@ pub fn judge(run: &ProbeRun, engine: EngineKind) -> Verdict {
             format!("mostly {what}")
         };
         parts.push(format!(
-            "failed before its handshake on {} of {n} launches ({what})",
+            "never completed its handshake on {} of {n} launches: {what}",
             failed.len()
         ));
     }
