@@ -230,7 +230,9 @@ fn from_config(
     }
     let at = format!("{}:{}:{}", entry.file, entry.line, entry.column);
     if entry.disabled {
-        return Err(format!("{at}: server {id:?} is disabled (the host does not start it)"));
+        return Err(format!(
+            "{at}: server {id:?} is disabled (the host does not start it)"
+        ));
     }
     if entry.is_override {
         return Err(format!(

@@ -84,7 +84,10 @@ mod tests {
             ("AWS_SECRET_ACCESS_KEY", "nope"),
             ("HTTPS_PROXY", "http://p"),
         ]);
-        let entry = vec![("API_KEY".to_string(), "k".to_string()), ("PATH".to_string(), "/opt".to_string())];
+        let entry = vec![
+            ("API_KEY".to_string(), "k".to_string()),
+            ("PATH".to_string(), "/opt".to_string()),
+        ];
         let got = build(caller.clone(), false, &entry);
         assert_eq!(
             got,

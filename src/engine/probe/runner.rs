@@ -279,7 +279,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::engine::policy::{Counted, EngineKind, Ended, Failure, Preset, Timings};
+    use crate::engine::policy::{Counted, Ended, EngineKind, Failure, Preset, Timings};
     use crate::engine::probe::{stop_pair, Protocol, ServerInfo, StopSignal, Stopped};
     use crate::engine::redact::Redactor;
 
@@ -521,7 +521,11 @@ mod tests {
             assert!((400.0 + 150.0..=400.0 + 250.0).contains(&gap), "{gap}");
         }
         // 8 s / ~0.6 s: about 13 launches, as in #375.
-        assert!((11..=16).contains(&run.launches.len()), "{}", run.launches.len());
+        assert!(
+            (11..=16).contains(&run.launches.len()),
+            "{}",
+            run.launches.len()
+        );
         // The deadline fell in a connection or a wait; nothing ran past it.
         assert!(run.elapsed_ms <= 8000.0 + 1e-6, "{}", run.elapsed_ms);
     }
@@ -562,17 +566,17 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn still_up_after_watch_ends_the_run_with_the_threshold() {
         let (_h, stop) = stop_pair();
-        let mut script = Script::new(&[
-            Step::Fail { after: 10 },
-            Step::Stay { startup: 20 },
-        ]);
+        let mut script = Script::new(&[Step::Fail { after: 10 }, Step::Stay { startup: 20 }]);
         let mut opts = options(Preset::Lasting, 100.0, stop);
         opts.attempt.watch = Duration::from_secs(2);
         let (run, _) = probe(&mut script, opts).await;
         assert_eq!(run.finish, Finish::StillUp);
         assert_eq!(run.launches.len(), 2);
         let last = &run.launches[1];
-        assert_eq!(last.report.outcome, Some(Outcome::StillUp { lived_ms: 2000.0 }));
+        assert_eq!(
+            last.report.outcome,
+            Some(Outcome::StillUp { lived_ms: 2000.0 })
+        );
         let d = last.decision.expect("decision");
         assert_eq!(d.counted, Counted::StillUp);
         assert_eq!(d.lasting_threshold_ms, Some(300_000.0));
