@@ -35,9 +35,12 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand --help 'Print help'
         }
         &'mcpl-doctor;check-config'= {
+            cand --preset 'Which host''s reconnect rule the findings describe: `lasting` (#999, refuses bad timings at start), `handshake` (main, before #999), or a #999 review proposal'
+            cand --format 'Output format'
             cand --color 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand --deny-warnings 'Exit with status 1 when there are warnings, not only errors'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'mcpl-doctor;probe'= {
             cand --color 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never'

@@ -38,10 +38,18 @@ complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l col
 always\t''
 never\t''"
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -s h -l help -d 'Print help'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l preset -d 'Which host\'s reconnect rule the findings describe: `lasting` (#999, refuses bad timings at start), `handshake` (main, before #999), or a #999 review proposal' -r -f -a "handshake\t''
+lasting\t''
+bounded\t''
+preceding-wait\t''"
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l format -d 'Output format' -r -f -a "human\t'Compiler-style diagnostics with the source line (default)'
+json\t'One JSON document with `schema_version` and every finding'
+github\t'GitHub Actions workflow commands (annotations on the pull request\'s diff)'"
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l color -d 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -s h -l help -d 'Print help'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l deny-warnings -d 'Exit with status 1 when there are warnings, not only errors'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l color -d 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
