@@ -54,13 +54,33 @@ Register-ArgumentCompleter -Native -CommandName 'mcpl-doctor' -ScriptBlock {
             break
         }
         'mcpl-doctor;check-config' {
+            [CompletionResult]::new('--preset', '--preset', [CompletionResultType]::ParameterName, 'Which host''s reconnect rule the findings describe: `lasting` (#999, refuses bad timings at start), `handshake` (main, before #999), or a #999 review proposal')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Exit with status 1 when there are warnings, not only errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'mcpl-doctor;probe' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'A host configuration file to take the server entry from (with --server)')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The entry''s id in --config')
+            [CompletionResult]::new('--protocol', '--protocol', [CompletionResultType]::ParameterName, 'The handshake: legacy (MCP 2024-11-05 initialize with MCPL) or modern (server/discover, 2026-07-28). Default: the entry''s `protocol`, else legacy')
+            [CompletionResult]::new('--preset', '--preset', [CompletionResultType]::ParameterName, 'The host''s reconnect rule: handshake (main), lasting (#999), bounded, preceding-wait, or a peer preset (kubernetes, docker, pm2, supervisord, systemd, mcp-sdk-http)')
+            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'The backoff''s base. Default: the entry''s reconnectIntervalMs, else 5 s')
+            [CompletionResult]::new('--cap', '--cap', [CompletionResultType]::ParameterName, 'The backoff''s ceiling. Default: the entry''s reconnectMaxIntervalMs, else 5 min')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed for the wait''s jitter, to repeat a run''s waits. Default: random, printed')
+            [CompletionResult]::new('--launches', '--launches', [CompletionResultType]::ParameterName, 'Stop after N launches [default: 5, or no limit with --for or --until-down]')
+            [CompletionResult]::new('--for', '--for', [CompletionResultType]::ParameterName, 'Stop after this long (a pending wait is cut; the planned next launch is reported)')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Stop when a connection is still up this long after its handshake')
+            [CompletionResult]::new('--handshake-timeout', '--handshake-timeout', [CompletionResultType]::ParameterName, 'A handshake not completed this long after launch is a failed attempt')
+            [CompletionResult]::new('--ping-every', '--ping-every', [CompletionResultType]::ParameterName, 'Send a JSON-RPC ping this often while connected')
+            [CompletionResult]::new('--ping-timeout', '--ping-timeout', [CompletionResultType]::ParameterName, 'A ping unanswered this long ends the connection as "stopped answering"')
+            [CompletionResult]::new('--redact', '--redact', [CompletionResultType]::ParameterName, 'A secret to mask in all output (repeatable). The entry''s env values and token are masked anyway')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never')
+            [CompletionResult]::new('--until-down', '--until-down', [CompletionResultType]::ParameterName, 'Stop once the host would raise mcpl-down')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON document (with schema_version) at the end instead of the table')
+            [CompletionResult]::new('--events', '--events', [CompletionResultType]::ParameterName, 'JSON lines on stdout as things happen (the last line is the whole report)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break

@@ -53,13 +53,39 @@ never\t''"
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l no-jitter -d 'Nominal waits, no jitter'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l json -d 'One JSON document (with schema_version) instead of tables'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -s h -l help -d 'Print help'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l preset -d 'Which host\'s reconnect rule the findings describe: `lasting` (#999, refuses bad timings at start), `handshake` (main, before #999), or a #999 review proposal' -r -f -a "handshake\t''
+lasting\t''
+bounded\t''
+preceding-wait\t''"
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l format -d 'Output format' -r -f -a "human\t'Compiler-style diagnostics with the source line (default)'
+json\t'One JSON document with `schema_version` and every finding'
+github\t'GitHub Actions workflow commands (annotations on the pull request\'s diff)'"
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l color -d 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -s h -l help -d 'Print help'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l deny-warnings -d 'Exit with status 1 when there are warnings, not only errors'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l config -d 'A host configuration file to take the server entry from (with --server)' -r -F
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l server -d 'The entry\'s id in --config' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l protocol -d 'The handshake: legacy (MCP 2024-11-05 initialize with MCPL) or modern (server/discover, 2026-07-28). Default: the entry\'s `protocol`, else legacy' -r -f -a "legacy\t''
+modern\t''"
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l preset -d 'The host\'s reconnect rule: handshake (main), lasting (#999), bounded, preceding-wait, or a peer preset (kubernetes, docker, pm2, supervisord, systemd, mcp-sdk-http)' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l interval -d 'The backoff\'s base. Default: the entry\'s reconnectIntervalMs, else 5 s' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l cap -d 'The backoff\'s ceiling. Default: the entry\'s reconnectMaxIntervalMs, else 5 min' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l seed -d 'Seed for the wait\'s jitter, to repeat a run\'s waits. Default: random, printed' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l launches -d 'Stop after N launches [default: 5, or no limit with --for or --until-down]' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l for -d 'Stop after this long (a pending wait is cut; the planned next launch is reported)' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l watch -d 'Stop when a connection is still up this long after its handshake' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l handshake-timeout -d 'A handshake not completed this long after launch is a failed attempt' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l ping-every -d 'Send a JSON-RPC ping this often while connected' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l ping-timeout -d 'A ping unanswered this long ends the connection as "stopped answering"' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l redact -d 'A secret to mask in all output (repeatable). The entry\'s env values and token are masked anyway' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l color -d 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l until-down -d 'Stop once the host would raise mcpl-down'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l json -d 'One JSON document (with schema_version) at the end instead of the table'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l events -d 'JSON lines on stdout as things happen (the last line is the whole report)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -s h -l help -d 'Print help'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand completions" -l color -d 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never' -r -f -a "auto\t''
 always\t''

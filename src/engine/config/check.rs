@@ -597,7 +597,18 @@ fn check_timings(
             out.push(at(t, Code::TimingEnvVar, message));
         }
         if is_refused_timing(t.ms) {
-            let value = reads_as(t, doc);
+            let value = if t.env_ref && e.table.substitutes_env() {
+                let how = if t.ms.is_nan() {
+                    "which Number() reads as NaN"
+                } else if t.ms == 0.0 {
+                    "which reads as 0 (an unset variable gives an empty string)"
+                } else {
+                    "which reads as a number below 0"
+                };
+                format!("a `${{…}}` reference {how} once substituted from this environment")
+            } else {
+                reads_as(t, doc)
+            };
             let message = if refuses {
                 format!(
                     "`{}` is {value}, and this server uses its timings ({why_used}): under #999 \
@@ -665,7 +676,11 @@ fn check_timings(
     // Both timings together (defaults for absent ones), when neither is refused.
     let interval_ms = interval.as_ref().map_or(DEFAULT_INTERVAL_MS, |t| t.ms);
     let cap_ms = cap.as_ref().map_or(DEFAULT_CAP_MS, |t| t.ms);
-    if is_refused_timing(interval_ms) || is_refused_timing(cap_ms) {
+    if is_refused_timing(cap_ms) {
+        return;
+    }
+    lasting_threshold(ctx, e, engine, interval_ms, cap.as_ref(), out);
+    if is_refused_timing(interval_ms) {
         return;
     }
     let shown = |t: &Option<Timing<'_>>| t.as_ref().is_none_or(|t| t.is_number);
@@ -692,36 +707,55 @@ fn check_timings(
             ));
         }
     }
-    if let Some(t) = &cap {
-        let timings = Timings {
-            interval_ms,
-            cap_ms,
-        };
-        let policy = ctx.preset.policy_with(engine, timings);
-        let longest_wait = js_min(cap_ms, TIMER_LIMIT_MS);
-        if let Some(threshold) = policy.lasting_threshold(longest_wait) {
-            if threshold > BOUNDED_CEILING_MS {
-                let t_text = if t.is_number {
-                    format!("{} ", format_ms(threshold))
-                } else {
-                    "as long as the cap ".to_string()
-                };
-                out.push(at(
-                    t,
-                    Code::LastingThresholdLong,
-                    format!(
-                        "`{CAP}` is {}, above 1 hour: under the `{}` rule a connection must live \
-                         {t_text}before its end stops counting as a failure (lasting threshold \
-                         max(min(cap, 2^31-1 ms), 5 min)), so a healthy server whose connection \
-                         drops more often than that never has its failure count reset and its \
-                         waits keep growing to the cap",
-                        reads_as(t, doc),
-                        ctx.preset.name()
-                    ),
-                ));
-            }
-        }
+}
+
+/// Under a rule whose lasting threshold follows the cap, a cap above 1 hour.
+fn lasting_threshold(
+    ctx: &Ctx<'_, '_>,
+    e: &RawEntry<'_>,
+    engine: EngineKind,
+    interval_ms: f64,
+    cap: Option<&Timing<'_>>,
+    out: &mut Vec<Draft>,
+) {
+    let doc = ctx.doc;
+    let Some(t) = cap else { return };
+    let cap_ms = t.ms;
+    let timings = Timings {
+        interval_ms,
+        cap_ms,
+    };
+    let policy = ctx.preset.policy_with(engine, timings);
+    let longest_wait = js_min(cap_ms, TIMER_LIMIT_MS);
+    let Some(threshold) = policy.lasting_threshold(longest_wait) else {
+        return;
+    };
+    if threshold <= BOUNDED_CEILING_MS {
+        return;
     }
+    let t_text = if t.is_number {
+        format!("{} ", format_ms(threshold))
+    } else {
+        "as long as the cap ".to_string()
+    };
+    out.push(
+        Draft::at_value(
+            doc,
+            t.id,
+            Code::LastingThresholdLong,
+            e.field_path(t.name),
+            format!(
+                "`{CAP}` is {}, above 1 hour: under the `{}` rule a connection must live \
+                 {t_text}before its end stops counting as a failure, so a healthy server whose \
+                 connection drops more often than that never has its failure count reset and its \
+                 waits keep growing to the cap",
+                reads_as(t, doc),
+                ctx.preset.name()
+            ),
+        )
+        .server(&e.id)
+        .field(t.name),
+    );
 }
 
 fn over_limit_message(

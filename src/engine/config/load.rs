@@ -222,7 +222,10 @@ pub(crate) struct Loaded<'t> {
 
 /// Members of an object that `JSON.parse` keeps (the last of each key), in order, and the
 /// ignored ones each with the member that overrides it.
-fn live_members<'t>(doc: &Doc<'t>, obj: u32) -> (Vec<(Cow<'t, str>, u32)>, Vec<(u32, u32)>) {
+/// Members by name, in order.
+type Members<'t> = Vec<(Cow<'t, str>, u32)>;
+
+fn live_members<'t>(doc: &Doc<'t>, obj: u32) -> (Members<'t>, Vec<(u32, u32)>) {
     let all: Vec<(Cow<'t, str>, u32)> = doc
         .children(obj)
         .map(|id| (doc.key(id).unwrap_or(Cow::Borrowed("")), id))
@@ -295,6 +298,51 @@ fn duplicate_drafts(
             }
         })
         .collect()
+}
+
+/// Nested objects inside an entry's fields are read no deeper than this for duplicate keys.
+const NESTED_DEPTH: usize = 32;
+
+/// Duplicate keys inside an entry's field values (`env`, policy objects), named by the field.
+fn nested_duplicates(
+    doc: &Doc<'_>,
+    fields: &[(Cow<'_, str>, u32)],
+    entry_path: &str,
+    server: &str,
+    loaded: &mut Loaded<'_>,
+) {
+    for (name, id) in fields {
+        let mut stack = vec![(*id, child_path(entry_path, name), 0usize)];
+        while let Some((node, path, depth)) = stack.pop() {
+            if depth > NESTED_DEPTH {
+                continue;
+            }
+            match doc.kind(node) {
+                Kind::Object => {
+                    let (live, dups) = live_members(doc, node);
+                    let drafts =
+                        duplicate_drafts(doc, &loaded.lines, &dups, &path, Some(server), false);
+                    loaded
+                        .drafts
+                        .extend(drafts.into_iter().map(|d| d.field(name)));
+                    for (k, c) in live.iter().rev() {
+                        if matches!(doc.kind(*c), Kind::Object | Kind::Array) {
+                            stack.push((*c, child_path(&path, k), depth + 1));
+                        }
+                    }
+                }
+                Kind::Array => {
+                    let kids: Vec<u32> = doc.children(node).collect();
+                    for (i, c) in kids.into_iter().enumerate().rev() {
+                        if matches!(doc.kind(c), Kind::Object | Kind::Array) {
+                            stack.push((c, format!("{path}[{i}]"), depth + 1));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
 }
 
 fn table_kind(key: &str) -> Option<TableKind> {
@@ -479,6 +527,7 @@ fn read_table<'t>(
             let id = id_field.map_or_else(|| key.to_string(), |s| s.into_owned());
             let d = duplicate_drafts(doc, &loaded.lines, &dups, &entry_path, Some(&id), false);
             loaded.drafts.extend(d);
+            nested_duplicates(doc, &fields, &entry_path, &id, loaded);
             let anchor = doc
                 .key_span(member)
                 .unwrap_or((doc.node(member).start(), doc.node(member).start() + 1));
@@ -534,6 +583,7 @@ fn read_table<'t>(
             };
             let d = duplicate_drafts(doc, &loaded.lines, &dups, &entry_path, Some(&id), false);
             loaded.drafts.extend(d);
+            nested_duplicates(doc, &fields, &entry_path, &id, loaded);
             push_entry(
                 loaded,
                 id,

@@ -1,0 +1,380 @@
+//! `check-config` output: compiler-style diagnostics, one JSON document, or GitHub Actions
+//! workflow commands. Everything a file controls is sanitised before it reaches a terminal;
+//! values that are not numbers, tokens and env values never reach here (the engine masks them).
+
+use serde::Serialize;
+
+use crate::engine::config::{Finding, LoadError, Report, Severity, Snippet};
+
+use super::sanitize;
+
+/// The version of `--format json`'s document. Bump on any incompatible change.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Messages are wrapped at this width in human output.
+const WRAP: usize = 100;
+
+/// Counts over every file checked.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Totals {
+    /// Files checked (read and parsed).
+    pub files: usize,
+    /// Files that could not be read or parsed.
+    pub unreadable: usize,
+    pub servers: usize,
+    pub errors: usize,
+    pub warnings: usize,
+}
+
+impl Totals {
+    pub fn of(reports: &[Report], unreadable: usize) -> Totals {
+        Totals {
+            files: reports.len(),
+            unreadable,
+            servers: reports.iter().map(|r| r.servers).sum(),
+            errors: reports.iter().map(Report::errors).sum(),
+            warnings: reports.iter().map(Report::warnings).sum(),
+        }
+    }
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// `2 errors, 3 warnings in 1 file` (and what could not be read).
+pub fn summary_line(t: &Totals) -> String {
+    let mut s = format!(
+        "{}, {} in {}",
+        plural(t.errors, "error", "errors"),
+        plural(t.warnings, "warning", "warnings"),
+        plural(t.files, "file", "files"),
+    );
+    if t.unreadable > 0 {
+        s.push_str(&format!(
+            "; {} could not be read",
+            plural(t.unreadable, "file", "files")
+        ));
+    }
+    s
+}
+
+struct Style {
+    on: bool,
+}
+
+impl Style {
+    fn paint(&self, code: &str, text: &str) -> String {
+        if self.on {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+    fn severity(&self, s: Severity) -> &'static str {
+        match s {
+            Severity::Error => "1;31",
+            Severity::Warning => "1;33",
+        }
+    }
+}
+
+/// Word-wrap `text` at `width`, each line prefixed with `indent`.
+fn wrap(text: &str, indent: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            out.push_str(indent);
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        out.push_str(indent);
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// A snippet made safe for a terminal, with the caret's column and width in the shown text.
+fn shown_snippet(s: &Snippet) -> (String, usize, usize) {
+    let mut text = String::new();
+    let mut col = 0usize;
+    let (mut caret_at, mut caret_end) = (None, None);
+    if s.cut_left {
+        text.push('…');
+        col += 1;
+    }
+    for (i, c) in s.text.chars().enumerate() {
+        if i == s.caret_start {
+            caret_at = Some(col);
+        }
+        if i == s.caret_start + s.caret_len {
+            caret_end = Some(col);
+        }
+        let piece = if c == '\t' {
+            "    ".to_string()
+        } else {
+            sanitize(&c.to_string())
+        };
+        col += piece.chars().count();
+        text.push_str(&piece);
+    }
+    let start = caret_at.unwrap_or(col);
+    let end = caret_end.unwrap_or(col).max(start + 1);
+    if s.cut_right {
+        text.push('…');
+    }
+    (text, start, end - start)
+}
+
+/// One diagnostic.
+fn diagnostic(f: &Finding, style: &Style) -> String {
+    let sev = style.severity(f.severity);
+    let mut out = format!(
+        "{}{}: {}:{}:{}\n",
+        style.paint(sev, f.severity.as_str()),
+        style.paint("1", &format!("[{}]", f.code)),
+        sanitize(&f.file),
+        f.line,
+        f.column
+    );
+    let mut whereabouts = Vec::new();
+    if let Some(server) = &f.server {
+        whereabouts.push(format!("server `{}`", sanitize(server)));
+    }
+    if let Some(field) = &f.field {
+        whereabouts.push(format!("field `{}`", sanitize(field)));
+    }
+    whereabouts.push(format!("at {}", sanitize(&f.path)));
+    out.push_str(&format!("  {}\n", whereabouts.join(", ")));
+    out.push_str(&wrap(&sanitize(&f.message), "  ", WRAP));
+    if let Some(s) = &f.snippet {
+        let num = s.line.to_string();
+        let pad = " ".repeat(num.len());
+        let bar = style.paint("1;34", "|");
+        let (text, at, len) = shown_snippet(s);
+        out.push_str(&format!(" {pad} {bar}\n"));
+        out.push_str(&format!(" {} {bar} {}\n", style.paint("1;34", &num), text));
+        out.push_str(&format!(
+            " {pad} {bar} {}{}\n",
+            " ".repeat(at),
+            style.paint(sev, &"^".repeat(len))
+        ));
+    }
+    out
+}
+
+/// Compiler-style diagnostics for every finding, then the summary line.
+pub fn human(reports: &[Report], totals: &Totals, color: bool) -> String {
+    let style = Style { on: color };
+    let mut out = String::new();
+    for f in reports.iter().flat_map(|r| &r.findings) {
+        out.push_str(&diagnostic(f, &style));
+        out.push('\n');
+    }
+    let line = summary_line(totals);
+    let painted = if totals.errors > 0 {
+        style.paint("1;31", &line)
+    } else if totals.warnings > 0 {
+        style.paint("1;33", &line)
+    } else {
+        style.paint("1;32", &line)
+    };
+    out.push_str(&painted);
+    out.push('\n');
+    out
+}
+
+/// A load error for standard error: `error: <what>` and a `hint:` when there is one.
+pub fn load_error(e: &LoadError, color: bool) -> String {
+    let style = Style { on: color };
+    let mut out = format!(
+        "{}: {}\n",
+        style.paint("1;31", "error"),
+        sanitize(&e.to_string())
+    );
+    if let Some(hint) = e.hint() {
+        out.push_str(&format!("{}: {hint}\n", style.paint("1;36", "hint")));
+    }
+    out
+}
+
+#[derive(Serialize)]
+struct JsonFile<'a> {
+    file: &'a str,
+    servers: usize,
+    errors: usize,
+    warnings: usize,
+}
+
+#[derive(Serialize)]
+struct JsonUnreadable {
+    file: String,
+    line: Option<usize>,
+    column: Option<usize>,
+    message: String,
+}
+
+#[derive(Serialize)]
+struct JsonDoc<'a> {
+    schema_version: u32,
+    preset: &'a str,
+    files: Vec<JsonFile<'a>>,
+    unreadable: Vec<JsonUnreadable>,
+    findings: Vec<&'a Finding>,
+    summary: &'a Totals,
+}
+
+/// One JSON document: `schema_version`, the files, those that could not be read, every
+/// finding (severity, code, file, line, column, path, server, field, message), and totals.
+pub fn json(reports: &[Report], errors: &[LoadError], totals: &Totals, preset: &str) -> String {
+    let doc = JsonDoc {
+        schema_version: SCHEMA_VERSION,
+        preset,
+        files: reports
+            .iter()
+            .map(|r| JsonFile {
+                file: &r.file,
+                servers: r.servers,
+                errors: r.errors(),
+                warnings: r.warnings(),
+            })
+            .collect(),
+        unreadable: errors
+            .iter()
+            .map(|e| JsonUnreadable {
+                file: e.file().to_string(),
+                line: e.position().map(|p| p.0),
+                column: e.position().map(|p| p.1),
+                message: e.to_string(),
+            })
+            .collect(),
+        findings: reports.iter().flat_map(|r| &r.findings).collect(),
+        summary: totals,
+    };
+    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_else(|e| {
+        format!("{{\"schema_version\": {SCHEMA_VERSION}, \"error\": \"{e}\"}}")
+    });
+    s.push('\n');
+    s
+}
+
+/// A workflow command's message (`%`, CR and LF escaped).
+fn gh_data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// A workflow command's property value (also `:` and `,`).
+fn gh_prop(s: &str) -> String {
+    gh_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// GitHub Actions workflow commands, one per finding (`::error file=..,line=..,col=..,
+/// title=..::message`), so findings show on the pull request's diff; then the summary.
+pub fn github(reports: &[Report], errors: &[LoadError], totals: &Totals) -> String {
+    let mut out = String::new();
+    for e in errors {
+        let pos = e
+            .position()
+            .map(|(l, c)| format!(",line={l},col={c}"))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "::error file={}{pos},title={}::{}\n",
+            gh_prop(e.file()),
+            gh_prop("mcpl-doctor: cannot read"),
+            gh_data(&e.to_string())
+        ));
+    }
+    for f in reports.iter().flat_map(|r| &r.findings) {
+        let mut whereabouts = String::new();
+        if let Some(s) = &f.server {
+            whereabouts.push_str(&format!("server `{s}`"));
+            if let Some(field) = &f.field {
+                whereabouts.push_str(&format!(", `{field}`"));
+            }
+            whereabouts.push_str(": ");
+        }
+        out.push_str(&format!(
+            "::{} file={},line={},col={},title={}::{}{} ({})\n",
+            f.severity.as_str(),
+            gh_prop(&f.file),
+            f.line,
+            f.column,
+            gh_prop(&format!("mcpl-doctor {}", f.code)),
+            gh_data(&whereabouts),
+            gh_data(&f.message),
+            gh_data(&f.path)
+        ));
+    }
+    out.push_str(&summary_line(totals));
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_counts() {
+        let t = Totals {
+            files: 1,
+            unreadable: 0,
+            servers: 3,
+            errors: 2,
+            warnings: 3,
+        };
+        assert_eq!(summary_line(&t), "2 errors, 3 warnings in 1 file");
+        let t = Totals {
+            files: 2,
+            unreadable: 1,
+            servers: 3,
+            errors: 1,
+            warnings: 0,
+        };
+        assert_eq!(
+            summary_line(&t),
+            "1 error, 0 warnings in 2 files; 1 file could not be read"
+        );
+    }
+
+    #[test]
+    fn snippet_caret_follows_sanitising() {
+        let s = Snippet {
+            line: 1,
+            text: "\t\"k\u{1b}\": <a string>".to_string(),
+            caret_start: 7,
+            caret_len: 10,
+            cut_left: true,
+            cut_right: true,
+        };
+        let (text, at, len) = shown_snippet(&s);
+        assert_eq!(text, "…    \"k\\u{1b}\": <a string>…");
+        assert_eq!((at, len), (16, 10));
+        assert_eq!(
+            text.chars().skip(at).take(len).collect::<String>(),
+            "<a string>"
+        );
+    }
+
+    #[test]
+    fn workflow_commands_escape() {
+        assert_eq!(gh_prop("a:b,c%\n"), "a%3Ab%2Cc%25%0A");
+        assert_eq!(gh_data("a:b,c%\r\n"), "a:b,c%25%0D%0A");
+    }
+
+    #[test]
+    fn wraps_words() {
+        assert_eq!(wrap("aa bb cc", "  ", 5), "  aa bb\n  cc\n");
+    }
+}
