@@ -207,8 +207,20 @@ mod tests {
         for s in ["aaaa", "bbbb", "cccc", "dd"] {
             t.push(s.to_string());
         }
-        assert_eq!(t.lines().cloned().collect::<Vec<_>>(), vec!["cccc", "dd"]);
-        assert_eq!(t.total_lines, 4);
+        // At most 3 lines.
+        assert_eq!(
+            t.lines().cloned().collect::<Vec<_>>(),
+            vec!["bbbb", "cccc", "dd"]
+        );
+        // At most 10 bytes.
+        t.push("eee".to_string());
+        assert_eq!(
+            t.lines().cloned().collect::<Vec<_>>(),
+            vec!["cccc", "dd", "eee"]
+        );
+        t.push("ffffffff".to_string());
+        assert_eq!(t.lines().cloned().collect::<Vec<_>>(), vec!["ffffffff"]);
+        assert_eq!(t.total_lines, 6);
         let mut t = Tail::new(20, 8);
         t.push("é".repeat(10));
         assert!(t.lines().next().is_some_and(|l| l.len() <= 8));
