@@ -358,9 +358,9 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
         }
     });
 
-    let live = std::sync::Mutex::new(LiveLine::new(
-        std::io::stderr().is_terminal() && !args.events,
-    ));
+    // The progress line only on a terminal; without one nothing wakes up between events.
+    let live_enabled = std::io::stderr().is_terminal() && !args.events;
+    let live = std::sync::Mutex::new(LiveLine::new(live_enabled));
     let events = args.events;
     let mut broken_pipe = false;
     let mut sink = |e: &Event| {
@@ -382,7 +382,7 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
         loop {
             tokio::select! {
                 r = &mut run_fut => break r,
-                _ = ticker.tick() => {
+                _ = ticker.tick(), if live_enabled => {
                     if let Ok(l) = live.lock() {
                         l.tick();
                     }

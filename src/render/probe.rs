@@ -22,6 +22,7 @@ use crate::engine::probe::verdict::{Prediction, Verdict};
 use crate::engine::probe::{
     AttemptReport, Event, Family, Launch, ProbeRun, Protocol, ServerInfo, Stopped,
 };
+use crate::engine::schedule::{Behaviour, Scenario};
 
 /// The JSON document's version; bumped when a field changes meaning or goes away.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -463,6 +464,43 @@ fn new_table(color: bool) -> Table {
     table
 }
 
+/// When, since the start: `7.779 s`, `2:05.123`, then `h:mm:ss.mmm`.
+fn since_start(ms: f64) -> String {
+    if !ms.is_finite() {
+        return "-".into();
+    }
+    if ms < 60_000.0 {
+        format!("{:.3} s", ms / 1000.0)
+    } else if ms < 3_600_000.0 {
+        let total = ms.round() as u64;
+        format!(
+            "{}:{:02}.{:03}",
+            total / 60_000,
+            (total / 1000) % 60,
+            total % 1000
+        )
+    } else {
+        clock(ms)
+    }
+}
+
+/// A jitter range in the unit of its upper end: `150-250 ms`, `2.4-4 s`.
+fn range(min: f64, max: f64) -> String {
+    let whole = format_ms(max);
+    let (scale, unit) = if whole.ends_with(" ms") {
+        (1.0, " ms")
+    } else if whole.ends_with(" s") && !whole.contains("min") {
+        (1000.0, " s")
+    } else {
+        return format!("{}-{}", format_ms(min), whole);
+    };
+    let short = |v: f64| {
+        let t = format!("{:.2}", v / scale);
+        t.trim_end_matches('0').trim_end_matches('.').to_string()
+    };
+    format!("{}-{}{unit}", short(min), short(max))
+}
+
 fn dash() -> String {
     "-".to_string()
 }
@@ -479,7 +517,7 @@ fn ended_cell(l: &Launch, finish: Finish) -> String {
         }
         Some(Outcome::Connected { ended, .. }) => match ended {
             Ended::Unknown => "closed".into(),
-            e => format!("closed: {e}"),
+            e => sanitize(&e.to_string()),
         },
         Some(Outcome::StillUp { .. }) => match finish {
             Finish::Deadline => "still up at --for".into(),
@@ -497,10 +535,9 @@ fn wait_cell(l: &Launch) -> String {
                 format_ms(wait.ms)
             } else {
                 format!(
-                    "{}\n({}-{})",
+                    "{}\n({})",
                     format_ms(wait.ms.round()),
-                    format_ms(wait.min_ms),
-                    format_ms(wait.max_ms)
+                    range(wait.min_ms, wait.max_ms)
                 )
             }
         }
@@ -511,8 +548,18 @@ fn wait_cell(l: &Launch) -> String {
 }
 
 fn counted_cell(l: &Launch) -> String {
-    l.decision
-        .map_or_else(dash, |d| d.counted.describe().to_string())
+    use crate::engine::policy::Counted;
+    l.decision.map_or_else(dash, |d| {
+        match d.counted {
+            Counted::Failure => "failure",
+            Counted::ShortLived => "failure (short-lived)",
+            Counted::Lasted => "lasted (count reset)",
+            Counted::HandshakeReset => "reset by handshake",
+            Counted::Permanent => "permanent failure",
+            Counted::StillUp => "still up",
+        }
+        .to_string()
+    })
 }
 
 fn server_line(s: &ServerInfo) -> String {
@@ -561,7 +608,7 @@ fn finish_text(run: &ProbeRun) -> String {
         Some(p) => format!(
             "Stopped: {what}; the host would launch attempt {} at {} (after a wait of {}).",
             p.attempt,
-            clock(p.at_ms),
+            since_start(p.at_ms),
             format_ms(p.wait.ms.round())
         ),
         None => format!("Stopped: {what}."),
@@ -688,15 +735,15 @@ fn predictions_table(preds: &[Prediction], color: bool) -> Table {
         "rule",
         "launches/day",
         "first mcpl-down",
-        "mcpl-down/day",
-        "status line pairs/day",
+        "downs/day",
+        "status pairs/day",
         "webhooks/day",
         "connected",
     ]);
     for p in preds {
         let first = match (p.first_down_ms, p.first_down_attempt) {
-            (Some(ms), Some(a)) => format!("after {} (attempt {a})", format_ms(round_ms(ms))),
-            (Some(ms), None) => format!("after {}", format_ms(round_ms(ms))),
+            (Some(ms), Some(a)) => format!("{} (attempt {a})", format_ms(round_ms(ms))),
+            (Some(ms), None) => format_ms(round_ms(ms)),
             _ => "never".into(),
         };
         let right = |s: String| Cell::new(s).set_alignment(CellAlignment::Right);
@@ -758,7 +805,7 @@ pub fn write_text(
         table.add_row(vec![
             Cell::new(l.number).set_alignment(CellAlignment::Right),
             Cell::new(l.attempt).set_alignment(CellAlignment::Right),
-            Cell::new(clock(r.launched_at_ms)),
+            Cell::new(since_start(r.launched_at_ms)),
             Cell::new(r.handshake_ms().map_or_else(dash, |h| format_ms(h.round()))),
             Cell::new(r.connected_ms().map_or_else(dash, |c| format_ms(c.round()))),
             Cell::new(ended_cell(l, run.finish)),
@@ -782,7 +829,7 @@ pub fn write_text(
         let replayed = verdict
             .scenario
             .as_ref()
-            .map(|s| format!(" ({s})"))
+            .map(|s| format!(" ({})", replay_text(s)))
             .unwrap_or_default();
         writeln!(
             out,
@@ -791,6 +838,55 @@ pub fn write_text(
         writeln!(out, "{}", predictions_table(&verdict.predictions, color))?;
     }
     out.flush()
+}
+
+/// The replayed behaviour in a few words.
+fn replay_text(s: &Scenario) -> String {
+    let startup = if s.startup_ms > 0.0 {
+        format!(
+            ", {} from launch to handshake",
+            format_ms(round_ms(s.startup_ms))
+        )
+    } else {
+        String::new()
+    };
+    match &s.behaviour {
+        Behaviour::Never => format!(
+            "never connecting, each attempt failing after {}",
+            format_ms(round_ms(s.fail_after_ms))
+        ),
+        Behaviour::Healthy => format!("staying up{startup}"),
+        Behaviour::Lives(lives) => {
+            let finite: Vec<f64> = lives.iter().copied().filter(|l| l.is_finite()).collect();
+            let stays = lives.last().is_some_and(|l| l.is_infinite());
+            let lo = finite.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = finite.iter().copied().fold(0.0, f64::max);
+            let lived = if finite.is_empty() {
+                String::new()
+            } else if hi - lo < 1.0 {
+                format!(
+                    "{} connection{} living {}",
+                    finite.len(),
+                    if finite.len() == 1 { "" } else { "s" },
+                    format_ms(round_ms(lo))
+                )
+            } else {
+                format!(
+                    "{} connection{} living {} to {}",
+                    finite.len(),
+                    if finite.len() == 1 { "" } else { "s" },
+                    format_ms(round_ms(lo)),
+                    format_ms(round_ms(hi))
+                )
+            };
+            let then = if stays {
+                "then one staying up"
+            } else {
+                "the last repeating"
+            };
+            format!("{lived} as observed, {then}{startup}")
+        }
+    }
 }
 
 #[cfg(test)]
