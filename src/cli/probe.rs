@@ -330,22 +330,17 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
         target: target_text.clone(),
     };
 
-    // Ctrl-C (and SIGTERM): the first stops gracefully, the second forces.
+    // Ctrl-C (and SIGTERM, SIGHUP): the first stops gracefully, the second forces.
     let signals = tokio::spawn(async move {
-        #[cfg(unix)]
-        let mut term =
-            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+        use tokio::signal::unix::{signal, SignalKind};
+        let mut term = signal(SignalKind::terminate()).ok();
+        let mut hup = signal(SignalKind::hangup()).ok();
         loop {
-            #[cfg(unix)]
-            let got = match term.as_mut() {
-                Some(t) => tokio::select! {
-                    r = tokio::signal::ctrl_c() => r.is_ok(),
-                    r = t.recv() => r.is_some(),
-                },
-                None => tokio::signal::ctrl_c().await.is_ok(),
+            let got = tokio::select! {
+                r = tokio::signal::ctrl_c() => r.is_ok(),
+                Some(()) = async { term.as_mut()?.recv().await } => true,
+                Some(()) = async { hup.as_mut()?.recv().await } => true,
             };
-            #[cfg(not(unix))]
-            let got = tokio::signal::ctrl_c().await.is_ok();
             if !got {
                 break;
             }

@@ -71,6 +71,15 @@ pub fn spawn(cmd: &mut Command) -> io::Result<Spawned> {
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .kill_on_drop(false);
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    // SAFETY: between fork and exec only an async-signal-safe prctl(2) call runs.
+    unsafe {
+        // Should the probe itself be killed outright (SIGKILL: no drop guard runs), the kernel
+        // kills the leader; its group's stragglers are then orphans of no one we can reach.
+        cmd.pre_exec(|| {
+            nix::sys::prctl::set_pdeathsig(Some(Signal::SIGKILL)).map_err(io::Error::from)
+        });
+    }
     let mut child = cmd.spawn()?;
     let pipes = (child.stdin.take(), child.stdout.take(), child.stderr.take());
     let pid = child.id();

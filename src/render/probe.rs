@@ -9,7 +9,10 @@
 use std::io::{self, Write};
 use std::time::{Duration, SystemTime};
 
-use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, ContentArrangement, Table};
+use comfy_table::{
+    presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, ColumnConstraint, ContentArrangement, Table,
+    Width,
+};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
 
@@ -510,9 +513,9 @@ fn ended_cell(l: &Launch, finish: Finish) -> String {
     match l.report.outcome.as_ref() {
         None => {
             if finish == Finish::Interrupted {
-                "cut by Ctrl-C before its handshake".into()
+                "cut (Ctrl-C)".into()
             } else {
-                "cut at --for before its handshake".into()
+                "cut (--for)".into()
             }
         }
         Some(Outcome::Connected { ended, .. }) => match ended {
@@ -552,7 +555,7 @@ fn counted_cell(l: &Launch) -> String {
     l.decision.map_or_else(dash, |d| {
         match d.counted {
             Counted::Failure => "failure",
-            Counted::ShortLived => "failure (short-lived)",
+            Counted::ShortLived => "short-lived",
             Counted::Lasted => "lasted (count reset)",
             Counted::HandshakeReset => "reset by handshake",
             Counted::Permanent => "permanent failure",
@@ -792,10 +795,10 @@ pub fn write_text(
     table.set_header(vec![
         "#",
         "attempt",
-        "launched at",
+        "launched",
         "handshake",
         "connected",
-        "how it ended",
+        "ended",
         "counted as",
         "wait",
         "mcpl-down",
@@ -811,10 +814,32 @@ pub fn write_text(
             Cell::new(ended_cell(l, run.finish)),
             Cell::new(counted_cell(l)),
             Cell::new(wait_cell(l)),
-            Cell::new(l.alert.as_deref().map_or_else(dash, sanitize)),
+            Cell::new(if l.alert.is_some() { "raised" } else { "-" }),
         ]);
     }
+    // With room to spare, keep the short words whole and let the free text wrap.
+    if terminal_width() >= 110 {
+        for (i, width) in [
+            (0, 4),
+            (1, 9),
+            (2, 11),
+            (3, 11),
+            (4, 11),
+            (6, 13),
+            (7, 14),
+            (8, 11),
+        ] {
+            if let Some(c) = table.column_mut(i) {
+                c.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(width)));
+            }
+        }
+    }
     writeln!(out, "{table}")?;
+    for l in &run.launches {
+        if let Some(alert) = &l.alert {
+            writeln!(out, "mcpl-down on launch {}: {}", l.number, sanitize(alert))?;
+        }
+    }
     writeln!(out, "{}", finish_text(run))?;
     let notes = notes(run);
     if !notes.is_empty() {
