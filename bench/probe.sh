@@ -15,9 +15,9 @@ server="$PWD/fixtures/servers/server.mjs"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-echo "== 1-2. lifetimes and relaunch delays: $launches launches, server exits 300 ms after its handshake"
+measure() {
 FIXTURE_LOG="$work/loop.log" "$bin" probe --preset handshake --interval 200ms --launches "$launches" \
-  --seed 1 --json -- node "$server" --exit-after-handshake 300 > "$work/loop.json" || true
+  --seed 1 --json -- "$@" > "$work/loop.json" || true
 node - "$work/loop.json" "$work/loop.log" <<'EOF'
 const fs = require("fs");
 const doc = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
@@ -33,22 +33,33 @@ const L = doc.launches;
 for (let i = 0; i < L.length; i++) {
   const l = L[i];
   const serverHs = at(l.pid, "handshake"), serverExit = at(l.pid, "exit");
-  const launched = Date.parse(l.launched_at);
+  const launched = l.launched_at_unix_ms;
   if (l.outcome.kind === "connected-then-closed") life.push(l.outcome.lived_ms - (serverExit - serverHs));
   hs.push(launched + l.handshake_ms - serverHs);
   if (i + 1 < L.length) {
     const next = L[i + 1];
     inner.push(next.launched_at_ms - l.ended_at_ms - l.wait.ms);
     // From the server's own exit (its log) to the next server's process start (its timeOrigin).
-    const nextOrigin = log.find((e) => e.pid === next.pid && e.event === "launch").origin;
-    outer.push(nextOrigin - serverExit - l.wait.ms);
+      const nextOrigin = log.find((e) => e.pid === next.pid && e.event === "launch").origin;
+    if (nextOrigin !== undefined) outer.push(nextOrigin - serverExit - l.wait.ms);
   }
 }
 console.log(`reported lifetime minus the server's own (exit - handshake): ${stats(life)}`);
 console.log(`probe's handshake moment minus the server's (wall clock):     ${stats(hs)}`);
 console.log(`relaunch delay beyond the wait, probe's clock (end seen -> spawn): ${stats(inner)}`);
-console.log(`relaunch delay beyond the wait, server's exit -> next process start: ${stats(outer)}`);
+if (outer.length) console.log(`relaunch delay beyond the wait, server's exit -> next process start: ${stats(outer)}`);
 EOF
+rm -f "$work/loop.log"
+}
+echo "== 1-2. lifetimes and relaunch delays: $launches launches, server exits 300 ms after its handshake"
+echo "-- Node fixture, process.exit(0) (includes Node's own exit teardown after its log line)"
+measure node "$server" --exit-after-handshake 300
+echo "-- Node fixture, SIGKILL to itself (no exit path; the kernel still frees Node's heap)"
+measure node "$server" --exit-after-handshake 300 --signal-after-handshake SIGKILL
+if command -v python3 > /dev/null; then
+  echo "-- bench/light-server.py, os._exit (the probe's own latency, nearly nothing else)"
+  measure python3 bench/light-server.py
+fi
 
 echo
 echo "== 3. CPU while waiting: a server that fails at once, then a 10 s wait"

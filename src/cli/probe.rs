@@ -408,10 +408,7 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
     let written = if args.json {
         view::write_json(&run, &verdict, &ctx)
     } else if args.events {
-        let mut doc = view::report_json(&run, &verdict, &ctx);
-        if let serde_json::Value::Object(m) = &mut doc {
-            m.insert("event".into(), serde_json::json!("report"));
-        }
+        let doc = view::with_event_first("report", view::report_json(&run, &verdict, &ctx));
         view::write_json_line(&mut std::io::stdout().lock(), &doc)
     } else {
         view::write_text(&run, &verdict, &ctx, color.for_stdout())

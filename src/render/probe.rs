@@ -217,6 +217,11 @@ fn rfc3339(t: SystemTime) -> String {
     humantime::format_rfc3339_millis(t).to_string()
 }
 
+fn unix_ms(t: SystemTime) -> Value {
+    t.duration_since(std::time::UNIX_EPOCH)
+        .map_or(Value::Null, |d| num(d.as_secs_f64() * 1000.0))
+}
+
 fn wait_json(w: &Wait) -> Value {
     json!({
         "ms": num(w.ms),
@@ -284,6 +289,7 @@ pub fn launch_json(l: &Launch) -> Value {
         "pid": r.pid,
         "launched_at_ms": num(r.launched_at_ms),
         "launched_at": rfc3339(r.launched_at_wall),
+        "launched_at_unix_ms": unix_ms(r.launched_at_wall),
         "handshake_ms": opt_num(r.handshake_ms()),
         "connected_at_ms": opt_num(r.connected_at_ms),
         "connected_ms": opt_num(r.connected_ms()),
@@ -408,13 +414,7 @@ pub fn event_json(event: &Event) -> Value {
             "event": "connected", "launch": launch, "attempt": attempt,
             "at_ms": num(*at_ms), "handshake_ms": num(*handshake_ms), "server": server_json(server),
         }),
-        Event::Ended(l) => {
-            let mut v = launch_json(l);
-            if let Value::Object(m) = &mut v {
-                m.insert("event".into(), json!("ended"));
-            }
-            v
-        }
+        Event::Ended(l) => with_event_first("ended", launch_json(l)),
         Event::Alert {
             launch,
             attempt,
@@ -432,6 +432,16 @@ pub fn event_json(event: &Event) -> Value {
             "event": "finished", "finish": finish_json(*finish), "planned_next": planned_json(*planned),
         }),
     }
+}
+
+/// `v` (an object) with `"event": name` as its first member.
+pub fn with_event_first(name: &str, v: Value) -> Value {
+    let mut m = serde_json::Map::new();
+    m.insert("event".into(), json!(name));
+    if let Value::Object(rest) = v {
+        m.extend(rest);
+    }
+    Value::Object(m)
 }
 
 /// Write one JSON value as a line and flush.
@@ -603,8 +613,8 @@ fn finish_text(run: &ProbeRun) -> String {
         ),
         Finish::UntilDown => "once the host would raise mcpl-down (--until-down)".into(),
         Finish::StillUp => "the connection was still up at the end of --watch".into(),
-        Finish::Halted => "a permanent failure: the host stops reconnecting".into(),
-        Finish::GaveUp(why) => format!("the rule gives up: {why}"),
+        Finish::Halted => "a permanent failure, on which the host stops reconnecting".into(),
+        Finish::GaveUp(why) => format!("the rule gives up ({why})"),
         Finish::Interrupted => "interrupted (Ctrl-C)".into(),
     };
     match run.planned {

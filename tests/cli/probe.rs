@@ -55,7 +55,9 @@ fn wall_ms(text: &str) -> f64 {
 fn check_against_log(doc: &Value, log: &FixtureLog) {
     for l in launches(doc) {
         let pid = l["pid"].as_u64().expect("pid");
-        let launched = wall_ms(l["launched_at"].as_str().expect("launched_at"));
+        let launched = f(&l["launched_at_unix_ms"]);
+        let rfc = wall_ms(l["launched_at"].as_str().expect("launched_at"));
+        assert!((launched - rfc).abs() < 1.0, "{launched} vs {rfc}");
         let server_launch = log
             .time(pid, "launch")
             .expect("the server logged its launch");
