@@ -606,6 +606,7 @@ fn server_line(s: &ServerInfo) -> String {
 
 fn finish_text(run: &ProbeRun) -> String {
     let what = match run.finish {
+        Finish::Launches(1) => "after 1 launch (--launches)".into(),
         Finish::Launches(n) => format!("after {n} launches (--launches)"),
         Finish::Deadline => format!(
             "at the --for deadline ({})",

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use super::runner::{Finish, Launch, ProbeRun};
 use crate::engine::policy::timings::format_ms;
-use crate::engine::policy::{EngineKind, Outcome, Preset};
+use crate::engine::policy::{Ended, EngineKind, Outcome, Preset};
 use crate::engine::schedule::{self, Behaviour, Request, Scenario, Summary, DAY_MS};
 
 /// The rules every verdict predicts for (the host's own).
@@ -167,6 +167,7 @@ pub fn judge(run: &ProbeRun, engine: EngineKind) -> Verdict {
 
     let mut closed_lives = Vec::new();
     let mut closed_how = Vec::new();
+    let mut hung = 0usize;
     let mut failed = Vec::new();
     let mut up = Vec::new();
     for l in &judged {
@@ -174,6 +175,9 @@ pub fn judge(run: &ProbeRun, engine: EngineKind) -> Verdict {
             Some(Outcome::Connected { lived_ms, ended }) => {
                 closed_lives.push(*lived_ms);
                 closed_how.push(ended.to_string());
+                if *ended == Ended::StoppedAnswering {
+                    hung += 1;
+                }
             }
             Some(Outcome::FailedToConnect(f)) => failed.push(f.to_string()),
             Some(Outcome::StillUp { lived_ms }) => up.push((*l, *lived_ms)),
@@ -203,12 +207,22 @@ pub fn judge(run: &ProbeRun, engine: EngineKind) -> Verdict {
                 String::new()
             }
         };
-        let mut p = format!(
-            "connected, then closed {}{range} after its handshake{how} on {} of {n} launches",
-            format_ms(round_ms(typical)),
-            closed_lives.len()
-        );
-        if closed_lives.len() == n && closed_lives.iter().all(|l| *l < threshold) {
+        let mut p = if hung == closed_lives.len() {
+            format!(
+                "connected, then stopped answering pings {}{range} after its handshake {} (a hung server)",
+                format_ms(round_ms(typical)),
+                on_launches(hung, n)
+            )
+        } else {
+            format!(
+                "connected, then closed {}{range} after its handshake{how} {}",
+                format_ms(round_ms(typical)),
+                on_launches(closed_lives.len(), n)
+            )
+        };
+        let loop375 =
+            hung == 0 && closed_lives.len() == n && closed_lives.iter().all(|l| *l < threshold);
+        if loop375 {
             p.push_str(": the #375 loop");
         }
         parts.push(p);
@@ -221,8 +235,8 @@ pub fn judge(run: &ProbeRun, engine: EngineKind) -> Verdict {
             format!("mostly {what}")
         };
         parts.push(format!(
-            "never completed its handshake on {} of {n} launches: {what}",
-            failed.len()
+            "never completed its handshake {}: {what}",
+            on_launches(failed.len(), n)
         ));
     }
     for (l, lived) in &up {
@@ -249,7 +263,7 @@ pub fn judge(run: &ProbeRun, engine: EngineKind) -> Verdict {
 
     let pattern = if up.len() == n {
         Pattern::StayedUp
-    } else if closed_lives.len() == n && closed_lives.iter().all(|l| *l < threshold) {
+    } else if hung == 0 && closed_lives.len() == n && closed_lives.iter().all(|l| *l < threshold) {
         Pattern::Loop375
     } else if failed.len() == n {
         Pattern::NeverConnected
@@ -290,6 +304,15 @@ pub fn judge(run: &ProbeRun, engine: EngineKind) -> Verdict {
         sentence: parts.join("; "),
         scenario: Some(scenario),
         predictions,
+    }
+}
+
+/// `on 3 of 5 launches`, `on its only launch`.
+fn on_launches(k: usize, n: usize) -> String {
+    if n == 1 {
+        "on its only launch".to_string()
+    } else {
+        format!("on {k} of {n} launches")
     }
 }
 
@@ -346,5 +369,167 @@ fn scenario_of(judged: &[&Launch]) -> Scenario {
         behaviour,
         startup_ms: startup,
         fail_after_ms: 0.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::SystemTime;
+
+    use super::*;
+    use crate::engine::policy::{Failure, Timings, Tracker};
+    use crate::engine::probe::{AttemptReport, Stopped};
+
+    /// A run of these outcomes under `lasting` with a 200 ms interval, each launch 100 ms to
+    /// handshake.
+    fn run_of(outcomes: &[Outcome], finish: Finish) -> ProbeRun {
+        let policy = Preset::Lasting.policy_with(
+            EngineKind::Legacy,
+            Timings {
+                interval_ms: 200.0,
+                cap_ms: 300_000.0,
+            },
+        );
+        let mut tracker = Tracker::new(policy.clone(), Some(1));
+        let mut t = 0.0;
+        let launches = outcomes
+            .iter()
+            .enumerate()
+            .map(|(i, o)| {
+                let (connected, lived) = match o {
+                    Outcome::Connected { lived_ms, .. } | Outcome::StillUp { lived_ms } => {
+                        (Some(t + 100.0), *lived_ms)
+                    }
+                    _ => (None, 0.0),
+                };
+                let ended = t + 100.0 + lived;
+                let attempt = tracker.attempt();
+                let d = tracker.record(t, o, ended);
+                let report = AttemptReport {
+                    launched_at_ms: t,
+                    launched_at_wall: SystemTime::now(),
+                    pid: None,
+                    connected_at_ms: connected,
+                    server: None,
+                    ended_at_ms: ended,
+                    outcome: Some(o.clone()),
+                    stopped: Stopped::AlreadyGone,
+                    pings_sent: 0,
+                    pings_answered: 0,
+                    stderr: Default::default(),
+                    stdout: Default::default(),
+                };
+                if let Next::Retry { wait, .. } = d.next {
+                    t = ended + wait.ms;
+                }
+                Launch {
+                    number: i as u32 + 1,
+                    attempt,
+                    report,
+                    decision: Some(d),
+                    error: None,
+                    alert: None,
+                }
+            })
+            .collect();
+        ProbeRun {
+            policy,
+            seed: 1,
+            launches,
+            finish,
+            planned: None,
+            started_wall: SystemTime::now(),
+            elapsed_ms: t,
+        }
+    }
+
+    use crate::engine::policy::Next;
+
+    fn closed(ms: f64, ended: Ended) -> Outcome {
+        Outcome::Connected {
+            lived_ms: ms,
+            ended,
+        }
+    }
+
+    #[test]
+    fn the_375_loop_and_its_predictions() {
+        let run = run_of(
+            &vec![closed(300.0, Ended::Exit { code: 0 }); 4],
+            Finish::Launches(4),
+        );
+        let v = judge(&run, EngineKind::Legacy);
+        assert_eq!(v.pattern, Pattern::Loop375);
+        assert_eq!(
+            v.sentence,
+            "connected, then closed 300 ms after its handshake (exit 0) on 4 of 4 launches: the #375 loop"
+        );
+        assert_eq!(
+            v.scenario.as_ref().map(|s| &s.behaviour),
+            Some(&Behaviour::Lives(vec![300.0; 4]))
+        );
+        let rules: Vec<&str> = v.predictions.iter().map(|p| p.rule.as_str()).collect();
+        assert_eq!(rules, vec!["handshake", "lasting", "bounded"]);
+        // handshake never alerts and relaunches every ~0.6 s; lasting alerts from attempt 5.
+        assert_eq!(v.predictions[0].first_down_ms, None);
+        assert!(v.predictions[0].launches_per_day > 100_000.0);
+        assert_eq!(v.predictions[1].first_down_attempt, Some(5));
+    }
+
+    #[test]
+    fn a_hung_server_is_not_the_375_loop() {
+        let run = run_of(
+            &vec![closed(1500.0, Ended::StoppedAnswering); 2],
+            Finish::Launches(2),
+        );
+        let v = judge(&run, EngineKind::Legacy);
+        assert_eq!(v.pattern, Pattern::Flapped);
+        assert_eq!(
+            v.sentence,
+            "connected, then stopped answering pings 1.5 s after its handshake on 2 of 2 launches (a hung server)"
+        );
+    }
+
+    #[test]
+    fn mixed_launches_and_a_connection_cut_by_the_deadline() {
+        let run = run_of(
+            &[
+                Outcome::FailedToConnect(Failure::Message(
+                    "exited with code 1 before its handshake".into(),
+                )),
+                closed(2000.0, Ended::Signal { signal: 9 }),
+                Outcome::StillUp { lived_ms: 50.0 },
+            ],
+            Finish::Deadline,
+        );
+        let v = judge(&run, EngineKind::Legacy);
+        // The connection cut by --for after 50 ms says nothing; the rest flapped.
+        assert_eq!(v.pattern, Pattern::Flapped);
+        assert_eq!(
+            v.sentence,
+            "connected, then closed 2 s after its handshake (signal SIGKILL) on 1 of 2 launches; \
+             never completed its handshake on 1 of 2 launches: exited with code 1 before its handshake"
+        );
+        // Only still-up launches: it stayed up.
+        let run = run_of(&[Outcome::StillUp { lived_ms: 30_000.0 }], Finish::StillUp);
+        let v = judge(&run, EngineKind::Legacy);
+        assert_eq!(v.pattern, Pattern::StayedUp);
+        assert_eq!(
+            v.sentence,
+            "connected 100 ms after launch on launch 1 and was still up 30 s later \
+             (it must live 5 min to count as lasting under lasting)"
+        );
+        assert_eq!(v.predictions[1].launches_per_day, 1.0);
+    }
+
+    #[test]
+    fn a_permanent_verdict_needs_no_replay() {
+        let run = run_of(
+            &[Outcome::Permanent(Failure::Message("refused".into()))],
+            Finish::Halted,
+        );
+        let v = judge(&run, EngineKind::Legacy);
+        assert_eq!(v.pattern, Pattern::Refused);
+        assert!(v.predictions.is_empty());
     }
 }
