@@ -265,10 +265,14 @@ pub struct Strip {
     pub connected_ms: Vec<f64>,
     /// Alerts raised in each cell.
     pub alerts: Vec<u32>,
-    /// Launches in each cell.
-    pub launches: Vec<u32>,
     /// The time covered (cells beyond it are unused).
     pub end_ms: f64,
+    /// `1 / cell_ms`, so that finding a cell is a multiplication.
+    #[serde(skip)]
+    per_cell: f64,
+    /// The end of the last cell.
+    #[serde(skip)]
+    limit_ms: f64,
 }
 
 impl Strip {
@@ -283,8 +287,9 @@ impl Strip {
             cell_ms: cell,
             connected_ms: vec![0.0; width],
             alerts: vec![0; width],
-            launches: vec![0; width],
             end_ms: 0.0,
+            per_cell: 1.0 / cell,
+            limit_ms: cell * width as f64,
         }
     }
 
@@ -292,32 +297,41 @@ impl Strip {
         self.connected_ms.len()
     }
 
+    #[inline]
     fn fit(&mut self, t: f64) {
-        while t > self.cell_ms * self.width() as f64 && t.is_finite() {
-            let w = self.width();
-            for i in 0..w {
-                let (a, b) = (2 * i, 2 * i + 1);
-                let (c, al, la) = if b < w {
-                    (
-                        self.connected_ms[a] + self.connected_ms[b],
-                        self.alerts[a] + self.alerts[b],
-                        self.launches[a] + self.launches[b],
-                    )
-                } else if a < w {
-                    (self.connected_ms[a], self.alerts[a], self.launches[a])
-                } else {
-                    (0.0, 0, 0)
-                };
-                self.connected_ms[i] = c;
-                self.alerts[i] = al;
-                self.launches[i] = la;
-            }
-            self.cell_ms *= 2.0;
+        if t > self.limit_ms && t.is_finite() {
+            self.grow(t);
         }
     }
 
+    #[cold]
+    fn grow(&mut self, t: f64) {
+        let w = self.width();
+        while t > self.limit_ms {
+            for i in 0..w {
+                let (a, b) = (2 * i, 2 * i + 1);
+                let (c, al) = if b < w {
+                    (
+                        self.connected_ms[a] + self.connected_ms[b],
+                        self.alerts[a] + self.alerts[b],
+                    )
+                } else if a < w {
+                    (self.connected_ms[a], self.alerts[a])
+                } else {
+                    (0.0, 0)
+                };
+                self.connected_ms[i] = c;
+                self.alerts[i] = al;
+            }
+            self.cell_ms *= 2.0;
+            self.per_cell = 1.0 / self.cell_ms;
+            self.limit_ms = self.cell_ms * w as f64;
+        }
+    }
+
+    #[inline]
     fn cell(&self, t: f64) -> usize {
-        ((t / self.cell_ms) as usize).min(self.width() - 1)
+        ((t * self.per_cell) as usize).min(self.width() - 1)
     }
 
     fn connected(&mut self, from: f64, to: f64) {
@@ -325,6 +339,11 @@ impl Strip {
             return;
         }
         self.fit(to);
+        let i = self.cell(from);
+        if to <= (i + 1) as f64 * self.cell_ms {
+            self.connected_ms[i] += to - from;
+            return;
+        }
         let mut a = from;
         while a < to {
             let i = self.cell(a);
@@ -335,14 +354,10 @@ impl Strip {
         }
     }
 
-    fn point(&mut self, t: f64, alert: bool) {
+    fn alert(&mut self, t: f64) {
         self.fit(t);
         let i = self.cell(t);
-        if alert {
-            self.alerts[i] += 1;
-        } else {
-            self.launches[i] += 1;
-        }
+        self.alerts[i] += 1;
     }
 
     /// The cells that cover `end_ms` (fewer than the width when the run ended early).
@@ -481,7 +496,6 @@ pub fn simulate(req: &Request) -> Simulation {
             break;
         }
         s.launches += 1;
-        strip.point(t, false);
         let keep = rows.len() < req.keep_rows;
         let mut status: Vec<StatusLine> = Vec::new();
         let launched = t;
@@ -578,7 +592,7 @@ pub fn simulate(req: &Request) -> Simulation {
             if webhook {
                 s.webhooks += 1;
             }
-            strip.point(ended_at, true);
+            strip.alert(ended_at);
             alert_text = text;
         }
 

@@ -7,7 +7,7 @@ use comfy_table::{
     Width,
 };
 
-use crate::engine::policy::timings::format_ms;
+use crate::engine::policy::timings::{format_ms, is_refused_timing};
 use crate::engine::policy::{EngineKind, Preset};
 use crate::engine::schedule::{Request, Row, Scenario, Simulation, Strip, Summary};
 
@@ -331,6 +331,18 @@ fn scenario_words(s: &Scenario) -> String {
 pub fn write_text(view: &View, color: bool) -> io::Result<()> {
     let mut out = io::stdout().lock();
     writeln!(out, "{}", header(view))?;
+    let (interval, cap) = view.explicit_timings;
+    if [interval, cap]
+        .iter()
+        .flatten()
+        .any(|ms| is_refused_timing(*ms))
+    {
+        writeln!(
+            out,
+            "Note: a timing of 0, below 0 or NaN is refused at start by a host with #999; \
+             on main every such wait runs after 1 ms (a relaunch loop with no backoff), as simulated here."
+        )?;
+    }
     if view.show_rows {
         for run in &view.runs {
             writeln!(out)?;

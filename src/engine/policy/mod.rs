@@ -192,7 +192,8 @@ impl Policy {
             if w.is_nan() || !(1.0..=TIMER_LIMIT_MS).contains(&w) {
                 w = 1.0;
             } else {
-                w = w.trunc();
+                // In range 1..=2^31-1, so the cast truncates exactly (and is cheaper than trunc).
+                w = (w as i64) as f64;
             }
         } else if w.is_nan() || w < 0.0 {
             w = 0.0;
@@ -202,7 +203,11 @@ impl Policy {
 
     /// The shortest and longest wait the jitter allows for count `k`, as the timer runs them.
     pub fn wait_envelope(&self, k: u32) -> (f64, f64) {
-        let nominal = self.nominal_wait(k);
+        self.envelope_of(self.nominal_wait(k))
+    }
+
+    /// The envelope of a nominal wait.
+    pub(crate) fn envelope_of(&self, nominal: f64) -> (f64, f64) {
         match self.jitter {
             Jitter::None => {
                 let w = self.timer_wait(nominal);

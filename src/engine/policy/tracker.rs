@@ -242,6 +242,8 @@ pub struct Tracker {
     preceding_wait_ms: f64,
     launches: VecDeque<f64>,
     finished: bool,
+    /// The last count's nominal wait and envelope.
+    cached: Option<(u32, f64, f64, f64)>,
 }
 
 impl Tracker {
@@ -262,6 +264,7 @@ impl Tracker {
             preceding_wait_ms: 0.0,
             launches: VecDeque::new(),
             finished: false,
+            cached: None,
         }
     }
 
@@ -324,10 +327,12 @@ impl Tracker {
         if counted == Counted::StillUp {
             return decision;
         }
-        if self.launches.len() >= 64 {
-            self.launches.pop_front();
+        if let GiveUp::StartBurst { starts, .. } = self.policy.give_up {
+            if self.launches.len() > starts as usize {
+                self.launches.pop_front();
+            }
+            self.launches.push_back(launched_at_ms);
         }
-        self.launches.push_back(launched_at_ms);
 
         let uptime = ended_at_ms - launched_at_ms;
         match self.policy.give_up {
@@ -404,8 +409,16 @@ impl Tracker {
 
     /// The wait for count `k`: nominal, envelope, and the one chosen.
     pub fn choose_wait(&mut self, k: u32) -> Wait {
-        let nominal = self.policy.nominal_wait(k);
-        let (min_ms, max_ms) = self.policy.wait_envelope(k);
+        // Waits depend on k alone; a long simulation asks for the same k again and again.
+        let (nominal, min_ms, max_ms) = match self.cached {
+            Some((ck, n, lo, hi)) if ck == k => (n, lo, hi),
+            _ => {
+                let n = self.policy.nominal_wait(k);
+                let (lo, hi) = self.policy.envelope_of(n);
+                self.cached = Some((k, n, lo, hi));
+                (n, lo, hi)
+            }
+        };
         let jittered = match (self.policy.jitter, self.rng.as_mut()) {
             (Jitter::Multiplicative { spread }, Some(rng)) => {
                 nominal * (1.0 - spread + 2.0 * spread * rng.f64())
