@@ -307,6 +307,12 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
         (None, None, false) => Some(5),
         _ => None,
     };
+    if args.until_down && launches.is_none() && args.run_for.is_none() && !policy.has_alert() {
+        eprintln!(
+            "warning: rule {} has no mcpl-down; --until-down will not stop it (add --for or --launches)",
+            policy.name
+        );
+    }
     let target_text = target.describe(&redactor);
     let opts = RunOptions {
         policy,

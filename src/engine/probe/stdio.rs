@@ -386,6 +386,9 @@ pub async fn attempt(
         _ => (0, 0),
     };
 
+    // From here on stdout is only drained (the reader sees no listener), so a server that
+    // writes while it shuts down is never blocked on a full pipe.
+    drop(messages);
     // Stop: close stdin, then the group the host's way (or at once when forced).
     drop(writer);
     writer_task.abort();
@@ -398,11 +401,9 @@ pub async fn attempt(
             .await
     };
     // The pipes close once the whole group is gone; don't wait on anything that escaped it.
-    drop(messages);
-    let drain = async {
-        let _ = stderr_task.await;
-    };
-    let _ = tokio::time::timeout(Duration::from_millis(200), drain).await;
+    let stderr_abort = stderr_task.abort_handle();
+    let _ = tokio::time::timeout(Duration::from_millis(200), stderr_task).await;
+    stderr_abort.abort();
     stdout_task.abort();
 
     let mut outcome = match end {
