@@ -2,4 +2,5 @@
 //! parses arguments or draws tables; the CLI and renderers do that.
 
 pub mod policy;
+pub mod probe;
 pub mod redact;
