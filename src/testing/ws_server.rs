@@ -294,6 +294,8 @@ async fn serve(mut tcp: TcpStream, scenario: WsScenario, record: Record) {
         WsScenario::RefuseUpgrade { status } => Some(*status),
         _ => None,
     };
+    // The signature is tungstenite's `Callback`; its error type is not ours to shrink.
+    #[allow(clippy::result_large_err)]
     let callback = |req: &Request, resp: Response| -> Result<Response, ErrorResponse> {
         let target = req
             .uri()
