@@ -1,0 +1,582 @@
+//! The host's side of the conversation as JSON values: the handshake request, reading its
+//! answer into a verdict, pings, and answers to the server's own requests. No I/O here: stdio
+//! frames these as lines, WebSocket as text frames.
+
+use std::time::Duration;
+
+use serde_json::{json, Map, Value};
+use tokio::time::Instant;
+
+use super::{Family, Protocol, ServerInfo};
+use crate::engine::redact::Redactor;
+
+/// The only version the legacy engine accepts.
+pub const LEGACY_VERSION: &str = "2024-11-05";
+/// The modern engine's version.
+pub const MODERN_VERSION: &str = "2026-07-28";
+/// The MCPL version the probe offers as the host's experimental capability.
+pub const MCPL_VERSION: &str = "0.5";
+/// The handshake request's id (only a message with this id answers it).
+pub const HANDSHAKE_ID: i64 = 0;
+/// JSON-RPC error code of a protocol-version refusal.
+pub const VERSION_REFUSED: i64 = -32022;
+
+const CLIENT_NAME: &str = "mcpl-doctor";
+const CLIENT_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The first message the host sends: `initialize` (legacy) or `server/discover` (modern).
+pub fn first_request(protocol: Protocol) -> Value {
+    match protocol {
+        Protocol::Legacy => json!({
+            "jsonrpc": "2.0",
+            "id": HANDSHAKE_ID,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": LEGACY_VERSION,
+                "capabilities": { "experimental": { "mcpl": { "version": MCPL_VERSION } } },
+                "clientInfo": { "name": CLIENT_NAME, "version": CLIENT_VERSION },
+            },
+        }),
+        Protocol::Modern => json!({
+            "jsonrpc": "2.0",
+            "id": HANDSHAKE_ID,
+            "method": "server/discover",
+            "params": {
+                "_meta": {
+                    "io.modelcontextprotocol/protocolVersion": MODERN_VERSION,
+                    "io.modelcontextprotocol/clientCapabilities": {},
+                    "io.modelcontextprotocol/clientInfo": {
+                        "name": CLIENT_NAME,
+                        "version": CLIENT_VERSION,
+                    },
+                },
+            },
+        }),
+    }
+}
+
+/// What the host sends once the answer is accepted (legacy: `notifications/initialized`; the
+/// connection is made when it is sent). Modern: nothing, the answer itself makes it.
+pub fn after_answer(protocol: Protocol) -> Option<Value> {
+    match protocol {
+        Protocol::Legacy => Some(json!({
+            "jsonrpc": "2.0",
+            "method": "notifications/initialized",
+        })),
+        Protocol::Modern => None,
+    }
+}
+
+/// The host's error when no answer came in time.
+pub fn timeout_message(protocol: Protocol) -> &'static str {
+    match protocol {
+        Protocol::Legacy => "initialize handshake timed out",
+        Protocol::Modern => "server/discover handshake timed out",
+    }
+}
+
+/// The handshake method's name, for messages.
+pub fn method(protocol: Protocol) -> &'static str {
+    match protocol {
+        Protocol::Legacy => "initialize",
+        Protocol::Modern => "server/discover",
+    }
+}
+
+/// One line or frame from the server, classified.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Incoming {
+    /// A JSON-RPC message (a JSON object with `"jsonrpc": "2.0"`).
+    Message(Value),
+    /// Anything else: not JSON, or JSON that is not a JSON-RPC message. The host ignores it.
+    NotJsonRpc,
+    /// An empty (or all white space) line: ignored, not counted.
+    Blank,
+}
+
+/// Classify one line (without its newline) or text frame.
+pub fn classify(bytes: &[u8]) -> Incoming {
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        return Incoming::Blank;
+    }
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(v) if v.get("jsonrpc").and_then(Value::as_str) == Some("2.0") => Incoming::Message(v),
+        _ => Incoming::NotJsonRpc,
+    }
+}
+
+/// What an incoming message means for a pending handshake.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// Not the answer (another id, a notification, a server request): keep waiting.
+    NotYet,
+    /// Accepted: the connection is made (after sending [`after_answer`], if any).
+    Connected(ServerInfo),
+    /// An ordinary failed attempt (an error answer), with the host's error text.
+    Failed {
+        error: String,
+        server: Option<ServerInfo>,
+    },
+    /// A permanent version verdict: reconnecting stops.
+    Refused { error: String, server: ServerInfo },
+}
+
+/// Read a message against the pending handshake. Server-controlled strings in the result are
+/// redacted.
+pub fn read_answer(protocol: Protocol, msg: &Value, redactor: &Redactor) -> Answer {
+    if !is_response_to(msg, HANDSHAKE_ID) {
+        return Answer::NotYet;
+    }
+    if let Some(err) = msg.get("error") {
+        return read_error(protocol, err, redactor);
+    }
+    let Some(result) = msg.get("result") else {
+        return Answer::NotYet;
+    };
+    let mut info = server_info(result, redactor);
+    match protocol {
+        Protocol::Legacy => match result.get("protocolVersion") {
+            Some(Value::String(v)) if v == LEGACY_VERSION => Answer::Connected(info),
+            Some(other) => {
+                let shown = match other {
+                    Value::String(s) => format!("{:?}", redactor.redact(s)),
+                    v => redactor.redact(&v.to_string()),
+                };
+                info.protocol_version = Some(match other {
+                    Value::String(s) => redactor.redact(s),
+                    v => redactor.redact(&v.to_string()),
+                });
+                let modern = shown.contains(MODERN_VERSION);
+                Answer::Refused {
+                    error: format!(
+                        "server answered protocol version {shown}, not {LEGACY_VERSION}{}",
+                        if modern {
+                            " (a modern server: the entry needs protocol: \"modern\")"
+                        } else {
+                            ""
+                        }
+                    ),
+                    server: info,
+                }
+            }
+            None => Answer::Refused {
+                error: format!("server answered initialize without a protocolVersion (this host needs {LEGACY_VERSION})"),
+                server: info,
+            },
+        },
+        Protocol::Modern => {
+            let supported: Vec<String> = result
+                .get("supportedVersions")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .map(|s| redactor.redact(s))
+                        .collect()
+                })
+                .unwrap_or_default();
+            info.supported_versions = supported.clone();
+            if supported.iter().any(|v| v == MODERN_VERSION) {
+                info.protocol_version = Some(MODERN_VERSION.to_string());
+                Answer::Connected(info)
+            } else {
+                Answer::Failed {
+                    error: format!(
+                        "server/discover: the server supports {}, not {MODERN_VERSION}",
+                        if supported.is_empty() {
+                            "no listed version".to_string()
+                        } else {
+                            supported.join(", ")
+                        }
+                    ),
+                    server: Some(info),
+                }
+            }
+        }
+    }
+}
+
+fn read_error(protocol: Protocol, err: &Value, redactor: &Redactor) -> Answer {
+    let code = err.get("code").and_then(Value::as_i64);
+    let message = err
+        .get("message")
+        .and_then(Value::as_str)
+        .map(|m| redactor.redact(m))
+        .unwrap_or_default();
+    let supported: Vec<String> = err
+        .get("data")
+        .and_then(|d| d.get("supported"))
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(|s| redactor.redact(s))
+                .collect()
+        })
+        .unwrap_or_default();
+    let code_text = code.map_or_else(|| "no code".to_string(), |c| format!("code {c}"));
+    let said = if message.is_empty() {
+        code_text.clone()
+    } else {
+        format!("{message} ({code_text})")
+    };
+    if protocol == Protocol::Legacy && code == Some(VERSION_REFUSED) {
+        let hint = if supported.iter().any(|v| v == MODERN_VERSION) {
+            format!(
+                "; it supports {}: the entry needs protocol: \"modern\"",
+                supported.join(", ")
+            )
+        } else if supported.is_empty() {
+            String::new()
+        } else {
+            format!("; it supports {}", supported.join(", "))
+        };
+        return Answer::Refused {
+            error: format!("server refused protocol version {LEGACY_VERSION}: {said}{hint}"),
+            server: ServerInfo {
+                supported_versions: supported,
+                ..ServerInfo::default()
+            },
+        };
+    }
+    Answer::Failed {
+        error: format!("{} failed: {said}", method(protocol)),
+        server: (!supported.is_empty()).then(|| ServerInfo {
+            supported_versions: supported,
+            ..ServerInfo::default()
+        }),
+    }
+}
+
+fn server_info(result: &Value, redactor: &Redactor) -> ServerInfo {
+    let info = result.get("serverInfo").or_else(|| {
+        result
+            .get("_meta")
+            .and_then(|m| m.get("io.modelcontextprotocol/serverInfo"))
+    });
+    let text = |v: Option<&Value>| v.and_then(Value::as_str).map(|s| redactor.redact(s));
+    let mcpl = result
+        .get("capabilities")
+        .and_then(|c| c.get("experimental"))
+        .and_then(|e| e.get("mcpl"));
+    ServerInfo {
+        protocol_version: text(result.get("protocolVersion")),
+        supported_versions: Vec::new(),
+        name: text(info.and_then(|i| i.get("name"))),
+        version: text(info.and_then(|i| i.get("version"))),
+        family: Some(if mcpl.is_some() {
+            Family::Mcpl
+        } else {
+            Family::PlainMcp
+        }),
+        mcpl_version: text(mcpl.and_then(|m| m.get("version"))),
+    }
+}
+
+/// Whether `msg` is a response (result or error, no method) to the request with `id`.
+pub fn is_response_to(msg: &Value, id: i64) -> bool {
+    msg.get("method").is_none()
+        && (msg.get("result").is_some() || msg.get("error").is_some())
+        && msg.get("id").and_then(Value::as_i64) == Some(id)
+        && msg.get("id").is_some_and(Value::is_number)
+}
+
+/// A JSON-RPC `ping` with this id.
+pub fn ping_request(protocol: Protocol, id: i64) -> Value {
+    match protocol {
+        Protocol::Legacy => json!({"jsonrpc": "2.0", "id": id, "method": "ping"}),
+        Protocol::Modern => json!({
+            "jsonrpc": "2.0",
+            "id": id,
+            "method": "ping",
+            "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": MODERN_VERSION}},
+        }),
+    }
+}
+
+/// The host's answer to a request the server sends it: `ping` gets an empty result, anything
+/// else "method not found". Notifications and responses get nothing.
+pub fn reply_to_server_request(msg: &Value) -> Option<Value> {
+    let method = msg.get("method")?.as_str()?;
+    let id = msg.get("id")?;
+    if id.is_null() {
+        return None;
+    }
+    Some(if method == "ping" {
+        json!({"jsonrpc": "2.0", "id": id, "result": {}})
+    } else {
+        let mut err = Map::new();
+        err.insert("code".into(), json!(-32601));
+        err.insert("message".into(), json!("Method not found"));
+        json!({"jsonrpc": "2.0", "id": id, "error": err})
+    })
+}
+
+/// The ping schedule while connected: send a ping `every` after the previous one was answered
+/// (or after the handshake); one unanswered for `timeout` means the server stopped answering.
+/// Transport-independent: the transport calls [`Pinger::due`] for its timer,
+/// [`Pinger::on_timer`] when it fires and [`Pinger::on_message`] for every message.
+#[derive(Debug, Clone)]
+pub struct Pinger {
+    protocol: Protocol,
+    every: Duration,
+    timeout: Duration,
+    next_id: i64,
+    /// (id, sent at) of the ping awaiting its answer.
+    outstanding: Option<(i64, Instant)>,
+    next_send: Instant,
+    pub sent: u32,
+    pub answered: u32,
+}
+
+/// What the transport should do when the ping timer fires.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PingAction {
+    /// Send this message.
+    Send(Value),
+    /// The outstanding ping went unanswered: the connection has stopped answering.
+    TimedOut,
+    /// Nothing yet.
+    Nothing,
+}
+
+impl Pinger {
+    /// A schedule starting at `connected_at`. Ping ids start at 1 (0 is the handshake).
+    pub fn new(
+        protocol: Protocol,
+        every: Duration,
+        timeout: Duration,
+        connected_at: Instant,
+    ) -> Pinger {
+        Pinger {
+            protocol,
+            every,
+            timeout,
+            next_id: 1,
+            outstanding: None,
+            next_send: connected_at + every,
+            sent: 0,
+            answered: 0,
+        }
+    }
+
+    /// When the timer should fire next.
+    pub fn due(&self) -> Instant {
+        match self.outstanding {
+            Some((_, sent_at)) => sent_at + self.timeout,
+            None => self.next_send,
+        }
+    }
+
+    /// The timer fired at `now`.
+    pub fn on_timer(&mut self, now: Instant) -> PingAction {
+        match self.outstanding {
+            Some((_, sent_at)) if now >= sent_at + self.timeout => PingAction::TimedOut,
+            Some(_) => PingAction::Nothing,
+            None if now >= self.next_send => {
+                let id = self.next_id;
+                self.next_id += 1;
+                self.outstanding = Some((id, now));
+                self.sent += 1;
+                PingAction::Send(ping_request(self.protocol, id))
+            }
+            None => PingAction::Nothing,
+        }
+    }
+
+    /// A message arrived at `now`; an answer (result or error) to the outstanding ping counts.
+    pub fn on_message(&mut self, msg: &Value, now: Instant) {
+        if let Some((id, _)) = self.outstanding {
+            if is_response_to(msg, id) {
+                self.outstanding = None;
+                self.answered += 1;
+                self.next_send = now + self.every;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r() -> Redactor {
+        let mut r = Redactor::new();
+        r.add("s3cret-token");
+        r
+    }
+
+    #[test]
+    fn legacy_request_offers_mcpl_and_nothing_else() {
+        let v = first_request(Protocol::Legacy);
+        assert_eq!(v["id"], 0);
+        assert_eq!(v["method"], "initialize");
+        assert_eq!(v["params"]["protocolVersion"], LEGACY_VERSION);
+        assert_eq!(
+            v["params"]["capabilities"],
+            json!({"experimental": {"mcpl": {"version": MCPL_VERSION}}})
+        );
+        assert_eq!(
+            after_answer(Protocol::Legacy).unwrap()["method"],
+            "notifications/initialized"
+        );
+        let m = first_request(Protocol::Modern);
+        assert_eq!(m["method"], "server/discover");
+        assert_eq!(
+            m["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+            MODERN_VERSION
+        );
+        assert!(after_answer(Protocol::Modern).is_none());
+    }
+
+    #[test]
+    fn legacy_answers() {
+        let ok = json!({"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2024-11-05",
+            "capabilities":{"experimental":{"mcpl":{"version":"0.5"}}},
+            "serverInfo":{"name":"demo s3cret-token","version":"1.2"}}});
+        match read_answer(Protocol::Legacy, &ok, &r()) {
+            Answer::Connected(info) => {
+                assert_eq!(info.family, Some(Family::Mcpl));
+                assert_eq!(info.name.as_deref(), Some("demo [redacted]"));
+                assert_eq!(info.version.as_deref(), Some("1.2"));
+                assert_eq!(info.mcpl_version.as_deref(), Some("0.5"));
+            }
+            other => panic!("{other:?}"),
+        }
+        let plain = json!({"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2024-11-05","capabilities":{}}});
+        assert!(matches!(
+            read_answer(Protocol::Legacy, &plain, &r()),
+            Answer::Connected(ServerInfo {
+                family: Some(Family::PlainMcp),
+                ..
+            })
+        ));
+        // Other ids, notifications and requests are not the answer.
+        for m in [
+            json!({"jsonrpc":"2.0","id":1,"result":{}}),
+            json!({"jsonrpc":"2.0","id":"0","result":{}}),
+            json!({"jsonrpc":"2.0","method":"notifications/message"}),
+            json!({"jsonrpc":"2.0","id":0,"method":"roots/list"}),
+        ] {
+            assert_eq!(
+                read_answer(Protocol::Legacy, &m, &r()),
+                Answer::NotYet,
+                "{m}"
+            );
+        }
+        let other = json!({"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-03-26"}});
+        match read_answer(Protocol::Legacy, &other, &r()) {
+            Answer::Refused { error, server } => {
+                assert_eq!(
+                    error,
+                    "server answered protocol version \"2025-03-26\", not 2024-11-05"
+                );
+                assert_eq!(server.protocol_version.as_deref(), Some("2025-03-26"));
+            }
+            o => panic!("{o:?}"),
+        }
+        let none = json!({"jsonrpc":"2.0","id":0,"result":{}});
+        assert!(matches!(
+            read_answer(Protocol::Legacy, &none, &r()),
+            Answer::Refused { .. }
+        ));
+        let refused = json!({"jsonrpc":"2.0","id":0,"error":{"code":-32022,
+            "message":"Unsupported protocol version","data":{"supported":["2026-07-28"]}}});
+        match read_answer(Protocol::Legacy, &refused, &r()) {
+            Answer::Refused { error, server } => {
+                assert_eq!(error, "server refused protocol version 2024-11-05: Unsupported protocol version (code -32022); it supports 2026-07-28: the entry needs protocol: \"modern\"");
+                assert_eq!(server.supported_versions, vec!["2026-07-28"]);
+            }
+            o => panic!("{o:?}"),
+        }
+        let failed =
+            json!({"jsonrpc":"2.0","id":0,"error":{"code":-32603,"message":"boom s3cret-token"}});
+        assert_eq!(
+            read_answer(Protocol::Legacy, &failed, &r()),
+            Answer::Failed {
+                error: "initialize failed: boom [redacted] (code -32603)".into(),
+                server: None
+            }
+        );
+    }
+
+    #[test]
+    fn modern_answers() {
+        let ok = json!({"jsonrpc":"2.0","id":0,"result":{"resultType":"complete",
+            "supportedVersions":["2026-07-28"],"capabilities":{},"serverInfo":{"name":"m","version":"2"}}});
+        match read_answer(Protocol::Modern, &ok, &r()) {
+            Answer::Connected(info) => {
+                assert_eq!(info.protocol_version.as_deref(), Some(MODERN_VERSION));
+                assert_eq!(info.name.as_deref(), Some("m"));
+            }
+            o => panic!("{o:?}"),
+        }
+        let old = json!({"jsonrpc":"2.0","id":0,"result":{"supportedVersions":["2025-06-18"]}});
+        assert!(matches!(
+            read_answer(Protocol::Modern, &old, &r()),
+            Answer::Failed { .. }
+        ));
+    }
+
+    #[test]
+    fn classify_lines() {
+        assert_eq!(classify(b"  "), Incoming::Blank);
+        assert_eq!(classify(b"listening on 3000"), Incoming::NotJsonRpc);
+        assert_eq!(classify(b"{\"a\":1}"), Incoming::NotJsonRpc);
+        assert_eq!(classify(b"42"), Incoming::NotJsonRpc);
+        assert!(matches!(
+            classify(b"{\"jsonrpc\":\"2.0\",\"method\":\"x\"}"),
+            Incoming::Message(_)
+        ));
+    }
+
+    #[test]
+    fn server_requests_get_answers() {
+        let ping = json!({"jsonrpc":"2.0","id":7,"method":"ping"});
+        assert_eq!(
+            reply_to_server_request(&ping),
+            Some(json!({"jsonrpc":"2.0","id":7,"result":{}}))
+        );
+        let other = json!({"jsonrpc":"2.0","id":"a","method":"roots/list"});
+        assert_eq!(
+            reply_to_server_request(&other).unwrap()["error"]["code"],
+            -32601
+        );
+        assert_eq!(
+            reply_to_server_request(&json!({"jsonrpc":"2.0","method":"n"})),
+            None
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn pinger_schedule() {
+        let t0 = Instant::now();
+        let every = Duration::from_millis(100);
+        let timeout = Duration::from_millis(50);
+        let mut p = Pinger::new(Protocol::Legacy, every, timeout, t0);
+        assert_eq!(p.due(), t0 + every);
+        assert_eq!(
+            p.on_timer(t0 + Duration::from_millis(10)),
+            PingAction::Nothing
+        );
+        let PingAction::Send(m) = p.on_timer(t0 + every) else {
+            panic!()
+        };
+        assert_eq!(m["id"], 1);
+        assert_eq!(p.due(), t0 + every + timeout);
+        p.on_message(
+            &json!({"jsonrpc":"2.0","id":1,"result":{}}),
+            t0 + Duration::from_millis(120),
+        );
+        assert_eq!(p.answered, 1);
+        assert_eq!(p.due(), t0 + Duration::from_millis(220));
+        let PingAction::Send(m) = p.on_timer(t0 + Duration::from_millis(220)) else {
+            panic!()
+        };
+        assert_eq!(m["id"], 2);
+        assert_eq!(
+            p.on_timer(t0 + Duration::from_millis(270)),
+            PingAction::TimedOut
+        );
+    }
+}
