@@ -133,11 +133,17 @@ pub fn connect_error(e: &io::Error) -> DialError {
 
 /// The reason of a failed TLS handshake, without the io wrapper.
 fn tls_reason(e: &io::Error) -> String {
-    match e.get_ref() {
-        Some(inner) => inner.to_string(),
-        None => match e.kind() {
-            io::ErrorKind::UnexpectedEof => "the server closed the connection".to_string(),
-            _ => e.to_string(),
+    match e.kind() {
+        io::ErrorKind::UnexpectedEof => {
+            "the server closed the connection during the TLS handshake (not a TLS server?)"
+                .to_string()
+        }
+        io::ErrorKind::ConnectionReset => {
+            "the server reset the connection during the TLS handshake".to_string()
+        }
+        _ => match e.get_ref() {
+            Some(inner) => inner.to_string(),
+            None => e.to_string(),
         },
     }
 }

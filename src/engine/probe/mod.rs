@@ -50,6 +50,7 @@ pub mod runner;
 pub mod stdio;
 pub mod urls;
 pub mod verdict;
+pub mod ws;
 
 pub use events::Event;
 pub use runner::{run, Finish, Launch, ProbeRun, RunOptions};
