@@ -44,6 +44,7 @@ use crate::engine::redact::Redactor;
 pub mod dial;
 pub mod events;
 pub mod handshake;
+pub mod http;
 #[allow(dead_code)]
 mod lines;
 pub mod runner;
