@@ -30,7 +30,21 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'mcpl-doctor;simulate'= {
+            cand --preset 'The reconnect rule: handshake, lasting, bounded, preceding-wait, kubernetes, docker, pm2, supervisord, systemd, mcp-sdk-http. Without it (and without --compare): handshake and lasting side by side'
+            cand --compare 'Summaries of several presets side by side, one column each (comma-separated)'
+            cand --engine 'Which agent-framework engine: alert wording (MCPL/MCP) and, under `handshake`, whether waits are clamped to the timer limit (the modern engine clamps)'
+            cand --interval 'The backoff''s base (`reconnectIntervalMs`). Default: the preset''s own (5 s for the host)'
+            cand --cap 'The backoff''s ceiling (`reconnectMaxIntervalMs`). Default: the preset''s own (5 min)'
+            cand --server 'What the server does (see below). Default: dies right after its handshake'
+            cand --fail-after 'With `never`: how long into each attempt the failure comes'
+            cand --startup 'Time from launch to completed handshake'
+            cand --attempts 'Simulate this many launches'
+            cand --span 'Simulate this much time [default: 1d]'
+            cand --seed 'Seed for the jitter, to repeat a run exactly. Default: a random seed, printed'
+            cand --rows 'How many rows of the schedule to show per preset (the summary always covers all)'
             cand --color 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never'
+            cand --no-jitter 'Nominal waits, no jitter'
+            cand --json 'One JSON document (with schema_version) instead of tables'
             cand -h 'Print help'
             cand --help 'Print help'
         }

@@ -34,9 +34,24 @@ complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -f -a "check-confi
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -f -a "probe" -d 'Launch a real server (or dial a ws:// URL), speak the host\'s handshake, measure each connection, relaunch it under the host\'s rule, and give a verdict'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -f -a "completions" -d 'Print shell completions generated from this command line\'s definition'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l preset -d 'The reconnect rule: handshake, lasting, bounded, preceding-wait, kubernetes, docker, pm2, supervisord, systemd, mcp-sdk-http. Without it (and without --compare): handshake and lasting side by side' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l compare -d 'Summaries of several presets side by side, one column each (comma-separated)' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l engine -d 'Which agent-framework engine: alert wording (MCPL/MCP) and, under `handshake`, whether waits are clamped to the timer limit (the modern engine clamps)' -r -f -a "legacy\t''
+modern\t''"
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l interval -d 'The backoff\'s base (`reconnectIntervalMs`). Default: the preset\'s own (5 s for the host)' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l cap -d 'The backoff\'s ceiling (`reconnectMaxIntervalMs`). Default: the preset\'s own (5 min)' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l server -d 'What the server does (see below). Default: dies right after its handshake' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l fail-after -d 'With `never`: how long into each attempt the failure comes' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l startup -d 'Time from launch to completed handshake' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l attempts -d 'Simulate this many launches' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l span -d 'Simulate this much time [default: 1d]' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l seed -d 'Seed for the jitter, to repeat a run exactly. Default: a random seed, printed' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l rows -d 'How many rows of the schedule to show per preset (the summary always covers all)' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l color -d 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l no-jitter -d 'Nominal waits, no jitter'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l json -d 'One JSON document (with schema_version) instead of tables'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -s h -l help -d 'Print help'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l color -d 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never' -r -f -a "auto\t''
 always\t''

@@ -1,13 +1,206 @@
-//! `mcpl-doctor simulate`.
+//! `mcpl-doctor simulate`: what-if tables from the engine's simulator.
 
 use clap::Args;
 
+use crate::engine::policy::timings::parse_duration_ms;
+use crate::engine::policy::{EngineKind, Preset, Timings};
+use crate::engine::schedule::{self, Request, Scenario, DAY_MS};
 use crate::exit;
+use crate::render::simulate::{self as view, Run, View};
 use crate::render::ColorChoice;
 
-#[derive(Debug, Args)]
-pub struct SimulateArgs {}
+/// The longest span a simulation may cover: 100 years.
+const MAX_SPAN_MS: f64 = 100.0 * 365.0 * DAY_MS;
 
-pub fn run(_args: SimulateArgs, _color: ColorChoice) -> u8 {
-    exit::OK
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Durations: a bare number is milliseconds (as in host configs); humantime (300ms, 5s, 5m, 1d) and
+inf are accepted.
+
+Server behaviours (--server), combined with commas:
+  never               every attempt fails before its handshake (fail-after=DUR into it)
+  dies-after=DUR      each connection lives DUR, then the server exits
+  drops-every=DUR     a healthy server whose connections each last DUR
+  lives=D1,D2,...     one lifetime per connection, the last repeats
+  healthy             connects and stays up
+  startup=DUR         time from launch to completed handshake (with any of the above)
+
+Examples:
+  mcpl-doctor simulate
+  mcpl-doctor simulate --preset lasting --interval 200ms --server dies-after=300ms --attempts 12
+  mcpl-doctor simulate --compare handshake,lasting,bounded,kubernetes --cap 1d --server drops-every=1h --span 30d")]
+pub struct SimulateArgs {
+    /// The reconnect rule: handshake, lasting, bounded, preceding-wait, kubernetes, docker, pm2,
+    /// supervisord, systemd, mcp-sdk-http. Without it (and without --compare): handshake and
+    /// lasting side by side.
+    #[arg(long, value_name = "PRESET", conflicts_with = "compare")]
+    pub preset: Option<Preset>,
+
+    /// Summaries of several presets side by side, one column each (comma-separated).
+    #[arg(long, value_name = "P1,P2,...", value_delimiter = ',')]
+    pub compare: Vec<Preset>,
+
+    /// Which agent-framework engine: alert wording (MCPL/MCP) and, under `handshake`, whether
+    /// waits are clamped to the timer limit (the modern engine clamps).
+    #[arg(long, value_enum, default_value_t = EngineArg::Legacy)]
+    pub engine: EngineArg,
+
+    /// The backoff's base (`reconnectIntervalMs`). Default: the preset's own (5 s for the host).
+    #[arg(long, value_name = "DUR", value_parser = parse_timing, allow_hyphen_values = true)]
+    pub interval: Option<f64>,
+
+    /// The backoff's ceiling (`reconnectMaxIntervalMs`). Default: the preset's own (5 min).
+    #[arg(long, value_name = "DUR", value_parser = parse_timing, allow_hyphen_values = true)]
+    pub cap: Option<f64>,
+
+    /// What the server does (see below). Default: dies right after its handshake.
+    #[arg(long, value_name = "BEHAVIOUR", default_value = "dies-after=0")]
+    pub server: Scenario,
+
+    /// With `never`: how long into each attempt the failure comes.
+    #[arg(long, value_name = "DUR", value_parser = parse_nonnegative)]
+    pub fail_after: Option<f64>,
+
+    /// Time from launch to completed handshake.
+    #[arg(long, value_name = "DUR", value_parser = parse_nonnegative)]
+    pub startup: Option<f64>,
+
+    /// Simulate this many launches.
+    #[arg(long, value_name = "N", conflicts_with = "span", value_parser = clap::value_parser!(u64).range(1..))]
+    pub attempts: Option<u64>,
+
+    /// Simulate this much time [default: 1d].
+    #[arg(long, value_name = "DUR", value_parser = parse_span)]
+    pub span: Option<f64>,
+
+    /// Seed for the jitter, to repeat a run exactly. Default: a random seed, printed.
+    #[arg(long, value_name = "N", conflicts_with = "no_jitter")]
+    pub seed: Option<u64>,
+
+    /// Nominal waits, no jitter.
+    #[arg(long)]
+    pub no_jitter: bool,
+
+    /// How many rows of the schedule to show per preset (the summary always covers all).
+    #[arg(long, value_name = "N")]
+    pub rows: Option<usize>,
+
+    /// One JSON document (with schema_version) instead of tables.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--engine`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum EngineArg {
+    Legacy,
+    Modern,
+}
+
+impl From<EngineArg> for EngineKind {
+    fn from(e: EngineArg) -> EngineKind {
+        match e {
+            EngineArg::Legacy => EngineKind::Legacy,
+            EngineArg::Modern => EngineKind::Modern,
+        }
+    }
+}
+
+fn parse_timing(s: &str) -> Result<f64, String> {
+    parse_duration_ms(s)
+}
+
+fn parse_nonnegative(s: &str) -> Result<f64, String> {
+    let ms = parse_duration_ms(s)?;
+    if ms.is_finite() && ms >= 0.0 {
+        Ok(ms)
+    } else {
+        Err("must be a finite duration of 0 or more".into())
+    }
+}
+
+fn parse_span(s: &str) -> Result<f64, String> {
+    let ms = parse_duration_ms(s)?;
+    if ms > 0.0 && ms <= MAX_SPAN_MS {
+        Ok(ms)
+    } else {
+        Err("must be more than 0 and at most 100 years".into())
+    }
+}
+
+pub fn run(args: SimulateArgs, color: ColorChoice) -> u8 {
+    let (presets, rows_default) = match (&args.preset, args.compare.is_empty()) {
+        (Some(p), _) => (vec![*p], args.attempts.map_or(20, |n| n.min(500) as usize)),
+        (None, false) => (args.compare.clone(), 0),
+        (None, true) => (vec![Preset::Handshake, Preset::Lasting], 10),
+    };
+    let keep_rows = if args.json {
+        args.rows.unwrap_or(rows_default.max(20))
+    } else {
+        args.rows.unwrap_or(rows_default)
+    };
+    let seed = if args.no_jitter {
+        None
+    } else {
+        Some(args.seed.unwrap_or_else(|| fastrand::u64(..1_000_000)))
+    };
+    let mut scenario = args.server.clone();
+    if let Some(ms) = args.fail_after {
+        scenario.fail_after_ms = ms;
+    }
+    if let Some(ms) = args.startup {
+        scenario.startup_ms = ms;
+    }
+    let engine: EngineKind = args.engine.into();
+    let (span_ms, max_attempts) = match (args.attempts, args.span) {
+        (Some(n), _) => (MAX_SPAN_MS, Some(n)),
+        (None, Some(span)) => (span, None),
+        (None, None) => (DAY_MS, None),
+    };
+    let strip_width = view::strip_width();
+    let runs: Vec<Run> = presets
+        .iter()
+        .map(|preset| {
+            let defaults = preset.default_timings();
+            let timings = Timings {
+                interval_ms: args.interval.unwrap_or(defaults.interval_ms),
+                cap_ms: args.cap.unwrap_or(defaults.cap_ms),
+            };
+            let request = Request {
+                policy: preset.policy_with(engine, timings),
+                scenario: scenario.clone(),
+                max_attempts,
+                span_ms,
+                seed,
+                keep_rows,
+                strip_width,
+            };
+            Run {
+                preset: *preset,
+                simulation: schedule::simulate(&request),
+                request,
+            }
+        })
+        .collect();
+    let view = View {
+        runs,
+        scenario,
+        seed,
+        engine,
+        show_rows: keep_rows > 0,
+        explicit_timings: (args.interval, args.cap),
+    };
+    let result = if args.json {
+        view::write_json(&view)
+    } else {
+        view::write_text(&view, color.for_stdout())
+    };
+    match result {
+        Ok(()) => exit::OK,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => exit::OK,
+        Err(e) => {
+            eprintln!("error: cannot write the output: {e}");
+            exit::USAGE
+        }
+    }
 }

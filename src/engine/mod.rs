@@ -3,4 +3,6 @@
 
 pub mod policy;
 pub mod probe;
+pub mod process;
 pub mod redact;
+pub mod schedule;

@@ -3,6 +3,8 @@
 
 use std::io::IsTerminal;
 
+pub mod simulate;
+
 /// `--color`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ColorChoice {

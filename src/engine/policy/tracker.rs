@@ -387,7 +387,7 @@ impl Tracker {
                 .count();
             if recent + 1 > starts as usize {
                 decision.next = Next::GiveUp {
-                    reason: "start limit hit (unit failed)",
+                    reason: "failed: start limit hit",
                 };
                 self.finished = true;
             }
@@ -399,10 +399,11 @@ impl Tracker {
         match self.policy.give_up {
             GiveUp::Never | GiveUp::StartBurst { .. } => None,
             GiveUp::AfterRetries { retries } => {
-                (self.consecutive_failures > retries).then_some("gave up: out of retries (FATAL)")
+                (self.consecutive_failures > retries).then_some("gave up: out of retries")
             }
-            GiveUp::ShortRuns { restarts, .. } => (self.short_runs >= restarts)
-                .then_some("gave up: too many unstable restarts (errored)"),
+            GiveUp::ShortRuns { restarts, .. } => {
+                (self.short_runs >= restarts).then_some("errored: unstable restarts")
+            }
         }
     }
 

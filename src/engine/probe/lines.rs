@@ -1,1 +1,216 @@
-//! Bounded line reading: a line longer than the limit is skipped (and counted), never buffered.
+//! Bounded line reading: memory stays under the line limit plus one read buffer, whatever the
+//! server writes. A line longer than the limit is cut at the limit (the rest is read and
+//! dropped) and flagged, never buffered whole.
+
+use std::collections::VecDeque;
+
+use tokio::io::{AsyncRead, AsyncReadExt};
+
+/// The read buffer's size.
+const CHUNK: usize = 64 * 1024;
+
+/// One line, at most `limit` bytes of it.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Line<'a> {
+    /// The line's first bytes (without the newline or a trailing `\r`).
+    pub bytes: &'a [u8],
+    /// The line was longer than the limit; `bytes` is its beginning.
+    pub truncated: bool,
+}
+
+/// Reads lines from `inner`, keeping at most `limit` bytes of any line.
+pub struct LineReader<R> {
+    inner: R,
+    buf: Box<[u8]>,
+    start: usize,
+    end: usize,
+    line: Vec<u8>,
+    truncated: bool,
+    limit: usize,
+    eof: bool,
+    /// Bytes read in all.
+    pub total_bytes: u64,
+}
+
+impl<R: AsyncRead + Unpin> LineReader<R> {
+    pub fn new(inner: R, limit: usize) -> LineReader<R> {
+        LineReader {
+            inner,
+            buf: vec![0; CHUNK].into_boxed_slice(),
+            start: 0,
+            end: 0,
+            line: Vec::new(),
+            truncated: false,
+            limit,
+            eof: false,
+            total_bytes: 0,
+        }
+    }
+
+    fn take(&mut self, upto: usize) {
+        let room = self.limit.saturating_sub(self.line.len());
+        let n = upto - self.start;
+        if n > room {
+            self.truncated = true;
+        }
+        let keep = n.min(room);
+        self.line
+            .extend_from_slice(&self.buf[self.start..self.start + keep]);
+    }
+
+    /// The next line, or `None` at the end of the stream. A read error ends the stream.
+    pub async fn next_line(&mut self) -> Option<Line<'_>> {
+        self.line.clear();
+        self.truncated = false;
+        loop {
+            if let Some(i) = self.buf[self.start..self.end]
+                .iter()
+                .position(|&b| b == b'\n')
+            {
+                let nl = self.start + i;
+                self.take(nl);
+                self.start = nl + 1;
+                return Some(self.finish());
+            }
+            self.take(self.end);
+            self.start = 0;
+            self.end = 0;
+            if self.eof {
+                return None;
+            }
+            match self.inner.read(&mut self.buf).await {
+                Ok(0) | Err(_) => {
+                    self.eof = true;
+                    if !self.line.is_empty() || self.truncated {
+                        return Some(self.finish());
+                    }
+                    return None;
+                }
+                Ok(n) => {
+                    self.end = n;
+                    self.total_bytes += n as u64;
+                }
+            }
+        }
+    }
+
+    fn finish(&mut self) -> Line<'_> {
+        if !self.truncated && self.line.last() == Some(&b'\r') {
+            self.line.pop();
+        }
+        Line {
+            bytes: &self.line,
+            truncated: self.truncated,
+        }
+    }
+}
+
+/// The last lines of a stream: at most `max_lines` lines and `max_bytes` bytes in all.
+#[derive(Debug, Clone, Default)]
+pub struct Tail {
+    lines: VecDeque<String>,
+    bytes: usize,
+    max_lines: usize,
+    max_bytes: usize,
+    /// Lines seen in all.
+    pub total_lines: u64,
+}
+
+impl Tail {
+    pub fn new(max_lines: usize, max_bytes: usize) -> Tail {
+        Tail {
+            max_lines,
+            max_bytes,
+            ..Tail::default()
+        }
+    }
+
+    /// Add a line (already cut to a bounded length).
+    pub fn push(&mut self, line: String) {
+        self.total_lines += 1;
+        let mut line = line;
+        if line.len() > self.max_bytes {
+            let mut cut = self.max_bytes;
+            while !line.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            line.truncate(cut);
+        }
+        self.bytes += line.len();
+        self.lines.push_back(line);
+        while self.lines.len() > self.max_lines || self.bytes > self.max_bytes {
+            match self.lines.pop_front() {
+                Some(old) => self.bytes -= old.len(),
+                None => break,
+            }
+        }
+    }
+
+    /// The lines kept, oldest first.
+    pub fn lines(&self) -> impl Iterator<Item = &String> {
+        self.lines.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn all(input: &[u8], limit: usize) -> Vec<(String, bool)> {
+        let mut r = LineReader::new(input, limit);
+        let mut out = Vec::new();
+        while let Some(l) = r.next_line().await {
+            out.push((String::from_utf8_lossy(l.bytes).into_owned(), l.truncated));
+        }
+        out
+    }
+
+    #[tokio::test]
+    async fn splits_lines_and_cuts_long_ones() {
+        assert_eq!(
+            all(b"a\r\nbb\n\nccc", 10).await,
+            vec![
+                ("a".into(), false),
+                ("bb".into(), false),
+                ("".into(), false),
+                ("ccc".into(), false)
+            ]
+        );
+        assert_eq!(
+            all(b"0123456789abc\nok\n", 4).await,
+            vec![("0123".into(), true), ("ok".into(), false)]
+        );
+    }
+
+    #[tokio::test]
+    async fn a_huge_line_is_never_buffered() {
+        // 5 MB without a newline, through a 1 KiB limit: the line buffer stays at 1 KiB.
+        let big = vec![b'x'; 5 * 1024 * 1024];
+        let mut input = big.clone();
+        input.extend_from_slice(b"\n{}\n");
+        let mut r = LineReader::new(&input[..], 1024);
+        let first = r.next_line().await.expect("a line");
+        assert!(first.truncated);
+        assert_eq!(first.bytes.len(), 1024);
+        assert!(r.line.capacity() <= 4096, "{}", r.line.capacity());
+        assert_eq!(
+            r.next_line().await.map(|l| l.bytes.to_vec()),
+            Some(b"{}".to_vec())
+        );
+        assert!(r.next_line().await.is_none());
+        assert_eq!(r.total_bytes, input.len() as u64);
+    }
+
+    #[test]
+    fn tail_keeps_the_last_lines_within_bytes() {
+        let mut t = Tail::new(3, 10);
+        for s in ["aaaa", "bbbb", "cccc", "dd"] {
+            t.push(s.to_string());
+        }
+        assert_eq!(t.lines().cloned().collect::<Vec<_>>(), vec!["cccc", "dd"]);
+        assert_eq!(t.total_lines, 4);
+        let mut t = Tail::new(20, 8);
+        t.push("é".repeat(10));
+        assert!(t.lines().next().is_some_and(|l| l.len() <= 8));
+    }
+}

@@ -2,10 +2,42 @@
 //! stdin and stdout, stderr drained into a bounded tail, the host's way of stopping it.
 
 use std::ffi::OsString;
+use std::io::ErrorKind;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
 
-use super::{AttemptOptions, AttemptReport, LaunchError, Progress};
+use serde_json::Value;
+use tokio::io::AsyncWriteExt;
+use tokio::process::{ChildStderr, ChildStdin, ChildStdout};
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+
+use super::handshake::{self, Answer, Incoming, PingAction, Pinger};
+use super::lines::{LineReader, Tail};
+use super::{
+    AttemptOptions, AttemptReport, LaunchError, Progress, ServerInfo, StderrTail, StdoutNoise,
+    StopLevel, Stopped,
+};
+use crate::engine::policy::{Ended, Failure, Outcome};
+use crate::engine::process::{self, GroupChild, StopResult};
 use crate::engine::redact::Redactor;
+
+/// The longest stdout line read as a message; longer ones are skipped and counted (1 MiB).
+pub const STDOUT_LINE_LIMIT: usize = 1024 * 1024;
+/// The longest stderr line kept (the rest is dropped), and the tail's size in bytes (8 KiB).
+pub const STDERR_TAIL_BYTES: usize = 8 * 1024;
+/// The tail's size in lines.
+pub const STDERR_TAIL_LINES: usize = 20;
+/// How many non-JSON stdout lines are kept as samples, and how long each may be.
+const NOISE_SAMPLES: usize = 3;
+const NOISE_SAMPLE_CHARS: usize = 200;
+/// Once stdout closed, how long to wait for the process's exit before calling the end "stdout
+/// closed"; once the process exited, how long to keep reading what it wrote before exiting.
+const SETTLE: Duration = Duration::from_millis(200);
+/// How many stdout messages may wait unread (each at most one line).
+const CHANNEL: usize = 4;
 
 /// A command to launch, with the environment the host would give it.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,6 +57,178 @@ impl StdioTarget {
         parts.extend(self.args.iter().map(|a| a.to_string_lossy().into_owned()));
         redactor.redact(&parts.join(" "))
     }
+
+    fn command(&self) -> tokio::process::Command {
+        let mut cmd = tokio::process::Command::new(&self.command);
+        cmd.args(&self.args);
+        if let Some(env) = &self.env {
+            cmd.env_clear();
+            cmd.envs(env.iter().map(|(k, v)| (k, v)));
+        }
+        if let Some(dir) = &self.cwd {
+            cmd.current_dir(dir);
+        }
+        cmd
+    }
+}
+
+fn launch_error(target: &StdioTarget, e: &std::io::Error, redactor: &Redactor) -> LaunchError {
+    let command = redactor.redact(&target.command.to_string_lossy());
+    match e.kind() {
+        ErrorKind::NotFound => {
+            if target.cwd.as_ref().is_some_and(|d| !d.is_dir()) {
+                LaunchError::CannotExecute {
+                    command,
+                    reason: "its working directory does not exist".into(),
+                }
+            } else {
+                LaunchError::NotFound { command }
+            }
+        }
+        ErrorKind::PermissionDenied => LaunchError::CannotExecute {
+            command,
+            reason: "permission denied (not executable?)".into(),
+        },
+        _ => LaunchError::CannotExecute {
+            command,
+            reason: redactor.redact(&e.to_string()),
+        },
+    }
+}
+
+/// What the stdout reader hands over: messages only; noise is counted in [`StdoutNoise`].
+enum StdoutItem {
+    Message(Value),
+}
+
+fn spawn_stdout_reader(
+    stdout: ChildStdout,
+    noise: Arc<Mutex<StdoutNoise>>,
+    redactor: Arc<Redactor>,
+) -> (mpsc::Receiver<StdoutItem>, JoinHandle<()>) {
+    let (tx, rx) = mpsc::channel(CHANNEL);
+    let task = tokio::spawn(async move {
+        let mut reader = LineReader::new(stdout, STDOUT_LINE_LIMIT);
+        loop {
+            let Some(line) = reader.next_line().await else {
+                break;
+            };
+            let item = if line.truncated {
+                if let Ok(mut n) = noise.lock() {
+                    n.overlong_lines += 1;
+                }
+                None
+            } else {
+                match handshake::classify(line.bytes) {
+                    Incoming::Blank => None,
+                    Incoming::Message(v) => Some(StdoutItem::Message(v)),
+                    Incoming::NotJsonRpc => {
+                        if let Ok(mut n) = noise.lock() {
+                            n.non_json_lines += 1;
+                            if n.samples.len() < NOISE_SAMPLES {
+                                let text = String::from_utf8_lossy(line.bytes);
+                                let short: String = text.chars().take(NOISE_SAMPLE_CHARS).collect();
+                                n.samples.push(redactor.redact(&short));
+                            }
+                        }
+                        None
+                    }
+                }
+            };
+            let total = reader.total_bytes;
+            if let Ok(mut n) = noise.lock() {
+                n.total_bytes = total;
+            }
+            if let Some(item) = item {
+                if tx.send(item).await.is_err() {
+                    // Nobody listens any more: keep draining so the child never blocks.
+                    while reader.next_line().await.is_some() {}
+                    break;
+                }
+            }
+        }
+        if let Ok(mut n) = noise.lock() {
+            n.total_bytes = reader.total_bytes;
+        }
+    });
+    (rx, task)
+}
+
+struct StderrState {
+    tail: Tail,
+    total_bytes: u64,
+}
+
+fn spawn_stderr_reader(stderr: ChildStderr, state: Arc<Mutex<StderrState>>) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut reader = LineReader::new(stderr, STDERR_TAIL_BYTES);
+        while let Some(line) = reader.next_line().await {
+            let mut text = String::from_utf8_lossy(line.bytes).into_owned();
+            if line.truncated {
+                text.push_str(" [...]");
+            }
+            let total = reader.total_bytes;
+            if let Ok(mut s) = state.lock() {
+                s.tail.push(text);
+                s.total_bytes = total;
+            }
+        }
+        if let Ok(mut s) = state.lock() {
+            s.total_bytes = reader.total_bytes;
+        }
+    })
+}
+
+fn spawn_writer(mut stdin: ChildStdin) -> (mpsc::UnboundedSender<Vec<u8>>, JoinHandle<()>) {
+    let (tx, mut rx) = mpsc::unbounded_channel::<Vec<u8>>();
+    let task = tokio::spawn(async move {
+        while let Some(bytes) = rx.recv().await {
+            if stdin.write_all(&bytes).await.is_err() || stdin.flush().await.is_err() {
+                break;
+            }
+        }
+        // Dropping stdin closes it.
+    });
+    (tx, task)
+}
+
+fn frame(v: &Value) -> Vec<u8> {
+    let mut bytes = serde_json::to_vec(v).unwrap_or_default();
+    bytes.push(b'\n');
+    bytes
+}
+
+fn ended_of(status: std::process::ExitStatus) -> Ended {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => Ended::Exit { code },
+        (None, Some(signal)) => Ended::Signal { signal },
+        (None, None) => Ended::Unknown,
+    }
+}
+
+/// The failure text for a process that ended before its handshake.
+fn before_handshake(ended: &Ended) -> String {
+    match ended {
+        Ended::Exit { code } => format!("exited with code {code} before its handshake"),
+        Ended::Signal { .. } => format!("killed by {ended} before its handshake"),
+        Ended::StdoutClosed => "closed its stdout before its handshake".to_string(),
+        other => format!("ended ({other}) before its handshake"),
+    }
+}
+
+/// Where the attempt stands.
+enum Phase {
+    Handshaking,
+    Connected { at: Instant, pinger: Option<Pinger> },
+}
+
+/// How the watching ended.
+enum End {
+    /// The attempt has its outcome.
+    Outcome(Outcome),
+    /// Cut before an outcome (stop request or deadline during the handshake).
+    Cut,
 }
 
 /// Launch `target` once, do the handshake, watch the connection until it ends (or the watch,
@@ -35,6 +239,267 @@ pub async fn attempt(
     opts: &AttemptOptions,
     progress: &mut (dyn FnMut(Progress) + Send),
 ) -> Result<AttemptReport, LaunchError> {
-    let _ = (target, opts, progress);
-    Err(LaunchError::Other("stdio transport: not built yet".into()))
+    let redactor = opts.redactor.clone();
+    let mut cmd = target.command();
+    let launched_wall = SystemTime::now();
+    let launched = Instant::now();
+    let spawned = process::spawn(&mut cmd).map_err(|e| launch_error(target, &e, &redactor))?;
+    let mut child: GroupChild = spawned.child;
+    let pid = child.pid();
+    progress(Progress::Launched {
+        at_ms: opts.ms_since_epoch(launched),
+        pid: Some(pid),
+    });
+
+    let noise = Arc::new(Mutex::new(StdoutNoise::default()));
+    let stderr_state = Arc::new(Mutex::new(StderrState {
+        tail: Tail::new(STDERR_TAIL_LINES, STDERR_TAIL_BYTES),
+        total_bytes: 0,
+    }));
+    let (mut messages, stdout_task) =
+        spawn_stdout_reader(spawned.stdout, noise.clone(), redactor.clone());
+    let stderr_task = spawn_stderr_reader(spawned.stderr, stderr_state.clone());
+    let (writer, writer_task) = spawn_writer(spawned.stdin);
+
+    let _ = writer.send(frame(&handshake::first_request(opts.protocol)));
+
+    let handshake_deadline = launched + opts.handshake_timeout;
+    let far = launched + Duration::from_secs(86_400 * 365 * 30);
+    let deadline = opts.deadline.unwrap_or(far);
+    let mut phase = Phase::Handshaking;
+    let mut server: Option<ServerInfo> = None;
+    let mut connected_at: Option<Instant> = None;
+    let mut stdout_open = true;
+    let ended_at: Instant;
+
+    let end: End = loop {
+        let (watch_until, ping_due) = match &phase {
+            Phase::Handshaking => (far, far),
+            Phase::Connected { at, pinger } => {
+                (*at + opts.watch, pinger.as_ref().map_or(far, Pinger::due))
+            }
+        };
+        let handshaking = matches!(phase, Phase::Handshaking);
+        tokio::select! {
+            biased;
+            () = opts.stop.reached(StopLevel::Graceful) => {
+                ended_at = Instant::now();
+                break match phase {
+                    Phase::Handshaking => End::Cut,
+                    Phase::Connected { at, .. } => End::Outcome(Outcome::StillUp {
+                        lived_ms: ms(ended_at - at),
+                    }),
+                };
+            }
+            status = child.wait() => {
+                ended_at = Instant::now();
+                let how = status.map(ended_of).unwrap_or(Ended::Unknown);
+                // Read what it wrote before it exited (its answer may still be in the pipe).
+                let settle_until = Instant::now() + SETTLE;
+                let mut verdict = None;
+                while stdout_open && verdict.is_none() {
+                    tokio::select! {
+                        m = messages.recv() => match m {
+                            Some(StdoutItem::Message(v)) => {
+                                verdict = on_message(&v, &mut phase, opts, &writer, &mut server, &mut connected_at, progress);
+                            }
+                            None => stdout_open = false,
+                        },
+                        () = tokio::time::sleep_until(settle_until) => break,
+                    }
+                }
+                break End::Outcome(match (verdict, &phase) {
+                    (Some(v), _) => v,
+                    (None, Phase::Connected { at, .. }) => Outcome::Connected {
+                        lived_ms: ms(ended_at.saturating_duration_since(*at)),
+                        ended: how,
+                    },
+                    (None, Phase::Handshaking) => {
+                        Outcome::FailedToConnect(Failure::Message(before_handshake(&how)))
+                    }
+                });
+            }
+            m = messages.recv(), if stdout_open => match m {
+                Some(StdoutItem::Message(v)) => {
+                    if let Some(o) = on_message(&v, &mut phase, opts, &writer, &mut server, &mut connected_at, progress) {
+                        ended_at = Instant::now();
+                        break End::Outcome(o);
+                    }
+                }
+                None => {
+                    ended_at = Instant::now();
+                    // Stdout closed: an exit usually follows at once; wait a moment for it.
+                    let how = tokio::select! {
+                        s = child.wait() => s.map(ended_of).unwrap_or(Ended::Unknown),
+                        () = tokio::time::sleep(SETTLE) => Ended::StdoutClosed,
+                    };
+                    break End::Outcome(match &phase {
+                        Phase::Connected { at, .. } => Outcome::Connected {
+                            lived_ms: ms(ended_at.saturating_duration_since(*at)),
+                            ended: how,
+                        },
+                        _ => Outcome::FailedToConnect(Failure::Message(before_handshake(&how))),
+                    });
+                }
+            },
+            () = tokio::time::sleep_until(handshake_deadline), if handshaking => {
+                ended_at = Instant::now();
+                break End::Outcome(Outcome::FailedToConnect(Failure::Message(
+                    handshake::timeout_message(opts.protocol).to_string(),
+                )));
+            }
+            () = tokio::time::sleep_until(deadline) => {
+                ended_at = Instant::now();
+                break match phase {
+                    Phase::Connected { at, .. } => End::Outcome(Outcome::StillUp { lived_ms: ms(ended_at - at) }),
+                    _ => End::Cut,
+                };
+            }
+            () = tokio::time::sleep_until(watch_until), if !handshaking => {
+                ended_at = Instant::now();
+                let lived = connected_at.map_or(0.0, |c| ms(ended_at - c));
+                break End::Outcome(Outcome::StillUp { lived_ms: lived });
+            }
+            () = tokio::time::sleep_until(ping_due), if !handshaking => {
+                let now = Instant::now();
+                if let Phase::Connected { at, pinger: Some(p) } = &mut phase {
+                    match p.on_timer(now) {
+                        PingAction::Send(v) => { let _ = writer.send(frame(&v)); }
+                        PingAction::TimedOut => {
+                            ended_at = now;
+                            break End::Outcome(Outcome::Connected {
+                                lived_ms: ms(now - *at),
+                                ended: Ended::StoppedAnswering,
+                            });
+                        }
+                        PingAction::Nothing => {}
+                    }
+                }
+            }
+        }
+    };
+
+    let (pings_sent, pings_answered) = match &phase {
+        Phase::Connected {
+            pinger: Some(p), ..
+        } => (p.sent, p.answered),
+        _ => (0, 0),
+    };
+
+    // Stop: close stdin, then the group the host's way (or at once when forced).
+    drop(writer);
+    writer_task.abort();
+    let _ = writer_task.await;
+    let stop_result = if opts.stop.level() >= StopLevel::Force {
+        child.kill(process::GRACE).await
+    } else {
+        child
+            .stop(process::GRACE, opts.stop.reached(StopLevel::Force))
+            .await
+    };
+    // The pipes close once the whole group is gone; don't wait on anything that escaped it.
+    drop(messages);
+    let drain = async {
+        let _ = stderr_task.await;
+    };
+    let _ = tokio::time::timeout(Duration::from_millis(200), drain).await;
+    stdout_task.abort();
+
+    let mut outcome = match end {
+        End::Outcome(o) => Some(o),
+        End::Cut => None,
+    };
+    let stopped = match stop_result {
+        StopResult::AlreadyGone => Stopped::AlreadyGone,
+        StopResult::AfterSigterm => Stopped::AfterSigterm,
+        StopResult::AfterSigkill => Stopped::AfterSigkill,
+        StopResult::Forced => Stopped::Forced,
+        StopResult::CouldNotBeReaped => {
+            outcome = Some(Outcome::Permanent(Failure::Message(format!(
+                "process {pid} could not be reaped (still there after SIGTERM, 2 s, SIGKILL, 2 s)"
+            ))));
+            Stopped::CouldNotBeReaped
+        }
+    };
+
+    let stderr = match stderr_state.lock() {
+        Ok(s) => StderrTail {
+            lines: s.tail.lines().map(|l| redactor.redact(l)).collect(),
+            total_lines: s.tail.total_lines,
+            total_bytes: s.total_bytes,
+        },
+        Err(_) => StderrTail::default(),
+    };
+    let stdout = noise.lock().map(|n| n.clone()).unwrap_or_default();
+
+    Ok(AttemptReport {
+        launched_at_ms: opts.ms_since_epoch(launched),
+        launched_at_wall: launched_wall,
+        pid: Some(pid),
+        connected_at_ms: connected_at.map(|c| opts.ms_since_epoch(c)),
+        server,
+        ended_at_ms: opts.ms_since_epoch(ended_at),
+        outcome,
+        stopped,
+        pings_sent,
+        pings_answered,
+        stderr,
+        stdout,
+    })
+}
+
+/// Handle one message from the server; `Some` when it settles the attempt (a refused or failed
+/// handshake).
+fn on_message(
+    v: &Value,
+    phase: &mut Phase,
+    opts: &AttemptOptions,
+    writer: &mpsc::UnboundedSender<Vec<u8>>,
+    server: &mut Option<ServerInfo>,
+    connected_at: &mut Option<Instant>,
+    progress: &mut (dyn FnMut(Progress) + Send),
+) -> Option<Outcome> {
+    let now = Instant::now();
+    match phase {
+        Phase::Handshaking => match handshake::read_answer(opts.protocol, v, &opts.redactor) {
+            Answer::NotYet => None,
+            Answer::Connected(info) => {
+                if let Some(n) = handshake::after_answer(opts.protocol) {
+                    let _ = writer.send(frame(&n));
+                }
+                *connected_at = Some(now);
+                *server = Some(info.clone());
+                progress(Progress::Connected {
+                    at_ms: opts.ms_since_epoch(now),
+                    server: info,
+                });
+                let pinger = opts
+                    .ping
+                    .map(|p| Pinger::new(opts.protocol, p.every, p.timeout, now));
+                *phase = Phase::Connected { at: now, pinger };
+                None
+            }
+            Answer::Failed { error, server: s } => {
+                *server = s;
+                Some(Outcome::FailedToConnect(Failure::Message(error)))
+            }
+            Answer::Refused { error, server: s } => {
+                *server = Some(s);
+                Some(Outcome::Permanent(Failure::Message(error)))
+            }
+        },
+        Phase::Connected { pinger, .. } => {
+            if let Some(reply) = handshake::reply_to_server_request(v) {
+                let _ = writer.send(frame(&reply));
+            }
+            if let Some(p) = pinger {
+                p.on_message(v, now);
+            }
+            None
+        }
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
 }

@@ -1,0 +1,330 @@
+//! A child in its own process group, stopped the host's way: close stdin (the caller drops it),
+//! SIGTERM the group, 2 s grace, SIGKILL the group, 2 s more, else "could not be reaped".
+//!
+//! The whole group is signalled even after the leader exited, since a forked grandchild stays in
+//! it. On Linux the probe makes itself a child subreaper, so orphaned grandchildren are
+//! reparented to it and reaped here rather than left as zombies under a PID 1 that may not
+//! reap. A [`GroupChild`] dropped before it was stopped (an early return, a panic) SIGKILLs its
+//! group.
+
+use std::io;
+use std::process::ExitStatus;
+use std::time::Duration;
+
+use nix::errno::Errno;
+use nix::sys::signal::{killpg, Signal};
+use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
+use nix::unistd::Pid;
+use tokio::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command};
+use tokio::time::Instant;
+
+/// The host's grace after SIGTERM, and again after SIGKILL.
+pub const GRACE: Duration = Duration::from_secs(2);
+
+/// How the group ended up after [`GroupChild::stop`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopResult {
+    /// Nothing of the group was left when the stop began.
+    AlreadyGone,
+    /// Gone within the grace after SIGTERM.
+    AfterSigterm,
+    /// Needed SIGKILL.
+    AfterSigkill,
+    /// Killed at once on request.
+    Forced,
+    /// Still there after SIGKILL and its grace.
+    CouldNotBeReaped,
+}
+
+/// A spawned child with its pipes.
+pub struct Spawned {
+    pub child: GroupChild,
+    pub stdin: ChildStdin,
+    pub stdout: ChildStdout,
+    pub stderr: ChildStderr,
+}
+
+/// A child leading its own process group.
+pub struct GroupChild {
+    child: Child,
+    pgid: Pid,
+    status: Option<ExitStatus>,
+    settled: bool,
+}
+
+/// Make this process a child subreaper (Linux), once. Failing that, orphans go to PID 1.
+fn become_subreaper() {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| {
+            let _ = nix::sys::prctl::set_child_subreaper(true);
+        });
+    }
+}
+
+/// Spawn `cmd` in a new process group with piped stdin, stdout and stderr.
+pub fn spawn(cmd: &mut Command) -> io::Result<Spawned> {
+    become_subreaper();
+    cmd.process_group(0)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(false);
+    let mut child = cmd.spawn()?;
+    let pipes = (child.stdin.take(), child.stdout.take(), child.stderr.take());
+    let pid = child.id();
+    let guard = GroupChild {
+        pgid: Pid::from_raw(pid.map_or(0, |p| p as i32)),
+        status: None,
+        settled: pid.is_none(),
+        child,
+    };
+    let (Some(stdin), Some(stdout), Some(stderr), Some(_)) = (pipes.0, pipes.1, pipes.2, pid)
+    else {
+        return Err(io::Error::other("the child has no pid or no pipes"));
+    };
+    Ok(Spawned {
+        child: guard,
+        stdin,
+        stdout,
+        stderr,
+    })
+}
+
+impl GroupChild {
+    /// The leader's pid (also the group's id).
+    pub fn pid(&self) -> u32 {
+        self.pgid.as_raw() as u32
+    }
+
+    /// The leader's exit status, once known.
+    pub fn status(&self) -> Option<ExitStatus> {
+        self.status
+    }
+
+    /// Wait for the leader to exit. Cancel-safe.
+    pub async fn wait(&mut self) -> io::Result<ExitStatus> {
+        if let Some(s) = self.status {
+            return Ok(s);
+        }
+        let s = self.child.wait().await?;
+        self.status = Some(s);
+        Ok(s)
+    }
+
+    fn poll_leader(&mut self) {
+        if self.status.is_none() {
+            if let Ok(Some(s)) = self.child.try_wait() {
+                self.status = Some(s);
+            }
+        }
+    }
+
+    /// Reap group members reparented to us (never the leader, which tokio reaps).
+    fn reap_orphans(&self) {
+        if self.status.is_none() {
+            return;
+        }
+        loop {
+            match waitpid(
+                Pid::from_raw(-self.pgid.as_raw()),
+                Some(WaitPidFlag::WNOHANG),
+            ) {
+                Ok(WaitStatus::StillAlive) | Err(_) => break,
+                Ok(_) => {}
+            }
+        }
+    }
+
+    /// Whether the leader has exited and no other member of its group is left.
+    pub fn group_gone(&mut self) -> bool {
+        self.poll_leader();
+        if self.status.is_none() {
+            return false;
+        }
+        self.reap_orphans();
+        matches!(killpg(self.pgid, None), Err(Errno::ESRCH))
+    }
+
+    fn signal_group(&self, sig: Signal) {
+        // ESRCH (nothing left) is fine; EPERM cannot happen for our own group.
+        let _ = killpg(self.pgid, sig);
+    }
+
+    /// Wait until the group is gone, or `until`. Polls the group every few ms once the leader
+    /// has exited (stragglers send no event).
+    async fn wait_gone(&mut self, until: Instant) -> bool {
+        loop {
+            if self.group_gone() {
+                return true;
+            }
+            let now = Instant::now();
+            if now >= until {
+                return false;
+            }
+            if self.status.is_none() {
+                let step = (until - now).min(Duration::from_millis(50));
+                tokio::select! {
+                    r = self.child.wait() => {
+                        if let Ok(s) = r {
+                            self.status = Some(s);
+                        }
+                    }
+                    () = tokio::time::sleep(step) => {}
+                }
+            } else {
+                tokio::time::sleep((until - now).min(Duration::from_millis(5))).await;
+            }
+        }
+    }
+
+    /// Stop the group the host's way. The caller closes stdin first (drops it). `force`
+    /// resolves when a forced stop is requested (second Ctrl-C): SIGKILL at once.
+    pub async fn stop(
+        &mut self,
+        grace: Duration,
+        force: impl std::future::Future<Output = ()>,
+    ) -> StopResult {
+        tokio::pin!(force);
+        if self.group_gone() {
+            self.settled = true;
+            return StopResult::AlreadyGone;
+        }
+        self.signal_group(Signal::SIGTERM);
+        let forced = tokio::select! {
+            gone = self.wait_gone(Instant::now() + grace) => {
+                if gone {
+                    self.settled = true;
+                    return StopResult::AfterSigterm;
+                }
+                false
+            }
+            () = &mut force => true,
+        };
+        self.signal_group(Signal::SIGKILL);
+        if self.wait_gone(Instant::now() + grace).await {
+            self.settled = true;
+            if forced {
+                StopResult::Forced
+            } else {
+                StopResult::AfterSigkill
+            }
+        } else {
+            // Leave it to the drop guard's SIGKILL; the caller reports it.
+            self.settled = true;
+            StopResult::CouldNotBeReaped
+        }
+    }
+
+    /// SIGKILL the group at once and wait (up to `grace`) for it to go.
+    pub async fn kill(&mut self, grace: Duration) -> StopResult {
+        self.signal_group(Signal::SIGKILL);
+        let gone = self.wait_gone(Instant::now() + grace).await;
+        self.settled = true;
+        if gone {
+            StopResult::Forced
+        } else {
+            StopResult::CouldNotBeReaped
+        }
+    }
+}
+
+impl Drop for GroupChild {
+    fn drop(&mut self) {
+        if !self.settled {
+            self.signal_group(Signal::SIGKILL);
+            // Reap the leader if it is already gone; tokio reaps it later otherwise.
+            self.poll_leader();
+            self.reap_orphans();
+        }
+    }
+}
+
+/// Whether a process exists and is not a zombie (Linux reads `/proc/<pid>/stat`; elsewhere
+/// `kill(pid, 0)`).
+pub fn is_alive(pid: u32) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Ok(stat) => {
+                // "pid (comm) S ...": the state follows the last ')'.
+                let state = stat
+                    .rsplit_once(')')
+                    .and_then(|(_, rest)| rest.split_whitespace().next());
+                !matches!(state, Some("Z") | Some("X") | None)
+            }
+            Err(_) => false,
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        nix::sys::signal::kill(Pid::from_raw(pid as i32), None).is_ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str) -> Command {
+        let mut c = Command::new("sh");
+        c.arg("-c").arg(script);
+        c
+    }
+
+    #[tokio::test]
+    async fn sigterm_stops_a_plain_child() {
+        let mut s = spawn(&mut sh("sleep 30")).expect("spawn");
+        let pid = s.child.pid();
+        drop(s.stdin);
+        let r = s.child.stop(GRACE, std::future::pending()).await;
+        assert_eq!(r, StopResult::AfterSigterm);
+        assert!(!is_alive(pid));
+    }
+
+    #[tokio::test]
+    async fn sigkill_after_grace_when_sigterm_is_ignored() {
+        let mut s = spawn(&mut sh("trap '' TERM; while :; do sleep 0.05; done")).expect("spawn");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let t = Instant::now();
+        let r = s
+            .child
+            .stop(Duration::from_millis(300), std::future::pending())
+            .await;
+        assert_eq!(r, StopResult::AfterSigkill);
+        assert!(t.elapsed() >= Duration::from_millis(300));
+        assert!(t.elapsed() < Duration::from_secs(2));
+    }
+
+    #[tokio::test]
+    async fn a_grandchild_left_behind_is_stopped_too() {
+        let mut s = spawn(&mut sh("sleep 30 & echo $!; exit 3")).expect("spawn");
+        let status = s.child.wait().await.expect("exit");
+        assert_eq!(status.code(), Some(3));
+        let mut out = String::new();
+        use tokio::io::AsyncReadExt;
+        let mut stdout = s.stdout;
+        // The grandchild holds stdout open; read just its pid line.
+        let mut buf = [0u8; 64];
+        let n = stdout.read(&mut buf).await.expect("read");
+        out.push_str(&String::from_utf8_lossy(&buf[..n]));
+        let grandchild: u32 = out.trim().parse().expect("pid");
+        assert!(is_alive(grandchild));
+        let r = s.child.stop(GRACE, std::future::pending()).await;
+        assert_eq!(r, StopResult::AfterSigterm);
+        assert!(!is_alive(grandchild));
+    }
+
+    #[tokio::test]
+    async fn dropping_an_unstopped_child_kills_its_group() {
+        let s = spawn(&mut sh("sleep 30")).expect("spawn");
+        let pid = s.child.pid();
+        drop(s);
+        let t = Instant::now();
+        while is_alive(pid) && t.elapsed() < Duration::from_secs(2) {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert!(!is_alive(pid));
+    }
+}

@@ -1,0 +1,706 @@
+//! The simulator: a policy plus what each connection did gives a timeline of rows and a summary.
+//!
+//! It drives the same [`Tracker`] the live probe uses. The summary is accumulated as the
+//! simulation runs, so a year of a server dying every second costs time in proportion to its
+//! attempts and no memory beyond the few rows asked for.
+
+use std::fmt;
+
+use super::policy::{
+    timings::parse_duration_ms, Counted, Ended, Failure, Next, Outcome, Policy, Tracker, Wait,
+};
+
+/// A day in milliseconds.
+pub const DAY_MS: f64 = 86_400_000.0;
+/// connectome-host posts a status line once an `mcpl-down` episode has stayed open this long.
+pub const STATUS_AFTER_MS: f64 = 60_000.0;
+/// The ops webhook is posted at most once per this period per server and kind.
+pub const WEBHOOK_PERIOD_MS: f64 = 900_000.0;
+
+/// What the simulated server does on each attempt.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Behaviour {
+    /// Every attempt fails before its handshake.
+    Never,
+    /// Each connection lives this long (one per connection; the last repeats).
+    Lives(Vec<f64>),
+    /// Connects and stays up.
+    Healthy,
+}
+
+/// A server behaviour with its timings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scenario {
+    pub behaviour: Behaviour,
+    /// From launch to completed handshake.
+    pub startup_ms: f64,
+    /// For `never`: from launch to the failure.
+    pub fail_after_ms: f64,
+}
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Scenario {
+            behaviour: Behaviour::Lives(vec![0.0]),
+            startup_ms: 0.0,
+            fail_after_ms: 0.0,
+        }
+    }
+}
+
+impl fmt::Display for Scenario {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use super::policy::timings::format_ms;
+        match &self.behaviour {
+            Behaviour::Never if self.fail_after_ms > 0.0 => write!(
+                f,
+                "never connects (fails {} into each attempt)",
+                format_ms(self.fail_after_ms)
+            )?,
+            Behaviour::Never => f.write_str("never connects")?,
+            Behaviour::Healthy => f.write_str("healthy (stays up)")?,
+            Behaviour::Lives(lives) if lives.len() == 1 => {
+                write!(f, "each connection lives {}", format_ms(lives[0]))?
+            }
+            Behaviour::Lives(lives) => {
+                let list: Vec<String> = lives.iter().map(|l| format_ms(*l)).collect();
+                write!(f, "connections live {} (the last repeats)", list.join(", "))?
+            }
+        }
+        if self.startup_ms > 0.0 {
+            write!(
+                f,
+                ", {} from launch to handshake",
+                format_ms(self.startup_ms)
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl std::str::FromStr for Scenario {
+    type Err = String;
+
+    /// `never`, `dies-after=DUR`, `drops-every=DUR`, `lives=D1,D2,...`, `healthy`, plus
+    /// `startup=DUR` and `fail-after=DUR`, combined with commas, spaces or `;`
+    /// (`dies-after=300ms,startup=200ms`).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let mut scenario = Scenario {
+            behaviour: Behaviour::Healthy,
+            startup_ms: 0.0,
+            fail_after_ms: 0.0,
+        };
+        let mut behaviour: Option<Behaviour> = None;
+        let mut in_lives = false;
+        let dur = |key: &str, v: &str| -> Result<f64, String> {
+            let ms = parse_duration_ms(v).map_err(|e| format!("{key}: {e}"))?;
+            if ms < 0.0 {
+                return Err(format!("{key}: a duration cannot be negative"));
+            }
+            Ok(ms)
+        };
+        let set = |b: Behaviour, current: &mut Option<Behaviour>| -> Result<(), String> {
+            if current.is_some() {
+                return Err(
+                    "give one behaviour (never, dies-after, drops-every, lives, healthy)".into(),
+                );
+            }
+            *current = Some(b);
+            Ok(())
+        };
+        for token in s
+            .split([',', ';', ' ', '+'])
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+        {
+            let (key, value) = match token.split_once('=') {
+                Some((k, v)) => (k.trim(), Some(v.trim())),
+                None => (token, None),
+            };
+            if value.is_none() && in_lives {
+                if let Some(Behaviour::Lives(list)) = behaviour.as_mut() {
+                    list.push(dur("lives", key)?);
+                    continue;
+                }
+            }
+            in_lives = false;
+            match (key, value) {
+                ("never", None) => set(Behaviour::Never, &mut behaviour)?,
+                ("healthy", None) => set(Behaviour::Healthy, &mut behaviour)?,
+                ("dies-after" | "drops-every", Some(v)) => {
+                    set(Behaviour::Lives(vec![dur(key, v)?]), &mut behaviour)?
+                }
+                ("lives", Some(v)) => {
+                    set(Behaviour::Lives(vec![dur(key, v)?]), &mut behaviour)?;
+                    in_lives = true;
+                }
+                ("startup", Some(v)) => scenario.startup_ms = dur(key, v)?,
+                ("fail-after", Some(v)) => scenario.fail_after_ms = dur(key, v)?,
+                _ => {
+                    return Err(format!(
+                        "{token:?} is not a server behaviour (try never, dies-after=300ms, \
+                         drops-every=1h, lives=1s,5m, healthy, with startup=DUR)"
+                    ))
+                }
+            }
+        }
+        scenario.behaviour = behaviour.unwrap_or(Behaviour::Healthy);
+        if s.trim().is_empty() {
+            return Err("empty server behaviour".into());
+        }
+        Ok(scenario)
+    }
+}
+
+/// What to simulate.
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub policy: Policy,
+    pub scenario: Scenario,
+    /// Stop after this many launches (`None`: only the span bounds it).
+    pub max_attempts: Option<u64>,
+    /// Stop once this much time has passed.
+    pub span_ms: f64,
+    /// Jitter seed (`None`: nominal waits).
+    pub seed: Option<u64>,
+    /// How many rows to keep for display (the summary covers them all).
+    pub keep_rows: usize,
+    /// Width of the timeline strip, in cells.
+    pub strip_width: usize,
+}
+
+/// One line connectome-host's notices module posts.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct StatusLine {
+    pub at_ms: f64,
+    pub text: String,
+}
+
+/// What happened on one attempt, in the table's words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Happened {
+    FailedToConnect,
+    ConnectedThenClosed,
+    Lasted,
+    StillUp,
+}
+
+/// One launch.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Row {
+    /// 1-based launch count.
+    pub launch: u64,
+    pub attempt: u32,
+    pub launched_at_ms: f64,
+    /// When the handshake completed, if it did.
+    pub connected_at_ms: Option<f64>,
+    /// How long the connection lived, if it connected.
+    pub lived_ms: Option<f64>,
+    pub happened: Happened,
+    /// `failed to connect`, `connected, then closed after 0 s`, `lasted`, `still up`.
+    pub happened_text: String,
+    pub counted: Counted,
+    /// The wait before the next attempt.
+    pub wait: Option<Wait>,
+    pub next_attempt: Option<u32>,
+    /// The `mcpl-down` text, if one is raised.
+    pub alert: Option<String>,
+    /// Whether the ops webhook is posted for this alert.
+    pub webhook: bool,
+    /// Status lines posted while this row was current.
+    pub status: Vec<StatusLine>,
+    /// Why reconnecting stopped here, if it did.
+    pub stopped: Option<String>,
+}
+
+/// The whole run in numbers; accumulated without keeping rows.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Summary {
+    /// The time covered (the span, or the last event when bounded by attempts).
+    pub span_ms: f64,
+    pub launches: u64,
+    pub launches_per_day: f64,
+    /// When the first `mcpl-down` is raised (`None`: never).
+    pub first_down_ms: Option<f64>,
+    pub first_down_attempt: Option<u32>,
+    pub downs: u64,
+    pub downs_per_day: f64,
+    pub webhooks: u64,
+    pub webhooks_per_day: f64,
+    /// "down" status lines; each is paired with a "cleared" line when the server reconnects.
+    pub status_down_lines: u64,
+    pub status_cleared_lines: u64,
+    pub status_pairs_per_day: f64,
+    pub connected_ms: f64,
+    /// Share of the span spent connected, 0 to 1.
+    pub connected_share: f64,
+    pub longest_wait_ms: f64,
+    /// How many times the count started afresh (a lasting connection, or a handshake under
+    /// the `handshake` rule).
+    pub count_resets: u64,
+    pub count_starts_afresh: bool,
+    /// Why reconnecting stopped, if it did.
+    pub stopped: Option<String>,
+    pub stopped_at_ms: Option<f64>,
+}
+
+/// The result of a simulation.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Simulation {
+    pub rows: Vec<Row>,
+    /// All launches, kept or not.
+    pub rows_total: u64,
+    pub summary: Summary,
+    pub strip: Strip,
+}
+
+/// A fixed-width timeline: how much of each slice of time was spent connected, and where
+/// alerts were raised. Grows by merging neighbouring cells, so memory stays flat.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Strip {
+    /// Length of one cell.
+    pub cell_ms: f64,
+    /// Connected time in each cell.
+    pub connected_ms: Vec<f64>,
+    /// Alerts raised in each cell.
+    pub alerts: Vec<u32>,
+    /// Launches in each cell.
+    pub launches: Vec<u32>,
+    /// The time covered (cells beyond it are unused).
+    pub end_ms: f64,
+}
+
+impl Strip {
+    fn new(width: usize, span_ms: f64) -> Strip {
+        let width = width.max(1);
+        let cell = if span_ms.is_finite() && span_ms > 0.0 {
+            span_ms / width as f64
+        } else {
+            60_000.0 / width as f64
+        };
+        Strip {
+            cell_ms: cell,
+            connected_ms: vec![0.0; width],
+            alerts: vec![0; width],
+            launches: vec![0; width],
+            end_ms: 0.0,
+        }
+    }
+
+    fn width(&self) -> usize {
+        self.connected_ms.len()
+    }
+
+    fn fit(&mut self, t: f64) {
+        while t > self.cell_ms * self.width() as f64 && t.is_finite() {
+            let w = self.width();
+            for i in 0..w {
+                let (a, b) = (2 * i, 2 * i + 1);
+                let (c, al, la) = if b < w {
+                    (
+                        self.connected_ms[a] + self.connected_ms[b],
+                        self.alerts[a] + self.alerts[b],
+                        self.launches[a] + self.launches[b],
+                    )
+                } else if a < w {
+                    (self.connected_ms[a], self.alerts[a], self.launches[a])
+                } else {
+                    (0.0, 0, 0)
+                };
+                self.connected_ms[i] = c;
+                self.alerts[i] = al;
+                self.launches[i] = la;
+            }
+            self.cell_ms *= 2.0;
+        }
+    }
+
+    fn cell(&self, t: f64) -> usize {
+        ((t / self.cell_ms) as usize).min(self.width() - 1)
+    }
+
+    fn connected(&mut self, from: f64, to: f64) {
+        if to.partial_cmp(&from) != Some(std::cmp::Ordering::Greater) {
+            return;
+        }
+        self.fit(to);
+        let mut a = from;
+        while a < to {
+            let i = self.cell(a);
+            let cell_end = (i + 1) as f64 * self.cell_ms;
+            let b = if cell_end > a { to.min(cell_end) } else { to };
+            self.connected_ms[i] += b - a;
+            a = b;
+        }
+    }
+
+    fn point(&mut self, t: f64, alert: bool) {
+        self.fit(t);
+        let i = self.cell(t);
+        if alert {
+            self.alerts[i] += 1;
+        } else {
+            self.launches[i] += 1;
+        }
+    }
+
+    /// The cells that cover `end_ms` (fewer than the width when the run ended early).
+    pub fn used_cells(&self) -> usize {
+        if self.cell_ms <= 0.0 {
+            return 0;
+        }
+        ((self.end_ms / self.cell_ms).ceil() as usize).clamp(1, self.width())
+    }
+
+    /// Share of cell `i` spent connected, 0 to 1.
+    pub fn share(&self, i: usize) -> f64 {
+        let len = if (i + 1) as f64 * self.cell_ms > self.end_ms {
+            (self.end_ms - i as f64 * self.cell_ms).max(f64::MIN_POSITIVE)
+        } else {
+            self.cell_ms
+        };
+        (self.connected_ms[i] / len).clamp(0.0, 1.0)
+    }
+}
+
+/// The notices module and the webhook limiter, fed with alerts and reconnects in time order.
+#[derive(Debug, Default)]
+struct Notices {
+    open_at: Option<f64>,
+    open_text_alert: Option<String>,
+    down_posted: bool,
+    last_webhook: Option<f64>,
+    down_lines: u64,
+    cleared_lines: u64,
+}
+
+impl Notices {
+    /// Post the "down" line if the open episode has passed 60 s by `t`.
+    fn advance(&mut self, t: f64, out: Option<&mut Vec<StatusLine>>) {
+        if let Some(open) = self.open_at {
+            if !self.down_posted && t >= open + STATUS_AFTER_MS {
+                self.down_posted = true;
+                self.down_lines += 1;
+                if let Some(out) = out {
+                    let msg = self.open_text_alert.take().unwrap_or_default();
+                    out.push(StatusLine {
+                        at_ms: open + STATUS_AFTER_MS,
+                        text: format!("mcpl-down: {msg}"),
+                    });
+                }
+            }
+        }
+    }
+
+    /// An `mcpl-down` raise at `t`; returns whether the webhook is posted.
+    fn alert(&mut self, t: f64, text: Option<String>, out: Option<&mut Vec<StatusLine>>) -> bool {
+        self.advance(t, out);
+        if self.open_at.is_none() {
+            self.open_at = Some(t);
+            self.down_posted = false;
+            self.open_text_alert = text;
+        }
+        let post = self
+            .last_webhook
+            .is_none_or(|last| t - last >= WEBHOOK_PERIOD_MS);
+        if post {
+            self.last_webhook = Some(t);
+        }
+        post
+    }
+
+    /// `mcpl:server-reconnected` at `t` closes an open episode.
+    fn reconnected(&mut self, t: f64, mut out: Option<&mut Vec<StatusLine>>) {
+        self.advance(t, out.as_deref_mut());
+        if self.open_at.take().is_some() && self.down_posted {
+            self.cleared_lines += 1;
+            if let Some(out) = out {
+                out.push(StatusLine {
+                    at_ms: t,
+                    text: "mcpl-down cleared (reconnected)".to_string(),
+                });
+            }
+        }
+        self.down_posted = false;
+        self.open_text_alert = None;
+    }
+}
+
+/// Run a simulation.
+pub fn simulate(req: &Request) -> Simulation {
+    let mut tracker = Tracker::new(req.policy.clone(), req.seed);
+    let span = if req.span_ms.is_nan() {
+        0.0
+    } else {
+        req.span_ms
+    };
+    let mut strip = Strip::new(
+        req.strip_width,
+        if req.max_attempts.is_some() {
+            f64::INFINITY
+        } else {
+            span
+        },
+    );
+    let mut notices = Notices::default();
+    let mut rows: Vec<Row> = Vec::with_capacity(req.keep_rows.min(4096));
+    let mut s = Summary {
+        span_ms: 0.0,
+        launches: 0,
+        launches_per_day: 0.0,
+        first_down_ms: None,
+        first_down_attempt: None,
+        downs: 0,
+        downs_per_day: 0.0,
+        webhooks: 0,
+        webhooks_per_day: 0.0,
+        status_down_lines: 0,
+        status_cleared_lines: 0,
+        status_pairs_per_day: 0.0,
+        connected_ms: 0.0,
+        connected_share: 0.0,
+        longest_wait_ms: 0.0,
+        count_resets: 0,
+        count_starts_afresh: false,
+        stopped: None,
+        stopped_at_ms: None,
+    };
+    let lives: &[f64] = match &req.scenario.behaviour {
+        Behaviour::Lives(l) if !l.is_empty() => l,
+        _ => &[],
+    };
+    let startup = req.scenario.startup_ms.max(0.0);
+    let fail_after = req.scenario.fail_after_ms.max(0.0);
+    let mut t = 0.0f64;
+    let mut connections: usize = 0;
+    let mut end = 0.0f64;
+
+    loop {
+        if t >= span || req.max_attempts.is_some_and(|m| s.launches >= m) {
+            break;
+        }
+        s.launches += 1;
+        strip.point(t, false);
+        let keep = rows.len() < req.keep_rows;
+        let mut status: Vec<StatusLine> = Vec::new();
+        let launched = t;
+
+        // What this attempt does.
+        let (outcome, ended_at, connected_at) = match (&req.scenario.behaviour, lives.is_empty()) {
+            (Behaviour::Never, _) => (
+                Outcome::FailedToConnect(Failure::Simulated),
+                launched + fail_after,
+                None,
+            ),
+            (Behaviour::Lives(_), false) => {
+                let life = lives[connections.min(lives.len() - 1)];
+                connections += 1;
+                let up = launched + startup;
+                (
+                    Outcome::Connected {
+                        lived_ms: life,
+                        ended: Ended::Unknown,
+                    },
+                    up + life,
+                    Some(up),
+                )
+            }
+            _ => (
+                Outcome::StillUp { lived_ms: 0.0 },
+                f64::INFINITY,
+                Some(launched + startup),
+            ),
+        };
+        // A connection still up when the span ends is reported as still up.
+        let (outcome, ended_at) = match connected_at {
+            Some(up) if ended_at > span || up >= span => (
+                Outcome::StillUp {
+                    lived_ms: (span - up).max(0.0),
+                },
+                span.max(up),
+            ),
+            _ => (outcome, ended_at),
+        };
+        if ended_at.is_infinite() {
+            // Healthy under an attempts bound: watch it for a day.
+            let up = connected_at.unwrap_or(launched);
+            let watch_end = up + DAY_MS;
+            s.connected_ms += DAY_MS;
+            strip.connected(up, watch_end);
+            end = watch_end;
+            if keep {
+                rows.push(still_up_row(s.launches, &tracker, launched, up, DAY_MS));
+            }
+            break;
+        }
+
+        if let Some(up) = connected_at {
+            let up_to = ended_at.min(span);
+            if up_to > up {
+                s.connected_ms += up_to - up;
+                strip.connected(up, up_to);
+            }
+            // A successful reconnect (any launch after the first) closes an open episode.
+            if s.launches > 1 && up <= span {
+                notices.reconnected(up, keep.then_some(&mut status));
+            }
+        }
+
+        let decision = tracker.record(launched, &outcome, ended_at);
+        end = ended_at;
+
+        if decision.counted == Counted::StillUp {
+            notices.advance(ended_at, keep.then_some(&mut status));
+            if keep {
+                let up = connected_at.unwrap_or(launched);
+                let mut row = still_up_row(s.launches, &tracker, launched, up, ended_at - up);
+                row.status = status;
+                rows.push(row);
+            }
+            break;
+        }
+
+        if matches!(decision.counted, Counted::Lasted | Counted::HandshakeReset) {
+            s.count_resets += 1;
+        }
+
+        let mut alert_text = None;
+        let mut webhook = false;
+        if let Some(alert) = decision.alert {
+            s.downs += 1;
+            if s.first_down_ms.is_none() {
+                s.first_down_ms = Some(ended_at);
+                s.first_down_attempt = Some(decision.attempt);
+            }
+            let text = keep.then(|| alert.with_error(&outcome.error()));
+            webhook = notices.alert(ended_at, text.clone(), keep.then_some(&mut status));
+            if webhook {
+                s.webhooks += 1;
+            }
+            strip.point(ended_at, true);
+            alert_text = text;
+        }
+
+        let (wait, next_attempt, stopped) = match decision.next {
+            Next::Retry { attempt, wait } => (Some(wait), Some(attempt), None),
+            Next::GiveUp { reason } => (None, None, Some(reason.to_string())),
+            Next::Halt => (
+                None,
+                None,
+                Some("permanent failure: reconnecting stops".to_string()),
+            ),
+            Next::Watching => (None, None, None),
+        };
+        if let Some(w) = wait {
+            if w.ms > s.longest_wait_ms {
+                s.longest_wait_ms = w.ms;
+            }
+        }
+
+        if keep {
+            let (happened, happened_text) = match (&outcome, decision.counted) {
+                (Outcome::Connected { .. }, Counted::Lasted) => {
+                    (Happened::Lasted, "lasted".to_string())
+                }
+                (Outcome::Connected { .. }, _) => {
+                    (Happened::ConnectedThenClosed, outcome.error().to_string())
+                }
+                _ => (Happened::FailedToConnect, "failed to connect".to_string()),
+            };
+            // Status lines due before the next launch belong to this row.
+            let next_launch = wait.map_or(span, |w| ended_at + w.ms);
+            notices.advance(next_launch.min(span), Some(&mut status));
+            rows.push(Row {
+                launch: s.launches,
+                attempt: decision.attempt,
+                launched_at_ms: launched,
+                connected_at_ms: connected_at,
+                lived_ms: connected_at.map(|up| ended_at - up),
+                happened,
+                happened_text,
+                counted: decision.counted,
+                wait,
+                next_attempt,
+                alert: alert_text,
+                webhook,
+                status,
+                stopped: stopped.clone(),
+            });
+        }
+
+        match wait {
+            Some(w) => t = ended_at + w.ms,
+            None => {
+                s.stopped = stopped;
+                s.stopped_at_ms = Some(ended_at);
+                break;
+            }
+        }
+    }
+
+    // The covered span: the requested span (time goes on after a give-up), or the last event
+    // when bounded by attempts.
+    let covered = if req.max_attempts.is_some() {
+        end.min(span)
+    } else {
+        span
+    };
+    let all_kept = rows.len() as u64 == s.launches;
+    notices.advance(
+        covered,
+        rows.last_mut().filter(|_| all_kept).map(|r| &mut r.status),
+    );
+    strip.end_ms = covered;
+    strip.fit(covered);
+
+    let per_day = |n: f64| {
+        if covered > 0.0 {
+            n * DAY_MS / covered
+        } else {
+            0.0
+        }
+    };
+    s.span_ms = covered;
+    s.launches_per_day = per_day(s.launches as f64);
+    s.downs_per_day = per_day(s.downs as f64);
+    s.webhooks_per_day = per_day(s.webhooks as f64);
+    s.status_down_lines = notices.down_lines;
+    s.status_cleared_lines = notices.cleared_lines;
+    s.status_pairs_per_day = per_day(notices.cleared_lines as f64);
+    s.connected_share = if covered > 0.0 {
+        (s.connected_ms / covered).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    s.count_starts_afresh = s.count_resets > 0;
+
+    Simulation {
+        rows_total: s.launches,
+        rows,
+        summary: s,
+        strip,
+    }
+}
+
+fn still_up_row(launch: u64, tracker: &Tracker, launched: f64, up: f64, lived: f64) -> Row {
+    Row {
+        launch,
+        attempt: tracker.attempt(),
+        launched_at_ms: launched,
+        connected_at_ms: Some(up),
+        lived_ms: Some(lived),
+        happened: Happened::StillUp,
+        happened_text: "still up".to_string(),
+        counted: Counted::StillUp,
+        wait: None,
+        next_attempt: None,
+        alert: None,
+        webhook: false,
+        status: Vec::new(),
+        stopped: None,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,456 @@
+//! Drawing `simulate`'s results: schedule tables, the side-by-side summary, timeline strips, JSON.
+
+use std::io::{self, Write};
+
+use comfy_table::{
+    presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, ColumnConstraint, ContentArrangement, Table,
+    Width,
+};
+
+use crate::engine::policy::timings::format_ms;
+use crate::engine::policy::{EngineKind, Preset};
+use crate::engine::schedule::{Request, Row, Scenario, Simulation, Strip, Summary};
+
+/// The JSON document's version; bumped when a field changes meaning or goes away.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// One preset's simulation.
+pub struct Run {
+    pub preset: Preset,
+    pub request: Request,
+    pub simulation: Simulation,
+}
+
+/// Everything `simulate` shows.
+pub struct View {
+    pub runs: Vec<Run>,
+    pub scenario: Scenario,
+    pub seed: Option<u64>,
+    pub engine: EngineKind,
+    pub show_rows: bool,
+    pub explicit_timings: (Option<f64>, Option<f64>),
+}
+
+/// The terminal's width, or `COLUMNS`, or 100.
+pub fn terminal_width() -> u16 {
+    if let Some((w, _)) = terminal_size() {
+        return w;
+    }
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<u16>().ok())
+        .filter(|w| *w >= 40)
+        .unwrap_or(100)
+}
+
+fn terminal_size() -> Option<(u16, u16)> {
+    use std::io::IsTerminal;
+    if !io::stdout().is_terminal() {
+        return None;
+    }
+    let (w, h) = crossterm_size()?;
+    Some((w, h))
+}
+
+fn crossterm_size() -> Option<(u16, u16)> {
+    // comfy-table measures the terminal itself; ask a throwaway table for its width.
+    let t = Table::new();
+    t.width().map(|w| (w, 0))
+}
+
+/// Cells in a timeline strip, fitted to the terminal.
+pub fn strip_width() -> usize {
+    (terminal_width() as usize)
+        .saturating_sub(24)
+        .clamp(20, 100)
+}
+
+/// `h:mm:ss.mmm` from the start (with days when past one).
+pub fn clock(ms: f64) -> String {
+    if !ms.is_finite() {
+        return "-".into();
+    }
+    let total = ms.max(0.0).round() as u64;
+    let (days, rest) = (total / 86_400_000, total % 86_400_000);
+    let (h, rest) = (rest / 3_600_000, rest % 3_600_000);
+    let (m, rest) = (rest / 60_000, rest % 60_000);
+    let (s, milli) = (rest / 1000, rest % 1000);
+    if days > 0 {
+        format!("{days}d {h:02}:{m:02}:{s:02}.{milli:03}")
+    } else {
+        format!("{h}:{m:02}:{s:02}.{milli:03}")
+    }
+}
+
+fn per_day(v: f64) -> String {
+    if v == 0.0 {
+        "0".into()
+    } else if v >= 100.0 {
+        format!("{:.0}", v)
+    } else if v >= 10.0 {
+        format!("{:.1}", v)
+    } else {
+        format!("{:.2}", v)
+    }
+}
+
+fn percent(share: f64) -> String {
+    let p = share * 100.0;
+    if p > 0.0 && p < 0.1 {
+        "<0.1%".into()
+    } else {
+        format!("{p:.1}%")
+    }
+}
+
+fn timings_line(run: &Run) -> String {
+    let t = run.request.policy.timings;
+    format!(
+        "interval {}, cap {}",
+        format_ms(t.interval_ms),
+        format_ms(t.cap_ms)
+    )
+}
+
+fn timings_short(run: &Run) -> String {
+    let t = run.request.policy.timings;
+    format!("{} / {}", format_ms(t.interval_ms), format_ms(t.cap_ms))
+}
+
+fn new_table(color: bool) -> Table {
+    let mut table = Table::new();
+    table
+        .load_style(UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_width(terminal_width());
+    if !color {
+        table.force_no_tty();
+    }
+    table
+}
+
+fn wait_cell(row: &Row) -> String {
+    match row.wait {
+        None => "-".into(),
+        Some(w) if (w.max_ms - w.min_ms).abs() < 0.5 => format_ms(w.ms),
+        Some(w) => format!(
+            "{}\n{}-{}",
+            format_ms(w.ms),
+            format_ms(w.min_ms),
+            format_ms(w.max_ms)
+        ),
+    }
+}
+
+fn notices_cell(row: &Row) -> String {
+    let mut parts = Vec::new();
+    if let Some(alert) = &row.alert {
+        parts.push(if row.webhook {
+            format!("{alert} [webhook posted]")
+        } else {
+            alert.clone()
+        });
+    }
+    // The status lines in short; their full text is in --json.
+    for line in &row.status {
+        let what = if line.text.starts_with("mcpl-down cleared") {
+            "\"cleared\" status line"
+        } else {
+            "\"down\" status line"
+        };
+        parts.push(format!("{what} at {}", clock(line.at_ms)));
+    }
+    if let Some(stopped) = &row.stopped {
+        parts.push(stopped.clone());
+    }
+    parts.join("\n")
+}
+
+fn rows_table(run: &Run, color: bool) -> Table {
+    let mut table = new_table(color);
+    table.set_header(vec![
+        "#",
+        "attempt",
+        "launched at",
+        "what happened",
+        "counted as",
+        "wait (jitter range)",
+        "mcpl-down / status lines",
+    ]);
+    for row in &run.simulation.rows {
+        let happened = match row.lived_ms {
+            Some(lived) if row.happened_text == "lasted" || row.happened_text == "still up" => {
+                format!("{} ({})", row.happened_text, format_ms(lived))
+            }
+            _ => row.happened_text.clone(),
+        };
+        table.add_row(vec![
+            Cell::new(row.launch).set_alignment(CellAlignment::Right),
+            Cell::new(row.attempt).set_alignment(CellAlignment::Right),
+            Cell::new(clock(row.launched_at_ms)),
+            Cell::new(happened),
+            Cell::new(row.counted.describe()),
+            Cell::new(wait_cell(row)),
+            Cell::new(notices_cell(row)),
+        ]);
+    }
+    table
+}
+
+fn status_pairs(s: &Summary) -> String {
+    let pairs = per_day(s.status_pairs_per_day);
+    if s.status_down_lines > s.status_cleared_lines {
+        format!("{pairs} (+1 \"down\" never cleared)")
+    } else {
+        pairs
+    }
+}
+
+fn first_down(s: &Summary) -> String {
+    match (s.first_down_ms, s.first_down_attempt) {
+        (Some(ms), Some(a)) => format!("{} (attempt {a})", format_ms(ms)),
+        _ => "never".into(),
+    }
+}
+
+fn summary_rows(run: &Run) -> Vec<(&'static str, String)> {
+    let s = &run.simulation.summary;
+    let has_alert = run.request.policy.has_alert();
+    let na = |v: String| if has_alert { v } else { "n/a".to_string() };
+    vec![
+        ("launches", format!("{}", s.launches)),
+        ("launches/day", per_day(s.launches_per_day)),
+        ("first mcpl-down", na(first_down(s))),
+        ("mcpl-down/day", na(per_day(s.downs_per_day))),
+        ("webhook posts/day", na(per_day(s.webhooks_per_day))),
+        ("status pairs/day", na(status_pairs(s))),
+        ("connected", percent(s.connected_share)),
+        ("longest wait", format_ms(s.longest_wait_ms)),
+        (
+            "count resets",
+            if s.count_starts_afresh {
+                format!("{} times", s.count_resets)
+            } else {
+                "never".into()
+            },
+        ),
+        (
+            "gives up",
+            match (&s.stopped, s.stopped_at_ms) {
+                (Some(reason), Some(at)) => format!("{reason}, at {}", format_ms(at)),
+                (Some(reason), None) => reason.clone(),
+                _ => "never".into(),
+            },
+        ),
+    ]
+}
+
+fn summary_table(view: &View, color: bool) -> Table {
+    let mut table = new_table(color);
+    let mut header = vec![Cell::new("")];
+    header.extend(view.runs.iter().map(|r| Cell::new(r.preset.name())));
+    table.set_header(header);
+    let columns: Vec<Vec<(&str, String)>> = view.runs.iter().map(summary_rows).collect();
+    let mut labels: Vec<&str> = vec!["base / cap"];
+    labels.extend(columns.first().map_or(vec![], |c| {
+        c.iter().map(|(label, _)| *label).collect::<Vec<_>>()
+    }));
+    for (i, label) in labels.iter().enumerate() {
+        let mut cells = vec![Cell::new(*label)];
+        for (run, col) in view.runs.iter().zip(&columns) {
+            let text = if i == 0 {
+                timings_short(run)
+            } else {
+                col[i - 1].1.clone()
+            };
+            cells.push(Cell::new(text));
+        }
+        table.add_row(cells);
+    }
+    if let Some(col) = table.column_mut(0) {
+        col.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(18)));
+    }
+    table
+}
+
+/// The one-line timeline of a run: `█` connected most of the cell, `▄` part of it, `·` not at
+/// all; `!` where `mcpl-down` was raised in a cell spent mostly down.
+pub fn strip_line(strip: &Strip) -> String {
+    let used = strip.used_cells();
+    (0..used)
+        .map(|i| {
+            let share = strip.share(i);
+            if share >= 0.5 {
+                '█'
+            } else if strip.alerts[i] > 0 {
+                '!'
+            } else if share > 0.0 {
+                '▄'
+            } else {
+                '·'
+            }
+        })
+        .collect()
+}
+
+fn header(view: &View) -> String {
+    let span = view
+        .runs
+        .first()
+        .map(|r| {
+            if r.request.max_attempts.is_some() {
+                format!("{} launches", r.request.max_attempts.unwrap_or(0))
+            } else {
+                format_ms(r.request.span_ms)
+            }
+        })
+        .unwrap_or_default();
+    let jitter = match view.seed {
+        Some(seed) => format!("jitter seed {seed} (--seed {seed} repeats this run)"),
+        None => "no jitter (nominal waits)".into(),
+    };
+    let engine = match view.engine {
+        EngineKind::Legacy => "legacy engine",
+        EngineKind::Modern => "modern engine",
+    };
+    format!(
+        "Server: {}. Simulated: {span}, {engine}, {jitter}.",
+        scenario_words(&view.scenario)
+    )
+}
+
+fn scenario_words(s: &Scenario) -> String {
+    let text = s.to_string();
+    match text.strip_prefix("each connection lives 0 ms") {
+        Some(rest) => format!("dies right after its handshake{rest}"),
+        None => text,
+    }
+}
+
+/// The tables, summary and strips, for a person.
+pub fn write_text(view: &View, color: bool) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    writeln!(out, "{}", header(view))?;
+    if view.show_rows {
+        for run in &view.runs {
+            writeln!(out)?;
+            writeln!(
+                out,
+                "{}: {} ({})",
+                run.preset.name(),
+                run.preset.describe(),
+                timings_line(run)
+            )?;
+            writeln!(out, "{}", rows_table(run, color))?;
+            let shown = run.simulation.rows.len() as u64;
+            if shown < run.simulation.rows_total {
+                writeln!(
+                    out,
+                    "showing {shown} of {} launches (--rows N for more; the summary covers all)",
+                    run.simulation.rows_total
+                )?;
+            }
+        }
+    }
+    writeln!(out)?;
+    let span = view
+        .runs
+        .first()
+        .map(|r| format_ms(r.simulation.summary.span_ms))
+        .unwrap_or_default();
+    writeln!(out, "Summary over {span}:")?;
+    writeln!(out, "{}", summary_table(view, color))?;
+    if view
+        .runs
+        .iter()
+        .any(|r| r.simulation.summary.span_ms < crate::engine::schedule::DAY_MS)
+    {
+        writeln!(
+            out,
+            "Per-day figures are extrapolated from {span}; --span 1d simulates a whole day."
+        )?;
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "Timeline over {span} (█ connected, ▄ partly, · down or waiting, ! mcpl-down raised):"
+    )?;
+    let name_width = view
+        .runs
+        .iter()
+        .map(|r| r.preset.name().len())
+        .max()
+        .unwrap_or(0);
+    for run in &view.runs {
+        writeln!(
+            out,
+            "{:>name_width$} |{}| {} connected",
+            run.preset.name(),
+            strip_line(&run.simulation.strip),
+            percent(run.simulation.summary.connected_share)
+        )?;
+    }
+    out.flush()
+}
+
+#[derive(serde::Serialize)]
+struct JsonDoc<'a> {
+    schema_version: u32,
+    server: String,
+    seed: Option<u64>,
+    engine: EngineKind,
+    runs: Vec<JsonRun<'a>>,
+}
+
+#[derive(serde::Serialize)]
+struct JsonRun<'a> {
+    preset: &'static str,
+    description: &'static str,
+    interval_ms: Option<f64>,
+    cap_ms: Option<f64>,
+    span_ms: Option<f64>,
+    max_attempts: Option<u64>,
+    rows: &'a [Row],
+    rows_total: u64,
+    summary: &'a Summary,
+    timeline: String,
+}
+
+/// Infinity is not JSON: timings that are infinite are written as null with a note.
+fn finite(v: f64) -> Option<f64> {
+    v.is_finite().then_some(v)
+}
+
+/// The same rows and summary as one JSON document.
+pub fn write_json(view: &View) -> io::Result<()> {
+    let doc = JsonDoc {
+        schema_version: SCHEMA_VERSION,
+        server: view.scenario.to_string(),
+        seed: view.seed,
+        engine: view.engine,
+        runs: view
+            .runs
+            .iter()
+            .map(|r| JsonRun {
+                preset: r.preset.name(),
+                description: r.preset.describe(),
+                interval_ms: finite(r.request.policy.timings.interval_ms),
+                cap_ms: finite(r.request.policy.timings.cap_ms),
+                span_ms: r
+                    .request
+                    .max_attempts
+                    .is_none()
+                    .then_some(r.request.span_ms),
+                max_attempts: r.request.max_attempts,
+                rows: &r.simulation.rows,
+                rows_total: r.simulation.rows_total,
+                summary: &r.simulation.summary,
+                timeline: strip_line(&r.simulation.strip),
+            })
+            .collect(),
+    };
+    let mut out = io::stdout().lock();
+    serde_json::to_writer_pretty(&mut out, &doc).map_err(io::Error::other)?;
+    writeln!(out)?;
+    out.flush()
+}
