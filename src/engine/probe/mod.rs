@@ -54,8 +54,10 @@ pub mod verdict;
 pub mod ws;
 
 pub use events::Event;
+pub use http::HttpTarget;
 pub use runner::{run, Finish, Launch, ProbeRun, RunOptions};
 pub use stdio::StdioTarget;
+pub use ws::WsTarget;
 
 /// Which handshake the host speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -343,6 +345,10 @@ pub enum LaunchError {
 #[derive(Debug, Clone)]
 pub enum Target {
     Stdio(StdioTarget),
+    /// A legacy MCPL server over `ws://` / `wss://`.
+    WebSocket(WsTarget),
+    /// A modern MCP server over `http://` / `https://`.
+    Http(HttpTarget),
 }
 
 impl Target {
@@ -350,6 +356,8 @@ impl Target {
     pub fn describe(&self, redactor: &Redactor) -> String {
         match self {
             Target::Stdio(t) => t.describe(redactor),
+            Target::WebSocket(t) => t.describe(redactor),
+            Target::Http(t) => t.describe(redactor),
         }
     }
 }
@@ -373,6 +381,8 @@ impl Connector for Target {
     ) -> Result<AttemptReport, LaunchError> {
         match self {
             Target::Stdio(t) => stdio::attempt(t, opts, progress).await,
+            Target::WebSocket(t) => ws::attempt(t, opts, progress).await,
+            Target::Http(t) => http::attempt(t, opts, progress).await,
         }
     }
 }

@@ -8,8 +8,30 @@
 
 use url::Url;
 
+use super::{HttpTarget, LaunchError, Protocol, Target, WsTarget};
+
 /// The query parameter that carries a WebSocket server's token.
 pub const TOKEN_PARAM: &str = "token";
+
+/// The target a URL names, by its scheme as the host binds it: `ws`/`wss` a legacy MCPL server
+/// over WebSocket, `http`/`https` a modern MCP server over HTTP; anything else is a
+/// [`LaunchError`] that shows the URL without its token. Also the protocol the attempts speak.
+pub fn target_for_url(url: &str, token: Option<String>) -> Result<(Target, Protocol), LaunchError> {
+    let scheme = url.split_once(':').map(|(s, _)| s.to_ascii_lowercase());
+    match scheme.as_deref() {
+        Some("ws" | "wss") => Ok((
+            Target::WebSocket(WsTarget::new(url, token)?),
+            Protocol::Legacy,
+        )),
+        Some("http" | "https") => {
+            Ok((Target::Http(HttpTarget::new(url, token)?), Protocol::Modern))
+        }
+        _ => Err(LaunchError::Other(format!(
+            "not a ws://, wss://, http:// or https:// URL: {}",
+            display_url_str(url)
+        ))),
+    }
+}
 
 /// `url` with `token` in its query as `token=...`, exactly as the host sends it.
 ///
@@ -156,6 +178,21 @@ mod tests {
         for (url, want) in cases {
             assert_eq!(display_url(&u(url)), want, "{url}");
         }
+    }
+
+    #[test]
+    fn urls_pick_their_transport() {
+        let (t, p) = target_for_url("WSS://h/x", Some("tok".into())).expect("ws");
+        assert!(matches!(t, Target::WebSocket(_)));
+        assert_eq!(p, Protocol::Legacy);
+        let (t, p) = target_for_url("https://h/mcp", None).expect("http");
+        assert!(matches!(t, Target::Http(_)));
+        assert_eq!(p, Protocol::Modern);
+        let err = target_for_url("ftp://h/?token=abc-secret", None).expect_err("ftp");
+        assert_eq!(
+            err.to_string(),
+            "not a ws://, wss://, http:// or https:// URL: ftp://h/"
+        );
     }
 
     #[test]

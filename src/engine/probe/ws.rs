@@ -56,7 +56,7 @@ pub const DEFAULT_OPEN_TIMEOUT: Duration = Duration::from_secs(15);
 /// How long the probe waits for the server's reply to its own close frame.
 pub const CLOSE_GRACE: Duration = Duration::from_secs(1);
 /// How many non-JSON-RPC frames are kept as samples, and how many characters of each.
-const NOISE_SAMPLES: usize = 5;
+const NOISE_SAMPLES: usize = 3;
 const SAMPLE_CHARS: usize = 200;
 
 /// A WebSocket server to probe: its URL as configured, the token the host adds to it, and the
