@@ -3,6 +3,7 @@
 
 use std::io::IsTerminal;
 
+pub mod probe;
 pub mod simulate;
 
 /// `--color`.

@@ -1,2 +1,350 @@
 //! The verdict: the pattern the launches show, in one sentence, and what each host rule would
-//! make of it (replayed through the engine's simulator).
+//! make of it, replayed through the engine's simulator.
+
+use std::collections::HashMap;
+
+use super::runner::{Finish, Launch, ProbeRun};
+use crate::engine::policy::timings::format_ms;
+use crate::engine::policy::{EngineKind, Outcome, Preset};
+use crate::engine::schedule::{self, Behaviour, Request, Scenario, Summary, DAY_MS};
+
+/// The rules every verdict predicts for (the host's own).
+pub const PREDICTED_RULES: &[Preset] = &[Preset::Handshake, Preset::Lasting, Preset::Bounded];
+
+/// The shape of what the server did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Pattern {
+    /// Every observed connection was still up when observation ended.
+    StayedUp,
+    /// Every launch connected, then closed before it would count as lasting: issue #375.
+    Loop375,
+    /// Some launches connected then closed, others did something else.
+    Flapped,
+    /// No launch completed its handshake.
+    NeverConnected,
+    /// A permanent verdict (a refused protocol version, a process that could not be reaped).
+    Refused,
+    /// Nothing to judge (stopped before any attempt finished).
+    Unknown,
+}
+
+/// What one host rule would do with the observed behaviour, over a day.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Prediction {
+    pub rule: String,
+    /// Launches a day.
+    pub launches_per_day: f64,
+    /// When `mcpl-down` first fires (`None`: never within the day).
+    pub first_down_ms: Option<f64>,
+    pub first_down_attempt: Option<u32>,
+    pub downs_per_day: f64,
+    /// Webhook posts a day (at most one per 15 minutes).
+    pub webhooks_per_day: f64,
+    /// "down" + "cleared" status line pairs a day.
+    pub status_pairs_per_day: f64,
+    /// Share of the day connected, 0 to 1.
+    pub connected_share: f64,
+    pub longest_wait_ms: f64,
+    /// Whether the failure count ever starts afresh.
+    pub count_starts_afresh: bool,
+    /// Why reconnecting stops, if it does.
+    pub stopped: Option<String>,
+}
+
+impl Prediction {
+    fn from_summary(rule: &str, s: &Summary) -> Prediction {
+        Prediction {
+            rule: rule.to_string(),
+            launches_per_day: s.launches_per_day,
+            first_down_ms: s.first_down_ms,
+            first_down_attempt: s.first_down_attempt,
+            downs_per_day: s.downs_per_day,
+            webhooks_per_day: s.webhooks_per_day,
+            status_pairs_per_day: s.status_pairs_per_day,
+            connected_share: s.connected_share,
+            longest_wait_ms: s.longest_wait_ms,
+            count_starts_afresh: s.count_starts_afresh,
+            stopped: s.stopped.clone(),
+        }
+    }
+}
+
+/// The verdict on a run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    pub pattern: Pattern,
+    /// The pattern in one sentence (server-controlled parts redacted, not yet sanitised).
+    pub sentence: String,
+    /// The behaviour replayed through the simulator (`None`: nothing to replay, e.g. a
+    /// permanent verdict halts every host rule at once).
+    pub scenario: Option<Scenario>,
+    pub predictions: Vec<Prediction>,
+}
+
+fn median(mut v: Vec<f64>) -> Option<f64> {
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    Some(if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    })
+}
+
+/// The most common of `items` and how often it occurs (first seen wins ties).
+fn most_common(items: &[String]) -> Option<(String, usize)> {
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for i in items {
+        *counts.entry(i.as_str()).or_default() += 1;
+    }
+    let best = items.iter().max_by_key(|i| {
+        let c = counts[i.as_str()];
+        // Earlier items win ties: max_by_key keeps the last maximum, so rank by position too.
+        (c, std::cmp::Reverse(items.iter().position(|x| x == *i)))
+    })?;
+    Some((best.clone(), counts[best.as_str()]))
+}
+
+/// The `lasting` threshold for the run's timings.
+fn lasting_threshold(run: &ProbeRun) -> f64 {
+    Preset::Lasting
+        .policy_with(EngineKind::Legacy, run.policy.timings)
+        .lasting_threshold(0.0)
+        .unwrap_or(f64::INFINITY)
+}
+
+/// Judge a run: its pattern, and a prediction per host rule (plus the run's own rule when it is
+/// not one of them).
+pub fn judge(run: &ProbeRun, engine: EngineKind) -> Verdict {
+    let with_outcome: Vec<&Launch> = run
+        .launches
+        .iter()
+        .filter(|l| l.report.outcome.is_some())
+        .collect();
+    // A connection still up when --for or Ctrl-C ended the run was cut short: it says nothing
+    // about how long the server stays up, unless nothing else happened at all.
+    let cut_short = |l: &Launch| {
+        matches!(run.finish, Finish::Deadline | Finish::Interrupted)
+            && matches!(l.report.outcome, Some(Outcome::StillUp { .. }))
+            && l.number as usize == run.launches.len()
+    };
+    let judged: Vec<&Launch> = if with_outcome.iter().all(|l| cut_short(l)) {
+        with_outcome
+    } else {
+        with_outcome.into_iter().filter(|l| !cut_short(l)).collect()
+    };
+    let n = judged.len();
+    if n == 0 {
+        return Verdict {
+            pattern: Pattern::Unknown,
+            sentence: "stopped before any launch finished its handshake: nothing to judge"
+                .to_string(),
+            scenario: None,
+            predictions: Vec::new(),
+        };
+    }
+
+    if let Some(l) = judged
+        .iter()
+        .find(|l| matches!(l.report.outcome, Some(Outcome::Permanent(_))))
+    {
+        let error = l.error.clone().unwrap_or_default();
+        return Verdict {
+            pattern: Pattern::Refused,
+            sentence: format!(
+                "a permanent verdict on launch {}: {error}; every host rule stops reconnecting \
+                 at once and raises mcpl-down",
+                l.number
+            ),
+            scenario: None,
+            predictions: Vec::new(),
+        };
+    }
+
+    let mut closed_lives = Vec::new();
+    let mut closed_how = Vec::new();
+    let mut failed = Vec::new();
+    let mut up = Vec::new();
+    for l in &judged {
+        match &l.report.outcome {
+            Some(Outcome::Connected { lived_ms, ended }) => {
+                closed_lives.push(*lived_ms);
+                closed_how.push(ended.to_string());
+            }
+            Some(Outcome::FailedToConnect(f)) => failed.push(f.to_string()),
+            Some(Outcome::StillUp { lived_ms }) => up.push((*l, *lived_ms)),
+            _ => {}
+        }
+    }
+
+    let threshold = lasting_threshold(run);
+    let mut parts = Vec::new();
+    if !closed_lives.is_empty() {
+        let typical = median(closed_lives.clone()).unwrap_or(0.0);
+        let how = most_common(&closed_how)
+            .map(|(h, c)| {
+                if c == closed_how.len() {
+                    format!(" ({h})")
+                } else {
+                    format!(" (mostly {h})")
+                }
+            })
+            .unwrap_or_default();
+        let range = {
+            let lo = closed_lives.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = closed_lives.iter().copied().fold(0.0, f64::max);
+            if closed_lives.len() > 1 && hi - lo >= 1000.0 {
+                format!(" (between {} and {})", format_ms(lo), format_ms(hi))
+            } else {
+                String::new()
+            }
+        };
+        let mut p = format!(
+            "connected, then closed {}{range} after its handshake{how} on {} of {n} launches",
+            format_ms(round_ms(typical)),
+            closed_lives.len()
+        );
+        if closed_lives.len() == n && closed_lives.iter().all(|l| *l < threshold) {
+            p.push_str(": the #375 loop");
+        }
+        parts.push(p);
+    }
+    if !failed.is_empty() {
+        let (what, c) = most_common(&failed).unwrap_or_default();
+        let what = if c == failed.len() {
+            what
+        } else {
+            format!("mostly {what}")
+        };
+        parts.push(format!(
+            "failed before its handshake on {} of {n} launches ({what})",
+            failed.len()
+        ));
+    }
+    for (l, lived) in &up {
+        let handshake = l
+            .report
+            .handshake_ms()
+            .map(|h| format!(" {} after launch", format_ms(round_ms(h))))
+            .unwrap_or_default();
+        let rule = &run.policy.name;
+        let needs = match l.decision.and_then(|d| d.lasting_threshold_ms) {
+            Some(t) if *lived >= t => format!("already lasting under {rule}"),
+            Some(t) => format!(
+                "it must live {} to count as lasting under {rule}",
+                format_ms(t)
+            ),
+            None => format!("under {rule} its handshake already reset the count"),
+        };
+        parts.push(format!(
+            "connected{handshake} on launch {} and was still up {} later ({needs})",
+            l.number,
+            format_ms(round_ms(*lived))
+        ));
+    }
+
+    let pattern = if up.len() == n {
+        Pattern::StayedUp
+    } else if closed_lives.len() == n && closed_lives.iter().all(|l| *l < threshold) {
+        Pattern::Loop375
+    } else if failed.len() == n {
+        Pattern::NeverConnected
+    } else {
+        Pattern::Flapped
+    };
+
+    let scenario = scenario_of(&judged);
+    let mut rules: Vec<Preset> = PREDICTED_RULES.to_vec();
+    if let Ok(own) = run.policy.name.parse::<Preset>() {
+        if !rules.contains(&own) {
+            rules.push(own);
+        }
+    }
+    let predictions = rules
+        .iter()
+        .map(|preset| {
+            let timings = if preset.is_host_rule() {
+                run.policy.timings
+            } else {
+                preset.default_timings()
+            };
+            let req = Request {
+                policy: preset.policy_with(engine, timings),
+                scenario: scenario.clone(),
+                max_attempts: None,
+                span_ms: DAY_MS,
+                seed: Some(run.seed),
+                keep_rows: 0,
+                strip_width: 1,
+            };
+            Prediction::from_summary(preset.name(), &schedule::simulate(&req).summary)
+        })
+        .collect();
+
+    Verdict {
+        pattern,
+        sentence: parts.join("; "),
+        scenario: Some(scenario),
+        predictions,
+    }
+}
+
+fn round_ms(ms: f64) -> f64 {
+    if ms >= 1000.0 {
+        (ms / 100.0).round() * 100.0
+    } else {
+        ms.round()
+    }
+}
+
+/// The observed behaviour as a simulator scenario: the lifetimes of the connections in order
+/// (a connection still up repeats forever), the median time to handshake as the startup; or,
+/// when nothing connected, `never` with the median time to failure.
+fn scenario_of(judged: &[&Launch]) -> Scenario {
+    let startup = median(
+        judged
+            .iter()
+            .filter_map(|l| l.report.handshake_ms())
+            .collect(),
+    )
+    .unwrap_or(0.0);
+    let mut lives = Vec::new();
+    for l in judged {
+        match &l.report.outcome {
+            Some(Outcome::Connected { lived_ms, .. }) => lives.push(*lived_ms),
+            Some(Outcome::StillUp { .. }) => {
+                lives.push(f64::INFINITY);
+                break;
+            }
+            _ => {}
+        }
+    }
+    if lives.is_empty() {
+        let fail_after = median(
+            judged
+                .iter()
+                .map(|l| l.report.ended_at_ms - l.report.launched_at_ms)
+                .collect(),
+        )
+        .unwrap_or(0.0);
+        return Scenario {
+            behaviour: Behaviour::Never,
+            startup_ms: 0.0,
+            fail_after_ms: fail_after,
+        };
+    }
+    let behaviour = if lives.iter().all(|l| l.is_infinite()) {
+        Behaviour::Healthy
+    } else {
+        Behaviour::Lives(lives)
+    };
+    Scenario {
+        behaviour,
+        startup_ms: startup,
+        fail_after_ms: 0.0,
+    }
+}
