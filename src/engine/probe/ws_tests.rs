@@ -412,3 +412,21 @@ async fn wait_for(cond: impl Fn() -> bool) {
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
+
+/// The way an integration test under `tests/` uses the server: started from plain synchronous
+/// code (it has its own thread and runtime), the binary or the library pointed at its URL.
+#[test]
+fn the_test_server_serves_synchronous_tests_too() {
+    let server = WsServer::start(WsScenario::close_after(20, 4000, "bye"));
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let t = target(&server);
+    let (report, _) = rt.block_on(run_once(&t, &opts()));
+    assert_eq!(
+        error_of(&report),
+        "connected, then closed after 0 s (close 4000: bye)"
+    );
+    assert_eq!(server.tokens(), vec![Some(TOKEN.to_string())]);
+}
