@@ -1,6 +1,7 @@
 //! The engine: everything mcpl-doctor knows, with no terminal in sight. Nothing here prints,
 //! parses arguments or draws tables; the CLI and renderers do that.
 
+pub mod config;
 pub mod policy;
 pub mod probe;
 pub mod process;

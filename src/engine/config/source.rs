@@ -1,0 +1,212 @@
+//! A configuration file's bytes as the host would read them, and byte offsets as line:column.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use super::LoadError;
+
+/// A configuration file read into memory.
+#[derive(Debug, Clone)]
+pub struct Source {
+    /// The name findings use: the path as given, or `<stdin>`.
+    pub name: String,
+    /// The folder `./` and `../` args are resolved against (the file's own folder; the current
+    /// directory for standard input).
+    pub dir: PathBuf,
+    pub text: String,
+}
+
+/// The name standard input goes by in findings.
+pub const STDIN_NAME: &str = "<stdin>";
+
+impl Source {
+    /// Read a file, or standard input when `path` is `-`.
+    pub fn read(path: &Path) -> Result<Source, LoadError> {
+        if path == Path::new("-") {
+            let mut bytes = Vec::new();
+            std::io::stdin()
+                .lock()
+                .read_to_end(&mut bytes)
+                .map_err(|source| LoadError::Io {
+                    file: STDIN_NAME.to_string(),
+                    source,
+                })?;
+            let dir = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+            return Source::from_bytes(STDIN_NAME, dir, bytes);
+        }
+        let name = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+            file: name.clone(),
+            source,
+        })?;
+        let parent = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let dir = std::path::absolute(&parent).unwrap_or(parent);
+        Source::from_bytes(name, dir, bytes)
+    }
+
+    /// A source from bytes already in memory. Refuses what the host's
+    /// `JSON.parse(fs.readFileSync(file, 'utf8'))` cannot read: invalid UTF-8 (Node would
+    /// replace it with U+FFFD and then fail or read something else), and a byte order mark
+    /// (Node keeps it as U+FEFF and `JSON.parse` fails on it at position 0).
+    pub fn from_bytes(
+        name: impl Into<String>,
+        dir: PathBuf,
+        bytes: Vec<u8>,
+    ) -> Result<Source, LoadError> {
+        let name = name.into();
+        if bytes.len() > super::json::MAX_LEN {
+            return Err(LoadError::TooLarge {
+                file: name,
+                bytes: bytes.len(),
+            });
+        }
+        let text = match String::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(e) => {
+                let offset = e.utf8_error().valid_up_to();
+                let bytes = e.into_bytes();
+                // Everything before `offset` is valid UTF-8.
+                let valid = std::str::from_utf8(&bytes[..offset]).unwrap_or("");
+                let (line, column) = LineIndex::new(valid).position(valid, offset);
+                return Err(LoadError::InvalidUtf8 {
+                    file: name,
+                    offset,
+                    line,
+                    column,
+                });
+            }
+        };
+        if text.starts_with('\u{FEFF}') {
+            return Err(LoadError::Bom { file: name });
+        }
+        if text.trim_matches([' ', '\t', '\n', '\r']).is_empty() {
+            return Err(LoadError::Empty { file: name });
+        }
+        Ok(Source { name, dir, text })
+    }
+}
+
+/// Where each line starts, for turning byte offsets into 1-based line:column. Columns count
+/// characters (Unicode scalar values), as editors and GitHub annotations do.
+#[derive(Debug, Clone)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> LineIndex {
+        let mut starts = vec![0];
+        starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        LineIndex { starts }
+    }
+
+    /// The 0-based line holding `offset`.
+    pub fn line_of(&self, offset: usize) -> usize {
+        match self.starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        }
+    }
+
+    /// The byte span of a 0-based line, without its line break.
+    pub fn line_span(&self, text: &str, line: usize) -> (usize, usize) {
+        let start = self.starts.get(line).copied().unwrap_or(text.len());
+        let mut end = self
+            .starts
+            .get(line + 1)
+            .map_or(text.len(), |next| next - 1);
+        if end > start && text.as_bytes().get(end - 1) == Some(&b'\r') {
+            end -= 1;
+        }
+        (start, end.max(start))
+    }
+
+    /// 1-based line and column of one offset.
+    pub fn position(&self, text: &str, offset: usize) -> (usize, usize) {
+        let line = self.line_of(offset);
+        let start = self.starts[line];
+        (line + 1, 1 + chars_between(text, start, offset))
+    }
+
+    /// 1-based line and column of many offsets, counting each line's characters once (a
+    /// minified file is one long line; thousands of findings on it stay linear).
+    pub fn positions(&self, text: &str, offsets: &[usize]) -> Vec<(usize, usize)> {
+        let mut order: Vec<usize> = (0..offsets.len()).collect();
+        order.sort_by_key(|&i| offsets[i]);
+        let mut out = vec![(1, 1); offsets.len()];
+        let mut prev: Option<(usize, usize, usize)> = None; // (offset, line, column)
+        for i in order {
+            let off = offsets[i].min(text.len());
+            let line = self.line_of(off);
+            let column = match prev {
+                Some((p_off, p_line, p_col)) if p_line == line + 1 => {
+                    p_col + chars_between(text, p_off, off)
+                }
+                _ => 1 + chars_between(text, self.starts[line], off),
+            };
+            out[i] = (line + 1, column);
+            prev = Some((off, line + 1, column));
+        }
+        out
+    }
+}
+
+/// Characters in `text[a..b]` (counted on bytes: every byte that does not continue a
+/// character starts one).
+fn chars_between(text: &str, a: usize, b: usize) -> usize {
+    let bytes = text.as_bytes();
+    let b = b.min(bytes.len());
+    if a >= b {
+        return 0;
+    }
+    bytes[a..b].iter().filter(|&&x| (x & 0xC0) != 0x80).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_characters() {
+        let text = "{\n  \"é\": 1,\r\n  \"b\": 2\n}";
+        let idx = LineIndex::new(text);
+        let one = text.find('1').unwrap_or(0);
+        let two = text.find('2').unwrap_or(0);
+        assert_eq!(idx.position(text, one), (2, 8));
+        assert_eq!(idx.position(text, two), (3, 8));
+        assert_eq!(
+            idx.positions(text, &[two, 0, one, one]),
+            vec![(3, 8), (1, 1), (2, 8), (2, 8)]
+        );
+        assert_eq!(idx.line_span(text, 1), (2, 12));
+        assert_eq!(&text[2..12], "  \"é\": 1,");
+    }
+
+    #[test]
+    fn refuses_bom_bad_utf8_and_empty() {
+        let dir = PathBuf::from(".");
+        let bom = Source::from_bytes("a.json", dir.clone(), b"\xEF\xBB\xBF{}".to_vec());
+        assert!(matches!(bom, Err(LoadError::Bom { .. })));
+        let bad = Source::from_bytes("a.json", dir.clone(), b"{\n \"a\": \"\xFF\"}".to_vec());
+        match bad {
+            Err(LoadError::InvalidUtf8 {
+                offset,
+                line,
+                column,
+                ..
+            }) => assert_eq!((offset, line, column), (9, 2, 8)),
+            other => panic!("{other:?}"),
+        }
+        let empty = Source::from_bytes("a.json", dir.clone(), b" \n\t".to_vec());
+        assert!(matches!(empty, Err(LoadError::Empty { .. })));
+        assert!(Source::from_bytes("a.json", dir, b"{}".to_vec()).is_ok());
+    }
+}

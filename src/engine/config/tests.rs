@@ -1,0 +1,1 @@
+//! Table-driven tests of loading and checking.
