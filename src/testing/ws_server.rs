@@ -81,6 +81,8 @@ pub enum WsScenario {
     Silent,
     /// Upgrade, then never answer `initialize`.
     NoInitializeAnswer,
+    /// Upgrade, then answer `initialize` with a close frame (e.g. 4401 for a bad token).
+    CloseOnInitialize { code: u16, reason: String },
 }
 
 impl WsScenario {
@@ -331,6 +333,20 @@ async fn serve(mut tcp: TcpStream, scenario: WsScenario, record: Record) {
             }
         }
         WsScenario::Answer { answer, then } => answer_then(ws, answer, then, &record).await,
+        WsScenario::CloseOnInitialize { code, reason } => {
+            if let Some(Ok(msg)) = ws.next().await {
+                note(&record, &msg);
+            }
+            let _ = ws
+                .close(Some(CloseFrame {
+                    code: CloseCode::from(code),
+                    reason: reason.into(),
+                }))
+                .await;
+            while let Some(Ok(msg)) = ws.next().await {
+                note(&record, &msg);
+            }
+        }
         WsScenario::Silent | WsScenario::RefuseUpgrade { .. } => {}
     }
 }

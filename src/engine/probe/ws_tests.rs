@@ -164,6 +164,20 @@ async fn no_initialize_answer_is_a_handshake_timeout_and_the_host_closes_normall
 }
 
 #[tokio::test]
+async fn a_close_instead_of_an_answer_fails_the_handshake() {
+    let server = WsServer::start(WsScenario::CloseOnInitialize {
+        code: 4401,
+        reason: format!("bad token {TOKEN}"),
+    });
+    let (report, _) = run_once(&target(&server), &opts()).await;
+    assert_eq!(
+        error_of(&report),
+        "closed during the handshake (close 4401: bad token [redacted])"
+    );
+    assert!(matches!(report.outcome, Some(Outcome::FailedToConnect(_))));
+}
+
+#[tokio::test]
 async fn drop_without_close_frame_is_a_connection_reset() {
     for scenario in [WsScenario::drop_after(200), WsScenario::reset_after(200)] {
         let server = WsServer::start(scenario.clone());
