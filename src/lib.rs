@@ -8,6 +8,8 @@ pub mod cli;
 pub mod engine;
 pub mod exit;
 pub mod render;
+#[doc(hidden)]
+pub mod testing;
 
 /// The binary's whole body: parse the arguments, run, return the exit code.
 pub fn main() -> std::process::ExitCode {

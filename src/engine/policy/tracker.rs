@@ -28,6 +28,10 @@ pub enum Ended {
     StoppedAnswering,
     /// This host (the probe) ended it.
     ClosedByHost,
+    /// The transport failed in a way none of the above names: a WebSocket protocol violation,
+    /// or (HTTP, which has no connection to watch) a repeated `server/discover` that failed.
+    /// The reason is redacted.
+    TransportError { reason: String },
 }
 
 impl Ended {
@@ -61,6 +65,7 @@ impl fmt::Display for Ended {
             Ended::ConnectionReset => f.write_str("connection dropped without a close frame"),
             Ended::StoppedAnswering => f.write_str("stopped answering pings"),
             Ended::ClosedByHost => f.write_str("closed by this host"),
+            Ended::TransportError { reason } => f.write_str(reason),
         }
     }
 }

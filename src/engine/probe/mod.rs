@@ -41,18 +41,24 @@ use tokio::time::Instant;
 use crate::engine::policy::{EngineKind, Outcome};
 use crate::engine::redact::Redactor;
 
+pub mod dial;
 pub mod events;
 pub mod handshake;
 pub mod hostenv;
+pub mod http;
 #[allow(dead_code)]
 mod lines;
 pub mod runner;
 pub mod stdio;
+pub mod urls;
 pub mod verdict;
+pub mod ws;
 
 pub use events::Event;
+pub use http::HttpTarget;
 pub use runner::{run, Finish, Launch, ProbeRun, RunOptions};
 pub use stdio::StdioTarget;
+pub use ws::WsTarget;
 
 /// Which handshake the host speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -340,6 +346,10 @@ pub enum LaunchError {
 #[derive(Debug, Clone)]
 pub enum Target {
     Stdio(StdioTarget),
+    /// A legacy MCPL server over `ws://` / `wss://`.
+    WebSocket(WsTarget),
+    /// A modern MCP server over `http://` / `https://`.
+    Http(HttpTarget),
 }
 
 impl Target {
@@ -347,6 +357,8 @@ impl Target {
     pub fn describe(&self, redactor: &Redactor) -> String {
         match self {
             Target::Stdio(t) => t.describe(redactor),
+            Target::WebSocket(t) => t.describe(redactor),
+            Target::Http(t) => t.describe(redactor),
         }
     }
 }
@@ -370,6 +382,8 @@ impl Connector for Target {
     ) -> Result<AttemptReport, LaunchError> {
         match self {
             Target::Stdio(t) => stdio::attempt(t, opts, progress).await,
+            Target::WebSocket(t) => ws::attempt(t, opts, progress).await,
+            Target::Http(t) => http::attempt(t, opts, progress).await,
         }
     }
 }

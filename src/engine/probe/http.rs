@@ -1,0 +1,583 @@
+//! One attempt against a modern MCP server over HTTP (`http://`, `https://`): the stateless
+//! `server/discover` of MCP 2026-07-28, as POST requests.
+//!
+//! # What is measured, and what is not
+//!
+//! An HTTP server keeps no connection the host could watch, so "connected" and "lifetime" are
+//! defined here, and only here:
+//!
+//! - **Reachable and answering** (the attempt's handshake): the first `server/discover` POST
+//!   gets, within `AttemptOptions::handshake_timeout` (the host's 30 s; the dial inside it is
+//!   also bounded by `open_timeout`), a 2xx answer whose body (`application/json`, or the first
+//!   matching event of a `text/event-stream`) is a JSON-RPC result for id 0 listing `2026-07-28`
+//!   in `supportedVersions`. The connection is made when that answer has arrived; the time to
+//!   answer runs from the start of the dial (DNS, TCP, TLS included) to that moment.
+//! - **Lifetime**: while watching, `server/discover` is sent again, each `--ping-every` after
+//!   the previous answer (default [`DEFAULT_RECHECK_EVERY`]), each with `--ping-timeout`
+//!   (default [`DEFAULT_RECHECK_TIMEOUT`]). The "connection" ends at the first re-check that
+//!   fails, as `Ended::TransportError` with the reason (`server/discover: HTTP 503 Service
+//!   Unavailable`, `connection refused`, `server/discover timed out after 10 s`, ...), and its
+//!   lifetime runs from the first answer to the moment that failure was seen. Re-checks sent
+//!   and answered are reported as pings. A server that fails between two re-checks and
+//!   recovers before the next is not seen.
+//! - **Not measured**: sessions, `subscriptions/listen` streams (their lifetime is what a host
+//!   would actually lose), `tools/list`, notifications, a server's requests to the host, and the
+//!   host's own HTTP connection pooling: every request here goes over a new connection.
+//!
+//! Failed attempts say why in plain words: `connection refused`, `name not resolved: ...`,
+//! `TLS failure: ...`, `server/discover: HTTP 401 Unauthorized`, `server/discover handshake
+//! timed out`, or what was wrong with the answer. A discover answer without `2026-07-28` is an
+//! ordinary failed attempt (only the legacy engine has a permanent version verdict).
+//!
+//! Every request carries `Content-Type: application/json`, `Accept: application/json,
+//! text/event-stream`, `MCP-Protocol-Version: 2026-07-28`, `Mcp-Method: server/discover` and,
+//! with a token, `Authorization: Bearer <token>`. The token never appears in anything returned.
+
+use std::time::{Duration, SystemTime};
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::header::{HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE, HOST};
+use hyper_util::rt::TokioIo;
+use serde_json::Value;
+use tokio::time::Instant;
+use url::Url;
+
+use super::handshake::{self, Answer, Incoming};
+use super::ws::{redactor_with, seconds, url_secrets};
+use super::{
+    dial, urls, AttemptOptions, AttemptReport, Connector, LaunchError, Progress, Protocol,
+    ServerInfo, StderrTail, StdoutNoise, StopLevel, Stopped,
+};
+use crate::engine::policy::{Ended, Failure, Outcome};
+use crate::engine::redact::Redactor;
+
+/// The dial's deadline inside a discover request (the WebSocket open deadline's counterpart).
+pub const DEFAULT_OPEN_TIMEOUT: Duration = Duration::from_secs(15);
+/// Without `--ping-every`, `server/discover` is re-sent this long after the previous answer.
+pub const DEFAULT_RECHECK_EVERY: Duration = Duration::from_secs(5);
+/// Without `--ping-timeout`, a re-check unanswered this long has failed.
+pub const DEFAULT_RECHECK_TIMEOUT: Duration = Duration::from_secs(10);
+/// The largest answer body read (a discover result is a few hundred bytes).
+pub const MAX_BODY: usize = 1024 * 1024;
+/// The `MCP-Protocol-Version` header's value.
+pub const PROTOCOL_HEADER: &str = "MCP-Protocol-Version";
+/// The `Mcp-Method` header's name.
+pub const METHOD_HEADER: &str = "Mcp-Method";
+
+/// A modern MCP server over HTTP: its URL, the bearer token the host sends, the dial deadline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HttpTarget {
+    url: Url,
+    token: Option<String>,
+    /// The dial's deadline (default [`DEFAULT_OPEN_TIMEOUT`]).
+    pub open_timeout: Duration,
+}
+
+impl HttpTarget {
+    /// A target for `url` (`http://` or `https://`, with a host) and an optional bearer token
+    /// (an empty token counts as none).
+    pub fn new(url: &str, token: Option<String>) -> Result<HttpTarget, LaunchError> {
+        let parsed = Url::parse(url).map_err(|e| {
+            LaunchError::Other(format!(
+                "not a usable HTTP URL: {} ({e})",
+                urls::display_url_str(url)
+            ))
+        })?;
+        if !matches!(parsed.scheme(), "http" | "https") {
+            return Err(LaunchError::Other(format!(
+                "not an HTTP URL (http:// or https://): {}",
+                urls::display_url(&parsed)
+            )));
+        }
+        if parsed.host_str().is_none_or(str::is_empty) {
+            return Err(LaunchError::Other(format!(
+                "an HTTP URL needs a host: {}",
+                urls::display_url(&parsed)
+            )));
+        }
+        Ok(HttpTarget {
+            url: parsed,
+            token: token.filter(|t| !t.is_empty()),
+            open_timeout: DEFAULT_OPEN_TIMEOUT,
+        })
+    }
+
+    /// The same target with another dial deadline.
+    pub fn with_open_timeout(mut self, open_timeout: Duration) -> HttpTarget {
+        self.open_timeout = open_timeout;
+        self
+    }
+
+    /// The URL as configured (never show it: show [`Self::describe`]).
+    pub fn url(&self) -> &Url {
+        &self.url
+    }
+
+    /// The URL for a person: no `token` parameter, no password, then redacted.
+    pub fn describe(&self, redactor: &Redactor) -> String {
+        redactor.redact(&urls::display_url(&self.url))
+    }
+
+    /// Every secret this target carries, for the run's [`Redactor`].
+    pub fn secrets(&self) -> Vec<String> {
+        url_secrets(&self.url, self.token.as_deref())
+    }
+}
+
+impl Connector for HttpTarget {
+    async fn attempt(
+        &mut self,
+        opts: &AttemptOptions,
+        progress: &mut (dyn FnMut(Progress) + Send),
+    ) -> Result<AttemptReport, LaunchError> {
+        attempt(self, opts, progress).await
+    }
+}
+
+/// One `server/discover` exchange.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Discovery {
+    /// The HTTP status of the answer, when one came.
+    pub status: Option<u16>,
+    /// From the start of the dial to the answer (or the failure), in ms.
+    pub elapsed_ms: f64,
+    pub result: DiscoverResult,
+}
+
+/// What a `server/discover` exchange showed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DiscoverResult {
+    /// A valid discover result that lists `2026-07-28`: the server is reachable and modern.
+    Valid(ServerInfo),
+    /// No answer within the deadline.
+    TimedOut,
+    /// Anything else, in plain words (redacted), with what the answer said about the server
+    /// when it said something.
+    Failed {
+        error: String,
+        server: Option<ServerInfo>,
+    },
+}
+
+/// Send one `server/discover` to `target` and read the answer, all within `timeout` (the dial
+/// also within `target.open_timeout`). Server-controlled text in the result is redacted with
+/// `redactor` (which should know the target's [`HttpTarget::secrets`]).
+pub async fn discover(target: &HttpTarget, timeout: Duration, redactor: &Redactor) -> Discovery {
+    let started = Instant::now();
+    let mut status = None;
+    let result = match tokio::time::timeout(timeout, exchange(target, redactor, &mut status)).await
+    {
+        Ok(r) => r,
+        Err(_) => DiscoverResult::TimedOut,
+    };
+    Discovery {
+        status,
+        elapsed_ms: started.elapsed().as_secs_f64() * 1000.0,
+        result,
+    }
+}
+
+/// Aborts the connection task when the exchange is over (or dropped at a timeout).
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+fn failed(error: impl Into<String>) -> DiscoverResult {
+    DiscoverResult::Failed {
+        error: error.into(),
+        server: None,
+    }
+}
+
+async fn exchange(
+    target: &HttpTarget,
+    redactor: &Redactor,
+    status_out: &mut Option<u16>,
+) -> DiscoverResult {
+    let url = &target.url;
+    let stream =
+        match tokio::time::timeout(target.open_timeout, dial::dial(url, &[b"http/1.1"])).await {
+            Ok(Ok(s)) => s,
+            Ok(Err(e)) => return failed(redactor.redact(&e.to_string())),
+            Err(_) => {
+                return failed(format!(
+                    "connection timed out after {}",
+                    seconds(target.open_timeout)
+                ))
+            }
+        };
+    let (mut sender, conn) =
+        match hyper::client::conn::http1::handshake::<_, Full<Bytes>>(TokioIo::new(stream)).await {
+            Ok(pair) => pair,
+            Err(e) => return failed(redactor.redact(&format!("HTTP failure: {e}"))),
+        };
+    let _conn = AbortOnDrop(tokio::spawn(async move {
+        let _ = conn.await;
+    }));
+
+    let request = match build_request(target) {
+        Ok(r) => r,
+        Err(e) => return failed(e),
+    };
+    let response = match sender.send_request(request).await {
+        Ok(r) => r,
+        Err(e) => return failed(redactor.redact(&hyper_error(&e))),
+    };
+    let status = response.status();
+    *status_out = Some(status.as_u16());
+    let content_type = response
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let sse = content_type.starts_with("text/event-stream");
+    let mut body = Limited::new(response.into_body(), MAX_BODY);
+
+    if !status.is_success() {
+        // Read a little of the body: a JSON-RPC error there says more than the status.
+        let detail = match tokio::time::timeout(Duration::from_millis(500), body.collect()).await {
+            Ok(Ok(collected)) => jsonrpc_error_detail(&collected.to_bytes(), redactor),
+            _ => None,
+        };
+        let line = status_line(status);
+        return failed(match detail {
+            Some(d) => format!("server/discover: {line} ({d})"),
+            None => format!("server/discover: {line}"),
+        });
+    }
+
+    // Read until the answer is found (an event stream may stay open after it).
+    let mut buf: Vec<u8> = Vec::new();
+    let mut events = SseEvents::default();
+    loop {
+        match body.frame().await {
+            Some(Ok(frame)) => {
+                if let Ok(data) = frame.into_data() {
+                    if sse {
+                        for event in events.push(&data) {
+                            if let Some(r) = read_discover(event.as_bytes(), redactor, true) {
+                                return r;
+                            }
+                        }
+                    } else {
+                        buf.extend_from_slice(&data);
+                    }
+                }
+            }
+            Some(Err(e)) => {
+                let why = if e.is::<http_body_util::LengthLimitError>() {
+                    format!("server/discover: the answer is larger than {MAX_BODY} bytes")
+                } else {
+                    format!("server/discover: the answer was cut short ({e})")
+                };
+                return failed(redactor.redact(&why));
+            }
+            None => break,
+        }
+    }
+    if sse {
+        if let Some(event) = events.finish() {
+            if let Some(r) = read_discover(event.as_bytes(), redactor, true) {
+                return r;
+            }
+        }
+        return failed("server/discover: the event stream ended without an answer");
+    }
+    read_discover(&buf, redactor, false).unwrap_or_else(|| {
+        failed(format!(
+            "server/discover: the answer ({}) is not a JSON-RPC answer to server/discover",
+            if content_type.is_empty() {
+                "no content type".to_string()
+            } else {
+                redactor.redact(&content_type)
+            }
+        ))
+    })
+}
+
+fn build_request(target: &HttpTarget) -> Result<hyper::Request<Full<Bytes>>, String> {
+    let url = &target.url;
+    let mut path = url.path().to_string();
+    if let Some(q) = url.query() {
+        path.push('?');
+        path.push_str(q);
+    }
+    let host = match (url.host_str(), url.port()) {
+        (Some(h), Some(p)) => format!("{h}:{p}"),
+        (Some(h), None) => h.to_string(),
+        (None, _) => return Err("bad URL: no host".into()),
+    };
+    let body = handshake::first_request(Protocol::Modern).to_string();
+    let mut builder = hyper::Request::builder()
+        .method(hyper::Method::POST)
+        .uri(path)
+        .header(HOST, host)
+        .header(CONTENT_TYPE, "application/json")
+        .header(ACCEPT, "application/json, text/event-stream")
+        .header(PROTOCOL_HEADER, handshake::MODERN_VERSION)
+        .header(METHOD_HEADER, handshake::method(Protocol::Modern));
+    if let Some(token) = &target.token {
+        let value = HeaderValue::from_str(&format!("Bearer {token}"))
+            .map_err(|_| "the token cannot be sent in an HTTP header".to_string())?;
+        let mut value = value;
+        value.set_sensitive(true);
+        builder = builder.header(AUTHORIZATION, value);
+    }
+    builder
+        .body(Full::new(Bytes::from(body)))
+        .map_err(|_| "bad URL: the path cannot be sent".to_string())
+}
+
+/// Read one JSON body (or event data) against the discover request. `None`: not the answer
+/// (for an event stream: keep reading).
+fn read_discover(bytes: &[u8], redactor: &Redactor, sse: bool) -> Option<DiscoverResult> {
+    let msg = match handshake::classify(bytes) {
+        Incoming::Message(m) => m,
+        Incoming::NotJsonRpc | Incoming::Blank if sse => return None,
+        Incoming::NotJsonRpc | Incoming::Blank => {
+            return Some(failed(
+                "server/discover: the answer is not a JSON-RPC message",
+            ))
+        }
+    };
+    match handshake::read_answer(Protocol::Modern, &msg, redactor) {
+        Answer::NotYet => None,
+        Answer::Connected(info) => Some(DiscoverResult::Valid(info)),
+        Answer::Failed { error, server } => Some(DiscoverResult::Failed { error, server }),
+        // The modern engine has no permanent verdict; kept for completeness.
+        Answer::Refused { error, server } => Some(DiscoverResult::Failed {
+            error,
+            server: Some(server),
+        }),
+    }
+}
+
+/// `message, code N` of a JSON-RPC error body, if the body is one.
+fn jsonrpc_error_detail(body: &Bytes, redactor: &Redactor) -> Option<String> {
+    let v: Value = serde_json::from_slice(body).ok()?;
+    let err = v.get("error")?;
+    let code = err.get("code").and_then(Value::as_i64);
+    let message = err
+        .get("message")
+        .and_then(Value::as_str)
+        .map(|m| redactor.redact(m));
+    match (message, code) {
+        (Some(m), Some(c)) => Some(format!("{m}, code {c}")),
+        (Some(m), None) => Some(m),
+        (None, Some(c)) => Some(format!("code {c}")),
+        (None, None) => None,
+    }
+}
+
+fn status_line(status: hyper::StatusCode) -> String {
+    match status.canonical_reason() {
+        Some(r) => format!("HTTP {} {r}", status.as_u16()),
+        None => format!("HTTP {}", status.as_u16()),
+    }
+}
+
+fn hyper_error(e: &hyper::Error) -> String {
+    if e.is_incomplete_message() {
+        "server/discover: the server closed the connection without answering".into()
+    } else if e.is_parse() {
+        format!("server/discover: not an HTTP answer ({e})")
+    } else if e.is_timeout() {
+        "server/discover: timed out".into()
+    } else {
+        format!("server/discover: HTTP failure ({e})")
+    }
+}
+
+/// An incremental `text/event-stream` reader: complete events' `data`, joined by newlines.
+#[derive(Default)]
+struct SseEvents {
+    pending: String,
+    data: Vec<String>,
+}
+
+impl SseEvents {
+    /// Feed bytes; returns the data of every event they completed.
+    fn push(&mut self, bytes: &[u8]) -> Vec<String> {
+        self.pending.push_str(&String::from_utf8_lossy(bytes));
+        let mut done = Vec::new();
+        while let Some(pos) = self.pending.find('\n') {
+            let line: String = self.pending.drain(..=pos).collect();
+            let line = line.trim_end_matches(['\n', '\r']);
+            if line.is_empty() {
+                if !self.data.is_empty() {
+                    done.push(self.data.join("\n"));
+                    self.data.clear();
+                }
+            } else if let Some(rest) = line.strip_prefix("data:") {
+                self.data
+                    .push(rest.strip_prefix(' ').unwrap_or(rest).to_string());
+            }
+            // Comments (`:`), `event:`, `id:`, `retry:` carry nothing the probe needs.
+        }
+        done
+    }
+
+    /// The last event, when the stream ended without its blank line.
+    fn finish(&mut self) -> Option<String> {
+        let rest = std::mem::take(&mut self.pending);
+        if let Some(d) = rest.trim_end().strip_prefix("data:") {
+            self.data.push(d.strip_prefix(' ').unwrap_or(d).to_string());
+        }
+        (!self.data.is_empty()).then(|| self.data.join("\n"))
+    }
+}
+
+/// Make one attempt against `target`: a first `server/discover` (the handshake), then re-checks
+/// while watching (see the module's documentation for what that measures).
+pub async fn attempt(
+    target: &HttpTarget,
+    opts: &AttemptOptions,
+    progress: &mut (dyn FnMut(Progress) + Send),
+) -> Result<AttemptReport, LaunchError> {
+    let redactor = redactor_with(&opts.redactor, target.secrets());
+    let launched = Instant::now();
+    let launched_at_ms = opts.ms_since_epoch(launched);
+    let launched_at_wall = SystemTime::now();
+    progress(Progress::Launched {
+        at_ms: launched_at_ms,
+        pid: None,
+    });
+    let report = |connected_at_ms: Option<f64>,
+                  server: Option<ServerInfo>,
+                  ended_at: Instant,
+                  outcome: Option<Outcome>,
+                  checks: (u32, u32)| AttemptReport {
+        launched_at_ms,
+        launched_at_wall,
+        pid: None,
+        connected_at_ms,
+        server,
+        ended_at_ms: opts.ms_since_epoch(ended_at),
+        outcome,
+        stopped: Stopped::Closed,
+        pings_sent: checks.0,
+        pings_answered: checks.1,
+        stderr: StderrTail::default(),
+        stdout: StdoutNoise::default(),
+    };
+    let far = Instant::now() + Duration::from_secs(86_400 * 365 * 30);
+    let deadline = opts.deadline.unwrap_or(far);
+
+    let first = tokio::select! {
+        d = discover(target, opts.handshake_timeout, &redactor) => d,
+        () = opts.stop.reached(StopLevel::Graceful) => {
+            return Ok(report(None, None, Instant::now(), None, (0, 0)));
+        }
+        () = tokio::time::sleep_until(deadline) => {
+            return Ok(report(None, None, Instant::now(), None, (0, 0)));
+        }
+    };
+    let server = match first.result {
+        DiscoverResult::Valid(info) => info,
+        DiscoverResult::TimedOut => {
+            let failure = Failure::Message(handshake::timeout_message(Protocol::Modern).into());
+            return Ok(report(
+                None,
+                None,
+                Instant::now(),
+                Some(Outcome::FailedToConnect(failure)),
+                (0, 0),
+            ));
+        }
+        DiscoverResult::Failed { error, server } => {
+            return Ok(report(
+                None,
+                server,
+                Instant::now(),
+                Some(Outcome::FailedToConnect(Failure::Message(error))),
+                (0, 0),
+            ));
+        }
+    };
+    let connected = Instant::now();
+    let connected_at_ms = opts.ms_since_epoch(connected);
+    progress(Progress::Connected {
+        at_ms: connected_at_ms,
+        server: server.clone(),
+    });
+
+    let (every, timeout) = opts
+        .ping
+        .map_or((DEFAULT_RECHECK_EVERY, DEFAULT_RECHECK_TIMEOUT), |p| {
+            (p.every, p.timeout)
+        });
+    let lived = |at: Instant| at.saturating_duration_since(connected).as_secs_f64() * 1000.0;
+    let watch_end = connected + opts.watch;
+    let (mut sent, mut answered) = (0u32, 0u32);
+    let mut next_check = connected + every;
+    let (at, outcome) = loop {
+        // Sleep to the next re-check, or the end of the observation.
+        let interrupted = tokio::select! {
+            () = tokio::time::sleep_until(next_check) => false,
+            () = tokio::time::sleep_until(watch_end) => true,
+            () = opts.stop.reached(StopLevel::Graceful) => true,
+            () = tokio::time::sleep_until(deadline) => true,
+        };
+        if interrupted || Instant::now() >= watch_end {
+            let at = Instant::now();
+            break (
+                at,
+                Outcome::StillUp {
+                    lived_ms: lived(at),
+                },
+            );
+        }
+        sent += 1;
+        let check = tokio::select! {
+            d = discover(target, timeout, &redactor) => Some(d),
+            () = tokio::time::sleep_until(watch_end) => None,
+            () = opts.stop.reached(StopLevel::Graceful) => None,
+            () = tokio::time::sleep_until(deadline) => None,
+        };
+        let Some(check) = check else {
+            let at = Instant::now();
+            break (
+                at,
+                Outcome::StillUp {
+                    lived_ms: lived(at),
+                },
+            );
+        };
+        let reason = match check.result {
+            DiscoverResult::Valid(_) => {
+                answered += 1;
+                next_check = Instant::now() + every;
+                continue;
+            }
+            DiscoverResult::TimedOut => {
+                format!("server/discover timed out after {}", seconds(timeout))
+            }
+            DiscoverResult::Failed { error, .. } => error,
+        };
+        let at = Instant::now();
+        break (
+            at,
+            Outcome::Connected {
+                lived_ms: lived(at),
+                ended: Ended::TransportError { reason },
+            },
+        );
+    };
+    Ok(report(
+        Some(connected_at_ms),
+        Some(server),
+        at,
+        Some(outcome),
+        (sent, answered),
+    ))
+}
+
+#[cfg(test)]
+#[path = "http_tests.rs"]
+mod tests;
