@@ -1,4 +1,5 @@
 //! One integration-test binary: drives the real `mcpl-doctor` binary. Modules by subcommand.
 
+mod check_config;
 mod completions;
 mod support;

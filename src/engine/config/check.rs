@@ -124,7 +124,9 @@ fn finish(source: &Source, doc: &Doc<'_>, loaded: &Loaded<'_>, mut drafts: Vec<D
         .into_iter()
         .zip(positions)
         .map(|(d, (line, column))| {
-            let snippet = snippet::build(doc.text(), &loaded.lines, &d, &loaded.secrets);
+            let is_secret = |t: &str| loaded.secrets.is_secret(t);
+            let snippet = snippet::build(doc.text(), &loaded.lines, &d, &is_secret);
+            let message = loaded.secrets.redact(d.server.as_deref(), &d.message);
             Finding {
                 severity: d.code.severity(),
                 code: d.code,
@@ -134,7 +136,7 @@ fn finish(source: &Source, doc: &Doc<'_>, loaded: &Loaded<'_>, mut drafts: Vec<D
                 path: d.path,
                 server: d.server,
                 field: d.field,
-                message: loaded.secrets.redact(&d.message),
+                message,
                 snippet: Some(snippet),
             }
         })

@@ -217,7 +217,46 @@ pub(crate) struct Loaded<'t> {
     pub plain_json_table: bool,
     pub drafts: Vec<Draft>,
     /// Tokens, `access` and env values of every entry: never to be shown.
-    pub secrets: Redactor,
+    pub secrets: Secrets,
+}
+
+/// Secret values: every entry's `token`, `access` and env values, as written and as
+/// substituted (numbers as written).
+#[derive(Debug, Default)]
+pub(crate) struct Secrets {
+    /// Every secret text, for masking a number in a snippet that equals one.
+    all: std::collections::HashSet<String>,
+    /// Each server's own secrets, for redacting the messages about it.
+    by_server: std::collections::HashMap<String, Redactor>,
+}
+
+impl Secrets {
+    /// Values shorter than this are not masked (masking `1` would garble every number).
+    const MIN_LEN: usize = 3;
+
+    fn add(&mut self, server: &str, secret: &str) {
+        if secret.chars().count() < Self::MIN_LEN {
+            return;
+        }
+        self.all.insert(secret.to_string());
+        self.by_server
+            .entry(server.to_string())
+            .or_default()
+            .add(secret);
+    }
+
+    /// Whether `text` is exactly one of the secrets.
+    pub fn is_secret(&self, text: &str) -> bool {
+        self.all.contains(text)
+    }
+
+    /// `message` with the secrets of `server` masked.
+    pub fn redact(&self, server: Option<&str>, message: &str) -> String {
+        match server.and_then(|s| self.by_server.get(s)) {
+            Some(r) => r.redact(message),
+            None => message.to_string(),
+        }
+    }
 }
 
 /// Members of an object that `JSON.parse` keeps (the last of each key), in order, and the
@@ -372,7 +411,7 @@ pub(crate) fn load<'t>(
         tables: 0,
         plain_json_table: false,
         drafts: Vec::new(),
-        secrets: Redactor::new(),
+        secrets: Secrets::default(),
     };
     let overlay = source.name.ends_with(".agent.json");
     let mut segs: Vec<Seg> = Vec::new();
@@ -1010,18 +1049,19 @@ fn collect_secrets(
     doc: &Doc<'_>,
     entry: &RawEntry<'_>,
     env: &dyn Fn(&str) -> Option<String>,
-    secrets: &mut Redactor,
+    secrets: &mut Secrets,
 ) {
+    let server = entry.id.as_str();
     let mut add = |id: u32| match doc.kind(id) {
         Kind::String => {
             if let Some(raw) = doc.string(id) {
-                secrets.add(raw.as_ref());
+                secrets.add(server, raw.as_ref());
             }
             if let Some(t) = text_of(doc, id, entry, env) {
-                secrets.add(t.as_ref());
+                secrets.add(server, t.as_ref());
             }
         }
-        Kind::Number => secrets.add(doc.raw(id)),
+        Kind::Number => secrets.add(server, doc.raw(id)),
         _ => {}
     };
     for name in ["token", "access"] {
