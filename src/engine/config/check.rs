@@ -13,8 +13,13 @@ use crate::engine::policy::{
 };
 
 use super::json::{Doc, Kind, ROOT};
+use std::collections::HashMap;
+
+use crate::engine::redact::Redactor;
+
 use super::load::{
-    describe, family_name, js_of, resolve, short, truthy, Draft, Js, Loaded, RawEntry,
+    add_entry_secrets, describe, family_name, js_of, numeric_secrets, resolve, short, truthy,
+    Draft, Js, Loaded, RawEntry,
 };
 use super::source::Source;
 use super::subst::has_env_ref;
@@ -107,11 +112,17 @@ pub(crate) fn check(
     for entry in &loaded.entries {
         check_entry(&ctx, entry, &mut drafts);
     }
-    finish(source, doc, loaded, drafts)
+    finish(source, doc, loaded, drafts, options.env)
 }
 
 /// Positions, snippets and redaction; findings in document order.
-fn finish(source: &Source, doc: &Doc<'_>, loaded: &Loaded<'_>, mut drafts: Vec<Draft>) -> Report {
+fn finish(
+    source: &Source,
+    doc: &Doc<'_>,
+    loaded: &Loaded<'_>,
+    mut drafts: Vec<Draft>,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Report {
     drafts.sort_by_key(|d| {
         (
             d.span.0,
@@ -120,13 +131,34 @@ fn finish(source: &Source, doc: &Doc<'_>, loaded: &Loaded<'_>, mut drafts: Vec<D
     });
     let offsets: Vec<usize> = drafts.iter().map(|d| d.span.0).collect();
     let positions = loaded.lines.positions(doc.text(), &offsets);
+    let numbers = numeric_secrets(doc, &loaded.entries);
+    let is_secret = |t: &str| numbers.contains(t);
+    // Each server's secrets, gathered for the servers that have findings only.
+    let mut by_id: HashMap<&str, Vec<&RawEntry<'_>>> = HashMap::new();
+    if drafts.iter().any(|d| d.server.is_some()) {
+        for e in &loaded.entries {
+            by_id.entry(e.id.as_str()).or_default().push(e);
+        }
+    }
+    let mut redactors: HashMap<String, Redactor> = HashMap::new();
     let findings = drafts
         .into_iter()
         .zip(positions)
         .map(|(d, (line, column))| {
-            let is_secret = |t: &str| loaded.secrets.is_secret(t);
             let snippet = snippet::build(doc.text(), &loaded.lines, &d, &is_secret);
-            let message = loaded.secrets.redact(d.server.as_deref(), &d.message);
+            let message = match &d.server {
+                Some(id) => {
+                    let r = redactors.entry(id.clone()).or_insert_with(|| {
+                        let mut r = Redactor::new();
+                        for e in by_id.get(id.as_str()).into_iter().flatten() {
+                            add_entry_secrets(doc, e, env, &mut r);
+                        }
+                        r
+                    });
+                    r.redact(&d.message)
+                }
+                None => d.message.clone(),
+            };
             Finding {
                 severity: d.code.severity(),
                 code: d.code,

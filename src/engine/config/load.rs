@@ -216,47 +216,6 @@ pub(crate) struct Loaded<'t> {
     /// Whether a table whose format is plain JSON (`mcplServers`, `mcpServers`) was found.
     pub plain_json_table: bool,
     pub drafts: Vec<Draft>,
-    /// Tokens, `access` and env values of every entry: never to be shown.
-    pub secrets: Secrets,
-}
-
-/// Secret values: every entry's `token`, `access` and env values, as written and as
-/// substituted (numbers as written).
-#[derive(Debug, Default)]
-pub(crate) struct Secrets {
-    /// Every secret text, for masking a number in a snippet that equals one.
-    all: std::collections::HashSet<String>,
-    /// Each server's own secrets, for redacting the messages about it.
-    by_server: std::collections::HashMap<String, Redactor>,
-}
-
-impl Secrets {
-    /// Values shorter than this are not masked (masking `1` would garble every number).
-    const MIN_LEN: usize = 3;
-
-    fn add(&mut self, server: &str, secret: &str) {
-        if secret.chars().count() < Self::MIN_LEN {
-            return;
-        }
-        self.all.insert(secret.to_string());
-        self.by_server
-            .entry(server.to_string())
-            .or_default()
-            .add(secret);
-    }
-
-    /// Whether `text` is exactly one of the secrets.
-    pub fn is_secret(&self, text: &str) -> bool {
-        self.all.contains(text)
-    }
-
-    /// `message` with the secrets of `server` masked.
-    pub fn redact(&self, server: Option<&str>, message: &str) -> String {
-        match server.and_then(|s| self.by_server.get(s)) {
-            Some(r) => r.redact(message),
-            None => message.to_string(),
-        }
-    }
 }
 
 /// Members of an object that `JSON.parse` keeps (the last of each key), in order, and the
@@ -269,18 +228,34 @@ fn live_members<'t>(doc: &Doc<'t>, obj: u32) -> (Members<'t>, Vec<(u32, u32)>) {
         .children(obj)
         .map(|id| (doc.key(id).unwrap_or(Cow::Borrowed("")), id))
         .collect();
-    let mut last: std::collections::HashMap<&str, usize> =
-        std::collections::HashMap::with_capacity(all.len());
-    for (i, (k, _)) in all.iter().enumerate() {
-        last.insert(k.as_ref(), i);
-    }
-    if last.len() == all.len() {
+    // Where each key last appears: a linear scan for small objects, a map for large ones.
+    let winners: Vec<usize> = if all.len() <= 16 {
+        (0..all.len())
+            .map(|i| {
+                (i..all.len())
+                    .rev()
+                    .find(|&j| all[j].0 == all[i].0)
+                    .unwrap_or(i)
+            })
+            .collect()
+    } else {
+        let mut last: std::collections::HashMap<&str, usize> =
+            std::collections::HashMap::with_capacity(all.len());
+        for (i, (k, _)) in all.iter().enumerate() {
+            last.insert(k.as_ref(), i);
+        }
+        all.iter()
+            .enumerate()
+            .map(|(i, (k, _))| last.get(k.as_ref()).copied().unwrap_or(i))
+            .collect()
+    };
+    if winners.iter().enumerate().all(|(i, w)| *w == i) {
         return (all, Vec::new());
     }
     let mut dups = Vec::new();
     let mut keep = vec![false; all.len()];
-    for (i, (k, id)) in all.iter().enumerate() {
-        let winner = last.get(k.as_ref()).copied().unwrap_or(i);
+    for (i, (_, id)) in all.iter().enumerate() {
+        let winner = winners[i];
         if winner == i {
             keep[i] = true;
         } else {
@@ -400,18 +375,13 @@ struct Frame<'t> {
 }
 
 /// Find every table and entry in `doc`.
-pub(crate) fn load<'t>(
-    source: &Source,
-    doc: &Doc<'t>,
-    env: &dyn Fn(&str) -> Option<String>,
-) -> Loaded<'t> {
+pub(crate) fn load<'t>(source: &Source, doc: &Doc<'t>) -> Loaded<'t> {
     let mut loaded = Loaded {
         lines: LineIndex::new(doc.text()),
         entries: Vec::new(),
         tables: 0,
         plain_json_table: false,
         drafts: Vec::new(),
-        secrets: Secrets::default(),
     };
     let overlay = source.name.ends_with(".agent.json");
     let mut segs: Vec<Seg> = Vec::new();
@@ -454,9 +424,6 @@ pub(crate) fn load<'t>(
                 segs.pop();
             }
         }
-    }
-    for e in &loaded.entries {
-        collect_secrets(doc, e, env, &mut loaded.secrets);
     }
     loaded
 }
@@ -1043,39 +1010,55 @@ fn normalize(p: &Path) -> PathBuf {
     out
 }
 
-/// Collect every secret of an entry: `token`, `access`, env values (as written and as
-/// substituted).
-fn collect_secrets(
+/// The value nodes of an entry's secrets: `token`, `access` and every env value.
+fn secret_nodes(doc: &Doc<'_>, entry: &RawEntry<'_>) -> Vec<u32> {
+    let mut ids: Vec<u32> = ["token", "access"]
+        .into_iter()
+        .filter_map(|name| entry.get_set(doc, name))
+        .collect();
+    if let Some(env_id) = entry.get_set(doc, "env") {
+        if doc.kind(env_id) == Kind::Object {
+            ids.extend(doc.children(env_id));
+        }
+    }
+    ids
+}
+
+/// Add an entry's secrets to `r`: strings as written and as substituted, numbers as written.
+pub(crate) fn add_entry_secrets(
     doc: &Doc<'_>,
     entry: &RawEntry<'_>,
     env: &dyn Fn(&str) -> Option<String>,
-    secrets: &mut Secrets,
+    r: &mut Redactor,
 ) {
-    let server = entry.id.as_str();
-    let mut add = |id: u32| match doc.kind(id) {
-        Kind::String => {
-            if let Some(raw) = doc.string(id) {
-                secrets.add(server, raw.as_ref());
+    for id in secret_nodes(doc, entry) {
+        match doc.kind(id) {
+            Kind::String => {
+                if let Some(raw) = doc.string(id) {
+                    r.add(raw.as_ref());
+                }
+                if let Some(t) = text_of(doc, id, entry, env) {
+                    r.add(t.as_ref());
+                }
             }
-            if let Some(t) = text_of(doc, id, entry, env) {
-                secrets.add(server, t.as_ref());
-            }
-        }
-        Kind::Number => secrets.add(server, doc.raw(id)),
-        _ => {}
-    };
-    for name in ["token", "access"] {
-        if let Some(id) = entry.get_set(doc, name) {
-            add(id);
+            Kind::Number => r.add(doc.raw(id)),
+            _ => {}
         }
     }
-    if let Some(env_id) = entry.get_set(doc, "env") {
-        if doc.kind(env_id) == Kind::Object {
-            for v in doc.children(env_id) {
-                add(v);
-            }
-        }
-    }
+}
+
+/// Secrets written as JSON numbers (a token or env value without quotes): a snippet shows
+/// numbers, so these are masked there. Strings need no list: a snippet masks every string.
+pub(crate) fn numeric_secrets<'t>(
+    doc: &Doc<'t>,
+    entries: &[RawEntry<'_>],
+) -> std::collections::HashSet<&'t str> {
+    entries
+        .iter()
+        .flat_map(|e| secret_nodes(doc, e))
+        .filter(|&id| doc.kind(id) == Kind::Number)
+        .map(|id| doc.raw(id))
+        .collect()
 }
 
 /// The entries as the host loads them, for `probe`.

@@ -445,7 +445,7 @@ pub fn check_file(path: &Path, options: &CheckOptions<'_>) -> Result<Report, Loa
 /// Check a file already read.
 pub fn check_source(source: &Source, options: &CheckOptions<'_>) -> Result<Report, LoadError> {
     let doc = parse(source)?;
-    let loaded = load::load(source, &doc, options.env);
+    let loaded = load::load(source, &doc);
     Ok(check::check(source, &doc, &loaded, options))
 }
 
@@ -480,7 +480,7 @@ pub fn load_servers_from(
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Vec<ServerEntry>, LoadError> {
     let doc = parse(source)?;
-    let loaded = load::load(source, &doc, env);
+    let loaded = load::load(source, &doc);
     Ok(load::server_entries(source, &doc, &loaded, env))
 }
 
