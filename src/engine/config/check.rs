@@ -2,6 +2,7 @@
 //! worded for the chosen host rule. Timings are read by the engine's one implementation
 //! (`policy::timings`, `policy::jsnum`) and judged by the preset's `Policy`.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use url::{Host, Url};
@@ -12,14 +13,12 @@ use crate::engine::policy::{
     TIMER_LIMIT_MS,
 };
 
-use super::json::{Doc, Kind, ROOT};
-use std::collections::HashMap;
-
 use crate::engine::redact::Redactor;
 
+use super::json::{Doc, Kind, ROOT};
 use super::load::{
-    add_entry_secrets, describe, family_name, js_of, numeric_secrets, resolve, short, truthy,
-    Draft, Js, Loaded, RawEntry,
+    add_entry_secrets, describe, family_name, js_of, load, resolve, short, truthy, Draft, Js,
+    Loaded, RawEntry,
 };
 use super::source::Source;
 use super::subst::has_env_ref;
@@ -54,19 +53,26 @@ struct Ctx<'a, 't> {
 }
 
 /// Every finding of a loaded document.
-pub(crate) fn check(
-    source: &Source,
-    doc: &Doc<'_>,
-    loaded: &Loaded<'_>,
-    options: &CheckOptions<'_>,
-) -> Report {
-    let mut drafts = loaded.drafts.clone();
+pub(crate) fn check(source: &Source, doc: &Doc<'_>, options: &CheckOptions<'_>) -> Report {
     let ctx = Ctx {
         doc,
         preset: options.preset,
         env: options.env,
         dir: &source.dir,
     };
+    // Each entry is checked as it is found; its secrets are kept only when it has findings.
+    let mut redactors: HashMap<String, Redactor> = HashMap::new();
+    let mut loaded = load(source, doc, &mut |entry, drafts, mark| {
+        check_entry(&ctx, &entry, drafts);
+        if drafts[mark..]
+            .iter()
+            .any(|d| d.server.as_deref() == Some(entry.id.as_str()))
+        {
+            let r = redactors.entry(entry.id.clone()).or_default();
+            add_entry_secrets(doc, &entry, options.env, r);
+        }
+    });
+    let mut drafts = std::mem::take(&mut loaded.drafts);
     if loaded.tables == 0 && !drafts.iter().any(|d| d.code == Code::ServerTable) {
         let start = doc.node(ROOT).start();
         drafts.push(Draft {
@@ -109,19 +115,16 @@ pub(crate) fn check(
             });
         }
     }
-    for entry in &loaded.entries {
-        check_entry(&ctx, entry, &mut drafts);
-    }
-    finish(source, doc, loaded, drafts, options.env)
+    finish(source, doc, &loaded, drafts, &redactors)
 }
 
 /// Positions, snippets and redaction; findings in document order.
 fn finish(
     source: &Source,
     doc: &Doc<'_>,
-    loaded: &Loaded<'_>,
+    loaded: &Loaded,
     mut drafts: Vec<Draft>,
-    env: &dyn Fn(&str) -> Option<String>,
+    redactors: &HashMap<String, Redactor>,
 ) -> Report {
     drafts.sort_by_key(|d| {
         (
@@ -131,32 +134,14 @@ fn finish(
     });
     let offsets: Vec<usize> = drafts.iter().map(|d| d.span.0).collect();
     let positions = loaded.lines.positions(doc.text(), &offsets);
-    let numbers = numeric_secrets(doc, &loaded.entries);
-    let is_secret = |t: &str| numbers.contains(t);
-    // Each server's secrets, gathered for the servers that have findings only.
-    let mut by_id: HashMap<&str, Vec<&RawEntry<'_>>> = HashMap::new();
-    if drafts.iter().any(|d| d.server.is_some()) {
-        for e in &loaded.entries {
-            by_id.entry(e.id.as_str()).or_default().push(e);
-        }
-    }
-    let mut redactors: HashMap<String, Redactor> = HashMap::new();
+    let is_secret = |t: &str| loaded.numeric_secrets.contains(t);
     let findings = drafts
         .into_iter()
         .zip(positions)
         .map(|(d, (line, column))| {
             let snippet = snippet::build(doc.text(), &loaded.lines, &d, &is_secret);
-            let message = match &d.server {
-                Some(id) => {
-                    let r = redactors.entry(id.clone()).or_insert_with(|| {
-                        let mut r = Redactor::new();
-                        for e in by_id.get(id.as_str()).into_iter().flatten() {
-                            add_entry_secrets(doc, e, env, &mut r);
-                        }
-                        r
-                    });
-                    r.redact(&d.message)
-                }
+            let message = match d.server.as_deref().and_then(|id| redactors.get(id)) {
+                Some(r) => r.redact(&d.message),
                 None => d.message.clone(),
             };
             Finding {
@@ -175,7 +160,7 @@ fn finish(
         .collect();
     Report {
         file: source.name.clone(),
-        servers: loaded.entries.len(),
+        servers: loaded.entries,
         findings,
     }
 }

@@ -209,9 +209,14 @@ impl RawEntry<'_> {
 }
 
 /// Everything found in one document.
-pub(crate) struct Loaded<'t> {
+pub(crate) struct Loaded {
     pub lines: LineIndex,
-    pub entries: Vec<RawEntry<'t>>,
+    /// Server entries found (each was handed to the visitor).
+    pub entries: usize,
+    /// Tokens, `access` and env values written as JSON numbers, in any entry (ignored duplicates
+    /// included): a snippet shows numbers, so these are masked there. Strings need no list: a
+    /// snippet masks every string.
+    pub numeric_secrets: std::collections::HashSet<String>,
     pub tables: usize,
     /// Whether a table whose format is plain JSON (`mcplServers`, `mcpServers`) was found.
     pub plain_json_table: bool,
@@ -323,7 +328,7 @@ fn nested_duplicates(
     fields: &[(Cow<'_, str>, u32)],
     entry_path: &str,
     server: &str,
-    loaded: &mut Loaded<'_>,
+    loaded: &mut Loaded,
 ) {
     for (name, id) in fields {
         let mut stack = vec![(*id, child_path(entry_path, name), 0usize)];
@@ -374,11 +379,16 @@ struct Frame<'t> {
     at: usize,
 }
 
-/// Find every table and entry in `doc`.
-pub(crate) fn load<'t>(source: &Source, doc: &Doc<'t>) -> Loaded<'t> {
+/// Called with each entry as it is found (so entries need not all be kept), with the findings
+/// so far and how many there were before this entry's own (its duplicate keys).
+pub(crate) type Visit<'v, 't> = dyn FnMut(RawEntry<'t>, &mut Vec<Draft>, usize) + 'v;
+
+/// Find every table and entry in `doc`, handing each entry to `visit`.
+pub(crate) fn load<'t>(source: &Source, doc: &Doc<'t>, visit: &mut Visit<'_, 't>) -> Loaded {
     let mut loaded = Loaded {
         lines: LineIndex::new(doc.text()),
-        entries: Vec::new(),
+        entries: 0,
+        numeric_secrets: std::collections::HashSet::new(),
         tables: 0,
         plain_json_table: false,
         drafts: Vec::new(),
@@ -409,7 +419,7 @@ pub(crate) fn load<'t>(source: &Source, doc: &Doc<'t>) -> Loaded<'t> {
             if let Some(kind) = table_kind(&key) {
                 segs.push(seg);
                 let path = render_path(doc, &segs);
-                let handled = read_table(doc, child, kind, &path, overlay, &mut loaded);
+                let handled = read_table(doc, child, kind, &path, overlay, &mut loaded, visit);
                 segs.pop();
                 if handled {
                     continue;
@@ -432,7 +442,7 @@ fn open_frame<'t>(
     doc: &Doc<'t>,
     node: u32,
     segs: &[Seg],
-    loaded: &mut Loaded<'t>,
+    loaded: &mut Loaded,
 ) -> Option<Frame<'t>> {
     match doc.kind(node) {
         Kind::Object => {
@@ -468,7 +478,8 @@ fn read_table<'t>(
     kind: TableKind,
     path: &str,
     overlay: bool,
-    loaded: &mut Loaded<'t>,
+    loaded: &mut Loaded,
+    visit: &mut Visit<'_, 't>,
 ) -> bool {
     let value_kind = doc.kind(table);
     match (kind, value_kind) {
@@ -496,6 +507,9 @@ fn read_table<'t>(
         }
     }
     loaded.tables += 1;
+    for entry in doc.children(table) {
+        collect_numeric_secrets(doc, entry, &mut loaded.numeric_secrets);
+    }
     if kind != TableKind::Servers {
         loaded.plain_json_table = true;
     }
@@ -524,6 +538,7 @@ fn read_table<'t>(
                 );
                 continue;
             }
+            let mark = loaded.drafts.len();
             let (fields, dups) = live_members(doc, member);
             let id_field = fields
                 .iter()
@@ -539,6 +554,8 @@ fn read_table<'t>(
                 .unwrap_or((doc.node(member).start(), doc.node(member).start() + 1));
             push_entry(
                 loaded,
+                visit,
+                mark,
                 id,
                 kind,
                 entry_path,
@@ -565,6 +582,7 @@ fn read_table<'t>(
                 continue;
             }
             let start = doc.node(element).start();
+            let mark = loaded.drafts.len();
             let (fields, dups) = live_members(doc, element);
             let id = fields
                 .iter()
@@ -592,6 +610,8 @@ fn read_table<'t>(
             nested_duplicates(doc, &fields, &entry_path, &id, loaded);
             push_entry(
                 loaded,
+                visit,
+                mark,
                 id,
                 kind,
                 entry_path,
@@ -606,7 +626,9 @@ fn read_table<'t>(
 
 #[allow(clippy::too_many_arguments)]
 fn push_entry<'t>(
-    loaded: &mut Loaded<'t>,
+    loaded: &mut Loaded,
+    visit: &mut Visit<'_, 't>,
+    mark: usize,
     id: String,
     table: TableKind,
     path: String,
@@ -618,14 +640,16 @@ fn push_entry<'t>(
         && !fields
             .iter()
             .any(|(k, _)| LAUNCH_FIELDS.contains(&k.as_ref()));
-    loaded.entries.push(RawEntry {
+    loaded.entries += 1;
+    let entry = RawEntry {
         id,
         table,
         path,
         anchor,
         fields,
         is_override,
-    });
+    };
+    visit(entry, &mut loaded.drafts, mark);
 }
 
 /// A value's text at load: a string, decoded, with `${VAR}` substituted when its table does
@@ -1047,100 +1071,118 @@ pub(crate) fn add_entry_secrets(
     }
 }
 
-/// Secrets written as JSON numbers (a token or env value without quotes): a snippet shows
-/// numbers, so these are masked there. Strings need no list: a snippet masks every string.
-pub(crate) fn numeric_secrets<'t>(
-    doc: &Doc<'t>,
-    entries: &[RawEntry<'_>],
-) -> std::collections::HashSet<&'t str> {
-    entries
-        .iter()
-        .flat_map(|e| secret_nodes(doc, e))
-        .filter(|&id| doc.kind(id) == Kind::Number)
-        .map(|id| doc.raw(id))
-        .collect()
+/// Every member of an entry object (duplicates included) that holds a secret written as a
+/// number.
+fn collect_numeric_secrets(doc: &Doc<'_>, entry: u32, out: &mut std::collections::HashSet<String>) {
+    if doc.kind(entry) != Kind::Object {
+        return;
+    }
+    for m in doc.children(entry) {
+        let key = doc.key(m).unwrap_or_default();
+        let values: Vec<u32> = match key.as_ref() {
+            "token" | "access" => vec![m],
+            "env" => doc.children(m).collect(),
+            _ => continue,
+        };
+        for v in values {
+            if doc.kind(v) == Kind::Number {
+                out.insert(doc.raw(v).to_string());
+            }
+        }
+    }
 }
 
 /// The entries as the host loads them, for `probe`.
 pub(crate) fn server_entries(
     source: &Source,
     doc: &Doc<'_>,
-    loaded: &Loaded<'_>,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Vec<ServerEntry> {
-    let offsets: Vec<usize> = loaded.entries.iter().map(|e| e.anchor.0).collect();
+    let mut entries = Vec::new();
+    let mut offsets = Vec::new();
+    let loaded = load(source, doc, &mut |e, _, _| {
+        offsets.push(e.anchor.0);
+        entries.push(server_entry(source, doc, &e, env));
+    });
     let positions = loaded.lines.positions(doc.text(), &offsets);
-    loaded
-        .entries
-        .iter()
-        .zip(positions)
-        .map(|(e, (line, column))| {
-            let resolved = resolve(doc, e, &source.dir, env);
-            let family = resolved.family().unwrap_or(EngineKind::Legacy);
-            let binding = match resolved.problems.first() {
-                Some(p) => Err(p.message.clone()),
-                None => resolved
-                    .binding
-                    .clone()
-                    .ok_or_else(|| "the host cannot bind this entry".to_string()),
-            };
-            let js = |name: &str| e.get(name).map(|id| js_of(doc, id, e, env));
-            let reconnect = match js("reconnect") {
-                None => false,
-                Some(v) => match family {
-                    EngineKind::Modern => matches!(v, Js::Bool(true)),
-                    EngineKind::Legacy => truthy(&v),
-                },
-            };
-            let interval = js("reconnectIntervalMs");
-            let cap = js("reconnectMaxIntervalMs");
-            let interval_v = interval.as_ref().map(Js::value);
-            let cap_v = cap.as_ref().map(Js::value);
-            let timings = Timings::from_json(interval_v.as_ref(), cap_v.as_ref());
-            let env_pairs = e
-                .get_set(doc, "env")
-                .filter(|&id| doc.kind(id) == Kind::Object)
-                .map(|id| {
-                    let (members, _) = live_members(doc, id);
-                    members
-                        .into_iter()
-                        .filter_map(|(k, v)| {
-                            text_of(doc, v, e, env).map(|t| (k.into_owned(), t.into_owned()))
-                        })
-                        .collect()
+    for (entry, (line, column)) in entries.iter_mut().zip(positions) {
+        entry.line = line;
+        entry.column = column;
+    }
+    entries
+}
+
+/// One entry as the host loads it (line and column are filled in by the caller).
+fn server_entry(
+    source: &Source,
+    doc: &Doc<'_>,
+    e: &RawEntry<'_>,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> ServerEntry {
+    let resolved = resolve(doc, e, &source.dir, env);
+    let family = resolved.family().unwrap_or(EngineKind::Legacy);
+    let binding = match resolved.problems.first() {
+        Some(p) => Err(p.message.clone()),
+        None => resolved
+            .binding
+            .clone()
+            .ok_or_else(|| "the host cannot bind this entry".to_string()),
+    };
+    let js = |name: &str| e.get(name).map(|id| js_of(doc, id, e, env));
+    let reconnect = match js("reconnect") {
+        None => false,
+        Some(v) => match family {
+            EngineKind::Modern => matches!(v, Js::Bool(true)),
+            EngineKind::Legacy => truthy(&v),
+        },
+    };
+    let interval = js("reconnectIntervalMs");
+    let cap = js("reconnectMaxIntervalMs");
+    let interval_v = interval.as_ref().map(Js::value);
+    let cap_v = cap.as_ref().map(Js::value);
+    let timings = Timings::from_json(interval_v.as_ref(), cap_v.as_ref());
+    let env_pairs = e
+        .get_set(doc, "env")
+        .filter(|&id| doc.kind(id) == Kind::Object)
+        .map(|id| {
+            let (members, _) = live_members(doc, id);
+            members
+                .into_iter()
+                .filter_map(|(k, v)| {
+                    text_of(doc, v, e, env).map(|t| (k.into_owned(), t.into_owned()))
                 })
-                .unwrap_or_default();
-            let inherit_env = e
-                .get("inheritEnv")
-                .is_some_and(|id| doc.kind(id) == Kind::True);
-            let token = e
-                .get_set(doc, "token")
-                .and_then(|id| text_of(doc, id, e, env))
-                .map(Cow::into_owned);
-            let request_timeout_ms = e
-                .get_set(doc, "requestTimeoutMs")
-                .map(|id| js_of(doc, id, e, env).number());
-            ServerEntry {
-                id: e.id.clone(),
-                file: source.name.clone(),
-                path: e.path.clone(),
-                line,
-                column,
-                table: e.table,
-                disabled: e
-                    .get("disabled")
-                    .is_some_and(|id| doc.kind(id) == Kind::True),
-                is_override: e.is_override,
-                binding,
-                env: env_pairs,
-                inherit_env,
-                token,
-                reconnect,
-                timings,
-                request_timeout_ms,
-            }
+                .collect()
         })
-        .collect()
+        .unwrap_or_default();
+    let inherit_env = e
+        .get("inheritEnv")
+        .is_some_and(|id| doc.kind(id) == Kind::True);
+    let token = e
+        .get_set(doc, "token")
+        .and_then(|id| text_of(doc, id, e, env))
+        .map(Cow::into_owned);
+    let request_timeout_ms = e
+        .get_set(doc, "requestTimeoutMs")
+        .map(|id| js_of(doc, id, e, env).number());
+    ServerEntry {
+        id: e.id.clone(),
+        file: source.name.clone(),
+        path: e.path.clone(),
+        line: 0,
+        column: 0,
+        table: e.table,
+        disabled: e
+            .get("disabled")
+            .is_some_and(|id| doc.kind(id) == Kind::True),
+        is_override: e.is_override,
+        binding,
+        env: env_pairs,
+        inherit_env,
+        token,
+        reconnect,
+        timings,
+        request_timeout_ms,
+    }
 }
 
 /// A name shortened for a message.

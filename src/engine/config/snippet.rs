@@ -114,7 +114,8 @@ pub(crate) fn build(
                 let shown = format!("<{kind}>");
                 emit(&mut out, &mut out_chars, &shown);
                 caret_len = Some(chars(&shown));
-                p = value_end.max(s + 1).min(le);
+                let one_char = text[s..].chars().next().map_or(1, char::len_utf8);
+                p = value_end.max(s + one_char).min(le);
                 continue;
             }
         }
