@@ -462,6 +462,11 @@ fn is_loopback(url: &Url) -> bool {
 
 fn cleartext(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, url: &str, out: &mut Vec<Draft>) {
     let doc = ctx.doc;
+    // Only clear-text schemes matter; skip parsing the url again for the others.
+    let lower = url.get(..5).unwrap_or(url).to_ascii_lowercase();
+    if !(lower.starts_with("ws:") || lower.starts_with("http:")) {
+        return;
+    }
     let Ok(parsed) = Url::parse(url) else { return };
     let (how, fix) = match parsed.scheme() {
         "ws" => ("as the ?token= query of the URL", "wss://"),

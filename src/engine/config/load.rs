@@ -322,6 +322,40 @@ fn duplicate_drafts(
 /// Nested objects inside an entry's fields are read no deeper than this for duplicate keys.
 const NESTED_DEPTH: usize = 32;
 
+/// Whether an object has a key twice (no allocation for keys without escapes).
+fn has_duplicate_keys(doc: &Doc<'_>, obj: u32) -> bool {
+    let keys: Vec<Cow<'_, str>> = doc.children(obj).filter_map(|m| doc.key(m)).collect();
+    if keys.len() > 16 {
+        let mut seen = std::collections::HashSet::with_capacity(keys.len());
+        return !keys.iter().all(|k| seen.insert(k.as_ref()));
+    }
+    keys.iter()
+        .enumerate()
+        .any(|(i, k)| keys[i + 1..].contains(k))
+}
+
+/// Whether any object in a field's value (down to `NESTED_DEPTH`) has a duplicate key.
+fn nested_has_duplicates(doc: &Doc<'_>, value: u32) -> bool {
+    let mut stack = vec![(value, 0usize)];
+    while let Some((node, depth)) = stack.pop() {
+        if depth > NESTED_DEPTH {
+            continue;
+        }
+        match doc.kind(node) {
+            Kind::Object if has_duplicate_keys(doc, node) => return true,
+            Kind::Object | Kind::Array => {
+                stack.extend(
+                    doc.children(node)
+                        .filter(|&c| matches!(doc.kind(c), Kind::Object | Kind::Array))
+                        .map(|c| (c, depth + 1)),
+                );
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Duplicate keys inside an entry's field values (`env`, policy objects), named by the field.
 fn nested_duplicates(
     doc: &Doc<'_>,
@@ -331,6 +365,10 @@ fn nested_duplicates(
     loaded: &mut Loaded,
 ) {
     for (name, id) in fields {
+        if !matches!(doc.kind(*id), Kind::Object | Kind::Array) || !nested_has_duplicates(doc, *id)
+        {
+            continue;
+        }
         let mut stack = vec![(*id, child_path(entry_path, name), 0usize)];
         while let Some((node, path, depth)) = stack.pop() {
             if depth > NESTED_DEPTH {
