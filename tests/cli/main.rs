@@ -1,5 +1,6 @@
 //! One integration-test binary: drives the real `mcpl-doctor` binary. Modules by subcommand.
 
+mod check_config;
 mod completions;
 mod probe;
 mod simulate;

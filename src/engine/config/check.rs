@@ -2,6 +2,7 @@
 //! worded for the chosen host rule. Timings are read by the engine's one implementation
 //! (`policy::timings`, `policy::jsnum`) and judged by the preset's `Policy`.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use url::{Host, Url};
@@ -12,9 +13,12 @@ use crate::engine::policy::{
     TIMER_LIMIT_MS,
 };
 
+use crate::engine::redact::Redactor;
+
 use super::json::{Doc, Kind, ROOT};
 use super::load::{
-    describe, family_name, js_of, resolve, short, truthy, Draft, Js, Loaded, RawEntry,
+    add_entry_secrets, describe, family_name, js_of, load, resolve, short, truthy, Draft, Js,
+    Loaded, RawEntry,
 };
 use super::source::Source;
 use super::subst::has_env_ref;
@@ -49,19 +53,26 @@ struct Ctx<'a, 't> {
 }
 
 /// Every finding of a loaded document.
-pub(crate) fn check(
-    source: &Source,
-    doc: &Doc<'_>,
-    loaded: &Loaded<'_>,
-    options: &CheckOptions<'_>,
-) -> Report {
-    let mut drafts = loaded.drafts.clone();
+pub(crate) fn check(source: &Source, doc: &Doc<'_>, options: &CheckOptions<'_>) -> Report {
     let ctx = Ctx {
         doc,
         preset: options.preset,
         env: options.env,
         dir: &source.dir,
     };
+    // Each entry is checked as it is found; its secrets are kept only when it has findings.
+    let mut redactors: HashMap<String, Redactor> = HashMap::new();
+    let mut loaded = load(source, doc, &mut |entry, drafts, mark| {
+        check_entry(&ctx, &entry, drafts);
+        if drafts[mark..]
+            .iter()
+            .any(|d| d.server.as_deref() == Some(entry.id.as_str()))
+        {
+            let r = redactors.entry(entry.id.clone()).or_default();
+            add_entry_secrets(doc, &entry, options.env, r);
+        }
+    });
+    let mut drafts = std::mem::take(&mut loaded.drafts);
     if loaded.tables == 0 && !drafts.iter().any(|d| d.code == Code::ServerTable) {
         let start = doc.node(ROOT).start();
         drafts.push(Draft {
@@ -104,14 +115,17 @@ pub(crate) fn check(
             });
         }
     }
-    for entry in &loaded.entries {
-        check_entry(&ctx, entry, &mut drafts);
-    }
-    finish(source, doc, loaded, drafts)
+    finish(source, doc, &loaded, drafts, &redactors)
 }
 
 /// Positions, snippets and redaction; findings in document order.
-fn finish(source: &Source, doc: &Doc<'_>, loaded: &Loaded<'_>, mut drafts: Vec<Draft>) -> Report {
+fn finish(
+    source: &Source,
+    doc: &Doc<'_>,
+    loaded: &Loaded,
+    mut drafts: Vec<Draft>,
+    redactors: &HashMap<String, Redactor>,
+) -> Report {
     drafts.sort_by_key(|d| {
         (
             d.span.0,
@@ -120,11 +134,16 @@ fn finish(source: &Source, doc: &Doc<'_>, loaded: &Loaded<'_>, mut drafts: Vec<D
     });
     let offsets: Vec<usize> = drafts.iter().map(|d| d.span.0).collect();
     let positions = loaded.lines.positions(doc.text(), &offsets);
+    let is_secret = |t: &str| loaded.numeric_secrets.contains(t);
     let findings = drafts
         .into_iter()
         .zip(positions)
         .map(|(d, (line, column))| {
-            let snippet = snippet::build(doc.text(), &loaded.lines, &d, &loaded.secrets);
+            let snippet = snippet::build(doc.text(), &loaded.lines, &d, &is_secret);
+            let message = match d.server.as_deref().and_then(|id| redactors.get(id)) {
+                Some(r) => r.redact(&d.message),
+                None => d.message.clone(),
+            };
             Finding {
                 severity: d.code.severity(),
                 code: d.code,
@@ -134,14 +153,14 @@ fn finish(source: &Source, doc: &Doc<'_>, loaded: &Loaded<'_>, mut drafts: Vec<D
                 path: d.path,
                 server: d.server,
                 field: d.field,
-                message: loaded.secrets.redact(&d.message),
+                message,
                 snippet: Some(snippet),
             }
         })
         .collect();
     Report {
         file: source.name.clone(),
-        servers: loaded.entries.len(),
+        servers: loaded.entries,
         findings,
     }
 }
@@ -443,6 +462,11 @@ fn is_loopback(url: &Url) -> bool {
 
 fn cleartext(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, url: &str, out: &mut Vec<Draft>) {
     let doc = ctx.doc;
+    // Only clear-text schemes matter; skip parsing the url again for the others.
+    let lower = url.get(..5).unwrap_or(url).to_ascii_lowercase();
+    if !(lower.starts_with("ws:") || lower.starts_with("http:")) {
+        return;
+    }
     let Ok(parsed) = Url::parse(url) else { return };
     let (how, fix) = match parsed.scheme() {
         "ws" => ("as the ?token= query of the URL", "wss://"),

@@ -209,15 +209,18 @@ impl RawEntry<'_> {
 }
 
 /// Everything found in one document.
-pub(crate) struct Loaded<'t> {
+pub(crate) struct Loaded {
     pub lines: LineIndex,
-    pub entries: Vec<RawEntry<'t>>,
+    /// Server entries found (each was handed to the visitor).
+    pub entries: usize,
+    /// Tokens, `access` and env values written as JSON numbers, in any entry (ignored duplicates
+    /// included): a snippet shows numbers, so these are masked there. Strings need no list: a
+    /// snippet masks every string.
+    pub numeric_secrets: std::collections::HashSet<String>,
     pub tables: usize,
     /// Whether a table whose format is plain JSON (`mcplServers`, `mcpServers`) was found.
     pub plain_json_table: bool,
     pub drafts: Vec<Draft>,
-    /// Tokens, `access` and env values of every entry: never to be shown.
-    pub secrets: Redactor,
 }
 
 /// Members of an object that `JSON.parse` keeps (the last of each key), in order, and the
@@ -230,18 +233,34 @@ fn live_members<'t>(doc: &Doc<'t>, obj: u32) -> (Members<'t>, Vec<(u32, u32)>) {
         .children(obj)
         .map(|id| (doc.key(id).unwrap_or(Cow::Borrowed("")), id))
         .collect();
-    let mut last: std::collections::HashMap<&str, usize> =
-        std::collections::HashMap::with_capacity(all.len());
-    for (i, (k, _)) in all.iter().enumerate() {
-        last.insert(k.as_ref(), i);
-    }
-    if last.len() == all.len() {
+    // Where each key last appears: a linear scan for small objects, a map for large ones.
+    let winners: Vec<usize> = if all.len() <= 16 {
+        (0..all.len())
+            .map(|i| {
+                (i..all.len())
+                    .rev()
+                    .find(|&j| all[j].0 == all[i].0)
+                    .unwrap_or(i)
+            })
+            .collect()
+    } else {
+        let mut last: std::collections::HashMap<&str, usize> =
+            std::collections::HashMap::with_capacity(all.len());
+        for (i, (k, _)) in all.iter().enumerate() {
+            last.insert(k.as_ref(), i);
+        }
+        all.iter()
+            .enumerate()
+            .map(|(i, (k, _))| last.get(k.as_ref()).copied().unwrap_or(i))
+            .collect()
+    };
+    if winners.iter().enumerate().all(|(i, w)| *w == i) {
         return (all, Vec::new());
     }
     let mut dups = Vec::new();
     let mut keep = vec![false; all.len()];
-    for (i, (k, id)) in all.iter().enumerate() {
-        let winner = last.get(k.as_ref()).copied().unwrap_or(i);
+    for (i, (_, id)) in all.iter().enumerate() {
+        let winner = winners[i];
         if winner == i {
             keep[i] = true;
         } else {
@@ -303,15 +322,53 @@ fn duplicate_drafts(
 /// Nested objects inside an entry's fields are read no deeper than this for duplicate keys.
 const NESTED_DEPTH: usize = 32;
 
+/// Whether an object has a key twice (no allocation for keys without escapes).
+fn has_duplicate_keys(doc: &Doc<'_>, obj: u32) -> bool {
+    let keys: Vec<Cow<'_, str>> = doc.children(obj).filter_map(|m| doc.key(m)).collect();
+    if keys.len() > 16 {
+        let mut seen = std::collections::HashSet::with_capacity(keys.len());
+        return !keys.iter().all(|k| seen.insert(k.as_ref()));
+    }
+    keys.iter()
+        .enumerate()
+        .any(|(i, k)| keys[i + 1..].contains(k))
+}
+
+/// Whether any object in a field's value (down to `NESTED_DEPTH`) has a duplicate key.
+fn nested_has_duplicates(doc: &Doc<'_>, value: u32) -> bool {
+    let mut stack = vec![(value, 0usize)];
+    while let Some((node, depth)) = stack.pop() {
+        if depth > NESTED_DEPTH {
+            continue;
+        }
+        match doc.kind(node) {
+            Kind::Object if has_duplicate_keys(doc, node) => return true,
+            Kind::Object | Kind::Array => {
+                stack.extend(
+                    doc.children(node)
+                        .filter(|&c| matches!(doc.kind(c), Kind::Object | Kind::Array))
+                        .map(|c| (c, depth + 1)),
+                );
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Duplicate keys inside an entry's field values (`env`, policy objects), named by the field.
 fn nested_duplicates(
     doc: &Doc<'_>,
     fields: &[(Cow<'_, str>, u32)],
     entry_path: &str,
     server: &str,
-    loaded: &mut Loaded<'_>,
+    loaded: &mut Loaded,
 ) {
     for (name, id) in fields {
+        if !matches!(doc.kind(*id), Kind::Object | Kind::Array) || !nested_has_duplicates(doc, *id)
+        {
+            continue;
+        }
         let mut stack = vec![(*id, child_path(entry_path, name), 0usize)];
         while let Some((node, path, depth)) = stack.pop() {
             if depth > NESTED_DEPTH {
@@ -360,19 +417,19 @@ struct Frame<'t> {
     at: usize,
 }
 
-/// Find every table and entry in `doc`.
-pub(crate) fn load<'t>(
-    source: &Source,
-    doc: &Doc<'t>,
-    env: &dyn Fn(&str) -> Option<String>,
-) -> Loaded<'t> {
+/// Called with each entry as it is found (so entries need not all be kept), with the findings
+/// so far and how many there were before this entry's own (its duplicate keys).
+pub(crate) type Visit<'v, 't> = dyn FnMut(RawEntry<'t>, &mut Vec<Draft>, usize) + 'v;
+
+/// Find every table and entry in `doc`, handing each entry to `visit`.
+pub(crate) fn load<'t>(source: &Source, doc: &Doc<'t>, visit: &mut Visit<'_, 't>) -> Loaded {
     let mut loaded = Loaded {
         lines: LineIndex::new(doc.text()),
-        entries: Vec::new(),
+        entries: 0,
+        numeric_secrets: std::collections::HashSet::new(),
         tables: 0,
         plain_json_table: false,
         drafts: Vec::new(),
-        secrets: Redactor::new(),
     };
     let overlay = source.name.ends_with(".agent.json");
     let mut segs: Vec<Seg> = Vec::new();
@@ -400,7 +457,7 @@ pub(crate) fn load<'t>(
             if let Some(kind) = table_kind(&key) {
                 segs.push(seg);
                 let path = render_path(doc, &segs);
-                let handled = read_table(doc, child, kind, &path, overlay, &mut loaded);
+                let handled = read_table(doc, child, kind, &path, overlay, &mut loaded, visit);
                 segs.pop();
                 if handled {
                     continue;
@@ -416,9 +473,6 @@ pub(crate) fn load<'t>(
             }
         }
     }
-    for e in &loaded.entries {
-        collect_secrets(doc, e, env, &mut loaded.secrets);
-    }
     loaded
 }
 
@@ -426,7 +480,7 @@ fn open_frame<'t>(
     doc: &Doc<'t>,
     node: u32,
     segs: &[Seg],
-    loaded: &mut Loaded<'t>,
+    loaded: &mut Loaded,
 ) -> Option<Frame<'t>> {
     match doc.kind(node) {
         Kind::Object => {
@@ -462,7 +516,8 @@ fn read_table<'t>(
     kind: TableKind,
     path: &str,
     overlay: bool,
-    loaded: &mut Loaded<'t>,
+    loaded: &mut Loaded,
+    visit: &mut Visit<'_, 't>,
 ) -> bool {
     let value_kind = doc.kind(table);
     match (kind, value_kind) {
@@ -490,6 +545,9 @@ fn read_table<'t>(
         }
     }
     loaded.tables += 1;
+    for entry in doc.children(table) {
+        collect_numeric_secrets(doc, entry, &mut loaded.numeric_secrets);
+    }
     if kind != TableKind::Servers {
         loaded.plain_json_table = true;
     }
@@ -518,6 +576,7 @@ fn read_table<'t>(
                 );
                 continue;
             }
+            let mark = loaded.drafts.len();
             let (fields, dups) = live_members(doc, member);
             let id_field = fields
                 .iter()
@@ -533,6 +592,8 @@ fn read_table<'t>(
                 .unwrap_or((doc.node(member).start(), doc.node(member).start() + 1));
             push_entry(
                 loaded,
+                visit,
+                mark,
                 id,
                 kind,
                 entry_path,
@@ -559,6 +620,7 @@ fn read_table<'t>(
                 continue;
             }
             let start = doc.node(element).start();
+            let mark = loaded.drafts.len();
             let (fields, dups) = live_members(doc, element);
             let id = fields
                 .iter()
@@ -586,6 +648,8 @@ fn read_table<'t>(
             nested_duplicates(doc, &fields, &entry_path, &id, loaded);
             push_entry(
                 loaded,
+                visit,
+                mark,
                 id,
                 kind,
                 entry_path,
@@ -600,7 +664,9 @@ fn read_table<'t>(
 
 #[allow(clippy::too_many_arguments)]
 fn push_entry<'t>(
-    loaded: &mut Loaded<'t>,
+    loaded: &mut Loaded,
+    visit: &mut Visit<'_, 't>,
+    mark: usize,
     id: String,
     table: TableKind,
     path: String,
@@ -612,14 +678,16 @@ fn push_entry<'t>(
         && !fields
             .iter()
             .any(|(k, _)| LAUNCH_FIELDS.contains(&k.as_ref()));
-    loaded.entries.push(RawEntry {
+    loaded.entries += 1;
+    let entry = RawEntry {
         id,
         table,
         path,
         anchor,
         fields,
         is_override,
-    });
+    };
+    visit(entry, &mut loaded.drafts, mark);
 }
 
 /// A value's text at load: a string, decoded, with `${VAR}` substituted when its table does
@@ -1004,35 +1072,59 @@ fn normalize(p: &Path) -> PathBuf {
     out
 }
 
-/// Collect every secret of an entry: `token`, `access`, env values (as written and as
-/// substituted).
-fn collect_secrets(
+/// The value nodes of an entry's secrets: `token`, `access` and every env value.
+fn secret_nodes(doc: &Doc<'_>, entry: &RawEntry<'_>) -> Vec<u32> {
+    let mut ids: Vec<u32> = ["token", "access"]
+        .into_iter()
+        .filter_map(|name| entry.get_set(doc, name))
+        .collect();
+    if let Some(env_id) = entry.get_set(doc, "env") {
+        if doc.kind(env_id) == Kind::Object {
+            ids.extend(doc.children(env_id));
+        }
+    }
+    ids
+}
+
+/// Add an entry's secrets to `r`: strings as written and as substituted, numbers as written.
+pub(crate) fn add_entry_secrets(
     doc: &Doc<'_>,
     entry: &RawEntry<'_>,
     env: &dyn Fn(&str) -> Option<String>,
-    secrets: &mut Redactor,
+    r: &mut Redactor,
 ) {
-    let mut add = |id: u32| match doc.kind(id) {
-        Kind::String => {
-            if let Some(raw) = doc.string(id) {
-                secrets.add(raw.as_ref());
+    for id in secret_nodes(doc, entry) {
+        match doc.kind(id) {
+            Kind::String => {
+                if let Some(raw) = doc.string(id) {
+                    r.add(raw.as_ref());
+                }
+                if let Some(t) = text_of(doc, id, entry, env) {
+                    r.add(t.as_ref());
+                }
             }
-            if let Some(t) = text_of(doc, id, entry, env) {
-                secrets.add(t.as_ref());
-            }
-        }
-        Kind::Number => secrets.add(doc.raw(id)),
-        _ => {}
-    };
-    for name in ["token", "access"] {
-        if let Some(id) = entry.get_set(doc, name) {
-            add(id);
+            Kind::Number => r.add(doc.raw(id)),
+            _ => {}
         }
     }
-    if let Some(env_id) = entry.get_set(doc, "env") {
-        if doc.kind(env_id) == Kind::Object {
-            for v in doc.children(env_id) {
-                add(v);
+}
+
+/// Every member of an entry object (duplicates included) that holds a secret written as a
+/// number.
+fn collect_numeric_secrets(doc: &Doc<'_>, entry: u32, out: &mut std::collections::HashSet<String>) {
+    if doc.kind(entry) != Kind::Object {
+        return;
+    }
+    for m in doc.children(entry) {
+        let key = doc.key(m).unwrap_or_default();
+        let values: Vec<u32> = match key.as_ref() {
+            "token" | "access" => vec![m],
+            "env" => doc.children(m).collect(),
+            _ => continue,
+        };
+        for v in values {
+            if doc.kind(v) == Kind::Number {
+                out.insert(doc.raw(v).to_string());
             }
         }
     }
@@ -1042,82 +1134,93 @@ fn collect_secrets(
 pub(crate) fn server_entries(
     source: &Source,
     doc: &Doc<'_>,
-    loaded: &Loaded<'_>,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Vec<ServerEntry> {
-    let offsets: Vec<usize> = loaded.entries.iter().map(|e| e.anchor.0).collect();
+    let mut entries = Vec::new();
+    let mut offsets = Vec::new();
+    let loaded = load(source, doc, &mut |e, _, _| {
+        offsets.push(e.anchor.0);
+        entries.push(server_entry(source, doc, &e, env));
+    });
     let positions = loaded.lines.positions(doc.text(), &offsets);
-    loaded
-        .entries
-        .iter()
-        .zip(positions)
-        .map(|(e, (line, column))| {
-            let resolved = resolve(doc, e, &source.dir, env);
-            let family = resolved.family().unwrap_or(EngineKind::Legacy);
-            let binding = match resolved.problems.first() {
-                Some(p) => Err(p.message.clone()),
-                None => resolved
-                    .binding
-                    .clone()
-                    .ok_or_else(|| "the host cannot bind this entry".to_string()),
-            };
-            let js = |name: &str| e.get(name).map(|id| js_of(doc, id, e, env));
-            let reconnect = match js("reconnect") {
-                None => false,
-                Some(v) => match family {
-                    EngineKind::Modern => matches!(v, Js::Bool(true)),
-                    EngineKind::Legacy => truthy(&v),
-                },
-            };
-            let interval = js("reconnectIntervalMs");
-            let cap = js("reconnectMaxIntervalMs");
-            let interval_v = interval.as_ref().map(Js::value);
-            let cap_v = cap.as_ref().map(Js::value);
-            let timings = Timings::from_json(interval_v.as_ref(), cap_v.as_ref());
-            let env_pairs = e
-                .get_set(doc, "env")
-                .filter(|&id| doc.kind(id) == Kind::Object)
-                .map(|id| {
-                    let (members, _) = live_members(doc, id);
-                    members
-                        .into_iter()
-                        .filter_map(|(k, v)| {
-                            text_of(doc, v, e, env).map(|t| (k.into_owned(), t.into_owned()))
-                        })
-                        .collect()
+    for (entry, (line, column)) in entries.iter_mut().zip(positions) {
+        entry.line = line;
+        entry.column = column;
+    }
+    entries
+}
+
+/// One entry as the host loads it (line and column are filled in by the caller).
+fn server_entry(
+    source: &Source,
+    doc: &Doc<'_>,
+    e: &RawEntry<'_>,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> ServerEntry {
+    let resolved = resolve(doc, e, &source.dir, env);
+    let family = resolved.family().unwrap_or(EngineKind::Legacy);
+    let binding = match resolved.problems.first() {
+        Some(p) => Err(p.message.clone()),
+        None => resolved
+            .binding
+            .clone()
+            .ok_or_else(|| "the host cannot bind this entry".to_string()),
+    };
+    let js = |name: &str| e.get(name).map(|id| js_of(doc, id, e, env));
+    let reconnect = match js("reconnect") {
+        None => false,
+        Some(v) => match family {
+            EngineKind::Modern => matches!(v, Js::Bool(true)),
+            EngineKind::Legacy => truthy(&v),
+        },
+    };
+    let interval = js("reconnectIntervalMs");
+    let cap = js("reconnectMaxIntervalMs");
+    let interval_v = interval.as_ref().map(Js::value);
+    let cap_v = cap.as_ref().map(Js::value);
+    let timings = Timings::from_json(interval_v.as_ref(), cap_v.as_ref());
+    let env_pairs = e
+        .get_set(doc, "env")
+        .filter(|&id| doc.kind(id) == Kind::Object)
+        .map(|id| {
+            let (members, _) = live_members(doc, id);
+            members
+                .into_iter()
+                .filter_map(|(k, v)| {
+                    text_of(doc, v, e, env).map(|t| (k.into_owned(), t.into_owned()))
                 })
-                .unwrap_or_default();
-            let inherit_env = e
-                .get("inheritEnv")
-                .is_some_and(|id| doc.kind(id) == Kind::True);
-            let token = e
-                .get_set(doc, "token")
-                .and_then(|id| text_of(doc, id, e, env))
-                .map(Cow::into_owned);
-            let request_timeout_ms = e
-                .get_set(doc, "requestTimeoutMs")
-                .map(|id| js_of(doc, id, e, env).number());
-            ServerEntry {
-                id: e.id.clone(),
-                file: source.name.clone(),
-                path: e.path.clone(),
-                line,
-                column,
-                table: e.table,
-                disabled: e
-                    .get("disabled")
-                    .is_some_and(|id| doc.kind(id) == Kind::True),
-                is_override: e.is_override,
-                binding,
-                env: env_pairs,
-                inherit_env,
-                token,
-                reconnect,
-                timings,
-                request_timeout_ms,
-            }
+                .collect()
         })
-        .collect()
+        .unwrap_or_default();
+    let inherit_env = e
+        .get("inheritEnv")
+        .is_some_and(|id| doc.kind(id) == Kind::True);
+    let token = e
+        .get_set(doc, "token")
+        .and_then(|id| text_of(doc, id, e, env))
+        .map(Cow::into_owned);
+    let request_timeout_ms = e
+        .get_set(doc, "requestTimeoutMs")
+        .map(|id| js_of(doc, id, e, env).number());
+    ServerEntry {
+        id: e.id.clone(),
+        file: source.name.clone(),
+        path: e.path.clone(),
+        line: 0,
+        column: 0,
+        table: e.table,
+        disabled: e
+            .get("disabled")
+            .is_some_and(|id| doc.kind(id) == Kind::True),
+        is_override: e.is_override,
+        binding,
+        env: env_pairs,
+        inherit_env,
+        token,
+        reconnect,
+        timings,
+        request_timeout_ms,
+    }
 }
 
 /// A name shortened for a message.

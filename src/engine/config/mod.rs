@@ -365,7 +365,7 @@ pub enum LoadError {
         source: std::io::Error,
     },
     #[error(
-        "{file}:{line}:{column}: not valid UTF-8 (byte {offset}); the host reads the file as UTF-8"
+        "{file}:{line}:{column}: not valid UTF-8 (at byte offset {offset}); the host reads the file as UTF-8"
     )]
     InvalidUtf8 {
         file: String,
@@ -445,8 +445,7 @@ pub fn check_file(path: &Path, options: &CheckOptions<'_>) -> Result<Report, Loa
 /// Check a file already read.
 pub fn check_source(source: &Source, options: &CheckOptions<'_>) -> Result<Report, LoadError> {
     let doc = parse(source)?;
-    let loaded = load::load(source, &doc, options.env);
-    Ok(check::check(source, &doc, &loaded, options))
+    Ok(check::check(source, &doc, options))
 }
 
 /// Load every server entry of a configuration file the way the host reads it: the file is
@@ -480,8 +479,7 @@ pub fn load_servers_from(
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Vec<ServerEntry>, LoadError> {
     let doc = parse(source)?;
-    let loaded = load::load(source, &doc, env);
-    Ok(load::server_entries(source, &doc, &loaded, env))
+    Ok(load::server_entries(source, &doc, env))
 }
 
 fn parse<'t>(source: &'t Source) -> Result<json::Doc<'t>, LoadError> {

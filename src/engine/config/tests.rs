@@ -523,3 +523,202 @@ fn load_errors_name_the_position() {
         }
     }
 }
+
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// A JSON value as text, built from pieces that exercise the checks.
+    #[derive(Debug, Clone)]
+    enum J {
+        Lit(&'static str),
+        Str(String),
+        Arr(Vec<J>),
+        Obj(Vec<(String, J)>),
+    }
+
+    const MARK: &str = "zzSECRETzz";
+
+    const KEYS: &[&str] = &[
+        "mcplServers",
+        "mcpServers",
+        "servers",
+        "id",
+        "command",
+        "args",
+        "env",
+        "inheritEnv",
+        "url",
+        "transport",
+        "protocol",
+        "token",
+        "access",
+        "reconnect",
+        "reconnectIntervalMs",
+        "reconnectMaxIntervalMs",
+        "requestTimeoutMs",
+        "scopes",
+        "disabled",
+        "hosts",
+        "a",
+        "b",
+    ];
+
+    const LITS: &[&str] = &[
+        "0",
+        "-0",
+        "1",
+        "-1",
+        "0.5",
+        "1e400",
+        "-1e400",
+        "5000",
+        "300000",
+        "86400000",
+        "2147483648",
+        "1e-400",
+        "true",
+        "false",
+        "null",
+    ];
+
+    const STRS: &[&str] = &[
+        "",
+        "5s",
+        " 200 ",
+        "0x10",
+        "Infinity",
+        "${X}",
+        "${X:-5}",
+        "${",
+        "stdio",
+        "websocket",
+        "http",
+        "legacy",
+        "modern",
+        "ws://example.com/",
+        "http://10.0.0.1/",
+        "wss://[::1]/",
+        "https://localhost/",
+        "ftp://x/",
+        "node",
+        "./a.js",
+        "../b.js",
+        "zzSECRETzz",
+    ];
+
+    fn text(j: &J, trailing: bool, out: &mut String) {
+        match j {
+            J::Lit(l) => out.push_str(l),
+            J::Str(s) => out.push_str(&serde_json::to_string(s).unwrap_or_default()),
+            J::Arr(items) => {
+                out.push('[');
+                for (i, v) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    text(v, trailing, out);
+                }
+                if trailing && !items.is_empty() {
+                    out.push(',');
+                }
+                out.push(']');
+            }
+            J::Obj(members) => {
+                out.push_str("{ // c\n");
+                for (i, (k, v)) in members.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(",\n");
+                    }
+                    out.push_str(&serde_json::to_string(k).unwrap_or_default());
+                    out.push_str(": ");
+                    text(v, trailing, out);
+                }
+                if trailing && !members.is_empty() {
+                    out.push(',');
+                }
+                out.push('}');
+            }
+        }
+    }
+
+    fn value() -> impl Strategy<Value = J> {
+        let leaf = prop_oneof![
+            prop::sample::select(LITS).prop_map(J::Lit),
+            prop::sample::select(STRS).prop_map(|s| J::Str(s.to_string())),
+            prop::collection::vec(any::<char>(), 0..8)
+                .prop_map(|c| J::Str(c.into_iter().collect())),
+        ];
+        leaf.prop_recursive(5, 96, 8, |inner| {
+            let key = prop_oneof![
+                4 => prop::sample::select(KEYS).prop_map(str::to_string),
+                1 => prop::collection::vec(any::<char>(), 0..6).prop_map(|c| c.into_iter().collect()),
+            ];
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..5).prop_map(J::Arr),
+                prop::collection::vec((key, inner), 0..8).prop_map(J::Obj),
+            ]
+        })
+    }
+
+    fn check_all(text: &str) {
+        for preset in [Preset::Lasting, Preset::Handshake, Preset::PrecedingWait] {
+            let options = CheckOptions { preset, env: &env };
+            let src = source("p.json", text);
+            if let Ok(r) = check_source(&src, &options) {
+                for f in &r.findings {
+                    assert!(f.line >= 1 && f.column >= 1);
+                    assert!(!f.message.contains(MARK), "{}", f.message);
+                    if let Some(s) = &f.snippet {
+                        assert!(!s.text.contains(MARK), "{}", s.text);
+                        assert!(s.caret_len >= 1);
+                    }
+                }
+            }
+            let _ = load_servers_from(&src, &env);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..512)) {
+            if let Ok(src) = Source::from_bytes("p.json", PathBuf::from("/"), bytes) {
+                check_all(&src.text);
+            }
+        }
+
+        #[test]
+        fn arbitrary_json_never_panics_or_leaks(j in value(), trailing in any::<bool>(), cut in any::<u16>()) {
+            let mut t = String::new();
+            text(&j, trailing, &mut t);
+            check_all(&t);
+            // And every prefix-truncation of it (broken files).
+            let at = usize::from(cut) % (t.len() + 1);
+            if t.is_char_boundary(at) {
+                check_all(&t[..at]);
+            }
+        }
+
+        #[test]
+        fn servers_in_a_table_never_panic_or_leak(
+            entries in prop::collection::vec(prop::collection::vec((prop::sample::select(KEYS), value()), 0..8), 0..6),
+            table in prop::sample::select(&["mcplServers", "mcpServers", "servers"][..]),
+        ) {
+            let members: Vec<(String, J)> = entries
+                .into_iter()
+                .enumerate()
+                .map(|(i, fields)| {
+                    let fields = fields.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+                    (format!("s{i}"), J::Obj(fields))
+                })
+                .collect();
+            let doc = J::Obj(vec![(table.to_string(), J::Obj(members))]);
+            let mut t = String::new();
+            text(&doc, false, &mut t);
+            check_all(&t);
+        }
+    }
+}
