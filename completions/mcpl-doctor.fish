@@ -65,16 +65,19 @@ always\t''
 never\t''"
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l deny-warnings -d 'Exit with status 1 when there are warnings, not only errors'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l config -d 'A host configuration file to take the server entry from (with --server)' -r -F
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l server -d 'The entry\'s id in --config' -r
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l protocol -d 'The handshake: legacy (MCP 2024-11-05 initialize with MCPL) or modern (server/discover, 2026-07-28). Default: the entry\'s `protocol`, else legacy' -r -f -a "legacy\t''
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l url -d 'A server to dial instead of launching one: ws:// or wss:// (legacy MCPL over WebSocket), http:// or https:// (modern MCP over HTTP)' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l token -d 'The token the host sends with --url: WebSocket `?token=...`, HTTP `Authorization: Bearer`. Never shown in any output' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l open-timeout -d 'How long opening a connection may take: dial, TLS and WebSocket upgrade (WebSocket), the dial of each request (HTTP)' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l config -d 'A host configuration file to take server entries from (with --server or --all)' -r -F
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l server -d 'An entry\'s id in --config. Repeat it to probe several entries at once' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l protocol -d 'The handshake of a command: legacy (MCP 2024-11-05 initialize with MCPL) or modern (server/discover, 2026-07-28). Default: the entry\'s `protocol`, else legacy. A URL\'s scheme decides for itself' -r -f -a "legacy\t''
 modern\t''"
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l preset -d 'The host\'s reconnect rule: handshake (main), lasting (#999), bounded, preceding-wait, or a peer preset (kubernetes, docker, pm2, supervisord, systemd, mcp-sdk-http)' -r
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l interval -d 'The backoff\'s base. Default: the entry\'s reconnectIntervalMs, else 5 s' -r
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l cap -d 'The backoff\'s ceiling. Default: the entry\'s reconnectMaxIntervalMs, else 5 min' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l interval -d 'The backoff\'s base. Default: the entry\'s reconnectIntervalMs, else 5 s. With several entries it applies to all of them' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l cap -d 'The backoff\'s ceiling. Default: the entry\'s reconnectMaxIntervalMs, else 5 min. With several entries it applies to all of them' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l seed -d 'Seed for the wait\'s jitter, to repeat a run\'s waits. Default: random, printed' -r
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l launches -d 'Stop after N launches [default: 5, or no limit with --for or --until-down]' -r
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l for -d 'Stop after this long (a pending wait is cut; the planned next launch is reported)' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l launches -d 'Stop after N launches (of each server) [default: 5, or no limit with --for or --until-down]' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l for -d 'Stop after this long (a pending wait is cut; the planned next launch is reported). With several servers, one deadline for all' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l watch -d 'Stop when a connection is still up this long after its handshake' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l handshake-timeout -d 'A handshake not completed this long after launch is a failed attempt' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l ping-every -d 'Send a JSON-RPC ping this often while connected' -r
@@ -83,6 +86,7 @@ complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l redact
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l color -d 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l all -d 'Probe every entry of --config at once (disabled entries and policy-only overrides are skipped, entries the host would refuse are reported and not probed)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l until-down -d 'Stop once the host would raise mcpl-down'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l json -d 'One JSON document (with schema_version) at the end instead of the table'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l events -d 'JSON lines on stdout as things happen (the last line is the whole report)'

@@ -11,6 +11,7 @@ use crate::render::ColorChoice;
 pub mod check_config;
 pub mod completions;
 pub mod probe;
+pub mod probe_all;
 pub mod simulate;
 
 /// Shows what an MCP/MCPL server does and what its host will do about it.

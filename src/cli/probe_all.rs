@@ -1,0 +1,352 @@
+//! `mcpl-doctor probe --config FILE --all` (or several `--server ID`): every selected entry
+//! probed at once, each in its own task under its own entry's timings, one report at the end.
+//!
+//! Each server's loop is the single-server loop ([`probe::run`]) in a task of its own on a
+//! multi-threaded runtime, so one server's relaunch never waits for another's. Every stdio
+//! server still runs in its own process group behind its drop guard; Ctrl-C reaches every loop
+//! through one shared stop signal. `--for` is one deadline for all; `--launches` bounds each
+//! server.
+
+use std::io::IsTerminal;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use tokio::time::Instant;
+
+use super::probe::{
+    attempt_options, duration, entry_at, handle_signals, launch_limit, load_config, plan_entry,
+    unknown_server, EntryPlan, ProbeArgs,
+};
+use crate::engine::config::ServerEntry;
+use crate::engine::probe::{self, verdict, Event, LaunchError, ProbeRun, RunOptions, StopLevel};
+use crate::exit;
+use crate::render::probe::{self as view, MultiLive};
+use crate::render::probe_all::{
+    self as all_view, event_json_for, unprobed_event_json, AllContext, Probed, ServerReport,
+    ServerResult,
+};
+use crate::render::ColorChoice;
+
+/// How many runtime threads: the machine's cores, at most 4 (the work is waiting, not
+/// computing; two threads keep one busy server from delaying another's relaunch).
+fn worker_threads() -> usize {
+    std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .clamp(2, 4)
+}
+
+/// One selected entry, before it runs.
+struct Item {
+    name: String,
+    transport: String,
+    at: String,
+    path: String,
+    plan: EntryPlan,
+}
+
+pub fn run(args: ProbeArgs, color: ColorChoice) -> u8 {
+    let Some(file) = args.config.clone() else {
+        eprintln!("error: --all and repeated --server need --config FILE");
+        return exit::USAGE;
+    };
+    if args.protocol.is_some() {
+        eprintln!(
+            "error: --protocol applies to one server; each entry of --config has its own \
+             (a command's `protocol`, a URL's scheme)"
+        );
+        return exit::USAGE;
+    }
+    let items = match select(&file, &args) {
+        Ok(items) => items,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return exit::USAGE;
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(worker_threads())
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the runtime: {e}");
+            return exit::USAGE;
+        }
+    };
+    let file_text = file.display().to_string();
+    runtime.block_on(run_async(args, file_text, items, color))
+}
+
+/// The entries `--all` or the `--server` ids select, in the file's order for `--all` and in the
+/// order given for `--server` (the last entry of each id, as the host keeps; an id given twice
+/// counts once), each with what to do with it.
+fn select(file: &Path, args: &ProbeArgs) -> Result<Vec<Item>, String> {
+    let (entries, report) = load_config(file, args)?;
+    let selected: Vec<&ServerEntry> = if args.all {
+        entries.iter().collect()
+    } else {
+        let mut out: Vec<&ServerEntry> = Vec::new();
+        for id in &args.server {
+            let Some(entry) = entries.iter().rev().find(|e| e.id == *id) else {
+                return Err(unknown_server(file, id, &entries));
+            };
+            if !out.iter().any(|e| std::ptr::eq(*e, entry)) {
+                out.push(entry);
+            }
+        }
+        out
+    };
+    Ok(selected
+        .iter()
+        .map(|entry| {
+            let unique = selected.iter().filter(|e| e.id == entry.id).count() == 1;
+            let name = if unique {
+                entry.id.clone()
+            } else {
+                format!("{} ({})", entry.id, entry.path)
+            };
+            let plan = plan_entry(entry, &report, args);
+            let transport = match &plan {
+                EntryPlan::Probe(r) => r.target.transport().to_string(),
+                _ => entry
+                    .binding
+                    .as_ref()
+                    .map_or("-".to_string(), |b| b.transport.as_str().to_string()),
+            };
+            Item {
+                name,
+                transport,
+                at: entry_at(entry),
+                path: entry.path.clone(),
+                plan,
+            }
+        })
+        .collect())
+}
+
+/// What every server's task reports to: the progress lines and the `--events` output.
+struct Shared {
+    live: MultiLive,
+    events: bool,
+    broken_pipe: AtomicBool,
+}
+
+impl Shared {
+    fn on_event(&self, index: usize, name: &str, e: &Event) {
+        self.live.on_event(index, e);
+        if self.events {
+            self.write_event(&event_json_for(name, e));
+        }
+    }
+
+    fn write_event(&self, v: &serde_json::Value) {
+        if self.broken_pipe.load(Ordering::Relaxed) {
+            return;
+        }
+        let mut out = std::io::stdout().lock();
+        if view::write_json_line(&mut out, v).is_err() {
+            self.broken_pipe.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// A selected entry on its way to the report.
+enum Slot {
+    Done(ServerReport),
+    Running {
+        head: ServerReport,
+        task: tokio::task::JoinHandle<Result<ProbeRun, LaunchError>>,
+        target: String,
+        protocol: probe::Protocol,
+    },
+}
+
+async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: ColorChoice) -> u8 {
+    let seed = args.seed.unwrap_or_else(|| fastrand::u64(..1_000_000));
+    let (stop_handle, stop) = probe::stop_pair();
+    let launches = launch_limit(&args);
+    let started_wall = SystemTime::now();
+    let start = Instant::now();
+    let deadline = args.run_for.map(|ms| start + duration(ms));
+    let signals = handle_signals(stop_handle, "every server");
+
+    let names: Vec<String> = items
+        .iter()
+        .filter(|i| matches!(i.plan, EntryPlan::Probe(_)))
+        .map(|i| i.name.clone())
+        .collect();
+    let live_enabled = std::io::stderr().is_terminal() && !args.events;
+    let shared = Arc::new(Shared {
+        live: MultiLive::new(live_enabled, &names),
+        events: args.events,
+        broken_pipe: AtomicBool::new(false),
+    });
+    if args.until_down
+        && launches.is_none()
+        && args.run_for.is_none()
+        && !args
+            .preset
+            .policy_with(
+                crate::engine::policy::EngineKind::Legacy,
+                Default::default(),
+            )
+            .has_alert()
+    {
+        eprintln!(
+            "warning: rule {} has no mcpl-down; --until-down will not stop it (add --for or --launches)",
+            args.preset
+        );
+    }
+
+    let mut slots = Vec::with_capacity(items.len());
+    let mut index = 0usize;
+    for item in items {
+        let head = |result| ServerReport {
+            name: item.name.clone(),
+            transport: item.transport.clone(),
+            at: item.at.clone(),
+            path: item.path.clone(),
+            result,
+        };
+        let resolved = match item.plan {
+            EntryPlan::Probe(r) => r,
+            EntryPlan::Skipped(why) => {
+                slots.push(Slot::Done(head(ServerResult::Skipped(why))));
+                continue;
+            }
+            EntryPlan::Refused(label, findings) => {
+                slots.push(Slot::Done(head(ServerResult::Refused { label, findings })));
+                continue;
+            }
+        };
+        let redactor = Arc::new(resolved.redactor);
+        let protocol = resolved.protocol;
+        let target_text = resolved.target.describe(&redactor);
+        let opts = RunOptions {
+            policy: args.preset.policy_with(protocol.engine(), resolved.timings),
+            seed,
+            launches,
+            run_for: None,
+            until_down: args.until_down,
+            attempt: attempt_options(&args, protocol, redactor, stop.clone()),
+            target: target_text.clone(),
+        };
+        let mut target = resolved.target;
+        let task_shared = shared.clone();
+        let name = item.name.clone();
+        let this = index;
+        index += 1;
+        let task = tokio::spawn(async move {
+            let mut opts = opts;
+            // One deadline for every server, wherever its own run starts.
+            opts.run_for = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+            let mut sink = |e: &Event| task_shared.on_event(this, &name, e);
+            probe::run(&mut target, opts, &mut sink).await
+        });
+        slots.push(Slot::Running {
+            head: head(ServerResult::Skipped(String::new())),
+            task,
+            target: target_text,
+            protocol,
+        });
+    }
+    if args.events {
+        for slot in &slots {
+            if let Slot::Done(s) = slot {
+                if let Some(v) = unprobed_event_json(s) {
+                    shared.write_event(&v);
+                }
+            }
+        }
+    }
+
+    let ticker = shared.live.enabled().then(|| {
+        let shared = shared.clone();
+        tokio::spawn(async move {
+            let mut ticker = tokio::time::interval(Duration::from_millis(100));
+            ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+            loop {
+                ticker.tick().await;
+                shared.live.tick();
+            }
+        })
+    });
+
+    let mut servers = Vec::with_capacity(slots.len());
+    for slot in slots {
+        match slot {
+            Slot::Done(s) => servers.push(s),
+            Slot::Running {
+                mut head,
+                task,
+                target,
+                protocol,
+            } => {
+                head.result = match task.await {
+                    Ok(Ok(run)) => {
+                        let verdict = verdict::judge(&run, protocol.engine());
+                        let interrupted = run.finish == probe::Finish::Interrupted
+                            || stop.level() >= StopLevel::Graceful;
+                        ServerResult::Probed(Box::new(Probed {
+                            run,
+                            verdict,
+                            target,
+                            protocol,
+                            interrupted,
+                        }))
+                    }
+                    Ok(Err(e)) => ServerResult::CannotLaunch(e.to_string()),
+                    Err(e) => ServerResult::CannotLaunch(format!(
+                        "the probe of this server stopped unexpectedly: {e}"
+                    )),
+                };
+                if args.events {
+                    if let Some(v) = unprobed_event_json(&head) {
+                        shared.write_event(&v);
+                    }
+                }
+                servers.push(head);
+            }
+        }
+    }
+    if let Some(t) = ticker {
+        t.abort();
+    }
+    signals.abort();
+    shared.live.clear();
+
+    let interrupted = stop.level() >= StopLevel::Graceful;
+    let rule = args.preset.to_string();
+    let ctx = AllContext {
+        file: &file,
+        rule: &rule,
+        seed,
+        started_wall,
+        elapsed_ms: start.elapsed().as_secs_f64() * 1000.0,
+        interrupted,
+    };
+    let written = if args.json {
+        all_view::write_json(&servers, &ctx)
+    } else if args.events {
+        let doc = view::with_event_first("report", all_view::report_json_all(&servers, &ctx));
+        view::write_json_line(&mut std::io::stdout().lock(), &doc)
+    } else {
+        all_view::write_text(&servers, &ctx, color.for_stdout())
+    };
+    if let Err(e) = written {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("error: cannot write the report: {e}");
+            return exit::USAGE;
+        }
+    }
+    if interrupted {
+        exit::INTERRUPTED
+    } else if servers.iter().any(ServerReport::is_finding) {
+        exit::FINDINGS
+    } else {
+        exit::OK
+    }
+}
