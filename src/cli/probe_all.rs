@@ -158,7 +158,7 @@ enum Slot {
     Done(ServerReport),
     Running {
         head: ServerReport,
-        task: tokio::task::JoinHandle<Result<ProbeRun, LaunchError>>,
+        task: tokio::task::JoinHandle<Result<(ProbeRun, verdict::Verdict), LaunchError>>,
         target: String,
         protocol: probe::Protocol,
     },
@@ -244,7 +244,17 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
             // One deadline for every server, wherever its own run starts.
             opts.run_for = deadline.map(|d| d.saturating_duration_since(Instant::now()));
             let mut sink = |e: &Event| task_shared.on_event(this, &name, e);
-            probe::run(&mut target, opts, &mut sink).await
+            let run = probe::run(&mut target, opts, &mut sink).await?;
+            // The verdict replays a day through the simulator: CPU work, kept off the threads
+            // that time the other servers' relaunches.
+            let engine = protocol.engine();
+            let judged = tokio::task::spawn_blocking(move || {
+                let verdict = verdict::judge(&run, engine);
+                (run, verdict)
+            })
+            .await
+            .map_err(|e| LaunchError::Other(format!("judging the run failed: {e}")))?;
+            Ok(judged)
         });
         slots.push(Slot::Running {
             head: head(ServerResult::Skipped(String::new())),
@@ -286,8 +296,7 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
                 protocol,
             } => {
                 head.result = match task.await {
-                    Ok(Ok(run)) => {
-                        let verdict = verdict::judge(&run, protocol.engine());
+                    Ok(Ok((run, verdict))) => {
                         let interrupted = run.finish == probe::Finish::Interrupted
                             || stop.level() >= StopLevel::Graceful;
                         ServerResult::Probed(Box::new(Probed {
