@@ -39,6 +39,10 @@ fn worker_threads() -> usize {
 
 /// One selected entry, before it runs.
 struct Item {
+    /// Its position among the file's entries (0-based): its jitter seed is the run's seed plus
+    /// this, so servers do not relaunch in lockstep and each one's waits can be repeated alone
+    /// with `--server ID --seed N`.
+    position: u64,
     name: String,
     transport: String,
     at: String,
@@ -99,6 +103,12 @@ fn select(file: &Path, args: &ProbeArgs) -> Result<Vec<Item>, String> {
         }
         out
     };
+    let position = |entry: &ServerEntry| {
+        entries
+            .iter()
+            .position(|e| std::ptr::eq(e, entry))
+            .unwrap_or(0) as u64
+    };
     Ok(selected
         .iter()
         .map(|entry| {
@@ -117,6 +127,7 @@ fn select(file: &Path, args: &ProbeArgs) -> Result<Vec<Item>, String> {
                     .map_or("-".to_string(), |b| b.transport.as_str().to_string()),
             };
             Item {
+                position: position(entry),
                 name,
                 transport,
                 at: entry_at(entry),
@@ -227,7 +238,7 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
         let target_text = resolved.target.describe(&redactor);
         let opts = RunOptions {
             policy: args.preset.policy_with(protocol.engine(), resolved.timings),
-            seed,
+            seed: seed.wrapping_add(item.position),
             launches,
             run_for: None,
             until_down: args.until_down,

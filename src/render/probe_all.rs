@@ -200,8 +200,8 @@ pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -
     let c = counts(servers);
     writeln!(
         out,
-        "Probed {} of {} in {} at once under rule {}, seed {}: {} in all (the slowest server {}, \
-         all of them one after another {}).",
+        "Probed {} of {} in {} at once under rule {}, seed {} (plus each entry's position in \
+         the file): {} in all (the slowest server {}, all of them one after another {}).",
         c.probed,
         plural(servers.len(), "entry", "entries"),
         sanitize(ctx.file),
