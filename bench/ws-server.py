@@ -3,9 +3,9 @@
 #   /up[/NAME]         answers initialize and every request, stays up
 #   /close/MS[/NAME]   answers initialize, closes with 4000 "idle" MS ms after
 #                      notifications/initialized
-# Prints the port it listens on (127.0.0.1), then serves until killed. With a file argument, logs
+# Prints the port it listens on (127.0.0.1; $PORT, else any free one), then serves until killed. With a file argument, logs
 # {"name", "event": "initialized" | "close", "t": wall-clock ms} lines to it (NAME from the path).
-import asyncio, base64, hashlib, json, struct, sys, time
+import asyncio, base64, hashlib, json, os, struct, sys, time
 
 log = open(sys.argv[1], "a") if len(sys.argv) > 1 else None
 
@@ -93,7 +93,7 @@ async def serve(reader, writer):
 
 
 async def main():
-    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    server = await asyncio.start_server(serve, "127.0.0.1", int(os.environ.get("PORT", "0")))
     print(server.sockets[0].getsockname()[1], flush=True)
     async with server:
         await server.serve_forever()

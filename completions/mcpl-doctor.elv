@@ -66,7 +66,7 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand --preset 'The host''s reconnect rule: handshake (main), lasting (#999), bounded, preceding-wait, or a peer preset (kubernetes, docker, pm2, supervisord, systemd, mcp-sdk-http)'
             cand --interval 'The backoff''s base. Default: the entry''s reconnectIntervalMs, else 5 s. With several entries it applies to all of them'
             cand --cap 'The backoff''s ceiling. Default: the entry''s reconnectMaxIntervalMs, else 5 min. With several entries it applies to all of them'
-            cand --seed 'Seed for the wait''s jitter, to repeat a run''s waits. Default: random, printed'
+            cand --seed 'Seed for the wait''s jitter, to repeat a run''s waits. Default: random, printed. With several servers each uses N plus its entry''s position in the file (shown in its report)'
             cand --launches 'Stop after N launches (of each server) [default: 5, or no limit with --for or --until-down]'
             cand --for 'Stop after this long (a pending wait is cut; the planned next launch is reported). With several servers, one deadline for all'
             cand --watch 'Stop when a connection is still up this long after its handshake'

@@ -75,7 +75,7 @@ modern\t''"
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l preset -d 'The host\'s reconnect rule: handshake (main), lasting (#999), bounded, preceding-wait, or a peer preset (kubernetes, docker, pm2, supervisord, systemd, mcp-sdk-http)' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l interval -d 'The backoff\'s base. Default: the entry\'s reconnectIntervalMs, else 5 s. With several entries it applies to all of them' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l cap -d 'The backoff\'s ceiling. Default: the entry\'s reconnectMaxIntervalMs, else 5 min. With several entries it applies to all of them' -r
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l seed -d 'Seed for the wait\'s jitter, to repeat a run\'s waits. Default: random, printed' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l seed -d 'Seed for the wait\'s jitter, to repeat a run\'s waits. Default: random, printed. With several servers each uses N plus its entry\'s position in the file (shown in its report)' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l launches -d 'Stop after N launches (of each server) [default: 5, or no limit with --for or --until-down]' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l for -d 'Stop after this long (a pending wait is cut; the planned next launch is reported). With several servers, one deadline for all' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l watch -d 'Stop when a connection is still up this long after its handshake' -r

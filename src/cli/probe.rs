@@ -102,7 +102,8 @@ pub struct ProbeArgs {
     #[arg(long, value_name = "DUR", value_parser = parse_duration_ms, allow_hyphen_values = true)]
     pub cap: Option<f64>,
 
-    /// Seed for the wait's jitter, to repeat a run's waits. Default: random, printed.
+    /// Seed for the wait's jitter, to repeat a run's waits. Default: random, printed. With
+    /// several servers each uses N plus its entry's position in the file (shown in its report).
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
 

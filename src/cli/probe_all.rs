@@ -50,6 +50,19 @@ struct Item {
     plan: EntryPlan,
 }
 
+/// Raise the soft limit on open files to the hard limit: every stdio server holds three pipes
+/// and every socket one descriptor, so a few hundred servers at once pass the usual soft limit
+/// of 1024. (Node, the host's runtime, raises its own limit the same way at start, so the
+/// servers inherit what they would under the host.)
+fn raise_open_file_limit() {
+    use nix::sys::resource::{getrlimit, setrlimit, Resource};
+    if let Ok((soft, hard)) = getrlimit(Resource::RLIMIT_NOFILE) {
+        if soft < hard {
+            let _ = setrlimit(Resource::RLIMIT_NOFILE, hard, hard);
+        }
+    }
+}
+
 pub fn run(args: ProbeArgs, color: ColorChoice) -> u8 {
     let Some(file) = args.config.clone() else {
         eprintln!("error: --all and repeated --server need --config FILE");
@@ -69,6 +82,7 @@ pub fn run(args: ProbeArgs, color: ColorChoice) -> u8 {
             return exit::USAGE;
         }
     };
+    raise_open_file_limit();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(worker_threads())
         .enable_all()
@@ -169,7 +183,7 @@ enum Slot {
     Done(ServerReport),
     Running {
         head: ServerReport,
-        task: tokio::task::JoinHandle<Result<(ProbeRun, verdict::Verdict), LaunchError>>,
+        task: tokio::task::JoinHandle<Result<ProbeRun, LaunchError>>,
         target: String,
         protocol: probe::Protocol,
     },
@@ -210,6 +224,30 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
             "warning: rule {} has no mcpl-down; --until-down will not stop it (add --for or --launches)",
             args.preset
         );
+    }
+
+    // What is not probed is known before anything runs: say it first.
+    if args.events {
+        for item in &items {
+            let result = match &item.plan {
+                EntryPlan::Probe(_) => continue,
+                EntryPlan::Skipped(why) => ServerResult::Skipped(why.clone()),
+                EntryPlan::Refused(label, findings) => ServerResult::Refused {
+                    label: label.clone(),
+                    findings: findings.clone(),
+                },
+            };
+            let s = ServerReport {
+                name: item.name.clone(),
+                transport: item.transport.clone(),
+                at: item.at.clone(),
+                path: item.path.clone(),
+                result,
+            };
+            if let Some(v) = unprobed_event_json(&s) {
+                shared.write_event(&v);
+            }
+        }
     }
 
     let mut slots = Vec::with_capacity(items.len());
@@ -255,17 +293,7 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
             // One deadline for every server, wherever its own run starts.
             opts.run_for = deadline.map(|d| d.saturating_duration_since(Instant::now()));
             let mut sink = |e: &Event| task_shared.on_event(this, &name, e);
-            let run = probe::run(&mut target, opts, &mut sink).await?;
-            // The verdict replays a day through the simulator: CPU work, kept off the threads
-            // that time the other servers' relaunches.
-            let engine = protocol.engine();
-            let judged = tokio::task::spawn_blocking(move || {
-                let verdict = verdict::judge(&run, engine);
-                (run, verdict)
-            })
-            .await
-            .map_err(|e| LaunchError::Other(format!("judging the run failed: {e}")))?;
-            Ok(judged)
+            probe::run(&mut target, opts, &mut sink).await
         });
         slots.push(Slot::Running {
             head: head(ServerResult::Skipped(String::new())),
@@ -274,16 +302,6 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
             protocol,
         });
     }
-    if args.events {
-        for slot in &slots {
-            if let Slot::Done(s) = slot {
-                if let Some(v) = unprobed_event_json(s) {
-                    shared.write_event(&v);
-                }
-            }
-        }
-    }
-
     let ticker = shared.live.enabled().then(|| {
         let shared = shared.clone();
         tokio::spawn(async move {
@@ -296,56 +314,66 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
         })
     });
 
-    let mut servers = Vec::with_capacity(slots.len());
+    // Every run first; the verdicts (a day replayed through the simulator for each server: CPU
+    // work) only once nothing is timing relaunches any more.
+    let mut finished = Vec::with_capacity(slots.len());
     for slot in slots {
-        match slot {
-            Slot::Done(s) => servers.push(s),
+        finished.push(match slot {
+            Slot::Done(s) => (s, None),
             Slot::Running {
-                mut head,
+                head,
                 task,
                 target,
                 protocol,
-            } => {
-                head.result = match task.await {
-                    Ok(Ok((run, verdict))) => {
-                        let interrupted = run.finish == probe::Finish::Interrupted
-                            || stop.level() >= StopLevel::Graceful;
-                        ServerResult::Probed(Box::new(Probed {
-                            run,
-                            verdict,
-                            target,
-                            protocol,
-                            interrupted,
-                        }))
-                    }
-                    Ok(Err(e)) => ServerResult::CannotLaunch(e.to_string()),
-                    Err(e) => ServerResult::CannotLaunch(format!(
-                        "the probe of this server stopped unexpectedly: {e}"
-                    )),
-                };
-                if args.events {
-                    if let Some(v) = unprobed_event_json(&head) {
-                        shared.write_event(&v);
-                    }
-                }
-                servers.push(head);
-            }
-        }
+            } => (head, Some((task.await, target, protocol))),
+        });
     }
+    let elapsed_ms = start.elapsed().as_secs_f64() * 1000.0;
     if let Some(t) = ticker {
         t.abort();
     }
     signals.abort();
     shared.live.clear();
-
     let interrupted = stop.level() >= StopLevel::Graceful;
+    let servers: Vec<ServerReport> = finished
+        .into_iter()
+        .map(|(mut head, ran)| {
+            let Some((result, target, protocol)) = ran else {
+                return head;
+            };
+            head.result = match result {
+                Ok(Ok(run)) => {
+                    let verdict = verdict::judge(&run, protocol.engine());
+                    let interrupted = run.finish == probe::Finish::Interrupted || interrupted;
+                    ServerResult::Probed(Box::new(Probed {
+                        run,
+                        verdict,
+                        target,
+                        protocol,
+                        interrupted,
+                    }))
+                }
+                Ok(Err(e)) => ServerResult::CannotLaunch(e.to_string()),
+                Err(e) => ServerResult::CannotLaunch(format!(
+                    "the probe of this server stopped unexpectedly: {e}"
+                )),
+            };
+            if args.events {
+                if let Some(v) = unprobed_event_json(&head) {
+                    shared.write_event(&v);
+                }
+            }
+            head
+        })
+        .collect();
+
     let rule = args.preset.to_string();
     let ctx = AllContext {
         file: &file,
         rule: &rule,
         seed,
         started_wall,
-        elapsed_ms: start.elapsed().as_secs_f64() * 1000.0,
+        elapsed_ms,
         interrupted,
     };
     let written = if args.json {

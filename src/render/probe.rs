@@ -245,11 +245,13 @@ impl MultiLive {
             .iter()
             .map(|n| std::sync::Mutex::new(LiveLine::in_multi(multi.as_ref(), n, width)))
             .collect();
-        MultiLive {
+        let live = MultiLive {
             multi,
             header,
             lines,
-        }
+        };
+        live.draw_header();
+        live
     }
 
     /// Whether anything is drawn.

@@ -133,6 +133,8 @@ fn all_servers_run_at_once_and_the_json_holds_every_one() {
     let (out, took) = run(probe_all(&file, &args));
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert_no_tokens(&out);
+    // No progress lines when stderr is not a terminal, and nothing else to say.
+    assert_eq!(stderr(&out), "");
     let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(doc["schema_version"], 1);
     assert_eq!(doc["rule"], "lasting");
@@ -460,5 +462,57 @@ fn ctrl_c_stops_every_server_and_prints_the_report_so_far() {
     }
     // Stopped gracefully: each saw its stdin close.
     assert_eq!(setup.log.events("stdin-closed").len(), 2);
+    assert_all_gone(&setup.log.pids());
+}
+
+#[test]
+fn a_second_ctrl_c_kills_every_server_at_once() {
+    let setup = Setup::new();
+    let config = json!({"mcplServers": {
+        "stubborn-a": setup.stdio(&["--ignore-sigterm"]),
+        "stubborn-b": setup.stdio(&["--ignore-sigterm"]),
+    }});
+    let file = setup.dir.path().join("stubborn.json");
+    std::fs::write(&file, config.to_string()).expect("write the config");
+    let mut cmd = probe_all(&file, &["--all", "--json"]);
+    let child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let t = Instant::now();
+    while setup.log.events("handshake").len() < 2 {
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "no handshakes logged"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let sigint = || {
+        nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(child.id() as i32),
+            nix::sys::signal::Signal::SIGINT,
+        )
+        .expect("SIGINT")
+    };
+    let t = Instant::now();
+    sigint();
+    while setup.log.events("sigterm-ignored").len() < 2 {
+        assert!(t.elapsed() < Duration::from_secs(2), "no SIGTERM seen");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    sigint();
+    let out = child.wait_with_output().expect("wait");
+    // Well before the 2 s grace after SIGTERM would have run out.
+    assert!(
+        t.elapsed() < Duration::from_millis(1900),
+        "{:?}",
+        t.elapsed()
+    );
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    for id in ["stubborn-a", "stubborn-b"] {
+        assert_eq!(server(&doc, id)["launches"][0]["stopped"], "forced");
+    }
     assert_all_gone(&setup.log.pids());
 }
