@@ -20,6 +20,7 @@ use super::probe::{
     unknown_server, EntryPlan, ProbeArgs,
 };
 use crate::engine::config::ServerEntry;
+use crate::engine::policy::EngineKind;
 use crate::engine::probe::{self, verdict, Event, LaunchError, ProbeRun, RunOptions, StopLevel};
 use crate::exit;
 use crate::render::probe::{self as view, MultiLive};
@@ -48,6 +49,36 @@ struct Item {
     at: String,
     path: String,
     plan: EntryPlan,
+}
+
+/// The verdict on every run, in order, judged on all cores (each replays a day through the
+/// simulator for every host rule: a few milliseconds of CPU per server).
+fn judge_all(jobs: &[(&ProbeRun, EngineKind)]) -> Vec<verdict::Verdict> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = jobs.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = jobs
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|(run, engine)| verdict::judge(run, *engine))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .zip(jobs.chunks(chunk))
+            .flat_map(|(h, part)| {
+                h.join().unwrap_or_else(|_| {
+                    part.iter()
+                        .map(|(run, engine)| verdict::judge(run, *engine))
+                        .collect()
+                })
+            })
+            .collect()
+    })
 }
 
 /// Raise the soft limit on open files to the hard limit: every stdio server holds three pipes
@@ -335,6 +366,14 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
     signals.abort();
     shared.live.clear();
     let interrupted = stop.level() >= StopLevel::Graceful;
+    let jobs: Vec<(&ProbeRun, EngineKind)> = finished
+        .iter()
+        .filter_map(|(_, ran)| match ran {
+            Some((Ok(Ok(run)), _, protocol)) => Some((run, protocol.engine())),
+            _ => None,
+        })
+        .collect();
+    let mut verdicts = judge_all(&jobs).into_iter();
     let servers: Vec<ServerReport> = finished
         .into_iter()
         .map(|(mut head, ran)| {
@@ -343,7 +382,9 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
             };
             head.result = match result {
                 Ok(Ok(run)) => {
-                    let verdict = verdict::judge(&run, protocol.engine());
+                    let verdict = verdicts
+                        .next()
+                        .unwrap_or_else(|| verdict::judge(&run, protocol.engine()));
                     let interrupted = run.finish == probe::Finish::Interrupted || interrupted;
                     ServerResult::Probed(Box::new(Probed {
                         run,
