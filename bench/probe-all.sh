@@ -87,7 +87,7 @@ bench() {
   hwm=$(peak_run "$work/$name-all.json" --config "$work/$name.json" --all \
     --launches "$launches" --watch "$watch" --seed 1 --json)
   wall_all=$(( $(ms_now) - t0 ))
-  slowest=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(max(d["servers"], key=lambda s: s["elapsed_ms"])["server"])' "$work/$name-all.json")
+  slowest=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(max(d["servers"], key=lambda s: s["elapsed_ms"])["id"])' "$work/$name-all.json")
   t0=$(ms_now)
   hwm_one=$(peak_run "$work/$name-one.json" --config "$work/$name.json" --server "$slowest" \
     --launches "$launches" --watch "$watch" --seed 1 --json)
@@ -109,7 +109,7 @@ slowest = max(servers, key=lambda s: s["elapsed_ms"])
 print(f"servers probed: {summary['probed']} ({summary['stayed_up']} stayed up, "
       f"{summary['did_not_stay_up']} did not), launches: {sum(len(s['launches']) for s in servers)}")
 print(f"whole run:                        {d['elapsed_ms']:.0f} ms (process {wall_all} ms)")
-print(f"slowest server in the run:        {slowest['elapsed_ms']:.0f} ms ({slowest['server']})")
+print(f"slowest server in the run:        {slowest['elapsed_ms']:.0f} ms ({slowest['id']})")
 print(f"the same server probed alone:     {one['elapsed_ms']:.0f} ms (process {wall_one} ms)")
 print(f"every server one after another:   {summary['servers_one_after_another_ms']:.0f} ms "
       f"(the sum of their run times)")
@@ -126,7 +126,7 @@ at = lambda pid, ev: next((e["t"] for e in node if e["pid"] == pid and e["event"
 node_err = []
 for s in servers:
     for l in s["launches"]:
-        if s["server"].startswith("node-flap") and l["outcome"]["kind"] == "connected-then-closed":
+        if s["id"].startswith("node-flap") and l["outcome"]["kind"] == "connected-then-closed":
             hs, ex = at(l["pid"], "handshake"), at(l["pid"], "exit")
             if hs and ex:
                 node_err.append(l["outcome"]["lived_ms"] - (ex - hs))
@@ -135,9 +135,9 @@ if node_err:
 ws = [json.loads(l) for l in open(f"{work}/ws.log")]
 ws_err = []
 for s in servers:
-    if not s["server"].startswith("ws-close"):
+    if not s["id"].startswith("ws-close"):
         continue
-    mine = [e for e in ws if e["name"] == f"{name}-{s['server']}"]
+    mine = [e for e in ws if e["name"] == f"{name}-{s['id']}"]
     inits = [e["t"] for e in mine if e["event"] == "initialized"]
     closes = [e["t"] for e in mine if e["event"] == "close"]
     lived = [l["outcome"]["lived_ms"] for l in s["launches"]
@@ -145,7 +145,7 @@ for s in servers:
     ws_err += [p - (c - i) for p, i, c in zip(lived, inits, closes)]
 print(f"WebSocket lifetime, probe minus the server's own: {stats(ws_err)}")
 for kind in ("node", "sh", "ws"):
-    hs = [l["handshake_ms"] for s in servers if s["server"].startswith(kind)
+    hs = [l["handshake_ms"] for s in servers if s["id"].startswith(kind)
           for l in s["launches"] if l["handshake_ms"] is not None]
     if hs:
         print(f"time to handshake, {kind:4}: {stats(hs)}")

@@ -381,7 +381,7 @@ fn with_first(pairs: Vec<(&str, Value)>, v: Value) -> Value {
 fn unprobed_json(s: &ServerReport) -> Option<Value> {
     let head = || {
         json!({
-            "server": s.name,
+            "id": s.name,
             "transport": s.transport,
             "at": s.at,
             "path": s.path,
@@ -408,7 +408,7 @@ fn unprobed_json(s: &ServerReport) -> Option<Value> {
     })
 }
 
-/// The `--json` document: every probed server's single-server document (with `server`,
+/// The `--json` document: every probed server's single-server document (with `id`,
 /// `transport`, `at` and `path` first), then the entries that could not be launched, were
 /// refused or skipped.
 pub fn report_json_all(servers: &[ServerReport], ctx: &AllContext<'_>) -> Value {
@@ -420,7 +420,7 @@ pub fn report_json_all(servers: &[ServerReport], ctx: &AllContext<'_>) -> Value 
             ServerResult::Probed(p) => {
                 probed.push(with_first(
                     vec![
-                        ("server", json!(s.name)),
+                        ("id", json!(s.name)),
                         ("transport", json!(s.transport)),
                         ("at", json!(s.at)),
                         ("path", json!(s.path)),
@@ -471,11 +471,12 @@ pub fn write_json(servers: &[ServerReport], ctx: &AllContext<'_>) -> io::Result<
     out.flush()
 }
 
-/// One `--events` line for server `name`'s event: `{"event": ..., "server": name, ...}`.
+/// One `--events` line for server `name`'s event: `{"event": ..., "id": name, ...}` (`id`, as
+/// the entry's field is called: `server` already holds what the server said about itself).
 pub fn event_json_for(name: &str, event: &Event) -> Value {
     let v = event_json(event);
     let kind = v.get("event").cloned().unwrap_or(Value::Null);
-    with_first(vec![("event", kind), ("server", json!(name))], v)
+    with_first(vec![("event", kind), ("id", json!(name))], v)
 }
 
 /// The `--events` line for an entry that was not probed (`refused`, `skipped`) or could not be
@@ -503,9 +504,9 @@ mod tests {
         };
         let v = event_json_for("files", &e);
         let keys: Vec<&String> = v.as_object().expect("object").keys().collect();
-        assert_eq!(keys[..2], ["event", "server"]);
+        assert_eq!(keys[..2], ["event", "id"]);
         assert_eq!(v["event"], "alert");
-        assert_eq!(v["server"], "files");
+        assert_eq!(v["id"], "files");
         assert_eq!(v["attempt"], 5);
     }
 }

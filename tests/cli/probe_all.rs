@@ -110,7 +110,7 @@ fn server<'a>(doc: &'a Value, id: &str) -> &'a Value {
         .as_array()
         .expect("servers")
         .iter()
-        .find(|s| s["server"] == id)
+        .find(|s| s["id"] == id)
         .unwrap_or_else(|| panic!("no server {id} in {doc}"))
 }
 
@@ -142,7 +142,7 @@ fn all_servers_run_at_once_and_the_json_holds_every_one() {
         .as_array()
         .expect("servers")
         .iter()
-        .map(|s| s["server"].as_str().expect("id"))
+        .map(|s| s["id"].as_str().expect("id"))
         .collect();
     assert_eq!(ids, ["steady-a", "steady-b", "flappy", "ws", "api"]);
 
@@ -192,7 +192,7 @@ fn all_servers_run_at_once_and_the_json_holds_every_one() {
         .iter()
         .map(|r| {
             (
-                r["server"].as_str().expect("id"),
+                r["id"].as_str().expect("id"),
                 r["findings"][0]["code"].as_str().expect("code"),
             )
         })
@@ -204,7 +204,7 @@ fn all_servers_run_at_once_and_the_json_holds_every_one() {
         .expect("message")
         .starts_with("`reconnectIntervalMs` is 0"));
     assert!(setup.refused_log.entries().is_empty());
-    assert_eq!(doc["skipped"][0]["server"], "off");
+    assert_eq!(doc["skipped"][0]["id"], "off");
     assert_eq!(doc["summary"]["probed"], 5);
     assert_eq!(doc["summary"]["stayed_up"], 3);
     assert_eq!(doc["summary"]["refused"], 2);
@@ -305,20 +305,24 @@ fn events_are_json_lines_each_naming_its_server() {
     assert_eq!(report["event"], "report");
     assert_eq!(report["schema_version"], 1);
     for e in events {
-        let server = e["server"]
-            .as_str()
-            .unwrap_or_else(|| panic!("no server: {e}"));
+        let server = e["id"].as_str().unwrap_or_else(|| panic!("no server: {e}"));
         assert!(!server.is_empty());
         let keys: Vec<&String> = e.as_object().expect("object").keys().collect();
-        assert_eq!(keys[..2], ["event", "server"], "{e}");
+        assert_eq!(keys[..2], ["event", "id"], "{e}");
     }
     let count = |server: &str, event: &str| {
         events
             .iter()
-            .filter(|e| e["server"] == server && e["event"] == event)
+            .filter(|e| e["id"] == server && e["event"] == event)
             .count()
     };
     assert_eq!(count("flappy", "launched"), 3);
+    // What the server said about itself is still there, under `server`.
+    let connected = events
+        .iter()
+        .find(|e| e["id"] == "ws" && e["event"] == "connected")
+        .expect("a connected event");
+    assert_eq!(connected["server"]["name"], "test-ws");
     assert_eq!(count("ws", "ended"), 3);
     assert_eq!(count("steady-a", "started"), 1);
     assert_eq!(count("steady-a", "finished"), 1);
@@ -355,7 +359,7 @@ fn repeated_server_picks_those_entries_only() {
         .as_array()
         .expect("servers")
         .iter()
-        .map(|s| s["server"].as_str().expect("id"))
+        .map(|s| s["id"].as_str().expect("id"))
         .collect();
     assert_eq!(ids, ["flappy", "api"]);
     assert_eq!(doc["refused"], json!([]));
@@ -402,15 +406,15 @@ fn for_is_one_deadline_for_every_server() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     for s in doc["servers"].as_array().expect("servers") {
-        assert_eq!(s["finish"]["reason"], "for", "{}", s["server"]);
+        assert_eq!(s["finish"]["reason"], "for", "{}", s["id"]);
         // Nothing launched past the deadline; stopping what was running takes a moment more.
         for l in s["launches"].as_array().expect("launches") {
-            assert!(f(&l["launched_at_ms"]) < 800.0, "{}: {l}", s["server"]);
+            assert!(f(&l["launched_at_ms"]) < 800.0, "{}: {l}", s["id"]);
         }
         assert!(
             f(&s["elapsed_ms"]) < 800.0 + 300.0,
             "{} ran {} ms",
-            s["server"],
+            s["id"],
             s["elapsed_ms"]
         );
     }
