@@ -28,7 +28,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcpl-doctor' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'Print what-if tables: attempts, waits, down alerts, status lines and uptime under a reconnect rule, for any timings and server behaviour')
             [CompletionResult]::new('check-config', 'check-config', [CompletionResultType]::ParameterValue, 'Validate host configuration files the way the host reads them (for CI)')
-            [CompletionResult]::new('probe', 'probe', [CompletionResultType]::ParameterValue, 'Launch a real server (or dial a ws:// URL), speak the host''s handshake, measure each connection, relaunch it under the host''s rule, and give a verdict')
+            [CompletionResult]::new('probe', 'probe', [CompletionResultType]::ParameterValue, 'Launch a real server (or dial its ws:// or http:// URL; or every server of a configuration at once), speak the host''s handshake, measure each connection, relaunch it under the host''s rule, and give a verdict')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions generated from this command line''s definition')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -98,7 +98,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcpl-doctor' -ScriptBlock {
         'mcpl-doctor;help' {
             [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'Print what-if tables: attempts, waits, down alerts, status lines and uptime under a reconnect rule, for any timings and server behaviour')
             [CompletionResult]::new('check-config', 'check-config', [CompletionResultType]::ParameterValue, 'Validate host configuration files the way the host reads them (for CI)')
-            [CompletionResult]::new('probe', 'probe', [CompletionResultType]::ParameterValue, 'Launch a real server (or dial a ws:// URL), speak the host''s handshake, measure each connection, relaunch it under the host''s rule, and give a verdict')
+            [CompletionResult]::new('probe', 'probe', [CompletionResultType]::ParameterValue, 'Launch a real server (or dial its ws:// or http:// URL; or every server of a configuration at once), speak the host''s handshake, measure each connection, relaunch it under the host''s rule, and give a verdict')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions generated from this command line''s definition')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break

@@ -25,7 +25,7 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand --version 'Print version'
             cand simulate 'Print what-if tables: attempts, waits, down alerts, status lines and uptime under a reconnect rule, for any timings and server behaviour'
             cand check-config 'Validate host configuration files the way the host reads them (for CI)'
-            cand probe 'Launch a real server (or dial a ws:// URL), speak the host''s handshake, measure each connection, relaunch it under the host''s rule, and give a verdict'
+            cand probe 'Launch a real server (or dial its ws:// or http:// URL; or every server of a configuration at once), speak the host''s handshake, measure each connection, relaunch it under the host''s rule, and give a verdict'
             cand completions 'Print shell completions generated from this command line''s definition'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -90,7 +90,7 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
         &'mcpl-doctor;help'= {
             cand simulate 'Print what-if tables: attempts, waits, down alerts, status lines and uptime under a reconnect rule, for any timings and server behaviour'
             cand check-config 'Validate host configuration files the way the host reads them (for CI)'
-            cand probe 'Launch a real server (or dial a ws:// URL), speak the host''s handshake, measure each connection, relaunch it under the host''s rule, and give a verdict'
+            cand probe 'Launch a real server (or dial its ws:// or http:// URL; or every server of a configuration at once), speak the host''s handshake, measure each connection, relaunch it under the host''s rule, and give a verdict'
             cand completions 'Print shell completions generated from this command line''s definition'
             cand help 'Print this message or the help of the given subcommand(s)'
         }

@@ -33,8 +33,9 @@ pub enum Command {
     Simulate(simulate::SimulateArgs),
     /// Validate host configuration files the way the host reads them (for CI).
     CheckConfig(check_config::CheckConfigArgs),
-    /// Launch a real server (or dial a ws:// URL), speak the host's handshake, measure each
-    /// connection, relaunch it under the host's rule, and give a verdict.
+    /// Launch a real server (or dial its ws:// or http:// URL; or every server of a
+    /// configuration at once), speak the host's handshake, measure each connection, relaunch it
+    /// under the host's rule, and give a verdict.
     Probe(probe::ProbeArgs),
     /// Print shell completions generated from this command line's definition.
     Completions(completions::CompletionsArgs),

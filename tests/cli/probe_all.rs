@@ -520,3 +520,25 @@ fn a_second_ctrl_c_kills_every_server_at_once() {
     }
     assert_all_gone(&setup.log.pids());
 }
+
+#[test]
+fn a_command_that_cannot_be_launched_is_a_finding_among_many() {
+    let setup = Setup::new();
+    let config = json!({"mcplServers": {
+        "steady": setup.stdio(&[]),
+        "missing": {"command": "/nonexistent/mcp-server", "args": ["--stdio"]},
+    }});
+    let file = setup.dir.path().join("missing.json");
+    std::fs::write(&file, config.to_string()).expect("write the config");
+    let (out, _) = run(probe_all(&file, &["--all", "--watch", "200ms", "--json"]));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(server(&doc, "steady")["stayed_up"], true);
+    let cannot = &doc["cannot_launch"][0];
+    assert_eq!(cannot["id"], "missing");
+    assert_eq!(
+        cannot["error"],
+        "cannot launch \"/nonexistent/mcp-server\": command not found"
+    );
+    assert_all_gone(&setup.log.pids());
+}
