@@ -245,10 +245,7 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
         && args.run_for.is_none()
         && !args
             .preset
-            .policy_with(
-                crate::engine::policy::EngineKind::Legacy,
-                Default::default(),
-            )
+            .policy_with(EngineKind::Legacy, Default::default())
             .has_alert()
     {
         eprintln!(
@@ -327,6 +324,7 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
             probe::run(&mut target, opts, &mut sink).await
         });
         slots.push(Slot::Running {
+            // The result is filled in once the run is over.
             head: head(ServerResult::Skipped(String::new())),
             task,
             target: target_text,
