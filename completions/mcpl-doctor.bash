@@ -199,12 +199,24 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__probe)
-            opts="-h --config --server --protocol --preset --interval --cap --seed --launches --for --until-down --watch --handshake-timeout --ping-every --ping-timeout --redact --json --events --color --help"
+            opts="-h --url --token --open-timeout --config --server --all --protocol --preset --interval --cap --seed --launches --for --until-down --watch --handshake-timeout --ping-every --ping-timeout --redact --json --events --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --open-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

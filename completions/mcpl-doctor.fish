@@ -31,7 +31,7 @@ complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -s h -l help -d 'P
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -s V -l version -d 'Print version'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -f -a "simulate" -d 'Print what-if tables: attempts, waits, down alerts, status lines and uptime under a reconnect rule, for any timings and server behaviour'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -f -a "check-config" -d 'Validate host configuration files the way the host reads them (for CI)'
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -f -a "probe" -d 'Launch a real server (or dial a ws:// URL), speak the host\'s handshake, measure each connection, relaunch it under the host\'s rule, and give a verdict'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -f -a "probe" -d 'Launch a real server (or dial its ws:// or http:// URL; or every server of a configuration at once), speak the host\'s handshake, measure each connection, relaunch it under the host\'s rule, and give a verdict'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -f -a "completions" -d 'Print shell completions generated from this command line\'s definition'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l preset -d 'The reconnect rule: handshake, lasting, bounded, preceding-wait, kubernetes, docker, pm2, supervisord, systemd, mcp-sdk-http. Without it (and without --compare): handshake and lasting side by side' -r
@@ -65,16 +65,19 @@ always\t''
 never\t''"
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l deny-warnings -d 'Exit with status 1 when there are warnings, not only errors'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l config -d 'A host configuration file to take the server entry from (with --server)' -r -F
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l server -d 'The entry\'s id in --config' -r
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l protocol -d 'The handshake: legacy (MCP 2024-11-05 initialize with MCPL) or modern (server/discover, 2026-07-28). Default: the entry\'s `protocol`, else legacy' -r -f -a "legacy\t''
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l url -d 'A server to dial instead of launching one: ws:// or wss:// (legacy MCPL over WebSocket), http:// or https:// (modern MCP over HTTP)' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l token -d 'The token the host sends with --url: WebSocket `?token=...`, HTTP `Authorization: Bearer`. Never shown in any output' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l open-timeout -d 'How long opening a connection may take: dial, TLS and WebSocket upgrade (WebSocket), the dial of each request (HTTP)' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l config -d 'A host configuration file to take server entries from (with --server or --all)' -r -F
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l server -d 'An entry\'s id in --config. Repeat it to probe several entries at once' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l protocol -d 'The handshake of a command: legacy (MCP 2024-11-05 initialize with MCPL) or modern (server/discover, 2026-07-28). Default: the entry\'s `protocol`, else legacy. A URL\'s scheme decides for itself' -r -f -a "legacy\t''
 modern\t''"
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l preset -d 'The host\'s reconnect rule: handshake (main), lasting (#999), bounded, preceding-wait, or a peer preset (kubernetes, docker, pm2, supervisord, systemd, mcp-sdk-http)' -r
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l interval -d 'The backoff\'s base. Default: the entry\'s reconnectIntervalMs, else 5 s' -r
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l cap -d 'The backoff\'s ceiling. Default: the entry\'s reconnectMaxIntervalMs, else 5 min' -r
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l seed -d 'Seed for the wait\'s jitter, to repeat a run\'s waits. Default: random, printed' -r
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l launches -d 'Stop after N launches [default: 5, or no limit with --for or --until-down]' -r
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l for -d 'Stop after this long (a pending wait is cut; the planned next launch is reported)' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l interval -d 'The backoff\'s base. Default: the entry\'s reconnectIntervalMs, else 5 s. With several entries it applies to all of them' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l cap -d 'The backoff\'s ceiling. Default: the entry\'s reconnectMaxIntervalMs, else 5 min. With several entries it applies to all of them' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l seed -d 'Seed for the wait\'s jitter, to repeat a run\'s waits. Default: random, printed. With several servers each uses N plus its entry\'s position in the file (shown in its report)' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l launches -d 'Stop after N launches (of each server) [default: 5, or no limit with --for or --until-down]' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l for -d 'Stop after this long (a pending wait is cut; the planned next launch is reported). With several servers, one deadline for all' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l watch -d 'Stop when a connection is still up this long after its handshake' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l handshake-timeout -d 'A handshake not completed this long after launch is a failed attempt' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l ping-every -d 'Send a JSON-RPC ping this often while connected' -r
@@ -83,6 +86,7 @@ complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l redact
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l color -d 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l all -d 'Probe every entry of --config at once (disabled entries and policy-only overrides are skipped, entries the host would refuse are reported and not probed)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l until-down -d 'Stop once the host would raise mcpl-down'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l json -d 'One JSON document (with schema_version) at the end instead of the table'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l events -d 'JSON lines on stdout as things happen (the last line is the whole report)'
@@ -93,6 +97,6 @@ never\t''"
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe completions help" -f -a "simulate" -d 'Print what-if tables: attempts, waits, down alerts, status lines and uptime under a reconnect rule, for any timings and server behaviour'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe completions help" -f -a "check-config" -d 'Validate host configuration files the way the host reads them (for CI)'
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe completions help" -f -a "probe" -d 'Launch a real server (or dial a ws:// URL), speak the host\'s handshake, measure each connection, relaunch it under the host\'s rule, and give a verdict'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe completions help" -f -a "probe" -d 'Launch a real server (or dial its ws:// or http:// URL; or every server of a configuration at once), speak the host\'s handshake, measure each connection, relaunch it under the host\'s rule, and give a verdict'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe completions help" -f -a "completions" -d 'Print shell completions generated from this command line\'s definition'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

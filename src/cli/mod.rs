@@ -11,6 +11,7 @@ use crate::render::ColorChoice;
 pub mod check_config;
 pub mod completions;
 pub mod probe;
+pub mod probe_all;
 pub mod simulate;
 
 /// Shows what an MCP/MCPL server does and what its host will do about it.
@@ -32,8 +33,9 @@ pub enum Command {
     Simulate(simulate::SimulateArgs),
     /// Validate host configuration files the way the host reads them (for CI).
     CheckConfig(check_config::CheckConfigArgs),
-    /// Launch a real server (or dial a ws:// URL), speak the host's handshake, measure each
-    /// connection, relaunch it under the host's rule, and give a verdict.
+    /// Launch a real server (or dial its ws:// or http:// URL; or every server of a
+    /// configuration at once), speak the host's handshake, measure each connection, relaunch it
+    /// under the host's rule, and give a verdict.
     Probe(probe::ProbeArgs),
     /// Print shell completions generated from this command line's definition.
     Completions(completions::CompletionsArgs),

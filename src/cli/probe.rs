@@ -8,56 +8,83 @@ use std::time::Duration;
 
 use clap::Args;
 
+use crate::engine::config::{self, CheckOptions, Code, Finding, Report, ServerEntry, Transport};
 use crate::engine::policy::timings::parse_duration_ms;
-use crate::engine::policy::{Preset, Timings, DEFAULT_CAP_MS, DEFAULT_INTERVAL_MS};
+use crate::engine::policy::{EngineKind, Preset, Timings, DEFAULT_CAP_MS, DEFAULT_INTERVAL_MS};
 use crate::engine::probe::{
     self, verdict, AttemptOptions, Event, Finish, PingOptions, Protocol, RunOptions, StdioTarget,
-    StopLevel, Target,
+    StopHandle, StopLevel, StopSignal, Target,
 };
 use crate::engine::redact::Redactor;
 use crate::exit;
 use crate::render::probe::{self as view, Context, LiveLine};
+use crate::render::probe_all::Refusal;
 use crate::render::ColorChoice;
 
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("selection").args(["server", "all"])))]
 #[command(after_help = "\
 Durations: a bare number is milliseconds (as in host configs); humantime (300ms, 5s, 5m, 1d).
 
-Exit status: 0 the server stayed up, 1 it flapped or never connected, 2 usage or launch error,
-130 interrupted (Ctrl-C once stops the server gracefully and prints the report so far; twice
-kills it at once).
+Exit status: 0 the server stayed up (with --all: every server), 1 it flapped or never connected
+(with --all: any server did, or the host refuses an entry), 2 usage or launch error, 130
+interrupted (Ctrl-C once stops the servers gracefully and prints the report so far; twice kills
+them at once).
 
 Examples:
   mcpl-doctor probe -- node server.mjs
   mcpl-doctor probe --preset handshake --interval 200ms --for 8s -- node server.mjs
   mcpl-doctor probe --until-down --interval 200ms -- ./my-server --stdio
-  mcpl-doctor probe --config mcpl-servers.json --server files")]
+  mcpl-doctor probe --url ws://127.0.0.1:8080/mcpl --token \"$MCPL_TOKEN\"
+  mcpl-doctor probe --config mcpl-servers.json --server files
+  mcpl-doctor probe --config mcpl-servers.json --all --launches 3")]
 pub struct ProbeArgs {
     /// The server's command and arguments, after `--`. With a bare command the server gets the
     /// caller's environment.
     #[arg(
         last = true,
         value_name = "COMMAND",
-        required_unless_present = "config"
+        required_unless_present_any = ["config", "url"]
     )]
     pub command: Vec<OsString>,
 
-    /// A host configuration file to take the server entry from (with --server).
+    /// A server to dial instead of launching one: ws:// or wss:// (legacy MCPL over WebSocket),
+    /// http:// or https:// (modern MCP over HTTP).
+    #[arg(long, value_name = "URL", conflicts_with_all = ["command", "config"])]
+    pub url: Option<String>,
+
+    /// The token the host sends with --url: WebSocket `?token=...`, HTTP `Authorization:
+    /// Bearer`. Never shown in any output.
+    #[arg(long, value_name = "TOKEN", requires = "url")]
+    pub token: Option<String>,
+
+    /// How long opening a connection may take: dial, TLS and WebSocket upgrade (WebSocket),
+    /// the dial of each request (HTTP).
+    #[arg(long, value_name = "DUR", default_value = "15s", value_parser = parse_positive)]
+    pub open_timeout: f64,
+
+    /// A host configuration file to take server entries from (with --server or --all).
     #[arg(
         long,
         value_name = "FILE",
-        requires = "server",
+        requires = "selection",
         conflicts_with = "command"
     )]
     pub config: Option<PathBuf>,
 
-    /// The entry's id in --config.
+    /// An entry's id in --config. Repeat it to probe several entries at once.
     #[arg(long, value_name = "ID", requires = "config")]
-    pub server: Option<String>,
+    pub server: Vec<String>,
 
-    /// The handshake: legacy (MCP 2024-11-05 initialize with MCPL) or modern (server/discover,
-    /// 2026-07-28). Default: the entry's `protocol`, else legacy.
-    #[arg(long, value_enum)]
+    /// Probe every entry of --config at once (disabled entries and policy-only overrides are
+    /// skipped, entries the host would refuse are reported and not probed).
+    #[arg(long, requires = "config")]
+    pub all: bool,
+
+    /// The handshake of a command: legacy (MCP 2024-11-05 initialize with MCPL) or modern
+    /// (server/discover, 2026-07-28). Default: the entry's `protocol`, else legacy. A URL's
+    /// scheme decides for itself.
+    #[arg(long, value_enum, conflicts_with_all = ["url", "all"])]
     pub protocol: Option<ProtocolArg>,
 
     /// The host's reconnect rule: handshake (main), lasting (#999), bounded, preceding-wait, or a
@@ -65,23 +92,28 @@ pub struct ProbeArgs {
     #[arg(long, value_name = "PRESET", default_value = "lasting")]
     pub preset: Preset,
 
-    /// The backoff's base. Default: the entry's reconnectIntervalMs, else 5 s.
+    /// The backoff's base. Default: the entry's reconnectIntervalMs, else 5 s. With several
+    /// entries it applies to all of them.
     #[arg(long, value_name = "DUR", value_parser = parse_duration_ms, allow_hyphen_values = true)]
     pub interval: Option<f64>,
 
-    /// The backoff's ceiling. Default: the entry's reconnectMaxIntervalMs, else 5 min.
+    /// The backoff's ceiling. Default: the entry's reconnectMaxIntervalMs, else 5 min. With
+    /// several entries it applies to all of them.
     #[arg(long, value_name = "DUR", value_parser = parse_duration_ms, allow_hyphen_values = true)]
     pub cap: Option<f64>,
 
-    /// Seed for the wait's jitter, to repeat a run's waits. Default: random, printed.
+    /// Seed for the wait's jitter, to repeat a run's waits. Default: random, printed. With
+    /// several servers each uses N plus its entry's position in the file (shown in its report).
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
 
-    /// Stop after N launches [default: 5, or no limit with --for or --until-down].
+    /// Stop after N launches (of each server) [default: 5, or no limit with --for or
+    /// --until-down].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub launches: Option<u32>,
 
-    /// Stop after this long (a pending wait is cut; the planned next launch is reported).
+    /// Stop after this long (a pending wait is cut; the planned next launch is reported). With
+    /// several servers, one deadline for all.
     #[arg(long = "for", value_name = "DUR", value_parser = parse_positive)]
     pub run_for: Option<f64>,
 
@@ -145,41 +177,36 @@ fn parse_positive(s: &str) -> Result<f64, String> {
 }
 
 /// A duration in ms as a `Duration`; infinite (or absurd) is 30 years.
-fn duration(ms: f64) -> Duration {
+pub(crate) fn duration(ms: f64) -> Duration {
     Duration::try_from_secs_f64(ms / 1000.0)
         .unwrap_or(Duration::from_secs(30 * 365 * 86_400))
         .min(Duration::from_secs(30 * 365 * 86_400))
 }
 
-/// What the command line resolves to before anything runs.
-struct Resolved {
-    target: Target,
-    protocol: Protocol,
-    timings: Timings,
-    redactor: Redactor,
+/// What the command line resolves to before anything runs: one target, with everything its run
+/// needs.
+pub(crate) struct Resolved {
+    pub target: Target,
+    pub protocol: Protocol,
+    /// The timings the rule runs with (the command line's, else the entry's, else defaults).
+    pub timings: Timings,
+    /// `--redact` values plus the target's and the entry's own secrets.
+    pub redactor: Redactor,
 }
 
-fn resolve(args: &ProbeArgs) -> Result<Resolved, String> {
+/// The `--redact` values.
+pub(crate) fn base_redactor(args: &ProbeArgs) -> Redactor {
     let mut redactor = Redactor::new();
     for r in &args.redact {
         redactor.add(r.clone());
     }
-    let (target, protocol, entry_timings) = match (&args.config, &args.server) {
-        (Some(file), Some(id)) => from_config(file, id, &mut redactor)?,
-        _ => {
-            let Some((command, rest)) = args.command.split_first() else {
-                return Err("give the server's command after --".into());
-            };
-            let target = Target::Stdio(StdioTarget {
-                command: command.clone(),
-                args: rest.to_vec(),
-                env: None,
-                cwd: None,
-            });
-            (target, Protocol::Legacy, None)
-        }
-    };
-    let defaults = match entry_timings {
+    redactor
+}
+
+/// The timings a run follows: `--interval`/`--cap` when given, else the entry's (host rules
+/// only), else the rule's defaults.
+pub(crate) fn timings_for(args: &ProbeArgs, entry: Option<Timings>) -> Timings {
+    let defaults = match entry {
         Some(t) if args.preset.is_host_rule() => t,
         _ if args.preset.is_host_rule() => Timings {
             interval_ms: DEFAULT_INTERVAL_MS,
@@ -187,90 +214,330 @@ fn resolve(args: &ProbeArgs) -> Result<Resolved, String> {
         },
         _ => args.preset.default_timings(),
     };
+    Timings {
+        interval_ms: args.interval.unwrap_or(defaults.interval_ms),
+        cap_ms: args.cap.unwrap_or(defaults.cap_ms),
+    }
+}
+
+/// `target` with `--open-timeout`, its secrets added to `redactor`.
+fn opened(target: Target, args: &ProbeArgs, redactor: &mut Redactor) -> Target {
+    for s in target.secrets() {
+        redactor.add(s);
+    }
+    target.with_open_timeout(duration(args.open_timeout))
+}
+
+fn resolve(args: &ProbeArgs) -> Result<Resolved, String> {
+    let mut redactor = base_redactor(args);
+    if let Some(url) = &args.url {
+        if let Some(t) = &args.token {
+            redactor.add(t.clone());
+        }
+        let (target, protocol) =
+            probe::urls::target_for_url(url, args.token.clone()).map_err(|e| e.to_string())?;
+        let target = opened(target, args, &mut redactor);
+        return Ok(Resolved {
+            target,
+            protocol,
+            timings: timings_for(args, None),
+            redactor,
+        });
+    }
+    if let (Some(file), [id]) = (&args.config, args.server.as_slice()) {
+        return from_config(file, id, args);
+    }
+    let Some((command, rest)) = args.command.split_first() else {
+        return Err(
+            "give the server's command after --, a --url, or --config FILE --server ID".into(),
+        );
+    };
+    let target = Target::Stdio(StdioTarget {
+        command: command.clone(),
+        args: rest.to_vec(),
+        env: None,
+        cwd: None,
+    });
     Ok(Resolved {
         target,
-        protocol: args.protocol.map_or(protocol, Protocol::from),
-        timings: Timings {
-            interval_ms: args.interval.unwrap_or(defaults.interval_ms),
-            cap_ms: args.cap.unwrap_or(defaults.cap_ms),
-        },
+        protocol: args.protocol.map_or(Protocol::Legacy, Protocol::from),
+        timings: timings_for(args, None),
         redactor,
     })
 }
 
-/// The entry `id` of `file`, launched as the host would: its command and resolved args, the
-/// host's environment (allowlist or inheritEnv, plus the entry's env), its protocol and timings.
-fn from_config(
-    file: &std::path::Path,
-    id: &str,
-    redactor: &mut Redactor,
-) -> Result<(Target, Protocol, Option<Timings>), String> {
-    use crate::engine::config::{self, Transport};
-    let entries = config::load_servers(file).map_err(|e| e.to_string())?;
-    let Some(entry) = entries.iter().rev().find(|e| e.id == id) else {
-        let mut ids: Vec<&str> = entries.iter().map(|e| e.id.as_str()).collect();
-        ids.sort_unstable();
-        ids.dedup();
-        return Err(if ids.is_empty() {
-            format!("{}: no server entries", file.display())
-        } else {
-            format!(
-                "{}: no server {id:?} (servers: {})",
-                file.display(),
-                ids.join(", ")
-            )
-        });
-    };
+/// The rule `check-config` describes when `probe` decides which entries the host refuses: the
+/// probe's own rule when it is one of the host's, else #999's (`lasting`).
+pub(crate) fn check_preset(preset: Preset) -> Preset {
+    if preset.is_host_rule() {
+        preset
+    } else {
+        Preset::Lasting
+    }
+}
+
+/// What `probe` does with one configuration entry.
+pub(crate) enum EntryPlan {
+    /// Probe it.
+    Probe(Resolved),
+    /// The host does not start it on its own (`disabled`, or a policy-only override): why.
+    Skipped(String),
+    /// `check-config` has errors for it (the host refuses it, or on main loops on it): the
+    /// label, and the findings.
+    Refused(String, Vec<Refusal>),
+}
+
+/// Where an entry is, for messages: `file:line:column`.
+pub(crate) fn entry_at(entry: &ServerEntry) -> String {
+    format!("{}:{}:{}", entry.file, entry.line, entry.column)
+}
+
+/// Decide what to do with `entry`, launched (or dialled) exactly as the host would: its command
+/// and resolved args, the host's environment (allowlist or inheritEnv, plus the entry's env), or
+/// its URL with the entry's token; its protocol and timings. Entries with check-config errors in
+/// `report` are refused, with the checker's own findings.
+pub(crate) fn plan_entry(entry: &ServerEntry, report: &Report, args: &ProbeArgs) -> EntryPlan {
     // Secrets first, so that every message below is masked.
+    let mut redactor = base_redactor(args);
     for (_, v) in &entry.env {
         redactor.add(v.clone());
     }
     if let Some(t) = &entry.token {
         redactor.add(t.clone());
     }
-    let at = format!("{}:{}:{}", entry.file, entry.line, entry.column);
     if entry.disabled {
-        return Err(format!(
-            "{at}: server {id:?} is disabled (the host does not start it)"
-        ));
+        return EntryPlan::Skipped("disabled, the host does not start it".into());
     }
     if entry.is_override {
-        return Err(format!(
-            "{at}: server {id:?} only overrides policy fields here; probe the file that defines it"
-        ));
+        return EntryPlan::Skipped(
+            "it only overrides policy fields of an entry defined elsewhere; probe the file that \
+             defines it"
+                .into(),
+        );
     }
-    let binding = entry
-        .binding
-        .as_ref()
-        .map_err(|why| redactor.redact(&format!("{at}: the host refuses server {id:?}: {why}")))?;
-    match binding.transport {
-        Transport::Stdio => {}
-        other => {
-            return Err(format!(
-                "{at}: server {id:?} uses the {} transport; this build of probe launches stdio \
-                 servers only",
-                other.as_str()
-            ))
+    let errors: Vec<&Finding> = report.errors_for(entry).collect();
+    let refused_at_start = |f: &&Finding| {
+        !(check_preset(args.preset) == Preset::Handshake && f.code == Code::ReconnectTiming)
+    };
+    let label = if errors.is_empty() || errors.iter().any(refused_at_start) {
+        "refused by the host"
+    } else {
+        "not probed: the host would relaunch it with no backoff"
+    };
+    let mut refusals: Vec<Refusal> = errors
+        .iter()
+        .map(|f| Refusal {
+            at: format!("{}:{}:{}", f.file, f.line, f.column),
+            path: f.path.clone(),
+            code: f.code.as_str(),
+            message: redactor.redact(&f.message),
+        })
+        .collect();
+    let binding = match &entry.binding {
+        Ok(b) => b,
+        Err(why) => {
+            if refusals.is_empty() {
+                refusals.push(Refusal {
+                    at: entry_at(entry),
+                    path: entry.path.clone(),
+                    code: Code::Binding.as_str(),
+                    message: redactor.redact(why),
+                });
+            }
+            return EntryPlan::Refused(label.into(), refusals);
+        }
+    };
+    if !refusals.is_empty() {
+        return EntryPlan::Refused(label.into(), refusals);
+    }
+    let refused = |message: String| {
+        EntryPlan::Refused(
+            "refused by the host".into(),
+            vec![Refusal {
+                at: entry_at(entry),
+                path: entry.path.clone(),
+                code: Code::Binding.as_str(),
+                message: redactor.redact(&message),
+            }],
+        )
+    };
+    let (target, protocol) = match binding.transport {
+        Transport::Stdio => {
+            let Some(command) = &binding.command else {
+                return refused("the stdio transport requires command".into());
+            };
+            let env = probe::hostenv::build(std::env::vars_os(), entry.inherit_env, &entry.env);
+            let target = Target::Stdio(StdioTarget {
+                command: command.into(),
+                args: binding.args.iter().map(OsString::from).collect(),
+                env: Some(env),
+                cwd: None,
+            });
+            let protocol = match binding.family {
+                EngineKind::Legacy => Protocol::Legacy,
+                EngineKind::Modern => Protocol::Modern,
+            };
+            (target, protocol)
+        }
+        Transport::Websocket | Transport::Http => {
+            let Some(url) = &binding.url else {
+                return refused(format!(
+                    "the {} transport requires url",
+                    binding.transport.as_str()
+                ));
+            };
+            match probe::urls::target_for_url(url, entry.token.clone()) {
+                Ok(t) => t,
+                Err(e) => return refused(e.to_string()),
+            }
+        }
+    };
+    let target = opened(target, args, &mut redactor);
+    EntryPlan::Probe(Resolved {
+        target,
+        protocol,
+        timings: timings_for(args, Some(entry.timings)),
+        redactor,
+    })
+}
+
+/// Load `file` and check it the way `check-config` would under the probe's rule.
+pub(crate) fn load_config(
+    file: &std::path::Path,
+    args: &ProbeArgs,
+) -> Result<(Vec<ServerEntry>, Report), String> {
+    let options = CheckOptions {
+        preset: check_preset(args.preset),
+        env: &config::process_env,
+    };
+    let (entries, report) = config::load_and_check(file, &options).map_err(|e| match e.hint() {
+        Some(hint) => format!("{e}\nhint: {hint}"),
+        None => e.to_string(),
+    })?;
+    if entries.is_empty() {
+        return Err(format!("{}: no server entries", file.display()));
+    }
+    Ok((entries, report))
+}
+
+/// `no server "x" (servers: a, b)`.
+pub(crate) fn unknown_server(file: &std::path::Path, id: &str, entries: &[ServerEntry]) -> String {
+    let mut ids: Vec<&str> = entries.iter().map(|e| e.id.as_str()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    format!(
+        "{}: no server {id:?} (servers: {})",
+        file.display(),
+        ids.join(", ")
+    )
+}
+
+/// The entry `id` of `file` (the last of that id, as the host keeps), ready to probe, or why
+/// not (exit 2: the probe cannot do what was asked).
+fn from_config(file: &std::path::Path, id: &str, args: &ProbeArgs) -> Result<Resolved, String> {
+    let (entries, report) = load_config(file, args)?;
+    let Some(entry) = entries.iter().rev().find(|e| e.id == id) else {
+        return Err(unknown_server(file, id, &entries));
+    };
+    let at = entry_at(entry);
+    match plan_entry(entry, &report, args) {
+        EntryPlan::Probe(mut resolved) => {
+            if let Some(p) = args.protocol {
+                if matches!(resolved.target, Target::Stdio(_)) {
+                    resolved.protocol = p.into();
+                } else if Protocol::from(p) != resolved.protocol {
+                    return Err(format!(
+                        "{at}: server {id:?} is a {} server, which always speaks the {} \
+                         handshake; leave out --protocol",
+                        resolved.target.transport(),
+                        resolved.protocol.name()
+                    ));
+                }
+            }
+            Ok(resolved)
+        }
+        EntryPlan::Skipped(why) => Err(format!("{at}: server {id:?} is not probed: {why}")),
+        EntryPlan::Refused(label, refusals) => {
+            let mut text = String::new();
+            for (i, r) in refusals.iter().enumerate() {
+                if i > 0 {
+                    text.push('\n');
+                }
+                text.push_str(&format!("{}: server {id:?} {label}: {}", r.at, r.message));
+            }
+            text.push_str(&format!(
+                "\nhint: `mcpl-doctor check-config {}` lists every finding",
+                file.display()
+            ));
+            Err(text)
         }
     }
-    let Some(command) = &binding.command else {
-        return Err(format!("{at}: server {id:?} has no command"));
-    };
-    let env = probe::hostenv::build(std::env::vars_os(), entry.inherit_env, &entry.env);
-    let target = Target::Stdio(StdioTarget {
-        command: command.into(),
-        args: binding.args.iter().map(OsString::from).collect(),
-        env: Some(env),
-        cwd: None,
-    });
-    let protocol = match binding.family {
-        crate::engine::policy::EngineKind::Legacy => Protocol::Legacy,
-        crate::engine::policy::EngineKind::Modern => Protocol::Modern,
-    };
-    Ok((target, protocol, Some(entry.timings)))
+}
+
+/// `--launches`, with its default: 5, or no limit with `--for` or `--until-down`.
+pub(crate) fn launch_limit(args: &ProbeArgs) -> Option<u32> {
+    match (args.launches, args.run_for, args.until_down) {
+        (Some(n), _, _) => Some(n),
+        (None, None, false) => Some(5),
+        _ => None,
+    }
+}
+
+/// The per-attempt options every run shares.
+pub(crate) fn attempt_options(
+    args: &ProbeArgs,
+    protocol: Protocol,
+    redactor: Arc<Redactor>,
+    stop: StopSignal,
+) -> AttemptOptions {
+    AttemptOptions {
+        protocol,
+        handshake_timeout: duration(args.handshake_timeout),
+        watch: duration(args.watch),
+        ping: args.ping_every.map(|every| PingOptions {
+            every: duration(every),
+            timeout: duration(args.ping_timeout),
+        }),
+        redactor,
+        stop,
+        deadline: None,
+        epoch: tokio::time::Instant::now(),
+    }
+}
+
+/// Ctrl-C (and SIGTERM, SIGHUP): the first stops gracefully, the second forces. `what` names
+/// what is stopped (`the server`, `every server`).
+pub(crate) fn handle_signals(
+    stop_handle: StopHandle,
+    what: &'static str,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        use tokio::signal::unix::{signal, SignalKind};
+        let mut term = signal(SignalKind::terminate()).ok();
+        let mut hup = signal(SignalKind::hangup()).ok();
+        loop {
+            let got = tokio::select! {
+                r = tokio::signal::ctrl_c() => r.is_ok(),
+                Some(()) = async { term.as_mut()?.recv().await } => true,
+                Some(()) = async { hup.as_mut()?.recv().await } => true,
+            };
+            if !got {
+                break;
+            }
+            let level = stop_handle.escalate();
+            if level == StopLevel::Graceful {
+                eprintln!("\nstopping {what} (Ctrl-C again to kill at once)...");
+            } else {
+                eprintln!("\nkilling {what}...");
+            }
+        }
+    })
 }
 
 pub fn run(args: ProbeArgs, color: ColorChoice) -> u8 {
+    if args.all || args.server.len() > 1 {
+        return super::probe_all::run(args, color);
+    }
     let resolved = match resolve(&args) {
         Ok(r) => r,
         Err(e) => {
@@ -302,11 +569,7 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
     let policy = args.preset.policy_with(protocol.engine(), timings);
     let seed = args.seed.unwrap_or_else(|| fastrand::u64(..1_000_000));
     let (stop_handle, stop) = probe::stop_pair();
-    let launches = match (args.launches, args.run_for, args.until_down) {
-        (Some(n), _, _) => Some(n),
-        (None, None, false) => Some(5),
-        _ => None,
-    };
+    let launches = launch_limit(&args);
     if args.until_down && launches.is_none() && args.run_for.is_none() && !policy.has_alert() {
         eprintln!(
             "warning: rule {} has no mcpl-down; --until-down will not stop it (add --for or --launches)",
@@ -320,44 +583,10 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
         launches,
         run_for: args.run_for.map(duration),
         until_down: args.until_down,
-        attempt: AttemptOptions {
-            protocol,
-            handshake_timeout: duration(args.handshake_timeout),
-            watch: duration(args.watch),
-            ping: args.ping_every.map(|every| PingOptions {
-                every: duration(every),
-                timeout: duration(args.ping_timeout),
-            }),
-            redactor: redactor.clone(),
-            stop: stop.clone(),
-            deadline: None,
-            epoch: tokio::time::Instant::now(),
-        },
+        attempt: attempt_options(&args, protocol, redactor.clone(), stop.clone()),
         target: target_text.clone(),
     };
-
-    // Ctrl-C (and SIGTERM, SIGHUP): the first stops gracefully, the second forces.
-    let signals = tokio::spawn(async move {
-        use tokio::signal::unix::{signal, SignalKind};
-        let mut term = signal(SignalKind::terminate()).ok();
-        let mut hup = signal(SignalKind::hangup()).ok();
-        loop {
-            let got = tokio::select! {
-                r = tokio::signal::ctrl_c() => r.is_ok(),
-                Some(()) = async { term.as_mut()?.recv().await } => true,
-                Some(()) = async { hup.as_mut()?.recv().await } => true,
-            };
-            if !got {
-                break;
-            }
-            let level = stop_handle.escalate();
-            if level == StopLevel::Graceful {
-                eprintln!("\nstopping the server (Ctrl-C again to kill it at once)...");
-            } else {
-                eprintln!("\nkilling the server...");
-            }
-        }
-    });
+    let signals = handle_signals(stop_handle, "the server");
 
     // The progress line only on a terminal; without one nothing wakes up between events.
     let live_enabled = std::io::stderr().is_terminal() && !args.events;
@@ -400,7 +629,9 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
         Ok(run) => run,
         Err(e) => {
             eprintln!("error: {e}");
-            eprintln!("hint: check the command after `--` (it runs without a shell, from the current folder)");
+            if matches!(target, Target::Stdio(_)) {
+                eprintln!("hint: check the command after `--` (it runs without a shell, from the current folder)");
+            }
             return exit::USAGE;
         }
     };
@@ -426,18 +657,8 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
         }
     }
     if interrupted {
-        return exit::INTERRUPTED;
-    }
-    let judged: Vec<_> = run
-        .launches
-        .iter()
-        .filter_map(|l| l.report.outcome.as_ref())
-        .collect();
-    let stayed_up = !judged.is_empty()
-        && judged
-            .iter()
-            .all(|o| matches!(o, crate::engine::policy::Outcome::StillUp { .. }));
-    if stayed_up {
+        exit::INTERRUPTED
+    } else if verdict::stayed_up(&run) {
         exit::OK
     } else {
         exit::FINDINGS

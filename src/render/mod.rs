@@ -5,6 +5,7 @@ use std::io::IsTerminal;
 
 pub mod check;
 pub mod probe;
+pub mod probe_all;
 pub mod simulate;
 
 /// `--color`.

@@ -13,7 +13,7 @@ use comfy_table::{
     presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, ColumnConstraint, ContentArrangement, Table,
     Width,
 };
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
 
 use super::sanitize;
@@ -42,8 +42,14 @@ pub struct Context<'a> {
 // Live progress line.
 
 /// The progress line on stderr (a terminal only): launch number, state, time to next launch.
+/// With several servers, one line each under a [`MultiLive`].
 pub struct LiveLine {
     bar: Option<ProgressBar>,
+    /// The server's name, padded, before the state (several servers only).
+    prefix: String,
+    /// Keep the line with its last state when the run finishes (several servers: the others
+    /// are still running) instead of removing it.
+    keep_when_finished: bool,
     launch: u32,
     attempt: u32,
     state: LiveState,
@@ -62,6 +68,12 @@ enum LiveState {
         next: u32,
     },
     Stopping,
+    Finished(String),
+}
+
+fn spinner_style() -> ProgressStyle {
+    ProgressStyle::with_template("{spinner} {msg}")
+        .unwrap_or_else(|_| ProgressStyle::default_spinner())
 }
 
 impl LiveLine {
@@ -69,14 +81,32 @@ impl LiveLine {
     pub fn new(enabled: bool) -> LiveLine {
         let bar = enabled.then(|| {
             let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-            bar.set_style(
-                ProgressStyle::with_template("{spinner} {msg}")
-                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-            );
+            bar.set_style(spinner_style());
             bar
         });
         LiveLine {
             bar,
+            prefix: String::new(),
+            keep_when_finished: false,
+            launch: 0,
+            attempt: 0,
+            state: LiveState::Starting,
+        }
+    }
+
+    /// One server's line among several, named `name` (padded to `width` characters).
+    fn in_multi(multi: Option<&MultiProgress>, name: &str, width: usize) -> LiveLine {
+        let bar = multi.map(|m| {
+            let bar = m.add(ProgressBar::new_spinner());
+            bar.set_style(spinner_style());
+            bar
+        });
+        let name = sanitize(name);
+        let pad = width.saturating_sub(name.chars().count());
+        LiveLine {
+            bar,
+            prefix: format!("{name}{}  ", " ".repeat(pad)),
+            keep_when_finished: true,
             launch: 0,
             attempt: 0,
             state: LiveState::Starting,
@@ -107,17 +137,29 @@ impl LiveLine {
                 }
             }
             Event::Ended(_) => self.state = LiveState::Stopping,
-            Event::Finished { .. } => self.clear(),
+            Event::Finished { finish, .. } => {
+                if self.keep_when_finished {
+                    self.tick();
+                    self.state = LiveState::Finished(format!(
+                        "done after {} launch{}: {}",
+                        self.launch,
+                        if self.launch == 1 { "" } else { "es" },
+                        finish_words(*finish)
+                    ));
+                    let msg = self.message();
+                    if let Some(bar) = &self.bar {
+                        bar.finish_with_message(msg);
+                    }
+                    return;
+                }
+                self.clear();
+            }
             _ => {}
         }
         self.tick();
     }
 
-    /// Redraw (call every 100 ms or so).
-    pub fn tick(&self) {
-        let Some(bar) = &self.bar else {
-            return;
-        };
+    fn message(&self) -> String {
         let now = std::time::Instant::now();
         let head = format!("launch {} (attempt {})", self.launch, self.attempt);
         let msg = match &self.state {
@@ -135,8 +177,20 @@ impl LiveLine {
                 format_ms(round_ms(ms(until.saturating_duration_since(now))))
             ),
             LiveState::Stopping => format!("{head}: ended"),
+            LiveState::Finished(text) => text.clone(),
         };
-        bar.set_message(msg);
+        format!("{}{msg}", self.prefix)
+    }
+
+    /// Redraw (call every 100 ms or so).
+    pub fn tick(&self) {
+        let Some(bar) = &self.bar else {
+            return;
+        };
+        if matches!(self.state, LiveState::Finished(_)) {
+            return;
+        }
+        bar.set_message(self.message());
         bar.tick();
     }
 
@@ -144,6 +198,140 @@ impl LiveLine {
     pub fn clear(&mut self) {
         if let Some(bar) = self.bar.take() {
             bar.finish_and_clear();
+        }
+    }
+}
+
+/// Why a run finished, in a few words (a progress line).
+fn finish_words(f: Finish) -> &'static str {
+    match f {
+        Finish::Launches(_) => "--launches reached",
+        Finish::Deadline => "--for reached",
+        Finish::UntilDown => "the host would raise mcpl-down",
+        Finish::StillUp => "still up at --watch",
+        Finish::Halted => "a permanent failure",
+        Finish::GaveUp(_) => "the rule gives up",
+        Finish::Interrupted => "interrupted",
+    }
+}
+
+/// One progress line per server on stderr (a terminal only), under a header line that counts
+/// the servers in each state (the terminal may be too short to show every line).
+pub struct MultiLive {
+    multi: Option<MultiProgress>,
+    header: Option<ProgressBar>,
+    lines: Vec<std::sync::Mutex<LiveLine>>,
+}
+
+impl MultiLive {
+    /// Lines for servers named `names`, drawn only when `enabled`.
+    pub fn new(enabled: bool, names: &[String]) -> MultiLive {
+        let multi = enabled.then(|| MultiProgress::with_draw_target(ProgressDrawTarget::stderr()));
+        let header = multi.as_ref().map(|m| {
+            let bar = m.add(ProgressBar::new_spinner());
+            bar.set_style(
+                ProgressStyle::with_template("{msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            );
+            bar
+        });
+        let width = names
+            .iter()
+            .map(|n| sanitize(n).chars().count())
+            .max()
+            .unwrap_or(0)
+            .min(24);
+        let lines = names
+            .iter()
+            .map(|n| std::sync::Mutex::new(LiveLine::in_multi(multi.as_ref(), n, width)))
+            .collect();
+        let live = MultiLive {
+            multi,
+            header,
+            lines,
+        };
+        live.draw_header();
+        live
+    }
+
+    /// Whether anything is drawn.
+    pub fn enabled(&self) -> bool {
+        self.multi.is_some()
+    }
+
+    /// Server `index` reported `event`.
+    pub fn on_event(&self, index: usize, event: &Event) {
+        if self.multi.is_none() {
+            return;
+        }
+        if let Some(Ok(mut line)) = self.lines.get(index).map(|l| l.lock()) {
+            line.on_event(event);
+        }
+        if matches!(event, Event::Finished { .. } | Event::Launched { .. }) {
+            self.draw_header();
+        }
+    }
+
+    fn draw_header(&self) {
+        let Some(header) = &self.header else {
+            return;
+        };
+        let (mut starting, mut handshaking, mut connected, mut waiting, mut done) = (0, 0, 0, 0, 0);
+        for line in &self.lines {
+            let Ok(l) = line.lock() else { continue };
+            match l.state {
+                LiveState::Starting => starting += 1,
+                LiveState::Handshaking { .. } => handshaking += 1,
+                LiveState::Connected { .. } => connected += 1,
+                LiveState::Waiting { .. } | LiveState::Stopping => waiting += 1,
+                LiveState::Finished(_) => done += 1,
+            }
+        }
+        let mut parts = Vec::new();
+        for (n, what) in [
+            (starting, "starting"),
+            (handshaking, "handshaking"),
+            (connected, "connected"),
+            (waiting, "between launches"),
+            (done, "done"),
+        ] {
+            if n > 0 {
+                parts.push(format!("{n} {what}"));
+            }
+        }
+        header.set_message(format!(
+            "probing {} server{}: {}",
+            self.lines.len(),
+            if self.lines.len() == 1 { "" } else { "s" },
+            parts.join(", ")
+        ));
+    }
+
+    /// Redraw every line (call every 100 ms or so).
+    pub fn tick(&self) {
+        if self.multi.is_none() {
+            return;
+        }
+        for line in &self.lines {
+            if let Ok(l) = line.lock() {
+                l.tick();
+            }
+        }
+        self.draw_header();
+    }
+
+    /// Remove every line (before the report is printed).
+    pub fn clear(&self) {
+        for line in &self.lines {
+            if let Ok(mut l) = line.lock() {
+                l.clear();
+            }
+        }
+        if let Some(h) = &self.header {
+            h.finish_and_clear();
+        }
+        if let Some(m) = &self.multi {
+            let _ = m.clear();
         }
     }
 }
@@ -157,7 +345,7 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
-fn round_ms(ms: f64) -> f64 {
+pub(crate) fn round_ms(ms: f64) -> f64 {
     if ms >= 1000.0 {
         (ms / 100.0).round() * 100.0
     } else {
@@ -200,7 +388,7 @@ fn needs_json_escape(c: char) -> bool {
         )
 }
 
-fn num(v: f64) -> Value {
+pub(crate) fn num(v: f64) -> Value {
     // JSON has no infinity or NaN: those are null.
     if v.is_finite() {
         json!((v * 1000.0).round() / 1000.0)
@@ -213,7 +401,7 @@ fn opt_num(v: Option<f64>) -> Value {
     v.map_or(Value::Null, num)
 }
 
-fn rfc3339(t: SystemTime) -> String {
+pub(crate) fn rfc3339(t: SystemTime) -> String {
     humantime::format_rfc3339_millis(t).to_string()
 }
 
@@ -465,7 +653,7 @@ pub fn write_json(run: &ProbeRun, verdict: &Verdict, ctx: &Context<'_>) -> io::R
 // ---------------------------------------------------------------------------------------------
 // Text.
 
-fn new_table(color: bool) -> Table {
+pub(crate) fn new_table(color: bool) -> Table {
     let mut table = Table::new();
     table
         .load_style(UTF8_FULL_CONDENSED)
@@ -774,14 +962,24 @@ fn predictions_table(preds: &[Prediction], color: bool) -> Table {
     t
 }
 
-/// The text report: launch table, notes, verdict and predictions.
+/// The text report on stdout: launch table, notes, verdict and predictions.
 pub fn write_text(
     run: &ProbeRun,
     verdict: &Verdict,
     ctx: &Context<'_>,
     color: bool,
 ) -> io::Result<()> {
-    let mut out = io::stdout().lock();
+    write_text_to(&mut io::stdout().lock(), run, verdict, ctx, color)
+}
+
+/// The text report, written to `out`.
+pub fn write_text_to(
+    out: &mut dyn Write,
+    run: &ProbeRun,
+    verdict: &Verdict,
+    ctx: &Context<'_>,
+    color: bool,
+) -> io::Result<()> {
     let threshold = run
         .policy
         .lasting_threshold(0.0)

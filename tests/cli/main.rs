@@ -3,5 +3,7 @@
 mod check_config;
 mod completions;
 mod probe;
+mod probe_all;
+mod probe_ws;
 mod simulate;
 mod support;

@@ -229,6 +229,23 @@ impl Report {
     fn count(&self, s: Severity) -> usize {
         self.findings.iter().filter(|f| f.severity == s).count()
     }
+
+    /// The errors about `entry` (its own value or any value inside it): why the host refuses
+    /// it, in document order. Empty when the host loads the entry.
+    pub fn errors_for<'r>(&'r self, entry: &ServerEntry) -> impl Iterator<Item = &'r Finding> {
+        let path = entry.path.clone();
+        let file = entry.file.clone();
+        self.findings.iter().filter(move |f| {
+            f.severity == Severity::Error && f.file == file && is_within(&f.path, &path)
+        })
+    }
+}
+
+/// Whether the JSON path `inner` is `outer` or a path below it (`outer.key`, `outer[...]`).
+fn is_within(inner: &str, outer: &str) -> bool {
+    inner
+        .strip_prefix(outer)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('.') || rest.starts_with('['))
 }
 
 /// Which table format an entry came from.
@@ -480,6 +497,19 @@ pub fn load_servers_from(
 ) -> Result<Vec<ServerEntry>, LoadError> {
     let doc = parse(source)?;
     Ok(load::server_entries(source, &doc, env))
+}
+
+/// [`load_servers`] and [`check_file`] on one reading of the file: every server entry, and
+/// every finding (match them with [`Report::errors_for`]). `probe --config` uses it to leave out
+/// the entries the host would refuse, with the checker's own words.
+pub fn load_and_check(
+    path: &Path,
+    options: &CheckOptions<'_>,
+) -> Result<(Vec<ServerEntry>, Report), LoadError> {
+    let source = Source::read(path)?;
+    let entries = load_servers_from(&source, options.env)?;
+    let report = check_source(&source, options)?;
+    Ok((entries, report))
 }
 
 fn parse<'t>(source: &'t Source) -> Result<json::Doc<'t>, LoadError> {

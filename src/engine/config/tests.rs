@@ -722,3 +722,54 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn errors_for_picks_each_entrys_own_errors() {
+    let text = r#"{"hosts": {
+        "prod": {"mcplServers": {
+            "a": {"command": "srv", "reconnect": true, "reconnectIntervalMs": 0},
+            "ab": {"command": "srv", "reconnect": true},
+            "c": {"url": "ftp://h/x"},
+            "w": {"url": "ws://example.com/x", "token": "t0k3n-secret"}
+        }},
+        "staging": {"mcplServers": {
+            "a": {"command": "srv"}
+        }}
+    }}"#;
+    let src = source("hosts.json", text);
+    let entries = load_servers_from(&src, &env).expect("loads");
+    let options = CheckOptions {
+        preset: Preset::Lasting,
+        env: &env,
+    };
+    let report = check_source(&src, &options).expect("checks");
+    let errors = |path: &str| -> Vec<&'static str> {
+        let e = entries
+            .iter()
+            .find(|e| e.path == path)
+            .unwrap_or_else(|| panic!("no entry at {path}"));
+        report.errors_for(e).map(|f| f.code.as_str()).collect()
+    };
+    assert_eq!(
+        errors("$.hosts.prod.mcplServers.a"),
+        vec!["reconnect-timing"]
+    );
+    // `ab` starts like `a` but is another entry; the same id under staging is another one too.
+    assert!(errors("$.hosts.prod.mcplServers.ab").is_empty());
+    assert!(errors("$.hosts.staging.mcplServers.a").is_empty());
+    assert_eq!(errors("$.hosts.prod.mcplServers.c"), vec!["binding"]);
+    // A warning (a token in clear text to a host that is not loopback) is not a refusal.
+    assert!(errors("$.hosts.prod.mcplServers.w").is_empty());
+    // Under main's rule a 0 interval is still an error (the host loops on it instead).
+    let main = CheckOptions {
+        preset: Preset::Handshake,
+        env: &env,
+    };
+    let report = check_source(&src, &main).expect("checks");
+    let a = entries
+        .iter()
+        .find(|e| e.path == "$.hosts.prod.mcplServers.a")
+        .expect("a");
+    let codes: Vec<Code> = report.errors_for(a).map(|f| f.code).collect();
+    assert_eq!(codes, vec![Code::ReconnectTiming]);
+}

@@ -6,8 +6,12 @@ use std::collections::VecDeque;
 
 use tokio::io::{AsyncRead, AsyncReadExt};
 
-/// The read buffer's size.
-const CHUNK: usize = 64 * 1024;
+/// The read buffer's first size: a quiet server's lines fit, and the probe stays small when it
+/// watches many servers at once (two readers per stdio server).
+const MIN_CHUNK: usize = 8 * 1024;
+/// The size it grows to, doubling after each read that filled it: a pipe holds 64 KiB, so a
+/// flood is drained in reads as large as it can give.
+const MAX_CHUNK: usize = 64 * 1024;
 
 /// One line, at most `limit` bytes of it.
 #[derive(Debug, PartialEq, Eq)]
@@ -28,6 +32,8 @@ pub struct LineReader<R> {
     truncated: bool,
     limit: usize,
     eof: bool,
+    /// The last read filled the buffer (grow it before the next).
+    full: bool,
     /// Bytes read in all.
     pub total_bytes: u64,
 }
@@ -36,13 +42,14 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
     pub fn new(inner: R, limit: usize) -> LineReader<R> {
         LineReader {
             inner,
-            buf: vec![0; CHUNK].into_boxed_slice(),
+            buf: vec![0; MIN_CHUNK].into_boxed_slice(),
             start: 0,
             end: 0,
             line: Vec::new(),
             truncated: false,
             limit,
             eof: false,
+            full: false,
             total_bytes: 0,
         }
     }
@@ -78,6 +85,10 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
             if self.eof {
                 return None;
             }
+            if self.full && self.buf.len() < MAX_CHUNK {
+                // Empty here (start = end = 0): nothing to keep.
+                self.buf = vec![0; (self.buf.len() * 2).min(MAX_CHUNK)].into_boxed_slice();
+            }
             match self.inner.read(&mut self.buf).await {
                 Ok(0) | Err(_) => {
                     self.eof = true;
@@ -88,6 +99,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
                 }
                 Ok(n) => {
                     self.end = n;
+                    self.full = n == self.buf.len();
                     self.total_bytes += n as u64;
                 }
             }
@@ -180,6 +192,30 @@ mod tests {
             all(b"0123456789abc\nok\n", 4).await,
             vec![("0123".into(), true), ("ok".into(), false)]
         );
+    }
+
+    #[tokio::test]
+    async fn the_read_buffer_starts_small_and_grows_only_under_a_flood() {
+        // Lines that cross every buffer boundary come out whole, whatever the buffer's size.
+        let mut input = Vec::new();
+        for i in 0..20_000 {
+            input.extend_from_slice(format!("line {i} {}\n", "y".repeat(i % 97)).as_bytes());
+        }
+        let mut r = LineReader::new(&input[..], 4096);
+        assert_eq!(r.buf.len(), MIN_CHUNK);
+        let mut n = 0;
+        while let Some(l) = r.next_line().await {
+            let text = String::from_utf8_lossy(l.bytes).into_owned();
+            assert_eq!(text, format!("line {n} {}", "y".repeat(n % 97)));
+            n += 1;
+        }
+        assert_eq!(n, 20_000);
+        // Every read filled the buffer: it grew to its largest.
+        assert_eq!(r.buf.len(), MAX_CHUNK);
+        // A quiet stream keeps the small one.
+        let mut r = LineReader::new(&b"{}\n{}\n"[..], 4096);
+        while r.next_line().await.is_some() {}
+        assert_eq!(r.buf.len(), MIN_CHUNK);
     }
 
     #[tokio::test]

@@ -361,6 +361,36 @@ impl Target {
             Target::Http(t) => t.describe(redactor),
         }
     }
+
+    /// Every secret the target itself carries (a URL's token, as given and as encoded, a
+    /// password), for the run's [`Redactor`]. A command carries none of its own: an entry's env
+    /// values and token are the caller's to add.
+    pub fn secrets(&self) -> Vec<String> {
+        match self {
+            Target::Stdio(_) => Vec::new(),
+            Target::WebSocket(t) => t.secrets(),
+            Target::Http(t) => t.secrets(),
+        }
+    }
+
+    /// The same target with another deadline for opening a connection (WebSocket: dial, TLS
+    /// and upgrade; HTTP: the dial inside each request). A command has none.
+    pub fn with_open_timeout(self, open_timeout: Duration) -> Target {
+        match self {
+            Target::Stdio(t) => Target::Stdio(t),
+            Target::WebSocket(t) => Target::WebSocket(t.with_open_timeout(open_timeout)),
+            Target::Http(t) => Target::Http(t.with_open_timeout(open_timeout)),
+        }
+    }
+
+    /// The transport's name, as a host configuration names it: `stdio`, `websocket`, `http`.
+    pub fn transport(&self) -> &'static str {
+        match self {
+            Target::Stdio(_) => "stdio",
+            Target::WebSocket(_) => "websocket",
+            Target::Http(_) => "http",
+        }
+    }
 }
 
 /// Something that makes attempts: a real [`Target`], or a scripted one in tests.

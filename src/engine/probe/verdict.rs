@@ -76,6 +76,9 @@ pub struct Verdict {
     pub pattern: Pattern,
     /// The pattern in one sentence (server-controlled parts redacted, not yet sanitised).
     pub sentence: String,
+    /// The same in a few words, for a summary table: `closed 105 ms after its handshake (exit
+    /// 0)`, `never connected: connection refused`, `still up 30 s after its handshake`.
+    pub short: String,
     /// The behaviour replayed through the simulator (`None`: nothing to replay, e.g. a
     /// permanent verdict halts every host rule at once).
     pub scenario: Option<Scenario>,
@@ -143,6 +146,7 @@ pub fn judge(run: &ProbeRun, engine: EngineKind) -> Verdict {
             pattern: Pattern::Unknown,
             sentence: "stopped before any launch finished its handshake: nothing to judge"
                 .to_string(),
+            short: "nothing to judge".to_string(),
             scenario: None,
             predictions: Vec::new(),
         };
@@ -160,6 +164,7 @@ pub fn judge(run: &ProbeRun, engine: EngineKind) -> Verdict {
                  at once and raises mcpl-down",
                 l.number
             ),
+            short: format!("permanent failure: {error}"),
             scenario: None,
             predictions: Vec::new(),
         };
@@ -187,6 +192,15 @@ pub fn judge(run: &ProbeRun, engine: EngineKind) -> Verdict {
 
     let threshold = lasting_threshold(run);
     let mut parts = Vec::new();
+    let mut short = Vec::new();
+    // `` (all of them) or ` on 2 of 5` in the short form.
+    let share = |k: usize| {
+        if k == n {
+            String::new()
+        } else {
+            format!(" on {k} of {n}")
+        }
+    };
     if !closed_lives.is_empty() {
         let typical = median(closed_lives.clone()).unwrap_or(0.0);
         let how = most_common(&closed_how)
@@ -207,6 +221,19 @@ pub fn judge(run: &ProbeRun, engine: EngineKind) -> Verdict {
                 String::new()
             }
         };
+        short.push(if hung == closed_lives.len() {
+            format!(
+                "stopped answering pings {} after its handshake{}",
+                format_ms(round_ms(typical)),
+                share(hung)
+            )
+        } else {
+            format!(
+                "closed {} after its handshake{how}{}",
+                format_ms(round_ms(typical)),
+                share(closed_lives.len())
+            )
+        });
         let mut p = if hung == closed_lives.len() {
             format!(
                 "connected, then stopped answering pings {}{range} after its handshake {} (a hung server)",
@@ -238,6 +265,11 @@ pub fn judge(run: &ProbeRun, engine: EngineKind) -> Verdict {
             "never completed its handshake {}: {what}",
             on_launches(failed.len(), n)
         ));
+        short.push(if failed.len() == n {
+            what.clone()
+        } else {
+            format!("never connected{}: {what}", share(failed.len()))
+        });
     }
     for (l, lived) in &up {
         let handshake = l
@@ -257,6 +289,10 @@ pub fn judge(run: &ProbeRun, engine: EngineKind) -> Verdict {
         parts.push(format!(
             "connected{handshake} on launch {} and was still up {} later ({needs})",
             l.number,
+            format_ms(round_ms(*lived))
+        ));
+        short.push(format!(
+            "still up {} after its handshake",
             format_ms(round_ms(*lived))
         ));
     }
@@ -302,9 +338,22 @@ pub fn judge(run: &ProbeRun, engine: EngineKind) -> Verdict {
     Verdict {
         pattern,
         sentence: parts.join("; "),
+        short: short.join("; "),
         scenario: Some(scenario),
         predictions,
     }
+}
+
+/// Whether the run counts as healthy for the exit status: at least one launch had an outcome,
+/// and every launch that had one was still up when observation ended (exit 0). Anything else
+/// (a connection that closed, a failed or refused attempt, nothing judged) is a finding.
+pub fn stayed_up(run: &ProbeRun) -> bool {
+    let mut judged = run
+        .launches
+        .iter()
+        .filter_map(|l| l.report.outcome.as_ref())
+        .peekable();
+    judged.peek().is_some() && judged.all(|o| matches!(o, Outcome::StillUp { .. }))
 }
 
 /// `on 3 of 5 launches`, `on its only launch`.

@@ -1,0 +1,439 @@
+//! `mcpl-doctor probe --config FILE --all` (or several `--server ID`): every selected entry
+//! probed at once, each in its own task under its own entry's timings, one report at the end.
+//!
+//! Each server's loop is the single-server loop ([`probe::run`]) in a task of its own on a
+//! multi-threaded runtime, so one server's relaunch never waits for another's. Every stdio
+//! server still runs in its own process group behind its drop guard; Ctrl-C reaches every loop
+//! through one shared stop signal. `--for` is one deadline for all; `--launches` bounds each
+//! server.
+
+use std::io::IsTerminal;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use tokio::time::Instant;
+
+use super::probe::{
+    attempt_options, duration, entry_at, handle_signals, launch_limit, load_config, plan_entry,
+    unknown_server, EntryPlan, ProbeArgs,
+};
+use crate::engine::config::ServerEntry;
+use crate::engine::policy::EngineKind;
+use crate::engine::probe::{self, verdict, Event, LaunchError, ProbeRun, RunOptions, StopLevel};
+use crate::exit;
+use crate::render::probe::{self as view, MultiLive};
+use crate::render::probe_all::{
+    self as all_view, event_json_for, unprobed_event_json, AllContext, Probed, ServerReport,
+    ServerResult,
+};
+use crate::render::ColorChoice;
+
+/// How many runtime threads: the machine's cores, at most 4 (the work is waiting, not
+/// computing; two threads keep one busy server from delaying another's relaunch).
+fn worker_threads() -> usize {
+    std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .clamp(2, 4)
+}
+
+/// One selected entry, before it runs.
+struct Item {
+    /// Its position among the file's entries (0-based): its jitter seed is the run's seed plus
+    /// this, so servers do not relaunch in lockstep and each one's waits can be repeated alone
+    /// with `--server ID --seed N`.
+    position: u64,
+    name: String,
+    transport: String,
+    at: String,
+    path: String,
+    plan: EntryPlan,
+}
+
+/// The verdict on every run, in order, judged on all cores (each replays a day through the
+/// simulator for every host rule: a few milliseconds of CPU per server).
+fn judge_all(jobs: &[(&ProbeRun, EngineKind)]) -> Vec<verdict::Verdict> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = jobs.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = jobs
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|(run, engine)| verdict::judge(run, *engine))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .zip(jobs.chunks(chunk))
+            .flat_map(|(h, part)| {
+                h.join().unwrap_or_else(|_| {
+                    part.iter()
+                        .map(|(run, engine)| verdict::judge(run, *engine))
+                        .collect()
+                })
+            })
+            .collect()
+    })
+}
+
+/// Raise the soft limit on open files to the hard limit: every stdio server holds three pipes
+/// and every socket one descriptor, so a few hundred servers at once pass the usual soft limit
+/// of 1024. (Node, the host's runtime, raises its own limit the same way at start, so the
+/// servers inherit what they would under the host.)
+fn raise_open_file_limit() {
+    use nix::sys::resource::{getrlimit, setrlimit, Resource};
+    if let Ok((soft, hard)) = getrlimit(Resource::RLIMIT_NOFILE) {
+        if soft < hard {
+            let _ = setrlimit(Resource::RLIMIT_NOFILE, hard, hard);
+        }
+    }
+}
+
+pub fn run(args: ProbeArgs, color: ColorChoice) -> u8 {
+    let Some(file) = args.config.clone() else {
+        eprintln!("error: --all and repeated --server need --config FILE");
+        return exit::USAGE;
+    };
+    if args.protocol.is_some() {
+        eprintln!(
+            "error: --protocol applies to one server; each entry of --config has its own \
+             (a command's `protocol`, a URL's scheme)"
+        );
+        return exit::USAGE;
+    }
+    let items = match select(&file, &args) {
+        Ok(items) => items,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return exit::USAGE;
+        }
+    };
+    raise_open_file_limit();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(worker_threads())
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the runtime: {e}");
+            return exit::USAGE;
+        }
+    };
+    let file_text = file.display().to_string();
+    runtime.block_on(run_async(args, file_text, items, color))
+}
+
+/// The entries `--all` or the `--server` ids select, in the file's order for `--all` and in the
+/// order given for `--server` (the last entry of each id, as the host keeps; an id given twice
+/// counts once), each with what to do with it.
+fn select(file: &Path, args: &ProbeArgs) -> Result<Vec<Item>, String> {
+    let (entries, report) = load_config(file, args)?;
+    let selected: Vec<&ServerEntry> = if args.all {
+        entries.iter().collect()
+    } else {
+        let mut out: Vec<&ServerEntry> = Vec::new();
+        for id in &args.server {
+            let Some(entry) = entries.iter().rev().find(|e| e.id == *id) else {
+                return Err(unknown_server(file, id, &entries));
+            };
+            if !out.iter().any(|e| std::ptr::eq(*e, entry)) {
+                out.push(entry);
+            }
+        }
+        out
+    };
+    let position = |entry: &ServerEntry| {
+        entries
+            .iter()
+            .position(|e| std::ptr::eq(e, entry))
+            .unwrap_or(0) as u64
+    };
+    Ok(selected
+        .iter()
+        .map(|entry| {
+            let unique = selected.iter().filter(|e| e.id == entry.id).count() == 1;
+            let name = if unique {
+                entry.id.clone()
+            } else {
+                format!("{} ({})", entry.id, entry.path)
+            };
+            let plan = plan_entry(entry, &report, args);
+            let transport = match &plan {
+                EntryPlan::Probe(r) => r.target.transport().to_string(),
+                _ => entry
+                    .binding
+                    .as_ref()
+                    .map_or("-".to_string(), |b| b.transport.as_str().to_string()),
+            };
+            Item {
+                position: position(entry),
+                name,
+                transport,
+                at: entry_at(entry),
+                path: entry.path.clone(),
+                plan,
+            }
+        })
+        .collect())
+}
+
+/// What every server's task reports to: the progress lines and the `--events` output.
+struct Shared {
+    live: MultiLive,
+    events: bool,
+    broken_pipe: AtomicBool,
+}
+
+impl Shared {
+    fn on_event(&self, index: usize, name: &str, e: &Event) {
+        self.live.on_event(index, e);
+        if self.events {
+            self.write_event(&event_json_for(name, e));
+        }
+    }
+
+    fn write_event(&self, v: &serde_json::Value) {
+        if self.broken_pipe.load(Ordering::Relaxed) {
+            return;
+        }
+        let mut out = std::io::stdout().lock();
+        if view::write_json_line(&mut out, v).is_err() {
+            self.broken_pipe.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// A selected entry on its way to the report.
+enum Slot {
+    Done(ServerReport),
+    Running {
+        head: ServerReport,
+        task: tokio::task::JoinHandle<Result<ProbeRun, LaunchError>>,
+        target: String,
+        protocol: probe::Protocol,
+    },
+}
+
+async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: ColorChoice) -> u8 {
+    let seed = args.seed.unwrap_or_else(|| fastrand::u64(..1_000_000));
+    let (stop_handle, stop) = probe::stop_pair();
+    let launches = launch_limit(&args);
+    let started_wall = SystemTime::now();
+    let start = Instant::now();
+    let deadline = args.run_for.map(|ms| start + duration(ms));
+    let signals = handle_signals(stop_handle, "every server");
+
+    let names: Vec<String> = items
+        .iter()
+        .filter(|i| matches!(i.plan, EntryPlan::Probe(_)))
+        .map(|i| i.name.clone())
+        .collect();
+    let live_enabled = std::io::stderr().is_terminal() && !args.events;
+    let shared = Arc::new(Shared {
+        live: MultiLive::new(live_enabled, &names),
+        events: args.events,
+        broken_pipe: AtomicBool::new(false),
+    });
+    if args.until_down
+        && launches.is_none()
+        && args.run_for.is_none()
+        && !args
+            .preset
+            .policy_with(EngineKind::Legacy, Default::default())
+            .has_alert()
+    {
+        eprintln!(
+            "warning: rule {} has no mcpl-down; --until-down will not stop it (add --for or --launches)",
+            args.preset
+        );
+    }
+
+    // What is not probed is known before anything runs: say it first.
+    if args.events {
+        for item in &items {
+            let result = match &item.plan {
+                EntryPlan::Probe(_) => continue,
+                EntryPlan::Skipped(why) => ServerResult::Skipped(why.clone()),
+                EntryPlan::Refused(label, findings) => ServerResult::Refused {
+                    label: label.clone(),
+                    findings: findings.clone(),
+                },
+            };
+            let s = ServerReport {
+                name: item.name.clone(),
+                transport: item.transport.clone(),
+                at: item.at.clone(),
+                path: item.path.clone(),
+                result,
+            };
+            if let Some(v) = unprobed_event_json(&s) {
+                shared.write_event(&v);
+            }
+        }
+    }
+
+    let mut slots = Vec::with_capacity(items.len());
+    let mut index = 0usize;
+    for item in items {
+        let head = |result| ServerReport {
+            name: item.name.clone(),
+            transport: item.transport.clone(),
+            at: item.at.clone(),
+            path: item.path.clone(),
+            result,
+        };
+        let resolved = match item.plan {
+            EntryPlan::Probe(r) => r,
+            EntryPlan::Skipped(why) => {
+                slots.push(Slot::Done(head(ServerResult::Skipped(why))));
+                continue;
+            }
+            EntryPlan::Refused(label, findings) => {
+                slots.push(Slot::Done(head(ServerResult::Refused { label, findings })));
+                continue;
+            }
+        };
+        let redactor = Arc::new(resolved.redactor);
+        let protocol = resolved.protocol;
+        let target_text = resolved.target.describe(&redactor);
+        let opts = RunOptions {
+            policy: args.preset.policy_with(protocol.engine(), resolved.timings),
+            seed: seed.wrapping_add(item.position),
+            launches,
+            run_for: None,
+            until_down: args.until_down,
+            attempt: attempt_options(&args, protocol, redactor, stop.clone()),
+            target: target_text.clone(),
+        };
+        let mut target = resolved.target;
+        let task_shared = shared.clone();
+        let name = item.name.clone();
+        let this = index;
+        index += 1;
+        let task = tokio::spawn(async move {
+            let mut opts = opts;
+            // One deadline for every server, wherever its own run starts.
+            opts.run_for = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+            let mut sink = |e: &Event| task_shared.on_event(this, &name, e);
+            probe::run(&mut target, opts, &mut sink).await
+        });
+        slots.push(Slot::Running {
+            // The result is filled in once the run is over.
+            head: head(ServerResult::Skipped(String::new())),
+            task,
+            target: target_text,
+            protocol,
+        });
+    }
+    let ticker = shared.live.enabled().then(|| {
+        let shared = shared.clone();
+        tokio::spawn(async move {
+            let mut ticker = tokio::time::interval(Duration::from_millis(100));
+            ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+            loop {
+                ticker.tick().await;
+                shared.live.tick();
+            }
+        })
+    });
+
+    // Every run first; the verdicts (a day replayed through the simulator for each server: CPU
+    // work) only once nothing is timing relaunches any more.
+    let mut finished = Vec::with_capacity(slots.len());
+    for slot in slots {
+        finished.push(match slot {
+            Slot::Done(s) => (s, None),
+            Slot::Running {
+                head,
+                task,
+                target,
+                protocol,
+            } => (head, Some((task.await, target, protocol))),
+        });
+    }
+    let elapsed_ms = start.elapsed().as_secs_f64() * 1000.0;
+    if let Some(t) = ticker {
+        t.abort();
+    }
+    signals.abort();
+    shared.live.clear();
+    let interrupted = stop.level() >= StopLevel::Graceful;
+    let jobs: Vec<(&ProbeRun, EngineKind)> = finished
+        .iter()
+        .filter_map(|(_, ran)| match ran {
+            Some((Ok(Ok(run)), _, protocol)) => Some((run, protocol.engine())),
+            _ => None,
+        })
+        .collect();
+    let mut verdicts = judge_all(&jobs).into_iter();
+    let servers: Vec<ServerReport> = finished
+        .into_iter()
+        .map(|(mut head, ran)| {
+            let Some((result, target, protocol)) = ran else {
+                return head;
+            };
+            head.result = match result {
+                Ok(Ok(run)) => {
+                    let verdict = verdicts
+                        .next()
+                        .unwrap_or_else(|| verdict::judge(&run, protocol.engine()));
+                    let interrupted = run.finish == probe::Finish::Interrupted || interrupted;
+                    ServerResult::Probed(Box::new(Probed {
+                        run,
+                        verdict,
+                        target,
+                        protocol,
+                        interrupted,
+                    }))
+                }
+                Ok(Err(e)) => ServerResult::CannotLaunch(e.to_string()),
+                Err(e) => ServerResult::CannotLaunch(format!(
+                    "the probe of this server stopped unexpectedly: {e}"
+                )),
+            };
+            if args.events {
+                if let Some(v) = unprobed_event_json(&head) {
+                    shared.write_event(&v);
+                }
+            }
+            head
+        })
+        .collect();
+
+    let rule = args.preset.to_string();
+    let ctx = AllContext {
+        file: &file,
+        rule: &rule,
+        seed,
+        started_wall,
+        elapsed_ms,
+        interrupted,
+    };
+    let written = if args.json {
+        all_view::write_json(&servers, &ctx)
+    } else if args.events {
+        let doc = view::with_event_first("report", all_view::report_json_all(&servers, &ctx));
+        view::write_json_line(&mut std::io::stdout().lock(), &doc)
+    } else {
+        all_view::write_text(&servers, &ctx, color.for_stdout())
+    };
+    if let Err(e) = written {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("error: cannot write the report: {e}");
+            return exit::USAGE;
+        }
+    }
+    if interrupted {
+        exit::INTERRUPTED
+    } else if servers.iter().any(ServerReport::is_finding) {
+        exit::FINDINGS
+    } else {
+        exit::OK
+    }
+}

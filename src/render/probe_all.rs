@@ -1,0 +1,512 @@
+//! Drawing `probe --config FILE --all` (or several `--server`): one summary table of every
+//! server, the entries that were not probed and why, then each server that did not stay up in
+//! the single-server report's own words; the `--json` document holding every server's
+//! single-server document; `--events` lines tagged with their server.
+
+use std::io::{self, Write};
+use std::time::SystemTime;
+
+use comfy_table::{Cell, CellAlignment, ColumnConstraint, Width};
+use serde_json::{json, Value};
+
+use super::probe::{
+    escape_unsafe_json, event_json, new_table, num, report_json, rfc3339, round_ms, write_text_to,
+    Context, SCHEMA_VERSION,
+};
+use super::sanitize;
+use crate::engine::policy::timings::format_ms;
+use crate::engine::probe::verdict::{self, Pattern, Verdict, PREDICTED_RULES};
+use crate::engine::probe::{Event, ProbeRun, Protocol};
+
+/// One check-config error that kept an entry from being probed.
+#[derive(Debug, Clone)]
+pub struct Refusal {
+    /// `file:line:column` of the offending value.
+    pub at: String,
+    pub path: String,
+    /// The finding's code (`binding`, `reconnect-timing`, ...).
+    pub code: &'static str,
+    /// The checker's message (redacted).
+    pub message: String,
+}
+
+/// A server that was probed: its run, the verdict, how to name it.
+pub struct Probed {
+    pub run: ProbeRun,
+    pub verdict: Verdict,
+    /// The target as shown to a person (redacted).
+    pub target: String,
+    pub protocol: Protocol,
+    pub interrupted: bool,
+}
+
+impl Probed {
+    fn context(&self) -> Context<'_> {
+        Context {
+            target: &self.target,
+            protocol: self.protocol,
+            interrupted: self.interrupted,
+        }
+    }
+}
+
+/// What became of one selected entry.
+pub enum ServerResult {
+    /// It was probed.
+    Probed(Box<Probed>),
+    /// Its command could not be launched at all (redacted).
+    CannotLaunch(String),
+    /// `check-config` has errors for it: a label (`refused by the host`) and the findings.
+    Refused {
+        label: String,
+        findings: Vec<Refusal>,
+    },
+    /// The host does not start it on its own: why.
+    Skipped(String),
+}
+
+/// One selected entry and what became of it.
+pub struct ServerReport {
+    /// How the entry is named in the report (its id; with its JSON path when the id is not
+    /// unique in the file).
+    pub name: String,
+    /// `stdio`, `websocket`, `http`, or `-` when the host cannot bind it.
+    pub transport: String,
+    /// `file:line:column` of the entry.
+    pub at: String,
+    /// The entry's JSON path.
+    pub path: String,
+    pub result: ServerResult,
+}
+
+impl ServerReport {
+    /// Whether this server counts against a clean exit: it was probed and did not stay up,
+    /// could not be launched, or the host refuses it. Skipped entries do not count.
+    pub fn is_finding(&self) -> bool {
+        match &self.result {
+            ServerResult::Probed(p) => !verdict::stayed_up(&p.run),
+            ServerResult::CannotLaunch(_) | ServerResult::Refused { .. } => true,
+            ServerResult::Skipped(_) => false,
+        }
+    }
+}
+
+/// The whole run.
+pub struct AllContext<'a> {
+    /// The configuration file as named.
+    pub file: &'a str,
+    /// The rule every server followed.
+    pub rule: &'a str,
+    pub seed: u64,
+    pub started_wall: SystemTime,
+    /// Wall time of the whole run, ms.
+    pub elapsed_ms: f64,
+    pub interrupted: bool,
+}
+
+fn pattern_words(p: Pattern) -> &'static str {
+    match p {
+        Pattern::StayedUp => "stayed up",
+        Pattern::Loop375 => "#375 loop",
+        Pattern::Flapped => "flapped",
+        Pattern::NeverConnected => "never connected",
+        Pattern::Refused => "permanent failure",
+        Pattern::Unknown => "nothing judged",
+    }
+}
+
+/// The first `mcpl-down` under `rule`, in a table cell.
+fn first_down_cell(verdict: &Verdict, rule: &str) -> String {
+    if verdict.pattern == Pattern::Refused {
+        return "at once".into();
+    }
+    match verdict.predictions.iter().find(|p| p.rule == rule) {
+        Some(p) => match (p.first_down_ms, p.first_down_attempt) {
+            (Some(ms), Some(a)) => format!("{}\n(attempt {a})", format_ms(round_ms(ms))),
+            (Some(ms), None) => format_ms(round_ms(ms)),
+            _ => "never".into(),
+        },
+        None => "-".into(),
+    }
+}
+
+/// The rules whose first `mcpl-down` the summary shows: the host's two (main's `handshake`,
+/// #999's `lasting`), and the run's own rule when it is another.
+fn down_rules(own: &str) -> Vec<&str> {
+    let mut rules: Vec<&str> = PREDICTED_RULES
+        .iter()
+        .map(|r| r.name())
+        .filter(|r| matches!(*r, "handshake" | "lasting"))
+        .collect();
+    if !rules.contains(&own) {
+        rules.push(own);
+    }
+    rules
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// Counts for the summary line and the JSON `summary`.
+struct Counts {
+    probed: usize,
+    stayed_up: usize,
+    did_not: usize,
+    cannot_launch: usize,
+    refused: usize,
+    skipped: usize,
+    /// The longest single run and all runs one after another, ms.
+    slowest_ms: f64,
+    sum_ms: f64,
+}
+
+fn counts(servers: &[ServerReport]) -> Counts {
+    let mut c = Counts {
+        probed: 0,
+        stayed_up: 0,
+        did_not: 0,
+        cannot_launch: 0,
+        refused: 0,
+        skipped: 0,
+        slowest_ms: 0.0,
+        sum_ms: 0.0,
+    };
+    for s in servers {
+        match &s.result {
+            ServerResult::Probed(p) => {
+                let run = &p.run;
+                c.probed += 1;
+                if verdict::stayed_up(run) {
+                    c.stayed_up += 1;
+                } else {
+                    c.did_not += 1;
+                }
+                c.slowest_ms = c.slowest_ms.max(run.elapsed_ms);
+                c.sum_ms += run.elapsed_ms;
+            }
+            ServerResult::CannotLaunch(_) => c.cannot_launch += 1,
+            ServerResult::Refused { .. } => c.refused += 1,
+            ServerResult::Skipped(_) => c.skipped += 1,
+        }
+    }
+    c
+}
+
+/// The text report: the summary table, what was not probed, then the details of every server
+/// that did not stay up.
+pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    let c = counts(servers);
+    writeln!(
+        out,
+        "Probed {} of {} in {} at once under rule {}, seed {} (plus each entry's position in \
+         the file): {} in all (the slowest server {}, all of them one after another {}).",
+        c.probed,
+        plural(servers.len(), "entry", "entries"),
+        sanitize(ctx.file),
+        ctx.rule,
+        ctx.seed,
+        format_ms(round_ms(ctx.elapsed_ms)),
+        format_ms(round_ms(c.slowest_ms)),
+        format_ms(round_ms(c.sum_ms)),
+    )?;
+    writeln!(out)?;
+
+    let mut table = new_table(color);
+    let mut header = vec![
+        "server".to_string(),
+        "transport".to_string(),
+        "launches".to_string(),
+        "pattern".to_string(),
+        "verdict".to_string(),
+    ];
+    let rules = down_rules(ctx.rule);
+    header.extend(rules.iter().map(|r| format!("mcpl-down\n{r}")));
+    table.set_header(header);
+    let right = |s: String| Cell::new(s).set_alignment(CellAlignment::Right);
+    for s in servers {
+        let mut row = vec![Cell::new(sanitize(&s.name)), Cell::new(&s.transport)];
+        match &s.result {
+            ServerResult::Probed(p) => {
+                let (run, verdict) = (&p.run, &p.verdict);
+                row.push(right(run.launches.len().to_string()));
+                row.push(Cell::new(pattern_words(verdict.pattern)));
+                row.push(Cell::new(sanitize(&verdict.short)));
+                for r in &rules {
+                    row.push(Cell::new(first_down_cell(verdict, r)));
+                }
+            }
+            other => {
+                let (pattern, why) = match other {
+                    ServerResult::CannotLaunch(e) => ("cannot launch", sanitize(e)),
+                    ServerResult::Refused { label, .. } => {
+                        ("not probed", format!("{label} (see below)"))
+                    }
+                    ServerResult::Skipped(_) => ("skipped", "not probed (see below)".into()),
+                    ServerResult::Probed(_) => ("", String::new()),
+                };
+                row.push(right("0".into()));
+                row.push(Cell::new(pattern));
+                row.push(Cell::new(why));
+                for _ in &rules {
+                    row.push(Cell::new("-"));
+                }
+            }
+        }
+        table.add_row(row);
+    }
+    // The verdict is the one free text: it wraps, the short words stay whole.
+    let mut bounds = vec![
+        (0, ColumnConstraint::UpperBoundary(Width::Fixed(24))),
+        (1, ColumnConstraint::LowerBoundary(Width::Fixed(9))),
+        (2, ColumnConstraint::LowerBoundary(Width::Fixed(8))),
+        (3, ColumnConstraint::LowerBoundary(Width::Fixed(11))),
+    ];
+    for i in 5..5 + rules.len() {
+        bounds.push((i, ColumnConstraint::LowerBoundary(Width::Fixed(11))));
+    }
+    for (i, c) in bounds {
+        if let Some(col) = table.column_mut(i) {
+            col.set_constraint(c);
+        }
+    }
+    writeln!(out, "{table}")?;
+    writeln!(
+        out,
+        "mcpl-down: when the host would first raise it under each rule, replaying what the server \
+         did."
+    )?;
+
+    let mut summary = vec![plural(c.stayed_up, "server stayed up", "servers stayed up")];
+    if c.did_not > 0 {
+        summary.push(format!(
+            "{} did not (flapped or never connected)",
+            c.did_not
+        ));
+    }
+    if c.cannot_launch > 0 {
+        summary.push(format!("{} could not be launched", c.cannot_launch));
+    }
+    if c.refused > 0 {
+        summary.push(format!("{} not probed (check-config errors)", c.refused));
+    }
+    if c.skipped > 0 {
+        summary.push(format!("{} skipped", c.skipped));
+    }
+    writeln!(out, "{}.", summary.join(", "))?;
+    if ctx.interrupted {
+        writeln!(
+            out,
+            "Interrupted (Ctrl-C): each server's report covers what it did until then."
+        )?;
+    }
+
+    let not_probed: Vec<&ServerReport> = servers
+        .iter()
+        .filter(|s| {
+            matches!(
+                s.result,
+                ServerResult::Refused { .. } | ServerResult::Skipped(_)
+            )
+        })
+        .collect();
+    if !not_probed.is_empty() {
+        writeln!(out, "\nNot probed:")?;
+        for s in not_probed {
+            match &s.result {
+                ServerResult::Refused { label, findings } => {
+                    for f in findings {
+                        writeln!(
+                            out,
+                            "  {}: {label}: {} ({}, {})",
+                            sanitize(&s.name),
+                            sanitize(&f.message),
+                            sanitize(&f.at),
+                            f.code
+                        )?;
+                    }
+                }
+                ServerResult::Skipped(why) => writeln!(
+                    out,
+                    "  {}: skipped: {} ({})",
+                    sanitize(&s.name),
+                    sanitize(why),
+                    sanitize(&s.at)
+                )?,
+                _ => {}
+            }
+        }
+    }
+
+    for s in servers {
+        let ServerResult::Probed(p) = &s.result else {
+            continue;
+        };
+        if verdict::stayed_up(&p.run) {
+            continue;
+        }
+        writeln!(out)?;
+        writeln!(
+            out,
+            "== {} ({}, {}) ==",
+            sanitize(&s.name),
+            s.transport,
+            sanitize(&s.at)
+        )?;
+        write_text_to(&mut out, &p.run, &p.verdict, &p.context(), color)?;
+    }
+    out.flush()
+}
+
+fn refusal_json(f: &Refusal) -> Value {
+    json!({"code": f.code, "at": f.at, "path": f.path, "message": f.message})
+}
+
+/// `v` (an object) with `pairs` as its first members.
+fn with_first(pairs: Vec<(&str, Value)>, v: Value) -> Value {
+    let mut m = serde_json::Map::new();
+    for (k, val) in pairs {
+        m.insert(k.to_string(), val);
+    }
+    if let Value::Object(rest) = v {
+        for (k, val) in rest {
+            m.entry(k).or_insert(val);
+        }
+    }
+    Value::Object(m)
+}
+
+/// One server that was not probed (or could not be launched), as JSON.
+fn unprobed_json(s: &ServerReport) -> Option<Value> {
+    let head = || {
+        json!({
+            "id": s.name,
+            "transport": s.transport,
+            "at": s.at,
+            "path": s.path,
+        })
+    };
+    Some(match &s.result {
+        ServerResult::Probed(_) => return None,
+        ServerResult::CannotLaunch(error) => {
+            let mut v = head();
+            v["error"] = json!(error);
+            v
+        }
+        ServerResult::Refused { label, findings } => {
+            let mut v = head();
+            v["label"] = json!(label);
+            v["findings"] = Value::Array(findings.iter().map(refusal_json).collect());
+            v
+        }
+        ServerResult::Skipped(reason) => {
+            let mut v = head();
+            v["reason"] = json!(reason);
+            v
+        }
+    })
+}
+
+/// The `--json` document: every probed server's single-server document (with `id`,
+/// `transport`, `at` and `path` first), then the entries that could not be launched, were
+/// refused or skipped.
+pub fn report_json_all(servers: &[ServerReport], ctx: &AllContext<'_>) -> Value {
+    let c = counts(servers);
+    let mut probed = Vec::new();
+    let (mut cannot, mut refused, mut skipped) = (Vec::new(), Vec::new(), Vec::new());
+    for s in servers {
+        match &s.result {
+            ServerResult::Probed(p) => {
+                probed.push(with_first(
+                    vec![
+                        ("id", json!(s.name)),
+                        ("transport", json!(s.transport)),
+                        ("at", json!(s.at)),
+                        ("path", json!(s.path)),
+                        ("stayed_up", json!(verdict::stayed_up(&p.run))),
+                    ],
+                    report_json(&p.run, &p.verdict, &p.context()),
+                ));
+            }
+            ServerResult::CannotLaunch(_) => cannot.extend(unprobed_json(s)),
+            ServerResult::Refused { .. } => refused.extend(unprobed_json(s)),
+            ServerResult::Skipped(_) => skipped.extend(unprobed_json(s)),
+        }
+    }
+    json!({
+        "schema_version": SCHEMA_VERSION,
+        "command": "probe",
+        "config": ctx.file,
+        "rule": ctx.rule,
+        "seed": ctx.seed,
+        "started_at": rfc3339(ctx.started_wall),
+        "elapsed_ms": num(ctx.elapsed_ms),
+        "interrupted": ctx.interrupted,
+        "summary": {
+            "entries": servers.len(),
+            "probed": c.probed,
+            "stayed_up": c.stayed_up,
+            "did_not_stay_up": c.did_not,
+            "cannot_launch": c.cannot_launch,
+            "refused": c.refused,
+            "skipped": c.skipped,
+            "slowest_server_ms": num(c.slowest_ms),
+            "servers_one_after_another_ms": num(c.sum_ms),
+        },
+        "servers": probed,
+        "cannot_launch": cannot,
+        "refused": refused,
+        "skipped": skipped,
+    })
+}
+
+/// Write the `--json` document.
+pub fn write_json(servers: &[ServerReport], ctx: &AllContext<'_>) -> io::Result<()> {
+    let v = report_json_all(servers, ctx);
+    let text = escape_unsafe_json(serde_json::to_string_pretty(&v).unwrap_or_default());
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.write_all(b"\n")?;
+    out.flush()
+}
+
+/// One `--events` line for server `name`'s event: `{"event": ..., "id": name, ...}` (`id`, as
+/// the entry's field is called: `server` already holds what the server said about itself).
+pub fn event_json_for(name: &str, event: &Event) -> Value {
+    let v = event_json(event);
+    let kind = v.get("event").cloned().unwrap_or(Value::Null);
+    with_first(vec![("event", kind), ("id", json!(name))], v)
+}
+
+/// The `--events` line for an entry that was not probed (`refused`, `skipped`) or could not be
+/// launched (`cannot-launch`); `None` for a probed one.
+pub fn unprobed_event_json(s: &ServerReport) -> Option<Value> {
+    let kind = match &s.result {
+        ServerResult::Probed(_) => return None,
+        ServerResult::CannotLaunch(_) => "cannot-launch",
+        ServerResult::Refused { .. } => "refused",
+        ServerResult::Skipped(_) => "skipped",
+    };
+    unprobed_json(s).map(|v| with_first(vec![("event", json!(kind))], v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_carry_their_server_second() {
+        let e = Event::Alert {
+            launch: 6,
+            attempt: 5,
+            text: "MCPL server down (attempt 5): boom".into(),
+        };
+        let v = event_json_for("files", &e);
+        let keys: Vec<&String> = v.as_object().expect("object").keys().collect();
+        assert_eq!(keys[..2], ["event", "id"]);
+        assert_eq!(v["event"], "alert");
+        assert_eq!(v["id"], "files");
+        assert_eq!(v["attempt"], 5);
+    }
+}
