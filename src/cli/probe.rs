@@ -279,7 +279,7 @@ pub(crate) fn check_preset(preset: Preset) -> Preset {
 /// What `probe` does with one configuration entry.
 pub(crate) enum EntryPlan {
     /// Probe it.
-    Probe(Resolved),
+    Probe(Box<Resolved>),
     /// The host does not start it on its own (`disabled`, or a policy-only override): why.
     Skipped(String),
     /// `check-config` has errors for it (the host refuses it, or on main loops on it): the
@@ -393,12 +393,12 @@ pub(crate) fn plan_entry(entry: &ServerEntry, report: &Report, args: &ProbeArgs)
         }
     };
     let target = opened(target, args, &mut redactor);
-    EntryPlan::Probe(Resolved {
+    EntryPlan::Probe(Box::new(Resolved {
         target,
         protocol,
         timings: timings_for(args, Some(entry.timings)),
         redactor,
-    })
+    }))
 }
 
 /// Load `file` and check it the way `check-config` would under the probe's rule.
@@ -454,7 +454,7 @@ fn from_config(file: &std::path::Path, id: &str, args: &ProbeArgs) -> Result<Res
                     ));
                 }
             }
-            Ok(resolved)
+            Ok(*resolved)
         }
         EntryPlan::Skipped(why) => Err(format!("{at}: server {id:?} is not probed: {why}")),
         EntryPlan::Refused(label, refusals) => {
