@@ -1,5 +1,12 @@
 #!/usr/bin/env bash
-# The project's test command: installs what the tests need, then runs them.
+# The project's test command (what CI runs): checks the tools the tests need, then runs every
+# unit and integration test. The fixture servers are plain Node scripts (no npm packages).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo test --locked
+if ! command -v node >/dev/null 2>&1; then
+    echo "error: the probe's fixture servers need Node.js (20 or newer) on PATH" >&2
+    exit 2
+fi
+# --lib --bins --tests: unit tests, then the integration-test binary last (no doc tests: the
+# crate has none, and benches run with `cargo bench`).
+cargo test --locked --lib --bins --tests "$@"
