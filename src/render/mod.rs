@@ -1,7 +1,9 @@
 //! Everything that touches a terminal: colour, sanitising server-controlled text, tables,
 //! diagnostics, progress and JSON.
 
-use std::io::IsTerminal;
+use std::io::{self, IsTerminal};
+
+use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
 
 pub mod check;
 pub mod probe;
@@ -44,6 +46,63 @@ impl ColorChoice {
     pub fn for_stderr(self) -> bool {
         self.enabled(std::io::stderr().is_terminal())
     }
+}
+
+/// The terminal's width, or `COLUMNS`, or 100.
+pub fn terminal_width() -> u16 {
+    if let Some((w, _)) = terminal_size() {
+        return w;
+    }
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<u16>().ok())
+        .filter(|w| *w >= 40)
+        .unwrap_or(100)
+}
+
+fn terminal_size() -> Option<(u16, u16)> {
+    use std::io::IsTerminal;
+    if !io::stdout().is_terminal() {
+        return None;
+    }
+    let (w, h) = crossterm_size()?;
+    Some((w, h))
+}
+
+fn crossterm_size() -> Option<(u16, u16)> {
+    // comfy-table measures the terminal itself; ask a throwaway table for its width.
+    let t = Table::new();
+    t.width().map(|w| (w, 0))
+}
+
+/// `h:mm:ss.mmm` from the start (with days when past one).
+pub fn clock(ms: f64) -> String {
+    if !ms.is_finite() {
+        return "-".into();
+    }
+    let total = ms.max(0.0).round() as u64;
+    let (days, rest) = (total / 86_400_000, total % 86_400_000);
+    let (h, rest) = (rest / 3_600_000, rest % 3_600_000);
+    let (m, rest) = (rest / 60_000, rest % 60_000);
+    let (s, milli) = (rest / 1000, rest % 1000);
+    if days > 0 {
+        format!("{days}d {h:02}:{m:02}:{s:02}.{milli:03}")
+    } else {
+        format!("{h}:{m:02}:{s:02}.{milli:03}")
+    }
+}
+
+/// A table in the house style, fitted to the terminal (or `COLUMNS`).
+pub fn new_table(color: bool) -> Table {
+    let mut table = Table::new();
+    table
+        .load_style(UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_width(terminal_width());
+    if !color {
+        table.force_no_tty();
+    }
+    table
 }
 
 /// Text a server or a file controls, made safe for a terminal: control, bidi and zero-width

@@ -9,15 +9,12 @@
 use std::io::{self, Write};
 use std::time::{Duration, SystemTime};
 
-use comfy_table::{
-    presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, ColumnConstraint, ContentArrangement, Table,
-    Width,
-};
+use comfy_table::{Cell, CellAlignment, ColumnConstraint, Table, Width};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
 
 use super::sanitize;
-use super::simulate::{clock, terminal_width};
+use super::{clock, new_table, terminal_width};
 use crate::engine::policy::timings::format_ms;
 use crate::engine::policy::{Ended, Next, Outcome, Wait};
 use crate::engine::probe::runner::{Finish, Planned};
@@ -652,18 +649,6 @@ pub fn write_json(run: &ProbeRun, verdict: &Verdict, ctx: &Context<'_>) -> io::R
 
 // ---------------------------------------------------------------------------------------------
 // Text.
-
-pub(crate) fn new_table(color: bool) -> Table {
-    let mut table = Table::new();
-    table
-        .load_style(UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_width(terminal_width());
-    if !color {
-        table.force_no_tty();
-    }
-    table
-}
 
 /// When, since the start: `7.779 s`, `2:05.123`, then `h:mm:ss.mmm`.
 fn since_start(ms: f64) -> String {

@@ -9,9 +9,10 @@ use std::time::SystemTime;
 use comfy_table::{Cell, CellAlignment, ColumnConstraint, Width};
 use serde_json::{json, Value};
 
+use super::new_table;
 use super::probe::{
-    escape_unsafe_json, event_json, new_table, num, report_json, rfc3339, round_ms, write_text_to,
-    Context, SCHEMA_VERSION,
+    escape_unsafe_json, event_json, num, report_json, rfc3339, round_ms, write_text_to, Context,
+    SCHEMA_VERSION,
 };
 use super::sanitize;
 use crate::engine::policy::timings::format_ms;

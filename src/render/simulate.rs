@@ -2,10 +2,9 @@
 
 use std::io::{self, Write};
 
-use comfy_table::{
-    presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, ColumnConstraint, ContentArrangement, Table,
-    Width,
-};
+use super::{clock, new_table, terminal_width};
+
+use comfy_table::{Cell, CellAlignment, ColumnConstraint, Table, Width};
 
 use crate::engine::policy::timings::{format_ms, is_refused_timing};
 use crate::engine::policy::{EngineKind, Preset};
@@ -31,55 +30,11 @@ pub struct View {
     pub explicit_timings: (Option<f64>, Option<f64>),
 }
 
-/// The terminal's width, or `COLUMNS`, or 100.
-pub fn terminal_width() -> u16 {
-    if let Some((w, _)) = terminal_size() {
-        return w;
-    }
-    std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.trim().parse::<u16>().ok())
-        .filter(|w| *w >= 40)
-        .unwrap_or(100)
-}
-
-fn terminal_size() -> Option<(u16, u16)> {
-    use std::io::IsTerminal;
-    if !io::stdout().is_terminal() {
-        return None;
-    }
-    let (w, h) = crossterm_size()?;
-    Some((w, h))
-}
-
-fn crossterm_size() -> Option<(u16, u16)> {
-    // comfy-table measures the terminal itself; ask a throwaway table for its width.
-    let t = Table::new();
-    t.width().map(|w| (w, 0))
-}
-
 /// Cells in a timeline strip, fitted to the terminal.
 pub fn strip_width() -> usize {
     (terminal_width() as usize)
         .saturating_sub(24)
         .clamp(20, 100)
-}
-
-/// `h:mm:ss.mmm` from the start (with days when past one).
-pub fn clock(ms: f64) -> String {
-    if !ms.is_finite() {
-        return "-".into();
-    }
-    let total = ms.max(0.0).round() as u64;
-    let (days, rest) = (total / 86_400_000, total % 86_400_000);
-    let (h, rest) = (rest / 3_600_000, rest % 3_600_000);
-    let (m, rest) = (rest / 60_000, rest % 60_000);
-    let (s, milli) = (rest / 1000, rest % 1000);
-    if days > 0 {
-        format!("{days}d {h:02}:{m:02}:{s:02}.{milli:03}")
-    } else {
-        format!("{h}:{m:02}:{s:02}.{milli:03}")
-    }
 }
 
 fn per_day(v: f64) -> String {
@@ -115,18 +70,6 @@ fn timings_line(run: &Run) -> String {
 fn timings_short(run: &Run) -> String {
     let t = run.request.policy.timings;
     format!("{} / {}", format_ms(t.interval_ms), format_ms(t.cap_ms))
-}
-
-fn new_table(color: bool) -> Table {
-    let mut table = Table::new();
-    table
-        .load_style(UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_width(terminal_width());
-    if !color {
-        table.force_no_tty();
-    }
-    table
 }
 
 fn wait_cell(row: &Row) -> String {
