@@ -334,6 +334,7 @@ impl Strip {
         ((t * self.per_cell) as usize).min(self.width() - 1)
     }
 
+    #[inline]
     fn connected(&mut self, from: f64, to: f64) {
         if to.partial_cmp(&from) != Some(std::cmp::Ordering::Greater) {
             return;
@@ -354,6 +355,7 @@ impl Strip {
         }
     }
 
+    #[inline]
     fn alert(&mut self, t: f64) {
         self.fit(t);
         let i = self.cell(t);
@@ -392,6 +394,7 @@ struct Notices {
 
 impl Notices {
     /// Post the "down" line if the open episode has passed 60 s by `t`.
+    #[inline]
     fn advance(&mut self, t: f64, out: Option<&mut Vec<StatusLine>>) {
         if let Some(open) = self.open_at {
             if !self.down_posted && t >= open + STATUS_AFTER_MS {
@@ -409,6 +412,7 @@ impl Notices {
     }
 
     /// An `mcpl-down` raise at `t`; returns whether the webhook is posted.
+    #[inline]
     fn alert(&mut self, t: f64, text: Option<String>, out: Option<&mut Vec<StatusLine>>) -> bool {
         self.advance(t, out);
         if self.open_at.is_none() {
@@ -426,6 +430,7 @@ impl Notices {
     }
 
     /// `mcpl:server-reconnected` at `t` closes an open episode.
+    #[inline]
     fn reconnected(&mut self, t: f64, mut out: Option<&mut Vec<StatusLine>>) {
         self.advance(t, out.as_deref_mut());
         if self.open_at.take().is_some() && self.down_posted {

@@ -141,6 +141,7 @@ pub struct Policy {
 }
 
 /// `Math.min` as JavaScript has it: NaN wins.
+#[inline]
 pub fn js_min(a: f64, b: f64) -> f64 {
     if a.is_nan() || b.is_nan() {
         f64::NAN
@@ -150,6 +151,7 @@ pub fn js_min(a: f64, b: f64) -> f64 {
 }
 
 /// `Math.max` as JavaScript has it: NaN wins.
+#[inline]
 pub fn js_max(a: f64, b: f64) -> f64 {
     if a.is_nan() || b.is_nan() {
         f64::NAN
@@ -161,6 +163,7 @@ pub fn js_max(a: f64, b: f64) -> f64 {
 impl Policy {
     /// The wait before the next attempt when the count is `k`, before jitter and timer rules:
     /// the growth applied to the base, then the cap.
+    #[inline]
     pub fn nominal_wait(&self, k: u32) -> f64 {
         let base = self.timings.interval_ms;
         let n = k.saturating_sub(1);
@@ -183,6 +186,7 @@ impl Policy {
     }
 
     /// A wait (already jittered) as the timer will really run it, in ms.
+    #[inline]
     pub fn timer_wait(&self, wait: f64) -> f64 {
         let mut w = wait;
         if self.timer.clamp_to_limit {
@@ -207,6 +211,7 @@ impl Policy {
     }
 
     /// The envelope of a nominal wait.
+    #[inline]
     pub(crate) fn envelope_of(&self, nominal: f64) -> (f64, f64) {
         match self.jitter {
             Jitter::None => {
@@ -225,6 +230,7 @@ impl Policy {
     /// How long a connection must live to start the count afresh, given the wait that preceded
     /// the attempt that made it. `None`: never by uptime (or, under `OnHandshake`, the end of a
     /// connection is never a failure at all).
+    #[inline]
     pub fn lasting_threshold(&self, preceding_wait_ms: f64) -> Option<f64> {
         let cap = self.timings.cap_ms;
         match self.reset {
@@ -237,6 +243,7 @@ impl Policy {
     }
 
     /// The `mcpl-down` text for a failed attempt, or `None` when this failure raises none.
+    #[inline]
     pub fn alert_for(&self, attempt: u32, permanent: bool) -> Option<AlertText> {
         match self.alert {
             AlertRule::None => None,

@@ -298,12 +298,14 @@ impl Tracker {
     }
 
     /// How long the current attempt's connection must live to count as lasting.
+    #[inline]
     pub fn lasting_threshold(&self) -> Option<f64> {
         self.policy.lasting_threshold(self.preceding_wait_ms)
     }
 
     /// Report what the current attempt did. `launched_at_ms` and `ended_at_ms` are on the
     /// caller's clock (simulated or monotonic), used by the give-up rules.
+    #[inline]
     pub fn record(&mut self, launched_at_ms: f64, outcome: &Outcome, ended_at_ms: f64) -> Decision {
         let attempt = self.attempt;
         let threshold = self.lasting_threshold();
@@ -400,6 +402,7 @@ impl Tracker {
         decision
     }
 
+    #[inline]
     fn gives_up(&self, _now_ms: f64) -> Option<&'static str> {
         match self.policy.give_up {
             GiveUp::Never | GiveUp::StartBurst { .. } => None,
@@ -413,6 +416,7 @@ impl Tracker {
     }
 
     /// The wait for count `k`: nominal, envelope, and the one chosen.
+    #[inline]
     pub fn choose_wait(&mut self, k: u32) -> Wait {
         // Waits depend on k alone; a long simulation asks for the same k again and again.
         let (nominal, min_ms, max_ms) = match self.cached {
