@@ -12,7 +12,9 @@ use crate::support::{bin, json, stderr, stdout};
 
 /// Tolerance between what the test server did and what the probe measured (debug build, shared
 /// 2-core machine).
-const TOLERANCE_MS: f64 = 40.0;
+// Generous: these tests must not flake on a busy 2-core machine; the accuracy goals (a few ms)
+// are measured by bench/probe.sh, not here.
+const TOLERANCE_MS: f64 = 150.0;
 
 /// A token no output may ever show.
 const TOKEN: &str = "ws-tok-5f3a9c1e77";
@@ -155,7 +157,9 @@ fn the_table_tells_the_close_code_and_reason() {
     assert!(text.contains("close 4000: idle"), "{text}");
     assert!(text.contains("Server: test-ws 1.0.0: MCPL 0.5"), "{text}");
     assert!(
-        text.contains("connected, then closed 3") && text.contains("the #375 loop"),
+        text.contains("connected, then closed ")
+            && text.contains("after its handshake (close 4000: idle)")
+            && text.contains("the #375 loop"),
         "{text}"
     );
 }
