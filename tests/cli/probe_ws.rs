@@ -14,7 +14,7 @@ use crate::support::{bin, json, stderr, stdout};
 /// 2-core machine).
 // Generous: these tests must not flake on a busy 2-core machine; the accuracy goals (a few ms)
 // are measured by bench/probe.sh, not here.
-const TOLERANCE_MS: f64 = 150.0;
+const TOLERANCE_MS: f64 = 400.0;
 
 /// A token no output may ever show.
 const TOKEN: &str = "ws-tok-5f3a9c1e77";
