@@ -78,24 +78,7 @@ impl HttpTarget {
     /// A target for `url` (`http://` or `https://`, with a host) and an optional bearer token
     /// (an empty token counts as none).
     pub fn new(url: &str, token: Option<String>) -> Result<HttpTarget, LaunchError> {
-        let parsed = Url::parse(url).map_err(|e| {
-            LaunchError::Other(format!(
-                "not a usable HTTP URL: {} ({e})",
-                urls::display_url_str(url)
-            ))
-        })?;
-        if !matches!(parsed.scheme(), "http" | "https") {
-            return Err(LaunchError::Other(format!(
-                "not an HTTP URL (http:// or https://): {}",
-                urls::display_url(&parsed)
-            )));
-        }
-        if parsed.host_str().is_none_or(str::is_empty) {
-            return Err(LaunchError::Other(format!(
-                "an HTTP URL needs a host: {}",
-                urls::display_url(&parsed)
-            )));
-        }
+        let parsed = urls::parse_endpoint(url, "HTTP", &["http", "https"])?;
         Ok(HttpTarget {
             url: parsed,
             token: token.filter(|t| !t.is_empty()),

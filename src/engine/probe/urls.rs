@@ -111,6 +111,37 @@ fn form_key(raw: &str) -> String {
         .unwrap_or_default()
 }
 
+/// Parse the URL of a `kind` (`WebSocket`, `HTTP`) server the way the host would accept it: one
+/// of `schemes`, with a host. The error shows the URL without its token.
+pub fn parse_endpoint(url: &str, kind: &str, schemes: &[&str]) -> Result<Url, LaunchError> {
+    let parsed = Url::parse(url).map_err(|e| {
+        LaunchError::Other(format!(
+            "not a usable {kind} URL: {} ({e})",
+            display_url_str(url)
+        ))
+    })?;
+    if !schemes.contains(&parsed.scheme()) {
+        let list: Vec<String> = schemes.iter().map(|s| format!("{s}://")).collect();
+        let article = if kind.starts_with(['A', 'E', 'H', 'I', 'O', 'U']) {
+            "an"
+        } else {
+            "a"
+        };
+        return Err(LaunchError::Other(format!(
+            "not {article} {kind} URL ({}): {}",
+            list.join(" or "),
+            display_url(&parsed)
+        )));
+    }
+    if parsed.host_str().is_none_or(str::is_empty) {
+        return Err(LaunchError::Other(format!(
+            "a {kind} URL needs a host: {}",
+            display_url(&parsed)
+        )));
+    }
+    Ok(parsed)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

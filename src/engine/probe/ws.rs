@@ -74,24 +74,7 @@ impl WsTarget {
     /// token counts as none). A URL the host would refuse is a [`LaunchError`] whose text shows
     /// the URL without its token.
     pub fn new(url: &str, token: Option<String>) -> Result<WsTarget, LaunchError> {
-        let parsed = Url::parse(url).map_err(|e| {
-            LaunchError::Other(format!(
-                "not a usable WebSocket URL: {} ({e})",
-                urls::display_url_str(url)
-            ))
-        })?;
-        if !matches!(parsed.scheme(), "ws" | "wss") {
-            return Err(LaunchError::Other(format!(
-                "not a WebSocket URL (ws:// or wss://): {}",
-                urls::display_url(&parsed)
-            )));
-        }
-        if parsed.host_str().is_none_or(str::is_empty) {
-            return Err(LaunchError::Other(format!(
-                "a WebSocket URL needs a host: {}",
-                urls::display_url(&parsed)
-            )));
-        }
+        let parsed = urls::parse_endpoint(url, "WebSocket", &["ws", "wss"])?;
         Ok(WsTarget {
             url: parsed,
             token: token.filter(|t| !t.is_empty()),
