@@ -7,12 +7,11 @@
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 
+use super::Background;
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::oneshot;
 
 /// What the server does with one request.
 #[derive(Debug, Clone)]
@@ -65,10 +64,8 @@ struct Shared {
 
 /// A running scripted HTTP server; stops when dropped.
 pub struct HttpServer {
-    addr: SocketAddr,
+    background: Background,
     shared: Arc<Mutex<Shared>>,
-    stop: Option<oneshot::Sender<()>>,
-    thread: Option<JoinHandle<()>>,
 }
 
 impl HttpServer {
@@ -83,56 +80,25 @@ impl HttpServer {
     /// When the script is empty or 127.0.0.1 cannot be bound (a test setup failure).
     pub fn script(script: Vec<HttpScenario>) -> HttpServer {
         assert!(!script.is_empty(), "a script needs at least one scenario");
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
-        listener.set_nonblocking(true).expect("non-blocking");
-        let addr = listener.local_addr().expect("local address");
         let shared = Arc::new(Mutex::new(Shared::default()));
-        let (stop, stopped) = oneshot::channel();
         let thread_shared = shared.clone();
-        let thread = std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .expect("test server runtime");
-            rt.block_on(async move {
-                let listener = TcpListener::from_std(listener).expect("tokio listener");
-                tokio::select! {
-                    _ = accept_loop(listener, script, thread_shared) => {}
-                    _ = stopped => {}
-                }
-            });
-        });
-        HttpServer {
-            addr,
-            shared,
-            stop: Some(stop),
-            thread: Some(thread),
-        }
+        let background =
+            Background::start(move |listener| accept_loop(listener, script, thread_shared));
+        HttpServer { background, shared }
     }
 
     pub fn addr(&self) -> SocketAddr {
-        self.addr
+        self.background.addr
     }
 
     /// `http://127.0.0.1:PORT{path}`.
     pub fn url(&self, path: &str) -> String {
-        format!("http://{}{}", self.addr, path)
+        format!("http://{}{}", self.background.addr, path)
     }
 
     /// Every request so far, in order of arrival.
     pub fn requests(&self) -> Vec<HttpRequestRecord> {
         lock(&self.shared).requests.clone()
-    }
-}
-
-impl Drop for HttpServer {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
     }
 }
 

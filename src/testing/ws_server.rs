@@ -11,14 +11,13 @@
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 use std::time::Duration;
 
+use super::Background;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio::io::AsyncReadExt;
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::oneshot;
 use tokio_tungstenite::tungstenite::handshake::server::{ErrorResponse, Request, Response};
 use tokio_tungstenite::tungstenite::http;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
@@ -157,10 +156,8 @@ struct Shared {
 
 /// A running scripted server; stops when dropped.
 pub struct WsServer {
-    addr: SocketAddr,
+    background: Background,
     shared: Arc<Mutex<Shared>>,
-    stop: Option<oneshot::Sender<()>>,
-    thread: Option<JoinHandle<()>>,
 }
 
 impl WsServer {
@@ -175,41 +172,21 @@ impl WsServer {
     /// When the script is empty or 127.0.0.1 cannot be bound (a test setup failure).
     pub fn script(script: Vec<WsScenario>) -> WsServer {
         assert!(!script.is_empty(), "a script needs at least one scenario");
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
-        listener.set_nonblocking(true).expect("non-blocking");
-        let addr = listener.local_addr().expect("local address");
         let shared = Arc::new(Mutex::new(Shared::default()));
-        let (stop, stopped) = oneshot::channel();
         let thread_shared = shared.clone();
-        let thread = std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .expect("test server runtime");
-            rt.block_on(async move {
-                let listener = TcpListener::from_std(listener).expect("tokio listener");
-                tokio::select! {
-                    _ = accept_loop(listener, script, thread_shared) => {}
-                    _ = stopped => {}
-                }
-            });
-        });
-        WsServer {
-            addr,
-            shared,
-            stop: Some(stop),
-            thread: Some(thread),
-        }
+        let background =
+            Background::start(move |listener| accept_loop(listener, script, thread_shared));
+        WsServer { background, shared }
     }
 
     /// The address it listens on.
     pub fn addr(&self) -> SocketAddr {
-        self.addr
+        self.background.addr
     }
 
     /// `ws://127.0.0.1:PORT{path}`.
     pub fn url(&self, path: &str) -> String {
-        format!("ws://{}{}", self.addr, path)
+        format!("ws://{}{}", self.background.addr, path)
     }
 
     /// What each connection so far did, in the order they were accepted.
@@ -230,17 +207,6 @@ impl WsServer {
             .filter(|c| c.path_and_query.is_some())
             .map(|c| c.token.clone())
             .collect()
-    }
-}
-
-impl Drop for WsServer {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
     }
 }
 
