@@ -60,14 +60,16 @@ fn push_escaped(out: &mut String, c: char) {
 
 /// Serialised JSON with every unsafe character escaped as `\uXXXX` (a surrogate pair above
 /// U+FFFF); serde_json escapes C0 controls but leaves DEL, C1, bidi, zero-width and U+2028 raw.
-/// Only valid on serialised JSON, where such characters can only occur inside strings.
+/// Only valid on serialised JSON, where such characters can only occur inside strings (tab, CR
+/// and LF outside strings are the layout of pretty-printed JSON, and serde escapes them inside).
 pub fn json(text: String) -> String {
-    if is_clean(&text) {
+    let escape = |c: char| is_unsafe(c) && !matches!(c, '\n' | '\r' | '\t');
+    if !text.chars().any(escape) {
         return text;
     }
     let mut out = String::with_capacity(text.len() + 16);
     for c in text.chars() {
-        if is_unsafe(c) {
+        if escape(c) {
             let mut units = [0u16; 2];
             for u in c.encode_utf16(&mut units) {
                 out.push_str(&format!("\\u{:04x}", u));
@@ -147,6 +149,8 @@ mod tests {
             assert_eq!(back, format!("a{c}b"));
         }
         assert_eq!(json("\"\u{2028}\"".into()), "\"\\u2028\"");
+        let pretty = serde_json::to_string_pretty(&serde_json::json!({"k": "a\u{1b}\nb"})).unwrap();
+        assert_eq!(json(pretty.clone()), pretty);
         assert_eq!(json("\"\u{e0041}\"".into()), "\"\\udb40\\udc41\"");
     }
 
