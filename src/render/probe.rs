@@ -466,6 +466,7 @@ pub fn launch_json(l: &Launch) -> Value {
         "pings": {"sent": r.pings_sent, "answered": r.pings_answered},
         "stderr": r.stderr,
         "stdout": r.stdout,
+        "opening": r.opening,
     })
 }
 
