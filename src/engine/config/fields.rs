@@ -517,7 +517,10 @@ mod tests {
         assert_eq!(s("cmd"), Some("command"));
         assert_eq!(s("description"), None);
         // Claude's `type` is read in `mcpServers` only.
-        assert_eq!(entry_field(TableKind::McplServers, "type").map(|f| f.name), None);
+        assert_eq!(
+            entry_field(TableKind::McplServers, "type").map(|f| f.name),
+            None
+        );
         assert!(entry_field(TableKind::McpServers, "type").is_some());
         assert_eq!(suggest_table_key("mcplServer"), Some("mcplServers"));
         assert_eq!(suggest_table_key("mcp_servers"), Some("mcpServers"));

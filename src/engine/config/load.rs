@@ -679,10 +679,8 @@ fn push_entry<'t>(
     fields: Vec<(Cow<'t, str>, u32)>,
     policy_only_allowed: bool,
 ) {
-    let is_override = policy_only_allowed
-        && !fields
-            .iter()
-            .any(|(k, _)| fields::is_launch_field(k));
+    let is_override =
+        policy_only_allowed && !fields.iter().any(|(k, _)| fields::is_launch_field(k));
     loaded.entries += 1;
     let entry = RawEntry {
         id,
