@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use crate::support::{bin, fixture};
 
 /// The peak memory the probe may reach while a server floods it.
+#[allow(dead_code)]
 const FLOOD_PEAK_KB: u64 = 20 * 1024;
 
 /// A marker in the environment of the probe and everything it starts, to find leftovers.
@@ -109,6 +110,7 @@ struct Run {
 }
 
 /// How a run ended.
+#[allow(dead_code)]
 struct Ended {
     code: Option<i32>,
     elapsed: Duration,
