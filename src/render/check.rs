@@ -136,17 +136,36 @@ fn shown_snippet(s: &Snippet) -> (String, usize, usize) {
     (text, start, end - start)
 }
 
-/// One diagnostic.
+/// A message cut into its headline (up to the first `; ` or `. `) and the rest.
+fn headline(message: &str) -> (&str, &str) {
+    let cut = [message.find("; "), message.find(". ")]
+        .into_iter()
+        .flatten()
+        .min();
+    match cut {
+        Some(at) => (&message[..at], message[at + 2..].trim_start()),
+        None => (message, ""),
+    }
+}
+
+/// One diagnostic, as rustc and cargo draw them: `severity[code]: what`, then `--> where`.
 fn diagnostic(f: &Finding, style: &Style) -> String {
     let sev = style.severity(f.severity);
+    let message = sanitize(&f.message);
+    let (head, rest) = headline(&message);
     let mut out = format!(
-        "{}{}: {}:{}:{}\n",
+        "{}{}: {}\n",
         style.paint(sev, f.severity.as_str()),
         style.paint("1", &format!("[{}]", f.code)),
+        style.paint("1", head)
+    );
+    let arrow = style.paint("1;34", "-->");
+    out.push_str(&format!(
+        "  {arrow} {}:{}:{}\n",
         sanitize(&f.file),
         f.line,
         f.column
-    );
+    ));
     let mut whereabouts = Vec::new();
     if let Some(server) = &f.server {
         whereabouts.push(format!("server `{}`", sanitize(server)));
@@ -156,7 +175,7 @@ fn diagnostic(f: &Finding, style: &Style) -> String {
     }
     whereabouts.push(format!("at {}", sanitize(&f.path)));
     out.push_str(&format!("  {}\n", whereabouts.join(", ")));
-    out.push_str(&wrap(&sanitize(&f.message), "  ", WRAP));
+    out.push_str(&wrap(rest, "  ", WRAP));
     if let Some(s) = &f.snippet {
         let num = s.line.to_string();
         let pad = " ".repeat(num.len());
