@@ -2,6 +2,7 @@
 
 mod check_config;
 mod completions;
+mod hostile_io;
 mod hostile_proc;
 mod packaging;
 mod probe;
