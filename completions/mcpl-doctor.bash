@@ -71,14 +71,18 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__check__subcmd__config)
-            opts="-h --preset --format --deny-warnings --color --help"
+            opts="-p -h --preset --format --deny-warnings --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --preset)
-                    COMPREPLY=($(compgen -W "handshake lasting bounded preceding-wait" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "reset-on-handshake lasting bounded preceding-wait" -- "${cur}"))
+                    return 0
+                    ;;
+                -p)
+                    COMPREPLY=($(compgen -W "reset-on-handshake lasting bounded preceding-wait" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -199,13 +203,17 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__probe)
-            opts="-h --url --token --open-timeout --config --server --all --protocol --preset --interval --cap --seed --launches --for --until-down --watch --handshake-timeout --ping-every --ping-timeout --redact --json --events --color --help"
+            opts="-u -c -s -a -e -p -i -n -t -w -f -h --url --token --open-timeout --config --server --all --include-disabled --engine --preset --interval --cap --seed --launches --for --until-down --watch --handshake-timeout --ping-every --ping-timeout --redact --format --json --events --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -u)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -221,19 +229,39 @@ _mcpl__doctor() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --protocol)
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --engine)
+                    COMPREPLY=($(compgen -W "legacy modern" -- "${cur}"))
+                    return 0
+                    ;;
+                -e)
                     COMPREPLY=($(compgen -W "legacy modern" -- "${cur}"))
                     return 0
                     ;;
                 --preset)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "reset-on-handshake lasting bounded preceding-wait kubernetes docker pm2 supervisord systemd mcp-sdk-http" -- "${cur}"))
+                    return 0
+                    ;;
+                -p)
+                    COMPREPLY=($(compgen -W "reset-on-handshake lasting bounded preceding-wait kubernetes docker pm2 supervisord systemd mcp-sdk-http" -- "${cur}"))
                     return 0
                     ;;
                 --interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -i)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -249,11 +277,23 @@ _mcpl__doctor() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --for)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                -t)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --watch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -w)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -273,6 +313,14 @@ _mcpl__doctor() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json events" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -W "human json events" -- "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -285,21 +333,29 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__simulate)
-            opts="-h --preset --compare --engine --interval --cap --server --fail-after --startup --settle --attempts --span --seed --no-jitter --rows --json --color --help"
+            opts="-p -e -i -b -n -t -r -f -h --preset --compare --engine --interval --cap --behaviour --fail-after --startup --settle --launches --for --seed --no-jitter --rows --format --json --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --preset)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "reset-on-handshake lasting bounded preceding-wait kubernetes docker pm2 supervisord systemd mcp-sdk-http" -- "${cur}"))
+                    return 0
+                    ;;
+                -p)
+                    COMPREPLY=($(compgen -W "reset-on-handshake lasting bounded preceding-wait kubernetes docker pm2 supervisord systemd mcp-sdk-http" -- "${cur}"))
                     return 0
                     ;;
                 --compare)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "reset-on-handshake lasting bounded preceding-wait kubernetes docker pm2 supervisord systemd mcp-sdk-http" -- "${cur}"))
                     return 0
                     ;;
                 --engine)
+                    COMPREPLY=($(compgen -W "legacy modern" -- "${cur}"))
+                    return 0
+                    ;;
+                -e)
                     COMPREPLY=($(compgen -W "legacy modern" -- "${cur}"))
                     return 0
                     ;;
@@ -307,11 +363,19 @@ _mcpl__doctor() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                -i)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --cap)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --server)
+                --behaviour)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -b)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -327,11 +391,19 @@ _mcpl__doctor() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --attempts)
+                --launches)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --span)
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --for)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -t)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -341,6 +413,18 @@ _mcpl__doctor() {
                     ;;
                 --rows)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -r)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json events" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -W "human json events" -- "${cur}"))
                     return 0
                     ;;
                 --color)

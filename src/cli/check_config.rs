@@ -3,18 +3,14 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use clap::builder::PossibleValuesParser;
 use clap::{Args, ValueEnum};
 
+use super::vocab::HostPresetArg;
 use crate::engine::config::{self, CheckOptions, LoadError, Report};
 use crate::engine::policy::Preset;
 use crate::exit;
 use crate::render::check::{self as render, Totals};
 use crate::render::ColorChoice;
-
-/// The host rules `check-config` can describe (agent-framework's own; the same names as
-/// `simulate --preset`).
-const HOST_PRESETS: [&str; 4] = ["handshake", "lasting", "bounded", "preceding-wait"];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -36,10 +32,11 @@ pub struct CheckConfigArgs {
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
 
-    /// Which host's reconnect rule the findings describe: `lasting` (#999, refuses bad
-    /// timings at start), `handshake` (main, before #999), or a #999 review proposal.
-    #[arg(long, default_value = "lasting", value_parser = PossibleValuesParser::new(HOST_PRESETS))]
-    pub preset: String,
+    /// Which host's reconnect rule the findings describe: `lasting` (hosts with the
+    /// lasting-connection fix, which refuse bad timings at start), `reset-on-handshake` (older
+    /// hosts), or a proposal.
+    #[arg(short = 'p', long, value_enum, value_name = "RULE", default_value_t = HostPresetArg::Lasting)]
+    pub preset: HostPresetArg,
 
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
@@ -52,13 +49,7 @@ pub struct CheckConfigArgs {
 
 pub fn run(args: CheckConfigArgs, color: ColorChoice) -> u8 {
     let err_color = color.for_stderr();
-    let preset: Preset = match args.preset.parse() {
-        Ok(p) => p,
-        Err(e) => {
-            crate::say!("error: {e}");
-            return exit::USAGE;
-        }
-    };
+    let preset: Preset = args.preset.into();
     if args.files.iter().filter(|f| is_stdin(f)).count() > 1 {
         crate::say!("error: `-` (standard input) can be given only once");
         return exit::USAGE;

@@ -13,6 +13,7 @@ pub mod completions;
 pub mod probe;
 pub mod probe_all;
 pub mod simulate;
+pub mod vocab;
 
 /// Shows what an MCP/MCPL server does and what its host will do about it.
 #[derive(Debug, Parser)]
@@ -47,9 +48,11 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) => {
+            let e = with_tips(e, &args);
             let code = if e.use_stderr() {
                 exit::USAGE
             } else {
@@ -66,6 +69,55 @@ where
         Command::Completions(args) => completions::run(args),
     };
     ExitCode::from(code)
+}
+
+/// Tips clap cannot give: `probe node server.mjs` (the forgotten `--`) gets the command that
+/// works.
+fn with_tips(mut e: clap::Error, args: &[OsString]) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::UnknownArgument {
+        return e;
+    }
+    let Some(ContextValue::String(bad)) = e.get(ContextKind::InvalidArg).cloned() else {
+        return e;
+    };
+    let Some(probe_at) = args.iter().position(|a| a == "probe") else {
+        return e;
+    };
+    if bad.starts_with('-') {
+        return e;
+    }
+    let Some(bad_at) = args.iter().skip(probe_at + 1).position(|a| *a == *bad) else {
+        return e;
+    };
+    let bad_at = probe_at + 1 + bad_at;
+    let words = |range: &[OsString]| -> Vec<String> {
+        range
+            .iter()
+            .map(|a| {
+                let t = a.to_string_lossy();
+                if t.is_empty() || t.contains(|c: char| c.is_whitespace() || "\"'$`\\".contains(c))
+                {
+                    format!("'{}'", t.replace('\'', "'\\''"))
+                } else {
+                    t.into_owned()
+                }
+            })
+            .collect()
+    };
+    let mut line = vec!["mcpl-doctor".to_string(), "probe".to_string()];
+    line.extend(words(&args[probe_at + 1..bad_at]));
+    line.push("--".to_string());
+    line.extend(words(&args[bad_at..]));
+    e.insert(
+        ContextKind::Suggested,
+        ContextValue::StyledStrs(vec![format!(
+            "put the server's command after `--`: {}",
+            line.join(" ")
+        )
+        .into()]),
+    );
+    e
 }
 
 /// The clap command, for completions and tests.

@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use clap::Args;
 
+use super::vocab::{parse_positive, parse_timing, EngineArg, FormatArg, PresetArg};
 use crate::engine::config::{self, CheckOptions, Code, Finding, Report, ServerEntry, Transport};
-use crate::engine::policy::timings::parse_duration_ms;
 use crate::engine::policy::{
     EngineKind, Preset, TimingField, Timings, DEFAULT_CAP_MS, DEFAULT_INTERVAL_MS,
 };
@@ -27,8 +27,13 @@ use crate::render::{ColorChoice, StopCause};
 
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("selection").args(["server", "all"])))]
+#[command(override_usage = "\
+mcpl-doctor probe [OPTIONS] -- <COMMAND>...
+       mcpl-doctor probe [OPTIONS] --url <URL> [--token <TOKEN>]
+       mcpl-doctor probe [OPTIONS] --config <FILE> <--server <ID>...|--all>")]
 #[command(after_help = "\
-Durations: a bare number is milliseconds (as in host configs); humantime (300ms, 5s, 5m, 1d).
+Durations: a bare number is milliseconds (as in host configs); humantime (300ms, 5s, 5m, 1d) and
+inf are accepted.
 
 Exit status: 0 the server stayed up (with --all: every server), 1 it flapped or never connected
 (with --all: any server did, or the host refuses an entry), 2 usage or launch error, 130
@@ -38,7 +43,7 @@ head`) stops the servers and exits 0.
 
 Examples:
   mcpl-doctor probe -- node server.mjs
-  mcpl-doctor probe --preset handshake --interval 200ms --for 8s -- node server.mjs
+  mcpl-doctor probe --preset reset-on-handshake --interval 200ms --for 8s -- node server.mjs
   mcpl-doctor probe --until-down --interval 200ms -- ./my-server --stdio
   mcpl-doctor probe --url ws://127.0.0.1:8080/mcpl --token \"$MCPL_TOKEN\"
   mcpl-doctor probe --config mcpl-servers.json --server files
@@ -46,21 +51,17 @@ Examples:
 pub struct ProbeArgs {
     /// The server's command and arguments, after `--`. With a bare command the server gets the
     /// caller's environment.
-    #[arg(
-        last = true,
-        value_name = "COMMAND",
-        required_unless_present_any = ["config", "url"]
-    )]
+    #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<OsString>,
 
     /// A server to dial instead of launching one: ws:// or wss:// (legacy MCPL over WebSocket),
     /// http:// or https:// (modern MCP over HTTP).
-    #[arg(long, value_name = "URL", conflicts_with_all = ["command", "config"])]
+    #[arg(short = 'u', long, value_name = "URL", conflicts_with_all = ["command", "config"])]
     pub url: Option<String>,
 
     /// The token the host sends with --url: WebSocket `?token=...`, HTTP `Authorization:
     /// Bearer`. Never shown in any output.
-    #[arg(long, value_name = "TOKEN", requires = "url")]
+    #[arg(long, value_name = "TOKEN", requires = "url", conflicts_with_all = ["command", "config"])]
     pub token: Option<String>,
 
     /// How long opening a connection may take: dial, TLS and WebSocket upgrade (WebSocket),
@@ -68,8 +69,10 @@ pub struct ProbeArgs {
     #[arg(long, value_name = "DUR", default_value = "15s", value_parser = parse_positive)]
     pub open_timeout: f64,
 
-    /// A host configuration file to take server entries from (with --server or --all).
+    /// A host configuration file to take server entries from (with --server or --all); `-`
+    /// reads standard input.
     #[arg(
+        short = 'c',
         long,
         value_name = "FILE",
         requires = "selection",
@@ -77,34 +80,39 @@ pub struct ProbeArgs {
     )]
     pub config: Option<PathBuf>,
 
-    /// An entry's id in --config. Repeat it to probe several entries at once.
-    #[arg(long, value_name = "ID", requires = "config")]
+    /// An entry of --config: its id, or where it is when two share an id (`prod/files` for the
+    /// entry under `hosts.prod`, or its JSON path `$.hosts.prod.mcplServers.files`). Repeat it
+    /// to probe several entries at once.
+    #[arg(short = 's', long, value_name = "ID", requires = "config")]
     pub server: Vec<String>,
 
     /// Probe every entry of --config at once (disabled entries and policy-only overrides are
     /// skipped, entries the host would refuse are reported and not probed).
-    #[arg(long, requires = "config")]
+    #[arg(short = 'a', long, requires = "config")]
     pub all: bool,
 
-    /// The handshake of a command: legacy (MCP 2024-11-05 initialize with MCPL) or modern
-    /// (server/discover, 2026-07-28). Default: the entry's `protocol`, else legacy. A URL's
-    /// scheme decides for itself.
-    #[arg(long, value_enum, conflicts_with_all = ["url", "all"])]
-    pub protocol: Option<ProtocolArg>,
+    /// Probe entries the host does not start (`disabled`) too, to debug them.
+    #[arg(long, requires = "config")]
+    pub include_disabled: bool,
 
-    /// The host's reconnect rule: handshake (main), lasting (#999), bounded, preceding-wait, or a
-    /// peer preset (kubernetes, docker, pm2, supervisord, systemd, mcp-sdk-http).
-    #[arg(long, value_name = "PRESET", default_value = "lasting")]
-    pub preset: Preset,
+    /// Which of the host's engines a command speaks to: legacy (MCP 2024-11-05 initialize with
+    /// MCPL) or modern (server/discover, 2026-07-28). Default: the entry's `protocol`, else
+    /// legacy. A URL's scheme decides for itself.
+    #[arg(short = 'e', long, value_enum, conflicts_with_all = ["url", "all"], alias = "protocol")]
+    pub engine: Option<EngineArg>,
+
+    /// The host's reconnect rule.
+    #[arg(short = 'p', long, value_enum, value_name = "RULE", default_value_t = PresetArg::Lasting)]
+    pub preset: PresetArg,
 
     /// The backoff's base. Default: the entry's reconnectIntervalMs, else 5 s. With several
     /// entries it applies to all of them.
-    #[arg(long, value_name = "DUR", value_parser = parse_duration_ms, allow_hyphen_values = true)]
+    #[arg(short = 'i', long, value_name = "DUR", value_parser = parse_timing, allow_hyphen_values = true)]
     pub interval: Option<f64>,
 
     /// The backoff's ceiling. Default: the entry's reconnectMaxIntervalMs, else 5 min. With
     /// several entries it applies to all of them.
-    #[arg(long, value_name = "DUR", value_parser = parse_duration_ms, allow_hyphen_values = true)]
+    #[arg(long, value_name = "DUR", value_parser = parse_timing, allow_hyphen_values = true)]
     pub cap: Option<f64>,
 
     /// Seed for the wait's jitter, to repeat a run's waits. Default: random, printed. With
@@ -114,12 +122,12 @@ pub struct ProbeArgs {
 
     /// Stop after N launches (of each server) [default: 5, or no limit with --for or
     /// --until-down].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(short = 'n', long, value_name = "N", alias = "attempts", value_parser = clap::value_parser!(u32).range(1..))]
     pub launches: Option<u32>,
 
     /// Stop after this long (a pending wait is cut; the planned next launch is reported). With
     /// several servers, one deadline for all.
-    #[arg(long = "for", value_name = "DUR", value_parser = parse_positive)]
+    #[arg(short = 't', long = "for", value_name = "DUR", value_parser = parse_positive, alias = "span")]
     pub run_for: Option<f64>,
 
     /// Stop once the host would raise mcpl-down.
@@ -127,7 +135,7 @@ pub struct ProbeArgs {
     pub until_down: bool,
 
     /// Stop when a connection is still up this long after its handshake.
-    #[arg(long, value_name = "DUR", default_value = "30s", value_parser = parse_positive)]
+    #[arg(short = 'w', long, value_name = "DUR", default_value = "30s", value_parser = parse_positive)]
     pub watch: f64,
 
     /// A handshake not completed this long after launch is a failed attempt.
@@ -147,37 +155,46 @@ pub struct ProbeArgs {
     #[arg(long, value_name = "VALUE")]
     pub redact: Vec<String>,
 
-    /// One JSON document (with schema_version) at the end instead of the table.
-    #[arg(long, conflicts_with = "events")]
+    /// Output: human (the report), json (one document with schema_version at the end), events
+    /// (JSON lines as things happen, the last one the whole report).
+    #[arg(short = 'f', long, value_enum, value_name = "FORMAT", default_value_t = FormatArg::Human)]
+    pub format: FormatArg,
+
+    /// The same as --format json (kept for scripts).
+    #[arg(long, hide = true, conflicts_with = "events")]
     pub json: bool,
 
-    /// JSON lines on stdout as things happen (the last line is the whole report).
-    #[arg(long)]
+    /// The same as --format events (kept for scripts).
+    #[arg(long, hide = true)]
     pub events: bool,
 }
 
-/// `--protocol`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ProtocolArg {
-    Legacy,
-    Modern,
-}
-
-impl From<ProtocolArg> for Protocol {
-    fn from(p: ProtocolArg) -> Protocol {
-        match p {
-            ProtocolArg::Legacy => Protocol::Legacy,
-            ProtocolArg::Modern => Protocol::Modern,
+impl ProbeArgs {
+    /// Fold the old spellings (`--json`, `--events`) into `--format`, and `--format` into the
+    /// two switches the runners read.
+    pub(crate) fn normalise(&mut self) {
+        match self.format {
+            FormatArg::Json => self.json = true,
+            FormatArg::Events => self.events = true,
+            FormatArg::Human => {}
         }
+        if self.json && self.events {
+            self.events = false;
+        }
+    }
+
+    /// The rule, as the engine names it.
+    pub(crate) fn rule(&self) -> Preset {
+        self.preset.into()
     }
 }
 
-fn parse_positive(s: &str) -> Result<f64, String> {
-    let ms = parse_duration_ms(s)?;
-    if ms > 0.0 {
-        Ok(ms)
-    } else {
-        Err("must be more than 0".into())
+impl From<EngineArg> for Protocol {
+    fn from(p: EngineArg) -> Protocol {
+        match p {
+            EngineArg::Legacy => Protocol::Legacy,
+            EngineArg::Modern => Protocol::Modern,
+        }
     }
 }
 
@@ -237,12 +254,12 @@ pub(crate) fn base_redactor(args: &ProbeArgs) -> Redactor {
 /// only), else the rule's defaults.
 pub(crate) fn timings_for(args: &ProbeArgs, entry: Option<Timings>) -> Timings {
     let defaults = match entry {
-        Some(t) if args.preset.is_host_rule() => t,
-        _ if args.preset.is_host_rule() => Timings {
+        Some(t) if args.rule().is_host_rule() => t,
+        _ if args.rule().is_host_rule() => Timings {
             interval_ms: DEFAULT_INTERVAL_MS,
             cap_ms: DEFAULT_CAP_MS,
         },
-        _ => args.preset.default_timings(),
+        _ => args.rule().default_timings(),
     };
     Timings {
         interval_ms: args.interval.unwrap_or(defaults.interval_ms),
@@ -283,7 +300,11 @@ fn resolve(args: &ProbeArgs) -> Result<Resolved, String> {
     }
     let Some((command, rest)) = args.command.split_first() else {
         return Err(
-            "give the server's command after --, a --url, or --config FILE --server ID".into(),
+            "nothing to probe: give one of\n  \
+             mcpl-doctor probe -- COMMAND [ARGS...]             launch a server\n  \
+             mcpl-doctor probe --url URL                        dial a ws://, wss://, http:// or https:// server\n  \
+             mcpl-doctor probe --config FILE --server ID|--all  entries of a host configuration"
+                .into(),
         );
     };
     let target = Target::Stdio(StdioTarget {
@@ -292,7 +313,7 @@ fn resolve(args: &ProbeArgs) -> Result<Resolved, String> {
         env: None,
         cwd: None,
     });
-    let protocol = args.protocol.map_or(Protocol::Legacy, Protocol::from);
+    let protocol = args.engine.map_or(Protocol::Legacy, Protocol::from);
     let timings = timings_for(args, None);
     if let Some(why) = timing_refusal(args, protocol, timings) {
         return Err(why);
@@ -314,7 +335,7 @@ pub(crate) fn timing_refusal(
     protocol: Protocol,
     timings: Timings,
 ) -> Option<String> {
-    let policy = args.preset.policy_with(protocol.engine(), timings);
+    let policy = args.rule().policy_with(protocol.engine(), timings);
     let refusal = policy.timing_refusal()?;
     let flag = match refusal.field {
         TimingField::Interval if args.interval.is_some() => " (--interval)",
@@ -374,8 +395,10 @@ pub(crate) fn plan_entry(entry: &ServerEntry, report: &Report, args: &ProbeArgs)
     for v in &entry.substituted {
         redactor.add(v.clone());
     }
-    if entry.disabled {
-        return EntryPlan::Skipped("disabled, the host does not start it".into());
+    if entry.disabled && !args.include_disabled {
+        return EntryPlan::Skipped(
+            "disabled, the host does not start it (--include-disabled probes it anyway)".into(),
+        );
     }
     if entry.is_override {
         return EntryPlan::Skipped(
@@ -386,7 +409,7 @@ pub(crate) fn plan_entry(entry: &ServerEntry, report: &Report, args: &ProbeArgs)
     }
     // A timing the host refuses at start is refused here too, except under `handshake`
     // (older hosts): there the host runs every wait after 1 ms, and so does the probe.
-    let runs_bad_timings = check_preset(args.preset) == Preset::Handshake;
+    let runs_bad_timings = check_preset(args.rule()) == Preset::Handshake;
     let errors: Vec<&Finding> = report
         .errors_for(entry)
         .filter(|f| !(runs_bad_timings && f.code == Code::ReconnectTiming))
@@ -488,7 +511,7 @@ pub(crate) fn load_config(
     args: &ProbeArgs,
 ) -> Result<(Vec<ServerEntry>, Report), String> {
     let options = CheckOptions {
-        preset: check_preset(args.preset),
+        preset: check_preset(args.rule()),
         env: &config::process_env,
     };
     let (entries, report) = config::load_and_check(file, &options).map_err(|e| match e.hint() {
@@ -501,35 +524,91 @@ pub(crate) fn load_config(
     Ok((entries, report))
 }
 
-/// `no server "x" (servers: a, b)`.
+/// How `--server` names an entry: `prod/files` for the entry `files` under a `prod` object (the
+/// object that holds its server table), else its id.
+pub(crate) fn qualified_id(entry: &ServerEntry) -> String {
+    // `$.hosts.prod.mcplServers.files`: the step before the table key, if it is a plain name.
+    let steps: Vec<&str> = entry.path.trim_start_matches('$').split('.').collect();
+    match steps.len().checked_sub(3).and_then(|i| steps.get(i)) {
+        Some(host) if !host.is_empty() && !host.contains('[') => format!("{host}/{}", entry.id),
+        _ => entry.id.clone(),
+    }
+}
+
+/// The entry `--server` names: its id, its qualified id (`prod/files`) or its JSON path. The
+/// host keeps the last of the same id in one table; two entries of the same id in different
+/// tables or hosts are ambiguous, and the message lists them.
+pub(crate) fn find_entry<'a>(
+    file: &std::path::Path,
+    id: &str,
+    entries: &'a [ServerEntry],
+) -> Result<&'a ServerEntry, String> {
+    let mut found: Vec<&ServerEntry> = Vec::new();
+    for e in entries.iter().rev() {
+        let named = e.id == id || e.path == id || qualified_id(e) == id;
+        if named && !found.iter().any(|f| f.path == e.path) {
+            found.push(e);
+        }
+    }
+    match found.as_slice() {
+        [one] => Ok(one),
+        [] => Err(unknown_server(file, id, entries)),
+        many => {
+            let mut list: Vec<String> = many
+                .iter()
+                .rev()
+                .map(|e| format!("  {}  ({})", qualified_id(e), e.path))
+                .collect();
+            list.dedup();
+            Err(format!(
+                "{}: {} entries are named {id:?}; give one of these to --server:\n{}",
+                file.display(),
+                many.len(),
+                list.join("\n")
+            ))
+        }
+    }
+}
+
+/// `no server "x" (servers: a, prod/files, staging/files)`: ids, qualified where two entries
+/// share one.
 pub(crate) fn unknown_server(file: &std::path::Path, id: &str, entries: &[ServerEntry]) -> String {
-    let mut ids: Vec<&str> = entries.iter().map(|e| e.id.as_str()).collect();
+    let shared = |e: &ServerEntry| entries.iter().any(|o| o.id == e.id && o.path != e.path);
+    let mut ids: Vec<String> = entries
+        .iter()
+        .map(|e| {
+            if shared(e) {
+                qualified_id(e)
+            } else {
+                e.id.clone()
+            }
+        })
+        .collect();
     ids.sort_unstable();
     ids.dedup();
-    format!(
-        "{}: no server {id:?} (servers: {})",
-        file.display(),
-        ids.join(", ")
-    )
+    let display = if file.as_os_str() == "-" {
+        "<stdin>".to_string()
+    } else {
+        file.display().to_string()
+    };
+    format!("{display}: no server {id:?} (servers: {})", ids.join(", "))
 }
 
 /// The entry `id` of `file` (the last of that id, as the host keeps), ready to probe, or why
 /// not (exit 2: the probe cannot do what was asked).
 fn from_config(file: &std::path::Path, id: &str, args: &ProbeArgs) -> Result<Resolved, String> {
     let (entries, report) = load_config(file, args)?;
-    let Some(entry) = entries.iter().rev().find(|e| e.id == id) else {
-        return Err(unknown_server(file, id, &entries));
-    };
+    let entry = find_entry(file, id, &entries)?;
     let at = entry_at(entry);
     match plan_entry(entry, &report, args) {
         EntryPlan::Probe(mut resolved) => {
-            if let Some(p) = args.protocol {
+            if let Some(p) = args.engine {
                 if matches!(resolved.target, Target::Stdio(_)) {
                     resolved.protocol = p.into();
                 } else if Protocol::from(p) != resolved.protocol {
                     return Err(format!(
                         "{at}: server {id:?} is a {} server, which always speaks the {} \
-                         handshake; leave out --protocol",
+                         handshake; leave out --engine",
                         resolved.target.transport(),
                         resolved.protocol.name()
                     ));
@@ -668,7 +747,8 @@ pub(crate) fn handle_signals(stop_handle: StopHandle, what: &'static str) -> Sto
     }
 }
 
-pub fn run(args: ProbeArgs, color: ColorChoice) -> u8 {
+pub fn run(mut args: ProbeArgs, color: ColorChoice) -> u8 {
+    args.normalise();
     if let Some(w) = short_redact_warning(&args) {
         eprintln!("{w}");
     }
@@ -703,7 +783,7 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
         redactor,
     } = resolved;
     let redactor = Arc::new(redactor);
-    let policy = args.preset.policy_with(protocol.engine(), timings);
+    let policy = args.rule().policy_with(protocol.engine(), timings);
     let seed = args.seed.unwrap_or_else(|| fastrand::u64(..1_000_000));
     let (stop_handle, stop) = probe::stop_pair();
     let launches = launch_limit(&args);

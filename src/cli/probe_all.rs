@@ -16,8 +16,8 @@ use std::time::{Duration, SystemTime};
 use tokio::time::Instant;
 
 use super::probe::{
-    attempt_options, duration, entry_at, handle_signals, launch_limit, load_config, plan_entry,
-    unknown_server, EntryPlan, ProbeArgs,
+    attempt_options, duration, entry_at, find_entry, handle_signals, launch_limit, load_config,
+    plan_entry, EntryPlan, ProbeArgs,
 };
 use crate::engine::config::ServerEntry;
 use crate::engine::policy::EngineKind;
@@ -100,7 +100,7 @@ pub fn run(args: ProbeArgs, color: ColorChoice) -> u8 {
         crate::say!("error: --all and repeated --server need --config FILE");
         return exit::USAGE;
     };
-    if args.protocol.is_some() {
+    if args.engine.is_some() {
         crate::say!(
             "error: --protocol applies to one server; each entry of --config has its own \
              (a command's `protocol`, a URL's scheme)"
@@ -126,7 +126,11 @@ pub fn run(args: ProbeArgs, color: ColorChoice) -> u8 {
             return exit::USAGE;
         }
     };
-    let file_text = file.display().to_string();
+    let file_text = if file.as_os_str() == "-" {
+        "<stdin>".to_string()
+    } else {
+        file.display().to_string()
+    };
     runtime.block_on(run_async(args, file_text, items, color))
 }
 
@@ -140,9 +144,7 @@ fn select(file: &Path, args: &ProbeArgs) -> Result<Vec<Item>, String> {
     } else {
         let mut out: Vec<&ServerEntry> = Vec::new();
         for id in &args.server {
-            let Some(entry) = entries.iter().rev().find(|e| e.id == *id) else {
-                return Err(unknown_server(file, id, &entries));
-            };
+            let entry = find_entry(file, id, &entries)?;
             if !out.iter().any(|e| std::ptr::eq(*e, entry)) {
                 out.push(entry);
             }
@@ -257,13 +259,13 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
         && launches.is_none()
         && args.run_for.is_none()
         && !args
-            .preset
+            .rule()
             .policy_with(EngineKind::Legacy, Default::default())
             .has_alert()
     {
         crate::say!(
             "warning: rule {} has no mcpl-down; --until-down will not stop it (add --for or --launches)",
-            args.preset
+            args.rule()
         );
     }
 
@@ -316,7 +318,7 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
         let protocol = resolved.protocol;
         let target_text = resolved.target.describe(&redactor);
         let opts = RunOptions {
-            policy: args.preset.policy_with(protocol.engine(), resolved.timings),
+            policy: args.rule().policy_with(protocol.engine(), resolved.timings),
             seed: seed.wrapping_add(item.position),
             launches,
             run_for: None,
@@ -430,7 +432,7 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
         })
         .collect();
 
-    let rule = args.preset.to_string();
+    let rule = args.rule().to_string();
     let ctx = AllContext {
         file: &file,
         rule: &rule,

@@ -2,6 +2,7 @@
 
 use clap::Args;
 
+use super::vocab::{parse_nonnegative, parse_timing, EngineArg, FormatArg, PresetArg};
 use crate::engine::policy::timings::parse_duration_ms;
 use crate::engine::policy::{EngineKind, Preset, Timings};
 use crate::engine::schedule::{self, Request, Scenario, DAY_MS};
@@ -17,7 +18,7 @@ const MAX_SPAN_MS: f64 = 100.0 * 365.0 * DAY_MS;
 Durations: a bare number is milliseconds (as in host configs); humantime (300ms, 5s, 5m, 1d) and
 inf are accepted.
 
-Server behaviours (--server), combined with commas:
+Server behaviours (--behaviour), combined with commas:
   never               every attempt fails before its handshake (fail-after=DUR into it)
   dies-after=DUR      each connection lives DUR, then the server exits
   drops-every=DUR     a healthy server whose connections each last DUR
@@ -28,35 +29,47 @@ Server behaviours (--server), combined with commas:
 
 Examples:
   mcpl-doctor simulate
-  mcpl-doctor simulate --preset lasting --interval 200ms --server dies-after=300ms --attempts 12
-  mcpl-doctor simulate --compare handshake,lasting,bounded,kubernetes --cap 1d --server drops-every=1h --span 30d")]
+  mcpl-doctor simulate --preset lasting --interval 200ms --behaviour dies-after=300ms --launches 12
+  mcpl-doctor simulate --compare reset-on-handshake,lasting,bounded,kubernetes --cap 1d --behaviour drops-every=1h --for 30d")]
 pub struct SimulateArgs {
-    /// The reconnect rule: handshake, lasting, bounded, preceding-wait, kubernetes, docker, pm2,
-    /// supervisord, systemd, mcp-sdk-http. Without it (and without --compare): handshake and
-    /// lasting side by side.
-    #[arg(long, value_name = "PRESET", conflicts_with = "compare")]
-    pub preset: Option<Preset>,
+    /// The reconnect rule. Without it (and without --compare): reset-on-handshake and lasting
+    /// side by side.
+    #[arg(
+        short = 'p',
+        long,
+        value_enum,
+        value_name = "RULE",
+        conflicts_with = "compare"
+    )]
+    pub preset: Option<PresetArg>,
 
-    /// Summaries of several presets side by side, one column each (comma-separated).
-    #[arg(long, value_name = "P1,P2,...", value_delimiter = ',')]
-    pub compare: Vec<Preset>,
+    /// Summaries of several rules side by side, one column each (comma-separated).
+    #[arg(long, value_enum, value_name = "R1,R2,...", value_delimiter = ',')]
+    pub compare: Vec<PresetArg>,
 
-    /// Which agent-framework engine: alert wording (MCPL/MCP) and, under `handshake`, whether
-    /// waits are clamped to the timer limit (the modern engine clamps).
-    #[arg(long, value_enum, default_value_t = EngineArg::Legacy)]
+    /// Which of the host's engines: alert wording (MCPL/MCP), whether a reconnect waits for the
+    /// policy exchange to settle (legacy), and under reset-on-handshake whether waits are
+    /// clamped to the timer limit (the modern engine clamps).
+    #[arg(short = 'e', long, value_enum, default_value_t = EngineArg::Legacy, alias = "protocol")]
     pub engine: EngineArg,
 
-    /// The backoff's base (`reconnectIntervalMs`). Default: the preset's own (5 s for the host).
-    #[arg(long, value_name = "DUR", value_parser = parse_timing, allow_hyphen_values = true)]
+    /// The backoff's base (`reconnectIntervalMs`). Default: the rule's own (5 s for the host).
+    #[arg(short = 'i', long, value_name = "DUR", value_parser = parse_timing, allow_hyphen_values = true)]
     pub interval: Option<f64>,
 
-    /// The backoff's ceiling (`reconnectMaxIntervalMs`). Default: the preset's own (5 min).
+    /// The backoff's ceiling (`reconnectMaxIntervalMs`). Default: the rule's own (5 min).
     #[arg(long, value_name = "DUR", value_parser = parse_timing, allow_hyphen_values = true)]
     pub cap: Option<f64>,
 
     /// What the server does (see below). Default: dies right after its handshake.
-    #[arg(long, value_name = "BEHAVIOUR", default_value = "dies-after=0")]
-    pub server: Scenario,
+    #[arg(
+        short = 'b',
+        long,
+        value_name = "BEHAVIOUR",
+        default_value = "dies-after=0",
+        aliases = ["server", "behavior"]
+    )]
+    pub behaviour: Scenario,
 
     /// With `never`: how long into each attempt the failure comes.
     #[arg(long, value_name = "DUR", value_parser = parse_nonnegative)]
@@ -73,12 +86,19 @@ pub struct SimulateArgs {
     pub settle: Option<f64>,
 
     /// Simulate this many launches.
-    #[arg(long, value_name = "N", conflicts_with = "span", value_parser = clap::value_parser!(u64).range(1..))]
-    pub attempts: Option<u64>,
+    #[arg(
+        short = 'n',
+        long,
+        value_name = "N",
+        conflicts_with = "run_for",
+        alias = "attempts",
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub launches: Option<u64>,
 
     /// Simulate this much time [default: 1d].
-    #[arg(long, value_name = "DUR", value_parser = parse_span)]
-    pub span: Option<f64>,
+    #[arg(short = 't', long = "for", value_name = "DUR", value_parser = parse_span, alias = "span")]
+    pub run_for: Option<f64>,
 
     /// Seed for the jitter, to repeat a run exactly. Default: a random seed, printed.
     #[arg(long, value_name = "N", conflicts_with = "no_jitter")]
@@ -88,42 +108,17 @@ pub struct SimulateArgs {
     #[arg(long)]
     pub no_jitter: bool,
 
-    /// How many rows of the schedule to show per preset (the summary always covers all).
-    #[arg(long, value_name = "N")]
+    /// How many rows of the schedule to show per rule (the summary always covers all).
+    #[arg(short = 'r', long, value_name = "N")]
     pub rows: Option<usize>,
 
-    /// One JSON document (with schema_version) instead of tables.
-    #[arg(long)]
+    /// Output: human (tables) or json (one document with schema_version).
+    #[arg(short = 'f', long, value_enum, value_name = "FORMAT", default_value_t = FormatArg::Human)]
+    pub format: FormatArg,
+
+    /// The same as --format json (kept for scripts).
+    #[arg(long, hide = true)]
     pub json: bool,
-}
-
-/// `--engine`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum EngineArg {
-    Legacy,
-    Modern,
-}
-
-impl From<EngineArg> for EngineKind {
-    fn from(e: EngineArg) -> EngineKind {
-        match e {
-            EngineArg::Legacy => EngineKind::Legacy,
-            EngineArg::Modern => EngineKind::Modern,
-        }
-    }
-}
-
-fn parse_timing(s: &str) -> Result<f64, String> {
-    parse_duration_ms(s)
-}
-
-fn parse_nonnegative(s: &str) -> Result<f64, String> {
-    let ms = parse_duration_ms(s)?;
-    if ms.is_finite() && ms >= 0.0 {
-        Ok(ms)
-    } else {
-        Err("must be a finite duration of 0 or more".into())
-    }
 }
 
 fn parse_settle(s: &str) -> Result<f64, String> {
@@ -145,12 +140,26 @@ fn parse_span(s: &str) -> Result<f64, String> {
 }
 
 pub fn run(args: SimulateArgs, color: ColorChoice) -> u8 {
+    let json = match (args.format, args.json) {
+        (FormatArg::Events, _) => {
+            crate::say!(
+                "error: --format events is for `probe` (it reports as things happen); use \
+                 --format json"
+            );
+            return exit::USAGE;
+        }
+        (FormatArg::Json, _) | (_, true) => true,
+        (FormatArg::Human, false) => false,
+    };
     let (presets, rows_default) = match (&args.preset, args.compare.is_empty()) {
-        (Some(p), _) => (vec![*p], args.attempts.map_or(20, |n| n.min(500) as usize)),
-        (None, false) => (args.compare.clone(), 0),
+        (Some(p), _) => (
+            vec![Preset::from(*p)],
+            args.launches.map_or(20, |n| n.min(500) as usize),
+        ),
+        (None, false) => (args.compare.iter().map(|p| Preset::from(*p)).collect(), 0),
         (None, true) => (vec![Preset::Handshake, Preset::Lasting], 10),
     };
-    let keep_rows = if args.json {
+    let keep_rows = if json {
         args.rows.unwrap_or(rows_default.max(20))
     } else {
         args.rows.unwrap_or(rows_default)
@@ -160,7 +169,7 @@ pub fn run(args: SimulateArgs, color: ColorChoice) -> u8 {
     } else {
         Some(args.seed.unwrap_or_else(|| fastrand::u64(..1_000_000)))
     };
-    let mut scenario = args.server.clone();
+    let mut scenario = args.behaviour.clone();
     if let Some(ms) = args.fail_after {
         scenario.fail_after_ms = ms;
     }
@@ -171,7 +180,7 @@ pub fn run(args: SimulateArgs, color: ColorChoice) -> u8 {
         scenario.settle_ms = ms;
     }
     let engine: EngineKind = args.engine.into();
-    let (span_ms, max_attempts) = match (args.attempts, args.span) {
+    let (span_ms, max_attempts) = match (args.launches, args.run_for) {
         (Some(n), _) => (MAX_SPAN_MS, Some(n)),
         (None, Some(span)) => (span, None),
         (None, None) => (DAY_MS, None),
@@ -209,7 +218,7 @@ pub fn run(args: SimulateArgs, color: ColorChoice) -> u8 {
         show_rows: keep_rows > 0,
         explicit_timings: (args.interval, args.cap),
     };
-    let result = if args.json {
+    let result = if json {
         view::write_json(&view)
     } else {
         view::write_text(&view, color.for_stdout())

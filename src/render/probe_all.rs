@@ -108,7 +108,7 @@ pub struct AllContext<'a> {
 fn pattern_words(p: Pattern) -> &'static str {
     match p {
         Pattern::StayedUp => "stayed up",
-        Pattern::Loop375 => "#375 loop",
+        Pattern::ShortLived => "short-lived",
         Pattern::Flapped => "flapped",
         Pattern::NeverConnected => "never connected",
         Pattern::Refused => "permanent failure",
@@ -137,7 +137,7 @@ fn down_rules(own: &str) -> Vec<&str> {
     let mut rules: Vec<&str> = PREDICTED_RULES
         .iter()
         .map(|r| r.name())
-        .filter(|r| matches!(*r, "handshake" | "lasting"))
+        .filter(|r| matches!(*r, "reset-on-handshake" | "lasting"))
         .collect();
     if !rules.contains(&own) {
         rules.push(own);

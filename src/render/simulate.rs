@@ -97,7 +97,7 @@ fn notices_cell(row: &Row) -> String {
             alert.clone()
         });
     }
-    // The status lines in short; their full text is in --json.
+    // The status lines in short; their full text is in --format json.
     for line in &row.status {
         let what = if line.text.starts_with("mcpl-down cleared") {
             "\"cleared\" status line"
@@ -287,7 +287,7 @@ pub fn write_text(view: &View, color: bool) -> io::Result<()> {
             out,
             "Note: a timing of 0, below 0 or not a number is refused at start by hosts with the \
              lasting-connection fix (lasting, bounded, preceding-wait: no launch, one mcpl-down); \
-             older hosts (handshake) run every such wait after 1 ms, a relaunch loop with no backoff."
+             older hosts (reset-on-handshake) run every such wait after 1 ms, a relaunch loop with no backoff."
         )?;
     }
     if view.show_rows {
@@ -333,7 +333,7 @@ pub fn write_text(view: &View, color: bool) -> io::Result<()> {
     {
         writeln!(
             out,
-            "Per-day figures are extrapolated from {span}; --span 1d simulates a whole day."
+            "Per-day figures are extrapolated from {span}; --for 1d simulates a whole day."
         )?;
     }
     writeln!(out)?;

@@ -285,10 +285,10 @@ fn human_output_is_compiler_style_with_a_caret() {
     let out = check(&["hosts.json"]);
     let text = stdout(&out);
     let expected = "\
-error[reconnect-timing]: `reconnectIntervalMs` is 0, and this server uses its timings (reconnect is on): under #999 the host refuses this server at start
+error[reconnect-timing]: `reconnectIntervalMs` is 0, and this server uses its timings (reconnect is on): hosts with the lasting-connection fix refuse this server at start
   --> hosts.json:9:34
   server `files`, field `reconnectIntervalMs`, at $.hosts.prod.mcplServers.files.reconnectIntervalMs
-  before #999 it relaunches it with no wait at all (every wait runs after 1 ms)
+  older hosts relaunch it with no wait at all (every wait runs after 1 ms)
    |
  9 |           \"reconnectIntervalMs\": 0,
    |                                  ^
@@ -311,7 +311,8 @@ error[reconnect-timing]: `reconnectIntervalMs` is 0, and this server uses its ti
 fn handshake_preset_words_for_main() {
     let out = check(&["hosts.json", "--preset", "handshake", "--format", "json"]);
     let doc = json_of(&out);
-    assert_eq!(doc["preset"], "handshake");
+    // `handshake` stays accepted; the rule is now named `reset-on-handshake`.
+    assert_eq!(doc["preset"], "reset-on-handshake");
     let codes: Vec<&str> = doc["findings"]
         .as_array()
         .into_iter()
@@ -325,7 +326,7 @@ fn handshake_preset_words_for_main() {
     );
     let message = doc["findings"][0]["message"].as_str().unwrap_or("");
     assert!(
-        message.contains("on main (before #999) the host loads it"),
+        message.contains("older hosts (without the lasting-connection fix) load it"),
         "{message}"
     );
     assert_eq!(out.status.code(), Some(1));
@@ -350,7 +351,9 @@ fn json_document_has_schema_and_every_field() {
     );
     assert_eq!(f["server"], "files");
     assert_eq!(f["field"], "reconnectIntervalMs");
-    assert!(f["message"].as_str().is_some_and(|m| m.contains("#999")));
+    assert!(f["message"]
+        .as_str()
+        .is_some_and(|m| m.contains("hosts with the lasting-connection fix")));
     assert_eq!(doc["summary"]["errors"], 1);
     assert_eq!(doc["summary"]["warnings"], 3);
 }

@@ -10,3 +10,4 @@ mod probe_all;
 mod probe_ws;
 mod simulate;
 mod support;
+mod vocabulary;

@@ -143,16 +143,19 @@ fn the_375_loop_under_handshake_relaunches_at_the_base_without_alerts() {
     }
     check_against_log(&doc, &log);
     check_relaunch_delays(&doc);
-    assert_eq!(doc["verdict"]["pattern"], "loop375");
+    assert_eq!(doc["verdict"]["pattern"], "short-lived");
     let text = doc["verdict"]["text"].as_str().unwrap();
-    assert!(text.contains("on 4 of 4 launches: the #375 loop"), "{text}");
+    assert!(
+        text.contains("on 4 of 4 launches: short-lived every time"),
+        "{text}"
+    );
     let rules: Vec<&str> = doc["verdict"]["predictions"]
         .as_array()
         .unwrap()
         .iter()
         .map(|p| p["rule"].as_str().unwrap())
         .collect();
-    assert_eq!(rules, vec!["handshake", "lasting", "bounded"]);
+    assert_eq!(rules, vec!["reset-on-handshake", "lasting", "bounded"]);
     let handshake = &doc["verdict"]["predictions"][0];
     assert_eq!(handshake["first_down_ms"], Value::Null);
     assert!(f(&handshake["launches_per_day"]) > 10_000.0);

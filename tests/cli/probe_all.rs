@@ -157,7 +157,7 @@ fn all_servers_run_at_once_and_the_json_holds_every_one() {
         assert_eq!(s["launches"][0]["outcome"]["kind"], "still-up");
     }
     let flappy = server(&doc, "flappy");
-    assert_eq!(flappy["verdict"]["pattern"], "loop375");
+    assert_eq!(flappy["verdict"]["pattern"], "short-lived");
     assert_eq!(flappy["launches"].as_array().expect("launches").len(), 3);
     let nominal: Vec<f64> = flappy["launches"]
         .as_array()
@@ -248,8 +248,8 @@ fn the_text_report_is_one_table_then_what_was_not_probed_then_the_details() {
     let table = &text[..table_end];
     for row in [
         ["steady-a", "stdio", "stayed up"],
-        ["flappy", "stdio", "#375 loop"],
-        ["ws", "websocket", "#375 loop"],
+        ["flappy", "stdio", "short-lived"],
+        ["ws", "websocket", "short-lived"],
         ["api", "http", "stayed up"],
         ["zero", "stdio", "not probed"],
         ["off", "stdio", "skipped"],

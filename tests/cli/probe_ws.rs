@@ -159,7 +159,7 @@ fn the_table_tells_the_close_code_and_reason() {
     assert!(
         text.contains("connected, then closed ")
             && text.contains("after its handshake (close 4000: idle)")
-            && text.contains("the #375 loop"),
+            && text.contains("short-lived every time"),
         "{text}"
     );
 }
@@ -288,7 +288,12 @@ fn a_bad_url_is_one_line_and_exit_2() {
         ),
         (
             "not a url",
-            "error: not a ws://, wss://, http:// or https:// URL: (a URL that does not parse)\n",
+            "error: not a ws://, wss://, http:// or https:// URL: \"not a url\" (relative URL without a base)\n",
+        ),
+        // What was typed is shown, its secrets masked, with the parser's reason.
+        (
+            "notaurl?token=abc-secret-2",
+            "error: not a ws://, wss://, http:// or https:// URL: \"notaurl?token=…\" (relative URL without a base)\n",
         ),
     ] {
         let out = probe(&["--url", url]);

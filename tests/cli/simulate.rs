@@ -28,8 +28,9 @@ fn no_arguments_prints_handshake_and_lasting_side_by_side() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains("dies right after its handshake"), "{text}");
-    assert!(text.contains("handshake: agent-framework main"));
-    assert!(text.contains("lasting: agent-framework #999"));
+    assert!(text.contains("reset-on-handshake: older hosts"), "{text}");
+    assert!(text.contains("lasting: hosts with the lasting-connection fix"));
+    assert!(!text.contains("#999"), "{text}");
     assert!(text.contains("Summary over 1 d"));
     assert!(text.contains("MCPL server down (attempt 5)"), "{text}");
     // One timeline strip per preset.
@@ -184,10 +185,11 @@ fn humantime_inf_and_bare_milliseconds_are_accepted() {
 fn bad_input_is_a_usage_error_naming_the_flag() {
     let cases: &[(&[&str], &str)] = &[
         (&["simulate", "--cap", "5 parsecs"], "--cap"),
-        (&["simulate", "--server", "sometimes"], "--server"),
+        (&["simulate", "--server", "sometimes"], "--behaviour"),
         (&["simulate", "--preset", "nope"], "--preset"),
-        (&["simulate", "--span", "0"], "--span"),
-        (&["simulate", "--attempts", "3", "--span", "1d"], "--span"),
+        (&["simulate", "--span", "0"], "--for"),
+        (&["simulate", "--attempts", "3", "--span", "1d"], "--for"),
+        (&["simulate", "--format", "events"], "probe"),
         (&["simulate", "--seed", "1", "--no-jitter"], "--no-jitter"),
     ];
     for (args, flag) in cases {
@@ -206,13 +208,77 @@ fn schedule_table_snapshot() {
         "lasting",
         "--interval",
         "200ms",
-        "--server",
+        "--behaviour",
         "dies-after=300ms",
-        "--attempts",
+        "--launches",
         "8",
         "--seed",
         "7",
     ]);
     assert_eq!(out.status.code(), Some(0));
     insta::assert_snapshot!(stdout(&out));
+}
+
+/// One vocabulary: the new names, their short forms and the old spellings give the same
+/// document; rule names are value enums with did-you-mean; a duration error has one hint.
+#[test]
+fn one_name_per_idea_and_old_spellings_stay_accepted() {
+    let new = run(&[
+        "simulate",
+        "-p",
+        "reset-on-handshake",
+        "-b",
+        "never",
+        "-n",
+        "6",
+        "--no-jitter",
+        "-f",
+        "json",
+    ]);
+    let old = run(&[
+        "simulate",
+        "--preset",
+        "handshake",
+        "--server",
+        "never",
+        "--attempts",
+        "6",
+        "--no-jitter",
+        "--json",
+    ]);
+    assert_eq!(new.status.code(), Some(0), "{}", stderr(&new));
+    assert_eq!(stdout(&new), stdout(&old));
+    let doc: Value = serde_json::from_slice(&new.stdout).expect("JSON");
+    assert_eq!(doc["runs"][0]["preset"], "reset-on-handshake");
+    let a = run(&["simulate", "--for", "1h", "--no-jitter", "--format", "json"]);
+    let b = run(&["simulate", "--span", "1h", "--no-jitter", "--json"]);
+    assert_eq!(stdout(&a), stdout(&b));
+
+    let typo = run(&["simulate", "--preset", "lastin"]);
+    assert_eq!(typo.status.code(), Some(2));
+    assert!(
+        stderr(&typo).contains("a similar value exists: 'lasting'"),
+        "{}",
+        stderr(&typo)
+    );
+    let compare = run(&["simulate", "--compare", "lasting,k8s,nope"]);
+    assert!(stderr(&compare).contains("[possible values: reset-on-handshake, lasting"));
+
+    let bad = run(&["simulate", "--interval", "5x"]);
+    let err = stderr(&bad);
+    assert!(
+        err.contains("\"5x\" is not a duration (try 5000, 5s, 300ms, 1d or inf)"),
+        "{err}"
+    );
+    assert!(!err.contains("supported units"), "{err}");
+
+    // A bare number under 100 is milliseconds, and the note says so.
+    let small = run(&["simulate", "--interval", "5", "--rows", "0"]);
+    assert!(
+        stderr(&small).contains("note: 5 is read as 5 ms"),
+        "{}",
+        stderr(&small)
+    );
+    let ms = run(&["simulate", "--interval", "5ms", "--rows", "0"]);
+    assert!(!stderr(&ms).contains("note:"));
 }

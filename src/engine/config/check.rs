@@ -657,8 +657,8 @@ fn check_timings(
         }
         for t in [&interval, &cap].into_iter().flatten() {
             let refused = if is_refused_timing(t.ms) {
-                "; if reconnect were turned on, this value would be refused under #999 (and \
-                 loop with no backoff on main)"
+                "; if reconnect were turned on, hosts with the lasting-connection fix would \
+                 refuse this server (and older hosts would relaunch it with no backoff)"
             } else {
                 ""
             };
@@ -684,7 +684,8 @@ fn check_timings(
                     "`{}` takes its value from an environment variable (`${{…}}`) when the file \
                      is loaded, so the host reads a string that depends on its environment: an \
                      unset variable without a default gives an empty string, which reads as 0 \
-                     and is refused under #999; write a number of milliseconds",
+                     and is refused by hosts with the lasting-connection fix; write a number of \
+                     milliseconds",
                     t.name
                 )
             } else {
@@ -713,16 +714,18 @@ fn check_timings(
             };
             let message = if refuses {
                 format!(
-                    "`{}` is {value}, and this server uses its timings ({why_used}): under #999 \
-                     the host refuses this server at start; before #999 it relaunches it with no \
+                    "`{}` is {value}, and this server uses its timings ({why_used}): hosts with \
+                     the lasting-connection fix refuse this server at start; older hosts relaunch \
+                     it with no \
                      wait at all (every wait runs after 1 ms)",
                     t.name
                 )
             } else {
                 format!(
-                    "`{}` is {value}, and this server uses its timings ({why_used}): on main \
-                     (before #999) the host loads it and runs every wait after 1 ms, so it \
-                     relaunches this server with no backoff at all, in a loop; #999 refuses \
+                    "`{}` is {value}, and this server uses its timings ({why_used}): older hosts \
+                     (without the lasting-connection fix) load it and run every wait after 1 ms, \
+                     so they relaunch this server with no backoff at all, in a loop; hosts with \
+                     the fix refuse \
                      this server at start",
                     t.name
                 )
@@ -900,12 +903,18 @@ fn over_limit_message(
     };
     if refuses_bad_timings(preset) {
         format!(
-            "{head}; under #999 every wait is clamped to that limit; on main's legacy engine \
-             {main_legacy_text}"
+            "{head}; hosts with the lasting-connection fix clamp every wait to that limit; on \
+             older hosts' legacy engine {main_legacy_text}"
         )
     } else if engine == EngineKind::Modern {
-        format!("{head}; main's modern engine clamps every wait to that limit, as #999 does")
+        format!(
+            "{head}; the modern engine clamps every wait to that limit, on older hosts as on \
+             hosts with the lasting-connection fix"
+        )
     } else {
-        format!("{head}; on main's legacy engine {main_legacy_text}; #999 clamps every wait to the limit")
+        format!(
+            "{head}; on older hosts' legacy engine {main_legacy_text}; hosts with the \
+             lasting-connection fix clamp every wait to the limit"
+        )
     }
 }

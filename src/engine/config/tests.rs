@@ -285,7 +285,7 @@ fn handshake_preset_words_for_main_and_drops_the_lasting_check() {
     let r = report_as("hosts.json", &text, Preset::Handshake);
     assert_eq!(codes(&r), ["reconnect-timing"]);
     assert!(
-        r.findings[0].message.contains("on main"),
+        r.findings[0].message.contains("older hosts"),
         "{}",
         r.findings[0].message
     );
@@ -294,10 +294,11 @@ fn handshake_preset_words_for_main_and_drops_the_lasting_check() {
     let r = report_as("hosts.json", &text, Preset::Lasting);
     assert!(r.findings[0]
         .message
-        .contains("under #999 the host refuses this server at start"));
+        .contains("hosts with the lasting-connection fix refuse this server at start"));
     assert!(r.findings[0]
         .message
-        .contains("before #999 it relaunches it with no wait at all"));
+        .contains("older hosts relaunch it with no wait at all"));
+    assert!(!r.findings[0].message.contains('#'));
 
     let text = entry(r#""command": "srv", "reconnect": true, "reconnectMaxIntervalMs": 86400000"#);
     assert!(codes(&report_as("hosts.json", &text, Preset::Handshake)).is_empty());

@@ -7,7 +7,7 @@ use super::{
 
 /// Every preset name, in the order they are listed to a user.
 pub const PRESET_NAMES: &[&str] = &[
-    "handshake",
+    "reset-on-handshake",
     "lasting",
     "bounded",
     "preceding-wait",
@@ -22,9 +22,11 @@ pub const PRESET_NAMES: &[&str] = &[
 /// A preset's identity.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Preset {
-    /// agent-framework main, before #999: every handshake resets the count.
+    /// `reset-on-handshake` (formerly `handshake`): older hosts (agent-framework main, before
+    /// its pull request #999): every completed handshake resets the count.
     Handshake,
-    /// agent-framework #999: a connection must last `max(min(cap, 2^31-1), 5 min)`.
+    /// Hosts with the lasting-connection fix (agent-framework #999): a connection must last
+    /// `max(min(cap, 2^31-1), 5 min)`.
     Lasting,
     /// #999 review proposal: `max(5 min, min(cap, 1 h))`.
     Bounded,
@@ -42,7 +44,7 @@ impl std::str::FromStr for Preset {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Ok(match s.trim().to_ascii_lowercase().as_str() {
-            "handshake" => Preset::Handshake,
+            "reset-on-handshake" | "handshake" => Preset::Handshake,
             "lasting" => Preset::Lasting,
             "bounded" => Preset::Bounded,
             "preceding-wait" => Preset::PrecedingWait,
@@ -73,7 +75,7 @@ const AF_JITTER: Jitter = Jitter::Multiplicative { spread: 0.25 };
 impl Preset {
     pub fn name(self) -> &'static str {
         match self {
-            Preset::Handshake => "handshake",
+            Preset::Handshake => "reset-on-handshake",
             Preset::Lasting => "lasting",
             Preset::Bounded => "bounded",
             Preset::PrecedingWait => "preceding-wait",
@@ -89,12 +91,15 @@ impl Preset {
     /// One line on what the preset is.
     pub fn describe(self) -> &'static str {
         match self {
-            Preset::Handshake => "agent-framework main: every handshake resets the failure count",
+            Preset::Handshake => "older hosts: every completed handshake resets the failure count",
             Preset::Lasting => {
-                "agent-framework #999: a connection must last max(min(cap, 2^31-1 ms), 5 min)"
+                "hosts with the lasting-connection fix: a connection counts as lasting after the \
+                 cap, at least 5 min"
             }
-            Preset::Bounded => "#999 review: lasting after max(5 min, min(cap, 1 h))",
-            Preset::PrecedingWait => "#999 review: lasting after max(5 min, the preceding wait)",
+            Preset::Bounded => "proposed: lasting after the cap, at least 5 min and at most 1 h",
+            Preset::PrecedingWait => {
+                "proposed: lasting after the wait that preceded it, at least 5 min"
+            }
             Preset::Kubernetes => {
                 "kubelet CrashLoopBackOff: 10 s x2 to 5 min, reset after 10 min up"
             }

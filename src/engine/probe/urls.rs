@@ -26,10 +26,16 @@ pub fn target_for_url(url: &str, token: Option<String>) -> Result<(Target, Proto
         Some("http" | "https") => {
             Ok((Target::Http(HttpTarget::new(url, token)?), Protocol::Modern))
         }
-        _ => Err(LaunchError::Other(format!(
-            "not a ws://, wss://, http:// or https:// URL: {}",
-            display_url_str(url)
-        ))),
+        _ => Err(LaunchError::Other(match Url::parse(url) {
+            Ok(_) => format!(
+                "not a ws://, wss://, http:// or https:// URL: {}",
+                display_url_str(url)
+            ),
+            Err(e) => format!(
+                "not a ws://, wss://, http:// or https:// URL: \"{}\" ({e})",
+                display_url_str(url)
+            ),
+        })),
     }
 }
 
@@ -89,12 +95,50 @@ pub fn display_url(url: &Url) -> String {
     shown.to_string()
 }
 
-/// [`display_url`] of a URL given as text; text that does not parse as a URL is not shown at all.
+/// [`display_url`] of a URL given as text. Text that does not parse as a URL is shown as typed,
+/// with what could be a secret masked: a user name and password before `@`, and the value of
+/// every `token` query parameter.
 pub fn display_url_str(text: &str) -> String {
     match Url::parse(text) {
         Ok(url) => display_url(&url),
-        Err(_) => "(a URL that does not parse)".to_string(),
+        Err(_) => mask_unparsed(text),
     }
+}
+
+/// `text` with its `user:password@` and `token=` values replaced by `…`.
+fn mask_unparsed(text: &str) -> String {
+    let (head, query) = match text.split_once('?') {
+        Some((h, q)) => (h, Some(q)),
+        None => (text, None),
+    };
+    let head = match (head.find("://"), head.rfind('@')) {
+        (Some(i), Some(at)) if at > i + 3 => format!("{}…{}", &head[..i + 3], &head[at..]),
+        (None, Some(at)) => format!("…{}", &head[at..]),
+        _ => head.to_string(),
+    };
+    let Some(query) = query else {
+        return head;
+    };
+    let (query, fragment) = match query.split_once('#') {
+        Some((q, f)) => (q, Some(f)),
+        None => (query, None),
+    };
+    let kept: Vec<String> = query
+        .split('&')
+        .map(|seg| {
+            if is_token_segment(seg) {
+                format!("{TOKEN_PARAM}=…")
+            } else {
+                seg.to_string()
+            }
+        })
+        .collect();
+    let mut out = format!("{head}?{}", kept.join("&"));
+    if let Some(f) = fragment {
+        out.push('#');
+        out.push_str(f);
+    }
+    out
 }
 
 /// Whether one `key[=value]` query segment is a `token` parameter (key compared decoded).
@@ -231,6 +275,10 @@ mod tests {
         let sent = with_token(&u("ws://h/mcp?x=1"), Some("hunter2-token"));
         assert!(sent.as_str().contains("hunter2-token"));
         assert!(!display_url(&sent).contains("hunter2-token"));
-        assert_eq!(display_url_str("not a url"), "(a URL that does not parse)");
+        assert_eq!(display_url_str("not a url"), "not a url");
+        assert_eq!(
+            display_url_str("ws://u:pw@h:x/?token=hunter2&a=1"),
+            "ws://…@h:x/?token=…&a=1"
+        );
     }
 }

@@ -17,8 +17,9 @@ pub const PREDICTED_RULES: &[Preset] = &[Preset::Handshake, Preset::Lasting, Pre
 pub enum Pattern {
     /// Every observed connection was still up when observation ended.
     StayedUp,
-    /// Every launch connected, then closed before it would count as lasting: issue #375.
-    Loop375,
+    /// Every launch connected, then closed before it would count as lasting: the relaunch loop
+    /// of agent-framework issue #375 (`short-lived`; formerly `loop375`).
+    ShortLived,
     /// Some launches connected then closed, others did something else.
     Flapped,
     /// No launch completed its handshake.
@@ -254,7 +255,9 @@ pub fn judge(run: &ProbeRun, engine: EngineKind, settle_ms: f64) -> Verdict {
         let loop375 =
             hung == 0 && closed_lives.len() == n && closed_lives.iter().all(|l| *l < threshold);
         if loop375 {
-            p.push_str(": the #375 loop");
+            p.push_str(
+                ": short-lived every time (the relaunch loop of agent-framework issue #375)",
+            );
         }
         parts.push(p);
     }
@@ -304,7 +307,7 @@ pub fn judge(run: &ProbeRun, engine: EngineKind, settle_ms: f64) -> Verdict {
     let pattern = if up.len() == n {
         Pattern::StayedUp
     } else if hung == 0 && closed_lives.len() == n && closed_lives.iter().all(|l| *l < threshold) {
-        Pattern::Loop375
+        Pattern::ShortLived
     } else if failed.len() == n {
         Pattern::NeverConnected
     } else {
@@ -515,17 +518,17 @@ mod tests {
             Finish::Launches(4),
         );
         let v = judge(&run, EngineKind::Legacy, schedule::DEFAULT_SETTLE_MS);
-        assert_eq!(v.pattern, Pattern::Loop375);
+        assert_eq!(v.pattern, Pattern::ShortLived);
         assert_eq!(
             v.sentence,
-            "connected, then closed 300 ms after its handshake (exit 0) on 4 of 4 launches: the #375 loop"
+            "connected, then closed 300 ms after its handshake (exit 0) on 4 of 4 launches: short-lived every time (the relaunch loop of agent-framework issue #375)"
         );
         assert_eq!(
             v.scenario.as_ref().map(|s| &s.behaviour),
             Some(&Behaviour::Lives(vec![300.0; 4]))
         );
         let rules: Vec<&str> = v.predictions.iter().map(|p| p.rule.as_str()).collect();
-        assert_eq!(rules, vec!["handshake", "lasting", "bounded"]);
+        assert_eq!(rules, vec!["reset-on-handshake", "lasting", "bounded"]);
         // handshake never alerts and relaunches every ~0.6 s; lasting alerts from attempt 5.
         assert_eq!(v.predictions[0].first_down_ms, None);
         assert!(v.predictions[0].launches_per_day > 100_000.0);
