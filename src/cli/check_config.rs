@@ -109,12 +109,12 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> u8 {
     let preset: Preset = match args.preset.parse() {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("error: {e}");
+            crate::say!("error: {e}");
             return exit::USAGE;
         }
     };
     if args.files.iter().filter(|f| is_stdin(f)).count() > 1 {
-        eprintln!("error: `-` (standard input) can be given only once");
+        crate::say!("error: `-` (standard input) can be given only once");
         return exit::USAGE;
     }
     if args.stdin_filename.is_some() && !args.files.iter().any(|f| is_stdin(f)) {
@@ -143,7 +143,7 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> u8 {
         match checked {
             Ok(r) => reports.push(r),
             Err(e) => {
-                eprint!("{}", render::load_error(&e, err_color));
+                crate::render::stderr_text(&render::load_error(&e, err_color));
                 errors.push(e);
             }
         }
@@ -171,8 +171,8 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> u8 {
         .write_all(out.as_bytes())
         .and_then(|()| stdout.flush())
     {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("error: cannot write the results: {e}");
+        if !crate::render::is_broken_pipe(&e) {
+            crate::say!("error: cannot write the results: {e}");
             return exit::USAGE;
         }
     }

@@ -3,6 +3,7 @@
 use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -10,16 +11,19 @@ use clap::Args;
 
 use crate::engine::config::{self, CheckOptions, Code, Finding, Report, ServerEntry, Transport};
 use crate::engine::policy::timings::parse_duration_ms;
-use crate::engine::policy::{EngineKind, Preset, Timings, DEFAULT_CAP_MS, DEFAULT_INTERVAL_MS};
+use crate::engine::policy::{
+    EngineKind, Preset, TimingField, Timings, DEFAULT_CAP_MS, DEFAULT_INTERVAL_MS,
+};
 use crate::engine::probe::{
     self, verdict, AttemptOptions, Event, Finish, PingOptions, Protocol, RunOptions, StdioTarget,
     StopHandle, StopLevel, StopSignal, Target,
 };
 use crate::engine::redact::Redactor;
+use crate::engine::schedule::DEFAULT_SETTLE_MS;
 use crate::exit;
 use crate::render::probe::{self as view, Context, LiveLine};
 use crate::render::probe_all::Refusal;
-use crate::render::ColorChoice;
+use crate::render::{ColorChoice, StopCause};
 
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("selection").args(["server", "all"])))]
@@ -29,7 +33,8 @@ Durations: a bare number is milliseconds (as in host configs); humantime (300ms,
 Exit status: 0 the server stayed up (with --all: every server), 1 it flapped or never connected
 (with --all: any server did, or the host refuses an entry), 2 usage or launch error, 130
 interrupted (Ctrl-C once stops the servers gracefully and prints the report so far; twice kills
-them at once).
+them at once), 143 terminated (SIGTERM, likewise), 129 hung up (SIGHUP). A closed stdout (`|
+head`) stops the servers and exits 0.
 
 Examples:
   mcpl-doctor probe -- node server.mjs
@@ -194,6 +199,31 @@ pub(crate) struct Resolved {
     pub redactor: Redactor,
 }
 
+/// The warning for `--redact` values too short to mask everywhere, if any.
+pub(crate) fn short_redact_warning(args: &ProbeArgs) -> Option<String> {
+    let short = args
+        .redact
+        .iter()
+        .filter(|r| r.chars().count() < crate::engine::redact::MIN_SECRET_LEN)
+        .count();
+    let empty = args.redact.iter().filter(|r| r.is_empty()).count();
+    match (short - empty, empty) {
+        (0, 0) => None,
+        (0, _) => Some("warning: an empty --redact value masks nothing".into()),
+        (n, _) => Some(format!(
+            "warning: {} shorter than {} characters: masked only where {} alone, not inside \
+             longer words or numbers",
+            if n == 1 {
+                "a --redact value is".to_string()
+            } else {
+                format!("{n} --redact values are")
+            },
+            crate::engine::redact::MIN_SECRET_LEN,
+            if n == 1 { "it stands" } else { "they stand" },
+        )),
+    }
+}
+
 /// The `--redact` values.
 pub(crate) fn base_redactor(args: &ProbeArgs) -> Redactor {
     let mut redactor = Redactor::new();
@@ -237,10 +267,14 @@ fn resolve(args: &ProbeArgs) -> Result<Resolved, String> {
         let (target, protocol) =
             probe::urls::target_for_url(url, args.token.clone()).map_err(|e| e.to_string())?;
         let target = opened(target, args, &mut redactor);
+        let timings = timings_for(args, None);
+        if let Some(why) = timing_refusal(args, protocol, timings) {
+            return Err(why);
+        }
         return Ok(Resolved {
             target,
             protocol,
-            timings: timings_for(args, None),
+            timings,
             redactor,
         });
     }
@@ -258,12 +292,44 @@ fn resolve(args: &ProbeArgs) -> Result<Resolved, String> {
         env: None,
         cwd: None,
     });
+    let protocol = args.protocol.map_or(Protocol::Legacy, Protocol::from);
+    let timings = timings_for(args, None);
+    if let Some(why) = timing_refusal(args, protocol, timings) {
+        return Err(why);
+    }
+    let target = opened(target, args, &mut redactor);
     Ok(Resolved {
         target,
-        protocol: args.protocol.map_or(Protocol::Legacy, Protocol::from),
-        timings: timings_for(args, None),
+        protocol,
+        timings,
         redactor,
     })
+}
+
+/// What the host does with timings it refuses at start (a value that reads as 0, below 0 or
+/// not a number, under a rule of hosts with the lasting-connection fix): the probe says so and
+/// launches nothing. Under `handshake` such timings run, every wait after 1 ms.
+pub(crate) fn timing_refusal(
+    args: &ProbeArgs,
+    protocol: Protocol,
+    timings: Timings,
+) -> Option<String> {
+    let policy = args.preset.policy_with(protocol.engine(), timings);
+    let refusal = policy.timing_refusal()?;
+    let flag = match refusal.field {
+        TimingField::Interval if args.interval.is_some() => " (--interval)",
+        TimingField::Cap if args.cap.is_some() => " (--cap)",
+        _ => "",
+    };
+    Some(format!(
+        "under rule {} the host refuses this server at start and raises mcpl-down at once: \
+         {}{flag} reads as {}, and a timing must be a number above 0; nothing was launched\n\
+         hint: give a timing above 0, or --preset handshake to see what older hosts do (every \
+         wait after 1 ms)",
+        policy.name,
+        refusal.field.name(),
+        refusal.reads_as,
+    ))
 }
 
 /// The rule `check-config` describes when `probe` decides which entries the host refuses: the
@@ -305,6 +371,9 @@ pub(crate) fn plan_entry(entry: &ServerEntry, report: &Report, args: &ProbeArgs)
     if let Some(t) = &entry.token {
         redactor.add(t.clone());
     }
+    for v in &entry.substituted {
+        redactor.add(v.clone());
+    }
     if entry.disabled {
         return EntryPlan::Skipped("disabled, the host does not start it".into());
     }
@@ -315,15 +384,14 @@ pub(crate) fn plan_entry(entry: &ServerEntry, report: &Report, args: &ProbeArgs)
                 .into(),
         );
     }
-    let errors: Vec<&Finding> = report.errors_for(entry).collect();
-    let refused_at_start = |f: &&Finding| {
-        !(check_preset(args.preset) == Preset::Handshake && f.code == Code::ReconnectTiming)
-    };
-    let label = if errors.is_empty() || errors.iter().any(refused_at_start) {
-        "refused by the host"
-    } else {
-        "not probed: the host would relaunch it with no backoff"
-    };
+    // A timing the host refuses at start is refused here too, except under `handshake`
+    // (older hosts): there the host runs every wait after 1 ms, and so does the probe.
+    let runs_bad_timings = check_preset(args.preset) == Preset::Handshake;
+    let errors: Vec<&Finding> = report
+        .errors_for(entry)
+        .filter(|f| !(runs_bad_timings && f.code == Code::ReconnectTiming))
+        .collect();
+    let label = "refused by the host";
     let mut refusals: Vec<Refusal> = errors
         .iter()
         .map(|f| Refusal {
@@ -392,11 +460,24 @@ pub(crate) fn plan_entry(entry: &ServerEntry, report: &Report, args: &ProbeArgs)
             }
         }
     };
+    let timings = timings_for(args, Some(entry.timings));
+    if let Some(why) = timing_refusal(args, protocol, timings) {
+        let first_line = why.lines().next().unwrap_or_default().to_string();
+        return EntryPlan::Refused(
+            label.into(),
+            vec![Refusal {
+                at: entry_at(entry),
+                path: entry.path.clone(),
+                code: Code::ReconnectTiming.as_str(),
+                message: redactor.redact(&first_line),
+            }],
+        );
+    }
     let target = opened(target, args, &mut redactor);
     EntryPlan::Probe(Box::new(Resolved {
         target,
         protocol,
-        timings: timings_for(args, Some(entry.timings)),
+        timings,
         redactor,
     }))
 }
@@ -505,43 +586,99 @@ pub(crate) fn attempt_options(
     }
 }
 
-/// Ctrl-C (and SIGTERM, SIGHUP): the first stops gracefully, the second forces. `what` names
-/// what is stopped (`the server`, `every server`).
-pub(crate) fn handle_signals(
-    stop_handle: StopHandle,
-    what: &'static str,
-) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
+/// What stops a run from outside: Ctrl-C, SIGTERM and SIGHUP (the first stops gracefully, the
+/// second forces), and a closed stdout (stops gracefully and quietly; the run then exits 0, as
+/// ripgrep does on a broken pipe).
+pub(crate) struct Stopper {
+    task: tokio::task::JoinHandle<()>,
+    cause: Arc<std::sync::Mutex<Option<StopCause>>>,
+    /// Set by whoever writes to stdout and finds its reader gone.
+    pub output_closed: Arc<AtomicBool>,
+}
+
+impl Stopper {
+    /// The first signal that stopped the run, if any.
+    pub fn cause(&self) -> Option<StopCause> {
+        self.cause.lock().ok().and_then(|c| *c)
+    }
+
+    /// Whether stdout's reader went away.
+    pub fn output_closed(&self) -> bool {
+        self.output_closed.load(Ordering::Relaxed)
+    }
+
+    /// Stop listening (the run is over).
+    pub fn finish(&self) {
+        self.task.abort();
+    }
+}
+
+/// How often a run checks whether stdout's reader went away (`| head` that has what it wants).
+const OUTPUT_CHECK: Duration = Duration::from_millis(200);
+
+/// Listen for the signals and for a closed stdout. `what` names what is stopped (`the server`,
+/// `every server`).
+pub(crate) fn handle_signals(stop_handle: StopHandle, what: &'static str) -> Stopper {
+    let cause = Arc::new(std::sync::Mutex::new(None));
+    let output_closed = Arc::new(AtomicBool::new(false));
+    let (cause_in, closed_in) = (cause.clone(), output_closed.clone());
+    let task = tokio::spawn(async move {
         use tokio::signal::unix::{signal, SignalKind};
+        let mut int = signal(SignalKind::interrupt()).ok();
         let mut term = signal(SignalKind::terminate()).ok();
         let mut hup = signal(SignalKind::hangup()).ok();
+        let mut check = tokio::time::interval(OUTPUT_CHECK);
+        check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        let mut closed_seen = false;
         loop {
             let got = tokio::select! {
-                r = tokio::signal::ctrl_c() => r.is_ok(),
-                Some(()) = async { term.as_mut()?.recv().await } => true,
-                Some(()) = async { hup.as_mut()?.recv().await } => true,
+                Some(()) = async { int.as_mut()?.recv().await } => StopCause::Interrupt,
+                Some(()) = async { term.as_mut()?.recv().await } => StopCause::Terminate,
+                Some(()) = async { hup.as_mut()?.recv().await } => StopCause::HangUp,
+                _ = check.tick(), if !closed_seen => {
+                    if closed_in.load(Ordering::Relaxed) || crate::render::stdout_closed() {
+                        closed_in.store(true, Ordering::Relaxed);
+                        closed_seen = true;
+                        stop_handle.request(StopLevel::Graceful);
+                    }
+                    continue;
+                }
+                else => break,
             };
-            if !got {
-                break;
-            }
+            let first = match cause_in.lock() {
+                Ok(mut c) => *c.get_or_insert(got),
+                Err(_) => got,
+            };
             let level = stop_handle.escalate();
             if level == StopLevel::Graceful {
-                eprintln!("\nstopping {what} (Ctrl-C again to kill at once)...");
+                crate::say!(
+                    "\n{}: stopping {what} ({} again to kill at once)...",
+                    first.words(),
+                    first.short()
+                );
             } else {
-                eprintln!("\nkilling {what}...");
+                crate::say!("\nkilling {what}...");
             }
         }
-    })
+    });
+    Stopper {
+        task,
+        cause,
+        output_closed,
+    }
 }
 
 pub fn run(args: ProbeArgs, color: ColorChoice) -> u8 {
+    if let Some(w) = short_redact_warning(&args) {
+        eprintln!("{w}");
+    }
     if args.all || args.server.len() > 1 {
         return super::probe_all::run(args, color);
     }
     let resolved = match resolve(&args) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("error: {e}");
+            crate::say!("error: {e}");
             return exit::USAGE;
         }
     };
@@ -551,7 +688,7 @@ pub fn run(args: ProbeArgs, color: ColorChoice) -> u8 {
     {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("error: cannot start the runtime: {e}");
+            crate::say!("error: cannot start the runtime: {e}");
             return exit::USAGE;
         }
     };
@@ -571,7 +708,7 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
     let (stop_handle, stop) = probe::stop_pair();
     let launches = launch_limit(&args);
     if args.until_down && launches.is_none() && args.run_for.is_none() && !policy.has_alert() {
-        eprintln!(
+        crate::say!(
             "warning: rule {} has no mcpl-down; --until-down will not stop it (add --for or --launches)",
             policy.name
         );
@@ -592,15 +729,21 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
     let live_enabled = std::io::stderr().is_terminal() && !args.events;
     let live = std::sync::Mutex::new(LiveLine::new(live_enabled));
     let events = args.events;
-    let mut broken_pipe = false;
+    let output_closed = signals.output_closed.clone();
+    let mut write_error: Option<std::io::Error> = None;
     let mut sink = |e: &Event| {
         if let Ok(mut l) = live.lock() {
             l.on_event(e);
         }
-        if events && !broken_pipe {
+        if events && !output_closed.load(Ordering::Relaxed) && write_error.is_none() {
             let mut out = std::io::stdout().lock();
-            if view::write_json_line(&mut out, &view::event_json(e)).is_err() {
-                broken_pipe = true;
+            if let Err(err) = view::write_json_line(&mut out, &view::event_json(e)) {
+                // Nobody reads any more (`| head -1`): stop the server and end quietly. Any other
+                // failure (a full disk) also stops it, and is an error.
+                output_closed.store(true, Ordering::Relaxed);
+                if !crate::render::is_broken_pipe(&err) {
+                    write_error = Some(err);
+                }
             }
         }
     };
@@ -620,7 +763,7 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
             }
         }
     };
-    signals.abort();
+    signals.finish();
     if let Ok(mut l) = live.lock() {
         l.clear();
     }
@@ -628,15 +771,24 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
     let run = match result {
         Ok(run) => run,
         Err(e) => {
-            eprintln!("error: {e}");
+            crate::say!("error: {e}");
             if matches!(target, Target::Stdio(_)) {
-                eprintln!("hint: check the command after `--` (it runs without a shell, from the current folder)");
+                crate::say!("hint: check the command after `--` (it runs without a shell, from the current folder)");
             }
             return exit::USAGE;
         }
     };
-    let interrupted = run.finish == Finish::Interrupted || stop.level() >= StopLevel::Graceful;
-    let verdict = verdict::judge(&run, protocol.engine());
+    if let Some(e) = write_error {
+        crate::say!("error: cannot write the events: {e}");
+        return exit::USAGE;
+    }
+    if signals.cause().is_none() && signals.output_closed() {
+        // The reader is gone: there is no one to give the report to.
+        return exit::OK;
+    }
+    let interrupted = (run.finish == Finish::Interrupted || stop.level() >= StopLevel::Graceful)
+        .then(|| signals.cause().unwrap_or(StopCause::Interrupt));
+    let verdict = verdict::judge(&run, protocol.engine(), DEFAULT_SETTLE_MS);
     let ctx = Context {
         target: &target_text,
         protocol,
@@ -651,13 +803,16 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
         view::write_text(&run, &verdict, &ctx, color.for_stdout())
     };
     if let Err(e) = written {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("error: cannot write the report: {e}");
+        if !crate::render::is_broken_pipe(&e) {
+            crate::say!("error: cannot write the report: {e}");
             return exit::USAGE;
         }
+        if interrupted.is_none() {
+            return exit::OK;
+        }
     }
-    if interrupted {
-        exit::INTERRUPTED
+    if let Some(by) = interrupted {
+        exit::stopped_by(by)
     } else if verdict::stayed_up(&run) {
         exit::OK
     } else {

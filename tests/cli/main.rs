@@ -3,6 +3,9 @@
 mod check_config;
 mod check_config_ci;
 mod completions;
+mod hostile_io;
+mod hostile_proc;
+mod packaging;
 mod probe;
 mod probe_all;
 mod probe_ws;
