@@ -9,5 +9,6 @@ mod packaging;
 mod probe;
 mod probe_all;
 mod probe_ws;
+mod schema;
 mod simulate;
 mod support;
