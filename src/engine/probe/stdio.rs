@@ -396,7 +396,7 @@ pub async fn attempt(
     let stderr_task = spawn_stderr_reader(spawned.stderr, stderr_state.clone(), redactor.clone());
     let (mut writer, writer_task) = spawn_writer(spawned.stdin);
 
-    let _ = writer.send(frame(&handshake::first_request(opts.protocol)));
+    writer.send(frame(&handshake::first_request(opts.protocol)));
 
     let handshake_deadline = launched + opts.handshake_timeout;
     let far = launched + Duration::from_secs(86_400 * 365 * 30);
@@ -506,7 +506,7 @@ pub async fn attempt(
                 let now = Instant::now();
                 if let Phase::Connected { at, pinger: Some(p) } = &mut phase {
                     match p.on_timer(now) {
-                        PingAction::Send(v) => { let _ = writer.send(frame(&v)); }
+                        PingAction::Send(v) => { writer.send(frame(&v)); }
                         PingAction::TimedOut => {
                             ended_at = now;
                             break End::Outcome(Outcome::Connected {
@@ -628,7 +628,7 @@ fn on_message(
             Answer::NotYet => None,
             Answer::Connected(info) => {
                 if let Some(n) = handshake::after_answer(opts.protocol) {
-                    let _ = writer.send(frame(&n));
+                    writer.send(frame(&n));
                 }
                 *connected_at = Some(now);
                 *server = Some(info.clone());
@@ -653,7 +653,7 @@ fn on_message(
         },
         Phase::Connected { pinger, .. } => {
             if let Some(reply) = handshake::reply_to_server_request(v) {
-                let _ = writer.send(frame(&reply));
+                writer.send(frame(&reply));
             }
             if let Some(p) = pinger {
                 p.on_message(v, now);
