@@ -48,6 +48,7 @@ pub mod hostenv;
 pub mod http;
 #[allow(dead_code)]
 mod lines;
+pub mod memory;
 pub mod runner;
 pub mod stdio;
 pub mod urls;
@@ -303,6 +304,19 @@ pub struct AttemptReport {
     pub pings_answered: u32,
     pub stderr: StderrTail,
     pub stdout: StdoutNoise,
+    /// What the probe saw of the process itself (a command only; `None` for a socket).
+    pub process: Option<ProcessFacts>,
+}
+
+/// What the probe saw of a launched process, besides its messages: how it ended on its own and
+/// its memory over time (for the diagnosis).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ProcessFacts {
+    /// How the process ended before the probe stopped it (`None`: it was still running when
+    /// the probe stopped it, or its end was not seen).
+    pub exited: Option<crate::engine::policy::Ended>,
+    /// Its resident memory (with its descendants) while the attempt ran.
+    pub memory: memory::MemoryTrace,
 }
 
 impl AttemptReport {

@@ -17,8 +17,8 @@ use tokio::time::Instant;
 use super::handshake::{self, Answer, Incoming, PingAction, Pinger};
 use super::lines::{LineReader, Tail};
 use super::{
-    AttemptOptions, AttemptReport, LaunchError, Progress, ServerInfo, StderrTail, StdoutNoise,
-    StopLevel, Stopped,
+    memory, AttemptOptions, AttemptReport, LaunchError, ProcessFacts, Progress, ServerInfo,
+    StderrTail, StdoutNoise, StopLevel, Stopped,
 };
 use crate::engine::policy::{Ended, Failure, Outcome};
 use crate::engine::process::{self, GroupChild, StopResult};
@@ -246,6 +246,7 @@ pub async fn attempt(
     let spawned = process::spawn(&mut cmd).map_err(|e| launch_error(target, &e, &redactor))?;
     let mut child: GroupChild = spawned.child;
     let pid = child.pid();
+    let memory = memory::Sampler::start(pid, opts.epoch);
     progress(Progress::Launched {
         at_ms: opts.ms_since_epoch(launched),
         pid: Some(pid),
@@ -379,6 +380,11 @@ pub async fn attempt(
         }
     };
 
+    // How it ended on its own (before the probe stops it), and its memory until then.
+    let process = ProcessFacts {
+        exited: child.status().map(ended_of),
+        memory: memory.finish(),
+    };
     let (pings_sent, pings_answered) = match &phase {
         Phase::Connected {
             pinger: Some(p), ..
@@ -446,6 +452,7 @@ pub async fn attempt(
         pings_answered,
         stderr,
         stdout,
+        process: Some(process),
     })
 }
 
