@@ -19,9 +19,9 @@ use crate::engine::probe::{Launch, LaunchError, ProbeRun, Protocol, Stopped, Tar
 use crate::engine::redact::Redactor;
 
 pub mod table;
-pub mod text;
 #[cfg(test)]
 mod tests;
+pub mod text;
 
 pub use table::{Confidence, Id, Rule, When, RULES};
 
@@ -327,7 +327,7 @@ pub fn of_launch_error(error: &LaunchError, setting: &Setting) -> Diagnosis {
         summary: says.unwrap_or_else(|| fill(rule.says, rule.says_unnamed, name.as_deref())),
         launches: Vec::new(),
         evidence,
-        next_step: next.unwrap_or_else(|| fill(rule.next, rule.next, name.as_deref())),
+        next_step: next.unwrap_or_else(|| fill(rule.next, rule.next_unnamed, name.as_deref())),
     }
 }
 
@@ -390,10 +390,10 @@ fn shebang(file: &Path) -> Option<String> {
     (!line.is_empty()).then(|| text::quote(line))
 }
 
-/// `says` with `{}` replaced by the name, quoted; `unnamed` without one.
+/// `says` with `{}` replaced by the name; `unnamed` without one.
 fn fill(says: &str, unnamed: &str, name: Option<&str>) -> String {
     match name {
-        Some(n) if says.contains("{}") => says.replace("{}", &format!("`{n}`")),
+        Some(n) if says.contains("{}") => says.replace("{}", n),
         Some(_) => says.to_string(),
         None => unnamed.replace("{}", "it"),
     }
@@ -420,16 +420,30 @@ fn stderr_match<'a>(
     l: &'a Launch,
     texts: &[table::Text],
 ) -> Option<(&'a String, Option<String>, table::Text)> {
-    let lines = &l.report.stderr.lines;
+    let tail = &l.report.stderr;
+    // Notable lines that scrolled out of the tail, then the tail.
+    let lines: Vec<&'a String> = tail
+        .notable
+        .iter()
+        .filter(|n| !tail.lines.contains(n))
+        .chain(tail.lines.iter())
+        .collect();
     for t in texts {
         if let Some(with) = t.with {
             if !lines.iter().any(|x| x.contains(with)) {
                 continue;
             }
         }
-        if let Some(line) = lines.iter().find(|x| {
-            x.contains(t.contains) && !table::NOT_EVIDENCE.iter().any(|n| x.contains(n))
-        }) {
+        let matching = || {
+            lines.iter().filter(|x| {
+                x.contains(t.contains) && !table::NOT_EVIDENCE.iter().any(|n| x.contains(n))
+            })
+        };
+        // The message itself rather than the source line a runtime echoes above it (indented).
+        let line = matching()
+            .find(|x| !x.starts_with(' '))
+            .or_else(|| matching().next());
+        if let Some(line) = line {
             let name = text::name_in(line, t.contains, t.name);
             if t.name.required() && name.is_none() {
                 // A row that names a thing claims nothing it cannot name.
@@ -499,7 +513,12 @@ fn launch_hit(i: usize, rule: &Rule, l: &Launch, setting: &Setting) -> Option<Hi
             if let Some(f) = &c.frame {
                 evidence.push(ev(l, Source::Stderr, f.clone()));
             }
-            Some(hit(i, l, Some(format!("{} {}", c.runtime, c.error)), evidence))
+            Some(hit(
+                i,
+                l,
+                Some(format!("{} ({})", c.error, c.runtime)),
+                evidence,
+            ))
         }
         When::KilledWithMemoryRising => {
             let e = ended(l)?;
@@ -555,16 +574,18 @@ fn launch_hit(i: usize, rule: &Rule, l: &Launch, setting: &Setting) -> Option<Hi
             if !signals.contains(&signal) {
                 return None;
             }
-            let named = Ended::Signal { signal }.to_string();
+            let named = Ended::Signal { signal }
+                .to_string()
+                .trim_start_matches("signal ")
+                .to_string();
             let when = match r.connected_ms() {
-                Some(ms) => format!(
-                    "{} after its handshake",
-                    format_ms(round_ms(ms))
-                ),
+                Some(ms) => format!("{} after its handshake", format_ms(round_ms(ms))),
                 None => "before its handshake".to_string(),
             };
             let text = if via_code {
-                format!("{e} ({named}, passed on by a wrapper?) {when}; the probe had sent no signal")
+                format!(
+                    "{e} ({named}, passed on by a wrapper?) {when}; the probe had sent no signal"
+                )
             } else {
                 format!("{named} {when}; the probe had sent no signal")
             };
@@ -604,7 +625,9 @@ fn launch_hit(i: usize, rule: &Rule, l: &Launch, setting: &Setting) -> Option<Hi
             let Some(Outcome::Connected { lived_ms, ended }) = &r.outcome else {
                 return None;
             };
-            if *lived_ms > within_ms || !matches!(ended, Ended::Exit { code: 0 } | Ended::StdoutClosed) {
+            if *lived_ms > within_ms
+                || !matches!(ended, Ended::Exit { code: 0 } | Ended::StdoutClosed)
+            {
                 return None;
             }
             let t = format_ms(lived_ms.round());
@@ -612,7 +635,11 @@ fn launch_hit(i: usize, rule: &Rule, l: &Launch, setting: &Setting) -> Option<Hi
                 i,
                 l,
                 None,
-                vec![ev(l, Source::Exit, format!("{ended} {t} after its handshake"))],
+                vec![ev(
+                    l,
+                    Source::Exit,
+                    format!("{ended} {t} after its handshake"),
+                )],
             ))
         }
         When::VersionRefused => {
@@ -625,7 +652,10 @@ fn launch_hit(i: usize, rule: &Rule, l: &Launch, setting: &Setting) -> Option<Hi
             if !refused {
                 return None;
             }
-            let error = l.error.clone().or_else(|| r.outcome.as_ref().map(|o| o.error().to_string()))?;
+            let error = l
+                .error
+                .clone()
+                .or_else(|| r.outcome.as_ref().map(|o| o.error().to_string()))?;
             let said: Vec<String> = server
                 .supported_versions
                 .iter()
@@ -820,7 +850,7 @@ fn group(hits: Vec<Hit>) -> Vec<Diagnosis> {
                 evidence: g.evidence,
                 next_step: g
                     .next
-                    .unwrap_or_else(|| fill(rule.next, rule.says_unnamed, name)),
+                    .unwrap_or_else(|| fill(rule.next, rule.next_unnamed, name)),
             }
         })
         .collect()
@@ -859,7 +889,11 @@ fn unknown(died: &[&Launch]) -> Diagnosis {
         match r.stderr.lines.iter().rev().find(|s| !s.trim().is_empty()) {
             Some(last) => merge_evidence(
                 &mut evidence,
-                ev(l, Source::Stderr, format!("last line: {}", text::quote(last))),
+                ev(
+                    l,
+                    Source::Stderr,
+                    format!("last line: {}", text::quote(last)),
+                ),
             ),
             None if r.process.is_some() => {
                 merge_evidence(&mut evidence, ev(l, Source::Stderr, "nothing".to_string()))

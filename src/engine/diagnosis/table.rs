@@ -197,12 +197,14 @@ pub struct Rule {
     pub when: When,
     /// How sure the diagnosis is when this evidence is on a launch that died.
     pub confidence: Confidence,
-    /// The diagnosis in a few words; `{}` is the thing named (quoted).
+    /// The diagnosis in a few words; `{}` is the thing named.
     pub says: &'static str,
     /// The same when nothing could be named.
     pub says_unnamed: &'static str,
     /// The one next step; `{}` is the thing named.
     pub next: &'static str,
+    /// The same when nothing could be named.
+    pub next_unnamed: &'static str,
     /// Diagnoses that explain the same launch better: when one of them is found on a launch,
     /// this row gives nothing for it.
     pub unless: &'static [Id],
@@ -224,9 +226,10 @@ pub const RULES: &[Rule] = &[
         id: Id::CommandNotFound,
         when: When::SpawnNotFound,
         confidence: Confidence::High,
-        says: "{} was not found",
+        says: "`{}` was not found",
         says_unnamed: "the command was not found",
-        next: "install {} or give its full path as `command` (the host starts it without a shell, with the PATH shown)",
+        next: "install `{}` or give its full path as `command` (the host starts it without a shell, with the PATH shown)",
+        next_unnamed: "install the command or give its full path as `command` (the host starts it without a shell, with the PATH shown)",
         unless: &[],
     },
     Rule {
@@ -240,18 +243,20 @@ pub const RULES: &[Rule] = &[
             ],
         },
         confidence: Confidence::High,
-        says: "{} was not found (exit 127)",
+        says: "`{}` was not found (exit 127)",
         says_unnamed: "a command it runs was not found (exit 127)",
-        next: "install {} or use its full path in the wrapper that runs it (the PATH the server gets is shown)",
+        next: "install `{}` or use its full path in the wrapper that runs it (the PATH the server gets is shown)",
+        next_unnamed: "install the missing command or use its full path in the wrapper that runs it (the PATH the server gets is shown)",
         unless: &[Id::MissingDependency],
     },
     Rule {
         id: Id::NotExecutable,
         when: When::SpawnDenied,
         confidence: Confidence::High,
-        says: "{} cannot be executed",
+        says: "`{}` cannot be executed",
         says_unnamed: "the command cannot be executed",
-        next: "make {} executable (`chmod +x`) or run it through its interpreter (e.g. `node`, `python3`)",
+        next: "make `{}` executable (`chmod +x`) or run it through its interpreter (e.g. `node`, `python3`)",
+        next_unnamed: "make the command executable (`chmod +x`) or run it through its interpreter (e.g. `node`, `python3`)",
         unless: &[],
     },
     Rule {
@@ -264,9 +269,10 @@ pub const RULES: &[Rule] = &[
             ],
         },
         confidence: Confidence::High,
-        says: "{} cannot be executed (exit 126)",
+        says: "`{}` cannot be executed (exit 126)",
         says_unnamed: "a command it runs cannot be executed (exit 126)",
-        next: "make {} executable (`chmod +x`) or run it through its interpreter",
+        next: "make `{}` executable (`chmod +x`) or run it through its interpreter",
+        next_unnamed: "make the command executable (`chmod +x`) or run it through its interpreter",
         unless: &[],
     },
     Rule {
@@ -282,9 +288,10 @@ pub const RULES: &[Rule] = &[
             text("error while loading shared libraries: ", Name::WordAfter),
         ]),
         confidence: Confidence::High,
-        says: "{} is not installed where the server looks for it",
+        says: "`{}` is not installed where the server looks for it",
         says_unnamed: "a module the server imports is missing",
-        next: "install the server's dependencies where it runs (`npm install` / `pip install` in its folder, with the same interpreter), or fix the import of {}",
+        next: "install the server's dependencies where it runs (`npm install` / `pip install` in its folder, with the same interpreter), or fix the import of `{}`",
+        next_unnamed: "install the server's dependencies where it runs (`npm install` / `pip install` in its folder, with the same interpreter)",
         unless: &[],
     },
     Rule {
@@ -298,6 +305,7 @@ pub const RULES: &[Rule] = &[
         says: "port {} is already in use",
         says_unnamed: "the port it listens on is already in use",
         next: "find what holds port {} (`ss -ltnp 'sport = :{}'`), likely an earlier instance still running; stop it, or give each instance its own port",
+        next_unnamed: "find what holds the port (`ss -ltnp`), likely an earlier instance still running; stop it, or give each instance its own port",
         unless: &[],
     },
     Rule {
@@ -314,9 +322,10 @@ pub const RULES: &[Rule] = &[
             },
         ]),
         confidence: Confidence::High,
-        says: "the environment variable {} is not set",
+        says: "the environment variable `{}` is not set",
         says_unnamed: "an environment variable is not set",
-        next: "set {} in the entry's `env`",
+        next: "set `{}` in the entry's `env`",
+        next_unnamed: "set the variable the server names in the entry's `env`",
         unless: &[],
     },
     Rule {
@@ -332,6 +341,7 @@ pub const RULES: &[Rule] = &[
         says: "it ran out of memory",
         says_unnamed: "it ran out of memory",
         next: "find what grows (a heap snapshot, `--inspect`, tracemalloc); raise the limit only once it stops growing (`--max-old-space-size`)",
+        next_unnamed: "find what grows (a heap snapshot, `--inspect`, tracemalloc); raise the limit only once it stops growing (`--max-old-space-size`)",
         unless: &[],
     },
     Rule {
@@ -341,24 +351,27 @@ pub const RULES: &[Rule] = &[
         says: "it was killed with its memory rising (the OOM killer or a memory limit)",
         says_unnamed: "it was killed with its memory rising (the OOM killer or a memory limit)",
         next: "confirm with `journalctl -k | grep -i oom` (or the container's memory events) and find what grows in the server",
+        next_unnamed: "confirm with `journalctl -k | grep -i oom` (or the container's memory events) and find what grows in the server",
         unless: &[],
     },
     Rule {
         id: Id::Crash,
         when: When::CrashTrace,
         confidence: Confidence::High,
-        says: "it crashed ({})",
+        says: "it crashed: {}",
         says_unnamed: "it crashed",
         next: "fix the error at the frame shown (run the command by hand to see the whole trace)",
+        next_unnamed: "fix the error at the frame shown (run the command by hand to see the whole trace)",
         unless: SPECIFIC,
     },
     Rule {
         id: Id::DiesOnRequest,
         when: When::RequestPending,
         confidence: Confidence::High,
-        says: "it dies on the host's {} request",
+        says: "it dies on the host's `{}` request",
         says_unnamed: "it dies on a host request",
-        next: "send the server {} by hand (or run `probe --events`) and fix its handler; `--handshake-only` probes it without that request meanwhile",
+        next: "send the server `{}` by hand (or run `probe --events`) and fix its handler; `--handshake-only` probes it without that request meanwhile",
+        next_unnamed: "run `probe --events` to see the request it dies on and fix its handler; `--handshake-only` probes it without that request meanwhile",
         unless: &[],
     },
     Rule {
@@ -368,6 +381,7 @@ pub const RULES: &[Rule] = &[
         says: "every connection lived {}: a timer (an idle timeout or a deliberate exit)",
         says_unnamed: "every connection lived the same time: a timer",
         next: "look for a timeout of about {} in the server or what runs it (an idle timeout, a proxy closing idle connections): the host may stay silent for minutes",
+        next_unnamed: "look for a timeout in the server or what runs it (an idle timeout, a proxy closing idle connections): the host may stay silent for minutes",
         unless: &[
             Id::Crash,
             Id::MissingDependency,
@@ -385,6 +399,7 @@ pub const RULES: &[Rule] = &[
         says: "it writes logs to stdout, where only JSON-RPC may go",
         says_unnamed: "it writes logs to stdout, where only JSON-RPC may go",
         next: "send the server's logs to stderr (`console.error`, `print(..., file=sys.stderr)`, a logger on stderr); the host ignores other lines on stdout and a log glued to a message breaks it",
+        next_unnamed: "send the server's logs to stderr (`console.error`, `print(..., file=sys.stderr)`, a logger on stderr); the host ignores other lines on stdout and a log glued to a message breaks it",
         unless: &[],
     },
     Rule {
@@ -394,6 +409,7 @@ pub const RULES: &[Rule] = &[
         says: "it ends right after its handshake without an error: it believes its input ended or it was told to stop",
         says_unnamed: "it ends right after its handshake without an error: it believes its input ended or it was told to stop",
         next: "run it by hand with its stdin held open (`cat | COMMAND`): a server must read until its stdin closes; look for a one-shot mode, or a wrapper that closes its stdin",
+        next_unnamed: "run it by hand with its stdin held open (`cat | COMMAND`): a server must read until its stdin closes; look for a one-shot mode, or a wrapper that closes its stdin",
         unless: &[Id::DiesOnRequest],
     },
     Rule {
@@ -403,15 +419,17 @@ pub const RULES: &[Rule] = &[
         says: "it was killed by {}, which the probe did not send",
         says_unnamed: "it was killed by a signal the probe did not send",
         next: "find who sends it: the kernel's OOM killer (`journalctl -k | grep -i oom`), a supervisor, a container limit or a script that kills old instances",
+        next_unnamed: "find who sends it: the kernel's OOM killer (`journalctl -k | grep -i oom`), a supervisor, a container limit or a script that kills old instances",
         unless: &[Id::OutOfMemory, Id::Crash],
     },
     Rule {
         id: Id::WrongProtocol,
         when: When::VersionRefused,
         confidence: Confidence::High,
-        says: "it speaks another protocol version than this entry's ({})",
+        says: "it speaks another protocol version than this entry's ({} handshake)",
         says_unnamed: "it speaks another protocol version than this entry's",
         next: "{}",
+        next_unnamed: "set the entry's `protocol` to the handshake the server speaks",
         unless: &[],
     },
 ];
@@ -421,6 +439,17 @@ pub const RULES: &[Rule] = &[
 /// environment variable ...`, `(node:123) Warning: Setting the NODE_TLS_REJECT_UNAUTHORIZED
 /// environment variable ...`).
 pub const NOT_EVIDENCE: &[&str] = &["RUST_BACKTRACE", "--trace-warnings", "(node:"];
+
+/// Whether a stderr line is evidence for some stderr row (kept for the diagnosis even when it
+/// scrolls out of the tail).
+pub fn is_notable(line: &str) -> bool {
+    line.len() <= 1024
+        && !NOT_EVIDENCE.iter().any(|n| line.contains(n))
+        && RULES.iter().any(|r| match r.when {
+            When::Stderr(texts) => texts.iter().any(|t| line.contains(t.contains)),
+            _ => false,
+        })
+}
 
 /// What `cause-unknown` says and suggests.
 pub const UNKNOWN_SAYS: &str = "no known pattern in what was seen";

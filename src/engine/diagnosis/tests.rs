@@ -29,7 +29,9 @@ fn launch(number: u32, end: End, stderr: &[&str]) -> Launch {
     let (connected, outcome, ended_at, exited) = match end.clone() {
         End::Before(e) => (
             None,
-            Outcome::FailedToConnect(Failure::Message(format!("ended ({e}) before its handshake"))),
+            Outcome::FailedToConnect(Failure::Message(format!(
+                "ended ({e}) before its handshake"
+            ))),
             t + 50.0,
             Some(e),
         ),
@@ -48,7 +50,12 @@ fn launch(number: u32, end: End, stderr: &[&str]) -> Launch {
             t + 30_100.0,
             None,
         ),
-        End::Refused(error, _) => (None, Outcome::Permanent(Failure::Message(error)), t + 80.0, None),
+        End::Refused(error, _) => (
+            None,
+            Outcome::Permanent(Failure::Message(error)),
+            t + 80.0,
+            None,
+        ),
         End::TimedOut => (
             None,
             Outcome::FailedToConnect(Failure::Message("initialize handshake timed out".into())),
@@ -78,6 +85,7 @@ fn launch(number: u32, end: End, stderr: &[&str]) -> Launch {
                 lines: stderr.iter().map(|s| s.to_string()).collect(),
                 total_lines: stderr.len() as u64,
                 total_bytes: 0,
+                notable: Vec::new(),
             },
             stdout: StdoutNoise::default(),
             process: Some(ProcessFacts {
@@ -200,7 +208,7 @@ fn what_servers_write_gives_the_right_cause_and_names_it() {
             ],
             exit(1),
             Id::PortInUse,
-            "port `3000`",
+            "port 3000",
             "EADDRINUSE",
         ),
         (
@@ -369,14 +377,20 @@ fn ordinary_stderr_and_a_healthy_server_give_no_cause() {
     assert_eq!(d[0].confidence, Confidence::Low);
     let texts: Vec<&str> = d[0].evidence.iter().map(|e| e.text.as_str()).collect();
     assert!(texts.iter().any(|t| t.contains("exit 3")), "{texts:?}");
-    assert!(texts.contains(&"last line: INFO listening on port 3000"), "{texts:?}");
+    assert!(
+        texts.contains(&"last line: INFO listening on port 3000"),
+        "{texts:?}"
+    );
     let d = one(End::Before(exit(3)), &chatter);
     assert_eq!(d.len(), 1, "{d:#?}");
     assert_eq!(d[0].id, Id::CauseUnknown);
     // A handshake that timed out with nothing written.
     let d = one(End::TimedOut, &[]);
     assert_eq!(d[0].id, Id::CauseUnknown);
-    assert!(d[0].evidence.iter().any(|e| e.text == "initialize handshake timed out"));
+    assert!(d[0]
+        .evidence
+        .iter()
+        .any(|e| e.text == "initialize handshake timed out"));
     assert!(d[0].evidence.iter().any(|e| e.text == "nothing"));
 }
 
@@ -394,17 +408,23 @@ fn the_same_lifetime_on_every_launch_is_a_timer_unless_a_crash_explains_it() {
     assert_eq!(d[0].id, Id::Timer, "{d:#?}");
     assert_eq!(d[0].confidence, Confidence::High);
     assert_eq!(d[0].launches, vec![1, 2, 3]);
-    assert!(d[0].summary.contains("`1 s`"), "{}", d[0].summary);
+    assert!(d[0].summary.contains("lived 1 s:"), "{}", d[0].summary);
     assert_eq!(
         d[0].evidence[0].text,
         "connected for 1003 ms, 998 ms, 1010 ms after the handshake"
     );
     // Two launches: less sure.
-    assert_eq!(runs(&[60_000.0, 60_020.0], &[])[0].confidence, Confidence::Medium);
+    assert_eq!(
+        runs(&[60_000.0, 60_020.0], &[])[0].confidence,
+        Confidence::Medium
+    );
     // 5 % apart or 50 ms, whichever is more: 1 s and 1.2 s are not the same.
     assert_ne!(runs(&[1000.0, 1200.0], &[])[0].id, Id::Timer);
     // A crash every time is no timer.
-    let d = runs(&[1000.0, 1000.0, 1000.0], &["Error: boom", "    at f (/srv/a.js:1:1)"]);
+    let d = runs(
+        &[1000.0, 1000.0, 1000.0],
+        &["Error: boom", "    at f (/srv/a.js:1:1)"],
+    );
     assert_eq!(d[0].id, Id::Crash);
     assert!(d.iter().all(|x| x.id != Id::Timer), "{d:#?}");
     // Exit 0 right after the handshake: told to stop, not a timer.
@@ -446,7 +466,10 @@ fn sigkill_with_memory_rising_is_memory_and_with_memory_flat_is_from_outside() {
     let flat = with_memory(killed(), &[40_000, 40_100, 40_050, 40_200]);
     let d = diagnose(&run_of(vec![flat]), &setting());
     assert_eq!(d[0].id, Id::KilledFromOutside, "{d:#?}");
-    assert_eq!(d[0].summary, "it was killed by `signal SIGKILL`, which the probe did not send");
+    assert_eq!(
+        d[0].summary,
+        "it was killed by SIGKILL, which the probe did not send"
+    );
     assert!(d[0].evidence[0].text.contains("1.5 s after its handshake"));
     // A wrapper's 137 says the same, less surely.
     let d = one(End::Before(exit(137)), &[]);
@@ -473,7 +496,10 @@ fn logs_on_stdout_explain_a_failed_handshake_more_than_a_connected_one() {
     let mut c = launch(1, End::After(5000.0, exit(1)), &[]);
     c.report.stdout = l.report.stdout.clone();
     let d = diagnose(&run_of(vec![c]), &setting());
-    let s = d.iter().find(|x| x.id == Id::StdoutLogging).expect("stdout-logging");
+    let s = d
+        .iter()
+        .find(|x| x.id == Id::StdoutLogging)
+        .expect("stdout-logging");
     assert_eq!(s.confidence, Confidence::Low);
 }
 
@@ -488,7 +514,11 @@ fn a_version_refusal_names_the_protocol_to_set() {
     );
     let d = one(refused, &[]);
     assert_eq!(d[0].id, Id::WrongProtocol);
-    assert!(d[0].next_step.contains("\"protocol\": \"modern\""), "{}", d[0].next_step);
+    assert!(
+        d[0].next_step.contains("\"protocol\": \"modern\""),
+        "{}",
+        d[0].next_step
+    );
     assert!(d[0].evidence[0].text.contains("-32022"));
 }
 
@@ -535,8 +565,14 @@ fn a_launch_error_names_the_command_and_the_path_looked_at() {
     let d = of_launch_error(&e, &s);
     assert_eq!(d.id, Id::CommandNotFound);
     assert_eq!(d.summary, "`no-such-server` was not found");
-    assert!(d.evidence.iter().any(|e| e.text == "no-such-server is in none of PATH's folders"));
-    assert!(d.evidence.iter().any(|e| e.text == format!("PATH={}", dir.path().display())));
+    assert!(d
+        .evidence
+        .iter()
+        .any(|e| e.text == "no-such-server is in none of PATH's folders"));
+    assert!(d
+        .evidence
+        .iter()
+        .any(|e| e.text == format!("PATH={}", dir.path().display())));
 
     // A script whose interpreter is missing.
     let script = dir.path().join("srv");
@@ -544,7 +580,10 @@ fn a_launch_error_names_the_command_and_the_path_looked_at() {
     s.command = Some("srv".into());
     let d = of_launch_error(&e, &s);
     assert_eq!(d.id, Id::CommandNotFound);
-    assert_eq!(d.summary, "its interpreter `/usr/bin/env no-such-node` was not found");
+    assert_eq!(
+        d.summary,
+        "its interpreter `/usr/bin/env no-such-node` was not found"
+    );
 
     // Not executable.
     let e = LaunchError::CannotExecute {
@@ -553,7 +592,12 @@ fn a_launch_error_names_the_command_and_the_path_looked_at() {
     };
     let d = of_launch_error(&e, &s);
     assert_eq!(d.id, Id::NotExecutable);
-    assert!(d.evidence[0].text.ends_with("has mode 644: not executable") || d.evidence[0].text.contains("has mode"), "{:?}", d.evidence);
+    assert!(
+        d.evidence[0].text.ends_with("has mode 644: not executable")
+            || d.evidence[0].text.contains("has mode"),
+        "{:?}",
+        d.evidence
+    );
 }
 
 #[test]

@@ -52,7 +52,8 @@ fn quoted(text: &str) -> Option<String> {
 /// The first word of `text` (punctuation around it dropped).
 fn word(text: &str) -> Option<String> {
     let w = text.split_whitespace().next()?;
-    let w = w.trim_matches(|c: char| matches!(c, ':' | ',' | ';' | '.' | '\'' | '"' | '`' | '(' | ')'));
+    let w =
+        w.trim_matches(|c: char| matches!(c, ':' | ',' | ';' | '.' | '\'' | '"' | '`' | '(' | ')'));
     (!w.is_empty()).then(|| w.to_string())
 }
 
@@ -68,8 +69,8 @@ pub fn is_env_name(w: &str) -> bool {
 /// bare one (`ERROR`, `FATAL` and the like excluded).
 fn env_var(line: &str) -> Option<String> {
     const NOT_NAMES: &[&str] = &[
-        "ERROR", "FATAL", "WARN", "WARNING", "INFO", "DEBUG", "ERR", "ENV", "PATH_", "NOTE",
-        "KEY", "TOKEN", "API", "MCP", "MCPL", "JSON", "HTTP", "URL",
+        "ERROR", "FATAL", "WARN", "WARNING", "INFO", "DEBUG", "ERR", "ENV", "PATH_", "NOTE", "KEY",
+        "TOKEN", "API", "MCP", "MCPL", "JSON", "HTTP", "URL",
     ];
     let words = || {
         line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
@@ -99,9 +100,8 @@ fn port(line: &str) -> Option<String> {
             return Some(d);
         }
     }
-    line.match_indices(':')
-        .filter_map(|(i, _)| digits_after(&line[i + 1..]))
-        .last()
+    line.rmatch_indices(':')
+        .find_map(|(i, _)| digits_after(&line[i + 1..]))
 }
 
 /// The command a shell could not find: `sh: 1: nodee: not found`, `bash: nodee: command not
@@ -224,9 +224,9 @@ fn node_error(lines: &[String]) -> Option<Crash> {
         });
     }
     // A rejection with a non-Error reason has no stack.
-    let i = lines
-        .iter()
-        .rposition(|l| l.contains("[UnhandledPromiseRejection") || l.contains("ERR_UNHANDLED_REJECTION"))?;
+    let i = lines.iter().rposition(|l| {
+        l.contains("[UnhandledPromiseRejection") || l.contains("ERR_UNHANDLED_REJECTION")
+    })?;
     Some(Crash {
         runtime: "Node",
         error: quote(lines[i].trim()),

@@ -87,7 +87,9 @@ impl Sampler {
                     let Some(rss_kib) = group_rss_kib(pid) else {
                         break;
                     };
-                    let at_ms = Instant::now().saturating_duration_since(epoch).as_secs_f64()
+                    let at_ms = Instant::now()
+                        .saturating_duration_since(epoch)
+                        .as_secs_f64()
                         * 1000.0;
                     if let Ok(mut t) = trace.lock() {
                         t.push(RssSample { at_ms, rss_kib });
@@ -126,7 +128,11 @@ fn rss_kib(pid: u32) -> Option<u64> {
 /// `pid`'s children (`/proc/PID/task/PID/children`: those its main thread forked).
 fn children(pid: u32) -> Vec<u32> {
     std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
-        .map(|s| s.split_whitespace().filter_map(|p| p.parse().ok()).collect())
+        .map(|s| {
+            s.split_whitespace()
+                .filter_map(|p| p.parse().ok())
+                .collect()
+        })
         .unwrap_or_default()
 }
 

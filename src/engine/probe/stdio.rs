@@ -20,6 +20,7 @@ use super::{
     memory, AttemptOptions, AttemptReport, LaunchError, ProcessFacts, Progress, ServerInfo,
     StderrTail, StdoutNoise, StopLevel, Stopped,
 };
+use crate::engine::diagnosis;
 use crate::engine::policy::{Ended, Failure, Outcome};
 use crate::engine::process::{self, GroupChild, StopResult};
 use crate::engine::redact::Redactor;
@@ -30,6 +31,10 @@ pub const STDOUT_LINE_LIMIT: usize = 1024 * 1024;
 pub const STDERR_TAIL_BYTES: usize = 8 * 1024;
 /// The tail's size in lines.
 pub const STDERR_TAIL_LINES: usize = 20;
+/// Stderr lines naming a likely cause kept besides the tail, and how many lines are scanned
+/// for them (a flood is no crash report).
+const NOTABLE_LINES: usize = 8;
+const NOTABLE_SCAN_LINES: u64 = 10_000;
 /// How many non-JSON stdout lines are kept as samples, and how long each may be.
 const NOISE_SAMPLES: usize = 3;
 const NOISE_SAMPLE_CHARS: usize = 200;
@@ -157,6 +162,8 @@ fn spawn_stdout_reader(
 struct StderrState {
     tail: Tail,
     total_bytes: u64,
+    /// Lines that name a likely cause (for the diagnosis), the latest few.
+    notable: std::collections::VecDeque<String>,
 }
 
 fn spawn_stderr_reader(stderr: ChildStderr, state: Arc<Mutex<StderrState>>) -> JoinHandle<()> {
@@ -169,6 +176,12 @@ fn spawn_stderr_reader(stderr: ChildStderr, state: Arc<Mutex<StderrState>>) -> J
             }
             let total = reader.total_bytes;
             if let Ok(mut s) = state.lock() {
+                if s.tail.total_lines < NOTABLE_SCAN_LINES && diagnosis::table::is_notable(&text) {
+                    if s.notable.len() == NOTABLE_LINES {
+                        s.notable.pop_front();
+                    }
+                    s.notable.push_back(text.clone());
+                }
                 s.tail.push(text);
                 s.total_bytes = total;
             }
@@ -256,6 +269,7 @@ pub async fn attempt(
     let stderr_state = Arc::new(Mutex::new(StderrState {
         tail: Tail::new(STDERR_TAIL_LINES, STDERR_TAIL_BYTES),
         total_bytes: 0,
+        notable: Default::default(),
     }));
     let (mut messages, stdout_task) =
         spawn_stdout_reader(spawned.stdout, noise.clone(), redactor.clone());
@@ -434,6 +448,7 @@ pub async fn attempt(
             lines: s.tail.lines().map(|l| redactor.redact(l)).collect(),
             total_lines: s.tail.total_lines,
             total_bytes: s.total_bytes,
+            notable: s.notable.iter().map(|l| redactor.redact(l)).collect(),
         },
         Err(_) => StderrTail::default(),
     };
