@@ -3,6 +3,8 @@
 mod check_config;
 mod completions;
 mod diagnosis;
+mod hostile_io;
+mod packaging;
 mod probe;
 mod probe_all;
 mod probe_ws;

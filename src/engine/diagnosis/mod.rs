@@ -595,7 +595,29 @@ fn launch_hit(i: usize, rule: &Rule, l: &Launch, setting: &Setting) -> Option<Hi
             }
             Some(h)
         }
-        When::RequestPending => None,
+        When::RequestPending => {
+            // Only a connection that ended (not one the probe stopped watching).
+            let Some(Outcome::Connected { .. }) = &r.outcome else {
+                return None;
+            };
+            let p = r.opening.as_ref()?.pending_at_close.as_ref()?;
+            let after = (r.ended_at_ms - p.sent_at_ms).max(0.0);
+            let how = ended(l).map(|e| format!(" ({e})")).unwrap_or_default();
+            Some(hit(
+                i,
+                l,
+                Some(p.method.clone()),
+                vec![ev(
+                    l,
+                    Source::Request,
+                    format!(
+                        "closed{how} {} after the host sent `{}` (no answer)",
+                        format_ms(round_ms(after)),
+                        p.method
+                    ),
+                )],
+            ))
+        }
         When::StdoutNoise => {
             if r.stdout.non_json_lines == 0 {
                 return None;

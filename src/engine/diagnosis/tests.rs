@@ -92,6 +92,7 @@ fn launch(number: u32, end: End, stderr: &[&str]) -> Launch {
                 exited,
                 memory: MemoryTrace::default(),
             }),
+            opening: None,
         },
         decision: None,
         error: Some(outcome.error().to_string()),
@@ -501,6 +502,33 @@ fn logs_on_stdout_explain_a_failed_handshake_more_than_a_connected_one() {
         .find(|x| x.id == Id::StdoutLogging)
         .expect("stdout-logging");
     assert_eq!(s.confidence, Confidence::Low);
+}
+
+#[test]
+fn a_connection_that_ends_with_a_request_outstanding_names_the_request() {
+    use crate::engine::probe::opening::{Opening, PendingRequest};
+    let mut ls: Vec<Launch> = (1..=3)
+        .map(|n| launch(n, End::After(40.0, exit(1)), &[]))
+        .collect();
+    for l in &mut ls {
+        l.report.opening = Some(Opening {
+            pending_at_close: Some(PendingRequest {
+                method: "tools/list".into(),
+                sent_at_ms: l.report.ended_at_ms - 12.0,
+            }),
+            ..Opening::default()
+        });
+    }
+    let d = diagnose(&run_of(ls), &setting());
+    assert_eq!(d[0].id, Id::DiesOnRequest, "{d:#?}");
+    assert_eq!(d[0].summary, "it dies on the host's `tools/list` request");
+    assert_eq!(
+        d[0].evidence[0].text,
+        "closed (exit 1) 12 ms after the host sent `tools/list` (no answer)"
+    );
+    assert_eq!(d[0].evidence[0].launches, vec![1, 2, 3]);
+    // The same lifetime every time is explained by the request, not by a timer.
+    assert!(d.iter().all(|x| x.id != Id::Timer), "{d:#?}");
 }
 
 #[test]

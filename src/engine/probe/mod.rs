@@ -49,6 +49,7 @@ pub mod http;
 #[allow(dead_code)]
 mod lines;
 pub mod memory;
+pub mod opening;
 pub mod runner;
 pub mod stdio;
 pub mod urls;
@@ -57,6 +58,7 @@ pub mod ws;
 
 pub use events::Event;
 pub use http::HttpTarget;
+pub use opening::{Opening, PendingRequest};
 pub use runner::{run, Finish, Launch, ProbeRun, RunOptions};
 pub use stdio::StdioTarget;
 pub use ws::WsTarget;
@@ -312,6 +314,9 @@ pub struct AttemptReport {
     pub stdout: StdoutNoise,
     /// What the probe saw of the process itself (a command only; `None` for a socket).
     pub process: Option<ProcessFacts>,
+    /// What the host did after the handshake (featureSets/update, tools/list, channels) and
+    /// how the server answered. `None`: no handshake, or `--handshake-only`.
+    pub opening: Option<Opening>,
 }
 
 /// What the probe saw of a launched process, besides its messages: how it ended on its own and

@@ -389,6 +389,7 @@ mod tests {
                 stderr: Default::default(),
                 stdout: Default::default(),
                 process: None,
+                opening: None,
             })
         }
     }

@@ -468,6 +468,7 @@ pub async fn attempt(
         stderr,
         stdout,
         process: Some(process),
+        opening: None,
     })
 }
 

@@ -468,6 +468,7 @@ mod tests {
                     stderr: Default::default(),
                     stdout: Default::default(),
                     process: None,
+                    opening: None,
                 };
                 if let Next::Retry { wait, .. } = d.next {
                     t = ended + wait.ms;

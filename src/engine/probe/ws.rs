@@ -194,6 +194,7 @@ impl Draft<'_> {
             stderr: StderrTail::default(),
             stdout: self.noise,
             process: None,
+            opening: None,
         }
     }
 
