@@ -197,6 +197,31 @@ pub(crate) struct Resolved {
     pub redactor: Redactor,
 }
 
+/// The warning for `--redact` values too short to mask everywhere, if any.
+pub(crate) fn short_redact_warning(args: &ProbeArgs) -> Option<String> {
+    let short = args
+        .redact
+        .iter()
+        .filter(|r| r.chars().count() < crate::engine::redact::MIN_SECRET_LEN)
+        .count();
+    let empty = args.redact.iter().filter(|r| r.is_empty()).count();
+    match (short - empty, empty) {
+        (0, 0) => None,
+        (0, _) => Some("warning: an empty --redact value masks nothing".into()),
+        (n, _) => Some(format!(
+            "warning: {} shorter than {} characters: masked only where {} alone, not inside \
+             longer words or numbers",
+            if n == 1 {
+                "a --redact value is".to_string()
+            } else {
+                format!("{n} --redact values are")
+            },
+            crate::engine::redact::MIN_SECRET_LEN,
+            if n == 1 { "it stands" } else { "they stand" },
+        )),
+    }
+}
+
 /// The `--redact` values.
 pub(crate) fn base_redactor(args: &ProbeArgs) -> Redactor {
     let mut redactor = Redactor::new();
@@ -261,6 +286,7 @@ fn resolve(args: &ProbeArgs) -> Result<Resolved, String> {
         env: None,
         cwd: None,
     });
+    let target = opened(target, args, &mut redactor);
     Ok(Resolved {
         target,
         protocol: args.protocol.map_or(Protocol::Legacy, Protocol::from),
@@ -307,6 +333,9 @@ pub(crate) fn plan_entry(entry: &ServerEntry, report: &Report, args: &ProbeArgs)
     }
     if let Some(t) = &entry.token {
         redactor.add(t.clone());
+    }
+    for v in &entry.substituted {
+        redactor.add(v.clone());
     }
     if entry.disabled {
         return EntryPlan::Skipped("disabled, the host does not start it".into());
@@ -591,6 +620,9 @@ pub(crate) fn handle_signals(stop_handle: StopHandle, what: &'static str) -> Sto
 }
 
 pub fn run(args: ProbeArgs, color: ColorChoice) -> u8 {
+    if let Some(w) = short_redact_warning(&args) {
+        eprintln!("{w}");
+    }
     if args.all || args.server.len() > 1 {
         return super::probe_all::run(args, color);
     }

@@ -4,6 +4,7 @@ mod check_config;
 mod completions;
 mod diagnosis;
 mod hostile_io;
+mod hostile_proc;
 mod packaging;
 mod probe;
 mod probe_all;
