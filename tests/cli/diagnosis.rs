@@ -212,6 +212,9 @@ fn a_signal_from_outside() {
 
 #[test]
 fn an_idle_timeout_is_a_timer() {
+    // 2 s: its 5 % (100 ms) holds on a saturated 2-core machine, where a Node timer and the
+    // probe's own reading can each be late by tens of ms.
+    let mjs = ailing("mjs");
     let d = diagnoses(
         &[
             "--preset",
@@ -219,19 +222,13 @@ fn an_idle_timeout_is_a_timer() {
             "--interval",
             "50ms",
             "--launches",
-            "3",
+            "2",
         ],
-        &[
-            "node",
-            &ailing("mjs"),
-            "--mode",
-            "idle-timeout",
-            "--ms",
-            "400",
-        ],
+        &["node", &mjs, "--mode", "idle-timeout", "--ms", "2000"],
     );
     let first = assert_first(&d, "timer", &["connected for "]);
-    assert_eq!(first["launches"], json!([1, 2, 3]));
+    assert_eq!(first["launches"], json!([1, 2]));
+    assert_eq!(first["confidence"], "medium");
     assert_eq!(first["evidence"][0]["source"], "lifetime");
 }
 
