@@ -210,17 +210,28 @@ pub fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
 
 /// What a launch error (the command could not be started at all) says.
 pub fn of_launch_error(error: &LaunchError, setting: &Setting) -> Diagnosis {
+    // The launch error's own words say which it is (see `stdio::launch_error`).
     let (when, reason) = match error {
         LaunchError::NotFound { .. } => (When::SpawnNotFound, None),
-        LaunchError::CannotExecute { reason, .. } if reason.contains("permission denied") => {
-            (When::SpawnDenied, None)
+        LaunchError::CannotExecute { reason, .. }
+            if reason.contains("interpreter") && reason.contains("does not exist") =>
+        {
+            (When::SpawnNotFound, Some(reason.clone()))
         }
-        LaunchError::CannotExecute { reason, .. } => (When::SpawnNotFound, Some(reason.clone())),
-        LaunchError::Other(reason) => {
+        LaunchError::CannotExecute { reason, .. }
+            if ["not executable", "not a program", "permission denied"]
+                .iter()
+                .any(|w| reason.contains(w)) =>
+        {
+            (When::SpawnDenied, Some(reason.clone()))
+        }
+        LaunchError::CannotExecute { reason, .. } | LaunchError::Other(reason) => {
+            // A working directory that does not exist, a missing ELF loader, a bad URL: what
+            // was seen, no more.
             return Diagnosis {
                 id: Id::CauseUnknown,
                 confidence: Confidence::Low,
-                summary: table::UNKNOWN_SAYS.to_string(),
+                summary: format!("it could not be started: {}", text::quote(reason)),
                 launches: Vec::new(),
                 evidence: vec![Evidence {
                     launches: Vec::new(),
@@ -228,31 +239,23 @@ pub fn of_launch_error(error: &LaunchError, setting: &Setting) -> Diagnosis {
                     text: text::quote(reason),
                 }],
                 next_step: table::UNKNOWN_NEXT.to_string(),
-            }
+            };
         }
     };
-    if let Some(reason) = reason {
-        // A working directory that does not exist, or another spawn error.
-        return Diagnosis {
-            id: Id::CauseUnknown,
-            confidence: Confidence::Low,
-            summary: format!("the command could not be started: {reason}"),
-            launches: Vec::new(),
-            evidence: vec![Evidence {
-                launches: Vec::new(),
-                source: Source::Spawn,
-                text: text::quote(&reason),
-            }],
-            next_step: table::UNKNOWN_NEXT.to_string(),
-        };
-    }
     let i = RULES
         .iter()
         .position(|r| std::mem::discriminant(&r.when) == std::mem::discriminant(&when))
         .unwrap_or(0);
     let rule = &RULES[i];
     let command = setting.command.clone().unwrap_or_default();
-    let mut evidence = Vec::new();
+    let mut evidence: Vec<Evidence> = reason
+        .iter()
+        .map(|r| Evidence {
+            launches: Vec::new(),
+            source: Source::Spawn,
+            text: text::quote(r),
+        })
+        .collect();
     let mut name = Some(command.clone());
     let mut says = None;
     let mut next = None;

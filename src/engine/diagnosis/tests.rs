@@ -613,19 +613,38 @@ fn a_launch_error_names_the_command_and_the_path_looked_at() {
         "its interpreter `/usr/bin/env no-such-node` was not found"
     );
 
+    // The same in the launch error's words.
+    let e = LaunchError::CannotExecute {
+        command: "srv".into(),
+        reason: "its #! interpreter /usr/bin/env no-such-node does not exist".into(),
+    };
+    let d = of_launch_error(&e, &s);
+    assert_eq!(d.id, Id::CommandNotFound);
+    assert_eq!(
+        d.evidence[0].text,
+        "its #! interpreter /usr/bin/env no-such-node does not exist"
+    );
+
     // Not executable.
     let e = LaunchError::CannotExecute {
         command: "srv".into(),
-        reason: "permission denied (not executable?)".into(),
+        reason: "the file is not executable (no x permission; chmod +x?)".into(),
     };
     let d = of_launch_error(&e, &s);
     assert_eq!(d.id, Id::NotExecutable);
     assert!(
-        d.evidence[0].text.ends_with("has mode 644: not executable")
-            || d.evidence[0].text.contains("has mode"),
+        d.evidence
+            .iter()
+            .any(|e| e.text.ends_with("has mode 644: not executable")),
         "{:?}",
         d.evidence
     );
+    // What no row fits: what was seen.
+    let e = LaunchError::CannotExecute {
+        command: "srv".into(),
+        reason: "its working directory does not exist".into(),
+    };
+    assert_eq!(of_launch_error(&e, &s).id, Id::CauseUnknown);
 }
 
 #[test]
