@@ -9,6 +9,7 @@ pub mod check;
 pub mod probe;
 pub mod probe_all;
 pub mod sanitize;
+pub mod sarif;
 pub mod simulate;
 pub mod why;
 
