@@ -449,6 +449,7 @@ pub async fn attempt(
         stderr: StderrTail::default(),
         stdout: StdoutNoise::default(),
         process: None,
+        misbehaviour: Default::default(),
         opening: None,
     };
     let far = Instant::now() + Duration::from_secs(86_400 * 365 * 30);
