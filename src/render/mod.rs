@@ -10,6 +10,7 @@ pub mod probe;
 pub mod probe_all;
 pub mod sanitize;
 pub mod sarif;
+pub mod schema;
 pub mod simulate;
 pub mod why;
 
