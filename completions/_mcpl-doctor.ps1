@@ -22,6 +22,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcpl-doctor' -ScriptBlock {
     $completions = @(switch ($command) {
         'mcpl-doctor' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never')
+            [CompletionResult]::new('--ascii', '--ascii', [CompletionResultType]::ParameterName, 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -49,6 +50,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcpl-doctor' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never')
             [CompletionResult]::new('--no-jitter', '--no-jitter', [CompletionResultType]::ParameterName, 'Nominal waits, no jitter')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON document (with schema_version) instead of tables')
+            [CompletionResult]::new('--ascii', '--ascii', [CompletionResultType]::ParameterName, 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -58,6 +60,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcpl-doctor' -ScriptBlock {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never')
             [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Exit with status 1 when there are warnings, not only errors')
+            [CompletionResult]::new('--ascii', '--ascii', [CompletionResultType]::ParameterName, 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -85,12 +88,14 @@ Register-ArgumentCompleter -Native -CommandName 'mcpl-doctor' -ScriptBlock {
             [CompletionResult]::new('--until-down', '--until-down', [CompletionResultType]::ParameterName, 'Stop once the host would raise mcpl-down')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON document (with schema_version) at the end instead of the table')
             [CompletionResult]::new('--events', '--events', [CompletionResultType]::ParameterName, 'JSON lines on stdout as things happen (the last line is the whole report)')
+            [CompletionResult]::new('--ascii', '--ascii', [CompletionResultType]::ParameterName, 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'mcpl-doctor;completions' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never')
+            [CompletionResult]::new('--ascii', '--ascii', [CompletionResultType]::ParameterName, 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break

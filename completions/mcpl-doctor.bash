@@ -53,7 +53,7 @@ _mcpl__doctor() {
 
     case "${cmd}" in
         mcpl__doctor)
-            opts="-h -V --color --help --version simulate check-config probe completions help"
+            opts="-h -V --color --ascii --help --version simulate check-config probe completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -71,7 +71,7 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__check__subcmd__config)
-            opts="-h --preset --format --deny-warnings --color --help"
+            opts="-h --preset --format --deny-warnings --color --ascii --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -97,7 +97,7 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__completions)
-            opts="-h --color --help bash elvish fish powershell zsh"
+            opts="-h --color --ascii --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -199,7 +199,7 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__probe)
-            opts="-h --url --token --open-timeout --config --server --all --protocol --preset --interval --cap --seed --launches --for --until-down --watch --handshake-timeout --ping-every --ping-timeout --redact --json --events --color --help"
+            opts="-h --url --token --open-timeout --config --server --all --protocol --preset --interval --cap --seed --launches --for --until-down --watch --handshake-timeout --ping-every --ping-timeout --redact --json --events --color --ascii --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -285,7 +285,7 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__simulate)
-            opts="-h --preset --compare --engine --interval --cap --server --fail-after --startup --attempts --span --seed --no-jitter --rows --json --color --help"
+            opts="-h --preset --compare --engine --interval --cap --server --fail-after --startup --attempts --span --seed --no-jitter --rows --json --color --ascii --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

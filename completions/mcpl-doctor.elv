@@ -19,6 +19,7 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
     var completions = [
         &'mcpl-doctor'= {
             cand --color 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never'
+            cand --ascii 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -45,6 +46,7 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand --color 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never'
             cand --no-jitter 'Nominal waits, no jitter'
             cand --json 'One JSON document (with schema_version) instead of tables'
+            cand --ascii 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -53,6 +55,7 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand --format 'Output format'
             cand --color 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never'
             cand --deny-warnings 'Exit with status 1 when there are warnings, not only errors'
+            cand --ascii 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -79,11 +82,13 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand --until-down 'Stop once the host would raise mcpl-down'
             cand --json 'One JSON document (with schema_version) at the end instead of the table'
             cand --events 'JSON lines on stdout as things happen (the last line is the whole report)'
+            cand --ascii 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'mcpl-doctor;completions'= {
             cand --color 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never'
+            cand --ascii 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
             cand -h 'Print help'
             cand --help 'Print help'
         }

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_mcpl_doctor_global_optspecs
-    string join \n color= h/help V/version
+    string join \n color= ascii h/help V/version
 end
 
 function __fish_mcpl_doctor_needs_command
@@ -27,6 +27,7 @@ end
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -l color -d 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -l ascii -d 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -s h -l help -d 'Print help'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -s V -l version -d 'Print version'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -f -a "simulate" -d 'Print what-if tables: attempts, waits, down alerts, status lines and uptime under a reconnect rule, for any timings and server behaviour'
@@ -52,6 +53,7 @@ always\t''
 never\t''"
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l no-jitter -d 'Nominal waits, no jitter'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l json -d 'One JSON document (with schema_version) instead of tables'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l ascii -d 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -s h -l help -d 'Print help'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l preset -d 'Which host\'s reconnect rule the findings describe: `lasting` (#999, refuses bad timings at start), `handshake` (main, before #999), or a #999 review proposal' -r -f -a "handshake\t''
 lasting\t''
@@ -64,6 +66,7 @@ complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l
 always\t''
 never\t''"
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l deny-warnings -d 'Exit with status 1 when there are warnings, not only errors'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l ascii -d 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l url -d 'A server to dial instead of launching one: ws:// or wss:// (legacy MCPL over WebSocket), http:// or https:// (modern MCP over HTTP)' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l token -d 'The token the host sends with --url: WebSocket `?token=...`, HTTP `Authorization: Bearer`. Never shown in any output' -r
@@ -90,10 +93,12 @@ complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l all -d
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l until-down -d 'Stop once the host would raise mcpl-down'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l json -d 'One JSON document (with schema_version) at the end instead of the table'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l events -d 'JSON lines on stdout as things happen (the last line is the whole report)'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l ascii -d 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -s h -l help -d 'Print help'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand completions" -l color -d 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand completions" -l ascii -d 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe completions help" -f -a "simulate" -d 'Print what-if tables: attempts, waits, down alerts, status lines and uptime under a reconnect rule, for any timings and server behaviour'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe completions help" -f -a "check-config" -d 'Validate host configuration files the way the host reads them (for CI)'

@@ -9,6 +9,7 @@ pub mod check;
 pub mod probe;
 pub mod probe_all;
 pub mod simulate;
+pub mod strip;
 
 /// `--color`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

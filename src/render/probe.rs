@@ -1043,6 +1043,8 @@ pub fn write_text_to(
         }
     }
     writeln!(out)?;
+    super::strip::write_probe(out, run)?;
+    writeln!(out)?;
     writeln!(out, "Verdict: {}.", sanitize(&verdict.sentence))?;
     if !verdict.predictions.is_empty() {
         let replayed = verdict

@@ -2,6 +2,7 @@
 
 use std::io::{self, Write};
 
+use super::strip::Glyphs;
 use super::{clock, new_table, terminal_width};
 
 use comfy_table::{Cell, CellAlignment, ColumnConstraint, Table, Width};
@@ -217,23 +218,10 @@ fn summary_table(view: &View, color: bool) -> Table {
 }
 
 /// The one-line timeline of a run: `█` connected most of the cell, `▄` part of it, `·` not at
-/// all; `!` where `mcpl-down` was raised in a cell spent mostly down.
+/// all; `!` where `mcpl-down` was raised in a cell spent mostly down (block characters; the
+/// terminal's strip falls back to ASCII, see [`super::strip::Glyphs`]).
 pub fn strip_line(strip: &Strip) -> String {
-    let used = strip.used_cells();
-    (0..used)
-        .map(|i| {
-            let share = strip.share(i);
-            if share >= 0.5 {
-                '█'
-            } else if strip.alerts[i] > 0 {
-                '!'
-            } else if share > 0.0 {
-                '▄'
-            } else {
-                '·'
-            }
-        })
-        .collect()
+    super::strip::simulation_line(strip, Glyphs::UNICODE)
 }
 
 fn header(view: &View) -> String {
@@ -326,9 +314,11 @@ pub fn write_text(view: &View, color: bool) -> io::Result<()> {
         )?;
     }
     writeln!(out)?;
+    let g = Glyphs::for_terminal();
     writeln!(
         out,
-        "Timeline over {span} (█ connected, ▄ partly, · down or waiting, ! mcpl-down raised):"
+        "Timeline over {span} ({} connected, {} partly, {} down or waiting, {} mcpl-down raised):",
+        g.connected, g.partly, g.down, g.alert
     )?;
     let name_width = view
         .runs
@@ -341,7 +331,7 @@ pub fn write_text(view: &View, color: bool) -> io::Result<()> {
             out,
             "{:>name_width$} |{}| {} connected",
             run.preset.name(),
-            strip_line(&run.simulation.strip),
+            super::strip::simulation_line(&run.simulation.strip, g),
             percent(run.simulation.summary.connected_share)
         )?;
     }
