@@ -28,6 +28,7 @@ use crate::render::probe_all::{
     self as all_view, event_json_for, unprobed_event_json, AllContext, Probed, ServerReport,
     ServerResult,
 };
+use crate::render::report;
 use crate::render::ColorChoice;
 
 /// How many runtime threads: the machine's cores, at most 4 (the work is waiting, not
@@ -428,6 +429,19 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
             eprintln!("error: cannot write the report: {e}");
             return exit::USAGE;
         }
+    }
+    let pictures = super::probe::write_pictures(
+        &args,
+        &|| {
+            let mask = super::probe::base_redactor(&args);
+            let command = report::command_line(&|t| mask.redact(t));
+            report::html(&report::probe_all_page(&servers, &ctx, &command))
+        },
+        &|| report::probe_all_svg(&servers),
+    );
+    if let Err(e) = pictures {
+        eprintln!("error: {e}");
+        return exit::USAGE;
     }
     if interrupted {
         exit::INTERRUPTED

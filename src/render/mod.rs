@@ -6,10 +6,13 @@ use std::io::{self, IsTerminal};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
 
 pub mod check;
+pub mod html;
 pub mod probe;
 pub mod probe_all;
+pub mod report;
 pub mod simulate;
 pub mod strip;
+pub mod svg;
 
 /// `--color`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -59,7 +59,7 @@ fn percent(share: f64) -> String {
     }
 }
 
-fn timings_line(run: &Run) -> String {
+pub(crate) fn timings_line(run: &Run) -> String {
     let t = run.request.policy.timings;
     format!(
         "interval {}, cap {}",
@@ -73,7 +73,7 @@ fn timings_short(run: &Run) -> String {
     format!("{} / {}", format_ms(t.interval_ms), format_ms(t.cap_ms))
 }
 
-fn wait_cell(row: &Row) -> String {
+pub(crate) fn wait_cell(row: &Row) -> String {
     match row.wait {
         None => "-".into(),
         Some(w) if (w.max_ms - w.min_ms).abs() < 0.5 => format_ms(w.ms),
@@ -86,7 +86,7 @@ fn wait_cell(row: &Row) -> String {
     }
 }
 
-fn notices_cell(row: &Row) -> String {
+pub(crate) fn notices_cell(row: &Row) -> String {
     let mut parts = Vec::new();
     if let Some(alert) = &row.alert {
         parts.push(if row.webhook {
@@ -157,7 +157,7 @@ fn first_down(s: &Summary) -> String {
     }
 }
 
-fn summary_rows(run: &Run) -> Vec<(&'static str, String)> {
+pub(crate) fn summary_rows(run: &Run) -> Vec<(&'static str, String)> {
     let s = &run.simulation.summary;
     let has_alert = run.request.policy.has_alert();
     let na = |v: String| if has_alert { v } else { "n/a".to_string() };
@@ -224,7 +224,7 @@ pub fn strip_line(strip: &Strip) -> String {
     super::strip::simulation_line(strip, Glyphs::UNICODE)
 }
 
-fn header(view: &View) -> String {
+pub(crate) fn header(view: &View) -> String {
     let span = view
         .runs
         .first()
