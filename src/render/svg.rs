@@ -37,6 +37,9 @@ pub const CONNECTED_RGB: (u8, u8, u8) = (0x2b, 0x8a, 0x3e);
 /// The strip's background (down) and waiting colours in the light scheme.
 pub const BG_RGB: (u8, u8, u8) = (0xe9, 0xec, 0xef);
 pub const WAIT_RGB: (u8, u8, u8) = (0xa5, 0xd8, 0xff);
+/// Launch marks, and those of launches whose handshake failed.
+pub const LAUNCH_RGB: (u8, u8, u8) = (0x34, 0x3a, 0x40);
+pub const FAILED_RGB: (u8, u8, u8) = (0xe0, 0x31, 0x31);
 
 /// Text for XML: sanitised (control, bidi, zero-width characters escaped), then `&<>"'`.
 pub fn esc(text: &str) -> String {
@@ -275,7 +278,7 @@ fn track_svg(svg: &mut String, track: &Track, l: &Layout, y: f64, compact: bool)
             };
             let _ = write!(
                 svg,
-                r#"<rect class="{class}" data-launches="{count}" x="{}" y="{}" width="2" height="{}"><title>{}</title></rect>"#,
+                r#"<rect class="{class}" data-mark="{count}" x="{}" y="{}" width="2" height="{}"><title>{}</title></rect>"#,
                 n(l.x(i) - 0.5),
                 n(y + 1.0),
                 n(ticks_h - 3.0),
@@ -540,13 +543,6 @@ fn share_of(strip: &Strip) -> f64 {
     }
 }
 
-/// How many launch marks a track draws at `WIDTH` (the tests count them).
-pub fn launch_marks(track: &Track, span_ms: f64, named: bool) -> usize {
-    let left = if named { 150 } else { 10 };
-    let cols = Columns::of_track(track, WIDTH - left - 10, span_ms);
-    cols.launches.iter().filter(|c| **c > 0).count()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -558,6 +554,73 @@ mod tests {
             "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;"
         );
         assert_eq!(esc("a\u{202E}b"), "a\\u{202e}b");
+    }
+
+    /// Four launches over 10 s, each connected for 1 s (40%), the second failing its
+    /// handshake instead; waits with a jitter range.
+    fn track() -> Track {
+        use crate::engine::policy::Wait;
+        use crate::render::strip::{Kind, Mark};
+        let marks = (0..4)
+            .map(|i| {
+                let at = f64::from(i) * 2500.0;
+                let failed = i == 1;
+                Mark {
+                    number: u64::from(i as u32 + 1),
+                    attempt: i as u32,
+                    at_ms: at,
+                    connected_at_ms: (!failed).then_some(at + 300.0),
+                    ended_at_ms: at + 1300.0,
+                    kind: if failed { Kind::Failed } else { Kind::Connected },
+                    wait: Some(Wait {
+                        nominal_ms: 1200.0,
+                        min_ms: 900.0,
+                        max_ms: 1500.0,
+                        ms: 1200.0,
+                    }),
+                    alert: (i == 3).then(|| "MCPL server down <b>(attempt 3)</b>".to_string()),
+                    row: format!("launch {} <script>", i + 1),
+                }
+            })
+            .collect();
+        Track {
+            name: "<script>alert(1)</script>".into(),
+            marks,
+            notices: Vec::new(),
+            end_ms: 10_000.0,
+            connected_share: 0.3,
+            launches_total: 4,
+            strip: None,
+        }
+    }
+
+    #[test]
+    fn rendered_by_resvg_the_strip_shows_the_connected_share_and_every_launch() {
+        let t = track();
+        let svg = timeline(std::slice::from_ref(&t), "test", true);
+        // One mark per launch (`data-mark` counts the launches a mark stands for).
+        assert_eq!(svg.matches(r#"data-mark="1""#).count(), 4, "{svg}");
+        assert_eq!(svg.matches(r#"class="mt-launch mt-failed" data-mark"#).count(), 1);
+        assert!(!svg.contains("<script"), "{svg}");
+        assert!(!svg.contains("<b>"), "{svg}");
+        let tree = resvg::usvg::Tree::from_str(&svg, &resvg::usvg::Options::default())
+            .expect("the SVG parses");
+        let size = tree.size().to_int_size();
+        let mut pixmap =
+            resvg::tiny_skia::Pixmap::new(size.width(), size.height()).expect("a pixmap");
+        pixmap.fill(resvg::tiny_skia::Color::WHITE);
+        resvg::render(&tree, resvg::tiny_skia::Transform::identity(), &mut pixmap.as_mut());
+        let m = crate::testing::pictures::measure(
+            pixmap.data(),
+            size.width() as usize,
+            size.height() as usize,
+        )
+        .expect("a strip in the picture");
+        assert_eq!(m.height, BAR as usize, "{m:?}");
+        assert_eq!(m.width, WIDTH - 160, "{m:?}");
+        // 3 of 4 launches connected for 1 s of 10 s.
+        assert!((m.connected_share - 0.3).abs() < 0.02, "{m:?}");
+        assert_eq!(m.launch_marks, 4, "{m:?}");
     }
 
     #[test]
