@@ -199,7 +199,7 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__probe)
-            opts="-h --url --token --open-timeout --config --server --all --protocol --preset --interval --cap --seed --launches --for --until-down --watch --handshake-timeout --ping-every --ping-timeout --redact --json --events --color --ascii --help"
+            opts="-h --url --token --open-timeout --config --server --all --protocol --preset --interval --cap --seed --launches --for --until-down --watch --handshake-timeout --ping-every --ping-timeout --redact --json --events --report --svg --color --ascii --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -273,6 +273,14 @@ _mcpl__doctor() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --report)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --svg)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -285,7 +293,7 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__simulate)
-            opts="-h --preset --compare --engine --interval --cap --server --fail-after --startup --attempts --span --seed --no-jitter --rows --json --color --ascii --help"
+            opts="-h --preset --compare --engine --interval --cap --server --fail-after --startup --attempts --span --seed --no-jitter --rows --json --report --svg --color --ascii --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -336,6 +344,14 @@ _mcpl__doctor() {
                     return 0
                     ;;
                 --rows)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --report)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --svg)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -48,6 +48,8 @@ complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l att
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l span -d 'Simulate this much time [default: 1d]' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l seed -d 'Seed for the jitter, to repeat a run exactly. Default: a random seed, printed' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l rows -d 'How many rows of the schedule to show per preset (the summary always covers all)' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l report -d 'Also write a self-contained HTML report (timelines, schedules, each rule over a day) to FILE' -r -F
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l svg -d 'Also write the timelines alone as an SVG picture to FILE' -r -F
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l color -d 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -86,6 +88,8 @@ complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l handsh
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l ping-every -d 'Send a JSON-RPC ping this often while connected' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l ping-timeout -d 'A ping unanswered this long ends the connection as "stopped answering"' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l redact -d 'A secret to mask in all output (repeatable). The entry\'s env values and token are masked anyway' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l report -d 'Also write a self-contained HTML report (timeline, launches, verdict, predictions) to FILE, to open in a browser or attach to an incident (with --all: every server on one page)' -r -F
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l svg -d 'Also write the timeline alone as an SVG picture to FILE' -r -F
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l color -d 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"

@@ -687,7 +687,13 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
         &args,
         &|| {
             let command = report::command_line(&|t| redactor.redact(t));
-            report::html(&report::probe_page(&run, &verdict, &ctx, &command, Vec::new()))
+            report::html(&report::probe_page(
+                &run,
+                &verdict,
+                &ctx,
+                &command,
+                Vec::new(),
+            ))
         },
         &|| report::probe_svg(&run, &ctx),
     );

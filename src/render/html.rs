@@ -112,7 +112,10 @@ fn numeric(text: &str) -> bool {
 }
 
 fn table(out: &mut String, t: &TableView, class: &str) {
-    let _ = write!(out, r#"<div class="scroll"><table class="{class}"><thead><tr>"#);
+    let _ = write!(
+        out,
+        r#"<div class="scroll"><table class="{class}"><thead><tr>"#
+    );
     for h in &t.header {
         let _ = write!(out, "<th>{}</th>", cell(h));
     }

@@ -27,7 +27,12 @@ pub const SIMULATION_ROWS: usize = 100_000;
 pub const STRIP_COLUMNS: usize = svg::WIDTH - 160;
 
 /// `rows`, or its first and last halves with a note when there are more than [`TABLE_ROWS`].
-fn capped(header: Vec<String>, mut rows: Vec<Vec<String>>, total: u64, json_hint: &str) -> TableView {
+fn capped(
+    header: Vec<String>,
+    mut rows: Vec<Vec<String>>,
+    total: u64,
+    json_hint: &str,
+) -> TableView {
     let mut note = None;
     if rows.len() > TABLE_ROWS {
         let half = TABLE_ROWS / 2;
@@ -198,10 +203,7 @@ fn run_facts(run: &ProbeRun, ctx: &Context<'_>) -> Vec<(String, String)> {
         .unwrap_or_else(|| "every handshake resets the count".into());
     let mut f = vec![
         ("target".to_string(), ctx.target.to_string()),
-        (
-            "handshake".to_string(),
-            ctx.protocol.name().to_string(),
-        ),
+        ("handshake".to_string(), ctx.protocol.name().to_string()),
         ("rule".to_string(), run.policy.name.clone()),
         (
             "timings".to_string(),
@@ -406,10 +408,7 @@ pub fn probe_all_page(servers: &[ServerReport], ctx: &AllContext<'_>, command: &
                 format!("{} (plus each entry's position in the file)", ctx.seed),
             ),
             ("started".into(), super::probe::rfc3339(ctx.started_wall)),
-            (
-                "observed".into(),
-                format_ms(round_ms(ctx.elapsed_ms)),
-            ),
+            ("observed".into(), format_ms(round_ms(ctx.elapsed_ms))),
         ],
         verdict: Some(format!(
             "{stayed} of {probed} probed server{} stayed up ({} entr{} in the file){}.",
@@ -555,7 +554,8 @@ pub fn command_line(mask: &dyn Fn(&str) -> String) -> String {
                 return "mcpl-doctor".to_string();
             }
             let a = a.to_string_lossy().into_owned();
-            if a.is_empty() || a.contains(|c: char| c.is_whitespace() || "'\"$`\\|&;<>()".contains(c))
+            if a.is_empty()
+                || a.contains(|c: char| c.is_whitespace() || "'\"$`\\|&;<>()".contains(c))
             {
                 format!("'{}'", a.replace('\'', r"'\''"))
             } else {

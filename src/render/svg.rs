@@ -175,7 +175,8 @@ fn alert_texts(track: &Track, cols: &Columns) -> Vec<Option<usize>> {
     let mut first: Vec<Option<usize>> = vec![None; cols.width()];
     for (i, m) in track.marks.iter().enumerate() {
         if m.alert.is_some() {
-            let at = ((m.ended_at_ms / cols.col_ms).floor().max(0.0) as usize).min(cols.width() - 1);
+            let at =
+                ((m.ended_at_ms / cols.col_ms).floor().max(0.0) as usize).min(cols.width() - 1);
             first[at].get_or_insert(i);
         }
     }
@@ -237,9 +238,9 @@ fn track_svg(svg: &mut String, track: &Track, l: &Layout, y: f64, compact: bool)
         }
         // Jitter ranges, shaded by cover.
         let jy = bar_y + bar_h + 3.0;
-        for (start, len, o) in runs(
-            (0..cols.used).map(|i| (cols.jitter_share(i, end) * 10.0).round() / 10.0),
-        ) {
+        for (start, len, o) in
+            runs((0..cols.used).map(|i| (cols.jitter_share(i, end) * 10.0).round() / 10.0))
+        {
             if o > 0.0 {
                 let _ = write!(
                     svg,
@@ -293,18 +294,21 @@ fn track_svg(svg: &mut String, track: &Track, l: &Layout, y: f64, compact: bool)
         bar_y + bar_h + 10.0
     };
     let texts = alert_texts(track, &cols);
-    for i in 0..cols.used {
+    for (i, first) in texts.iter().enumerate().take(cols.used) {
         if cols.alerts[i] == 0 {
             continue;
         }
-        let text = texts[i]
+        let text = first
             .and_then(|k| track.marks.get(k))
             .and_then(|m| m.alert.clone())
             .unwrap_or_else(|| "mcpl-down".into());
         let title = if cols.alerts[i] == 1 {
             format!("mcpl-down raised: {text}")
         } else {
-            format!("mcpl-down raised {} times; the first: {text}", cols.alerts[i])
+            format!(
+                "mcpl-down raised {} times; the first: {text}",
+                cols.alerts[i]
+            )
         };
         let x = l.x(i) + 0.5;
         let (a, b) = if compact { (-5.0, 0.0) } else { (0.0, 7.0) };
@@ -571,7 +575,11 @@ mod tests {
                     at_ms: at,
                     connected_at_ms: (!failed).then_some(at + 300.0),
                     ended_at_ms: at + 1300.0,
-                    kind: if failed { Kind::Failed } else { Kind::Connected },
+                    kind: if failed {
+                        Kind::Failed
+                    } else {
+                        Kind::Connected
+                    },
                     wait: Some(Wait {
                         nominal_ms: 1200.0,
                         min_ms: 900.0,
@@ -600,7 +608,11 @@ mod tests {
         let svg = timeline(std::slice::from_ref(&t), "test", true);
         // One mark per launch (`data-mark` counts the launches a mark stands for).
         assert_eq!(svg.matches(r#"data-mark="1""#).count(), 4, "{svg}");
-        assert_eq!(svg.matches(r#"class="mt-launch mt-failed" data-mark"#).count(), 1);
+        assert_eq!(
+            svg.matches(r#"class="mt-launch mt-failed" data-mark"#)
+                .count(),
+            1
+        );
         assert!(!svg.contains("<script"), "{svg}");
         assert!(!svg.contains("<b>"), "{svg}");
         let tree = resvg::usvg::Tree::from_str(&svg, &resvg::usvg::Options::default())
@@ -609,7 +621,11 @@ mod tests {
         let mut pixmap =
             resvg::tiny_skia::Pixmap::new(size.width(), size.height()).expect("a pixmap");
         pixmap.fill(resvg::tiny_skia::Color::WHITE);
-        resvg::render(&tree, resvg::tiny_skia::Transform::identity(), &mut pixmap.as_mut());
+        resvg::render(
+            &tree,
+            resvg::tiny_skia::Transform::identity(),
+            &mut pixmap.as_mut(),
+        );
         let m = crate::testing::pictures::measure(
             pixmap.data(),
             size.width() as usize,

@@ -75,7 +75,8 @@ pub fn measure(rgba: &[u8], width: usize, height: usize) -> Option<StripPixels> 
     let probe_y = top.saturating_sub(6);
     let mut inside = false;
     for x in left.saturating_sub(3)..(right + 3).min(width) {
-        let hit = (probe_y.saturating_sub(3)..=probe_y).any(|y| near(px(x, y), LAUNCH_RGB) || near(px(x, y), FAILED_RGB));
+        let hit = (probe_y.saturating_sub(3)..=probe_y)
+            .any(|y| near(px(x, y), LAUNCH_RGB) || near(px(x, y), FAILED_RGB));
         if hit && !inside {
             launch_marks += 1;
         }

@@ -1,7 +1,8 @@
 //! Pictures through the real binary: the probe's timeline strip (one server, and one per server
 //! with `--all`), in block characters and in plain ASCII.
 
-use std::process::Stdio;
+use std::path::Path;
+use std::process::{Command, Stdio};
 
 use serde_json::json;
 
@@ -143,4 +144,129 @@ fn probe_all_draws_one_strip_per_server_on_one_time_axis() {
     };
     assert!(share(steady) > 50.0, "{text}");
     assert!(share(flappy) < share(steady), "{text}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The HTML report in a real browser.
+
+/// Headless Chromium (Debian's `chromium`), or a loud failure naming the package.
+fn chromium() -> String {
+    for name in ["chromium", "chromium-browser"] {
+        if Command::new(name)
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+        {
+            return name.to_string();
+        }
+    }
+    panic!(
+        "the HTML report's browser test needs Chromium on PATH: apt-get install -y chromium \
+         (.ci/run installs it)"
+    );
+}
+
+/// Run headless Chromium on `page` with a fresh profile, no network; `what` is the action
+/// (`--dump-dom`, `--screenshot=FILE`). Returns stdout and stderr.
+fn in_chromium(page: &Path, what: &[&str]) -> (String, String) {
+    let profile = tempfile::tempdir().expect("a profile folder");
+    let out = Command::new(chromium())
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+            "--force-color-profile=srgb",
+            "--force-device-scale-factor=1",
+            "--window-size=1100,1400",
+            "--enable-logging=stderr",
+            "--v=0",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .args(what)
+        .arg(format!("file://{}", page.display()))
+        .stdin(Stdio::null())
+        .output()
+        .expect("chromium runs");
+    assert!(out.status.success(), "chromium failed: {}", stderr(&out));
+    (stdout(&out), stderr(&out))
+}
+
+#[test]
+fn the_html_report_opens_in_chromium_without_errors_and_shows_what_was_measured() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let (html, svg) = (
+        dir.path().join("report.html"),
+        dir.path().join("timeline.svg"),
+    );
+    let s = server_mjs();
+    let out = bin()
+        .args([
+            "probe",
+            "--preset",
+            "lasting",
+            "--interval",
+            "150ms",
+            "--launches",
+            "4",
+        ])
+        .args(["--json", "--report"])
+        .arg(&html)
+        .arg("--svg")
+        .arg(&svg)
+        .args(["--", "node", &s, "--exit-after-handshake", "400"])
+        .args(["--name", "<script>alert(1)</script>"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let launches = doc["launches"].as_array().expect("launches");
+    assert_eq!(launches.len(), 4);
+    let f = |v: &serde_json::Value| v.as_f64().unwrap_or(0.0);
+    let connected: f64 = launches.iter().map(|l| f(&l["connected_ms"])).sum();
+    let share = connected / f(&doc["elapsed_ms"]);
+
+    // The file stands alone: nothing fetched, no script.
+    let text = std::fs::read_to_string(&html).expect("the report");
+    assert!(text.contains("default-src 'none'"));
+    assert!(!text.contains("<script"), "a server's text became markup");
+    assert!(text.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    let svg_text = std::fs::read_to_string(&svg).expect("the SVG");
+    assert!(svg_text.starts_with("<svg"), "{svg_text}");
+    assert_eq!(svg_text.matches("data-mark=").count(), 4, "{svg_text}");
+
+    // Loaded by a browser: no console message (a blocked fetch, a script, a parse error would
+    // log one), the DOM holds the timeline's marks and no script element.
+    let (dom, log) = in_chromium(&html, &["--dump-dom"]);
+    let console: Vec<&str> = log.lines().filter(|l| l.contains(":CONSOLE")).collect();
+    assert!(console.is_empty(), "console messages: {console:#?}");
+    assert_eq!(dom.matches("data-mark=").count(), 4, "{dom}");
+    assert!(!dom.contains("<script"), "{dom}");
+    assert!(dom.contains("<h3>Launches</h3>"), "{dom}");
+
+    // What a person sees: the strip's green share is the measured connected share, and there
+    // are 4 launch marks above it.
+    let shot = dir.path().join("shot.png");
+    in_chromium(&html, &[&format!("--screenshot={}", shot.display())]);
+    let png = resvg::tiny_skia::Pixmap::load_png(&shot).expect("a PNG screenshot");
+    let m = mcpl_doctor::testing::pictures::measure(
+        png.data(),
+        png.width() as usize,
+        png.height() as usize,
+    )
+    .expect("a strip in the screenshot");
+    assert!(m.width > 900, "{m:?}");
+    assert!(
+        (m.connected_share - share).abs() < 0.03,
+        "screenshot {m:?} vs measured {share:.3}"
+    );
+    assert_eq!(m.launch_marks, 4, "{m:?}");
 }
