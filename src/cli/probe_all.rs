@@ -29,7 +29,7 @@ use crate::render::probe_all::{
     ServerResult,
 };
 use crate::render::report;
-use crate::render::ColorChoice;
+use crate::render::{ColorChoice, StopCause};
 
 /// How many runtime threads: the machine's cores, at most 4 (the work is waiting, not
 /// computing; two threads keep one busy server from delaying another's relaunch).
@@ -97,11 +97,11 @@ fn raise_open_file_limit() {
 
 pub fn run(args: ProbeArgs, color: ColorChoice) -> u8 {
     let Some(file) = args.config.clone() else {
-        eprintln!("error: --all and repeated --server need --config FILE");
+        crate::say!("error: --all and repeated --server need --config FILE");
         return exit::USAGE;
     };
     if args.protocol.is_some() {
-        eprintln!(
+        crate::say!(
             "error: --protocol applies to one server; each entry of --config has its own \
              (a command's `protocol`, a URL's scheme)"
         );
@@ -110,7 +110,7 @@ pub fn run(args: ProbeArgs, color: ColorChoice) -> u8 {
     let items = match select(&file, &args) {
         Ok(items) => items,
         Err(e) => {
-            eprintln!("error: {e}");
+            crate::say!("error: {e}");
             return exit::USAGE;
         }
     };
@@ -122,7 +122,7 @@ pub fn run(args: ProbeArgs, color: ColorChoice) -> u8 {
     {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("error: cannot start the runtime: {e}");
+            crate::say!("error: cannot start the runtime: {e}");
             return exit::USAGE;
         }
     };
@@ -188,7 +188,10 @@ fn select(file: &Path, args: &ProbeArgs) -> Result<Vec<Item>, String> {
 struct Shared {
     live: MultiLive,
     events: bool,
-    broken_pipe: AtomicBool,
+    /// The run's [`Stopper`](super::probe::Stopper) flag: stdout's reader went away.
+    broken_pipe: Arc<AtomicBool>,
+    /// The first failure to write an event that was not a broken pipe.
+    write_error: std::sync::Mutex<Option<std::io::Error>>,
 }
 
 impl Shared {
@@ -204,8 +207,15 @@ impl Shared {
             return;
         }
         let mut out = std::io::stdout().lock();
-        if view::write_json_line(&mut out, v).is_err() {
+        if let Err(e) = view::write_json_line(&mut out, v) {
+            // Nobody reads any more (`| head -1`): stop every server and end quietly. Any other
+            // failure (a full disk) also stops them, and is an error.
             self.broken_pipe.store(true, Ordering::Relaxed);
+            if !crate::render::is_broken_pipe(&e) {
+                if let Ok(mut w) = self.write_error.lock() {
+                    w.get_or_insert(e);
+                }
+            }
         }
     }
 }
@@ -229,6 +239,7 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
     let start = Instant::now();
     let deadline = args.run_for.map(|ms| start + duration(ms));
     let signals = handle_signals(stop_handle, "every server");
+    let output_closed = signals.output_closed.clone();
 
     let names: Vec<String> = items
         .iter()
@@ -239,7 +250,8 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
     let shared = Arc::new(Shared {
         live: MultiLive::new(live_enabled, &names),
         events: args.events,
-        broken_pipe: AtomicBool::new(false),
+        broken_pipe: output_closed,
+        write_error: std::sync::Mutex::new(None),
     });
     if args.until_down
         && launches.is_none()
@@ -249,7 +261,7 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
             .policy_with(EngineKind::Legacy, Default::default())
             .has_alert()
     {
-        eprintln!(
+        crate::say!(
             "warning: rule {} has no mcpl-down; --until-down will not stop it (add --for or --launches)",
             args.preset
         );
@@ -362,9 +374,18 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
     if let Some(t) = ticker {
         t.abort();
     }
-    signals.abort();
+    signals.finish();
     shared.live.clear();
-    let interrupted = stop.level() >= StopLevel::Graceful;
+    if let Some(e) = shared.write_error.lock().ok().and_then(|mut w| w.take()) {
+        crate::say!("error: cannot write the events: {e}");
+        return exit::USAGE;
+    }
+    if signals.cause().is_none() && signals.output_closed() {
+        // The reader is gone: there is no one to give the report to.
+        return exit::OK;
+    }
+    let interrupted = (stop.level() >= StopLevel::Graceful)
+        .then(|| signals.cause().unwrap_or(StopCause::Interrupt));
     let jobs: Vec<(&ProbeRun, EngineKind)> = finished
         .iter()
         .filter_map(|(_, ran)| match ran {
@@ -384,7 +405,9 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
                     let verdict = verdicts
                         .next()
                         .unwrap_or_else(|| verdict::judge(&run, protocol.engine()));
-                    let interrupted = run.finish == probe::Finish::Interrupted || interrupted;
+                    let interrupted = interrupted
+                        .or((run.finish == probe::Finish::Interrupted)
+                            .then_some(StopCause::Interrupt));
                     ServerResult::Probed(Box::new(Probed {
                         run,
                         verdict,
@@ -416,20 +439,7 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
         elapsed_ms,
         interrupted,
     };
-    let written = if args.json {
-        all_view::write_json(&servers, &ctx)
-    } else if args.events {
-        let doc = view::with_event_first("report", all_view::report_json_all(&servers, &ctx));
-        view::write_json_line(&mut std::io::stdout().lock(), &doc)
-    } else {
-        all_view::write_text(&servers, &ctx, color.for_stdout())
-    };
-    if let Err(e) = written {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("error: cannot write the report: {e}");
-            return exit::USAGE;
-        }
-    }
+    // The files first: a closed stdout (`| head`) does not cost the report.
     let pictures = super::probe::write_pictures(
         &args,
         &|| {
@@ -440,11 +450,28 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
         &|| report::probe_all_svg(&servers),
     );
     if let Err(e) = pictures {
-        eprintln!("error: {e}");
+        crate::say!("error: {e}");
         return exit::USAGE;
     }
-    if interrupted {
-        exit::INTERRUPTED
+    let written = if args.json {
+        all_view::write_json(&servers, &ctx)
+    } else if args.events {
+        let doc = view::with_event_first("report", all_view::report_json_all(&servers, &ctx));
+        view::write_json_line(&mut std::io::stdout().lock(), &doc)
+    } else {
+        all_view::write_text(&servers, &ctx, color.for_stdout())
+    };
+    if let Err(e) = written {
+        if !crate::render::is_broken_pipe(&e) {
+            crate::say!("error: cannot write the report: {e}");
+            return exit::USAGE;
+        }
+        if interrupted.is_none() {
+            return exit::OK;
+        }
+    }
+    if let Some(by) = interrupted {
+        exit::stopped_by(by)
     } else if servers.iter().any(ServerReport::is_finding) {
         exit::FINDINGS
     } else {

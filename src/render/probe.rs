@@ -13,8 +13,8 @@ use comfy_table::{Cell, CellAlignment, ColumnConstraint, Table, Width};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
 
-use super::sanitize;
 use super::{clock, new_table, terminal_width};
+use super::{sanitize, StopCause};
 use crate::engine::policy::timings::format_ms;
 use crate::engine::policy::{Ended, Next, Outcome, Wait};
 use crate::engine::probe::runner::{Finish, Planned};
@@ -32,7 +32,8 @@ pub struct Context<'a> {
     /// The target as shown to a person (redacted).
     pub target: &'a str,
     pub protocol: Protocol,
-    pub interrupted: bool,
+    /// What stopped the run from outside (Ctrl-C, SIGTERM, SIGHUP), if anything did.
+    pub interrupted: Option<StopCause>,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -353,36 +354,9 @@ pub(crate) fn round_ms(ms: f64) -> f64 {
 // ---------------------------------------------------------------------------------------------
 // JSON.
 
-/// `text` as JSON would carry it, with bidi, zero-width and C1 control characters escaped as
-/// `\uXXXX` (serde_json leaves them as they are). Only valid on serialised JSON, where such
-/// characters can only occur inside strings.
+/// `text` as JSON would carry it, every unsafe character escaped (see [`super::sanitize`]).
 pub fn escape_unsafe_json(text: String) -> String {
-    if !text.chars().any(needs_json_escape) {
-        return text;
-    }
-    let mut out = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
-        if needs_json_escape(c) {
-            out.push_str(&format!("\\u{:04x}", c as u32));
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-fn needs_json_escape(c: char) -> bool {
-    let cp = c as u32;
-    (0x7f..=0x9f).contains(&cp)
-        || matches!(
-            c,
-            '\u{200B}'..='\u{200F}'
-                | '\u{202A}'..='\u{202E}'
-                | '\u{2060}'..='\u{2064}'
-                | '\u{2066}'..='\u{2069}'
-                | '\u{FEFF}'
-                | '\u{061C}'
-        )
+    super::sanitize::json(text)
 }
 
 pub(crate) fn num(v: f64) -> Value {
@@ -493,6 +467,7 @@ pub fn launch_json(l: &Launch) -> Value {
         "pings": {"sent": r.pings_sent, "answered": r.pings_answered},
         "stderr": r.stderr,
         "stdout": r.stdout,
+        "opening": r.opening,
     })
 }
 
@@ -546,7 +521,7 @@ pub fn report_json(run: &ProbeRun, verdict: &Verdict, ctx: &Context<'_>) -> Valu
         "seed": run.seed,
         "started_at": rfc3339(run.started_wall),
         "elapsed_ms": num(run.elapsed_ms),
-        "interrupted": ctx.interrupted,
+        "interrupted": ctx.interrupted.is_some(),
         "finish": finish_json(run.finish),
         "planned_next": planned_json(run.planned),
         "launches": run.launches.iter().map(launch_json).collect::<Vec<_>>(),
@@ -692,11 +667,11 @@ fn dash() -> String {
 }
 
 /// How an attempt ended, in a table cell.
-pub(crate) fn ended_cell(l: &Launch, finish: Finish) -> String {
+pub(crate) fn ended_cell(l: &Launch, finish: Finish, by: &str) -> String {
     match l.report.outcome.as_ref() {
         None => {
             if finish == Finish::Interrupted {
-                "cut (Ctrl-C)".into()
+                format!("cut ({by})")
             } else {
                 "cut (--for)".into()
             }
@@ -707,7 +682,7 @@ pub(crate) fn ended_cell(l: &Launch, finish: Finish) -> String {
         },
         Some(Outcome::StillUp { .. }) => match finish {
             Finish::Deadline => "still up at --for".into(),
-            Finish::Interrupted => "still up at Ctrl-C".into(),
+            Finish::Interrupted => format!("still up at {by}"),
             _ => "still up at --watch".into(),
         },
         Some(Outcome::FailedToConnect(f)) | Some(Outcome::Permanent(f)) => sanitize(&f.to_string()),
@@ -777,7 +752,7 @@ pub(crate) fn server_line(s: &ServerInfo) -> String {
     format!("{name}: {family}{version}")
 }
 
-pub(crate) fn finish_text(run: &ProbeRun) -> String {
+pub(crate) fn finish_text(run: &ProbeRun, by: Option<StopCause>) -> String {
     let what = match run.finish {
         Finish::Launches(1) => "after 1 launch (--launches)".into(),
         Finish::Launches(n) => format!("after {n} launches (--launches)"),
@@ -789,7 +764,7 @@ pub(crate) fn finish_text(run: &ProbeRun) -> String {
         Finish::StillUp => "the connection was still up at the end of --watch".into(),
         Finish::Halted => "a permanent failure, on which the host stops reconnecting".into(),
         Finish::GaveUp(why) => format!("the rule gives up ({why})"),
-        Finish::Interrupted => "interrupted (Ctrl-C)".into(),
+        Finish::Interrupted => by.unwrap_or(StopCause::Interrupt).words().into(),
     };
     match run.planned {
         Some(p) => format!(
@@ -1005,7 +980,11 @@ pub fn write_text_to(
             Cell::new(since_start(r.launched_at_ms)),
             Cell::new(r.handshake_ms().map_or_else(dash, |h| format_ms(h.round()))),
             Cell::new(r.connected_ms().map_or_else(dash, |c| format_ms(c.round()))),
-            Cell::new(ended_cell(l, run.finish)),
+            Cell::new(ended_cell(
+                l,
+                run.finish,
+                ctx.interrupted.unwrap_or(StopCause::Interrupt).short(),
+            )),
             Cell::new(counted_cell(l)),
             Cell::new(wait_cell(l)),
             Cell::new(if l.alert.is_some() { "raised" } else { "-" }),
@@ -1034,7 +1013,7 @@ pub fn write_text_to(
             writeln!(out, "mcpl-down on launch {}: {}", l.number, sanitize(alert))?;
         }
     }
-    writeln!(out, "{}", finish_text(run))?;
+    writeln!(out, "{}", finish_text(run, ctx.interrupted))?;
     let notes = notes(run);
     if !notes.is_empty() {
         writeln!(out)?;

@@ -13,6 +13,7 @@ use super::probe_all::{AllContext, ServerReport, ServerResult};
 use super::simulate::{summary_rows, View};
 use super::strip::{percent, Track};
 use super::svg::{self, RuleStrip};
+use super::StopCause;
 use crate::engine::policy::timings::format_ms;
 use crate::engine::policy::{EngineKind, Preset, Timings};
 use crate::engine::probe::verdict::{Prediction, Verdict, PREDICTED_RULES};
@@ -59,7 +60,7 @@ fn capped(
     TableView { header, rows, note }
 }
 
-fn launch_table(run: &ProbeRun) -> TableView {
+fn launch_table(run: &ProbeRun, by: Option<StopCause>) -> TableView {
     let header = [
         "#",
         "attempt",
@@ -86,7 +87,7 @@ fn launch_table(run: &ProbeRun) -> TableView {
                     .map_or_else(|| "-".into(), |h| format_ms(h.round())),
                 r.connected_ms()
                     .map_or_else(|| "-".into(), |c| format_ms(c.round())),
-                ended_cell(l, run.finish),
+                ended_cell(l, run.finish, by.unwrap_or(StopCause::Interrupt).short()),
                 counted_cell(l),
                 wait_cell(l),
                 l.alert.clone().unwrap_or_else(|| "-".into()),
@@ -227,7 +228,7 @@ fn run_facts(run: &ProbeRun, ctx: &Context<'_>) -> Vec<(String, String)> {
                 if run.launches.len() == 1 { "" } else { "es" }
             ),
         ),
-        ("finished".to_string(), finish_text(run)),
+        ("finished".to_string(), finish_text(run, ctx.interrupted)),
     ];
     if let Some(s) = run.launches.iter().find_map(|l| l.report.server.as_ref()) {
         f.insert(2, ("server".to_string(), server_line(s)));
@@ -266,7 +267,7 @@ fn probe_section(
         },
         verdict: Some(format!("{}.", verdict.sentence)),
         diagnosis,
-        launches: launch_table(run),
+        launches: launch_table(run, ctx.interrupted),
         predictions: (!verdict.predictions.is_empty())
             .then(|| predictions_table(&verdict.predictions)),
         predictions_svg,
@@ -415,11 +416,9 @@ pub fn probe_all_page(servers: &[ServerReport], ctx: &AllContext<'_>, command: &
             if probed == 1 { "" } else { "s" },
             servers.len(),
             if servers.len() == 1 { "y" } else { "ies" },
-            if ctx.interrupted {
-                "; interrupted (Ctrl-C)"
-            } else {
-                ""
-            }
+            ctx.interrupted
+                .map(|by| format!("; {}", by.words()))
+                .unwrap_or_default()
         )),
         summary: Some(summary),
         timeline_svg: svg::timeline(&tracks, "Every server's timeline", false),

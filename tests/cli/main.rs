@@ -2,6 +2,8 @@
 
 mod check_config;
 mod completions;
+mod hostile_io;
+mod packaging;
 mod pictures;
 mod probe;
 mod probe_all;

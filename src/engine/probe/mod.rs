@@ -48,6 +48,7 @@ pub mod hostenv;
 pub mod http;
 #[allow(dead_code)]
 mod lines;
+pub mod opening;
 pub mod runner;
 pub mod stdio;
 pub mod urls;
@@ -56,6 +57,7 @@ pub mod ws;
 
 pub use events::Event;
 pub use http::HttpTarget;
+pub use opening::{Opening, PendingRequest};
 pub use runner::{run, Finish, Launch, ProbeRun, RunOptions};
 pub use stdio::StdioTarget;
 pub use ws::WsTarget;
@@ -303,6 +305,9 @@ pub struct AttemptReport {
     pub pings_answered: u32,
     pub stderr: StderrTail,
     pub stdout: StdoutNoise,
+    /// What the host did after the handshake (featureSets/update, tools/list, channels) and
+    /// how the server answered. `None`: no handshake, or `--handshake-only`.
+    pub opening: Option<Opening>,
 }
 
 impl AttemptReport {

@@ -388,6 +388,7 @@ mod tests {
                 pings_answered: 0,
                 stderr: Default::default(),
                 stdout: Default::default(),
+                opening: None,
             })
         }
     }

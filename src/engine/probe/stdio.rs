@@ -446,6 +446,7 @@ pub async fn attempt(
         pings_answered,
         stderr,
         stdout,
+        opening: None,
     })
 }
 

@@ -467,6 +467,7 @@ mod tests {
                     pings_answered: 0,
                     stderr: Default::default(),
                     stdout: Default::default(),
+                    opening: None,
                 };
                 if let Next::Retry { wait, .. } = d.next {
                     t = ended + wait.ms;

@@ -193,6 +193,7 @@ impl Draft<'_> {
             pings_answered: self.pings_answered,
             stderr: StderrTail::default(),
             stdout: self.noise,
+            opening: None,
         }
     }
 
