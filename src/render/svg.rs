@@ -584,6 +584,7 @@ mod tests {
                         nominal_ms: 1200.0,
                         min_ms: 900.0,
                         max_ms: 1500.0,
+                        or_ms: None,
                         ms: 1200.0,
                     }),
                     alert: (i == 3).then(|| "MCPL server down <b>(attempt 3)</b>".to_string()),
