@@ -11,6 +11,7 @@ pub mod probe;
 pub mod probe_all;
 pub mod report;
 pub mod sanitize;
+pub mod sarif;
 pub mod simulate;
 pub mod strip;
 pub mod svg;
