@@ -12,6 +12,7 @@ pub mod probe_all;
 pub mod report;
 pub mod sanitize;
 pub mod sarif;
+pub mod schema;
 pub mod simulate;
 pub mod strip;
 pub mod svg;
