@@ -10,6 +10,7 @@ use std::time::Duration;
 use clap::Args;
 
 use crate::engine::config::{self, CheckOptions, Code, Finding, Report, ServerEntry, Transport};
+use crate::engine::diagnosis;
 use crate::engine::policy::timings::parse_duration_ms;
 use crate::engine::policy::{
     EngineKind, Preset, TimingField, Timings, DEFAULT_CAP_MS, DEFAULT_INTERVAL_MS,
@@ -741,6 +742,7 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
         );
     }
     let target_text = target.describe(&redactor);
+    let setting = diagnosis::Setting::of(&target, protocol, &redactor);
     let opts = RunOptions {
         policy,
         seed,
@@ -802,6 +804,9 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
             if matches!(target, Target::Stdio(_)) {
                 crate::say!("hint: check the command after `--` (it runs without a shell, from the current folder)");
             }
+            let why = [diagnosis::of_launch_error(&e, &setting)];
+            let mut err = std::io::stderr().lock();
+            let _ = crate::render::why::write_why(&mut err, &why);
             return exit::USAGE;
         }
     };
@@ -816,23 +821,19 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
     let interrupted = (run.finish == Finish::Interrupted || stop.level() >= StopLevel::Graceful)
         .then(|| signals.cause().unwrap_or(StopCause::Interrupt));
     let verdict = verdict::judge(&run, protocol.engine(), DEFAULT_SETTLE_MS);
+    let why = diagnosis::diagnose(&run, &setting);
     let ctx = Context {
         target: &target_text,
         protocol,
         interrupted,
+        why: &why,
     };
     // The files first: a closed stdout (`| head`) does not cost the report.
     let pictures = write_pictures(
         &args,
         &|| {
             let command = report::command_line(&|t| redactor.redact(t));
-            report::html(&report::probe_page(
-                &run,
-                &verdict,
-                &ctx,
-                &command,
-                Vec::new(),
-            ))
+            report::html(&report::probe_page(&run, &verdict, &ctx, &command))
         },
         &|| report::probe_svg(&run, &ctx),
     );
@@ -843,8 +844,13 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
     let written = if args.json {
         view::write_json(&run, &verdict, &ctx)
     } else if args.events {
-        let doc = view::with_event_first("report", view::report_json(&run, &verdict, &ctx));
-        view::write_json_line(&mut std::io::stdout().lock(), &doc)
+        let mut out = std::io::stdout().lock();
+        why.iter()
+            .try_for_each(|d| view::write_json_line(&mut out, &view::diagnosis_event(d)))
+            .and_then(|()| {
+                let doc = view::with_event_first("report", view::report_json(&run, &verdict, &ctx));
+                view::write_json_line(&mut out, &doc)
+            })
     } else {
         view::write_text(&run, &verdict, &ctx, color.for_stdout())
     };

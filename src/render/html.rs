@@ -152,7 +152,7 @@ fn section(out: &mut String, s: &Section) {
             esc(v)
         );
     }
-    // The diagnosis ("Why"): h6's findings, once they are part of the run's report.
+    // The diagnosis ("Why"): the likely causes, surest first, as the terminal report gives them.
     if !s.diagnosis.is_empty() {
         out.push_str(r#"<div class="why"><h3>Why</h3><ul>"#);
         for d in &s.diagnosis {

@@ -16,6 +16,7 @@ pub mod schema;
 pub mod simulate;
 pub mod strip;
 pub mod svg;
+pub mod why;
 
 /// Write one line to stderr. An unwritable stderr (a closed pipe, `2>/dev/full`) is ignored:
 /// there is nowhere left to say so, and a doctor never panics over its own output.

@@ -13,7 +13,9 @@ use super::probe_all::{AllContext, ServerReport, ServerResult};
 use super::simulate::{summary_rows, View};
 use super::strip::{percent, Track};
 use super::svg::{self, RuleStrip};
+use super::why::launches_text;
 use super::StopCause;
+use crate::engine::diagnosis::Diagnosis;
 use crate::engine::policy::timings::format_ms;
 use crate::engine::policy::{EngineKind, Preset, Timings};
 use crate::engine::probe::verdict::{Prediction, Verdict, PREDICTED_RULES};
@@ -236,14 +238,41 @@ fn run_facts(run: &ProbeRun, ctx: &Context<'_>) -> Vec<(String, String)> {
     f
 }
 
+/// The diagnosis ("Why") for the page: each cause with its confidence, evidence and next step.
+fn diagnosis_views(why: &[Diagnosis]) -> Vec<DiagnosisView> {
+    why.iter()
+        .map(|d| DiagnosisView {
+            summary: format!(
+                "{} ({} confidence): {}",
+                d.id,
+                d.confidence.as_str(),
+                d.summary
+            ),
+            evidence: d
+                .evidence
+                .iter()
+                .map(|e| {
+                    let whence = if e.launches.is_empty() {
+                        e.source.as_str().to_string()
+                    } else {
+                        format!("{}, {}", launches_text(&e.launches), e.source.as_str())
+                    };
+                    format!("{whence}: {}", e.text)
+                })
+                .collect(),
+            next_step: d.next_step.clone(),
+        })
+        .collect()
+}
+
 /// One probed server's section.
 fn probe_section(
     heading: Option<String>,
     run: &ProbeRun,
     verdict: &Verdict,
     ctx: &Context<'_>,
-    diagnosis: Vec<DiagnosisView>,
 ) -> Section {
+    let diagnosis = diagnosis_views(ctx.why);
     let rules = predicted_rules(run, verdict);
     let (predictions_svg, caption) = match &verdict.scenario {
         Some(sc) if !rules.is_empty() => (
@@ -294,13 +323,7 @@ fn timeline_caption(tracks: &[Track]) -> String {
 }
 
 /// `probe`'s page.
-pub fn probe_page(
-    run: &ProbeRun,
-    verdict: &Verdict,
-    ctx: &Context<'_>,
-    command: &str,
-    diagnosis: Vec<DiagnosisView>,
-) -> Page {
+pub fn probe_page(run: &ProbeRun, verdict: &Verdict, ctx: &Context<'_>, command: &str) -> Page {
     let tracks = vec![Track::of_probe("", run)];
     Page {
         kind: "probe".into(),
@@ -311,7 +334,7 @@ pub fn probe_page(
         summary: None,
         timeline_svg: svg::timeline(&tracks, &format!("Timeline of {}", ctx.target), false),
         timeline_caption: timeline_caption(&tracks),
-        sections: vec![probe_section(None, run, verdict, ctx, diagnosis)],
+        sections: vec![probe_section(None, run, verdict, ctx)],
     }
 }
 
@@ -357,13 +380,13 @@ pub fn probe_all_page(servers: &[ServerReport], ctx: &AllContext<'_>, command: &
                     target: &p.target,
                     protocol: p.protocol,
                     interrupted: p.interrupted,
+                    why: &s.why,
                 };
                 sections.push(probe_section(
                     Some(format!("{} ({}, {})", s.name, s.transport, s.at)),
                     &p.run,
                     &p.verdict,
                     &pctx,
-                    Vec::new(),
                 ));
             }
             ServerResult::CannotLaunch(e) => summary.rows.push(vec![

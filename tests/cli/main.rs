@@ -4,6 +4,7 @@ mod action;
 mod check_config;
 mod check_config_ci;
 mod completions;
+mod diagnosis;
 mod hostile_io;
 mod hostile_proc;
 mod packaging;

@@ -224,6 +224,7 @@ impl Draft<'_> {
             pings_answered: self.pings_answered,
             stderr: StderrTail::default(),
             stdout: self.noise,
+            process: None,
             misbehaviour: self.misbehaviour,
             opening: None,
         }
