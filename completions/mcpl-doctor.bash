@@ -59,7 +59,7 @@ _mcpl__doctor() {
 
     case "${cmd}" in
         mcpl__doctor)
-            opts="-h -V --color --help --version simulate check-config probe schema completions help"
+            opts="-h -V --color --ascii --help --version simulate check-config probe schema completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -77,7 +77,7 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__check__subcmd__config)
-            opts="-p -q -h --preset --format --output --stdin-filename --quiet --deny-warnings --color --help"
+            opts="-p -q -h --preset --format --output --stdin-filename --quiet --deny-warnings --color --ascii --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -115,7 +115,7 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__completions)
-            opts="-h --color --help bash elvish fish powershell zsh"
+            opts="-h --color --ascii --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -231,7 +231,7 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__probe)
-            opts="-u -c -s -a -e -p -i -n -t -w -f -h --url --token --open-timeout --config --server --all --include-disabled --engine --preset --interval --cap --seed --launches --for --until-down --watch --handshake-timeout --ping-every --ping-timeout --redact --format --json --events --color --help"
+            opts="-u -c -s -a -e -p -i -n -t -w -f -h --url --token --open-timeout --config --server --all --include-disabled --engine --preset --interval --cap --seed --launches --for --until-down --watch --handshake-timeout --ping-every --ping-timeout --redact --format --json --events --report --svg --color --ascii --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -349,6 +349,14 @@ _mcpl__doctor() {
                     COMPREPLY=($(compgen -W "human json events" -- "${cur}"))
                     return 0
                     ;;
+                --report)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --svg)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -361,7 +369,7 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__schema)
-            opts="-h --color --help config check-config"
+            opts="-h --color --ascii --help config check-config"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -379,7 +387,7 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__simulate)
-            opts="-p -e -i -b -n -t -r -f -h --preset --compare --engine --interval --cap --behaviour --fail-after --startup --settle --launches --for --seed --no-jitter --rows --format --json --color --help"
+            opts="-p -e -i -b -n -t -r -f -h --preset --compare --engine --interval --cap --behaviour --fail-after --startup --settle --launches --for --seed --no-jitter --rows --format --json --report --svg --color --ascii --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -471,6 +479,14 @@ _mcpl__doctor() {
                     ;;
                 -f)
                     COMPREPLY=($(compgen -W "human json events" -- "${cur}"))
+                    return 0
+                    ;;
+                --report)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --svg)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)

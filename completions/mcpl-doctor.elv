@@ -19,6 +19,7 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
     var completions = [
         &'mcpl-doctor'= {
             cand --color 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never'
+            cand --ascii 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -53,9 +54,12 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand --rows 'How many rows of the schedule to show per rule (the summary always covers all)'
             cand -f 'Output: human (tables) or json (one document with schema_version)'
             cand --format 'Output: human (tables) or json (one document with schema_version)'
+            cand --report 'Also write a self-contained HTML report (timelines, schedules, each rule over a day) to FILE'
+            cand --svg 'Also write the timelines alone as an SVG picture to FILE'
             cand --color 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never'
             cand --no-jitter 'Nominal waits, no jitter'
             cand --json 'The same as --format json (kept for scripts)'
+            cand --ascii 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -69,6 +73,7 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand -q 'Print findings only: no summary line when there is nothing to say'
             cand --quiet 'Print findings only: no summary line when there is nothing to say'
             cand --deny-warnings 'Exit with status 1 when there are warnings, not only errors'
+            cand --ascii 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -101,6 +106,8 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand --redact 'A secret to mask in all output (repeatable). The entry''s env values and token are masked anyway'
             cand -f 'Output: human (the report), json (one document with schema_version at the end), events (JSON lines as things happen, the last one the whole report)'
             cand --format 'Output: human (the report), json (one document with schema_version at the end), events (JSON lines as things happen, the last one the whole report)'
+            cand --report 'Also write a self-contained HTML report (timeline, launches, verdict, predictions) to FILE, to open in a browser or attach to an incident (with --all: every server on one page)'
+            cand --svg 'Also write the timeline alone as an SVG picture to FILE'
             cand --color 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never'
             cand -a 'Probe every entry of --config at once (disabled entries and policy-only overrides are skipped, entries the host would refuse are reported and not probed)'
             cand --all 'Probe every entry of --config at once (disabled entries and policy-only overrides are skipped, entries the host would refuse are reported and not probed)'
@@ -108,16 +115,19 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand --until-down 'Stop once the host would raise mcpl-down'
             cand --json 'The same as --format json (kept for scripts)'
             cand --events 'The same as --format events (kept for scripts)'
+            cand --ascii 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
         &'mcpl-doctor;schema'= {
             cand --color 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never'
+            cand --ascii 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
         &'mcpl-doctor;completions'= {
             cand --color 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never'
+            cand --ascii 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
