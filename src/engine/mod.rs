@@ -5,5 +5,6 @@ pub mod config;
 pub mod policy;
 pub mod probe;
 pub mod process;
+pub mod process_tree;
 pub mod redact;
 pub mod schedule;

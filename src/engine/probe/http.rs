@@ -449,6 +449,7 @@ pub async fn attempt(
         stderr: StderrTail::default(),
         stdout: StdoutNoise::default(),
         opening: None,
+        escaped: 0,
     };
     let far = Instant::now() + Duration::from_secs(86_400 * 365 * 30);
     let deadline = opts.deadline.unwrap_or(far);

@@ -389,6 +389,7 @@ mod tests {
                 stderr: Default::default(),
                 stdout: Default::default(),
                 opening: None,
+                escaped: 0,
             })
         }
     }

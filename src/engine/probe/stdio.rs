@@ -533,6 +533,7 @@ pub async fn attempt(
         stderr,
         stdout,
         opening: None,
+        escaped: child.escaped(),
     })
 }
 

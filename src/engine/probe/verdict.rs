@@ -468,6 +468,7 @@ mod tests {
                     stderr: Default::default(),
                     stdout: Default::default(),
                     opening: None,
+                    escaped: 0,
                 };
                 if let Next::Retry { wait, .. } = d.next {
                     t = ended + wait.ms;

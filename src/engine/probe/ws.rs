@@ -210,6 +210,7 @@ impl Draft<'_> {
             stderr: StderrTail::default(),
             stdout: self.noise,
             opening: None,
+            escaped: 0,
         }
     }
 
