@@ -20,7 +20,8 @@
 //! *and* escapes its group *and* whose parent is still alive is not recognised as the server's;
 //! a SIGKILL to the keeper itself (together with the probe) leaves the stragglers it would have
 //! killed; the keeper can only kill what the probe had already seen (the scan runs every
-//! [`SCAN_EVERY`]).
+//! [`SCAN_EVERY`]); and the reaper needs no `/proc/<pid>/task/*/children` (a kernel option),
+//! so it peeks with `waitid(WNOWAIT)`.
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
@@ -35,8 +36,12 @@ use nix::unistd::Pid;
 /// The variable that marks a launch's processes.
 pub const LAUNCH_VAR: &str = "MCPL_DOCTOR_LAUNCH";
 
-/// How often the reaper looks for inherited children and escaped descendants.
-pub const SCAN_EVERY: Duration = Duration::from_millis(100);
+/// How often the reaper looks for exited inherited children (one `waitid` call when none has).
+pub const REAP_EVERY: Duration = Duration::from_millis(100);
+
+/// How often it looks for descendants outside their server's group, to tell the keeper (a scan
+/// of `/proc`, only while servers run and a keeper listens).
+pub const SCAN_EVERY: Duration = Duration::from_millis(500);
 
 /// A process, told apart from a later one with the same pid by its start time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -116,28 +121,54 @@ pub fn finished(pid: u32, marker: &str) {
 fn start_reaper() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
-        let _ = std::thread::Builder::new()
-            .name("reaper".into())
-            .spawn(|| loop {
-                std::thread::sleep(SCAN_EVERY);
-                scan_once();
-            });
+        let _ = std::thread::Builder::new().name("reaper".into()).spawn(|| {
+            let per_scan = (SCAN_EVERY.as_millis() / REAP_EVERY.as_millis()).max(1);
+            for tick in 1u128.. {
+                std::thread::sleep(REAP_EVERY);
+                reap_inherited();
+                if tick % per_scan == 0 {
+                    track_escaped();
+                }
+            }
+        });
     });
 }
 
-/// One pass: reap exited inherited children, tell the keeper about escaped descendants.
-pub fn scan_once() {
-    let me = std::process::id();
-    let procs = list();
-    let mut r = registry();
-    for p in procs.iter().filter(|p| p.ppid == me && p.zombie) {
-        if !r.spawned.contains(&p.pid) {
-            let _ = waitpid(Pid::from_raw(p.pid as i32), Some(WaitPidFlag::WNOHANG));
+/// Reap every exited child the probe inherited (never one it spawned: tokio reaps those).
+pub fn reap_inherited() {
+    use nix::sys::wait::{waitid, Id};
+    let r = registry();
+    let peek = WaitPidFlag::WEXITED | WaitPidFlag::WNOHANG | WaitPidFlag::WNOWAIT;
+    // Peek at one exited child at a time, without reaping it.
+    while let Ok(status) = waitid(Id::All, peek) {
+        let Some(pid) = status.pid() else {
+            return; // none has exited
+        };
+        if r.spawned.contains(&(pid.as_raw() as u32)) {
+            // A server of ours, which tokio reaps; others may wait behind it: look them up.
+            let me = std::process::id();
+            for p in list().iter().filter(|p| p.ppid == me && p.zombie) {
+                if !r.spawned.contains(&p.pid) {
+                    let _ = waitpid(Pid::from_raw(p.pid as i32), Some(WaitPidFlag::WNOHANG));
+                }
+            }
+            return;
         }
+        let _ = waitpid(pid, Some(WaitPidFlag::WNOHANG));
     }
-    if r.keeper.is_none() || r.launches.is_empty() {
+}
+
+/// Tell the keeper about this probe's descendants found outside their server's group.
+fn track_escaped() {
+    if registry().launches.is_empty() {
         return;
     }
+    let procs = list();
+    let mut r = registry();
+    if r.keeper.is_none() {
+        return;
+    }
+    let me = std::process::id();
     let prefix = format!("{LAUNCH_VAR}={me}.");
     for p in procs.iter().filter(|p| !p.zombie) {
         if r.launches.values().any(|&g| g == p.pgid) {
@@ -233,7 +264,7 @@ pub async fn stop_escaped(procs: &[Proc], grace: Duration) -> usize {
         }
     };
     let gone = || {
-        scan_reap();
+        reap_inherited();
         !procs.iter().any(|p| is_running(*p))
     };
     for sig in [Signal::SIGTERM, Signal::SIGKILL] {
@@ -248,27 +279,6 @@ pub async fn stop_escaped(procs: &[Proc], grace: Duration) -> usize {
         }
     }
     procs.iter().filter(|p| is_running(**p)).count()
-}
-
-/// Reap exited inherited children now (without waiting for the reaper's next pass).
-fn scan_reap() {
-    let me = std::process::id();
-    let r = registry();
-    if let Ok(dir) = std::fs::read_dir(format!("/proc/{me}/task")) {
-        for task in dir.flatten() {
-            let Ok(children) = std::fs::read_to_string(task.path().join("children")) else {
-                continue;
-            };
-            for pid in children
-                .split_whitespace()
-                .filter_map(|c| c.parse::<u32>().ok())
-            {
-                if !r.spawned.contains(&pid) && stat(pid).is_some_and(|s| s.zombie) {
-                    let _ = waitpid(Pid::from_raw(pid as i32), Some(WaitPidFlag::WNOHANG));
-                }
-            }
-        }
-    }
 }
 
 fn forget(procs: &[Proc]) {

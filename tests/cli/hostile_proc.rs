@@ -462,8 +462,8 @@ fn sigkill_to_the_probe_takes_every_servers_processes_with_it() {
             std::thread::sleep(Duration::from_millis(5));
         }
         if when == "connected" {
-            // The probe's scan for descendants outside the group runs every 100 ms.
-            std::thread::sleep(Duration::from_millis(300));
+            // The probe's scan for descendants outside the group runs every 500 ms.
+            std::thread::sleep(Duration::from_millis(1200));
         }
         probe.kill().expect("SIGKILL");
         let _ = probe.wait();
