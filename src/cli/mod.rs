@@ -12,6 +12,7 @@ pub mod check_config;
 pub mod completions;
 pub mod probe;
 pub mod probe_all;
+pub mod schema;
 pub mod simulate;
 
 /// Shows what an MCP/MCPL server does and what its host will do about it.
@@ -21,6 +22,10 @@ pub struct Cli {
     /// When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
+
+    /// Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8).
+    #[arg(long, global = true)]
+    pub ascii: bool,
 
     #[command(subcommand)]
     pub command: Command,
@@ -37,6 +42,9 @@ pub enum Command {
     /// configuration at once), speak the host's handshake, measure each connection, relaunch it
     /// under the host's rule, and give a verdict.
     Probe(probe::ProbeArgs),
+    /// Print a JSON Schema: `config` for host configuration files (editors use it through
+    /// `$schema`), or one of the output documents.
+    Schema(schema::SchemaArgs),
     /// Print shell completions generated from this command line's definition.
     Completions(completions::CompletionsArgs),
 }
@@ -59,10 +67,12 @@ where
             return ExitCode::from(code);
         }
     };
+    crate::render::strip::set_ascii(cli.ascii);
     let code = match cli.command {
         Command::Simulate(args) => simulate::run(args, cli.color),
         Command::CheckConfig(args) => check_config::run(args, cli.color),
         Command::Probe(args) => probe::run(args, cli.color),
+        Command::Schema(args) => schema::run(args),
         Command::Completions(args) => completions::run(args),
     };
     ExitCode::from(code)

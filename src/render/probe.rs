@@ -15,6 +15,7 @@ use serde_json::{json, Value};
 
 use super::{clock, new_table, terminal_width};
 use super::{sanitize, StopCause};
+use crate::engine::diagnosis::Diagnosis;
 use crate::engine::policy::timings::format_ms;
 use crate::engine::policy::{Ended, Next, Outcome, Wait};
 use crate::engine::probe::runner::{Finish, Planned};
@@ -34,6 +35,8 @@ pub struct Context<'a> {
     pub protocol: Protocol,
     /// What stopped the run from outside (Ctrl-C, SIGTERM, SIGHUP), if anything did.
     pub interrupted: Option<StopCause>,
+    /// The likely causes of the ends, the surest first (empty when nothing died).
+    pub why: &'a [Diagnosis],
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -471,6 +474,7 @@ pub fn launch_json(l: &Launch) -> Value {
         "pings": {"sent": r.pings_sent, "answered": r.pings_answered},
         "stderr": r.stderr,
         "stdout": r.stdout,
+        "misbehaviour": r.misbehaviour,
         "opening": r.opening,
         "escaped_processes": r.escaped,
     })
@@ -530,12 +534,14 @@ pub fn report_json(run: &ProbeRun, verdict: &Verdict, ctx: &Context<'_>) -> Valu
         "finish": finish_json(run.finish),
         "planned_next": planned_json(run.planned),
         "launches": run.launches.iter().map(launch_json).collect::<Vec<_>>(),
+        "folded": run.folded,
         "verdict": {
             "pattern": verdict.pattern,
             "text": verdict.sentence,
             "replayed": verdict.scenario.as_ref().map(|s| s.to_string()),
             "predictions": verdict.predictions.iter().map(prediction_json).collect::<Vec<_>>(),
         },
+        "diagnoses": super::why::why_json(ctx.why),
     })
 }
 
@@ -599,6 +605,15 @@ pub fn event_json(event: &Event) -> Value {
     }
 }
 
+/// The `--events` line for one diagnosis (written after the run, before the report):
+/// `{"event": "diagnosis", "diagnosis": {"id": ..., ...}}`.
+pub fn diagnosis_event(d: &Diagnosis) -> Value {
+    json!({
+        "event": "diagnosis",
+        "diagnosis": serde_json::to_value(d).unwrap_or(Value::Null),
+    })
+}
+
 /// `v` (an object) with `"event": name` as its first member.
 pub fn with_event_first(name: &str, v: Value) -> Value {
     let mut m = serde_json::Map::new();
@@ -631,7 +646,7 @@ pub fn write_json(run: &ProbeRun, verdict: &Verdict, ctx: &Context<'_>) -> io::R
 // Text.
 
 /// When, since the start: `7.779 s`, `2:05.123`, then `h:mm:ss.mmm`.
-fn since_start(ms: f64) -> String {
+pub(crate) fn since_start(ms: f64) -> String {
     if !ms.is_finite() {
         return "-".into();
     }
@@ -672,7 +687,7 @@ fn dash() -> String {
 }
 
 /// How an attempt ended, in a table cell.
-fn ended_cell(l: &Launch, finish: Finish, by: &str) -> String {
+pub(crate) fn ended_cell(l: &Launch, finish: Finish, by: &str) -> String {
     match l.report.outcome.as_ref() {
         None => {
             if finish == Finish::Interrupted {
@@ -694,7 +709,7 @@ fn ended_cell(l: &Launch, finish: Finish, by: &str) -> String {
     }
 }
 
-fn wait_cell(l: &Launch) -> String {
+pub(crate) fn wait_cell(l: &Launch) -> String {
     match l.decision.map(|d| d.next) {
         Some(Next::Retry { wait, .. }) => {
             if (wait.max_ms - wait.min_ms).abs() < 0.5 {
@@ -717,7 +732,7 @@ fn wait_cell(l: &Launch) -> String {
     }
 }
 
-fn counted_cell(l: &Launch) -> String {
+pub(crate) fn counted_cell(l: &Launch) -> String {
     use crate::engine::policy::Counted;
     l.decision.map_or_else(dash, |d| {
         match d.counted {
@@ -733,7 +748,7 @@ fn counted_cell(l: &Launch) -> String {
     })
 }
 
-fn server_line(s: &ServerInfo) -> String {
+pub(crate) fn server_line(s: &ServerInfo) -> String {
     if s.family.is_none() {
         return if s.supported_versions.is_empty() {
             "refused the handshake".into()
@@ -762,7 +777,7 @@ fn server_line(s: &ServerInfo) -> String {
     format!("{name}: {family}{version}")
 }
 
-fn finish_text(run: &ProbeRun, by: Option<StopCause>) -> String {
+pub(crate) fn finish_text(run: &ProbeRun, by: Option<StopCause>) -> String {
     let what = match run.finish {
         Finish::Launches(1) => "after 1 launch (--launches)".into(),
         Finish::Launches(n) => format!("after {n} launches (--launches)"),
@@ -787,7 +802,7 @@ fn finish_text(run: &ProbeRun, by: Option<StopCause>) -> String {
     }
 }
 
-fn notes(run: &ProbeRun) -> Vec<String> {
+pub(crate) fn notes(run: &ProbeRun) -> Vec<String> {
     let mut out = Vec::new();
     let mut last_tail: Option<(u32, &Vec<String>)> = None;
     for l in &run.launches {
@@ -805,6 +820,22 @@ fn notes(run: &ProbeRun) -> Vec<String> {
                 r.stdout.non_json_lines,
                 plural(r.stdout.non_json_lines),
                 if r.stdout.non_json_lines == 1 { "is" } else { "are" },
+            ));
+        }
+        if r.misbehaviour.unsent_messages > 0 {
+            out.push(format!(
+                "launch {}: the server stopped reading what the probe sends: {} message{} (replies, \
+                 pings) not sent rather than queued (a host's replies would pile up the same way)",
+                l.number,
+                r.misbehaviour.unsent_messages,
+                plural(r.misbehaviour.unsent_messages),
+            ));
+        }
+        if r.misbehaviour.ws_pings >= crate::engine::probe::PING_FLOOD {
+            out.push(format!(
+                "launch {}: ping flood: {} WebSocket pings from the server (each owes a pong; at most \
+                 one pong is kept waiting for a server that does not read)",
+                l.number, r.misbehaviour.ws_pings,
             ));
         }
         if r.stdout.overlong_lines > 0 {
@@ -904,7 +935,7 @@ fn bytes(n: u64) -> String {
     }
 }
 
-fn per_day(v: f64) -> String {
+pub(crate) fn per_day(v: f64) -> String {
     if v == 0.0 {
         "0".into()
     } else if v >= 100.0 {
@@ -997,7 +1028,28 @@ pub fn write_text_to(
         "wait",
         "mcpl-down",
     ]);
-    for l in &run.launches {
+    for (i, l) in run.launches.iter().enumerate() {
+        if i == crate::engine::probe::runner::KEEP_FIRST && run.folded.launches > 0 {
+            let f = &run.folded;
+            table.add_row(vec![
+                Cell::new("…").set_alignment(CellAlignment::Right),
+                Cell::new("…").set_alignment(CellAlignment::Right),
+                Cell::new(""),
+                Cell::new(""),
+                Cell::new(""),
+                Cell::new(format!(
+                    "{} launches folded ({} to {})",
+                    f.launches, f.first, f.last
+                )),
+                Cell::new(""),
+                Cell::new(""),
+                Cell::new(if f.alerts > 0 {
+                    format!("raised {}x", f.alerts)
+                } else {
+                    "-".into()
+                }),
+            ]);
+        }
         let r = &l.report;
         table.add_row(vec![
             Cell::new(l.number).set_alignment(CellAlignment::Right),
@@ -1033,6 +1085,9 @@ pub fn write_text_to(
         }
     }
     writeln!(out, "{table}")?;
+    if run.folded.launches > 0 {
+        writeln!(out, "{}", folded_text(&run.folded))?;
+    }
     for l in &run.launches {
         if let Some(alert) = &l.alert {
             writeln!(out, "mcpl-down on launch {}: {}", l.number, sanitize(alert))?;
@@ -1047,7 +1102,10 @@ pub fn write_text_to(
         }
     }
     writeln!(out)?;
+    super::strip::write_probe(out, run)?;
+    writeln!(out)?;
     writeln!(out, "Verdict: {}.", sanitize(&verdict.sentence))?;
+    super::why::write_why(out, ctx.why)?;
     if !verdict.predictions.is_empty() {
         let replayed = verdict
             .scenario
@@ -1063,8 +1121,44 @@ pub fn write_text_to(
     out.flush()
 }
 
+/// What the folded launches of a long run did, in one line.
+fn folded_text(f: &crate::engine::probe::runner::Folded) -> String {
+    let mut what = Vec::new();
+    for (n, word) in [
+        (f.closed, "connected then closed"),
+        (f.still_up, "still up"),
+        (f.failed, "never connected"),
+        (f.cut, "cut"),
+    ] {
+        if n > 0 {
+            what.push(format!("{n} {word}"));
+        }
+    }
+    let connected = match (f.connected_ms_min, f.connected_ms_max) {
+        (Some(lo), Some(hi)) => format!(
+            "; connected {} to {} ({} in all)",
+            format_ms(lo.round()),
+            format_ms(hi.round()),
+            format_ms(f.connected_ms_total.round())
+        ),
+        _ => String::new(),
+    };
+    let alerts = if f.alerts > 0 {
+        format!("; mcpl-down raised on {} of them", f.alerts)
+    } else {
+        String::new()
+    };
+    format!(
+        "Launches {} to {} are folded to keep the report small ({} launches: {}{connected}{alerts}).",
+        f.first,
+        f.last,
+        f.launches,
+        what.join(", ")
+    )
+}
+
 /// The replayed behaviour in a few words.
-fn replay_text(s: &Scenario) -> String {
+pub(crate) fn replay_text(s: &Scenario) -> String {
     let startup = if s.startup_ms > 0.0 {
         format!(
             ", {} from launch to handshake",

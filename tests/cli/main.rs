@@ -1,13 +1,17 @@
 //! One integration-test binary: drives the real `mcpl-doctor` binary. Modules by subcommand.
 
+mod action;
 mod check_config;
 mod check_config_ci;
 mod completions;
+mod diagnosis;
 mod hostile_io;
 mod hostile_proc;
 mod packaging;
+mod pictures;
 mod probe;
 mod probe_all;
 mod probe_ws;
+mod schema;
 mod simulate;
 mod support;
