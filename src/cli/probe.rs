@@ -698,7 +698,7 @@ pub(crate) fn handle_signals(stop_handle: StopHandle, what: &'static str) -> Sto
 
 pub fn run(args: ProbeArgs, color: ColorChoice) -> u8 {
     if let Some(w) = short_redact_warning(&args) {
-        eprintln!("{w}");
+        crate::say!("{w}");
     }
     // Before any thread starts: a keeper that kills every server's group, and what left it,
     // should the probe be SIGKILLed (see engine::process_tree).
