@@ -8,6 +8,7 @@ mod diagnosis;
 mod hostile_io;
 mod hostile_proc;
 mod packaging;
+mod pictures;
 mod probe;
 mod probe_all;
 mod probe_ws;
