@@ -9,12 +9,13 @@
 use std::io::{self, Write};
 use std::time::{Duration, SystemTime};
 
-use comfy_table::{Cell, CellAlignment, ColumnConstraint, Table, Width};
+use comfy_table::Table;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
 
 use super::sanitize;
-use super::{clock, new_table, terminal_width};
+use super::layout::{fitted_table, prose};
+use super::{clock, terminal_width};
 use crate::engine::policy::timings::format_ms;
 use crate::engine::policy::{Ended, Next, Outcome, Wait};
 use crate::engine::probe::runner::{Finish, Planned};
@@ -625,7 +626,7 @@ pub fn write_json(run: &ProbeRun, verdict: &Verdict, ctx: &Context<'_>) -> io::R
 // Text.
 
 /// When, since the start: `7.779 s`, `2:05.123`, then `h:mm:ss.mmm`.
-fn since_start(ms: f64) -> String {
+pub(crate) fn since_start(ms: f64) -> String {
     if !ms.is_finite() {
         return "-".into();
     }
@@ -645,7 +646,7 @@ fn since_start(ms: f64) -> String {
 }
 
 /// A jitter range in the unit of its upper end: `150-250 ms`, `2.4-4 s`.
-fn range(min: f64, max: f64) -> String {
+pub(crate) fn range(min: f64, max: f64) -> String {
     let whole = format_ms(max);
     let (scale, unit) = if whole.ends_with(" ms") {
         (1.0, " ms")
@@ -891,34 +892,35 @@ fn per_day(v: f64) -> String {
 }
 
 fn predictions_table(preds: &[Prediction], color: bool) -> Table {
-    let mut t = new_table(color);
-    t.set_header(vec![
+    let header = [
         "rule",
-        "launches/day",
+        "launches a day",
         "first mcpl-down",
-        "downs/day",
-        "status pairs/day",
-        "webhooks/day",
+        "downs a day",
+        "status pairs a day",
+        "webhooks a day",
         "connected",
-    ]);
-    for p in preds {
-        let first = match (p.first_down_ms, p.first_down_attempt) {
-            (Some(ms), Some(a)) => format!("{} (attempt {a})", format_ms(round_ms(ms))),
-            (Some(ms), None) => format_ms(round_ms(ms)),
-            _ => "never".into(),
-        };
-        let right = |s: String| Cell::new(s).set_alignment(CellAlignment::Right);
-        t.add_row(vec![
-            Cell::new(&p.rule),
-            right(per_day(p.launches_per_day)),
-            Cell::new(first),
-            right(per_day(p.downs_per_day)),
-            right(per_day(p.status_pairs_per_day)),
-            right(per_day(p.webhooks_per_day)),
-            right(format!("{:.1}%", p.connected_share * 100.0)),
-        ]);
-    }
-    t
+    ];
+    let rows: Vec<Vec<String>> = preds
+        .iter()
+        .map(|p| {
+            let first = match (p.first_down_ms, p.first_down_attempt) {
+                (Some(ms), Some(a)) => format!("{} (attempt {a})", format_ms(round_ms(ms))),
+                (Some(ms), None) => format_ms(round_ms(ms)),
+                _ => "never".into(),
+            };
+            vec![
+                p.rule.clone(),
+                per_day(p.launches_per_day),
+                first,
+                per_day(p.downs_per_day),
+                per_day(p.status_pairs_per_day),
+                per_day(p.webhooks_per_day),
+                format!("{:.1}%", p.connected_share * 100.0),
+            ]
+        })
+        .collect();
+    fitted_table(color, &header, &rows, &[1, 3, 4, 5, 6])
 }
 
 /// The text report on stdout: launch table, notes, verdict and predictions.
@@ -944,8 +946,7 @@ pub fn write_text_to(
         .lasting_threshold(0.0)
         .map(|t| format!(", lasting after {}", format_ms(t)))
         .unwrap_or_else(|| ", every handshake resets the count".into());
-    writeln!(
-        out,
+    let head = format!(
         "Probed {} ({} handshake) under rule {} (interval {}, cap {}{threshold}), seed {}.",
         sanitize(ctx.target),
         ctx.protocol.name(),
@@ -953,84 +954,156 @@ pub fn write_text_to(
         format_ms(run.policy.timings.interval_ms),
         format_ms(run.policy.timings.cap_ms),
         run.seed
-    )?;
+    );
+    writeln!(out, "{}", prose(&head, "  "))?;
     if let Some(s) = run.launches.iter().find_map(|l| l.report.server.as_ref()) {
-        writeln!(out, "Server: {}", server_line(s))?;
+        writeln!(out, "{}", prose(&format!("Server: {}", server_line(s)), "  "))?;
     }
     writeln!(out)?;
 
-    let mut table = new_table(color);
-    table.set_header(vec![
-        "#",
-        "attempt",
-        "launched",
-        "handshake",
-        "connected",
-        "ended",
-        "counted as",
-        "wait",
-        "mcpl-down",
-    ]);
-    for l in &run.launches {
-        let r = &l.report;
-        table.add_row(vec![
-            Cell::new(l.number).set_alignment(CellAlignment::Right),
-            Cell::new(l.attempt).set_alignment(CellAlignment::Right),
-            Cell::new(since_start(r.launched_at_ms)),
-            Cell::new(r.handshake_ms().map_or_else(dash, |h| format_ms(h.round()))),
-            Cell::new(r.connected_ms().map_or_else(dash, |c| format_ms(c.round()))),
-            Cell::new(ended_cell(l, run.finish)),
-            Cell::new(counted_cell(l)),
-            Cell::new(wait_cell(l)),
-            Cell::new(if l.alert.is_some() { "raised" } else { "-" }),
-        ]);
-    }
-    // With room to spare, keep the short words whole and let the free text wrap.
-    if terminal_width() >= 110 {
-        for (i, width) in [
-            (0, 4),
-            (1, 9),
-            (2, 11),
-            (3, 11),
-            (4, 11),
-            (6, 13),
-            (7, 14),
-            (8, 11),
-        ] {
-            if let Some(c) = table.column_mut(i) {
-                c.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(width)));
-            }
-        }
-    }
-    writeln!(out, "{table}")?;
+    writeln!(out, "{}", launch_table(run, ctx, color))?;
     for l in &run.launches {
         if let Some(alert) = &l.alert {
-            writeln!(out, "mcpl-down on launch {}: {}", l.number, sanitize(alert))?;
+            writeln!(out, "{}", prose(&alert_line(l, alert), "  "))?;
         }
     }
-    writeln!(out, "{}", finish_text(run))?;
+    writeln!(out, "{}", prose(&finish_text(run), "  "))?;
     let notes = notes(run);
     if !notes.is_empty() {
         writeln!(out)?;
         for n in notes {
-            writeln!(out, "{n}")?;
+            writeln!(out, "{}", prose(&n, "  "))?;
         }
     }
-    writeln!(out)?;
-    writeln!(out, "Verdict: {}.", sanitize(&verdict.sentence))?;
     if !verdict.predictions.is_empty() {
         let replayed = verdict
             .scenario
             .as_ref()
             .map(|s| format!(" ({})", replay_text(s)))
             .unwrap_or_default();
+        writeln!(out)?;
         writeln!(
             out,
-            "\nWhat each host rule would do over a day, replaying this behaviour{replayed}:"
+            "{}",
+            prose(
+                &format!("What each host rule would do over a day, replaying this behaviour{replayed}:"),
+                ""
+            )
         )?;
         writeln!(out, "{}", predictions_table(&verdict.predictions, color))?;
     }
+    // The final block: the verdict, last.
+    writeln!(out)?;
+    writeln!(out, "{}", verdict_line(verdict, color))?;
     out.flush()
+}
+
+/// `Verdict: ...`, wrapped to the terminal; on a terminal in bold green (stayed up), red
+/// (flapped, never connected, refused) or yellow (nothing to judge).
+pub fn verdict_line(verdict: &Verdict, color: bool) -> String {
+    use crate::engine::probe::verdict::Pattern;
+    let colour = match verdict.pattern {
+        Pattern::StayedUp => 32,
+        Pattern::Unknown => 33,
+        _ => 31,
+    };
+    let text = prose(&format!("Verdict: {}.", sanitize(&verdict.sentence)), "  ");
+    text.lines()
+        .map(|line| super::paint(color, colour, line))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// An alert, marked as the host's own words; where its text gives the lifetime in the host's
+/// whole seconds (`closed after 0 s` for a 308 ms connection), the measured lifetime too.
+fn alert_line(l: &Launch, alert: &str) -> String {
+    let lived = match l.report.connected_ms() {
+        Some(ms) if alert.contains("closed after") => format!(
+            " (the connection lived {}; the host counts whole seconds, rounded down)",
+            format_ms(ms.round())
+        ),
+        _ => String::new(),
+    };
+    format!(
+        "mcpl-down on launch {}, in the host's words: \"{}\"{lived}",
+        l.number,
+        sanitize(alert)
+    )
+}
+
+/// Whether the target is dialled (a URL) rather than launched.
+fn dialled(ctx: &Context<'_>) -> bool {
+    ["ws://", "wss://", "http://", "https://"]
+        .iter()
+        .any(|s| ctx.target.starts_with(s))
+}
+
+/// The launch table. From 110 columns: one column per fact. Narrower: the handshake time over
+/// the connection's lifetime in one column, and `mcpl-down` under what the attempt counted as.
+fn launch_table(run: &ProbeRun, ctx: &Context<'_>, color: bool) -> Table {
+    let started = if dialled(ctx) { "dialled" } else { "launched" };
+    let wide = terminal_width() >= 110;
+    let header: Vec<&str> = if wide {
+        vec![
+            "#",
+            "attempt",
+            started,
+            "handshake",
+            "connected",
+            "ended",
+            "counted as",
+            "wait",
+            "mcpl-down",
+        ]
+    } else {
+        vec![
+            "#",
+            "attempt",
+            started,
+            "handshake\nconnected",
+            "ended",
+            "counted as",
+            "wait",
+        ]
+    };
+    let rows: Vec<Vec<String>> = run
+        .launches
+        .iter()
+        .map(|l| {
+            let r = &l.report;
+            let handshake = r.handshake_ms().map_or_else(dash, |h| format_ms(h.round()));
+            let connected = r.connected_ms().map_or_else(dash, |c| format_ms(c.round()));
+            let mut row = vec![
+                l.number.to_string(),
+                l.attempt.to_string(),
+                since_start(r.launched_at_ms),
+            ];
+            if wide {
+                row.extend([
+                    handshake,
+                    connected,
+                    ended_cell(l, run.finish),
+                    counted_cell(l),
+                    wait_cell(l),
+                    if l.alert.is_some() { "raised" } else { "-" }.into(),
+                ]);
+            } else {
+                let up = if r.handshake_ms().is_none() && r.connected_ms().is_none() {
+                    dash()
+                } else {
+                    format!("{handshake}\n{connected}")
+                };
+                let counted = if l.alert.is_some() {
+                    format!("{}\nmcpl-down", counted_cell(l))
+                } else {
+                    counted_cell(l)
+                };
+                row.extend([up, ended_cell(l, run.finish), counted, wait_cell(l)]);
+            }
+            row
+        })
+        .collect();
+    fitted_table(color, &header, &rows, &[0, 1])
 }
 
 /// The replayed behaviour in a few words.
