@@ -13,9 +13,9 @@ use comfy_table::Table;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
 
-use super::sanitize;
 use super::layout::{fitted_table, prose};
 use super::{clock, terminal_width};
+use super::{sanitize, StopCause};
 use crate::engine::policy::timings::format_ms;
 use crate::engine::policy::{Ended, Next, Outcome, Wait};
 use crate::engine::probe::runner::{Finish, Planned};
@@ -33,7 +33,8 @@ pub struct Context<'a> {
     /// The target as shown to a person (redacted).
     pub target: &'a str,
     pub protocol: Protocol,
-    pub interrupted: bool,
+    /// What stopped the run from outside (Ctrl-C, SIGTERM, SIGHUP), if anything did.
+    pub interrupted: Option<StopCause>,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -521,7 +522,7 @@ pub fn report_json(run: &ProbeRun, verdict: &Verdict, ctx: &Context<'_>) -> Valu
         "seed": run.seed,
         "started_at": rfc3339(run.started_wall),
         "elapsed_ms": num(run.elapsed_ms),
-        "interrupted": ctx.interrupted,
+        "interrupted": ctx.interrupted.is_some(),
         "finish": finish_json(run.finish),
         "planned_next": planned_json(run.planned),
         "launches": run.launches.iter().map(launch_json).collect::<Vec<_>>(),
@@ -667,11 +668,11 @@ fn dash() -> String {
 }
 
 /// How an attempt ended, in a table cell.
-fn ended_cell(l: &Launch, finish: Finish) -> String {
+fn ended_cell(l: &Launch, finish: Finish, by: &str) -> String {
     match l.report.outcome.as_ref() {
         None => {
             if finish == Finish::Interrupted {
-                "cut (Ctrl-C)".into()
+                format!("cut ({by})")
             } else {
                 "cut (--for)".into()
             }
@@ -682,7 +683,7 @@ fn ended_cell(l: &Launch, finish: Finish) -> String {
         },
         Some(Outcome::StillUp { .. }) => match finish {
             Finish::Deadline => "still up at --for".into(),
-            Finish::Interrupted => "still up at Ctrl-C".into(),
+            Finish::Interrupted => format!("still up at {by}"),
             _ => "still up at --watch".into(),
         },
         Some(Outcome::FailedToConnect(f)) | Some(Outcome::Permanent(f)) => sanitize(&f.to_string()),
@@ -752,7 +753,7 @@ fn server_line(s: &ServerInfo) -> String {
     format!("{name}: {family}{version}")
 }
 
-fn finish_text(run: &ProbeRun) -> String {
+fn finish_text(run: &ProbeRun, by: Option<StopCause>) -> String {
     let what = match run.finish {
         Finish::Launches(1) => "after 1 launch (--launches)".into(),
         Finish::Launches(n) => format!("after {n} launches (--launches)"),
@@ -764,7 +765,7 @@ fn finish_text(run: &ProbeRun) -> String {
         Finish::StillUp => "the connection was still up at the end of --watch".into(),
         Finish::Halted => "a permanent failure, on which the host stops reconnecting".into(),
         Finish::GaveUp(why) => format!("the rule gives up ({why})"),
-        Finish::Interrupted => "interrupted (Ctrl-C)".into(),
+        Finish::Interrupted => by.unwrap_or(StopCause::Interrupt).words().into(),
     };
     match run.planned {
         Some(p) => format!(
@@ -967,7 +968,7 @@ pub fn write_text_to(
             writeln!(out, "{}", prose(&alert_line(l, alert), "  "))?;
         }
     }
-    writeln!(out, "{}", prose(&finish_text(run), "  "))?;
+    writeln!(out, "{}", prose(&finish_text(run, ctx.interrupted), "  "))?;
     let notes = notes(run);
     if !notes.is_empty() {
         writeln!(out)?;
@@ -1082,7 +1083,11 @@ fn launch_table(run: &ProbeRun, ctx: &Context<'_>, color: bool) -> Table {
                 row.extend([
                     handshake,
                     connected,
-                    ended_cell(l, run.finish),
+                    ended_cell(
+                        l,
+                        run.finish,
+                        ctx.interrupted.unwrap_or(StopCause::Interrupt).short(),
+                    ),
                     counted_cell(l),
                     wait_cell(l),
                     if l.alert.is_some() { "raised" } else { "-" }.into(),
@@ -1098,7 +1103,11 @@ fn launch_table(run: &ProbeRun, ctx: &Context<'_>, color: bool) -> Table {
                 } else {
                     counted_cell(l)
                 };
-                row.extend([up, ended_cell(l, run.finish), counted, wait_cell(l)]);
+                row.extend([up, ended_cell(
+                        l,
+                        run.finish,
+                        ctx.interrupted.unwrap_or(StopCause::Interrupt).short(),
+                    ), counted, wait_cell(l)]);
             }
             row
         })

@@ -14,7 +14,7 @@ use super::probe::{
     escape_unsafe_json, event_json, num, report_json, rfc3339, round_ms, write_text_to, Context,
     SCHEMA_VERSION,
 };
-use super::sanitize;
+use super::{sanitize, StopCause};
 use crate::engine::policy::timings::format_ms;
 use crate::engine::probe::verdict::{self, Pattern, Verdict, PREDICTED_RULES};
 use crate::engine::probe::{Event, ProbeRun, Protocol};
@@ -38,7 +38,7 @@ pub struct Probed {
     /// The target as shown to a person (redacted).
     pub target: String,
     pub protocol: Protocol,
-    pub interrupted: bool,
+    pub interrupted: Option<StopCause>,
 }
 
 impl Probed {
@@ -102,7 +102,7 @@ pub struct AllContext<'a> {
     pub started_wall: SystemTime,
     /// Wall time of the whole run, ms.
     pub elapsed_ms: f64,
-    pub interrupted: bool,
+    pub interrupted: Option<StopCause>,
 }
 
 fn pattern_words(p: Pattern) -> &'static str {
@@ -216,10 +216,14 @@ pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -
 
     let summary = summary_block(servers, ctx, &c, color);
     write!(out, "{summary}")?;
-    if ctx.interrupted {
+    if let Some(by) = ctx.interrupted {
+        let mut words = by.words().to_string();
+        if let Some(first) = words.get_mut(..1) {
+            first.make_ascii_uppercase();
+        }
         writeln!(
             out,
-            "Interrupted (Ctrl-C): each server's report covers what it did until then."
+            "{words}: each server's report covers what it did until then."
         )?;
     }
 
@@ -321,7 +325,13 @@ fn summary_block(
                     let (run, verdict) = (&p.run, &p.verdict);
                     (
                         run.launches.len(),
-                        pattern_words(verdict.pattern).to_string(),
+                        // Interrupted before it showed anything else: up until the stop, not
+                        // "stayed up".
+                        match (verdict.pattern, ctx.interrupted) {
+                            (Pattern::StayedUp, Some(_)) => "up until stopped",
+                            (p, _) => pattern_words(p),
+                        }
+                        .to_string(),
                         sanitize(&verdict.short),
                         rules.iter().map(|r| first_down_cell(verdict, r)).collect(),
                     )
@@ -378,7 +388,15 @@ fn summary_block(
         "",
     ));
     out.push('\n');
-    let mut summary = vec![plural(c.stayed_up, "server stayed up", "servers stayed up")];
+    let mut summary = vec![if ctx.interrupted.is_some() {
+        plural(
+            c.stayed_up,
+            "server up until stopped",
+            "servers up until stopped",
+        )
+    } else {
+        plural(c.stayed_up, "server stayed up", "servers stayed up")
+    }];
     if c.did_not > 0 {
         summary.push(format!(
             "{} did not (flapped or never connected)",
@@ -482,7 +500,7 @@ pub fn report_json_all(servers: &[ServerReport], ctx: &AllContext<'_>) -> Value 
         "seed": ctx.seed,
         "started_at": rfc3339(ctx.started_wall),
         "elapsed_ms": num(ctx.elapsed_ms),
-        "interrupted": ctx.interrupted,
+        "interrupted": ctx.interrupted.is_some(),
         "summary": {
             "entries": servers.len(),
             "probed": c.probed,

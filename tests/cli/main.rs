@@ -2,6 +2,7 @@
 
 mod check_config;
 mod completions;
+mod hostile_io;
 mod packaging;
 mod probe;
 mod probe_all;
