@@ -8,7 +8,9 @@
 //! to the free-text columns. Only a piece wider than [`LONGEST_PIECE`] (a long URL or path) is
 //! ever cut.
 
-use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, ContentArrangement, Table};
+use comfy_table::{
+    presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Color, ContentArrangement, Table,
+};
 use unicode_width::UnicodeWidthStr;
 
 use super::terminal_width;
@@ -177,7 +179,18 @@ fn widths(columns: &[Vec<&str>], total: usize) -> Vec<usize> {
 /// `header` (a `\n` in a header is a line break), `rows` of cells, and the columns in `right`
 /// aligned right.
 pub fn fitted_table(color: bool, header: &[&str], rows: &[Vec<String>], right: &[usize]) -> Table {
-    fitted_table_within(color, header, rows, right, usize::from(terminal_width()))
+    fitted_table_within(color, header, rows, right, usize::from(terminal_width()), &|_, _| None)
+}
+
+/// [`fitted_table`] with cells coloured by `paint(row, column)` when `color` is on.
+pub fn fitted_table_painted(
+    color: bool,
+    header: &[&str],
+    rows: &[Vec<String>],
+    right: &[usize],
+    paint: &dyn Fn(usize, usize) -> Option<Color>,
+) -> Table {
+    fitted_table_within(color, header, rows, right, usize::from(terminal_width()), paint)
 }
 
 /// [`fitted_table`] within `total` columns.
@@ -187,6 +200,7 @@ pub fn fitted_table_within(
     rows: &[Vec<String>],
     right: &[usize],
     total: usize,
+    paint: &dyn Fn(usize, usize) -> Option<Color>,
 ) -> Table {
     let n = header.len();
     let columns: Vec<Vec<&str>> = (0..n)
@@ -201,7 +215,9 @@ pub fn fitted_table_within(
     table
         .load_style(UTF8_FULL_CONDENSED)
         .set_content_arrangement(ContentArrangement::Disabled);
-    if !color {
+    if color {
+        table.enforce_styling();
+    } else {
         table.force_no_tty();
     }
     table.set_header(
@@ -211,12 +227,15 @@ pub fn fitted_table_within(
             .map(|(i, h)| Cell::new(wrap(h, w[i])))
             .collect::<Vec<_>>(),
     );
-    for row in rows {
+    for (r, row) in rows.iter().enumerate() {
         table.add_row(
             (0..n)
                 .map(|i| {
                     let text = row.get(i).map_or("", String::as_str);
-                    let cell = Cell::new(wrap(text, w[i]));
+                    let mut cell = Cell::new(wrap(text, w[i]));
+                    if let (true, Some(c)) = (color, paint(r, i)) {
+                        cell = cell.fg(c);
+                    }
                     if right.contains(&i) {
                         cell.set_alignment(CellAlignment::Right)
                     } else {
@@ -249,7 +268,7 @@ mod tests {
     fn prose_continuation_lines_are_indented() {
         assert_eq!(
             wrap_indented("mcpl-down on launch 6: MCPL server down", 20, "  "),
-            vec!["mcpl-down on launch", "  6: MCPL server", "  down"]
+            vec!["mcpl-down on", "  launch 6: MCPL", "  server down"]
         );
     }
 
@@ -261,7 +280,7 @@ mod tests {
             "reset by handshake".to_string(),
             "exited with code 1 before its handshake".to_string(),
         ]];
-        let t = fitted_table_within(false, &header, &rows, &[0], 40).to_string();
+        let t = fitted_table_within(false, &header, &rows, &[0], 40, &|_, _| None).to_string();
         for line in t.lines() {
             assert!(width(line) <= 40, "{line}");
         }

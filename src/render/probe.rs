@@ -52,6 +52,19 @@ pub struct LiveLine {
     launch: u32,
     attempt: u32,
     state: LiveState,
+    bounds: Bounds,
+    started: std::time::Instant,
+}
+
+/// What the progress line says it waits for, and up to when.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Bounds {
+    /// `--handshake-timeout`, ms.
+    pub handshake_ms: f64,
+    /// `--watch`, ms.
+    pub watch_ms: f64,
+    /// `--for`, ms from the start.
+    pub run_for_ms: Option<f64>,
 }
 
 enum LiveState {
@@ -90,7 +103,15 @@ impl LiveLine {
             launch: 0,
             attempt: 0,
             state: LiveState::Starting,
+            bounds: Bounds::default(),
+            started: std::time::Instant::now(),
         }
+    }
+
+    /// The bounds the line names while it waits.
+    pub fn with_bounds(mut self, bounds: Bounds) -> LiveLine {
+        self.bounds = bounds;
+        self
     }
 
     /// One server's line among several, named `name` (padded to `width` characters).
@@ -109,6 +130,8 @@ impl LiveLine {
             launch: 0,
             attempt: 0,
             state: LiveState::Starting,
+            bounds: Bounds::default(),
+            started: std::time::Instant::now(),
         }
     }
 
@@ -161,23 +184,39 @@ impl LiveLine {
     fn message(&self) -> String {
         let now = std::time::Instant::now();
         let head = format!("launch {} (attempt {})", self.launch, self.attempt);
+        let bound = |ms: f64, flag: &str| {
+            if ms > 0.0 {
+                format!("up to {} ({flag})", format_ms(ms))
+            } else {
+                String::new()
+            }
+        };
         let msg = match &self.state {
             LiveState::Starting => "starting".to_string(),
             LiveState::Handshaking { since } => format!(
-                "{head}: handshaking for {}",
+                "{head}: waiting {} for the handshake, {} so far",
+                bound(self.bounds.handshake_ms, "--handshake-timeout"),
                 format_ms(round_ms(ms(now - *since)))
             ),
             LiveState::Connected { since } => format!(
-                "{head}: connected for {}",
-                format_ms(round_ms(ms(now - *since)))
+                "{head}: connected for {}; waiting {} for the connection to end",
+                format_ms(round_ms(ms(now - *since))),
+                bound(self.bounds.watch_ms, "--watch")
             ),
             LiveState::Waiting { until, next } => format!(
-                "{head}: ended; attempt {next} in {}",
+                "{head}: ended; the host's wait before attempt {next}: {} left",
                 format_ms(round_ms(ms(until.saturating_duration_since(now))))
             ),
             LiveState::Stopping => format!("{head}: ended"),
             LiveState::Finished(text) => text.clone(),
         };
+        let mut msg = msg.replace("waiting  for", "waiting for");
+        if let (Some(limit), LiveState::Connected { .. } | LiveState::Waiting { .. }) =
+            (self.bounds.run_for_ms, &self.state)
+        {
+            let left = (limit - ms(now - self.started)).max(0.0);
+            msg.push_str(&format!("; --for ends in {}", format_ms(round_ms(left))));
+        }
         format!("{}{msg}", self.prefix)
     }
 
@@ -223,8 +262,8 @@ pub struct MultiLive {
 }
 
 impl MultiLive {
-    /// Lines for servers named `names`, drawn only when `enabled`.
-    pub fn new(enabled: bool, names: &[String]) -> MultiLive {
+    /// Lines for servers named `names`, drawn only when `enabled`, naming `bounds`.
+    pub fn new(enabled: bool, names: &[String], bounds: Bounds) -> MultiLive {
         let multi = enabled.then(|| MultiProgress::with_draw_target(ProgressDrawTarget::stderr()));
         let header = multi.as_ref().map(|m| {
             let bar = m.add(ProgressBar::new_spinner());
@@ -242,7 +281,11 @@ impl MultiLive {
             .min(24);
         let lines = names
             .iter()
-            .map(|n| std::sync::Mutex::new(LiveLine::in_multi(multi.as_ref(), n, width)))
+            .map(|n| {
+                std::sync::Mutex::new(
+                    LiveLine::in_multi(multi.as_ref(), n, width).with_bounds(bounds),
+                )
+            })
             .collect();
         let live = MultiLive {
             multi,
@@ -762,7 +805,13 @@ fn finish_text(run: &ProbeRun, by: Option<StopCause>) -> String {
             format_ms(run.elapsed_ms.round())
         ),
         Finish::UntilDown => "once the host would raise mcpl-down (--until-down)".into(),
-        Finish::StillUp => "the connection was still up at the end of --watch".into(),
+        Finish::StillUp => match run.launches.last().and_then(|l| l.report.connected_ms()) {
+            Some(up) => format!(
+                "the connection was still up at the end of --watch ({} after its handshake)",
+                format_ms(round_ms(up))
+            ),
+            None => "the connection was still up at the end of --watch".into(),
+        },
         Finish::Halted => "a permanent failure, on which the host stops reconnecting".into(),
         Finish::GaveUp(why) => format!("the rule gives up ({why})"),
         Finish::Interrupted => by.unwrap_or(StopCause::Interrupt).words().into(),
@@ -1167,6 +1216,103 @@ fn replay_text(s: &Scenario) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Six connections living 308 ms (exit 0) under `lasting` with a 200 ms interval, each
+    /// 120 ms from launch to handshake, stopped once the host would raise `mcpl-down`: the
+    /// report is the same on every machine.
+    fn sample() -> (ProbeRun, Verdict) {
+        use crate::engine::policy::{EngineKind, Preset, Timings, Tracker};
+        use crate::engine::probe::runner::launch_record;
+        let policy = Preset::Lasting.policy_with(
+            EngineKind::Legacy,
+            Timings {
+                interval_ms: 200.0,
+                cap_ms: 300_000.0,
+            },
+        );
+        let mut tracker = Tracker::new(policy.clone(), Some(1));
+        let mut t = 0.0;
+        let mut launches = Vec::new();
+        for i in 0..6 {
+            let outcome = Outcome::Connected {
+                lived_ms: 308.0,
+                ended: Ended::Exit { code: 0 },
+            };
+            let ended = t + 120.0 + 308.0;
+            let attempt = tracker.attempt();
+            let d = tracker.record(t, &outcome, ended);
+            let report = AttemptReport {
+                launched_at_ms: t,
+                launched_at_wall: SystemTime::UNIX_EPOCH,
+                pid: None,
+                connected_at_ms: Some(t + 120.0),
+                server: None,
+                ended_at_ms: ended,
+                outcome: Some(outcome),
+                stopped: Stopped::AlreadyGone,
+                pings_sent: 0,
+                pings_answered: 0,
+                stderr: Default::default(),
+                stdout: Default::default(),
+                opening: None,
+            };
+            if let Next::Retry { wait, .. } = d.next {
+                t = ended + wait.ms;
+            }
+            launches.push(launch_record(i + 1, attempt, report, Some(d)));
+        }
+        let run = ProbeRun {
+            policy,
+            seed: 1,
+            launches,
+            finish: Finish::UntilDown,
+            planned: None,
+            started_wall: SystemTime::UNIX_EPOCH,
+            elapsed_ms: t,
+        };
+        let verdict = crate::engine::probe::verdict::judge(&run, EngineKind::Legacy);
+        (run, verdict)
+    }
+
+    fn report_at(width: u16) -> String {
+        let (run, verdict) = sample();
+        let ctx = Context {
+            target: "node server.mjs --exit-after-handshake 300",
+            protocol: Protocol::Legacy,
+            interrupted: None,
+        };
+        let mut out = Vec::new();
+        super::super::with_width(width, || write_text_to(&mut out, &run, &verdict, &ctx, false))
+            .expect("render");
+        String::from_utf8(out).expect("UTF-8")
+    }
+
+    /// Every line within `width`; the verdict last.
+    fn check_fits(text: &str, width: usize) {
+        for line in text.lines() {
+            assert!(
+                super::super::layout::width(line) <= width,
+                "wider than {width}: {line}"
+            );
+        }
+        let last = text.trim_end().lines().last().unwrap_or_default();
+        let verdict_at = text.rfind("Verdict:").expect("a verdict");
+        assert!(text[verdict_at..].contains(last), "the verdict is not last:\n{text}");
+    }
+
+    #[test]
+    fn report_at_80_columns() {
+        let text = report_at(80);
+        check_fits(&text, 80);
+        insta::assert_snapshot!(text);
+    }
+
+    #[test]
+    fn report_at_120_columns() {
+        let text = report_at(120);
+        check_fits(&text, 120);
+        insta::assert_snapshot!(text);
+    }
 
     #[test]
     fn json_escapes_what_could_fool_a_terminal() {

@@ -8,7 +8,7 @@ use std::time::SystemTime;
 
 use serde_json::{json, Value};
 
-use super::layout::{fitted_table, prose};
+use super::layout::{fitted_table_painted, prose};
 use super::terminal_width;
 use super::probe::{
     escape_unsafe_json, event_json, num, report_json, rfc3339, round_ms, write_text_to, Context,
@@ -380,7 +380,29 @@ fn summary_block(
         rows.push(row);
     }
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
-    let table = fitted_table(color, &header, &rows, if wide { &[2] } else { &[] });
+    // The pattern in the verdict's colours: green stayed up, red did not.
+    let pattern_column = if wide { 3 } else { 1 };
+    let paint = |r: usize, c: usize| -> Option<comfy_table::Color> {
+        if c != pattern_column {
+            return None;
+        }
+        match servers.get(r).map(|s| &s.result) {
+            Some(ServerResult::Probed(p)) => Some(match p.verdict.pattern {
+                Pattern::StayedUp => comfy_table::Color::Green,
+                Pattern::Unknown => comfy_table::Color::Yellow,
+                _ => comfy_table::Color::Red,
+            }),
+            Some(ServerResult::CannotLaunch(_)) => Some(comfy_table::Color::Red),
+            _ => None,
+        }
+    };
+    let table = fitted_table_painted(
+        color,
+        &header,
+        &rows,
+        if wide { &[2] } else { &[] },
+        &paint,
+    );
     let mut out = format!("{table}\n");
     out.push_str(&prose(
         "mcpl-down: when the host would first raise it under each rule, replaying what the server \

@@ -251,6 +251,18 @@ fn summary_table(view: &View, color: bool) -> Table {
     fitted_table(color, &header, &rows, &[])
 }
 
+/// A strip on a terminal: connected cells green, `mcpl-down` cells red.
+fn paint_strip(strip: &str) -> String {
+    strip
+        .chars()
+        .map(|c| match c {
+            '█' | '▄' => super::paint(true, 32, &c.to_string()),
+            '!' => super::paint(true, 31, "!"),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
 /// The one-line timeline of a run: `█` connected most of the cell, `▄` part of it, `·` not at
 /// all; `!` where `mcpl-down` was raised in a cell spent mostly down.
 pub fn strip_line(strip: &Strip) -> String {
@@ -373,11 +385,13 @@ pub fn write_text(view: &View, color: bool) -> io::Result<()> {
         .max()
         .unwrap_or(0);
     for run in &view.runs {
+        let strip = strip_line(&run.simulation.strip);
+        let strip = if color { paint_strip(&strip) } else { strip };
         writeln!(
             out,
             "{:>name_width$} |{}| {} connected",
             run.preset.name(),
-            strip_line(&run.simulation.strip),
+            strip,
             percent(run.simulation.summary.connected_share)
         )?;
     }
