@@ -179,7 +179,14 @@ fn widths(columns: &[Vec<&str>], total: usize) -> Vec<usize> {
 /// `header` (a `\n` in a header is a line break), `rows` of cells, and the columns in `right`
 /// aligned right.
 pub fn fitted_table(color: bool, header: &[&str], rows: &[Vec<String>], right: &[usize]) -> Table {
-    fitted_table_within(color, header, rows, right, usize::from(terminal_width()), &|_, _| None)
+    fitted_table_within(
+        color,
+        header,
+        rows,
+        right,
+        usize::from(terminal_width()),
+        &|_, _| None,
+    )
 }
 
 /// [`fitted_table`] with cells coloured by `paint(row, column)` when `color` is on.
@@ -190,7 +197,14 @@ pub fn fitted_table_painted(
     right: &[usize],
     paint: &dyn Fn(usize, usize) -> Option<Color>,
 ) -> Table {
-    fitted_table_within(color, header, rows, right, usize::from(terminal_width()), paint)
+    fitted_table_within(
+        color,
+        header,
+        rows,
+        right,
+        usize::from(terminal_width()),
+        paint,
+    )
 }
 
 /// [`fitted_table`] within `total` columns.
@@ -261,7 +275,10 @@ mod tests {
         assert_eq!(wrap("215 ms\n(150-250 ms)", 12), "215 ms\n(150-250 ms)");
         assert_eq!(wrap("reset by handshake", 12), "reset by\nhandshake");
         // Only a piece wider than the column is cut.
-        assert_eq!(wrap("ws://a.example/very/long", 10), "ws://a.exa\nmple/very/\nlong");
+        assert_eq!(
+            wrap("ws://a.example/very/long", 10),
+            "ws://a.exa\nmple/very/\nlong"
+        );
     }
 
     #[test]

@@ -1007,7 +1007,11 @@ pub fn write_text_to(
     );
     writeln!(out, "{}", prose(&head, "  "))?;
     if let Some(s) = run.launches.iter().find_map(|l| l.report.server.as_ref()) {
-        writeln!(out, "{}", prose(&format!("Server: {}", server_line(s)), "  "))?;
+        writeln!(
+            out,
+            "{}",
+            prose(&format!("Server: {}", server_line(s)), "  ")
+        )?;
     }
     writeln!(out)?;
 
@@ -1036,7 +1040,9 @@ pub fn write_text_to(
             out,
             "{}",
             prose(
-                &format!("What each host rule would do over a day, replaying this behaviour{replayed}:"),
+                &format!(
+                    "What each host rule would do over a day, replaying this behaviour{replayed}:"
+                ),
                 ""
             )
         )?;
@@ -1152,11 +1158,16 @@ fn launch_table(run: &ProbeRun, ctx: &Context<'_>, color: bool) -> Table {
                 } else {
                     counted_cell(l)
                 };
-                row.extend([up, ended_cell(
+                row.extend([
+                    up,
+                    ended_cell(
                         l,
                         run.finish,
                         ctx.interrupted.unwrap_or(StopCause::Interrupt).short(),
-                    ), counted, wait_cell(l)]);
+                    ),
+                    counted,
+                    wait_cell(l),
+                ]);
             }
             row
         })
@@ -1282,8 +1293,10 @@ mod tests {
             interrupted: None,
         };
         let mut out = Vec::new();
-        super::super::with_width(width, || write_text_to(&mut out, &run, &verdict, &ctx, false))
-            .expect("render");
+        super::super::with_width(width, || {
+            write_text_to(&mut out, &run, &verdict, &ctx, false)
+        })
+        .expect("render");
         String::from_utf8(out).expect("UTF-8")
     }
 
@@ -1297,7 +1310,10 @@ mod tests {
         }
         let last = text.trim_end().lines().last().unwrap_or_default();
         let verdict_at = text.rfind("Verdict:").expect("a verdict");
-        assert!(text[verdict_at..].contains(last), "the verdict is not last:\n{text}");
+        assert!(
+            text[verdict_at..].contains(last),
+            "the verdict is not last:\n{text}"
+        );
     }
 
     #[test]

@@ -9,11 +9,11 @@ use std::time::SystemTime;
 use serde_json::{json, Value};
 
 use super::layout::{fitted_table_painted, prose};
-use super::terminal_width;
 use super::probe::{
     escape_unsafe_json, event_json, num, report_json, rfc3339, round_ms, write_text_to, Context,
     SCHEMA_VERSION,
 };
+use super::terminal_width;
 use super::{sanitize, StopCause};
 use crate::engine::policy::timings::format_ms;
 use crate::engine::probe::verdict::{self, Pattern, Verdict, PREDICTED_RULES};
@@ -396,13 +396,7 @@ fn summary_block(
             _ => None,
         }
     };
-    let table = fitted_table_painted(
-        color,
-        &header,
-        &rows,
-        if wide { &[2] } else { &[] },
-        &paint,
-    );
+    let table = fitted_table_painted(color, &header, &rows, if wide { &[2] } else { &[] }, &paint);
     let mut out = format!("{table}\n");
     out.push_str(&prose(
         "mcpl-down: when the host would first raise it under each rule, replaying what the server \

@@ -142,7 +142,14 @@ fn counted_words(row: &Row) -> &'static str {
 /// own; narrower, listed under the table.
 fn rows_table(run: &Run, color: bool) -> (Table, Vec<String>) {
     let wide = terminal_width() >= 110;
-    let mut header = vec!["#", "attempt", "launched", "what happened", "counted as", "wait"];
+    let mut header = vec![
+        "#",
+        "attempt",
+        "launched",
+        "what happened",
+        "counted as",
+        "wait",
+    ];
     if wide {
         header.push("mcpl-down / status lines");
     }
@@ -167,7 +174,11 @@ fn rows_table(run: &Run, color: bool) -> (Table, Vec<String>) {
                     if row.alert.is_some() {
                         counted.push_str("\nmcpl-down");
                     }
-                    notes.push(format!("launch {}: {}", row.launch, notices.replace('\n', "; ")));
+                    notes.push(format!(
+                        "launch {}: {}",
+                        row.launch,
+                        notices.replace('\n', "; ")
+                    ));
                 }
                 cells.extend([counted, wait_cell(row)]);
             }
@@ -375,8 +386,9 @@ pub fn write_text(view: &View, color: bool) -> io::Result<()> {
         )?;
     }
     writeln!(out)?;
-    let legend =
-        format!("Timeline over {span} (█ connected, ▄ partly, · down or waiting, ! mcpl-down raised):");
+    let legend = format!(
+        "Timeline over {span} (█ connected, ▄ partly, · down or waiting, ! mcpl-down raised):"
+    );
     writeln!(out, "{}", prose(&legend, ""))?;
     let name_width = view
         .runs

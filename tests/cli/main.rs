@@ -9,3 +9,4 @@ mod probe_all;
 mod probe_ws;
 mod simulate;
 mod support;
+mod widths;
