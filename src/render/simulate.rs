@@ -79,7 +79,14 @@ fn wait_cell(row: &Row) -> String {
     match row.wait {
         None => "-".into(),
         Some(w) if (w.max_ms - w.min_ms).abs() < 0.5 => format_ms(w.ms),
-        Some(w) => format!("{}\n({})", format_ms(w.ms), range(w.min_ms, w.max_ms)),
+        Some(w) => format!(
+            "{}\n({}){}",
+            format_ms(w.ms),
+            range(w.min_ms, w.max_ms),
+            w.or_ms
+                .map(|ms| format!(" or {}", format_ms(ms)))
+                .unwrap_or_default()
+        ),
     }
 }
 
@@ -135,6 +142,7 @@ fn counted_words(row: &Row) -> &'static str {
         Counted::HandshakeReset => "reset by handshake",
         Counted::Permanent => "permanent failure",
         Counted::StillUp => "still up",
+        Counted::Pending => "not decided",
     }
 }
 
@@ -338,8 +346,9 @@ pub fn write_text(view: &View, color: bool) -> io::Result<()> {
         .flatten()
         .any(|ms| is_refused_timing(*ms))
     {
-        let note = "Note: a timing of 0, below 0 or NaN is refused at start by a host with #999; \
-             on main every such wait runs after 1 ms (a relaunch loop with no backoff), as simulated here.";
+        let note = "Note: a timing of 0, below 0 or not a number is refused at start by hosts with the \
+             lasting-connection fix (lasting, bounded, preceding-wait: no launch, one mcpl-down); \
+             older hosts (handshake) run every such wait after 1 ms, a relaunch loop with no backoff.";
         writeln!(out, "{}", prose(note, "  "))?;
     }
     if view.show_rows {
@@ -352,6 +361,13 @@ pub fn write_text(view: &View, color: bool) -> io::Result<()> {
                 timings_line(run)
             );
             writeln!(out, "{}", prose(&title, "  "))?;
+            if let Some(alert) = &run.simulation.summary.refused_at_start {
+                let refused = format!(
+                    "The host refuses this server at start: nothing is launched; mcpl-down at 0: {alert}"
+                );
+                writeln!(out, "{}", prose(&refused, "  "))?;
+                continue;
+            }
             let (table, notes) = rows_table(run, color);
             writeln!(out, "{table}")?;
             for note in notes {

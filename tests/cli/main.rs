@@ -3,6 +3,7 @@
 mod check_config;
 mod completions;
 mod hostile_io;
+mod hostile_proc;
 mod packaging;
 mod probe;
 mod probe_all;
