@@ -1290,7 +1290,11 @@ mod tests {
             started_wall: SystemTime::UNIX_EPOCH,
             elapsed_ms: t,
         };
-        let verdict = crate::engine::probe::verdict::judge(&run, EngineKind::Legacy);
+        let verdict = crate::engine::probe::verdict::judge(
+            &run,
+            EngineKind::Legacy,
+            crate::engine::schedule::DEFAULT_SETTLE_MS,
+        );
         (run, verdict)
     }
 
