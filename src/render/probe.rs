@@ -515,6 +515,7 @@ pub fn launch_json(l: &Launch) -> Value {
         "pings": {"sent": r.pings_sent, "answered": r.pings_answered},
         "stderr": r.stderr,
         "stdout": r.stdout,
+        "misbehaviour": r.misbehaviour,
         "opening": r.opening,
     })
 }
@@ -573,6 +574,7 @@ pub fn report_json(run: &ProbeRun, verdict: &Verdict, ctx: &Context<'_>) -> Valu
         "finish": finish_json(run.finish),
         "planned_next": planned_json(run.planned),
         "launches": run.launches.iter().map(launch_json).collect::<Vec<_>>(),
+        "folded": run.folded,
         "verdict": {
             "pattern": verdict.pattern,
             "text": verdict.sentence,
@@ -856,6 +858,22 @@ fn notes(run: &ProbeRun) -> Vec<String> {
                 if r.stdout.non_json_lines == 1 { "is" } else { "are" },
             ));
         }
+        if r.misbehaviour.unsent_messages > 0 {
+            out.push(format!(
+                "launch {}: the server stopped reading what the probe sends: {} message{} (replies, \
+                 pings) not sent rather than queued (a host's replies would pile up the same way)",
+                l.number,
+                r.misbehaviour.unsent_messages,
+                plural(r.misbehaviour.unsent_messages),
+            ));
+        }
+        if r.misbehaviour.ws_pings >= crate::engine::probe::PING_FLOOD {
+            out.push(format!(
+                "launch {}: ping flood: {} WebSocket pings from the server (each owes a pong; at most \
+                 one pong is kept waiting for a server that does not read)",
+                l.number, r.misbehaviour.ws_pings,
+            ));
+        }
         if r.stdout.overlong_lines > 0 {
             out.push(format!(
                 "launch {}: {} line{} on stdout over {} skipped unread ({} read in all)",
@@ -1025,6 +1043,9 @@ pub fn write_text_to(
     writeln!(out)?;
 
     writeln!(out, "{}", launch_table(run, ctx, color))?;
+    if run.folded.launches > 0 {
+        writeln!(out, "{}", prose(&folded_text(&run.folded), "  "))?;
+    }
     for l in &run.launches {
         if let Some(alert) = &l.alert {
             writeln!(out, "{}", prose(&alert_line(l, alert), "  "))?;
@@ -1131,10 +1152,32 @@ fn launch_table(run: &ProbeRun, ctx: &Context<'_>, color: bool) -> Table {
             "wait",
         ]
     };
-    let rows: Vec<Vec<String>> = run
-        .launches
-        .iter()
-        .map(|l| {
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    for (i, l) in run.launches.iter().enumerate() {
+        if i == crate::engine::probe::runner::KEEP_FIRST && run.folded.launches > 0 {
+            let f = &run.folded;
+            let mut row = vec!["…".to_string(), "…".to_string(), String::new()];
+            let folded = format!("{} launches folded ({} to {})", f.launches, f.first, f.last);
+            let alerts = if f.alerts > 0 {
+                format!("raised {}x", f.alerts)
+            } else {
+                "-".into()
+            };
+            if wide {
+                row.extend([
+                    String::new(),
+                    String::new(),
+                    folded,
+                    String::new(),
+                    String::new(),
+                ]);
+                row.push(alerts);
+            } else {
+                row.extend([String::new(), folded, String::new(), String::new()]);
+            }
+            rows.push(row);
+        }
+        rows.push({
             let r = &l.report;
             let handshake = r.handshake_ms().map_or_else(dash, |h| format_ms(h.round()));
             let connected = r.connected_ms().map_or_else(dash, |c| format_ms(c.round()));
@@ -1179,9 +1222,45 @@ fn launch_table(run: &ProbeRun, ctx: &Context<'_>, color: bool) -> Table {
                 ]);
             }
             row
-        })
-        .collect();
+        });
+    }
     fitted_table(color, &header, &rows, &[0, 1])
+}
+
+/// What the folded launches of a long run did, in one line.
+fn folded_text(f: &crate::engine::probe::runner::Folded) -> String {
+    let mut what = Vec::new();
+    for (n, word) in [
+        (f.closed, "connected then closed"),
+        (f.still_up, "still up"),
+        (f.failed, "never connected"),
+        (f.cut, "cut"),
+    ] {
+        if n > 0 {
+            what.push(format!("{n} {word}"));
+        }
+    }
+    let connected = match (f.connected_ms_min, f.connected_ms_max) {
+        (Some(lo), Some(hi)) => format!(
+            "; connected {} to {} ({} in all)",
+            format_ms(lo.round()),
+            format_ms(hi.round()),
+            format_ms(f.connected_ms_total.round())
+        ),
+        _ => String::new(),
+    };
+    let alerts = if f.alerts > 0 {
+        format!("; mcpl-down raised on {} of them", f.alerts)
+    } else {
+        String::new()
+    };
+    format!(
+        "Launches {} to {} are folded to keep the report small ({} launches: {}{connected}{alerts}).",
+        f.first,
+        f.last,
+        f.launches,
+        what.join(", ")
+    )
 }
 
 /// The replayed behaviour in a few words.
@@ -1275,6 +1354,7 @@ mod tests {
                 stderr: Default::default(),
                 stdout: Default::default(),
                 opening: None,
+                misbehaviour: Default::default(),
             };
             if let Next::Retry { wait, .. } = d.next {
                 t = ended + wait.ms;
@@ -1289,6 +1369,7 @@ mod tests {
             planned: None,
             started_wall: SystemTime::UNIX_EPOCH,
             elapsed_ms: t,
+            folded: Default::default(),
         };
         let verdict = crate::engine::probe::verdict::judge(
             &run,

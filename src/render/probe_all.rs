@@ -319,12 +319,12 @@ fn summary_block(
     header.extend(rules.iter().map(|r| format!("mcpl-down\n{r}")));
     let mut rows: Vec<Vec<String>> = Vec::new();
     for s in servers {
-        let (launches, pattern, verdict, downs): (usize, String, String, Vec<String>) =
+        let (launches, pattern, verdict, downs): (u64, String, String, Vec<String>) =
             match &s.result {
                 ServerResult::Probed(p) => {
                     let (run, verdict) = (&p.run, &p.verdict);
                     (
-                        run.launches.len(),
+                        run.total_launches(),
                         // Interrupted before it showed anything else: up until the stop, not
                         // "stayed up".
                         match (verdict.pattern, ctx.interrupted) {

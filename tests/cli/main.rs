@@ -1,5 +1,6 @@
 //! One integration-test binary: drives the real `mcpl-doctor` binary. Modules by subcommand.
 
+mod action;
 mod check_config;
 mod check_config_ci;
 mod completions;
@@ -9,6 +10,7 @@ mod packaging;
 mod probe;
 mod probe_all;
 mod probe_ws;
+mod schema;
 mod simulate;
 mod support;
 mod widths;
