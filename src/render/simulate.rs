@@ -4,6 +4,7 @@ use std::io::{self, Write};
 
 use super::layout::{fitted_table, prose};
 use super::probe::{range, since_start};
+use super::strip::Glyphs;
 use super::terminal_width;
 
 use comfy_table::Table;
@@ -61,7 +62,7 @@ fn percent(share: f64) -> String {
     }
 }
 
-fn timings_line(run: &Run) -> String {
+pub(crate) fn timings_line(run: &Run) -> String {
     let t = run.request.policy.timings;
     format!(
         "interval {}, cap {}",
@@ -75,7 +76,7 @@ fn timings_short(run: &Run) -> String {
     format!("{} / {}", format_ms(t.interval_ms), format_ms(t.cap_ms))
 }
 
-fn wait_cell(row: &Row) -> String {
+pub(crate) fn wait_cell(row: &Row) -> String {
     match row.wait {
         None => "-".into(),
         Some(w) if (w.max_ms - w.min_ms).abs() < 0.5 => format_ms(w.ms),
@@ -90,7 +91,7 @@ fn wait_cell(row: &Row) -> String {
     }
 }
 
-fn notices_cell(row: &Row) -> String {
+pub(crate) fn notices_cell(row: &Row) -> String {
     let mut parts = Vec::new();
     if let Some(alert) = &row.alert {
         // The host's own words, quoted.
@@ -212,7 +213,7 @@ fn first_down(s: &Summary) -> String {
     }
 }
 
-fn summary_rows(run: &Run) -> Vec<(&'static str, String)> {
+pub(crate) fn summary_rows(run: &Run) -> Vec<(&'static str, String)> {
     let s = &run.simulation.summary;
     let has_alert = run.request.policy.has_alert();
     let na = |v: String| if has_alert { v } else { "n/a".to_string() };
@@ -271,38 +272,29 @@ fn summary_table(view: &View, color: bool) -> Table {
 }
 
 /// A strip on a terminal: connected cells green, `mcpl-down` cells red.
-fn paint_strip(strip: &str) -> String {
+fn paint_strip(strip: &str, g: Glyphs) -> String {
     strip
         .chars()
-        .map(|c| match c {
-            '█' | '▄' => super::paint(true, 32, &c.to_string()),
-            '!' => super::paint(true, 31, "!"),
-            c => c.to_string(),
-        })
-        .collect()
-}
-
-/// The one-line timeline of a run: `█` connected most of the cell, `▄` part of it, `·` not at
-/// all; `!` where `mcpl-down` was raised in a cell spent mostly down.
-pub fn strip_line(strip: &Strip) -> String {
-    let used = strip.used_cells();
-    (0..used)
-        .map(|i| {
-            let share = strip.share(i);
-            if share >= 0.5 {
-                '█'
-            } else if strip.alerts[i] > 0 {
-                '!'
-            } else if share > 0.0 {
-                '▄'
+        .map(|c| {
+            if c == g.connected || c == g.partly {
+                super::paint(true, 32, &c.to_string())
+            } else if c == g.alert {
+                super::paint(true, 31, &c.to_string())
             } else {
-                '·'
+                c.to_string()
             }
         })
         .collect()
 }
 
-fn header(view: &View) -> String {
+/// The one-line timeline of a run: `█` connected most of the cell, `▄` part of it, `·` not at
+/// all; `!` where `mcpl-down` was raised in a cell spent mostly down (block characters; the
+/// terminal's strip falls back to ASCII, see [`super::strip::Glyphs`]).
+pub fn strip_line(strip: &Strip) -> String {
+    super::strip::simulation_line(strip, Glyphs::UNICODE)
+}
+
+pub(crate) fn header(view: &View) -> String {
     let span = view
         .runs
         .first()
@@ -402,8 +394,10 @@ pub fn write_text(view: &View, color: bool) -> io::Result<()> {
         )?;
     }
     writeln!(out)?;
+    let g = Glyphs::for_terminal();
     let legend = format!(
-        "Timeline over {span} (█ connected, ▄ partly, · down or waiting, ! mcpl-down raised):"
+        "Timeline over {span} ({} connected, {} partly, {} down or waiting, {} mcpl-down raised):",
+        g.connected, g.partly, g.down, g.alert
     );
     writeln!(out, "{}", prose(&legend, ""))?;
     let name_width = view
@@ -413,8 +407,8 @@ pub fn write_text(view: &View, color: bool) -> io::Result<()> {
         .max()
         .unwrap_or(0);
     for run in &view.runs {
-        let strip = strip_line(&run.simulation.strip);
-        let strip = if color { paint_strip(&strip) } else { strip };
+        let strip = super::strip::simulation_line(&run.simulation.strip, g);
+        let strip = if color { paint_strip(&strip, g) } else { strip };
         writeln!(
             out,
             "{:>name_width$} |{}| {} connected",
