@@ -251,7 +251,8 @@ pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -
             "\nWhy (the surest cause of each server that did not stay up):"
         )?;
         for (s, line) in why {
-            writeln!(out, "  {}: {line}", sanitize(&s.name))?;
+            let line = format!("  {}: {line}", sanitize(&s.name));
+            writeln!(out, "{}", prose(&line, "    "))?;
         }
     }
 
