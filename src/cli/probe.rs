@@ -698,7 +698,7 @@ pub(crate) fn handle_signals(stop_handle: StopHandle, what: &'static str) -> Sto
 
 pub fn run(args: ProbeArgs, color: ColorChoice) -> u8 {
     if let Some(w) = short_redact_warning(&args) {
-        eprintln!("{w}");
+        crate::say!("{w}");
     }
     if args.all || args.server.len() > 1 {
         return super::probe_all::run(args, color);
