@@ -319,7 +319,7 @@ pub async fn run<C: Connector>(
     Ok(run)
 }
 
-fn launch_record(
+pub(crate) fn launch_record(
     number: u32,
     attempt: u32,
     report: AttemptReport,
@@ -466,6 +466,7 @@ mod tests {
                 process: None,
                 misbehaviour: Default::default(),
                 opening: None,
+                escaped: 0,
             })
         }
     }
