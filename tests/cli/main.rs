@@ -16,3 +16,4 @@ mod schema;
 mod simulate;
 mod support;
 mod vocabulary;
+mod widths;

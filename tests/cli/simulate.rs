@@ -144,7 +144,7 @@ fn compare_prints_one_column_per_preset() {
     let text = stdout(&out);
     let header = text
         .lines()
-        .find(|l| l.contains("handshake") && l.contains("kubernetes"))
+        .find(|l| l.contains("reset-on-") && l.contains("kubernetes"))
         .expect("a header row naming the presets");
     assert!(
         header.contains("lasting") && header.contains("systemd"),
