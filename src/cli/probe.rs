@@ -137,6 +137,11 @@ pub struct ProbeArgs {
     #[arg(long, value_name = "DUR", default_value = "10s", value_parser = parse_positive)]
     pub ping_timeout: f64,
 
+    /// Stop talking after the handshake: no featureSets/update, tools/list or subscription (for
+    /// a server known to misbehave on them).
+    #[arg(long)]
+    pub handshake_only: bool,
+
     /// A secret to mask in all output (repeatable). The entry's env values and token are masked
     /// anyway.
     #[arg(long, value_name = "VALUE")]
@@ -502,6 +507,7 @@ pub(crate) fn attempt_options(
         stop,
         deadline: None,
         epoch: tokio::time::Instant::now(),
+        handshake_only: args.handshake_only,
     }
 }
 

@@ -415,6 +415,7 @@ mod tests {
                 stop,
                 deadline: None,
                 epoch: Instant::now(),
+                handshake_only: false,
             },
             target: "script".into(),
         }

@@ -16,6 +16,7 @@ use tokio::time::Instant;
 
 use super::handshake::{self, Answer, Incoming, PingAction, Pinger};
 use super::lines::{LineReader, Tail};
+use super::opening::{Close, OpeningDriver};
 use super::{
     AttemptOptions, AttemptReport, LaunchError, Progress, ServerInfo, StderrTail, StdoutNoise,
     StopLevel, Stopped,
@@ -220,7 +221,11 @@ fn before_handshake(ended: &Ended) -> String {
 /// Where the attempt stands.
 enum Phase {
     Handshaking,
-    Connected { at: Instant, pinger: Option<Pinger> },
+    Connected {
+        at: Instant,
+        pinger: Option<Pinger>,
+        opening: Option<OpeningDriver>,
+    },
 }
 
 /// How the watching ended.
@@ -273,11 +278,17 @@ pub async fn attempt(
     let ended_at: Instant;
 
     let end: End = loop {
-        let (watch_until, ping_due) = match &phase {
-            Phase::Handshaking => (far, far),
-            Phase::Connected { at, pinger } => {
-                (*at + opts.watch, pinger.as_ref().map_or(far, Pinger::due))
-            }
+        let (watch_until, ping_due, opening_due) = match &phase {
+            Phase::Handshaking => (far, far, far),
+            Phase::Connected {
+                at,
+                pinger,
+                opening,
+            } => (
+                *at + opts.watch,
+                pinger.as_ref().map_or(far, Pinger::due),
+                opening.as_ref().and_then(OpeningDriver::due).unwrap_or(far),
+            ),
         };
         let handshaking = matches!(phase, Phase::Handshaking);
         tokio::select! {
@@ -360,9 +371,16 @@ pub async fn attempt(
                 let lived = connected_at.map_or(0.0, |c| ms(ended_at - c));
                 break End::Outcome(Outcome::StillUp { lived_ms: lived });
             }
+            () = tokio::time::sleep_until(opening_due), if !handshaking => {
+                if let Phase::Connected { opening: Some(d), .. } = &mut phase {
+                    for m in d.on_timer(Instant::now()) {
+                        let _ = writer.send(frame(&m));
+                    }
+                }
+            }
             () = tokio::time::sleep_until(ping_due), if !handshaking => {
                 let now = Instant::now();
-                if let Phase::Connected { at, pinger: Some(p) } = &mut phase {
+                if let Phase::Connected { at, pinger: Some(p), .. } = &mut phase {
                     match p.on_timer(now) {
                         PingAction::Send(v) => { let _ = writer.send(frame(&v)); }
                         PingAction::TimedOut => {
@@ -384,6 +402,16 @@ pub async fn attempt(
             pinger: Some(p), ..
         } => (p.sent, p.answered),
         _ => (0, 0),
+    };
+    let close = match &end {
+        End::Outcome(Outcome::StillUp { .. }) | End::Cut => Close::Watching,
+        End::Outcome(_) => Close::Ended,
+    };
+    let opening = match phase {
+        Phase::Connected {
+            opening: Some(d), ..
+        } => Some(d.finish(close, ended_at)),
+        _ => None,
     };
 
     // From here on stdout is only drained (the reader sees no listener), so a server that
@@ -446,7 +474,7 @@ pub async fn attempt(
         pings_answered,
         stderr,
         stdout,
-        opening: None,
+        opening,
     })
 }
 
@@ -478,7 +506,25 @@ fn on_message(
                 let pinger = opts
                     .ping
                     .map(|p| Pinger::new(opts.protocol, p.every, p.timeout, now));
-                *phase = Phase::Connected { at: now, pinger };
+                let opening = (!opts.handshake_only).then(|| {
+                    let mut d = OpeningDriver::new(
+                        opts.protocol,
+                        true,
+                        v,
+                        now,
+                        opts.epoch,
+                        opts.redactor.clone(),
+                    );
+                    for m in d.start(now) {
+                        let _ = writer.send(frame(&m));
+                    }
+                    d
+                });
+                *phase = Phase::Connected {
+                    at: now,
+                    pinger,
+                    opening,
+                };
                 None
             }
             Answer::Failed { error, server: s } => {
@@ -490,12 +536,23 @@ fn on_message(
                 Some(Outcome::Permanent(Failure::Message(error)))
             }
         },
-        Phase::Connected { pinger, .. } => {
-            if let Some(reply) = handshake::reply_to_server_request(v) {
-                let _ = writer.send(frame(&reply));
-            }
+        Phase::Connected {
+            pinger, opening, ..
+        } => {
             if let Some(p) = pinger {
                 p.on_message(v, now);
+            }
+            match opening {
+                Some(d) => {
+                    for m in d.on_message(v, now) {
+                        let _ = writer.send(frame(&m));
+                    }
+                }
+                None => {
+                    if let Some(reply) = handshake::reply_to_server_request(v) {
+                        let _ = writer.send(frame(&reply));
+                    }
+                }
             }
             None
         }

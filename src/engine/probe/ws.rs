@@ -44,6 +44,7 @@ use url::Url;
 
 use super::dial::{self, Stream};
 use super::handshake::{self, Answer, Incoming, PingAction, Pinger};
+use super::opening::{Close, Opening, OpeningDriver};
 use super::{
     urls, AttemptOptions, AttemptReport, Connector, LaunchError, Progress, Protocol, ServerInfo,
     StderrTail, StdoutNoise, StopLevel, Stopped,
@@ -176,6 +177,7 @@ struct Draft<'a> {
     pings_sent: u32,
     pings_answered: u32,
     noise: StdoutNoise,
+    opening: Option<Opening>,
 }
 
 impl Draft<'_> {
@@ -193,7 +195,7 @@ impl Draft<'_> {
             pings_answered: self.pings_answered,
             stderr: StderrTail::default(),
             stdout: self.noise,
-            opening: None,
+            opening: self.opening,
         }
     }
 
@@ -258,6 +260,7 @@ pub async fn attempt(
         pings_sent: 0,
         pings_answered: 0,
         noise: StdoutNoise::default(),
+        opening: None,
     };
     progress(Progress::Launched {
         at_ms: draft.launched_at_ms,
@@ -328,7 +331,7 @@ pub async fn attempt(
                 if let Some(value) = draft.frame(&msg, &redactor) {
                     match handshake::read_answer(protocol, &value, &redactor) {
                         Answer::NotYet => {}
-                        answer => break answer,
+                        answer => break (answer, value),
                     }
                 }
             }
@@ -350,6 +353,7 @@ pub async fn attempt(
             }
         }
     };
+    let (answer, answer_msg) = answer;
     let server = match answer {
         Answer::Connected(server) => server,
         Answer::Failed { error, server } => {
@@ -395,11 +399,42 @@ pub async fn attempt(
     let mut pinger = opts
         .ping
         .map(|p| Pinger::new(protocol, p.every, p.timeout, connected));
+    let mut opening = (!opts.handshake_only).then(|| {
+        OpeningDriver::new(
+            protocol,
+            false,
+            &answer_msg,
+            connected,
+            opts.epoch,
+            std::sync::Arc::new(redactor.clone()),
+        )
+    });
+    let mut outbox: Vec<Value> = opening
+        .as_mut()
+        .map(|d| d.start(connected))
+        .unwrap_or_default();
     let far = connected + Duration::from_secs(86_400 * 365 * 30);
     let (at, outcome) = loop {
+        if let Some(e) = send_all(&mut ws, &mut outbox).await {
+            let at = Instant::now();
+            break (
+                at,
+                Outcome::Connected {
+                    lived_ms: lived(at),
+                    ended: send_ended(&e),
+                },
+            );
+        }
         let ping_due = pinger.as_ref().map_or(far, Pinger::due);
+        let opening_due = opening.as_ref().and_then(OpeningDriver::due).unwrap_or(far);
         let next = tokio::select! {
             m = ws.next() => m,
+            () = tokio::time::sleep_until(opening_due) => {
+                if let Some(d) = opening.as_mut() {
+                    outbox.extend(d.on_timer(Instant::now()));
+                }
+                continue;
+            }
             () = tokio::time::sleep_until(ping_due) => {
                 let Some(p) = pinger.as_mut() else { continue };
                 match p.on_timer(Instant::now()) {
@@ -449,6 +484,10 @@ pub async fn attempt(
                 if let Some(p) = pinger.as_mut() {
                     p.on_message(&value, Instant::now());
                 }
+                if let Some(d) = opening.as_mut() {
+                    outbox.extend(d.on_message(&value, Instant::now()));
+                    continue;
+                }
                 if let Some(reply) = handshake::reply_to_server_request(&value) {
                     if let Err(e) = ws.send(Message::text(reply.to_string())).await {
                         let at = Instant::now();
@@ -488,7 +527,22 @@ pub async fn attempt(
         draft.pings_sent = p.sent;
         draft.pings_answered = p.answered;
     }
+    let close = match outcome {
+        Outcome::StillUp { .. } => Close::Watching,
+        _ => Close::Ended,
+    };
+    draft.opening = opening.map(|d| d.finish(close, at));
     Ok(draft.finish(at, Some(outcome)))
+}
+
+/// Send every queued message, in order; the first failure stops (and is returned).
+async fn send_all(ws: &mut Ws, outbox: &mut Vec<Value>) -> Option<tungstenite::Error> {
+    for m in outbox.drain(..) {
+        if let Err(e) = ws.send(Message::text(m.to_string())).await {
+            return Some(e);
+        }
+    }
+    None
 }
 
 /// Dial and upgrade. The error is the host's reason in plain words (not yet redacted; it never

@@ -26,6 +26,7 @@ fn opts() -> AttemptOptions {
         stop: StopSignal::never(),
         deadline: None,
         epoch: Instant::now(),
+        handshake_only: false,
     }
 }
 
