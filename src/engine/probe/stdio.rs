@@ -224,7 +224,7 @@ enum Phase {
     Connected {
         at: Instant,
         pinger: Option<Pinger>,
-        opening: Option<OpeningDriver>,
+        opening: Option<Box<OpeningDriver>>,
     },
 }
 
@@ -287,7 +287,7 @@ pub async fn attempt(
             } => (
                 *at + opts.watch,
                 pinger.as_ref().map_or(far, Pinger::due),
-                opening.as_ref().and_then(OpeningDriver::due).unwrap_or(far),
+                opening.as_ref().and_then(|d| d.due()).unwrap_or(far),
             ),
         };
         let handshaking = matches!(phase, Phase::Handshaking);
@@ -518,7 +518,7 @@ fn on_message(
                     for m in d.start(now) {
                         let _ = writer.send(frame(&m));
                     }
-                    d
+                    Box::new(d)
                 });
                 *phase = Phase::Connected {
                     at: now,
