@@ -664,7 +664,9 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
     }
     if interrupted {
         exit::INTERRUPTED
-    } else if verdict::stayed_up(&run) {
+    } else if verdict::stayed_up(&run)
+        && !crate::engine::probe::opening::OpeningSummary::of(&run.launches).has_findings()
+    {
         exit::OK
     } else {
         exit::FINDINGS

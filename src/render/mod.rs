@@ -6,6 +6,7 @@ use std::io::{self, IsTerminal};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
 
 pub mod check;
+pub mod opening;
 pub mod probe;
 pub mod probe_all;
 pub mod simulate;

@@ -17,6 +17,7 @@ use super::sanitize;
 use super::{clock, new_table, terminal_width};
 use crate::engine::policy::timings::format_ms;
 use crate::engine::policy::{Ended, Next, Outcome, Wait};
+use crate::engine::probe::opening::OpeningSummary;
 use crate::engine::probe::runner::{Finish, Planned};
 use crate::engine::probe::verdict::{Prediction, Verdict};
 use crate::engine::probe::{
@@ -551,6 +552,7 @@ pub fn report_json(run: &ProbeRun, verdict: &Verdict, ctx: &Context<'_>) -> Valu
         "finish": finish_json(run.finish),
         "planned_next": planned_json(run.planned),
         "launches": run.launches.iter().map(launch_json).collect::<Vec<_>>(),
+        "opening": OpeningSummary::of(&run.launches),
         "verdict": {
             "pattern": verdict.pattern,
             "text": verdict.sentence,
@@ -997,6 +999,7 @@ pub fn write_text_to(
         "counted as",
         "wait",
         "mcpl-down",
+        "opening",
     ]);
     for l in &run.launches {
         let r = &l.report;
@@ -1010,6 +1013,7 @@ pub fn write_text_to(
             Cell::new(counted_cell(l)),
             Cell::new(wait_cell(l)),
             Cell::new(if l.alert.is_some() { "raised" } else { "-" }),
+            Cell::new(super::opening::cell(l)),
         ]);
     }
     // With room to spare, keep the short words whole and let the free text wrap.
@@ -1036,7 +1040,11 @@ pub fn write_text_to(
         }
     }
     writeln!(out, "{}", finish_text(run))?;
-    let notes = notes(run);
+    let mut notes = notes(run);
+    notes.extend(super::opening::notes(
+        run,
+        &OpeningSummary::of(&run.launches),
+    ));
     if !notes.is_empty() {
         writeln!(out)?;
         for n in notes {
