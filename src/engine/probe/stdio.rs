@@ -434,7 +434,7 @@ pub async fn attempt(
     stderr_abort.abort();
     stdout_task.abort();
 
-    let mut outcome = match end {
+    let outcome = match end {
         End::Outcome(o) => Some(o),
         End::Cut => None,
     };
@@ -443,12 +443,9 @@ pub async fn attempt(
         StopResult::AfterSigterm => Stopped::AfterSigterm,
         StopResult::AfterSigkill => Stopped::AfterSigkill,
         StopResult::Forced => Stopped::Forced,
-        StopResult::CouldNotBeReaped => {
-            outcome = Some(Outcome::Permanent(Failure::Message(format!(
-                "process {pid} could not be reaped (still there after SIGTERM, 2 s, SIGKILL, 2 s)"
-            ))));
-            Stopped::CouldNotBeReaped
-        }
+        // The connection's own outcome is kept: the runner records it as the host does, then
+        // halts with the attempt number the host would use next.
+        StopResult::CouldNotBeReaped => Stopped::CouldNotBeReaped,
     };
 
     let stderr = match stderr_state.lock() {
