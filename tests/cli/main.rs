@@ -2,6 +2,7 @@
 
 mod check_config;
 mod completions;
+mod opening;
 mod probe;
 mod probe_all;
 mod probe_ws;
