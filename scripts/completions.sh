@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerate completions/ from the binary's clap definition.
+# Regenerate completions/ and man/ from the binary's clap definition.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --quiet
@@ -9,3 +9,6 @@ bin=target/debug/mcpl-doctor
 "$bin" completions fish > completions/mcpl-doctor.fish
 "$bin" completions powershell > completions/_mcpl-doctor.ps1
 "$bin" completions elvish > completions/mcpl-doctor.elv
+# The man pages, one per subcommand.
+rm -f man/*.1
+cargo run --quiet --example man -- man

@@ -4,6 +4,16 @@
 //! `engine` holds the rules and the runners and never prints; `cli` parses arguments and
 //! dispatches; `render` draws tables, diagnostics, progress and JSON.
 
+// Supported platforms: Linux (built and tested). Other Unix systems (macOS, the BSDs) build the
+// same code without the Linux-only calls (child subreaper, parent-death signal, /proc), untested.
+// Windows is not supported: servers run in their own process group and are stopped with
+// SIGTERM/SIGKILL to the group, as the host stops them, and there is no such thing there.
+#[cfg(not(unix))]
+compile_error!(
+    "mcpl-doctor needs a Unix system (Linux, macOS, BSD): it runs each server in its own process \
+     group and stops it with signals, as the host does; Windows has neither"
+);
+
 pub mod cli;
 pub mod engine;
 pub mod exit;

@@ -7,6 +7,7 @@ use serde::Serialize;
 use crate::engine::config::{Finding, LoadError, Report, Severity, Snippet};
 
 use super::sanitize;
+use super::sanitize::{github_data as gh_data, github_property as gh_prop};
 
 /// The version of `--format json`'s document. Bump on any incompatible change.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -135,17 +136,36 @@ fn shown_snippet(s: &Snippet) -> (String, usize, usize) {
     (text, start, end - start)
 }
 
-/// One diagnostic.
+/// A message cut into its headline (up to the first `; ` or `. `) and the rest.
+fn headline(message: &str) -> (&str, &str) {
+    let cut = [message.find("; "), message.find(". ")]
+        .into_iter()
+        .flatten()
+        .min();
+    match cut {
+        Some(at) => (&message[..at], message[at + 2..].trim_start()),
+        None => (message, ""),
+    }
+}
+
+/// One diagnostic, as rustc and cargo draw them: `severity[code]: what`, then `--> where`.
 fn diagnostic(f: &Finding, style: &Style) -> String {
     let sev = style.severity(f.severity);
+    let message = sanitize(&f.message);
+    let (head, rest) = headline(&message);
     let mut out = format!(
-        "{}{}: {}:{}:{}\n",
+        "{}{}: {}\n",
         style.paint(sev, f.severity.as_str()),
         style.paint("1", &format!("[{}]", f.code)),
+        style.paint("1", head)
+    );
+    let arrow = style.paint("1;34", "-->");
+    out.push_str(&format!(
+        "  {arrow} {}:{}:{}\n",
         sanitize(&f.file),
         f.line,
         f.column
-    );
+    ));
     let mut whereabouts = Vec::new();
     if let Some(server) = &f.server {
         whereabouts.push(format!("server `{}`", sanitize(server)));
@@ -155,7 +175,7 @@ fn diagnostic(f: &Finding, style: &Style) -> String {
     }
     whereabouts.push(format!("at {}", sanitize(&f.path)));
     out.push_str(&format!("  {}\n", whereabouts.join(", ")));
-    out.push_str(&wrap(&sanitize(&f.message), "  ", WRAP));
+    out.push_str(&wrap(rest, "  ", WRAP));
     if let Some(s) = &f.snippet {
         let num = s.line.to_string();
         let pad = " ".repeat(num.len());
@@ -260,23 +280,11 @@ pub fn json(reports: &[Report], errors: &[LoadError], totals: &Totals, preset: &
         findings: reports.iter().flat_map(|r| &r.findings).collect(),
         summary: totals,
     };
-    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_else(|e| {
+    let mut s = super::sanitize::json(serde_json::to_string_pretty(&doc).unwrap_or_else(|e| {
         format!("{{\"schema_version\": {SCHEMA_VERSION}, \"error\": \"{e}\"}}")
-    });
+    }));
     s.push('\n');
     s
-}
-
-/// A workflow command's message (`%`, CR and LF escaped).
-fn gh_data(s: &str) -> String {
-    s.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
-}
-
-/// A workflow command's property value (also `:` and `,`).
-fn gh_prop(s: &str) -> String {
-    gh_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
 /// GitHub Actions workflow commands, one per finding (`::error file=..,line=..,col=..,
@@ -376,5 +384,167 @@ mod tests {
     #[test]
     fn wraps_words() {
         assert_eq!(wrap("aa bb cc", "  ", 5), "  aa bb\n  cc\n");
+    }
+
+    mod no_raw_control_in_any_format {
+        use std::path::PathBuf;
+
+        use proptest::prelude::*;
+
+        use super::super::super::sanitize::is_unsafe;
+        use super::*;
+        use crate::engine::config::{check_source, CheckOptions, LoadError, Source};
+        use crate::engine::policy::Preset;
+
+        /// Characters a hostile config plants in keys, values and names.
+        const HOSTILE: &[char] = &[
+            '\u{0}',
+            '\u{7}',
+            '\u{8}',
+            '\u{1b}',
+            '\u{7f}',
+            '\u{85}',
+            '\u{9b}',
+            '\u{200b}',
+            '\u{200d}',
+            '\u{200e}',
+            '\u{202e}',
+            '\u{2066}',
+            '\u{2069}',
+            '\u{2028}',
+            '\u{2029}',
+            '\u{feff}',
+            '\u{e0041}',
+            '\r',
+            '\t',
+            '%',
+            ':',
+            ',',
+            '"',
+            '\\',
+        ];
+
+        const KEYS: &[&str] = &[
+            "mcplServers",
+            "mcpServers",
+            "servers",
+            "command",
+            "args",
+            "env",
+            "url",
+            "transport",
+            "token",
+            "reconnect",
+            "reconnectIntervalMs",
+            "reconnectMaxIntervalMs",
+            "disabled",
+            "comand",
+        ];
+
+        fn hostile_string() -> impl Strategy<Value = String> {
+            prop::collection::vec(
+                prop_oneof![
+                    3 => prop::sample::select(HOSTILE),
+                    1 => any::<char>(),
+                    2 => prop::sample::select(&['a', 'b', '1', ' ', '$', '{', '}'][..]),
+                ],
+                0..6,
+            )
+            .prop_map(|c| c.into_iter().collect())
+        }
+
+        fn key() -> impl Strategy<Value = String> {
+            prop_oneof![
+                prop::sample::select(KEYS).prop_map(str::to_string),
+                hostile_string(),
+                (prop::sample::select(KEYS), hostile_string()).prop_map(|(k, h)| format!("{k}{h}")),
+            ]
+        }
+
+        fn value() -> impl Strategy<Value = String> {
+            prop_oneof![
+                prop::sample::select(&["0", "1", "-1", "true", "null", "5000", "[]"][..])
+                    .prop_map(str::to_string),
+                hostile_string().prop_map(|s| serde_json::to_string(&s).unwrap_or_default()),
+                prop::collection::vec(hostile_string(), 0..3)
+                    .prop_map(|v| serde_json::to_string(&v).unwrap_or_default()),
+            ]
+        }
+
+        /// `{"<table>": {"<id>": {"<key>": <value>, ...}, ...}}`, raw characters unescaped in
+        /// keys half the time (JSON allows all but C0 raw; the loader rejects C0 with a
+        /// position, itself an output to check).
+        fn config() -> impl Strategy<Value = String> {
+            let entry = prop::collection::vec((key(), value()), 0..5);
+            (
+                prop::sample::select(&["mcplServers", "mcpServers", "servers"][..]),
+                prop::collection::vec((hostile_string(), entry), 1..4),
+                any::<bool>(),
+            )
+                .prop_map(|(table, servers, raw)| {
+                    let quote = |s: &str| {
+                        if raw {
+                            format!("\"{}\"", s.replace(['"', '\\'], "_"))
+                        } else {
+                            serde_json::to_string(s).unwrap_or_default()
+                        }
+                    };
+                    let mut t = format!("{{\"{table}\": {{");
+                    for (i, (id, fields)) in servers.iter().enumerate() {
+                        if i > 0 {
+                            t.push(',');
+                        }
+                        t.push_str(&format!("{}: {{", quote(id)));
+                        for (j, (k, v)) in fields.iter().enumerate() {
+                            if j > 0 {
+                                t.push(',');
+                            }
+                            t.push_str(&format!("{}: {v}", quote(k)));
+                        }
+                        t.push('}');
+                    }
+                    t.push_str("}}");
+                    t
+                })
+        }
+
+        fn env(_: &str) -> Option<String> {
+            Some("x\u{1b}\u{202e}y".into())
+        }
+
+        fn assert_clean(format: &str, out: &str) {
+            if let Some(c) = out.chars().find(|&c| c != '\n' && is_unsafe(c)) {
+                panic!("{format} output holds U+{:04X}:\n{out}", c as u32);
+            }
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+            #[test]
+            fn no_output_format_holds_a_raw_unsafe_character(
+                text in config(),
+                name in hostile_string(),
+                preset in prop::sample::select(&[Preset::Lasting, Preset::Handshake][..]),
+            ) {
+                let src = Source {
+                    name: format!("{name}.json"),
+                    dir: PathBuf::from("/"),
+                    text,
+                };
+                let options = CheckOptions { preset, env: &env };
+                let (reports, errors): (Vec<_>, Vec<LoadError>) = match check_source(&src, &options) {
+                    Ok(r) => (vec![r], vec![]),
+                    Err(e) => (vec![], vec![e]),
+                };
+                let totals = Totals::of(&reports, errors.len());
+                assert_clean("human", &human(&reports, &totals, false));
+                for e in &errors {
+                    assert_clean("load error", &load_error(e, false));
+                }
+                assert_clean("json", &json(&reports, &errors, &totals, "lasting"));
+                assert_clean("github", &github(&reports, &errors, &totals));
+            }
+        }
     }
 }

@@ -9,7 +9,10 @@ pub mod check;
 pub mod opening;
 pub mod probe;
 pub mod probe_all;
+pub mod sanitize;
 pub mod simulate;
+
+pub use sanitize::sanitize;
 
 /// `--color`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -104,47 +107,4 @@ pub fn new_table(color: bool) -> Table {
         table.force_no_tty();
     }
     table
-}
-
-/// Text a server or a file controls, made safe for a terminal: control, bidi and zero-width
-/// characters are escaped as `\u{..}` (tabs and newlines as `\t`, `\n`).
-pub fn sanitize(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            c if is_unsafe(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-fn is_unsafe(c: char) -> bool {
-    c.is_control()
-        || matches!(
-            c,
-            '\u{200B}'..='\u{200F}'
-                | '\u{202A}'..='\u{202E}'
-                | '\u{2060}'..='\u{2064}'
-                | '\u{2066}'..='\u{2069}'
-                | '\u{FEFF}'
-                | '\u{061C}'
-        )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sanitize_escapes_what_could_fool_a_terminal() {
-        assert_eq!(sanitize("ok"), "ok");
-        assert_eq!(sanitize("a\u{1b}[31mred"), "a\\u{1b}[31mred");
-        assert_eq!(sanitize("x\u{202E}y"), "x\\u{202e}y");
-        assert_eq!(sanitize("z\u{200B}w"), "z\\u{200b}w");
-        assert_eq!(sanitize("l1\nl2\t"), "l1\\nl2\\t");
-    }
 }

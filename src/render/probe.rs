@@ -354,36 +354,9 @@ pub(crate) fn round_ms(ms: f64) -> f64 {
 // ---------------------------------------------------------------------------------------------
 // JSON.
 
-/// `text` as JSON would carry it, with bidi, zero-width and C1 control characters escaped as
-/// `\uXXXX` (serde_json leaves them as they are). Only valid on serialised JSON, where such
-/// characters can only occur inside strings.
+/// `text` as JSON would carry it, every unsafe character escaped (see [`super::sanitize`]).
 pub fn escape_unsafe_json(text: String) -> String {
-    if !text.chars().any(needs_json_escape) {
-        return text;
-    }
-    let mut out = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
-        if needs_json_escape(c) {
-            out.push_str(&format!("\\u{:04x}", c as u32));
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-fn needs_json_escape(c: char) -> bool {
-    let cp = c as u32;
-    (0x7f..=0x9f).contains(&cp)
-        || matches!(
-            c,
-            '\u{200B}'..='\u{200F}'
-                | '\u{202A}'..='\u{202E}'
-                | '\u{2060}'..='\u{2064}'
-                | '\u{2066}'..='\u{2069}'
-                | '\u{FEFF}'
-                | '\u{061C}'
-        )
+    super::sanitize::json(text)
 }
 
 pub(crate) fn num(v: f64) -> Value {

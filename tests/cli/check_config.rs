@@ -146,6 +146,18 @@ const INVALID: &[(&str, Expected, i32)] = &[
         ],
         1,
     ),
+    (
+        "typos.json",
+        &[
+            ("binding", 3, 5),
+            ("unknown-field", 3, 11),
+            ("unknown-field", 3, 47),
+            ("unknown-field", 4, 77),
+            ("unknown-field", 5, 29),
+            ("unknown-field", 8, 5),
+        ],
+        1,
+    ),
     ("jsonc-registry.json", &[("jsonc-syntax", 3, 5)], 0),
     ("not-hosts.json", &[("no-servers", 1, 1)], 0),
     (
@@ -273,11 +285,10 @@ fn human_output_is_compiler_style_with_a_caret() {
     let out = check(&["hosts.json"]);
     let text = stdout(&out);
     let expected = "\
-error[reconnect-timing]: hosts.json:9:34
+error[reconnect-timing]: `reconnectIntervalMs` is 0, and this server uses its timings (reconnect is on): under #999 the host refuses this server at start
+  --> hosts.json:9:34
   server `files`, field `reconnectIntervalMs`, at $.hosts.prod.mcplServers.files.reconnectIntervalMs
-  `reconnectIntervalMs` is 0, and this server uses its timings (reconnect is on): under #999 the host
-  refuses this server at start; before #999 it relaunches it with no wait at all (every wait runs
-  after 1 ms)
+  before #999 it relaunches it with no wait at all (every wait runs after 1 ms)
    |
  9 |           \"reconnectIntervalMs\": 0,
    |                                  ^
@@ -518,4 +529,85 @@ fn load_servers_resolves_relative_args_against_the_file() {
         .unwrap_or_default();
     let want = fixture("configs/servers/files.js").display().to_string();
     assert_eq!(args, vec![want, "--root".to_string(), "/srv".to_string()]);
+}
+
+#[test]
+fn typos_are_named_with_the_field_meant_and_its_default() {
+    let out = check(&["typos.json", "--format", "json"]);
+    let doc = json_of(&out);
+    let messages: Vec<(String, String)> = doc["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            (
+                f["field"].as_str().unwrap_or("").to_string(),
+                f["message"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    let about = |field: &str| {
+        messages
+            .iter()
+            .find(|(f, _)| f == field)
+            .map(|(_, m)| m.clone())
+            .unwrap_or_else(|| panic!("no finding about {field}: {messages:?}"))
+    };
+    assert!(about("reconectMaxIntervalMs").contains(
+        "did you mean `reconnectMaxIntervalMs`? The host ignores it, so `reconnectMaxIntervalMs` \
+         keeps its default: 300000 ms (5 min)"
+    ));
+    assert!(about("reconnectIntervalMS")
+        .contains("did you mean `reconnectIntervalMs`? The host ignores it, so `reconnectIntervalMs` keeps its default: 5000 ms"));
+    assert!(about("comand").contains("did you mean `command`?"));
+    assert!(about("description").contains("is not a field the host reads"));
+    // The binding error names the typo that hides `command`.
+    let binding = &doc["findings"][0];
+    assert_eq!(binding["code"], "binding");
+    assert!(binding["message"]
+        .as_str()
+        .unwrap_or("")
+        .contains("`comand` in this entry looks like a misspelt `command`"));
+    // A misspelt table key.
+    let table = doc["findings"]
+        .as_array()
+        .and_then(|a| a.last())
+        .expect("a finding");
+    assert!(table["message"]
+        .as_str()
+        .unwrap_or("")
+        .contains("did you mean `mcplServers`?"));
+    // Human output: the headline says what is wrong (grep-able), the place follows.
+    let text = stdout(&check(&["typos.json"]));
+    assert!(
+        text.contains(
+            "warning[unknown-field]: `reconectMaxIntervalMs` is not a field the host reads in a \
+             `mcplServers` entry\n  --> typos.json:4:77\n"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn fields_of_claude_and_vs_code_formats_are_not_flagged_there() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let vscode = dir.path().join("mcp.json");
+    std::fs::write(
+        &vscode,
+        r#"{"servers": {"a": {"type": "stdio", "command": "x", "cwd": ".", "envFile": ".env"}},
+ "inputs": []}"#,
+    )
+    .expect("write");
+    let out = check(&[vscode.to_str().unwrap_or_default(), "--format", "json"]);
+    assert_eq!(findings(&out), vec![]);
+    let registry = dir.path().join("mcpl-servers.json");
+    std::fs::write(
+        &registry,
+        r#"{"mcplServers": {"a": {"type": "stdio", "command": "x"}}}"#,
+    )
+    .expect("write");
+    let out = check(&[registry.to_str().unwrap_or_default(), "--format", "json"]);
+    let got = findings(&out);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].0, "unknown-field");
 }

@@ -3,6 +3,7 @@
 mod check_config;
 mod completions;
 mod opening;
+mod packaging;
 mod probe;
 mod probe_all;
 mod probe_ws;

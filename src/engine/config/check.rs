@@ -22,23 +22,10 @@ use super::load::{
 };
 use super::source::Source;
 use super::subst::has_env_ref;
-use super::{snippet, CheckOptions, Code, Finding, Report, Transport};
+use super::{fields, snippet, CheckOptions, Code, Finding, Report, Transport};
 
 const INTERVAL: &str = "reconnectIntervalMs";
 const CAP: &str = "reconnectMaxIntervalMs";
-
-/// MCPL policy fields: an error on a modern server when set to something that takes effect.
-const MCPL_POLICY_FIELDS: &[&str] = &[
-    "enabledFeatureSets",
-    "disabledFeatureSets",
-    "enabledCapabilities",
-    "disabledCapabilities",
-    "scopes",
-    "channelSubscription",
-    "allowHostCommands",
-    "toolLifecycle",
-    "autofetch",
-];
 
 /// Whether the preset is #999 or one of its review proposals (bad timings refused at start).
 fn refuses_bad_timings(preset: Preset) -> bool {
@@ -200,13 +187,20 @@ fn check_entry(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, out: &mut Vec<Draft>) {
         message,
     };
 
+    // Fields the host does not read.
+    let typos = unknown_fields(ctx, e, out);
+
     // Binding and protocol.
     let resolved = (!e.is_override).then(|| resolve(doc, e, ctx.dir, ctx.env));
     if let Some(r) = &resolved {
         for p in &r.problems {
+            let mut message = p.message.clone();
+            if p.code == Code::Binding {
+                message.push_str(&hidden_launch_fields(&typos));
+            }
             match p.field.and_then(|f| e.get(f).map(|id| (f, id))) {
-                Some((f, id)) => out.push(at(id, p.code, f, p.message.clone())),
-                None => out.push(at_entry(p.code, p.message.clone())),
+                Some((f, id)) => out.push(at(id, p.code, f, message)),
+                None => out.push(at_entry(p.code, message)),
             }
         }
     }
@@ -237,7 +231,7 @@ fn check_entry(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, out: &mut Vec<Draft>) {
                 ));
             }
         }
-        for &field in MCPL_POLICY_FIELDS {
+        for field in fields::mcpl_policy_fields() {
             let Some(id) = e.get(field) else { continue };
             if takes_effect(doc, id) {
                 out.push(at(
@@ -315,6 +309,90 @@ fn check_entry(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, out: &mut Vec<Draft>) {
         Some(_) => "`reconnect` reads as false",
     };
     check_timings(ctx, e, used, family, reconnect_off_why, out);
+}
+
+/// A field of an entry that the host does not read, and the known field it likely meant.
+struct Typo {
+    written: String,
+    meant: Option<&'static fields::Field>,
+}
+
+/// One `unknown-field` warning per field the entry's host does not read; returns them for the
+/// binding error to name the launch fields they hide.
+fn unknown_fields(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, out: &mut Vec<Draft>) -> Vec<Typo> {
+    let doc = ctx.doc;
+    let mut typos = Vec::new();
+    for (name, id) in &e.fields {
+        if fields::entry_field(e.table, name).is_some() {
+            continue;
+        }
+        let meant = fields::suggest_entry_field(e.table, name);
+        let shown = short(name);
+        let table = e.table.key();
+        let mut message = match meant {
+            Some(f) => format!(
+                "`{shown}` is not a field the host reads in a `{table}` entry; did you mean \
+                 `{}`? ",
+                f.name
+            ),
+            None => format!("`{shown}` is not a field the host reads in a `{table}` entry. "),
+        };
+        match meant {
+            Some(f) if e.get(f.name).is_some() => message.push_str(&format!(
+                "The host ignores `{shown}` and reads the `{}` also set in this entry",
+                f.name
+            )),
+            Some(f) => {
+                message.push_str(&format!("The host ignores it, so `{}` ", f.name));
+                match f.default {
+                    Some(d) => message.push_str(&format!("keeps its default: {d}")),
+                    None => message.push_str("is not set at all"),
+                }
+                if f.launch && e.is_override {
+                    message.push_str(&format!(
+                        "; and with no launch field this `{table}` entry only overrides the \
+                         policy of a server `{}` defined elsewhere",
+                        short(&e.id)
+                    ));
+                }
+            }
+            None => message.push_str("The host ignores it"),
+        }
+        if meant.is_none() {
+            message.push_str(" (`mcpl-doctor schema config` lists the fields it reads)");
+        }
+        let d = Draft::at_key(doc, *id, Code::UnknownField, e.field_path(name), message)
+            .server(&e.id)
+            .field(name);
+        typos.push(Typo {
+            written: name.to_string(),
+            meant,
+        });
+        out.push(d);
+    }
+    typos
+}
+
+/// For a binding error: the misspelt launch fields that hide `command`, `url` or `transport`.
+fn hidden_launch_fields(typos: &[Typo]) -> String {
+    let hidden: Vec<String> = typos
+        .iter()
+        .filter_map(|t| {
+            let f = t.meant?;
+            matches!(f.name, "command" | "url" | "transport").then(|| {
+                format!(
+                    "`{}` in this entry looks like a misspelt `{}`, which the host does not read",
+                    short(&t.written),
+                    f.name
+                )
+            })
+        })
+        .collect();
+    if hidden.is_empty() {
+        String::new()
+    } else {
+        format!(". {}", hidden.join("; "))
+    }
 }
 
 fn modern_why(t: Transport) -> &'static str {

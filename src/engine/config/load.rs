@@ -9,6 +9,7 @@ use crate::engine::policy::jsnum::{self, JsValue};
 use crate::engine::policy::{EngineKind, Timings};
 use crate::engine::redact::Redactor;
 
+use super::fields;
 use super::json::{Doc, Kind, ROOT};
 use super::source::{LineIndex, Source};
 use super::subst::substitute;
@@ -175,19 +176,6 @@ pub(crate) struct RawEntry<'t> {
     /// A policy-only override (recipe or agent overlay): no launch fields at all.
     pub is_override: bool,
 }
-
-/// Fields that make an entry launchable; an entry with none of them in a recipe or an agent
-/// overlay only overrides policy fields of the entry of the same id defined elsewhere.
-const LAUNCH_FIELDS: &[&str] = &[
-    "command",
-    "args",
-    "url",
-    "transport",
-    "protocol",
-    "env",
-    "inheritEnv",
-    "token",
-];
 
 impl RawEntry<'_> {
     /// The field's value node (present, possibly `null`).
@@ -462,6 +450,23 @@ pub(crate) fn load<'t>(source: &Source, doc: &Doc<'t>, visit: &mut Visit<'_, 't>
                 if handled {
                     continue;
                 }
+            } else if let Some(meant) = fields::suggest_table_key(&key) {
+                if matches!(doc.kind(child), Kind::Object | Kind::Array) {
+                    segs.push(seg);
+                    let path = render_path(doc, &segs);
+                    segs.pop();
+                    loaded.drafts.push(Draft::at_key(
+                        doc,
+                        child,
+                        Code::UnknownField,
+                        path,
+                        format!(
+                            "`{}` is not a key hosts read servers from; did you mean `{meant}`? \
+                             The host ignores it and reads no server from it",
+                            short(&key)
+                        ),
+                    ));
+                }
             }
         }
         if matches!(doc.kind(child), Kind::Object | Kind::Array) {
@@ -674,10 +679,8 @@ fn push_entry<'t>(
     fields: Vec<(Cow<'t, str>, u32)>,
     policy_only_allowed: bool,
 ) {
-    let is_override = policy_only_allowed
-        && !fields
-            .iter()
-            .any(|(k, _)| LAUNCH_FIELDS.contains(&k.as_ref()));
+    let is_override =
+        policy_only_allowed && !fields.iter().any(|(k, _)| fields::is_launch_field(k));
     loaded.entries += 1;
     let entry = RawEntry {
         id,

@@ -11,6 +11,7 @@ use serde::Serialize;
 use crate::engine::policy::{EngineKind, Preset, Timings};
 
 mod check;
+pub mod fields;
 pub mod json;
 mod load;
 mod snippet;
@@ -88,6 +89,9 @@ pub enum Code {
     JsoncSyntax,
     /// No server table anywhere in the file.
     NoServers,
+    /// A field the host does not read (in an entry), or a near-miss of a server table's key:
+    /// the host ignores it and uses its default.
+    UnknownField,
 }
 
 impl Code {
@@ -115,6 +119,7 @@ impl Code {
         Code::DuplicateKey,
         Code::JsoncSyntax,
         Code::NoServers,
+        Code::UnknownField,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -141,6 +146,7 @@ impl Code {
             Code::DuplicateKey => "duplicate-key",
             Code::JsoncSyntax => "jsonc-syntax",
             Code::NoServers => "no-servers",
+            Code::UnknownField => "unknown-field",
         }
     }
 
