@@ -44,7 +44,11 @@ fn a_server_that_crashes_on_feature_sets_update_is_no_all_clear() {
         &["--launches", "2", "--interval", "100ms", "--json"],
         &["--crash-on", "featureSets/update"],
     );
-    assert_eq!(out.status.code(), Some(1), "a crash on the host's second message is a finding");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a crash on the host's second message is a finding"
+    );
     let doc = json(&out);
     assert_ne!(doc["verdict"]["pattern"], "stayed-up");
     for l in launches(&doc) {
@@ -95,10 +99,24 @@ fn a_paged_tool_list_is_followed_to_its_end() {
     assert_eq!(o["tool_pages"], 3);
     assert_eq!(
         methods(o),
-        ["featureSets/update", "tools/list", "tools/list", "tools/list"]
+        [
+            "featureSets/update",
+            "tools/list",
+            "tools/list",
+            "tools/list"
+        ]
     );
-    for (i, e) in o["exchanges"].as_array().expect("exchanges").iter().enumerate() {
-        assert_eq!(e["id"], i as u64 + 1, "the host numbers its requests from 1");
+    for (i, e) in o["exchanges"]
+        .as_array()
+        .expect("exchanges")
+        .iter()
+        .enumerate()
+    {
+        assert_eq!(
+            e["id"],
+            i as u64 + 1,
+            "the host numbers its requests from 1"
+        );
         assert_eq!(e["result"]["kind"], "answered");
         assert!(e["round_trip_ms"].as_f64().is_some_and(|ms| ms >= 0.0));
     }
@@ -125,19 +143,32 @@ fn content_before_registration_is_a_finding_with_its_evidence() {
         &["--launches", "1", "--watch", "300ms", "--json"],
         &["--channels", "room-1", "--content-before-register"],
     );
-    assert_eq!(out.status.code(), Some(1), "a finding, though the server stayed up");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a finding, though the server stayed up"
+    );
     let doc = json(&out);
     let o = &launches(&doc)[0]["opening"];
     assert_eq!(o["channels"]["granted"], true);
-    assert_eq!(o["channels"]["registrations"][0]["channel_ids"], serde_json::json!(["room-1"]));
-    assert_eq!(o["channels"]["content_before_registration"][0]["message_id"], "early-1");
+    assert_eq!(
+        o["channels"]["registrations"][0]["channel_ids"],
+        serde_json::json!(["room-1"])
+    );
+    assert_eq!(
+        o["channels"]["content_before_registration"][0]["message_id"],
+        "early-1"
+    );
     let f = &doc["opening"]["findings"][0];
     assert_eq!(f["id"], "content-before-registration", "{f}");
     assert_eq!(f["evidence"][0]["launch"], 1);
     assert!(f["text"].as_str().unwrap_or_default().contains("room-1"));
     // The host answered the server's requests as a host that granted channels does.
     let answered = log.events("host-answered");
-    assert!(answered.len() >= 2 && answered.iter().all(|e| e["ok"] == true), "{answered:?}");
+    assert!(
+        answered.len() >= 2 && answered.iter().all(|e| e["ok"] == true),
+        "{answered:?}"
+    );
     assert_all_gone(&log.pids());
 }
 
@@ -146,13 +177,23 @@ fn handshake_only_stops_talking_after_the_handshake() {
     let log = FixtureLog::new();
     let out = probe(
         &log,
-        &["--launches", "1", "--watch", "300ms", "--handshake-only", "--json"],
+        &[
+            "--launches",
+            "1",
+            "--watch",
+            "300ms",
+            "--handshake-only",
+            "--json",
+        ],
         &["--crash-on", "tools/list"],
     );
     assert_eq!(out.status.code(), Some(0));
     let doc = json(&out);
     assert_eq!(launches(&doc)[0]["opening"], Value::Null);
-    assert!(log.events("request").iter().all(|e| e["method"] == "initialize"));
+    assert!(log
+        .events("request")
+        .iter()
+        .all(|e| e["method"] == "initialize"));
     assert_all_gone(&log.pids());
 }
 
@@ -161,7 +202,15 @@ fn a_modern_stdio_server_gets_tools_list_and_its_subscription() {
     let log = FixtureLog::new();
     let out = probe(
         &log,
-        &["--protocol", "modern", "--launches", "1", "--watch", "300ms", "--json"],
+        &[
+            "--protocol",
+            "modern",
+            "--launches",
+            "1",
+            "--watch",
+            "300ms",
+            "--json",
+        ],
         &["--protocol", "modern", "--list-changed", "--tools", "3"],
     );
     assert_eq!(out.status.code(), Some(0));
@@ -169,8 +218,15 @@ fn a_modern_stdio_server_gets_tools_list_and_its_subscription() {
     let o = &launches(&doc)[0]["opening"];
     assert_eq!(methods(o), ["tools/list", "subscriptions/listen"], "{o}");
     assert_eq!(o["tool_count"], 3);
-    assert_eq!(o["exchanges"][1]["result"]["kind"], "answered", "acknowledged");
-    assert_eq!(o["policy"], Value::Null, "no policy exchange on the modern engine");
+    assert_eq!(
+        o["exchanges"][1]["result"]["kind"], "answered",
+        "acknowledged"
+    );
+    assert_eq!(
+        o["policy"],
+        Value::Null,
+        "no policy exchange on the modern engine"
+    );
     assert_all_gone(&log.pids());
 }
 
@@ -237,7 +293,16 @@ fn a_websocket_server_that_registers_its_channels_only_once_is_a_finding() {
     ]);
     let url = format!("ws://127.0.0.1:{}/mcpl", server.port);
     let out = bin()
-        .args(["probe", "--url", &url, "--launches", "2", "--interval", "100ms", "--events"])
+        .args([
+            "probe",
+            "--url",
+            &url,
+            "--launches",
+            "2",
+            "--interval",
+            "100ms",
+            "--events",
+        ])
         .output()
         .expect("the binary runs");
     assert_eq!(out.status.code(), Some(1));
@@ -251,13 +316,19 @@ fn a_websocket_server_that_registers_its_channels_only_once_is_a_finding() {
         ended[0]["opening"]["channels"]["registrations"][0]["channel_ids"],
         serde_json::json!(["room-1"])
     );
-    assert_eq!(ended[1]["opening"]["channels"]["registrations"], serde_json::json!([]));
+    assert_eq!(
+        ended[1]["opening"]["channels"]["registrations"],
+        serde_json::json!([])
+    );
     let report = lines.last().expect("a report line");
     assert_eq!(report["event"], "report");
     let f = &report["opening"]["findings"][0];
     assert_eq!(f["id"], "channels-registered-once", "{f}");
     assert_eq!(f["evidence"][0]["launch"], 1);
-    assert_eq!(f["evidence"][0]["registered"], serde_json::json!(["room-1"]));
+    assert_eq!(
+        f["evidence"][0]["registered"],
+        serde_json::json!(["room-1"])
+    );
     assert_eq!(f["evidence"][1]["launch"], 2);
     assert_eq!(f["evidence"][1]["registered"], serde_json::json!([]));
 }

@@ -279,6 +279,11 @@ fn advertised(capabilities: &Value) -> Vec<String> {
     out
 }
 
+/// Milliseconds to the microsecond, as every other time in the JSON documents.
+fn r3(ms: f64) -> f64 {
+    (ms * 1000.0).round() / 1000.0
+}
+
 /// What the host does after the handshake.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Stage {
@@ -395,7 +400,7 @@ impl OpeningDriver {
     }
 
     fn ms(&self, t: Instant) -> f64 {
-        t.saturating_duration_since(self.epoch).as_secs_f64() * 1000.0
+        r3(t.saturating_duration_since(self.epoch).as_secs_f64() * 1000.0)
     }
 
     fn meta(&self, params: Value) -> Value {
@@ -542,7 +547,7 @@ impl OpeningDriver {
     }
 
     fn settle(&mut self, now: Instant) {
-        let settle_ms = (now - self.connected_at).as_secs_f64() * 1000.0;
+        let settle_ms = r3((now - self.connected_at).as_secs_f64() * 1000.0);
         self.opening.policy = Some(PolicySettle {
             settled: true,
             settle_ms: Some(settle_ms),
@@ -551,7 +556,7 @@ impl OpeningDriver {
 
     fn answered(&mut self, o: &Outstanding, now: Instant, result: ExchangeResult) {
         let e = &mut self.opening.exchanges[o.index];
-        e.round_trip_ms = Some((now - o.sent_at).as_secs_f64() * 1000.0);
+        e.round_trip_ms = Some(r3((now - o.sent_at).as_secs_f64() * 1000.0));
         e.result = result;
     }
 
@@ -938,7 +943,7 @@ impl OpeningSummary {
                 s.died_on.push(DiedOn {
                     launch: l.number,
                     method: p.method.clone(),
-                    after_ms: (r.ended_at_ms - p.sent_at_ms).max(0.0),
+                    after_ms: r3((r.ended_at_ms - p.sent_at_ms).max(0.0)),
                 });
             }
             if let Some(p) = o.policy {
@@ -961,13 +966,13 @@ impl OpeningSummary {
                 .collect();
             channel_conns.push(ChannelConnection {
                 launch: l.number,
-                connected_ms: (r.ended_at_ms - connected_at).max(0.0),
+                connected_ms: r3((r.ended_at_ms - connected_at).max(0.0)),
                 registered,
                 first_registration_ms: o
                     .channels
                     .registrations
                     .first()
-                    .map(|g| (g.at_ms - connected_at).max(0.0)),
+                    .map(|g| r3((g.at_ms - connected_at).max(0.0))),
                 content_before_registration: o.channels.content_before_registration.clone(),
             });
         }
