@@ -10,3 +10,17 @@ pub const FINDINGS: u8 = 1;
 pub const USAGE: u8 = 2;
 /// Interrupted by Ctrl-C (128 + SIGINT).
 pub const INTERRUPTED: u8 = 130;
+/// Hung up: SIGHUP (128 + 1).
+pub const HUNG_UP: u8 = 129;
+/// Terminated: SIGTERM (128 + 15).
+pub const TERMINATED: u8 = 143;
+
+/// The exit code for a run stopped by `cause`.
+pub fn stopped_by(cause: crate::render::StopCause) -> u8 {
+    use crate::render::StopCause;
+    match cause {
+        StopCause::Interrupt => INTERRUPTED,
+        StopCause::Terminate => TERMINATED,
+        StopCause::HangUp => HUNG_UP,
+    }
+}

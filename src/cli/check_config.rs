@@ -55,12 +55,12 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> u8 {
     let preset: Preset = match args.preset.parse() {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("error: {e}");
+            crate::say!("error: {e}");
             return exit::USAGE;
         }
     };
     if args.files.iter().filter(|f| is_stdin(f)).count() > 1 {
-        eprintln!("error: `-` (standard input) can be given only once");
+        crate::say!("error: `-` (standard input) can be given only once");
         return exit::USAGE;
     }
     let options = CheckOptions {
@@ -73,7 +73,7 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> u8 {
         match config::check_file(file, &options) {
             Ok(r) => reports.push(r),
             Err(e) => {
-                eprint!("{}", render::load_error(&e, err_color));
+                crate::render::stderr_text(&render::load_error(&e, err_color));
                 errors.push(e);
             }
         }
@@ -89,8 +89,8 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> u8 {
         .write_all(out.as_bytes())
         .and_then(|()| stdout.flush())
     {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("error: cannot write the results: {e}");
+        if !crate::render::is_broken_pipe(&e) {
+            crate::say!("error: cannot write the results: {e}");
             return exit::USAGE;
         }
     }

@@ -26,9 +26,9 @@ pub fn run(args: CompletionsArgs) -> u8 {
     let mut stdout = std::io::stdout().lock();
     match stdout.write_all(&bytes).and_then(|()| stdout.flush()) {
         Ok(()) => exit::OK,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => exit::OK,
+        Err(e) if crate::render::is_broken_pipe(&e) => exit::OK,
         Err(e) => {
-            eprintln!("error: cannot write completions: {e}");
+            crate::say!("error: cannot write completions: {e}");
             exit::USAGE
         }
     }

@@ -3,6 +3,7 @@
 use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -19,7 +20,7 @@ use crate::engine::redact::Redactor;
 use crate::exit;
 use crate::render::probe::{self as view, Context, LiveLine};
 use crate::render::probe_all::Refusal;
-use crate::render::ColorChoice;
+use crate::render::{ColorChoice, StopCause};
 
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("selection").args(["server", "all"])))]
@@ -29,7 +30,8 @@ Durations: a bare number is milliseconds (as in host configs); humantime (300ms,
 Exit status: 0 the server stayed up (with --all: every server), 1 it flapped or never connected
 (with --all: any server did, or the host refuses an entry), 2 usage or launch error, 130
 interrupted (Ctrl-C once stops the servers gracefully and prints the report so far; twice kills
-them at once).
+them at once), 143 terminated (SIGTERM, likewise), 129 hung up (SIGHUP). A closed stdout (`|
+head`) stops the servers and exits 0.
 
 Examples:
   mcpl-doctor probe -- node server.mjs
@@ -199,6 +201,31 @@ pub(crate) struct Resolved {
     pub redactor: Redactor,
 }
 
+/// The warning for `--redact` values too short to mask everywhere, if any.
+pub(crate) fn short_redact_warning(args: &ProbeArgs) -> Option<String> {
+    let short = args
+        .redact
+        .iter()
+        .filter(|r| r.chars().count() < crate::engine::redact::MIN_SECRET_LEN)
+        .count();
+    let empty = args.redact.iter().filter(|r| r.is_empty()).count();
+    match (short - empty, empty) {
+        (0, 0) => None,
+        (0, _) => Some("warning: an empty --redact value masks nothing".into()),
+        (n, _) => Some(format!(
+            "warning: {} shorter than {} characters: masked only where {} alone, not inside \
+             longer words or numbers",
+            if n == 1 {
+                "a --redact value is".to_string()
+            } else {
+                format!("{n} --redact values are")
+            },
+            crate::engine::redact::MIN_SECRET_LEN,
+            if n == 1 { "it stands" } else { "they stand" },
+        )),
+    }
+}
+
 /// The `--redact` values.
 pub(crate) fn base_redactor(args: &ProbeArgs) -> Redactor {
     let mut redactor = Redactor::new();
@@ -263,6 +290,7 @@ fn resolve(args: &ProbeArgs) -> Result<Resolved, String> {
         env: None,
         cwd: None,
     });
+    let target = opened(target, args, &mut redactor);
     Ok(Resolved {
         target,
         protocol: args.protocol.map_or(Protocol::Legacy, Protocol::from),
@@ -309,6 +337,9 @@ pub(crate) fn plan_entry(entry: &ServerEntry, report: &Report, args: &ProbeArgs)
     }
     if let Some(t) = &entry.token {
         redactor.add(t.clone());
+    }
+    for v in &entry.substituted {
+        redactor.add(v.clone());
     }
     if entry.disabled {
         return EntryPlan::Skipped("disabled, the host does not start it".into());
@@ -511,43 +542,99 @@ pub(crate) fn attempt_options(
     }
 }
 
-/// Ctrl-C (and SIGTERM, SIGHUP): the first stops gracefully, the second forces. `what` names
-/// what is stopped (`the server`, `every server`).
-pub(crate) fn handle_signals(
-    stop_handle: StopHandle,
-    what: &'static str,
-) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
+/// What stops a run from outside: Ctrl-C, SIGTERM and SIGHUP (the first stops gracefully, the
+/// second forces), and a closed stdout (stops gracefully and quietly; the run then exits 0, as
+/// ripgrep does on a broken pipe).
+pub(crate) struct Stopper {
+    task: tokio::task::JoinHandle<()>,
+    cause: Arc<std::sync::Mutex<Option<StopCause>>>,
+    /// Set by whoever writes to stdout and finds its reader gone.
+    pub output_closed: Arc<AtomicBool>,
+}
+
+impl Stopper {
+    /// The first signal that stopped the run, if any.
+    pub fn cause(&self) -> Option<StopCause> {
+        self.cause.lock().ok().and_then(|c| *c)
+    }
+
+    /// Whether stdout's reader went away.
+    pub fn output_closed(&self) -> bool {
+        self.output_closed.load(Ordering::Relaxed)
+    }
+
+    /// Stop listening (the run is over).
+    pub fn finish(&self) {
+        self.task.abort();
+    }
+}
+
+/// How often a run checks whether stdout's reader went away (`| head` that has what it wants).
+const OUTPUT_CHECK: Duration = Duration::from_millis(200);
+
+/// Listen for the signals and for a closed stdout. `what` names what is stopped (`the server`,
+/// `every server`).
+pub(crate) fn handle_signals(stop_handle: StopHandle, what: &'static str) -> Stopper {
+    let cause = Arc::new(std::sync::Mutex::new(None));
+    let output_closed = Arc::new(AtomicBool::new(false));
+    let (cause_in, closed_in) = (cause.clone(), output_closed.clone());
+    let task = tokio::spawn(async move {
         use tokio::signal::unix::{signal, SignalKind};
+        let mut int = signal(SignalKind::interrupt()).ok();
         let mut term = signal(SignalKind::terminate()).ok();
         let mut hup = signal(SignalKind::hangup()).ok();
+        let mut check = tokio::time::interval(OUTPUT_CHECK);
+        check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        let mut closed_seen = false;
         loop {
             let got = tokio::select! {
-                r = tokio::signal::ctrl_c() => r.is_ok(),
-                Some(()) = async { term.as_mut()?.recv().await } => true,
-                Some(()) = async { hup.as_mut()?.recv().await } => true,
+                Some(()) = async { int.as_mut()?.recv().await } => StopCause::Interrupt,
+                Some(()) = async { term.as_mut()?.recv().await } => StopCause::Terminate,
+                Some(()) = async { hup.as_mut()?.recv().await } => StopCause::HangUp,
+                _ = check.tick(), if !closed_seen => {
+                    if closed_in.load(Ordering::Relaxed) || crate::render::stdout_closed() {
+                        closed_in.store(true, Ordering::Relaxed);
+                        closed_seen = true;
+                        stop_handle.request(StopLevel::Graceful);
+                    }
+                    continue;
+                }
+                else => break,
             };
-            if !got {
-                break;
-            }
+            let first = match cause_in.lock() {
+                Ok(mut c) => *c.get_or_insert(got),
+                Err(_) => got,
+            };
             let level = stop_handle.escalate();
             if level == StopLevel::Graceful {
-                eprintln!("\nstopping {what} (Ctrl-C again to kill at once)...");
+                crate::say!(
+                    "\n{}: stopping {what} ({} again to kill at once)...",
+                    first.words(),
+                    first.short()
+                );
             } else {
-                eprintln!("\nkilling {what}...");
+                crate::say!("\nkilling {what}...");
             }
         }
-    })
+    });
+    Stopper {
+        task,
+        cause,
+        output_closed,
+    }
 }
 
 pub fn run(args: ProbeArgs, color: ColorChoice) -> u8 {
+    if let Some(w) = short_redact_warning(&args) {
+        eprintln!("{w}");
+    }
     if args.all || args.server.len() > 1 {
         return super::probe_all::run(args, color);
     }
     let resolved = match resolve(&args) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("error: {e}");
+            crate::say!("error: {e}");
             return exit::USAGE;
         }
     };
@@ -557,7 +644,7 @@ pub fn run(args: ProbeArgs, color: ColorChoice) -> u8 {
     {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("error: cannot start the runtime: {e}");
+            crate::say!("error: cannot start the runtime: {e}");
             return exit::USAGE;
         }
     };
@@ -577,7 +664,7 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
     let (stop_handle, stop) = probe::stop_pair();
     let launches = launch_limit(&args);
     if args.until_down && launches.is_none() && args.run_for.is_none() && !policy.has_alert() {
-        eprintln!(
+        crate::say!(
             "warning: rule {} has no mcpl-down; --until-down will not stop it (add --for or --launches)",
             policy.name
         );
@@ -598,15 +685,21 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
     let live_enabled = std::io::stderr().is_terminal() && !args.events;
     let live = std::sync::Mutex::new(LiveLine::new(live_enabled));
     let events = args.events;
-    let mut broken_pipe = false;
+    let output_closed = signals.output_closed.clone();
+    let mut write_error: Option<std::io::Error> = None;
     let mut sink = |e: &Event| {
         if let Ok(mut l) = live.lock() {
             l.on_event(e);
         }
-        if events && !broken_pipe {
+        if events && !output_closed.load(Ordering::Relaxed) && write_error.is_none() {
             let mut out = std::io::stdout().lock();
-            if view::write_json_line(&mut out, &view::event_json(e)).is_err() {
-                broken_pipe = true;
+            if let Err(err) = view::write_json_line(&mut out, &view::event_json(e)) {
+                // Nobody reads any more (`| head -1`): stop the server and end quietly. Any other
+                // failure (a full disk) also stops it, and is an error.
+                output_closed.store(true, Ordering::Relaxed);
+                if !crate::render::is_broken_pipe(&err) {
+                    write_error = Some(err);
+                }
             }
         }
     };
@@ -626,7 +719,7 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
             }
         }
     };
-    signals.abort();
+    signals.finish();
     if let Ok(mut l) = live.lock() {
         l.clear();
     }
@@ -634,14 +727,23 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
     let run = match result {
         Ok(run) => run,
         Err(e) => {
-            eprintln!("error: {e}");
+            crate::say!("error: {e}");
             if matches!(target, Target::Stdio(_)) {
-                eprintln!("hint: check the command after `--` (it runs without a shell, from the current folder)");
+                crate::say!("hint: check the command after `--` (it runs without a shell, from the current folder)");
             }
             return exit::USAGE;
         }
     };
-    let interrupted = run.finish == Finish::Interrupted || stop.level() >= StopLevel::Graceful;
+    if let Some(e) = write_error {
+        crate::say!("error: cannot write the events: {e}");
+        return exit::USAGE;
+    }
+    if signals.cause().is_none() && signals.output_closed() {
+        // The reader is gone: there is no one to give the report to.
+        return exit::OK;
+    }
+    let interrupted = (run.finish == Finish::Interrupted || stop.level() >= StopLevel::Graceful)
+        .then(|| signals.cause().unwrap_or(StopCause::Interrupt));
     let verdict = verdict::judge(&run, protocol.engine());
     let ctx = Context {
         target: &target_text,
@@ -657,13 +759,16 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
         view::write_text(&run, &verdict, &ctx, color.for_stdout())
     };
     if let Err(e) = written {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("error: cannot write the report: {e}");
+        if !crate::render::is_broken_pipe(&e) {
+            crate::say!("error: cannot write the report: {e}");
             return exit::USAGE;
         }
+        if interrupted.is_none() {
+            return exit::OK;
+        }
     }
-    if interrupted {
-        exit::INTERRUPTED
+    if let Some(by) = interrupted {
+        exit::stopped_by(by)
     } else if verdict::stayed_up(&run)
         && !crate::engine::probe::opening::OpeningSummary::of(&run.launches).has_findings()
     {

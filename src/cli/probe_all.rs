@@ -28,7 +28,7 @@ use crate::render::probe_all::{
     self as all_view, event_json_for, unprobed_event_json, AllContext, Probed, ServerReport,
     ServerResult,
 };
-use crate::render::ColorChoice;
+use crate::render::{ColorChoice, StopCause};
 
 /// How many runtime threads: the machine's cores, at most 4 (the work is waiting, not
 /// computing; two threads keep one busy server from delaying another's relaunch).
@@ -96,11 +96,11 @@ fn raise_open_file_limit() {
 
 pub fn run(args: ProbeArgs, color: ColorChoice) -> u8 {
     let Some(file) = args.config.clone() else {
-        eprintln!("error: --all and repeated --server need --config FILE");
+        crate::say!("error: --all and repeated --server need --config FILE");
         return exit::USAGE;
     };
     if args.protocol.is_some() {
-        eprintln!(
+        crate::say!(
             "error: --protocol applies to one server; each entry of --config has its own \
              (a command's `protocol`, a URL's scheme)"
         );
@@ -109,7 +109,7 @@ pub fn run(args: ProbeArgs, color: ColorChoice) -> u8 {
     let items = match select(&file, &args) {
         Ok(items) => items,
         Err(e) => {
-            eprintln!("error: {e}");
+            crate::say!("error: {e}");
             return exit::USAGE;
         }
     };
@@ -121,7 +121,7 @@ pub fn run(args: ProbeArgs, color: ColorChoice) -> u8 {
     {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("error: cannot start the runtime: {e}");
+            crate::say!("error: cannot start the runtime: {e}");
             return exit::USAGE;
         }
     };
@@ -187,7 +187,10 @@ fn select(file: &Path, args: &ProbeArgs) -> Result<Vec<Item>, String> {
 struct Shared {
     live: MultiLive,
     events: bool,
-    broken_pipe: AtomicBool,
+    /// The run's [`Stopper`](super::probe::Stopper) flag: stdout's reader went away.
+    broken_pipe: Arc<AtomicBool>,
+    /// The first failure to write an event that was not a broken pipe.
+    write_error: std::sync::Mutex<Option<std::io::Error>>,
 }
 
 impl Shared {
@@ -203,8 +206,15 @@ impl Shared {
             return;
         }
         let mut out = std::io::stdout().lock();
-        if view::write_json_line(&mut out, v).is_err() {
+        if let Err(e) = view::write_json_line(&mut out, v) {
+            // Nobody reads any more (`| head -1`): stop every server and end quietly. Any other
+            // failure (a full disk) also stops them, and is an error.
             self.broken_pipe.store(true, Ordering::Relaxed);
+            if !crate::render::is_broken_pipe(&e) {
+                if let Ok(mut w) = self.write_error.lock() {
+                    w.get_or_insert(e);
+                }
+            }
         }
     }
 }
@@ -228,6 +238,7 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
     let start = Instant::now();
     let deadline = args.run_for.map(|ms| start + duration(ms));
     let signals = handle_signals(stop_handle, "every server");
+    let output_closed = signals.output_closed.clone();
 
     let names: Vec<String> = items
         .iter()
@@ -238,7 +249,8 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
     let shared = Arc::new(Shared {
         live: MultiLive::new(live_enabled, &names),
         events: args.events,
-        broken_pipe: AtomicBool::new(false),
+        broken_pipe: output_closed,
+        write_error: std::sync::Mutex::new(None),
     });
     if args.until_down
         && launches.is_none()
@@ -248,7 +260,7 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
             .policy_with(EngineKind::Legacy, Default::default())
             .has_alert()
     {
-        eprintln!(
+        crate::say!(
             "warning: rule {} has no mcpl-down; --until-down will not stop it (add --for or --launches)",
             args.preset
         );
@@ -361,9 +373,18 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
     if let Some(t) = ticker {
         t.abort();
     }
-    signals.abort();
+    signals.finish();
     shared.live.clear();
-    let interrupted = stop.level() >= StopLevel::Graceful;
+    if let Some(e) = shared.write_error.lock().ok().and_then(|mut w| w.take()) {
+        crate::say!("error: cannot write the events: {e}");
+        return exit::USAGE;
+    }
+    if signals.cause().is_none() && signals.output_closed() {
+        // The reader is gone: there is no one to give the report to.
+        return exit::OK;
+    }
+    let interrupted = (stop.level() >= StopLevel::Graceful)
+        .then(|| signals.cause().unwrap_or(StopCause::Interrupt));
     let jobs: Vec<(&ProbeRun, EngineKind)> = finished
         .iter()
         .filter_map(|(_, ran)| match ran {
@@ -383,7 +404,9 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
                     let verdict = verdicts
                         .next()
                         .unwrap_or_else(|| verdict::judge(&run, protocol.engine()));
-                    let interrupted = run.finish == probe::Finish::Interrupted || interrupted;
+                    let interrupted = interrupted
+                        .or((run.finish == probe::Finish::Interrupted)
+                            .then_some(StopCause::Interrupt));
                     ServerResult::Probed(Box::new(Probed {
                         run,
                         verdict,
@@ -424,13 +447,16 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
         all_view::write_text(&servers, &ctx, color.for_stdout())
     };
     if let Err(e) = written {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("error: cannot write the report: {e}");
+        if !crate::render::is_broken_pipe(&e) {
+            crate::say!("error: cannot write the report: {e}");
             return exit::USAGE;
         }
+        if interrupted.is_none() {
+            return exit::OK;
+        }
     }
-    if interrupted {
-        exit::INTERRUPTED
+    if let Some(by) = interrupted {
+        exit::stopped_by(by)
     } else if servers.iter().any(ServerReport::is_finding) {
         exit::FINDINGS
     } else {

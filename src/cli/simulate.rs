@@ -197,9 +197,9 @@ pub fn run(args: SimulateArgs, color: ColorChoice) -> u8 {
     };
     match result {
         Ok(()) => exit::OK,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => exit::OK,
+        Err(e) if crate::render::is_broken_pipe(&e) => exit::OK,
         Err(e) => {
-            eprintln!("error: cannot write the output: {e}");
+            crate::say!("error: cannot write the output: {e}");
             exit::USAGE
         }
     }

@@ -12,6 +12,97 @@ pub mod probe_all;
 pub mod sanitize;
 pub mod simulate;
 
+/// Write one line to stderr. An unwritable stderr (a closed pipe, `2>/dev/full`) is ignored:
+/// there is nowhere left to say so, and a doctor never panics over its own output.
+pub fn stderr_line(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let mut err = io::stderr().lock();
+    let _ = err.write_fmt(args).and_then(|()| err.write_all(b"\n"));
+}
+
+/// Write text to stderr as it is (no newline added); errors are ignored as in [`stderr_line`].
+pub fn stderr_text(text: &str) {
+    use std::io::Write;
+    let _ = io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// `eprintln!` that never panics (see [`stderr_line`]).
+#[macro_export]
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::render::stderr_line(format_args!($($arg)*))
+    };
+}
+
+/// Whether writing failed because the reader went away (`| head`): the run ends quietly with
+/// exit 0, as ripgrep and fd do. Looks through wrapped errors (serde_json's, `io::Error::other`).
+pub fn is_broken_pipe(e: &io::Error) -> bool {
+    let mut current: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(err) = current {
+        if let Some(io) = err.downcast_ref::<io::Error>() {
+            if io.kind() == io::ErrorKind::BrokenPipe {
+                return true;
+            }
+            if let Some(inner) = io.get_ref() {
+                current = Some(inner);
+                continue;
+            }
+        }
+        if let Some(json) = err.downcast_ref::<serde_json::Error>() {
+            if json.io_error_kind() == Some(io::ErrorKind::BrokenPipe) {
+                return true;
+            }
+        }
+        current = err.source();
+    }
+    false
+}
+
+/// Whether stdout's reader has gone away (a pipe or socket whose other end is closed). Never
+/// true for a terminal or a file. Checked without writing anything.
+pub fn stdout_closed() -> bool {
+    use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
+    use std::os::fd::AsFd;
+    let stdout = io::stdout();
+    let mut fds = [PollFd::new(stdout.as_fd(), PollFlags::empty())];
+    match poll(&mut fds, PollTimeout::ZERO) {
+        Ok(n) if n > 0 => fds[0]
+            .revents()
+            .is_some_and(|r| r.intersects(PollFlags::POLLERR | PollFlags::POLLHUP)),
+        _ => false,
+    }
+}
+
+/// What stopped a run from outside, for the report's words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopCause {
+    /// SIGINT (Ctrl-C).
+    Interrupt,
+    /// SIGTERM.
+    Terminate,
+    /// SIGHUP (the terminal went away).
+    HangUp,
+}
+
+impl StopCause {
+    /// `interrupted (Ctrl-C)`, `terminated (SIGTERM)`, `hung up (SIGHUP)`.
+    pub fn words(self) -> &'static str {
+        match self {
+            StopCause::Interrupt => "interrupted (Ctrl-C)",
+            StopCause::Terminate => "terminated (SIGTERM)",
+            StopCause::HangUp => "hung up (SIGHUP)",
+        }
+    }
+
+    /// `Ctrl-C`, `SIGTERM`, `SIGHUP`.
+    pub fn short(self) -> &'static str {
+        match self {
+            StopCause::Interrupt => "Ctrl-C",
+            StopCause::Terminate => "SIGTERM",
+            StopCause::HangUp => "SIGHUP",
+        }
+    }
+}
 pub use sanitize::sanitize;
 
 /// `--color`.

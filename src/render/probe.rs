@@ -13,8 +13,8 @@ use comfy_table::{Cell, CellAlignment, ColumnConstraint, Table, Width};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
 
-use super::sanitize;
 use super::{clock, new_table, terminal_width};
+use super::{sanitize, StopCause};
 use crate::engine::policy::timings::format_ms;
 use crate::engine::policy::{Ended, Next, Outcome, Wait};
 use crate::engine::probe::opening::OpeningSummary;
@@ -33,7 +33,8 @@ pub struct Context<'a> {
     /// The target as shown to a person (redacted).
     pub target: &'a str,
     pub protocol: Protocol,
-    pub interrupted: bool,
+    /// What stopped the run from outside (Ctrl-C, SIGTERM, SIGHUP), if anything did.
+    pub interrupted: Option<StopCause>,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -521,7 +522,7 @@ pub fn report_json(run: &ProbeRun, verdict: &Verdict, ctx: &Context<'_>) -> Valu
         "seed": run.seed,
         "started_at": rfc3339(run.started_wall),
         "elapsed_ms": num(run.elapsed_ms),
-        "interrupted": ctx.interrupted,
+        "interrupted": ctx.interrupted.is_some(),
         "finish": finish_json(run.finish),
         "planned_next": planned_json(run.planned),
         "launches": run.launches.iter().map(launch_json).collect::<Vec<_>>(),
@@ -668,11 +669,11 @@ fn dash() -> String {
 }
 
 /// How an attempt ended, in a table cell.
-fn ended_cell(l: &Launch, finish: Finish) -> String {
+fn ended_cell(l: &Launch, finish: Finish, by: &str) -> String {
     match l.report.outcome.as_ref() {
         None => {
             if finish == Finish::Interrupted {
-                "cut (Ctrl-C)".into()
+                format!("cut ({by})")
             } else {
                 "cut (--for)".into()
             }
@@ -683,7 +684,7 @@ fn ended_cell(l: &Launch, finish: Finish) -> String {
         },
         Some(Outcome::StillUp { .. }) => match finish {
             Finish::Deadline => "still up at --for".into(),
-            Finish::Interrupted => "still up at Ctrl-C".into(),
+            Finish::Interrupted => format!("still up at {by}"),
             _ => "still up at --watch".into(),
         },
         Some(Outcome::FailedToConnect(f)) | Some(Outcome::Permanent(f)) => sanitize(&f.to_string()),
@@ -753,7 +754,7 @@ fn server_line(s: &ServerInfo) -> String {
     format!("{name}: {family}{version}")
 }
 
-fn finish_text(run: &ProbeRun) -> String {
+fn finish_text(run: &ProbeRun, by: Option<StopCause>) -> String {
     let what = match run.finish {
         Finish::Launches(1) => "after 1 launch (--launches)".into(),
         Finish::Launches(n) => format!("after {n} launches (--launches)"),
@@ -765,7 +766,7 @@ fn finish_text(run: &ProbeRun) -> String {
         Finish::StillUp => "the connection was still up at the end of --watch".into(),
         Finish::Halted => "a permanent failure, on which the host stops reconnecting".into(),
         Finish::GaveUp(why) => format!("the rule gives up ({why})"),
-        Finish::Interrupted => "interrupted (Ctrl-C)".into(),
+        Finish::Interrupted => by.unwrap_or(StopCause::Interrupt).words().into(),
     };
     match run.planned {
         Some(p) => format!(
@@ -982,7 +983,11 @@ pub fn write_text_to(
             Cell::new(since_start(r.launched_at_ms)),
             Cell::new(r.handshake_ms().map_or_else(dash, |h| format_ms(h.round()))),
             Cell::new(r.connected_ms().map_or_else(dash, |c| format_ms(c.round()))),
-            Cell::new(ended_cell(l, run.finish)),
+            Cell::new(ended_cell(
+                l,
+                run.finish,
+                ctx.interrupted.unwrap_or(StopCause::Interrupt).short(),
+            )),
             Cell::new(counted_cell(l)),
             Cell::new(wait_cell(l)),
             Cell::new(if l.alert.is_some() { "raised" } else { "-" }),
@@ -1012,7 +1017,7 @@ pub fn write_text_to(
             writeln!(out, "mcpl-down on launch {}: {}", l.number, sanitize(alert))?;
         }
     }
-    writeln!(out, "{}", finish_text(run))?;
+    writeln!(out, "{}", finish_text(run, ctx.interrupted))?;
     let mut notes = notes(run);
     notes.extend(super::opening::notes(
         run,

@@ -14,7 +14,7 @@ use super::probe::{
     escape_unsafe_json, event_json, num, report_json, rfc3339, round_ms, write_text_to, Context,
     SCHEMA_VERSION,
 };
-use super::sanitize;
+use super::{sanitize, StopCause};
 use crate::engine::policy::timings::format_ms;
 use crate::engine::probe::verdict::{self, Pattern, Verdict, PREDICTED_RULES};
 use crate::engine::probe::{Event, ProbeRun, Protocol};
@@ -38,7 +38,7 @@ pub struct Probed {
     /// The target as shown to a person (redacted).
     pub target: String,
     pub protocol: Protocol,
-    pub interrupted: bool,
+    pub interrupted: Option<StopCause>,
 }
 
 impl Probed {
@@ -106,7 +106,7 @@ pub struct AllContext<'a> {
     pub started_wall: SystemTime,
     /// Wall time of the whole run, ms.
     pub elapsed_ms: f64,
-    pub interrupted: bool,
+    pub interrupted: Option<StopCause>,
 }
 
 fn pattern_words(p: Pattern) -> &'static str {
@@ -236,7 +236,11 @@ pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -
             ServerResult::Probed(p) => {
                 let (run, verdict) = (&p.run, &p.verdict);
                 row.push(right(run.launches.len().to_string()));
-                row.push(Cell::new(pattern_words(verdict.pattern)));
+                // Interrupted before it showed anything else: up until the stop, not "stayed up".
+                row.push(Cell::new(match (verdict.pattern, ctx.interrupted) {
+                    (Pattern::StayedUp, Some(_)) => "up until stopped",
+                    (p, _) => pattern_words(p),
+                }));
                 row.push(Cell::new(sanitize(&verdict.short)));
                 for r in &rules {
                     row.push(Cell::new(first_down_cell(verdict, r)));
@@ -283,7 +287,15 @@ pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -
          did."
     )?;
 
-    let mut summary = vec![plural(c.stayed_up, "server stayed up", "servers stayed up")];
+    let mut summary = vec![if ctx.interrupted.is_some() {
+        plural(
+            c.stayed_up,
+            "server up until stopped",
+            "servers up until stopped",
+        )
+    } else {
+        plural(c.stayed_up, "server stayed up", "servers stayed up")
+    }];
     if c.did_not > 0 {
         summary.push(format!(
             "{} did not (flapped or never connected)",
@@ -300,10 +312,14 @@ pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -
         summary.push(format!("{} skipped", c.skipped));
     }
     writeln!(out, "{}.", summary.join(", "))?;
-    if ctx.interrupted {
+    if let Some(by) = ctx.interrupted {
+        let mut words = by.words().to_string();
+        if let Some(first) = words.get_mut(..1) {
+            first.make_ascii_uppercase();
+        }
         writeln!(
             out,
-            "Interrupted (Ctrl-C): each server's report covers what it did until then."
+            "{words}: each server's report covers what it did until then."
         )?;
     }
 
@@ -447,7 +463,7 @@ pub fn report_json_all(servers: &[ServerReport], ctx: &AllContext<'_>) -> Value 
         "seed": ctx.seed,
         "started_at": rfc3339(ctx.started_wall),
         "elapsed_ms": num(ctx.elapsed_ms),
-        "interrupted": ctx.interrupted,
+        "interrupted": ctx.interrupted.is_some(),
         "summary": {
             "entries": servers.len(),
             "probed": c.probed,

@@ -2,6 +2,8 @@
 
 mod check_config;
 mod completions;
+mod hostile_io;
+mod hostile_proc;
 mod opening;
 mod packaging;
 mod probe;

@@ -540,7 +540,7 @@ fn a_command_that_cannot_be_launched_is_one_line_and_exit_2() {
         .expect("runs");
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).contains("permission denied"),
+        stderr(&out).contains("the file is not executable"),
         "{}",
         stderr(&out)
     );

@@ -12,7 +12,7 @@ use crate::engine::redact::Redactor;
 use super::fields;
 use super::json::{Doc, Kind, ROOT};
 use super::source::{LineIndex, Source};
-use super::subst::substitute;
+use super::subst::{substitute, substituted_values};
 use super::{Binding, Code, ServerEntry, TableKind, Transport};
 
 /// A finding before its position is turned into line:column and its snippet is cut.
@@ -1110,6 +1110,9 @@ pub(crate) fn add_entry_secrets(
             _ => {}
         }
     }
+    for v in substituted_in(doc, entry, env) {
+        r.add(v);
+    }
 }
 
 /// Every member of an entry object (duplicates included) that holds a secret written as a
@@ -1223,7 +1226,37 @@ fn server_entry(
         reconnect,
         timings,
         request_timeout_ms,
+        substituted: substituted_in(doc, e, env),
     }
+}
+
+/// Every value substitution puts into the entry's strings, at any depth.
+fn substituted_in(
+    doc: &Doc<'_>,
+    e: &RawEntry<'_>,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    if !e.table.substitutes_env() {
+        return out;
+    }
+    let mut stack: Vec<u32> = e.fields.iter().map(|(_, id)| *id).collect();
+    while let Some(id) = stack.pop() {
+        match doc.kind(id) {
+            Kind::String => {
+                if let Some(s) = doc.string(id) {
+                    if s.contains("${") {
+                        out.extend(substituted_values(&s, env));
+                    }
+                }
+            }
+            Kind::Array | Kind::Object => stack.extend(doc.children(id)),
+            _ => {}
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// A name shortened for a message.

@@ -19,7 +19,7 @@ pub mod source;
 mod subst;
 
 pub use source::{LineIndex, Source, STDIN_NAME};
-pub use subst::{has_env_ref, substitute};
+pub use subst::{has_env_ref, substitute, substituted_values};
 
 /// How bad a finding is: an error means the host refuses the entry (or, on main, loops on it);
 /// a warning means the host loads it and an operator should know.
@@ -352,6 +352,9 @@ pub struct ServerEntry {
     pub timings: Timings,
     /// `requestTimeoutMs` as read (`None` when absent or null).
     pub request_timeout_ms: Option<f64>,
+    /// Every value `${VAR}` substitution put into any of the entry's strings (command, args,
+    /// env, url, token...). Secret: never print.
+    pub substituted: Vec<String>,
 }
 
 impl std::fmt::Debug for ServerEntry {
@@ -374,6 +377,7 @@ impl std::fmt::Debug for ServerEntry {
             .field("reconnect", &self.reconnect)
             .field("timings", &self.timings)
             .field("request_timeout_ms", &self.request_timeout_ms)
+            .field("substituted", &self.substituted.len())
             .finish()
     }
 }

@@ -56,6 +56,20 @@ pub fn has_env_ref(s: &str) -> bool {
     next_reference(s, 0).is_some()
 }
 
+/// The values `env` gives the references in `s` (non-empty ones, defaults excluded): each is a
+/// secret wherever the substituted string is shown.
+pub fn substituted_values(s: &str, env: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(r) = next_reference(s, from) {
+        if let Some(v) = env(r.name).filter(|v| !v.is_empty()) {
+            out.push(v);
+        }
+        from = r.end;
+    }
+    out
+}
+
 /// `s` with every reference substituted through `env`.
 pub fn substitute<'s>(s: &'s str, env: &dyn Fn(&str) -> Option<String>) -> Cow<'s, str> {
     let mut out: Option<String> = None;
@@ -123,5 +137,9 @@ mod tests {
         assert!(has_env_ref("${A:-1}"));
         assert!(!has_env_ref("${1}"));
         assert!(!has_env_ref("5000"));
+        assert_eq!(
+            substituted_values("--t=${PORT}:${UNSET:-d}${EMPTY}$${PORT}", &env),
+            vec!["8080", "8080"]
+        );
     }
 }

@@ -370,12 +370,13 @@ impl Target {
         }
     }
 
-    /// Every secret the target itself carries (a URL's token, as given and as encoded, a
-    /// password), for the run's [`Redactor`]. A command carries none of its own: an entry's env
-    /// values and token are the caller's to add.
+    /// Every secret the target itself carries (a URL's token, as given and as encoded, its
+    /// secret-named query parameters, a password; a command's `--token VALUE` and the like),
+    /// for the run's [`Redactor`]. An entry's env values, token and substituted values are the
+    /// caller's to add.
     pub fn secrets(&self) -> Vec<String> {
         match self {
-            Target::Stdio(_) => Vec::new(),
+            Target::Stdio(t) => t.secrets(),
             Target::WebSocket(t) => t.secrets(),
             Target::Http(t) => t.secrets(),
         }

@@ -3,7 +3,7 @@
 
 use std::ffi::OsString;
 use std::io::ErrorKind;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
@@ -59,6 +59,16 @@ impl StdioTarget {
         redactor.redact(&parts.join(" "))
     }
 
+    /// The values of the command line's secret options (`--token VALUE`, `--api-key=VALUE`...).
+    pub fn secrets(&self) -> Vec<String> {
+        let args: Vec<String> = self
+            .args
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        crate::engine::redact::secret_args(&args)
+    }
+
     fn command(&self) -> tokio::process::Command {
         let mut cmd = tokio::process::Command::new(&self.command);
         cmd.args(&self.args);
@@ -75,26 +85,85 @@ impl StdioTarget {
 
 fn launch_error(target: &StdioTarget, e: &std::io::Error, redactor: &Redactor) -> LaunchError {
     let command = redactor.redact(&target.command.to_string_lossy());
-    match e.kind() {
-        ErrorKind::NotFound => {
-            if target.cwd.as_ref().is_some_and(|d| !d.is_dir()) {
-                LaunchError::CannotExecute {
-                    command,
-                    reason: "its working directory does not exist".into(),
+    let cannot = |reason: String| LaunchError::CannotExecute {
+        command: command.clone(),
+        reason: redactor.redact(&reason),
+    };
+    if target.cwd.as_ref().is_some_and(|d| !d.is_dir()) {
+        return cannot("its working directory does not exist".into());
+    }
+    let file = resolve_command(target);
+    match (e.kind(), file) {
+        (_, Some(path)) if path.is_dir() => cannot("it is a directory, not a program".into()),
+        (ErrorKind::NotFound | ErrorKind::PermissionDenied, Some(path)) => {
+            match interpreter_of(&path) {
+                Some(interp) if !interp.exists() => cannot(format!(
+                    "its #! interpreter {} does not exist",
+                    interp.display()
+                )),
+                Some(interp) if interp.is_dir() || !is_executable(&interp) => cannot(format!(
+                    "its #! interpreter {} is not executable",
+                    interp.display()
+                )),
+                _ if !is_executable(&path) => {
+                    cannot("the file is not executable (no x permission; chmod +x?)".into())
                 }
-            } else {
-                LaunchError::NotFound { command }
+                _ if e.kind() == ErrorKind::NotFound => cannot(
+                    "the file exists but cannot be run here (its ELF interpreter or a library \
+                     loader is missing?)"
+                        .into(),
+                ),
+                _ => cannot(format!("permission denied ({e})")),
             }
         }
-        ErrorKind::PermissionDenied => LaunchError::CannotExecute {
-            command,
-            reason: "permission denied (not executable?)".into(),
-        },
-        _ => LaunchError::CannotExecute {
-            command,
-            reason: redactor.redact(&e.to_string()),
-        },
+        (ErrorKind::NotFound, None) => LaunchError::NotFound { command },
+        (ErrorKind::PermissionDenied, None) => cannot("permission denied".into()),
+        _ => cannot(e.to_string()),
     }
+}
+
+/// The file the command names: a path as given (against the working directory), else the
+/// first entry of `PATH` (the child's, else the probe's) that exists.
+fn resolve_command(target: &StdioTarget) -> Option<PathBuf> {
+    let command = Path::new(&target.command);
+    if command.as_os_str().is_empty() {
+        return None;
+    }
+    if command.components().count() > 1 || target.command.to_string_lossy().contains('/') {
+        let path = match &target.cwd {
+            Some(dir) if command.is_relative() => dir.join(command),
+            _ => command.to_path_buf(),
+        };
+        return path.symlink_metadata().is_ok().then_some(path);
+    }
+    let path_var = match &target.env {
+        Some(env) => env
+            .iter()
+            .find(|(k, _)| k == "PATH")
+            .map(|(_, v)| v.clone()),
+        None => std::env::var_os("PATH"),
+    }?;
+    std::env::split_paths(&path_var)
+        .map(|dir| dir.join(command))
+        .find(|p| p.metadata().is_ok())
+}
+
+/// A script's `#!` interpreter (its first word), when the file starts with `#!`.
+fn interpreter_of(path: &Path) -> Option<PathBuf> {
+    use std::io::Read;
+    let mut head = [0u8; 256];
+    let n = std::fs::File::open(path).ok()?.read(&mut head).ok()?;
+    let line = head[..n].strip_prefix(b"#!")?;
+    let line = line.split(|&b| b == b'\n').next()?;
+    let text = String::from_utf8_lossy(line);
+    let word = text.split_whitespace().next()?;
+    Some(PathBuf::from(word))
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    path.metadata()
+        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 /// What the stdout reader hands over: messages only; noise is counted in [`StdoutNoise`].
@@ -127,9 +196,9 @@ fn spawn_stdout_reader(
                         if let Ok(mut n) = noise.lock() {
                             n.non_json_lines += 1;
                             if n.samples.len() < NOISE_SAMPLES {
-                                let text = String::from_utf8_lossy(line.bytes);
+                                let text = redactor.redact(&String::from_utf8_lossy(line.bytes));
                                 let short: String = text.chars().take(NOISE_SAMPLE_CHARS).collect();
-                                n.samples.push(redactor.redact(&short));
+                                n.samples.push(short);
                             }
                         }
                         None
@@ -160,14 +229,30 @@ struct StderrState {
     total_bytes: u64,
 }
 
-fn spawn_stderr_reader(stderr: ChildStderr, state: Arc<Mutex<StderrState>>) -> JoinHandle<()> {
+fn spawn_stderr_reader(
+    stderr: ChildStderr,
+    state: Arc<Mutex<StderrState>>,
+    redactor: Arc<Redactor>,
+) -> JoinHandle<()> {
     tokio::spawn(async move {
         let mut reader = LineReader::new(stderr, STDERR_TAIL_BYTES);
         while let Some(line) = reader.next_line().await {
-            let mut text = String::from_utf8_lossy(line.bytes).into_owned();
-            if line.truncated {
-                text.push_str(" [...]");
-            }
+            // Masked before anything is cut: a line cut at the limit hides a secret that the
+            // cut fell inside, so no secret's first part is ever kept.
+            let text = String::from_utf8_lossy(line.bytes);
+            let text = if line.truncated {
+                const CUT: &str = " [...]";
+                let mut t = redactor.redact_cut(&text);
+                let mut at = t.len().min(STDERR_TAIL_BYTES - CUT.len());
+                while !t.is_char_boundary(at) {
+                    at -= 1;
+                }
+                t.truncate(at);
+                t.push_str(CUT);
+                t
+            } else {
+                redactor.redact(&text)
+            };
             let total = reader.total_bytes;
             if let Ok(mut s) = state.lock() {
                 s.tail.push(text);
@@ -263,7 +348,7 @@ pub async fn attempt(
     }));
     let (mut messages, stdout_task) =
         spawn_stdout_reader(spawned.stdout, noise.clone(), redactor.clone());
-    let stderr_task = spawn_stderr_reader(spawned.stderr, stderr_state.clone());
+    let stderr_task = spawn_stderr_reader(spawned.stderr, stderr_state.clone(), redactor.clone());
     let (writer, writer_task) = spawn_writer(spawned.stdin);
 
     let _ = writer.send(frame(&handshake::first_request(opts.protocol)));
@@ -450,7 +535,8 @@ pub async fn attempt(
 
     let stderr = match stderr_state.lock() {
         Ok(s) => StderrTail {
-            lines: s.tail.lines().map(|l| redactor.redact(l)).collect(),
+            // Already masked as they were read.
+            lines: s.tail.lines().cloned().collect(),
             total_lines: s.tail.total_lines,
             total_bytes: s.total_bytes,
         },

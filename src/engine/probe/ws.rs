@@ -119,9 +119,25 @@ pub(crate) fn url_secrets(url: &Url, token: Option<&str>) -> Vec<String> {
         let encoded: String = url::form_urlencoded::byte_serialize(t.as_bytes()).collect();
         out.push(encoded);
     }
-    for (k, v) in url.query_pairs() {
-        if k == urls::TOKEN_PARAM && !v.is_empty() {
-            out.push(v.into_owned());
+    if let Some(query) = url.query() {
+        for (k, v) in url.query_pairs() {
+            if (k == urls::TOKEN_PARAM || crate::engine::redact::is_secret_name(&k))
+                && !v.is_empty()
+            {
+                out.push(v.into_owned());
+            }
+        }
+        // And as written (percent-encoded) in the query.
+        for pair in query.split('&') {
+            if let Some((k, v)) = pair.split_once('=') {
+                let name = url::form_urlencoded::parse(pair.as_bytes())
+                    .next()
+                    .map(|(k, _)| k.into_owned())
+                    .unwrap_or_else(|| k.to_string());
+                if crate::engine::redact::is_secret_name(&name) && !v.is_empty() {
+                    out.push(v.to_string());
+                }
+            }
         }
     }
     if let Some(p) = url.password() {

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Peak memory and time of `mcpl-doctor probe` against the hostile fixture servers.
+
+    bench/hostile.py BINARY [CASE...]
+
+Each case runs the probe for at most LIMIT seconds (then SIGKILL), sampling VmHWM (peak
+resident memory) from /proc/PID/status every 20 ms, and prints: case, peak MB, seconds, exit
+status ("killed" when the limit ended it). The figures are in docs/benchmarks.md.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SERVERS = os.path.join(ROOT, "fixtures", "servers")
+
+
+def ws_server(mode, *args):
+    p = subprocess.Popen(
+        [sys.executable, os.path.join(SERVERS, "hostile_ws.py"), mode, *args],
+        stdout=subprocess.PIPE,
+    )
+    port = int(p.stdout.readline())
+    return p, "ws://127.0.0.1:%d/mcpl" % port
+
+
+def peak_kb(pid):
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def measure(binary, args, limit, stdin=None, signal_at=None):
+    start = time.monotonic()
+    p = subprocess.Popen([binary, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         stdin=subprocess.DEVNULL)
+    peak = 0
+    sent = False
+    status = None
+    while True:
+        peak = max(peak, peak_kb(p.pid))
+        status = p.poll()
+        if status is not None:
+            break
+        elapsed = time.monotonic() - start
+        if signal_at is not None and not sent and elapsed >= signal_at:
+            p.send_signal(signal.SIGINT)
+            p.send_signal(signal.SIGINT) if False else None
+            sent = True
+        if elapsed > limit:
+            p.kill()
+            p.wait()
+            status = "killed"
+            break
+        time.sleep(0.02)
+    return peak / 1024.0, time.monotonic() - start, status
+
+
+def main():
+    binary = sys.argv[1]
+    wanted = set(sys.argv[2:])
+    py = sys.executable
+    stdio = os.path.join(SERVERS, "hostile_stdio.py")
+    cases = [
+        ("stdio-flood-requests", None, ["probe", "--launches", "1", "--watch", "10s", "--", py, stdio, "flood-requests"], 30),
+        ("stdio-big-answer-2MiB", None, ["probe", "--launches", "1", "--watch", "1s", "--handshake-timeout", "10s", "--", py, stdio, "big-answer", str(2 << 20)], 30),
+        ("ws-flood-requests", ("flood-requests",), ["--launches", "1", "--watch", "10s"], 30),
+        ("ws-ping-flood", ("ping-flood",), ["--launches", "1", "--watch", "8s"], 30),
+        ("ws-big-message-64MiB", ("big-message", str(64 << 20)), ["--launches", "1", "--watch", "10s"], 30),
+        ("ws-big-message-200MiB", ("big-message", str(200 << 20)), ["--launches", "1", "--watch", "10s"], 30),
+    ]
+    for name, ws, args, limit in cases:
+        if wanted and name not in wanted:
+            continue
+        server = None
+        if ws is not None:
+            server, url = ws_server(*ws)
+            args = ["probe", "--url", url, *args]
+        try:
+            mb, secs, status = measure(binary, args, limit)
+        finally:
+            if server is not None:
+                server.kill()
+                server.wait()
+        print("%-24s %8.1f MB %7.1f s  exit %s" % (name, mb, secs, status), flush=True)
+
+
+if __name__ == "__main__":
+    main()
