@@ -42,6 +42,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcpl-doctor' -ScriptBlock {
             [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'What the server does (see below). Default: dies right after its handshake')
             [CompletionResult]::new('--fail-after', '--fail-after', [CompletionResultType]::ParameterName, 'With `never`: how long into each attempt the failure comes')
             [CompletionResult]::new('--startup', '--startup', [CompletionResultType]::ParameterName, 'Time from launch to completed handshake')
+            [CompletionResult]::new('--settle', '--settle', [CompletionResultType]::ParameterName, 'Time from completed handshake to a settled policy exchange (legacy engine): a reconnect clears the "down" status line only if the connection is still up by then [default: 100ms]')
             [CompletionResult]::new('--attempts', '--attempts', [CompletionResultType]::ParameterName, 'Simulate this many launches')
             [CompletionResult]::new('--span', '--span', [CompletionResultType]::ParameterName, 'Simulate this much time [default: 1d]')
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed for the jitter, to repeat a run exactly. Default: a random seed, printed')

@@ -285,7 +285,7 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__simulate)
-            opts="-h --preset --compare --engine --interval --cap --server --fail-after --startup --attempts --span --seed --no-jitter --rows --json --color --help"
+            opts="-h --preset --compare --engine --interval --cap --server --fail-after --startup --settle --attempts --span --seed --no-jitter --rows --json --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -320,6 +320,10 @@ _mcpl__doctor() {
                     return 0
                     ;;
                 --startup)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --settle)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

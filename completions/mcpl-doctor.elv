@@ -38,6 +38,7 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand --server 'What the server does (see below). Default: dies right after its handshake'
             cand --fail-after 'With `never`: how long into each attempt the failure comes'
             cand --startup 'Time from launch to completed handshake'
+            cand --settle 'Time from completed handshake to a settled policy exchange (legacy engine): a reconnect clears the "down" status line only if the connection is still up by then [default: 100ms]'
             cand --attempts 'Simulate this many launches'
             cand --span 'Simulate this much time [default: 1d]'
             cand --seed 'Seed for the jitter, to repeat a run exactly. Default: a random seed, printed'

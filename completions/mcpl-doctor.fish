@@ -43,6 +43,7 @@ complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l cap
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l server -d 'What the server does (see below). Default: dies right after its handshake' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l fail-after -d 'With `never`: how long into each attempt the failure comes' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l startup -d 'Time from launch to completed handshake' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l settle -d 'Time from completed handshake to a settled policy exchange (legacy engine): a reconnect clears the "down" status line only if the connection is still up by then [default: 100ms]' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l attempts -d 'Simulate this many launches' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l span -d 'Simulate this much time [default: 1d]' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l seed -d 'Seed for the jitter, to repeat a run exactly. Default: a random seed, printed' -r

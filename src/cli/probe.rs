@@ -11,12 +11,15 @@ use clap::Args;
 
 use crate::engine::config::{self, CheckOptions, Code, Finding, Report, ServerEntry, Transport};
 use crate::engine::policy::timings::parse_duration_ms;
-use crate::engine::policy::{EngineKind, Preset, Timings, DEFAULT_CAP_MS, DEFAULT_INTERVAL_MS};
+use crate::engine::policy::{
+    EngineKind, Preset, TimingField, Timings, DEFAULT_CAP_MS, DEFAULT_INTERVAL_MS,
+};
 use crate::engine::probe::{
     self, verdict, AttemptOptions, Event, Finish, PingOptions, Protocol, RunOptions, StdioTarget,
     StopHandle, StopLevel, StopSignal, Target,
 };
 use crate::engine::redact::Redactor;
+use crate::engine::schedule::DEFAULT_SETTLE_MS;
 use crate::exit;
 use crate::render::probe::{self as view, Context, LiveLine};
 use crate::render::probe_all::Refusal;
@@ -269,10 +272,14 @@ fn resolve(args: &ProbeArgs) -> Result<Resolved, String> {
         let (target, protocol) =
             probe::urls::target_for_url(url, args.token.clone()).map_err(|e| e.to_string())?;
         let target = opened(target, args, &mut redactor);
+        let timings = timings_for(args, None);
+        if let Some(why) = timing_refusal(args, protocol, timings) {
+            return Err(why);
+        }
         return Ok(Resolved {
             target,
             protocol,
-            timings: timings_for(args, None),
+            timings,
             redactor,
         });
     }
@@ -290,13 +297,44 @@ fn resolve(args: &ProbeArgs) -> Result<Resolved, String> {
         env: None,
         cwd: None,
     });
+    let protocol = args.protocol.map_or(Protocol::Legacy, Protocol::from);
+    let timings = timings_for(args, None);
+    if let Some(why) = timing_refusal(args, protocol, timings) {
+        return Err(why);
+    }
     let target = opened(target, args, &mut redactor);
     Ok(Resolved {
         target,
-        protocol: args.protocol.map_or(Protocol::Legacy, Protocol::from),
-        timings: timings_for(args, None),
+        protocol,
+        timings,
         redactor,
     })
+}
+
+/// What the host does with timings it refuses at start (a value that reads as 0, below 0 or
+/// not a number, under a rule of hosts with the lasting-connection fix): the probe says so and
+/// launches nothing. Under `handshake` such timings run, every wait after 1 ms.
+pub(crate) fn timing_refusal(
+    args: &ProbeArgs,
+    protocol: Protocol,
+    timings: Timings,
+) -> Option<String> {
+    let policy = args.preset.policy_with(protocol.engine(), timings);
+    let refusal = policy.timing_refusal()?;
+    let flag = match refusal.field {
+        TimingField::Interval if args.interval.is_some() => " (--interval)",
+        TimingField::Cap if args.cap.is_some() => " (--cap)",
+        _ => "",
+    };
+    Some(format!(
+        "under rule {} the host refuses this server at start and raises mcpl-down at once: \
+         {}{flag} reads as {}, and a timing must be a number above 0; nothing was launched\n\
+         hint: give a timing above 0, or --preset handshake to see what older hosts do (every \
+         wait after 1 ms)",
+        policy.name,
+        refusal.field.name(),
+        refusal.reads_as,
+    ))
 }
 
 /// The rule `check-config` describes when `probe` decides which entries the host refuses: the
@@ -351,15 +389,14 @@ pub(crate) fn plan_entry(entry: &ServerEntry, report: &Report, args: &ProbeArgs)
                 .into(),
         );
     }
-    let errors: Vec<&Finding> = report.errors_for(entry).collect();
-    let refused_at_start = |f: &&Finding| {
-        !(check_preset(args.preset) == Preset::Handshake && f.code == Code::ReconnectTiming)
-    };
-    let label = if errors.is_empty() || errors.iter().any(refused_at_start) {
-        "refused by the host"
-    } else {
-        "not probed: the host would relaunch it with no backoff"
-    };
+    // A timing the host refuses at start is refused here too, except under `handshake`
+    // (older hosts): there the host runs every wait after 1 ms, and so does the probe.
+    let runs_bad_timings = check_preset(args.preset) == Preset::Handshake;
+    let errors: Vec<&Finding> = report
+        .errors_for(entry)
+        .filter(|f| !(runs_bad_timings && f.code == Code::ReconnectTiming))
+        .collect();
+    let label = "refused by the host";
     let mut refusals: Vec<Refusal> = errors
         .iter()
         .map(|f| Refusal {
@@ -428,11 +465,24 @@ pub(crate) fn plan_entry(entry: &ServerEntry, report: &Report, args: &ProbeArgs)
             }
         }
     };
+    let timings = timings_for(args, Some(entry.timings));
+    if let Some(why) = timing_refusal(args, protocol, timings) {
+        let first_line = why.lines().next().unwrap_or_default().to_string();
+        return EntryPlan::Refused(
+            label.into(),
+            vec![Refusal {
+                at: entry_at(entry),
+                path: entry.path.clone(),
+                code: Code::ReconnectTiming.as_str(),
+                message: redactor.redact(&first_line),
+            }],
+        );
+    }
     let target = opened(target, args, &mut redactor);
     EntryPlan::Probe(Box::new(Resolved {
         target,
         protocol,
-        timings: timings_for(args, Some(entry.timings)),
+        timings,
         redactor,
     }))
 }
@@ -744,7 +794,7 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
     }
     let interrupted = (run.finish == Finish::Interrupted || stop.level() >= StopLevel::Graceful)
         .then(|| signals.cause().unwrap_or(StopCause::Interrupt));
-    let verdict = verdict::judge(&run, protocol.engine());
+    let verdict = verdict::judge(&run, protocol.engine(), DEFAULT_SETTLE_MS);
     let ctx = Context {
         target: &target_text,
         protocol,

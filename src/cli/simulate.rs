@@ -24,6 +24,7 @@ Server behaviours (--server), combined with commas:
   lives=D1,D2,...     one lifetime per connection, the last repeats
   healthy             connects and stays up
   startup=DUR         time from launch to completed handshake (with any of the above)
+  settle=DUR          time from handshake to a settled policy exchange (as --settle)
 
 Examples:
   mcpl-doctor simulate
@@ -64,6 +65,12 @@ pub struct SimulateArgs {
     /// Time from launch to completed handshake.
     #[arg(long, value_name = "DUR", value_parser = parse_nonnegative)]
     pub startup: Option<f64>,
+
+    /// Time from completed handshake to a settled policy exchange (legacy engine): a reconnect
+    /// clears the "down" status line only if the connection is still up by then [default:
+    /// 100ms].
+    #[arg(long, value_name = "DUR", value_parser = parse_settle)]
+    pub settle: Option<f64>,
 
     /// Simulate this many launches.
     #[arg(long, value_name = "N", conflicts_with = "span", value_parser = clap::value_parser!(u64).range(1..))]
@@ -119,6 +126,15 @@ fn parse_nonnegative(s: &str) -> Result<f64, String> {
     }
 }
 
+fn parse_settle(s: &str) -> Result<f64, String> {
+    let ms = parse_duration_ms(s)?;
+    if ms >= 0.0 {
+        Ok(ms)
+    } else {
+        Err("must be a duration of 0 or more (inf: never settles)".into())
+    }
+}
+
 fn parse_span(s: &str) -> Result<f64, String> {
     let ms = parse_duration_ms(s)?;
     if ms > 0.0 && ms <= MAX_SPAN_MS {
@@ -150,6 +166,9 @@ pub fn run(args: SimulateArgs, color: ColorChoice) -> u8 {
     }
     if let Some(ms) = args.startup {
         scenario.startup_ms = ms;
+    }
+    if let Some(ms) = args.settle {
+        scenario.settle_ms = ms;
     }
     let engine: EngineKind = args.engine.into();
     let (span_ms, max_attempts) = match (args.attempts, args.span) {

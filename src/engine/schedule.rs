@@ -16,6 +16,10 @@ pub const DAY_MS: f64 = 86_400_000.0;
 pub const STATUS_AFTER_MS: f64 = 60_000.0;
 /// The ops webhook is posted at most once per this period per server and kind.
 pub const WEBHOOK_PERIOD_MS: f64 = 900_000.0;
+/// How long the legacy engine's post-handshake policy exchange (`featureSets/update`, then
+/// `tools/list`) takes to settle when nothing says otherwise: a few round trips to a local
+/// server. `--settle` (or `settle=DUR` in `--server`) sets it; `probe` measures it live.
+pub const DEFAULT_SETTLE_MS: f64 = 100.0;
 
 /// What the simulated server does on each attempt.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,6 +40,10 @@ pub struct Scenario {
     pub startup_ms: f64,
     /// For `never`: from launch to the failure.
     pub fail_after_ms: f64,
+    /// From completed handshake to a settled policy exchange. On the legacy engine a reconnect
+    /// is reported (`mcpl:server-reconnected`, which clears a "down" status line) only once the
+    /// exchange has settled with the server still connected; the modern engine ignores it.
+    pub settle_ms: f64,
 }
 
 impl Default for Scenario {
@@ -44,6 +52,7 @@ impl Default for Scenario {
             behaviour: Behaviour::Lives(vec![0.0]),
             startup_ms: 0.0,
             fail_after_ms: 0.0,
+            settle_ms: DEFAULT_SETTLE_MS,
         }
     }
 }
@@ -74,6 +83,13 @@ impl fmt::Display for Scenario {
                 format_ms(self.startup_ms)
             )?;
         }
+        if self.settle_ms != DEFAULT_SETTLE_MS {
+            write!(
+                f,
+                ", policy exchange settles {} after the handshake",
+                format_ms(self.settle_ms)
+            )?;
+        }
         Ok(())
     }
 }
@@ -82,13 +98,12 @@ impl std::str::FromStr for Scenario {
     type Err = String;
 
     /// `never`, `dies-after=DUR`, `drops-every=DUR`, `lives=D1,D2,...`, `healthy`, plus
-    /// `startup=DUR` and `fail-after=DUR`, combined with commas, spaces or `;`
+    /// `startup=DUR`, `fail-after=DUR` and `settle=DUR`, combined with commas, spaces or `;`
     /// (`dies-after=300ms,startup=200ms`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let mut scenario = Scenario {
             behaviour: Behaviour::Healthy,
-            startup_ms: 0.0,
-            fail_after_ms: 0.0,
+            ..Scenario::default()
         };
         let mut behaviour: Option<Behaviour> = None;
         let mut in_lives = false;
@@ -136,10 +151,11 @@ impl std::str::FromStr for Scenario {
                 }
                 ("startup", Some(v)) => scenario.startup_ms = dur(key, v)?,
                 ("fail-after", Some(v)) => scenario.fail_after_ms = dur(key, v)?,
+                ("settle", Some(v)) => scenario.settle_ms = dur(key, v)?,
                 _ => {
                     return Err(format!(
                         "{token:?} is not a server behaviour (try never, dies-after=300ms, \
-                         drops-every=1h, lives=1s,5m, healthy, with startup=DUR)"
+                         drops-every=1h, lives=1s,5m, healthy, with startup=DUR or settle=DUR)"
                     ))
                 }
             }
@@ -184,6 +200,8 @@ pub enum Happened {
     ConnectedThenClosed,
     Lasted,
     StillUp,
+    /// Launched inside the span, its outcome past it: still connecting when the span ended.
+    Pending,
 }
 
 /// One launch.
@@ -243,6 +261,10 @@ pub struct Summary {
     /// Why reconnecting stopped, if it did.
     pub stopped: Option<String>,
     pub stopped_at_ms: Option<f64>,
+    /// The host refuses the server at start (a timing that reads as 0, below 0 or not a
+    /// number, on a host with the lasting-connection fix): the `mcpl-down` it raises at time 0,
+    /// naming the field. Nothing is launched.
+    pub refused_at_start: Option<String>,
 }
 
 /// The result of a simulation.
@@ -447,25 +469,57 @@ impl Notices {
     }
 }
 
-/// Run a simulation.
-pub fn simulate(req: &Request) -> Simulation {
-    let mut tracker = Tracker::new(req.policy.clone(), req.seed);
-    let span = if req.span_ms.is_nan() {
-        0.0
-    } else {
-        req.span_ms
-    };
-    let mut strip = Strip::new(
-        req.strip_width,
-        if req.max_attempts.is_some() {
-            f64::INFINITY
-        } else {
-            span
+/// What one attempt of the scripted server does, on the simulation's clock.
+struct Attempt {
+    outcome: Outcome,
+    /// When the attempt ended (its failure, or its connection's end); infinite for a healthy
+    /// server.
+    ended_at: f64,
+    /// When its handshake completed, if it did.
+    connected_at: Option<f64>,
+    /// How long its connection lives, whatever the span: the behaviour's own figure.
+    life: Option<f64>,
+}
+
+/// The scripted server's `connections`-th connection, launched at `launched`.
+fn attempt_at(
+    scenario: &Scenario,
+    lives: &[f64],
+    connections: &mut usize,
+    launched: f64,
+) -> Attempt {
+    match (&scenario.behaviour, lives.is_empty()) {
+        (Behaviour::Never, _) => Attempt {
+            outcome: Outcome::FailedToConnect(Failure::Simulated),
+            ended_at: launched + scenario.fail_after_ms.max(0.0),
+            connected_at: None,
+            life: None,
         },
-    );
-    let mut notices = Notices::default();
-    let mut rows: Vec<Row> = Vec::with_capacity(req.keep_rows.min(4096));
-    let mut s = Summary {
+        (Behaviour::Lives(_), false) => {
+            let life = lives[(*connections).min(lives.len() - 1)];
+            *connections += 1;
+            let up = launched + scenario.startup_ms.max(0.0);
+            Attempt {
+                outcome: Outcome::Connected {
+                    lived_ms: life,
+                    ended: Ended::Unknown,
+                },
+                ended_at: up + life,
+                connected_at: Some(up),
+                life: Some(life),
+            }
+        }
+        _ => Attempt {
+            outcome: Outcome::StillUp { lived_ms: 0.0 },
+            ended_at: f64::INFINITY,
+            connected_at: Some(launched + scenario.startup_ms.max(0.0)),
+            life: Some(f64::INFINITY),
+        },
+    }
+}
+
+fn empty_summary() -> Summary {
+    Summary {
         span_ms: 0.0,
         launches: 0,
         launches_per_day: 0.0,
@@ -485,16 +539,65 @@ pub fn simulate(req: &Request) -> Simulation {
         count_starts_afresh: false,
         stopped: None,
         stopped_at_ms: None,
+        refused_at_start: None,
+    }
+}
+
+/// Run a simulation. Nothing past the span is counted or shown: a launch inside it whose
+/// outcome comes later is a row "still connecting", without its failure or alert.
+pub fn simulate(req: &Request) -> Simulation {
+    let mut tracker = Tracker::new(req.policy.clone(), req.seed);
+    let span = if req.span_ms.is_nan() {
+        0.0
+    } else {
+        req.span_ms
     };
+    let mut strip = Strip::new(
+        req.strip_width,
+        if req.max_attempts.is_some() {
+            f64::INFINITY
+        } else {
+            span
+        },
+    );
+    let mut notices = Notices::default();
+    let mut rows: Vec<Row> = Vec::with_capacity(req.keep_rows.min(4096));
+    let mut s = empty_summary();
     let lives: &[f64] = match &req.scenario.behaviour {
         Behaviour::Lives(l) if !l.is_empty() => l,
         _ => &[],
     };
-    let startup = req.scenario.startup_ms.max(0.0);
-    let fail_after = req.scenario.fail_after_ms.max(0.0);
+    // The legacy engine reports a reconnect once the policy exchange has settled.
+    let settle = if req.policy.reconnected_waits_for_settle() {
+        req.scenario.settle_ms.max(0.0)
+    } else {
+        0.0
+    };
     let mut t = 0.0f64;
     let mut connections: usize = 0;
     let mut end = 0.0f64;
+
+    if let Some(refusal) = req.policy.timing_refusal() {
+        // Refused at start: no launch, one mcpl-down at time 0 naming the field.
+        if let Some(alert) = req.policy.alert_for(0, true) {
+            let text = alert.with_error(&refusal);
+            s.downs = 1;
+            s.first_down_ms = Some(0.0);
+            s.first_down_attempt = Some(0);
+            if notices.alert(0.0, Some(text.clone()), None) {
+                s.webhooks = 1;
+            }
+            strip.alert(0.0);
+            s.refused_at_start = Some(text);
+        }
+        s.stopped = Some(format!(
+            "refused by the host at start: {} reads as {}",
+            refusal.field.name(),
+            refusal.reads_as
+        ));
+        s.stopped_at_ms = Some(0.0);
+        return finish(req, s, rows, strip, notices, span, 0.0);
+    }
 
     loop {
         if t >= span || req.max_attempts.is_some_and(|m| s.launches >= m) {
@@ -505,32 +608,24 @@ pub fn simulate(req: &Request) -> Simulation {
         let mut status: Vec<StatusLine> = Vec::new();
         let launched = t;
 
-        // What this attempt does.
-        let (outcome, ended_at, connected_at) = match (&req.scenario.behaviour, lives.is_empty()) {
-            (Behaviour::Never, _) => (
-                Outcome::FailedToConnect(Failure::Simulated),
-                launched + fail_after,
-                None,
-            ),
-            (Behaviour::Lives(_), false) => {
-                let life = lives[connections.min(lives.len() - 1)];
-                connections += 1;
-                let up = launched + startup;
-                (
-                    Outcome::Connected {
-                        lived_ms: life,
-                        ended: Ended::Unknown,
-                    },
-                    up + life,
-                    Some(up),
-                )
-            }
-            _ => (
-                Outcome::StillUp { lived_ms: 0.0 },
-                f64::INFINITY,
-                Some(launched + startup),
-            ),
+        let Attempt {
+            outcome,
+            ended_at,
+            connected_at,
+            life,
+        } = attempt_at(&req.scenario, lives, &mut connections, launched);
+        // An outcome past the span is not counted: the launch is still connecting at its end.
+        let pending = match connected_at {
+            Some(up) => up > span,
+            None => ended_at > span,
         };
+        if pending {
+            end = span;
+            if keep {
+                rows.push(pending_row(s.launches, &tracker, launched));
+            }
+            break;
+        }
         // A connection still up when the span ends is reported as still up.
         let (outcome, ended_at) = match connected_at {
             Some(up) if ended_at > span || up >= span => (
@@ -541,6 +636,14 @@ pub fn simulate(req: &Request) -> Simulation {
             ),
             _ => (outcome, ended_at),
         };
+        if let (Some(up), Some(life)) = (connected_at, life) {
+            // A successful reconnect (any launch after the first) closes an open episode, once
+            // reported: at once, or on the legacy engine once the policy exchange has settled
+            // with the server still connected.
+            if s.launches > 1 && life >= settle && up + settle <= span {
+                notices.reconnected(up + settle, keep.then_some(&mut status));
+            }
+        }
         if ended_at.is_infinite() {
             // Healthy under an attempts bound: watch it for a day.
             let up = connected_at.unwrap_or(launched);
@@ -549,7 +652,9 @@ pub fn simulate(req: &Request) -> Simulation {
             strip.connected(up, watch_end);
             end = watch_end;
             if keep {
-                rows.push(still_up_row(s.launches, &tracker, launched, up, DAY_MS));
+                let mut row = still_up_row(s.launches, &tracker, launched, up, DAY_MS);
+                row.status = status;
+                rows.push(row);
             }
             break;
         }
@@ -560,10 +665,6 @@ pub fn simulate(req: &Request) -> Simulation {
                 s.connected_ms += up_to - up;
                 strip.connected(up, up_to);
             }
-            // A successful reconnect (any launch after the first) closes an open episode.
-            if s.launches > 1 && up <= span {
-                notices.reconnected(up, keep.then_some(&mut status));
-            }
         }
 
         let decision = tracker.record(launched, &outcome, ended_at);
@@ -573,7 +674,11 @@ pub fn simulate(req: &Request) -> Simulation {
             notices.advance(ended_at, keep.then_some(&mut status));
             if keep {
                 let up = connected_at.unwrap_or(launched);
-                let mut row = still_up_row(s.launches, &tracker, launched, up, ended_at - up);
+                let lived = match outcome {
+                    Outcome::StillUp { lived_ms } => lived_ms,
+                    _ => ended_at - up,
+                };
+                let mut row = still_up_row(s.launches, &tracker, launched, up, lived);
                 row.status = status;
                 rows.push(row);
             }
@@ -635,7 +740,11 @@ pub fn simulate(req: &Request) -> Simulation {
                 attempt: decision.attempt,
                 launched_at_ms: launched,
                 connected_at_ms: connected_at,
-                lived_ms: connected_at.map(|up| ended_at - up),
+                // The behaviour's own lifetime, not a difference of absolute times.
+                lived_ms: match outcome {
+                    Outcome::Connected { lived_ms, .. } => Some(lived_ms),
+                    _ => None,
+                },
                 happened,
                 happened_text,
                 counted: decision.counted,
@@ -657,7 +766,19 @@ pub fn simulate(req: &Request) -> Simulation {
             }
         }
     }
+    finish(req, s, rows, strip, notices, span, end)
+}
 
+/// The per-day figures and shares, once the run is over.
+fn finish(
+    req: &Request,
+    mut s: Summary,
+    mut rows: Vec<Row>,
+    mut strip: Strip,
+    mut notices: Notices,
+    span: f64,
+    end: f64,
+) -> Simulation {
     // The covered span: the requested span (time goes on after a give-up), or the last event
     // when bounded by attempts.
     let covered = if req.max_attempts.is_some() {
@@ -699,6 +820,25 @@ pub fn simulate(req: &Request) -> Simulation {
         rows,
         summary: s,
         strip,
+    }
+}
+
+fn pending_row(launch: u64, tracker: &Tracker, launched: f64) -> Row {
+    Row {
+        launch,
+        attempt: tracker.attempt(),
+        launched_at_ms: launched,
+        connected_at_ms: None,
+        lived_ms: None,
+        happened: Happened::Pending,
+        happened_text: "still connecting when the span ended".to_string(),
+        counted: Counted::Pending,
+        wait: None,
+        next_attempt: None,
+        alert: None,
+        webhook: false,
+        status: Vec::new(),
+        stopped: None,
     }
 }
 

@@ -383,12 +383,16 @@ fn unix_ms(t: SystemTime) -> Value {
 }
 
 fn wait_json(w: &Wait) -> Value {
-    json!({
+    let mut v = json!({
         "ms": num(w.ms),
         "nominal_ms": num(w.nominal_ms),
         "min_ms": num(w.min_ms),
         "max_ms": num(w.max_ms),
-    })
+    });
+    if let (Some(or), Value::Object(m)) = (w.or_ms, &mut v) {
+        m.insert("or_ms".into(), num(or));
+    }
+    v
 }
 
 fn server_json(s: &ServerInfo) -> Value {
@@ -697,8 +701,12 @@ fn wait_cell(l: &Launch) -> String {
             if (wait.max_ms - wait.min_ms).abs() < 0.5 {
                 format_ms(wait.ms)
             } else {
+                let or = wait
+                    .or_ms
+                    .map(|ms| format!(" or {}", format_ms(ms)))
+                    .unwrap_or_default();
                 format!(
-                    "{}\n({})",
+                    "{}\n({}{or})",
                     format_ms(wait.ms.round()),
                     range(wait.min_ms, wait.max_ms)
                 )
@@ -720,6 +728,7 @@ fn counted_cell(l: &Launch) -> String {
             Counted::HandshakeReset => "reset by handshake",
             Counted::Permanent => "permanent failure",
             Counted::StillUp => "still up",
+            Counted::Pending => "not decided",
         }
         .to_string()
     })

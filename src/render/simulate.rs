@@ -77,10 +77,13 @@ fn wait_cell(row: &Row) -> String {
         None => "-".into(),
         Some(w) if (w.max_ms - w.min_ms).abs() < 0.5 => format_ms(w.ms),
         Some(w) => format!(
-            "{}\n{}-{}",
+            "{}\n{}-{}{}",
             format_ms(w.ms),
             format_ms(w.min_ms),
-            format_ms(w.max_ms)
+            format_ms(w.max_ms),
+            w.or_ms
+                .map(|ms| format!(" or {}", format_ms(ms)))
+                .unwrap_or_default()
         ),
     }
 }
@@ -282,8 +285,9 @@ pub fn write_text(view: &View, color: bool) -> io::Result<()> {
     {
         writeln!(
             out,
-            "Note: a timing of 0, below 0 or NaN is refused at start by a host with #999; \
-             on main every such wait runs after 1 ms (a relaunch loop with no backoff), as simulated here."
+            "Note: a timing of 0, below 0 or not a number is refused at start by hosts with the \
+             lasting-connection fix (lasting, bounded, preceding-wait: no launch, one mcpl-down); \
+             older hosts (handshake) run every such wait after 1 ms, a relaunch loop with no backoff."
         )?;
     }
     if view.show_rows {
@@ -296,6 +300,13 @@ pub fn write_text(view: &View, color: bool) -> io::Result<()> {
                 run.preset.describe(),
                 timings_line(run)
             )?;
+            if let Some(alert) = &run.simulation.summary.refused_at_start {
+                writeln!(
+                    out,
+                    "The host refuses this server at start: nothing is launched; mcpl-down at 0: {alert}"
+                )?;
+                continue;
+            }
             writeln!(out, "{}", rows_table(run, color))?;
             let shown = run.simulation.rows.len() as u64;
             if shown < run.simulation.rows_total {

@@ -766,3 +766,44 @@ fn a_config_entry_is_launched_as_the_host_would() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("no server \"missing\" (servers: flappy)"));
 }
+
+/// Issue 10, item 1: a timing the host refuses at start (0, below 0, not a number) is refused
+/// by the probe too under `lasting`: nothing launched. Under `handshake` the host runs every
+/// wait after 1 ms, and so does the probe.
+#[test]
+fn a_timing_the_host_refuses_launches_nothing_except_under_handshake() {
+    let log = FixtureLog::new();
+    let out = probe(&log, &["--interval", "0", "--launches", "2"], &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("the host refuses this server at start")
+            && err.contains("reconnectIntervalMs (--interval) reads as 0"),
+        "{err}"
+    );
+    assert!(log.events("launch").is_empty(), "nothing launched");
+
+    let log = FixtureLog::new();
+    let out = probe(
+        &log,
+        &[
+            "--preset",
+            "handshake",
+            "--interval",
+            "0",
+            "--launches",
+            "3",
+            "--json",
+        ],
+        &["--exit-after-handshake", "50"],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let doc = json(&out);
+    let ls = launches(&doc);
+    assert_eq!(ls.len(), 3);
+    for l in &ls[..2] {
+        assert_eq!(l["wait"]["ms"], 1.0, "{l}");
+    }
+    assert_eq!(log.events("launch").len(), 3);
+    assert_all_gone(&log.pids());
+}

@@ -138,6 +138,73 @@ pub struct Policy {
     pub reset: Reset,
     pub give_up: GiveUp,
     pub alert: AlertRule,
+    /// The host refuses a server whose timing reads as 0, below 0 or not a number, at start,
+    /// instead of running every wait after 1 ms (hosts with the lasting-connection fix).
+    pub refuses_bad_timings: bool,
+}
+
+/// Which timing field a refusal names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum TimingField {
+    #[serde(rename = "reconnectIntervalMs")]
+    Interval,
+    #[serde(rename = "reconnectMaxIntervalMs")]
+    Cap,
+}
+
+impl TimingField {
+    /// The host config's field name.
+    pub fn name(self) -> &'static str {
+        match self {
+            TimingField::Interval => "reconnectIntervalMs",
+            TimingField::Cap => "reconnectMaxIntervalMs",
+        }
+    }
+}
+
+/// Why the host refuses a server's timings at start (before its first launch).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TimingRefusal {
+    pub field: TimingField,
+    /// What the value reads as: `0`, `below 0`, `not a number`. The value itself is not kept:
+    /// a secret pasted into the field must never be echoed.
+    pub reads_as: &'static str,
+}
+
+impl std::fmt::Display for TimingRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "refused at start: {} reads as {}, and a timing must be a number above 0",
+            self.field.name(),
+            self.reads_as
+        )
+    }
+}
+
+/// A wait's range as the timer can really run it: `min_ms..=max_ms`, or exactly `or_ms` when
+/// part of the jitter's range lies past what the timer honours (a JavaScript timer runs a delay
+/// above 2^31-1 ms after 1 ms).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Envelope {
+    pub min_ms: f64,
+    pub max_ms: f64,
+    pub or_ms: Option<f64>,
+}
+
+impl Envelope {
+    fn single(w: f64) -> Envelope {
+        Envelope {
+            min_ms: w,
+            max_ms: w,
+            or_ms: None,
+        }
+    }
+
+    /// Whether `w` is a wait this envelope allows.
+    pub fn holds(&self, w: f64) -> bool {
+        (w >= self.min_ms && w <= self.max_ms) || self.or_ms == Some(w)
+    }
 }
 
 /// `Math.min` as JavaScript has it: NaN wins.
@@ -205,26 +272,81 @@ impl Policy {
         w
     }
 
-    /// The shortest and longest wait the jitter allows for count `k`, as the timer runs them.
-    pub fn wait_envelope(&self, k: u32) -> (f64, f64) {
+    /// The waits the jitter allows for count `k`, as the timer runs them.
+    pub fn wait_envelope(&self, k: u32) -> Envelope {
         self.envelope_of(self.nominal_wait(k))
     }
 
-    /// The envelope of a nominal wait.
+    /// Every wait the timer can run for a nominal wait, whatever the jitter draws: the jittered
+    /// range `[nominal*(1-spread), nominal*(1+spread))`, clamped and truncated as the timer
+    /// does. Where the range straddles the JavaScript timer's limit, the part past it runs after
+    /// 1 ms: two parts, `[low, 2^31-1]` or 1 ms.
     #[inline]
-    pub(crate) fn envelope_of(&self, nominal: f64) -> (f64, f64) {
-        match self.jitter {
-            Jitter::None => {
-                let w = self.timer_wait(nominal);
-                (w, w)
-            }
-            Jitter::Multiplicative { spread } => {
-                let a = self.timer_wait(nominal * (1.0 - spread));
-                // The upper bound is exclusive; the largest value reached is just below it.
-                let b = self.timer_wait(nominal * (1.0 + spread));
-                (a.min(b), a.max(b))
-            }
+    pub(crate) fn envelope_of(&self, nominal: f64) -> Envelope {
+        let spread = match self.jitter {
+            Jitter::None => return Envelope::single(self.timer_wait(nominal)),
+            Jitter::Multiplicative { spread } => spread,
+        };
+        let (a, b) = (nominal * (1.0 - spread), nominal * (1.0 + spread));
+        if a.is_nan() || b.is_nan() {
+            return Envelope::single(self.timer_wait(nominal));
         }
+        let (mut lo, mut hi) = (a.min(b), a.max(b));
+        if self.timer.clamp_to_limit {
+            lo = lo.min(TIMER_LIMIT_MS);
+            hi = hi.min(TIMER_LIMIT_MS);
+        }
+        if !self.timer.javascript {
+            return Envelope {
+                min_ms: self.timer_wait(lo),
+                max_ms: self.timer_wait(hi),
+                or_ms: None,
+            };
+        }
+        // The part of [lo, hi] the timer honours as it is (1..=2^31-1, truncated).
+        let (in_lo, in_hi) = (lo.max(1.0), hi.min(TIMER_LIMIT_MS));
+        let below = lo < 1.0;
+        let above = hi > TIMER_LIMIT_MS;
+        if in_lo > in_hi {
+            // Nothing in range: every draw runs after 1 ms.
+            return Envelope::single(1.0);
+        }
+        let (min_ms, max_ms) = (self.timer_wait(in_lo), self.timer_wait(in_hi));
+        let or_ms = (above && !below && min_ms > 1.0).then_some(1.0);
+        Envelope {
+            min_ms: if below || (above && min_ms <= 1.0) {
+                1.0
+            } else {
+                min_ms
+            },
+            max_ms,
+            or_ms,
+        }
+    }
+
+    /// Why the host refuses these timings at start, if it does: a timing that reads as 0,
+    /// below 0 or not a number, under a rule of a host with the lasting-connection fix. Other
+    /// rules run such a wait after 1 ms (a relaunch loop with no backoff).
+    pub fn timing_refusal(&self) -> Option<TimingRefusal> {
+        if !self.refuses_bad_timings {
+            return None;
+        }
+        let reads_as = |ms: f64| -> Option<&'static str> {
+            if ms.is_nan() {
+                Some("not a number")
+            } else if ms == 0.0 {
+                Some("0")
+            } else if ms < 0.0 {
+                Some("below 0")
+            } else {
+                None
+            }
+        };
+        let t = self.timings;
+        reads_as(t.interval_ms)
+            .map(|r| (TimingField::Interval, r))
+            .or_else(|| reads_as(t.cap_ms).map(|r| (TimingField::Cap, r)))
+            .map(|(field, reads_as)| TimingRefusal { field, reads_as })
     }
 
     /// How long a connection must live to start the count afresh, given the wait that preceded
@@ -263,6 +385,19 @@ impl Policy {
                 }
             }
         }
+    }
+
+    /// Whether `mcpl:server-reconnected` (which clears connectome-host's "down" status line)
+    /// waits until the post-handshake policy exchange has settled with the server still
+    /// connected: the legacy engine's way. The modern engine emits it at once.
+    pub fn reconnected_waits_for_settle(&self) -> bool {
+        matches!(
+            self.alert,
+            AlertRule::Down {
+                engine: EngineKind::Legacy,
+                ..
+            }
+        )
     }
 
     /// Whether this rule has a `mcpl-down` alert at all.

@@ -257,6 +257,10 @@ impl Preset {
             reset,
             give_up,
             alert,
+            refuses_bad_timings: matches!(
+                self,
+                Preset::Lasting | Preset::Bounded | Preset::PrecedingWait
+            ),
         }
     }
 }

@@ -156,8 +156,9 @@ fn timer_clamp_and_javascript_overflow() {
 #[test]
 fn jitter_envelope_and_seeded_waits_stay_inside_it() {
     let p = Preset::Lasting.policy(EngineKind::Legacy);
-    assert_eq!(p.wait_envelope(1), (3750.0, 6250.0));
-    assert_eq!(p.wait_envelope(8), (225_000.0, 375_000.0));
+    let range = |e: Envelope| (e.min_ms, e.max_ms, e.or_ms);
+    assert_eq!(range(p.wait_envelope(1)), (3750.0, 6250.0, None));
+    assert_eq!(range(p.wait_envelope(8)), (225_000.0, 375_000.0, None));
     let mut tr = Tracker::new(p.clone(), Some(42));
     let mut tr2 = Tracker::new(p, Some(42));
     for k in 0..20 {
@@ -166,7 +167,83 @@ fn jitter_envelope_and_seeded_waits_stay_inside_it() {
         assert_eq!(w, tr2.choose_wait(k), "same seed, same waits");
     }
     let none = Preset::Kubernetes.policy(EngineKind::Legacy);
-    assert_eq!(none.wait_envelope(2), (20_000.0, 20_000.0));
+    assert_eq!(range(none.wait_envelope(2)), (20_000.0, 20_000.0, None));
+}
+
+/// Issue 10, item 4: on the legacy engine under `handshake` (no clamp), a ±25 % range that
+/// straddles 2^31-1 ms is two parts: the waits up to the limit, or 1 ms for the draws past it.
+#[test]
+fn a_jitter_range_past_the_timer_limit_is_stated_in_two_parts() {
+    let t = Timings {
+        interval_ms: 5000.0,
+        cap_ms: 2_147_483_648.0,
+    };
+    let legacy = Preset::Handshake.policy_with(EngineKind::Legacy, t);
+    let e = legacy.wait_envelope(21);
+    assert_eq!(
+        (e.min_ms, e.max_ms, e.or_ms),
+        (1_610_612_736.0, TIMER_LIMIT_MS, Some(1.0))
+    );
+    // Every draw of the seeded jitter lands in one of the two parts, and both parts occur.
+    let mut tr = Tracker::new(legacy, Some(2));
+    let (mut low, mut one) = (false, false);
+    for _ in 0..200 {
+        let w = tr.choose_wait(21);
+        assert!(w.envelope().holds(w.ms), "{w:?}");
+        low |= w.ms > 1.0;
+        one |= w.ms == 1.0;
+    }
+    assert!(low && one);
+    // The modern engine clamps: one part, up to the limit.
+    let modern = Preset::Handshake.policy_with(EngineKind::Modern, t);
+    let e = modern.wait_envelope(21);
+    assert_eq!(
+        (e.min_ms, e.max_ms, e.or_ms),
+        (1_610_612_736.0, TIMER_LIMIT_MS, None)
+    );
+    // Wholly past the limit: every draw runs after 1 ms.
+    let inf = Preset::Handshake.policy_with(
+        EngineKind::Legacy,
+        Timings {
+            interval_ms: 5000.0,
+            cap_ms: f64::INFINITY,
+        },
+    );
+    let e = inf.wait_envelope(40);
+    assert_eq!((e.min_ms, e.max_ms, e.or_ms), (1.0, 1.0, None));
+}
+
+/// Issue 10, item 1: a timing that reads as 0, below 0 or not a number is refused at start
+/// under the rules of hosts with the lasting-connection fix; main (`handshake`) runs it.
+#[test]
+fn bad_timings_are_refused_under_the_fixed_hosts_rules_only() {
+    let with = |preset: Preset, interval_ms: f64, cap_ms: f64| {
+        preset
+            .policy_with(
+                EngineKind::Legacy,
+                Timings {
+                    interval_ms,
+                    cap_ms,
+                },
+            )
+            .timing_refusal()
+    };
+    for preset in [Preset::Lasting, Preset::Bounded, Preset::PrecedingWait] {
+        let r = with(preset, 0.0, 300_000.0).expect("refused");
+        assert_eq!((r.field, r.reads_as), (TimingField::Interval, "0"));
+        let r = with(preset, 5000.0, -1.0).expect("refused");
+        assert_eq!((r.field, r.reads_as), (TimingField::Cap, "below 0"));
+        let r = with(preset, f64::NAN, 0.0).expect("refused");
+        assert_eq!(
+            (r.field, r.reads_as),
+            (TimingField::Interval, "not a number")
+        );
+        assert!(r.to_string().contains("reconnectIntervalMs"));
+        assert_eq!(with(preset, 0.5, f64::INFINITY), None);
+    }
+    for preset in [Preset::Handshake, Preset::Kubernetes, Preset::Systemd] {
+        assert_eq!(with(preset, 0.0, -1.0), None, "{preset}");
+    }
 }
 
 fn short(ms: f64) -> Outcome {

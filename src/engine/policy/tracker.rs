@@ -6,7 +6,7 @@
 use std::collections::VecDeque;
 use std::fmt;
 
-use super::{AlertText, GiveUp, Jitter, Policy, Reset};
+use super::{AlertText, Envelope, GiveUp, Jitter, Policy, Reset};
 
 /// How a connection or a launch ended, where known.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -170,6 +170,8 @@ pub enum Counted {
     Permanent,
     /// Still connected when observation ended.
     StillUp,
+    /// Still connecting when observation ended: the attempt's outcome lies past its end.
+    Pending,
 }
 
 impl Counted {
@@ -190,6 +192,7 @@ impl Counted {
             Counted::HandshakeReset => "count reset by handshake",
             Counted::Permanent => "permanent failure",
             Counted::StillUp => "still up",
+            Counted::Pending => "not decided by the end",
         }
     }
 }
@@ -203,8 +206,24 @@ pub struct Wait {
     pub min_ms: f64,
     /// The longest wait the jitter allows.
     pub max_ms: f64,
+    /// The one other wait the jitter allows, apart from `min_ms..=max_ms`: 1 ms, where part of
+    /// the jitter's range lies past the JavaScript timer's limit (2^31-1 ms) and runs after
+    /// 1 ms. Absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub or_ms: Option<f64>,
     /// The wait chosen (jittered, as the timer runs it).
     pub ms: f64,
+}
+
+impl Wait {
+    /// The range the jitter allows.
+    pub fn envelope(&self) -> Envelope {
+        Envelope {
+            min_ms: self.min_ms,
+            max_ms: self.max_ms,
+            or_ms: self.or_ms,
+        }
+    }
 }
 
 /// The step after an attempt.
@@ -248,7 +267,7 @@ pub struct Tracker {
     launches: VecDeque<f64>,
     finished: bool,
     /// The last count's nominal wait and envelope.
-    cached: Option<(u32, f64, f64, f64)>,
+    cached: Option<(u32, f64, Envelope)>,
 }
 
 impl Tracker {
@@ -365,7 +384,7 @@ impl Tracker {
                 self.failures = 0;
                 self.consecutive_failures = 0;
             }
-            Counted::StillUp => unreachable!("returned above"),
+            Counted::StillUp | Counted::Pending => unreachable!("returned above"),
         }
         decision.failures = self.failures;
 
@@ -419,13 +438,13 @@ impl Tracker {
     #[inline]
     pub fn choose_wait(&mut self, k: u32) -> Wait {
         // Waits depend on k alone; a long simulation asks for the same k again and again.
-        let (nominal, min_ms, max_ms) = match self.cached {
-            Some((ck, n, lo, hi)) if ck == k => (n, lo, hi),
+        let (nominal, envelope) = match self.cached {
+            Some((ck, n, e)) if ck == k => (n, e),
             _ => {
                 let n = self.policy.nominal_wait(k);
-                let (lo, hi) = self.policy.envelope_of(n);
-                self.cached = Some((k, n, lo, hi));
-                (n, lo, hi)
+                let e = self.policy.envelope_of(n);
+                self.cached = Some((k, n, e));
+                (n, e)
             }
         };
         let jittered = match (self.policy.jitter, self.rng.as_mut()) {
@@ -436,8 +455,9 @@ impl Tracker {
         };
         Wait {
             nominal_ms: self.policy.timer_wait(nominal),
-            min_ms,
-            max_ms,
+            min_ms: envelope.min_ms,
+            max_ms: envelope.max_ms,
+            or_ms: envelope.or_ms,
             ms: self.policy.timer_wait(jittered),
         }
     }

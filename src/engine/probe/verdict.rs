@@ -122,7 +122,11 @@ fn lasting_threshold(run: &ProbeRun) -> f64 {
 
 /// Judge a run: its pattern, and a prediction per host rule (plus the run's own rule when it is
 /// not one of them).
-pub fn judge(run: &ProbeRun, engine: EngineKind) -> Verdict {
+///
+/// `settle_ms` is how long the legacy engine's post-handshake policy exchange takes to settle
+/// (see [`Scenario::settle_ms`]): the predictions' "cleared" status lines depend on it. Pass
+/// the value measured live, else [`schedule::DEFAULT_SETTLE_MS`].
+pub fn judge(run: &ProbeRun, engine: EngineKind, settle_ms: f64) -> Verdict {
     let with_outcome: Vec<&Launch> = run
         .launches
         .iter()
@@ -307,7 +311,7 @@ pub fn judge(run: &ProbeRun, engine: EngineKind) -> Verdict {
         Pattern::Flapped
     };
 
-    let scenario = scenario_of(&judged);
+    let scenario = scenario_of(&judged, settle_ms);
     let mut rules: Vec<Preset> = PREDICTED_RULES.to_vec();
     if let Ok(own) = run.policy.name.parse::<Preset>() {
         if !rules.contains(&own) {
@@ -376,7 +380,7 @@ fn round_ms(ms: f64) -> f64 {
 /// The observed behaviour as a simulator scenario: the lifetimes of the connections in order
 /// (a connection still up repeats forever), the median time to handshake as the startup; or,
 /// when nothing connected, `never` with the median time to failure.
-fn scenario_of(judged: &[&Launch]) -> Scenario {
+fn scenario_of(judged: &[&Launch], settle_ms: f64) -> Scenario {
     let startup = median(
         judged
             .iter()
@@ -407,6 +411,7 @@ fn scenario_of(judged: &[&Launch]) -> Scenario {
             behaviour: Behaviour::Never,
             startup_ms: 0.0,
             fail_after_ms: fail_after,
+            settle_ms,
         };
     }
     let behaviour = if lives.iter().all(|l| l.is_infinite()) {
@@ -418,6 +423,7 @@ fn scenario_of(judged: &[&Launch]) -> Scenario {
         behaviour,
         startup_ms: startup,
         fail_after_ms: 0.0,
+        settle_ms,
     }
 }
 
@@ -508,7 +514,7 @@ mod tests {
             &vec![closed(300.0, Ended::Exit { code: 0 }); 4],
             Finish::Launches(4),
         );
-        let v = judge(&run, EngineKind::Legacy);
+        let v = judge(&run, EngineKind::Legacy, schedule::DEFAULT_SETTLE_MS);
         assert_eq!(v.pattern, Pattern::Loop375);
         assert_eq!(
             v.sentence,
@@ -532,7 +538,7 @@ mod tests {
             &vec![closed(1500.0, Ended::StoppedAnswering); 2],
             Finish::Launches(2),
         );
-        let v = judge(&run, EngineKind::Legacy);
+        let v = judge(&run, EngineKind::Legacy, schedule::DEFAULT_SETTLE_MS);
         assert_eq!(v.pattern, Pattern::Flapped);
         assert_eq!(
             v.sentence,
@@ -552,7 +558,7 @@ mod tests {
             ],
             Finish::Deadline,
         );
-        let v = judge(&run, EngineKind::Legacy);
+        let v = judge(&run, EngineKind::Legacy, schedule::DEFAULT_SETTLE_MS);
         // The connection cut by --for after 50 ms says nothing; the rest flapped.
         assert_eq!(v.pattern, Pattern::Flapped);
         assert_eq!(
@@ -562,7 +568,7 @@ mod tests {
         );
         // Only still-up launches: it stayed up.
         let run = run_of(&[Outcome::StillUp { lived_ms: 30_000.0 }], Finish::StillUp);
-        let v = judge(&run, EngineKind::Legacy);
+        let v = judge(&run, EngineKind::Legacy, schedule::DEFAULT_SETTLE_MS);
         assert_eq!(v.pattern, Pattern::StayedUp);
         assert_eq!(
             v.sentence,
@@ -578,7 +584,7 @@ mod tests {
             &[Outcome::Permanent(Failure::Message("refused".into()))],
             Finish::Halted,
         );
-        let v = judge(&run, EngineKind::Legacy);
+        let v = judge(&run, EngineKind::Legacy, schedule::DEFAULT_SETTLE_MS);
         assert_eq!(v.pattern, Pattern::Refused);
         assert!(v.predictions.is_empty());
     }

@@ -113,7 +113,9 @@ fn issue_375_under_lasting_waits_double_and_alert_from_attempt_5() {
 
 #[test]
 fn lasting_defaults_dying_server_posts_about_290_status_pairs_a_day() {
+    // The modern engine reports a reconnect at once, so each cycle clears its "down" line.
     let mut r = req(Preset::Lasting, Timings::default(), "dies-after=0");
+    r.policy = Preset::Lasting.policy_with(EngineKind::Modern, Timings::default());
     r.seed = Some(7);
     let sim = simulate(&r);
     let pairs = sim.summary.status_pairs_per_day;
@@ -130,10 +132,151 @@ fn lasting_defaults_dying_server_posts_about_290_status_pairs_a_day() {
         .collect();
     assert_eq!(
         lines[0],
-        "mcpl-down: MCPL server down (attempt 5): connected, then closed after 0 s"
+        "mcpl-down: MCP server down (attempt 5): connected, then closed after 0 s"
     );
     assert_eq!(lines[1], "mcpl-down cleared (reconnected)");
-    assert!(lines[2].starts_with("mcpl-down: MCPL server down (attempt 6)"));
+    assert!(lines[2].starts_with("mcpl-down: MCP server down (attempt 6)"));
+    // On the legacy engine a server that outlives the policy exchange does the same.
+    let mut r = req(Preset::Lasting, Timings::default(), "dies-after=300ms");
+    r.seed = Some(7);
+    let pairs = simulate(&r).summary.status_pairs_per_day;
+    assert!((270.0..300.0).contains(&pairs), "{pairs}");
+}
+
+/// Issue 10, item 2: on the legacy engine a reconnect clears the "down" line only once the
+/// policy exchange has settled with the server still connected.
+#[test]
+fn legacy_engine_clears_the_down_line_only_after_a_settled_policy_exchange() {
+    let run = |engine: EngineKind, server: &str| {
+        let mut r = req(Preset::Lasting, Timings::default(), server);
+        r.policy = Preset::Lasting.policy_with(engine, Timings::default());
+        simulate(&r).summary
+    };
+    // Dies right after its handshake: one "down" line, never cleared, no pairs.
+    let s = run(EngineKind::Legacy, "dies-after=0");
+    assert_eq!(
+        (s.downs, s.status_down_lines, s.status_cleared_lines),
+        (288, 1, 0)
+    );
+    assert_eq!(s.status_pairs_per_day, 0.0);
+    // The modern engine was right and stays so: 288 "down", 287 cleared.
+    let s = run(EngineKind::Modern, "dies-after=0");
+    assert_eq!((s.status_down_lines, s.status_cleared_lines), (288, 287));
+    // The settle time decides: a 300 ms connection clears with the default (100 ms), not with
+    // a 400 ms exchange; a zero settle is the modern engine's behaviour.
+    let s = run(EngineKind::Legacy, "dies-after=300ms");
+    assert!(s.status_cleared_lines > 200, "{s:?}");
+    let s = run(EngineKind::Legacy, "dies-after=300ms,settle=400ms");
+    assert_eq!((s.status_down_lines, s.status_cleared_lines), (1, 0));
+    let s = run(EngineKind::Legacy, "dies-after=0,settle=0");
+    assert_eq!((s.status_down_lines, s.status_cleared_lines), (288, 287));
+    // The "cleared" line comes when the exchange settles, not at the handshake.
+    let mut r = req(Preset::Lasting, Timings::default(), "lives=0,0,0,0,0,0,1h");
+    r.max_attempts = Some(7);
+    let sim = simulate(&r);
+    let cleared: Vec<&StatusLine> = sim
+        .rows
+        .iter()
+        .flat_map(|r| r.status.iter())
+        .filter(|l| l.text.starts_with("mcpl-down cleared"))
+        .collect();
+    assert_eq!(cleared.len(), 1);
+    let up = sim.rows[6].connected_at_ms.expect("connected");
+    assert_eq!(cleared[0].at_ms, up + DEFAULT_SETTLE_MS);
+}
+
+/// Issue 10, item 1: under the rules of hosts with the lasting-connection fix, a timing that
+/// reads as 0 is refused at start: no launch, one mcpl-down at 0 naming the field. Main
+/// (`handshake`) keeps its 1 ms loop.
+#[test]
+fn a_refused_timing_launches_nothing_and_raises_one_alert_naming_the_field() {
+    for preset in [Preset::Lasting, Preset::Bounded, Preset::PrecedingWait] {
+        let mut r = req(preset, t(0.0, 300_000.0), "dies-after=0");
+        r.max_attempts = Some(5);
+        let sim = simulate(&r);
+        let s = &sim.summary;
+        assert_eq!(s.launches, 0, "{preset}");
+        assert!(sim.rows.is_empty());
+        assert_eq!(
+            (s.downs, s.first_down_ms, s.first_down_attempt),
+            (1, Some(0.0), Some(0))
+        );
+        let alert = s.refused_at_start.as_deref().expect("refused");
+        assert!(
+            alert.starts_with("MCPL server down (attempt 0): "),
+            "{alert}"
+        );
+        assert!(alert.contains("reconnectIntervalMs reads as 0"), "{alert}");
+        assert!(s
+            .stopped
+            .as_deref()
+            .is_some_and(|w| w.contains("refused by the host")));
+        // Over a day: still one alert, its "down" line after 60 s, never cleared.
+        let sim = simulate(&req(preset, t(5000.0, -1.0), "dies-after=0"));
+        let s = &sim.summary;
+        assert_eq!((s.launches, s.downs, s.status_down_lines), (0, 1, 1));
+        assert!(s
+            .refused_at_start
+            .as_deref()
+            .is_some_and(|a| a.contains("reconnectMaxIntervalMs")));
+    }
+    let mut r = req(Preset::Handshake, t(0.0, 300_000.0), "dies-after=0");
+    r.max_attempts = Some(5);
+    let sim = simulate(&r);
+    assert_eq!(sim.summary.launches, 5);
+    let at: Vec<f64> = sim.rows.iter().map(|r| r.launched_at_ms).collect();
+    assert_eq!(at, vec![0.0, 1.0, 2.0, 3.0, 4.0]);
+    assert_eq!(sim.summary.refused_at_start, None);
+}
+
+/// Issue 10, item 3: nothing past the span is counted or shown.
+#[test]
+fn nothing_past_the_span_is_counted() {
+    let sim = simulate(&Request {
+        span_ms: 160_500.0,
+        ..req(Preset::Lasting, Timings::default(), "never,fail-after=1s")
+    });
+    let s = &sim.summary;
+    // Attempt 5 is launched at 160 s, inside the span; its failure (and alert) at 161 s is not.
+    assert_eq!(s.launches, 6);
+    assert_eq!((s.downs, s.first_down_ms, s.webhooks), (0, None, 0));
+    let last = sim.rows.last().expect("rows");
+    assert_eq!(
+        (last.launched_at_ms, last.counted),
+        (160_000.0, Counted::Pending)
+    );
+    assert_eq!(last.happened, Happened::Pending);
+    assert!(last.alert.is_none() && last.wait.is_none());
+    // A handshake that would complete after the span is still connecting too.
+    let sim = simulate(&Request {
+        span_ms: 5_000.0,
+        ..req(
+            Preset::Lasting,
+            Timings::default(),
+            "dies-after=0,startup=6s",
+        )
+    });
+    let last = sim.rows.last().expect("rows");
+    assert_eq!(
+        (last.counted, last.connected_at_ms),
+        (Counted::Pending, None)
+    );
+}
+
+/// Issue 10, item 5: the lifetime reported is the one the behaviour gave.
+#[test]
+fn lifetimes_are_exact() {
+    let r = req(
+        Preset::Lasting,
+        t(1234.567, 300_000.0),
+        "lives=300000,startup=391.749",
+    );
+    let sim = simulate(&r);
+    assert!(sim.rows.len() > 10);
+    for row in sim.rows.iter().filter(|r| r.counted != Counted::StillUp) {
+        assert_eq!(row.lived_ms, Some(300_000.0), "{row:?}");
+        assert_eq!(row.counted, Counted::Lasted);
+    }
 }
 
 #[test]
@@ -230,6 +373,9 @@ fn behaviour_specs_parse() {
         Behaviour::Lives(vec![1000.0, 300_000.0, 7_200_000.0])
     );
     assert_eq!(s.startup_ms, 200.0);
+    assert_eq!(s.settle_ms, DEFAULT_SETTLE_MS);
+    let s: Scenario = "dies-after=0,settle=2s".parse().expect("parses");
+    assert_eq!(s.settle_ms, 2000.0);
     let s: Scenario = "never fail-after=2s".parse().expect("parses");
     assert_eq!(s.behaviour, Behaviour::Never);
     assert_eq!(s.fail_after_ms, 2000.0);
@@ -245,5 +391,121 @@ fn behaviour_specs_parse() {
         "dies-after=-1s",
     ] {
         assert!(bad.parse::<Scenario>().is_err(), "{bad}");
+    }
+}
+
+mod properties {
+    use super::*;
+    use crate::engine::policy::Preset;
+    use proptest::prelude::*;
+
+    const PRESETS: &[Preset] = &[
+        Preset::Handshake,
+        Preset::Lasting,
+        Preset::Bounded,
+        Preset::PrecedingWait,
+        Preset::Kubernetes,
+        Preset::Docker,
+        Preset::Pm2,
+        Preset::Supervisord,
+        Preset::Systemd,
+        Preset::McpSdkHttp,
+    ];
+
+    /// A timing: ordinary values mostly, and now and then one of the edge cases.
+    fn timing() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            8 => 1.0f64..10_000_000.0,
+            1 => 1.0e8f64..5.0e9,
+            1 => prop_oneof![Just(0.0), Just(-5.0), Just(0.5), Just(f64::INFINITY), Just(2_147_483_648.0)],
+        ]
+    }
+
+    fn duration() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            3 => 0.0f64..2_000.0,
+            3 => 0.0f64..1_000_000.0,
+            1 => Just(300_000.0),
+            1 => 0.0f64..100_000_000.0,
+        ]
+    }
+
+    fn behaviour() -> impl Strategy<Value = Behaviour> {
+        prop_oneof![
+            1 => Just(Behaviour::Never),
+            1 => Just(Behaviour::Healthy),
+            4 => prop::collection::vec(duration(), 1..5).prop_map(Behaviour::Lives),
+        ]
+    }
+
+    prop_compose! {
+        fn request()(
+            preset in prop::sample::select(PRESETS),
+            modern in any::<bool>(),
+            interval_ms in timing(),
+            cap_ms in timing(),
+            behaviour in behaviour(),
+            startup_ms in duration(),
+            fail_after_ms in duration(),
+            settle_ms in duration(),
+            span_ms in 1.0f64..1.0e9,
+            max_attempts in 1u64..120,
+            seed in prop::option::of(any::<u64>()),
+        ) -> Request {
+            let engine = if modern { EngineKind::Modern } else { EngineKind::Legacy };
+            Request {
+                policy: preset.policy_with(engine, Timings { interval_ms, cap_ms }),
+                scenario: Scenario { behaviour, startup_ms, fail_after_ms, settle_ms },
+                max_attempts: Some(max_attempts),
+                span_ms,
+                seed,
+                keep_rows: usize::MAX,
+                strip_width: 20,
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+        /// Every chosen wait lies inside its stated range, nothing counted lies outside the
+        /// span, and a lifetime at or above the threshold is always counted as lasting.
+        #[test]
+        fn simulations_keep_their_promises(r in request()) {
+            let sim = simulate(&r);
+            let span = r.span_ms;
+            let s = &sim.summary;
+            prop_assert!(s.first_down_ms.is_none_or(|t| t <= span), "{s:?}");
+            prop_assert!(s.stopped_at_ms.is_none_or(|t| t <= span), "{s:?}");
+            let mut preceding_wait = 0.0;
+            for row in &sim.rows {
+                if let Some(w) = row.wait {
+                    prop_assert!(w.envelope().holds(w.ms), "{w:?} {r:?}");
+                }
+                prop_assert!(row.launched_at_ms < span, "{row:?}");
+                if let Some(up) = row.connected_at_ms {
+                    prop_assert!(up <= span, "{row:?}");
+                }
+                for line in &row.status {
+                    prop_assert!(line.at_ms <= span, "{line:?} {span}");
+                }
+                if row.alert.is_some() {
+                    let ended = match (row.connected_at_ms, row.lived_ms) {
+                        (Some(up), Some(lived)) => up + lived,
+                        _ => row.launched_at_ms + r.scenario.fail_after_ms,
+                    };
+                    prop_assert!(ended <= span, "{row:?} {span}");
+                }
+                if matches!(row.happened, Happened::ConnectedThenClosed | Happened::Lasted) {
+                    let lived = row.lived_ms.unwrap_or(f64::NAN);
+                    if let Some(t) = r.policy.lasting_threshold(preceding_wait) {
+                        if lived >= t {
+                            prop_assert_eq!(row.counted, Counted::Lasted, "{:?} {}", row, t);
+                        }
+                    }
+                }
+                preceding_wait = row.wait.map_or(0.0, |w| w.ms);
+            }
+        }
     }
 }
