@@ -19,7 +19,6 @@ use crate::engine::probe::{
     StopHandle, StopLevel, StopSignal, Target,
 };
 use crate::engine::redact::Redactor;
-use crate::engine::schedule::DEFAULT_SETTLE_MS;
 use crate::exit;
 use crate::render::probe::{self as view, Context, LiveLine};
 use crate::render::probe_all::Refusal;
@@ -794,7 +793,10 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
     }
     let interrupted = (run.finish == Finish::Interrupted || stop.level() >= StopLevel::Graceful)
         .then(|| signals.cause().unwrap_or(StopCause::Interrupt));
-    let verdict = verdict::judge(&run, protocol.engine(), DEFAULT_SETTLE_MS);
+    // The predictions replay the policy exchange's settle time as observed.
+    let settle_ms =
+        crate::engine::probe::opening::OpeningSummary::of(&run.launches).prediction_settle_ms();
+    let verdict = verdict::judge(&run, protocol.engine(), settle_ms);
     let ctx = Context {
         target: &target_text,
         protocol,

@@ -869,6 +869,11 @@ pub struct OpeningSummary {
     pub settle_ms: Vec<f64>,
     /// Legacy MCPL: connections whose policy exchange never settled before they ended.
     pub unsettled_launches: Vec<u32>,
+    /// The settle time the per-rule predictions replay (ms after the handshake): the longest
+    /// one observed; when none settled, longer than every connection that ended unsettled
+    /// (so a replayed reconnect never clears the status line, as observed). `None`: nothing
+    /// measured (no legacy MCPL connection, or `--handshake-only`): the default is used.
+    pub settle_ms_for_predictions: Option<f64>,
     /// The tool counts differ across launches (launch, count), or the names do.
     pub tools_differ: Option<Vec<ToolsOnLaunch>>,
     /// Findings about channels across reconnects (agent-framework #644; MCPL SPEC §4.2.4).
@@ -1003,7 +1008,26 @@ impl OpeningSummary {
             }
         }
         s.findings = channel_findings(&channel_conns);
+        s.settle_ms_for_predictions =
+            if let Some(max) = s.settle_ms.iter().copied().reduce(f64::max) {
+                Some(max)
+            } else if s.unsettled_launches.is_empty() {
+                None
+            } else {
+                let longest = channel_conns
+                    .iter()
+                    .filter(|c| s.unsettled_launches.contains(&c.launch))
+                    .map(|c| c.connected_ms)
+                    .fold(0.0, f64::max);
+                Some(r3(longest.max(crate::engine::schedule::DEFAULT_SETTLE_MS) + 1.0).round())
+            };
         s
+    }
+
+    /// The settle time to replay in the predictions: measured, else the default.
+    pub fn prediction_settle_ms(&self) -> f64 {
+        self.settle_ms_for_predictions
+            .unwrap_or(crate::engine::schedule::DEFAULT_SETTLE_MS)
     }
 
     /// Whether anything here is a finding (exit 1 even when every connection stayed up).
