@@ -64,6 +64,18 @@ fn a_server_that_crashes_on_feature_sets_update_is_no_all_clear() {
     assert_eq!(s["died_on"].as_array().map(Vec::len), Some(2), "{s}");
     assert_eq!(s["died_on"][0]["method"], "featureSets/update");
     assert_eq!(s["unsettled_launches"], serde_json::json!([1, 2]));
+    // The predictions replay an exchange that never settles: no reconnect clears the status line.
+    assert!(
+        s["settle_ms_for_predictions"]
+            .as_f64()
+            .is_some_and(|ms| ms >= 100.0),
+        "{s}"
+    );
+    let lasting = doc["verdict"]["predictions"]
+        .as_array()
+        .and_then(|p| p.iter().find(|p| p["rule"] == "lasting"))
+        .expect("a lasting prediction");
+    assert_eq!(lasting["status_pairs_per_day"], 0.0, "{lasting}");
     assert_all_gone(&log.pids());
 }
 
@@ -124,6 +136,10 @@ fn a_paged_tool_list_is_followed_to_its_end() {
     assert_eq!(o["policy"]["settled"], true);
     assert!(o["policy"]["settle_ms"].as_f64().is_some());
     assert_eq!(o["pending_at_close"], Value::Null);
+    assert_eq!(
+        doc["opening"]["settle_ms_for_predictions"],
+        o["policy"]["settle_ms"]
+    );
     // The server saw the cursors.
     let cursors: Vec<Value> = log
         .events("request")
