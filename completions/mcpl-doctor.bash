@@ -71,7 +71,7 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__check__subcmd__config)
-            opts="-h --preset --format --deny-warnings --color --help"
+            opts="-q -h --preset --format --output --stdin-filename --quiet --deny-warnings --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -82,7 +82,15 @@ _mcpl__doctor() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "human json github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "human json github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --stdin-filename)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -51,8 +51,12 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
         }
         &'mcpl-doctor;check-config'= {
             cand --preset 'Which host''s reconnect rule the findings describe: `lasting` (#999, refuses bad timings at start), `handshake` (main, before #999), or a #999 review proposal'
-            cand --format 'Output format'
+            cand --format 'Output format on standard output'
+            cand --output 'Also write FORMAT to FILE (repeatable), e.g. `--output sarif=results.sarif`: a human log and a SARIF file from one run'
+            cand --stdin-filename 'The file name findings from standard input (`-`) are placed on, e.g. `.vscode/mcp.json`'
             cand --color 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never'
+            cand -q 'Print findings only: no summary line when there is nothing to say'
+            cand --quiet 'Print findings only: no summary line when there is nothing to say'
             cand --deny-warnings 'Exit with status 1 when there are warnings, not only errors'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'

@@ -58,12 +58,16 @@ complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l
 lasting\t''
 bounded\t''
 preceding-wait\t''"
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l format -d 'Output format' -r -f -a "human\t'Compiler-style diagnostics with the source line (default)'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l format -d 'Output format on standard output' -r -f -a "human\t'Compiler-style diagnostics with the source line (default)'
 json\t'One JSON document with `schema_version` and every finding'
-github\t'GitHub Actions workflow commands (annotations on the pull request\'s diff)'"
+github\t'GitHub Actions workflow commands (annotations on the pull request\'s diff)'
+sarif\t'SARIF 2.1.0 (GitHub code scanning, GitLab, Azure DevOps)'"
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l output -d 'Also write FORMAT to FILE (repeatable), e.g. `--output sarif=results.sarif`: a human log and a SARIF file from one run' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l stdin-filename -d 'The file name findings from standard input (`-`) are placed on, e.g. `.vscode/mcp.json`' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l color -d 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -s q -l quiet -d 'Print findings only: no summary line when there is nothing to say'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l deny-warnings -d 'Exit with status 1 when there are warnings, not only errors'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l url -d 'A server to dial instead of launching one: ws:// or wss:// (legacy MCPL over WebSocket), http:// or https:// (modern MCP over HTTP)' -r

@@ -1,12 +1,13 @@
 //! `mcpl-doctor check-config`: arguments, then one engine call per file, then one renderer.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use clap::builder::PossibleValuesParser;
 use clap::{Args, ValueEnum};
 
-use crate::engine::config::{self, CheckOptions, LoadError, Report};
+use crate::engine::config::discover::{self, Input};
+use crate::engine::config::{self, CheckOptions, LoadError, Report, Source};
 use crate::engine::policy::Preset;
 use crate::exit;
 use crate::render::check::{self as render, Totals};
@@ -24,16 +25,56 @@ pub enum Format {
     Json,
     /// GitHub Actions workflow commands (annotations on the pull request's diff).
     Github,
+    /// SARIF 2.1.0 (GitHub code scanning, GitLab, Azure DevOps).
+    Sarif,
+}
+
+/// `--output FORMAT=FILE`.
+#[derive(Debug, Clone)]
+pub struct Output {
+    pub format: Format,
+    pub file: PathBuf,
+}
+
+fn parse_output(s: &str) -> Result<Output, String> {
+    let (format, file) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}` is not FORMAT=FILE (e.g. sarif=results.sarif)"))?;
+    let format = Format::from_str(format, true)
+        .map_err(|_| format!("`{format}` is not a format (one of: human, json, github, sarif)"))?;
+    if file.is_empty() {
+        return Err("FORMAT=FILE needs a file after `=`".to_string());
+    }
+    Ok(Output {
+        format,
+        file: PathBuf::from(file),
+    })
 }
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Exit status: 0 no errors (warnings allowed), 1 errors (or warnings with \
---deny-warnings), 2 a file could not be read or parsed, or bad arguments."
+    after_help = "Folders are searched for the file names hosts read: mcp.json (VS Code, Cursor), \
+.mcp.json (Claude Code), claude_desktop_config.json, mcpl-servers.json, *.agent.json and \
+recipes/*.json. Quoted globs ('configs/*.json', '**/mcp.json') are expanded here.
+
+Exit status: 0 no errors (warnings allowed), 1 errors (or warnings with --deny-warnings), 2 a \
+file could not be read or parsed, or bad arguments.",
+    after_long_help = "Folders are searched for the file names hosts read: mcp.json (VS Code, \
+Cursor), .mcp.json (Claude Code), claude_desktop_config.json, mcpl-servers.json, *.agent.json and \
+recipes/*.json. Quoted globs ('configs/*.json', '**/mcp.json') are expanded here.
+
+Examples:
+  mcpl-doctor check-config .
+  mcpl-doctor check-config --format github --output sarif=mcpl-doctor.sarif .
+  cat mcp.json | mcpl-doctor check-config --stdin-filename .vscode/mcp.json -
+
+Exit status: 0 no errors (warnings allowed), 1 errors (or warnings with --deny-warnings), 2 a \
+file could not be read or parsed, or bad arguments."
 )]
 pub struct CheckConfigArgs {
-    /// Host configuration files (JSON or JSONC); `-` reads standard input.
-    #[arg(value_name = "FILE", required = true)]
+    /// Host configuration files (JSON or JSONC), folders, or quoted globs; `-` reads standard
+    /// input.
+    #[arg(value_name = "PATH", required = true)]
     pub files: Vec<PathBuf>,
 
     /// Which host's reconnect rule the findings describe: `lasting` (#999, refuses bad
@@ -41,9 +82,22 @@ pub struct CheckConfigArgs {
     #[arg(long, default_value = "lasting", value_parser = PossibleValuesParser::new(HOST_PRESETS))]
     pub preset: String,
 
-    /// Output format.
+    /// Output format on standard output.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+
+    /// Also write FORMAT to FILE (repeatable), e.g. `--output sarif=results.sarif`: a human log
+    /// and a SARIF file from one run.
+    #[arg(long, value_name = "FORMAT=FILE", value_parser = parse_output)]
+    pub output: Vec<Output>,
+
+    /// The file name findings from standard input (`-`) are placed on, e.g. `.vscode/mcp.json`.
+    #[arg(long, value_name = "NAME")]
+    pub stdin_filename: Option<String>,
+
+    /// Print findings only: no summary line when there is nothing to say.
+    #[arg(long, short)]
+    pub quiet: bool,
 
     /// Exit with status 1 when there are warnings, not only errors.
     #[arg(long)]
@@ -63,14 +117,30 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> u8 {
         crate::say!("error: `-` (standard input) can be given only once");
         return exit::USAGE;
     }
+    if args.stdin_filename.is_some() && !args.files.iter().any(|f| is_stdin(f)) {
+        eprintln!("error: --stdin-filename names standard input, but `-` is not among the files");
+        eprintln!("hint: add `-` to read the file from standard input");
+        return exit::USAGE;
+    }
+    let inputs = match discover::inputs(&args.files) {
+        Ok(i) => i,
+        Err(e) => {
+            eprint!("{}", render::usage_error(&e.to_string(), None, err_color));
+            return exit::USAGE;
+        }
+    };
     let options = CheckOptions {
         preset,
         env: &config::process_env,
     };
     let mut reports: Vec<Report> = Vec::new();
     let mut errors: Vec<LoadError> = Vec::new();
-    for file in &args.files {
-        match config::check_file(file, &options) {
+    for input in &inputs {
+        let checked = match input {
+            Input::File(file) => config::check_file(file, &options),
+            Input::Stdin => check_stdin(args.stdin_filename.as_deref(), &options),
+        };
+        match checked {
             Ok(r) => reports.push(r),
             Err(e) => {
                 crate::render::stderr_text(&render::load_error(&e, err_color));
@@ -79,11 +149,23 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> u8 {
         }
     }
     let totals = Totals::of(&reports, errors.len());
-    let out = match args.format {
-        Format::Human => render::human(&reports, &totals, color.for_stdout()),
+    let render_as = |format: Format, color: bool| match format {
+        Format::Human => render::human(&reports, &totals, color, args.quiet),
         Format::Json => render::json(&reports, &errors, &totals, preset.name()),
-        Format::Github => render::github(&reports, &errors, &totals),
+        Format::Github => render::github(&reports, &errors, &totals, args.quiet),
+        Format::Sarif => crate::render::sarif::sarif(&reports, &errors),
     };
+    for extra in &args.output {
+        let text = render_as(extra.format, false);
+        if let Err(e) = std::fs::write(&extra.file, text) {
+            eprintln!(
+                "error: cannot write {}: {e}",
+                crate::render::sanitize::sanitize(&extra.file.display().to_string())
+            );
+            return exit::USAGE;
+        }
+    }
+    let out = render_as(args.format, color.for_stdout());
     let mut stdout = std::io::stdout().lock();
     if let Err(e) = stdout
         .write_all(out.as_bytes())
@@ -101,6 +183,28 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> u8 {
     } else {
         exit::OK
     }
+}
+
+/// Standard input, named `name` when given (its folder resolves `./` args, as the file's would).
+fn check_stdin(name: Option<&str>, options: &CheckOptions<'_>) -> Result<Report, LoadError> {
+    let Some(name) = name else {
+        return config::check_file(Path::new("-"), options);
+    };
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .read_to_end(&mut bytes)
+        .map_err(|source| LoadError::Io {
+            file: name.to_string(),
+            source,
+        })?;
+    let parent = match Path::new(name).parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let dir = std::path::absolute(&parent).unwrap_or(parent);
+    let source = Source::from_bytes(name, dir, bytes)?;
+    config::check_source(&source, options)
 }
 
 fn is_stdin(p: &Path) -> bool {

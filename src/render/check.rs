@@ -193,12 +193,15 @@ fn diagnostic(f: &Finding, style: &Style) -> String {
 }
 
 /// Compiler-style diagnostics for every finding, then the summary line.
-pub fn human(reports: &[Report], totals: &Totals, color: bool) -> String {
+pub fn human(reports: &[Report], totals: &Totals, color: bool, quiet: bool) -> String {
     let style = Style { on: color };
     let mut out = String::new();
     for f in reports.iter().flat_map(|r| &r.findings) {
         out.push_str(&diagnostic(f, &style));
         out.push('\n');
+    }
+    if quiet {
+        return out;
     }
     let line = summary_line(totals);
     let painted = if totals.errors > 0 {
@@ -213,6 +216,20 @@ pub fn human(reports: &[Report], totals: &Totals, color: bool) -> String {
     out
 }
 
+/// A usage error for standard error: `error: <what>` and a `hint:` when there is one.
+pub fn usage_error(what: &str, hint: Option<&str>, color: bool) -> String {
+    let style = Style { on: color };
+    let mut out = format!("{}: {}\n", style.paint("1;31", "error"), sanitize(what));
+    if let Some(hint) = hint {
+        out.push_str(&format!(
+            "{}: {}\n",
+            style.paint("1;36", "hint"),
+            sanitize(hint)
+        ));
+    }
+    out
+}
+
 /// A load error for standard error: `error: <what>` and a `hint:` when there is one.
 pub fn load_error(e: &LoadError, color: bool) -> String {
     let style = Style { on: color };
@@ -222,7 +239,11 @@ pub fn load_error(e: &LoadError, color: bool) -> String {
         sanitize(&e.to_string())
     );
     if let Some(hint) = e.hint() {
-        out.push_str(&format!("{}: {hint}\n", style.paint("1;36", "hint")));
+        out.push_str(&format!(
+            "{}: {}\n",
+            style.paint("1;36", "hint"),
+            sanitize(&hint)
+        ));
     }
     out
 }
@@ -289,7 +310,7 @@ pub fn json(reports: &[Report], errors: &[LoadError], totals: &Totals, preset: &
 
 /// GitHub Actions workflow commands, one per finding (`::error file=..,line=..,col=..,
 /// title=..::message`), so findings show on the pull request's diff; then the summary.
-pub fn github(reports: &[Report], errors: &[LoadError], totals: &Totals) -> String {
+pub fn github(reports: &[Report], errors: &[LoadError], totals: &Totals, quiet: bool) -> String {
     let mut out = String::new();
     for e in errors {
         let pos = e
@@ -312,20 +333,30 @@ pub fn github(reports: &[Report], errors: &[LoadError], totals: &Totals) -> Stri
             }
             whereabouts.push_str(": ");
         }
+        // GitHub's endColumn is the last column of the annotation (ours is one past it).
+        let end_column = if f.end_line > f.line {
+            f.end_column.saturating_sub(1).max(1)
+        } else {
+            f.end_column.saturating_sub(1).max(f.column)
+        };
         out.push_str(&format!(
-            "::{} file={},line={},col={},title={}::{}{} ({})\n",
+            "::{} file={},line={},endLine={},col={},endColumn={},title={}::{}{} ({})\n",
             f.severity.as_str(),
             gh_prop(&f.file),
             f.line,
+            f.end_line.max(f.line),
             f.column,
+            end_column,
             gh_prop(&format!("mcpl-doctor {}", f.code)),
             gh_data(&whereabouts),
             gh_data(&f.message),
             gh_data(&f.path)
         ));
     }
-    out.push_str(&summary_line(totals));
-    out.push('\n');
+    if !quiet {
+        out.push_str(&summary_line(totals));
+        out.push('\n');
+    }
     out
 }
 
@@ -538,12 +569,13 @@ mod tests {
                     Err(e) => (vec![], vec![e]),
                 };
                 let totals = Totals::of(&reports, errors.len());
-                assert_clean("human", &human(&reports, &totals, false));
+                assert_clean("human", &human(&reports, &totals, false, false));
                 for e in &errors {
                     assert_clean("load error", &load_error(e, false));
                 }
                 assert_clean("json", &json(&reports, &errors, &totals, "lasting"));
-                assert_clean("github", &github(&reports, &errors, &totals));
+                assert_clean("github", &github(&reports, &errors, &totals, false));
+                assert_clean("sarif", &crate::render::sarif::sarif(&reports, &errors));
             }
         }
     }

@@ -10,6 +10,7 @@ pub mod opening;
 pub mod probe;
 pub mod probe_all;
 pub mod sanitize;
+pub mod sarif;
 pub mod simulate;
 
 /// Write one line to stderr. An unwritable stderr (a closed pipe, `2>/dev/full`) is ignored:

@@ -362,10 +362,10 @@ fn github_format_annotates_the_diff() {
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].starts_with("::error file=empty.json,title=mcpl-doctor%3A cannot read::"));
     assert!(lines[1].starts_with(
-        "::error file=hosts.json,line=9,col=34,title=mcpl-doctor reconnect-timing::server `files`, `reconnectIntervalMs`: "
+        "::error file=hosts.json,line=9,endLine=9,col=34,endColumn=34,title=mcpl-doctor reconnect-timing::server `files`, `reconnectIntervalMs`: "
     ), "{}", lines[1]);
     assert!(lines[2].starts_with(
-        "::warning file=hosts.json,line=14,col=20,title=mcpl-doctor cleartext-credential::"
+        "::warning file=hosts.json,line=14,endLine=14,col=20,endColumn=38,title=mcpl-doctor cleartext-credential::"
     ));
     assert_eq!(lines.len(), 6);
     assert_eq!(out.status.code(), Some(2));

@@ -1,6 +1,7 @@
 //! One integration-test binary: drives the real `mcpl-doctor` binary. Modules by subcommand.
 
 mod check_config;
+mod check_config_ci;
 mod completions;
 mod hostile_io;
 mod hostile_proc;

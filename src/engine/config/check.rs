@@ -119,13 +119,17 @@ fn finish(
             Code::ALL.iter().position(|c| *c == d.code).unwrap_or(0),
         )
     });
-    let offsets: Vec<usize> = drafts.iter().map(|d| d.span.0).collect();
-    let positions = loaded.lines.positions(doc.text(), &offsets);
+    let offsets: Vec<usize> = drafts
+        .iter()
+        .flat_map(|d| [d.span.0, d.span.1.max(d.span.0 + 1)])
+        .collect();
+    let both = loaded.lines.positions(doc.text(), &offsets);
+    let positions = both.chunks(2).map(|p| (p[0], p[1]));
     let is_secret = |t: &str| loaded.numeric_secrets.contains(t);
     let findings = drafts
         .into_iter()
         .zip(positions)
-        .map(|(d, (line, column))| {
+        .map(|(d, ((line, column), (end_line, end_column)))| {
             let snippet = snippet::build(doc.text(), &loaded.lines, &d, &is_secret);
             let message = match d.server.as_deref().and_then(|id| redactors.get(id)) {
                 Some(r) => r.redact(&d.message),
@@ -137,6 +141,8 @@ fn finish(
                 file: source.name.clone(),
                 line,
                 column,
+                end_line,
+                end_column,
                 path: d.path,
                 server: d.server,
                 field: d.field,

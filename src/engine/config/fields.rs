@@ -452,6 +452,11 @@ fn words_of(s: &str) -> Vec<String> {
     words
 }
 
+/// Edit distance between two names (see [`osa_distance`]).
+pub fn distance(a: &str, b: &str) -> usize {
+    osa_distance(a, b)
+}
+
 /// Optimal string alignment distance: insertions, deletions, substitutions and swaps of two
 /// neighbours, each 1.
 fn osa_distance(a: &str, b: &str) -> usize {

@@ -11,6 +11,7 @@ use serde::Serialize;
 use crate::engine::policy::{EngineKind, Preset, Timings};
 
 mod check;
+pub mod discover;
 pub mod fields;
 pub mod json;
 mod load;
@@ -150,6 +151,64 @@ impl Code {
         }
     }
 
+    /// What the code means, in one line (SARIF's rule `shortDescription`, the docs' table).
+    pub fn summary(self) -> &'static str {
+        match self {
+            Code::Binding => "The host cannot bind the entry: no command or url, an unknown scheme or transport, or a mismatch",
+            Code::Protocol => "`protocol` is not legacy or modern, or is set on a url server",
+            Code::ModernTimeout => "A modern server's `requestTimeoutMs` is not an integer from 1 to 2147483647",
+            Code::McplPolicyOnModern => "An MCPL policy field that takes effect on a modern server",
+            Code::ReconnectTiming => "A reconnect timing that reads as 0, below 0 or NaN where timings are used",
+            Code::ServerTable => "A server table that is not an object (or, for mcplServers, an array)",
+            Code::EntryNotObject => "A server entry that is not an object",
+            Code::MissingId => "An mcplServers array entry without a string `id`",
+            Code::CleartextCredential => "A token or access grant sent over ws:// or http:// to a host that is not loopback",
+            Code::TimingBoolean => "A boolean in a timing field (reads as 1 ms)",
+            Code::TimingString => "A numeric string in a timing field",
+            Code::TimingArray => "An array in a timing field (read through its string form)",
+            Code::TimingEnvVar => "A ${VAR} reference in a timing field",
+            Code::CapBelowInterval => "A cap below the interval: every wait is the cap",
+            Code::TimingOverTimerLimit => "A timing above 2147483647 ms (the JavaScript timer limit), or infinite",
+            Code::LastingThresholdLong => "A cap above 1 hour under the lasting rule: the failure count may never reset",
+            Code::ReconnectNotBoolean => "`reconnect` that is not a boolean (the legacy and modern engines disagree on it)",
+            Code::TimingUnused => "Timings set where they are never used (reconnect off on a legacy entry)",
+            Code::FieldType => "A field of the wrong type (args, env, inheritEnv, token, id)",
+            Code::DuplicateKey => "A key that appears twice in one object: JSON.parse keeps the last",
+            Code::JsoncSyntax => "Comments or trailing commas in a file that is plain JSON for its host",
+            Code::NoServers => "No server table anywhere in the file",
+            Code::UnknownField => "A field the host does not read (often a misspelt one): the host ignores it and uses its default",
+        }
+    }
+
+    /// What to do about it, in one line (SARIF's rule `help`).
+    pub fn help(self) -> &'static str {
+        match self {
+            Code::Binding => "Give the entry a `command` (stdio) or a ws://, wss://, http:// or https:// `url`, and a `transport` that agrees with it.",
+            Code::Protocol => "Write `protocol: \"legacy\"` or `\"modern\"` on stdio entries only; a url's scheme decides a network server's family.",
+            Code::ModernTimeout => "Write `requestTimeoutMs` as an integer number of milliseconds from 1 to 2147483647, or remove it.",
+            Code::McplPolicyOnModern => "Remove the MCPL policy field, or set it to null, on a server that speaks modern MCP.",
+            Code::ReconnectTiming => "Write a positive number of milliseconds.",
+            Code::ServerTable => "Make the table an object keyed by server id (or, for mcplServers, an array of entries with an `id`).",
+            Code::EntryNotObject => "Make each entry an object with `command` or `url`.",
+            Code::MissingId => "Give each mcplServers array entry a non-empty string `id`.",
+            Code::CleartextCredential => "Use wss:// or https://, or a loopback address.",
+            Code::TimingBoolean => "Write a number of milliseconds; `reconnect: true` turns reconnecting on.",
+            Code::TimingString => "Write the number without quotes.",
+            Code::TimingArray => "Write a number of milliseconds, not an array.",
+            Code::TimingEnvVar => "Write a number of milliseconds, or make sure the variable is always set to one.",
+            Code::CapBelowInterval => "Raise `reconnectMaxIntervalMs` or lower `reconnectIntervalMs`.",
+            Code::TimingOverTimerLimit => "Keep timings at or below 2147483647 ms (about 24.9 days).",
+            Code::LastingThresholdLong => "Keep `reconnectMaxIntervalMs` at or below 1 hour, or choose a rule whose lasting threshold does not follow the cap.",
+            Code::ReconnectNotBoolean => "Write `reconnect: true` or `false`.",
+            Code::TimingUnused => "Set `reconnect: true`, or remove the timings.",
+            Code::FieldType => "Give the field the type the host expects (strings for args and env values, a boolean for inheritEnv, a string token and id).",
+            Code::DuplicateKey => "Keep one of the keys.",
+            Code::JsoncSyntax => "Remove comments and trailing commas.",
+            Code::NoServers => "Check the file: servers live under `mcplServers`, `mcpServers` or `servers`.",
+            Code::UnknownField => "Fix the spelling (the finding names the field meant), or remove the field; `mcpl-doctor schema config` lists the fields hosts read.",
+        }
+    }
+
     pub fn severity(self) -> Severity {
         match self {
             Code::Binding
@@ -182,6 +241,11 @@ pub struct Finding {
     pub line: usize,
     /// 1-based column (in characters) of the offending value.
     pub column: usize,
+    /// 1-based line where the offending value (or key) ends.
+    pub end_line: usize,
+    /// 1-based column (in characters) just past the offending value's last character (SARIF's
+    /// `endColumn`).
+    pub end_column: usize,
     /// The value's JSON path, e.g. `$.hosts.prod.mcplServers.files.reconnectIntervalMs`.
     pub path: String,
     /// The server id, when the finding is about a server entry.
@@ -439,12 +503,38 @@ impl LoadError {
         }
     }
 
-    /// A one-line hint on what to do, when there is one.
-    pub fn hint(&self) -> Option<&'static str> {
+    /// A one-line hint on what to do, when there is one: for a missing file, a file of a near
+    /// name in the same folder; for a folder, what to give instead.
+    pub fn hint(&self) -> Option<String> {
         match self {
-            LoadError::Bom { .. } => Some("save the file as UTF-8 without a byte order mark"),
-            LoadError::InvalidUtf8 { .. } => Some("save the file as UTF-8"),
-            LoadError::Io { .. } => Some("check the path; use - to read standard input"),
+            LoadError::Bom { .. } => {
+                Some("save the file as UTF-8 without a byte order mark".to_string())
+            }
+            LoadError::InvalidUtf8 { .. } => Some("save the file as UTF-8".to_string()),
+            LoadError::Io { file, source } => {
+                let path = Path::new(file);
+                if source.kind() == std::io::ErrorKind::NotFound {
+                    discover::near_file_name(path)
+                        .map(|near| format!("did you mean {}?", near.display()))
+                } else if path.is_dir() {
+                    let found = discover::search(path);
+                    Some(match found.first() {
+                        Some(f) => format!(
+                            "this is a folder: give a file, e.g. {} ({} host file{} below it)",
+                            f.display(),
+                            found.len(),
+                            if found.len() == 1 { "" } else { "s" }
+                        ),
+                        None => format!(
+                            "this is a folder, and it holds no host configuration file (looked \
+                             for {})",
+                            discover::host_file_list()
+                        ),
+                    })
+                } else {
+                    None
+                }
+            }
             _ => None,
         }
     }
