@@ -38,12 +38,12 @@ def peak_kb(pid):
     return 0
 
 
-def measure(binary, args, limit, stdin=None, signal_at=None):
+def measure(binary, args, limit, signal_at=None):
     start = time.monotonic()
     p = subprocess.Popen([binary, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                          stdin=subprocess.DEVNULL)
-    peak = 0
     sent = False
+    peak = 0
     status = None
     while True:
         peak = max(peak, peak_kb(p.pid))
@@ -53,7 +53,6 @@ def measure(binary, args, limit, stdin=None, signal_at=None):
         elapsed = time.monotonic() - start
         if signal_at is not None and not sent and elapsed >= signal_at:
             p.send_signal(signal.SIGINT)
-            p.send_signal(signal.SIGINT) if False else None
             sent = True
         if elapsed > limit:
             p.kill()
@@ -76,6 +75,9 @@ def main():
         ("ws-ping-flood", ("ping-flood",), ["--launches", "1", "--watch", "8s"], 30),
         ("ws-big-message-64MiB", ("big-message", str(64 << 20)), ["--launches", "1", "--watch", "10s"], 30),
         ("ws-big-message-200MiB", ("big-message", str(200 << 20)), ["--launches", "1", "--watch", "10s"], 30),
+        # A fast-flapping server with an 8 KiB stderr tail per launch: the end-of-run report.
+        ("report-3000-launches", None, ["probe", "--preset", "handshake", "--interval", "1ms", "--launches", "3000", "--", "sh", "-c",
+          "head -c 9000 /dev/zero | tr '\\0' x >&2; echo >&2; exec sh " + os.path.join(ROOT, "bench", "sh-server.sh") + " flap 0"], 900),
     ]
     for name, ws, args, limit in cases:
         if wanted and name not in wanted:

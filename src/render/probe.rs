@@ -472,6 +472,7 @@ pub fn launch_json(l: &Launch) -> Value {
         "pings": {"sent": r.pings_sent, "answered": r.pings_answered},
         "stderr": r.stderr,
         "stdout": r.stdout,
+        "misbehaviour": r.misbehaviour,
         "opening": r.opening,
     })
 }
@@ -531,6 +532,7 @@ pub fn report_json(run: &ProbeRun, verdict: &Verdict, ctx: &Context<'_>) -> Valu
         "planned_next": planned_json(run.planned),
         "launches": run.launches.iter().map(launch_json).collect::<Vec<_>>(),
         "opening": OpeningSummary::of(&run.launches),
+        "folded": run.folded,
         "verdict": {
             "pattern": verdict.pattern,
             "text": verdict.sentence,
@@ -808,6 +810,22 @@ fn notes(run: &ProbeRun) -> Vec<String> {
                 if r.stdout.non_json_lines == 1 { "is" } else { "are" },
             ));
         }
+        if r.misbehaviour.unsent_messages > 0 {
+            out.push(format!(
+                "launch {}: the server stopped reading what the probe sends: {} message{} (replies, \
+                 pings) not sent rather than queued (a host's replies would pile up the same way)",
+                l.number,
+                r.misbehaviour.unsent_messages,
+                plural(r.misbehaviour.unsent_messages),
+            ));
+        }
+        if r.misbehaviour.ws_pings >= crate::engine::probe::PING_FLOOD {
+            out.push(format!(
+                "launch {}: ping flood: {} WebSocket pings from the server (each owes a pong; at most \
+                 one pong is kept waiting for a server that does not read)",
+                l.number, r.misbehaviour.ws_pings,
+            ));
+        }
         if r.stdout.overlong_lines > 0 {
             out.push(format!(
                 "launch {}: {} line{} on stdout over {} skipped unread ({} read in all)",
@@ -984,7 +1002,28 @@ pub fn write_text_to(
         "mcpl-down",
         "opening",
     ]);
-    for l in &run.launches {
+    for (i, l) in run.launches.iter().enumerate() {
+        if i == crate::engine::probe::runner::KEEP_FIRST && run.folded.launches > 0 {
+            let f = &run.folded;
+            table.add_row(vec![
+                Cell::new("…").set_alignment(CellAlignment::Right),
+                Cell::new("…").set_alignment(CellAlignment::Right),
+                Cell::new(""),
+                Cell::new(""),
+                Cell::new(""),
+                Cell::new(format!(
+                    "{} launches folded ({} to {})",
+                    f.launches, f.first, f.last
+                )),
+                Cell::new(""),
+                Cell::new(""),
+                Cell::new(if f.alerts > 0 {
+                    format!("raised {}x", f.alerts)
+                } else {
+                    "-".into()
+                }),
+            ]);
+        }
         let r = &l.report;
         table.add_row(vec![
             Cell::new(l.number).set_alignment(CellAlignment::Right),
@@ -1021,6 +1060,9 @@ pub fn write_text_to(
         }
     }
     writeln!(out, "{table}")?;
+    if run.folded.launches > 0 {
+        writeln!(out, "{}", folded_text(&run.folded))?;
+    }
     for l in &run.launches {
         if let Some(alert) = &l.alert {
             writeln!(out, "mcpl-down on launch {}: {}", l.number, sanitize(alert))?;
@@ -1053,6 +1095,42 @@ pub fn write_text_to(
         writeln!(out, "{}", predictions_table(&verdict.predictions, color))?;
     }
     out.flush()
+}
+
+/// What the folded launches of a long run did, in one line.
+fn folded_text(f: &crate::engine::probe::runner::Folded) -> String {
+    let mut what = Vec::new();
+    for (n, word) in [
+        (f.closed, "connected then closed"),
+        (f.still_up, "still up"),
+        (f.failed, "never connected"),
+        (f.cut, "cut"),
+    ] {
+        if n > 0 {
+            what.push(format!("{n} {word}"));
+        }
+    }
+    let connected = match (f.connected_ms_min, f.connected_ms_max) {
+        (Some(lo), Some(hi)) => format!(
+            "; connected {} to {} ({} in all)",
+            format_ms(lo.round()),
+            format_ms(hi.round()),
+            format_ms(f.connected_ms_total.round())
+        ),
+        _ => String::new(),
+    };
+    let alerts = if f.alerts > 0 {
+        format!("; mcpl-down raised on {} of them", f.alerts)
+    } else {
+        String::new()
+    };
+    format!(
+        "Launches {} to {} are folded to keep the report small ({} launches: {}{connected}{alerts}).",
+        f.first,
+        f.last,
+        f.launches,
+        what.join(", ")
+    )
 }
 
 /// The replayed behaviour in a few words.

@@ -235,7 +235,7 @@ pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -
         match &s.result {
             ServerResult::Probed(p) => {
                 let (run, verdict) = (&p.run, &p.verdict);
-                row.push(right(run.launches.len().to_string()));
+                row.push(right(run.total_launches().to_string()));
                 // Interrupted before it showed anything else: up until the stop, not "stayed up".
                 row.push(Cell::new(match (verdict.pattern, ctx.interrupted) {
                     (Pattern::StayedUp, Some(_)) => "up until stopped",

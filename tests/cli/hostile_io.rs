@@ -13,7 +13,6 @@ use std::time::{Duration, Instant};
 use crate::support::{bin, fixture};
 
 /// The peak memory the probe may reach while a server floods it.
-#[allow(dead_code)]
 const FLOOD_PEAK_KB: u64 = 20 * 1024;
 
 /// A marker in the environment of the probe and everything it starts, to find leftovers.
@@ -110,7 +109,6 @@ struct Run {
 }
 
 /// How a run ended.
-#[allow(dead_code)]
 struct Ended {
     code: Option<i32>,
     elapsed: Duration,
@@ -225,7 +223,6 @@ fn python() -> &'static str {
     "python3"
 }
 
-#[allow(dead_code)]
 fn stdio_server() -> String {
     fixture("servers/hostile_stdio.py").display().to_string()
 }
@@ -235,13 +232,11 @@ fn server_mjs() -> String {
 }
 
 /// A hostile WebSocket server (killed on drop).
-#[allow(dead_code)]
 struct WsServer {
     child: Child,
     url: String,
 }
 
-#[allow(dead_code)]
 impl WsServer {
     fn start(args: &[&str]) -> WsServer {
         let mut child = Command::new(python())
@@ -458,4 +453,358 @@ fn an_unwritable_stdout_and_stderr_never_panic() {
         // A panic exits 101; an I/O error is 2.
         assert!(matches!(out.code(), Some(0..=2)), "{args:?}: {out:?}");
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Servers that flood the probe and never read (items 1, 3, 4, 5).
+
+fn json_of(ended: &Ended) -> serde_json::Value {
+    serde_json::from_str(&ended.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}):\n{}\nstderr:\n{}",
+            ended.stdout, ended.stderr
+        )
+    })
+}
+
+fn assert_bounded(ended: &Ended, what: &str) {
+    assert!(
+        ended.peak_kb > 0 && ended.peak_kb < FLOOD_PEAK_KB,
+        "{what}: peak {} KB",
+        ended.peak_kb
+    );
+}
+
+#[test]
+fn a_websocket_server_that_floods_requests_and_never_reads_is_bounded_and_reported() {
+    let server = WsServer::start(&["flood-requests"]);
+    let run = Run::start(
+        &[
+            "probe",
+            "--url",
+            &server.url,
+            "--launches",
+            "1",
+            "--watch",
+            "4s",
+            "--json",
+        ],
+        Stdio::piped(),
+    );
+    let ended = run.wait(Duration::from_secs(60));
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    assert_bounded(&ended, "request flood over WebSocket");
+    let doc = json_of(&ended);
+    let l = &doc["launches"][0];
+    assert_eq!(l["outcome"]["kind"], "still-up", "{l}");
+    assert!(
+        l["misbehaviour"]["unsent_messages"].as_u64().unwrap_or(0) >= 1,
+        "{l}"
+    );
+}
+
+#[test]
+fn a_second_ctrl_c_ends_the_probe_of_a_non_reading_websocket_server_at_once() {
+    let server = WsServer::start(&["flood-requests"]);
+    let mut run = Run::start(
+        &[
+            "probe",
+            "--url",
+            &server.url,
+            "--launches",
+            "1",
+            "--watch",
+            "120s",
+            "--events",
+        ],
+        Stdio::piped(),
+    );
+    let mut out = BufReader::new(run.child.stdout.take().expect("stdout"));
+    read_until(&mut out, "\"connected\"", Duration::from_secs(30));
+    // Keep reading the events so stdout never fills.
+    let drain = std::thread::spawn(move || {
+        let mut sink = String::new();
+        let _ = out.read_to_string(&mut sink);
+        sink
+    });
+    // Long enough for the probe to be stuck on a send to the server, had it no bound.
+    std::thread::sleep(Duration::from_millis(3000));
+    run.signal("INT");
+    std::thread::sleep(Duration::from_millis(100));
+    run.signal("INT");
+    let second = Instant::now();
+    let ended = run.wait(Duration::from_secs(30));
+    let after_second = second.elapsed();
+    let events = drain.join().unwrap_or_default();
+    assert_eq!(ended.code, Some(130), "{}", ended.stderr);
+    // 1 s is the goal (docs/benchmarks.md); the bound allows for a loaded 2-core machine.
+    assert!(
+        after_second < Duration::from_secs(3),
+        "ended {after_second:?} after the second Ctrl-C"
+    );
+    assert!(events.contains("\"report\""), "{events}");
+}
+
+#[test]
+fn probe_all_with_a_non_reading_websocket_entry_still_reports_every_server() {
+    let server = WsServer::start(&["flood-requests"]);
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let config = dir.path().join("mcpl-servers.json");
+    let doc = serde_json::json!({"mcplServers": {
+        "flood": {"url": server.url},
+        "steady": {"command": "node", "args": [server_mjs()]},
+    }});
+    std::fs::write(&config, doc.to_string()).expect("write the config");
+    let config = config.display().to_string();
+    let run = Run::start(
+        &[
+            "probe",
+            "--config",
+            &config,
+            "--all",
+            "--launches",
+            "1",
+            "--watch",
+            "4s",
+            "--json",
+        ],
+        Stdio::piped(),
+    );
+    let ended = run.wait(Duration::from_secs(60));
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    let doc = json_of(&ended);
+    let ids: Vec<&str> = doc["servers"]
+        .as_array()
+        .expect("servers")
+        .iter()
+        .filter_map(|s| s["id"].as_str())
+        .collect();
+    assert!(ids.contains(&"flood") && ids.contains(&"steady"), "{ids:?}");
+}
+
+#[test]
+fn a_websocket_ping_flood_is_bounded_and_reported() {
+    let server = WsServer::start(&["ping-flood"]);
+    let run = Run::start(
+        &[
+            "probe",
+            "--url",
+            &server.url,
+            "--launches",
+            "1",
+            "--watch",
+            "4s",
+        ],
+        Stdio::piped(),
+    );
+    let ended = run.wait(Duration::from_secs(60));
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    assert_bounded(&ended, "ping flood");
+    assert!(ended.stdout.contains("ping flood:"), "{}", ended.stdout);
+}
+
+#[test]
+fn a_websocket_message_over_the_hosts_limit_ends_the_connection_with_its_reason() {
+    let server = WsServer::start(&["big-message", &(200u64 << 20).to_string()]);
+    let run = Run::start(
+        &[
+            "probe",
+            "--url",
+            &server.url,
+            "--launches",
+            "1",
+            "--watch",
+            "20s",
+            "--json",
+        ],
+        Stdio::piped(),
+    );
+    let ended = run.wait(Duration::from_secs(60));
+    assert_bounded(&ended, "a 200 MiB message");
+    let doc = json_of(&ended);
+    let text = doc["launches"][0]["outcome"].to_string();
+    assert!(
+        text.contains("message too large: 209715200 bytes") && text.contains("at most 100 MiB"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_stdio_server_that_floods_requests_and_never_reads_its_stdin_is_bounded_and_reported() {
+    let python = python();
+    let server = stdio_server();
+    let run = Run::start(
+        &[
+            "probe",
+            "--launches",
+            "1",
+            "--watch",
+            "4s",
+            "--handshake-timeout",
+            "60s",
+            "--",
+            python,
+            &server,
+            "flood-requests",
+        ],
+        Stdio::piped(),
+    );
+    let ended = run.wait(Duration::from_secs(90));
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    assert_bounded(&ended, "request flood over stdio");
+    assert!(
+        ended
+            .stdout
+            .contains("the server stopped reading what the probe sends"),
+        "{}",
+        ended.stdout
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Large answers (item 8).
+
+#[test]
+fn a_2_mib_answer_is_read_and_a_larger_one_is_too_large_with_its_size() {
+    let python = python();
+    let server = stdio_server();
+    let size = (2u64 << 20).to_string();
+    let run = Run::start(
+        &[
+            "probe",
+            "--launches",
+            "1",
+            "--watch",
+            "500ms",
+            "--handshake-timeout",
+            "60s",
+            "--json",
+            "--",
+            python,
+            &server,
+            "big-answer",
+            &size,
+        ],
+        Stdio::piped(),
+    );
+    let ended = run.wait(Duration::from_secs(90));
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    let doc = json_of(&ended);
+    assert_eq!(doc["launches"][0]["outcome"]["kind"], "still-up");
+
+    let size = (5u64 << 20).to_string();
+    let run = Run::start(
+        &[
+            "probe",
+            "--launches",
+            "1",
+            "--watch",
+            "500ms",
+            "--handshake-timeout",
+            "60s",
+            "--json",
+            "--",
+            python,
+            &server,
+            "big-answer",
+            &size,
+        ],
+        Stdio::piped(),
+    );
+    let ended = run.wait(Duration::from_secs(90));
+    assert_eq!(ended.code, Some(1), "{}", ended.stderr);
+    let doc = json_of(&ended);
+    let text = doc["launches"][0]["outcome"].to_string();
+    assert!(text.contains("answer too large: 52"), "{text}");
+    assert!(!text.contains("timed out"), "{text}");
+}
+
+#[test]
+fn a_2_mib_answer_over_websocket_is_read() {
+    let server = WsServer::start(&["big-answer", &(2u64 << 20).to_string()]);
+    let run = Run::start(
+        &[
+            "probe",
+            "--url",
+            &server.url,
+            "--launches",
+            "1",
+            "--watch",
+            "500ms",
+            "--json",
+        ],
+        Stdio::piped(),
+    );
+    let ended = run.wait(Duration::from_secs(60));
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    let doc = json_of(&ended);
+    assert_eq!(doc["launches"][0]["outcome"]["kind"], "still-up");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Endless configuration input (item 7).
+
+#[test]
+fn an_endless_configuration_stream_is_refused_at_the_cap() {
+    for args in [
+        vec!["check-config", "/dev/zero"],
+        vec!["probe", "--config", "/dev/zero", "--all"],
+    ] {
+        let run = Run::start(&args, Stdio::piped());
+        let ended = run.wait(Duration::from_secs(60));
+        assert_eq!(ended.code, Some(2), "{args:?}: {}", ended.stderr);
+        assert!(
+            ended.stderr.contains("larger than 256 MiB"),
+            "{args:?}: {}",
+            ended.stderr
+        );
+        // Never more than the cap (plus the program itself).
+        assert!(
+            ended.peak_kb < 300 * 1024,
+            "{args:?}: peak {} KB",
+            ended.peak_kb
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The end-of-run report of a long run (item 6).
+
+#[test]
+fn a_long_run_keeps_the_first_and_last_launches_and_folds_the_rest() {
+    let sh_server = crate::support::root()
+        .join("bench/sh-server.sh")
+        .display()
+        .to_string();
+    let run = Run::start(
+        &[
+            "probe",
+            "--preset",
+            "handshake",
+            "--interval",
+            "1ms",
+            "--launches",
+            "130",
+            "--json",
+            "--",
+            "sh",
+            &sh_server,
+            "flap",
+            "0",
+        ],
+        Stdio::piped(),
+    );
+    let ended = run.wait(Duration::from_secs(120));
+    assert_eq!(ended.code, Some(1), "{}", ended.stderr);
+    let doc = json_of(&ended);
+    let launches = doc["launches"].as_array().expect("launches");
+    assert_eq!(launches.len(), 100);
+    assert_eq!(launches[49]["launch"], 50);
+    assert_eq!(launches[50]["launch"], 81);
+    assert_eq!(launches[99]["launch"], 130);
+    let folded = &doc["folded"];
+    assert_eq!(folded["launches"], 30, "{folded}");
+    assert_eq!(folded["first"], 51);
+    assert_eq!(folded["last"], 80);
+    assert_eq!(folded["closed"], 30);
 }

@@ -468,7 +468,7 @@ pub enum LoadError {
     Bom { file: String },
     #[error("{file}: the file is empty; JSON.parse refuses it (Unexpected end of JSON input), so the host loads no server from it")]
     Empty { file: String },
-    #[error("{file}: {bytes} bytes is more than mcpl-doctor reads (4 GiB)")]
+    #[error("{file}: larger than {} MiB, where mcpl-doctor stops reading (a host configuration is a few KB: an endless stream such as /dev/zero?)", source::MAX_INPUT >> 20)]
     TooLarge { file: String, bytes: usize },
     #[error("{file}:{line}:{column}: {message}; the host's JSON.parse refuses this file")]
     Syntax {

@@ -19,26 +19,57 @@ pub struct Source {
 /// The name standard input goes by in findings.
 pub const STDIN_NAME: &str = "<stdin>";
 
+/// The most a configuration file (or standard input) may hold: 256 MiB. Reading stops there, so
+/// an endless stream (`/dev/zero`, a pipe that never closes its end after writing) is refused
+/// with a clear message instead of filling memory. Host configuration files are a few KB; the
+/// host's Node could read one up to its string limit (about 512 MiB), which no real file nears.
+pub const MAX_INPUT: usize = 256 * 1024 * 1024;
+
+/// Read all of `r`, refusing more than [`MAX_INPUT`] bytes (memory never grows past it).
+fn read_capped(mut r: impl Read, name: &str) -> Result<Vec<u8>, LoadError> {
+    let mut bytes: Vec<u8> = Vec::new();
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        let n = match r.read(&mut chunk) {
+            Ok(0) => return Ok(bytes),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(source) => {
+                return Err(LoadError::Io {
+                    file: name.to_string(),
+                    source,
+                })
+            }
+        };
+        if bytes.len() + n > MAX_INPUT {
+            return Err(LoadError::TooLarge {
+                file: name.to_string(),
+                bytes: bytes.len() + n,
+            });
+        }
+        if bytes.capacity() < bytes.len() + n {
+            // Double, but never past the cap (no 512 MiB allocation for a 256 MiB limit).
+            let want = (bytes.capacity() * 2).max(bytes.len() + n).min(MAX_INPUT);
+            bytes.reserve_exact(want - bytes.len());
+        }
+        bytes.extend_from_slice(&chunk[..n]);
+    }
+}
+
 impl Source {
     /// Read a file, or standard input when `path` is `-`.
     pub fn read(path: &Path) -> Result<Source, LoadError> {
         if path == Path::new("-") {
-            let mut bytes = Vec::new();
-            std::io::stdin()
-                .lock()
-                .read_to_end(&mut bytes)
-                .map_err(|source| LoadError::Io {
-                    file: STDIN_NAME.to_string(),
-                    source,
-                })?;
+            let bytes = read_capped(std::io::stdin().lock(), STDIN_NAME)?;
             let dir = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
             return Source::from_bytes(STDIN_NAME, dir, bytes);
         }
         let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+        let file = std::fs::File::open(path).map_err(|source| LoadError::Io {
             file: name.clone(),
             source,
         })?;
+        let bytes = read_capped(file, &name)?;
         let parent = match path.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
@@ -57,7 +88,7 @@ impl Source {
         bytes: Vec<u8>,
     ) -> Result<Source, LoadError> {
         let name = name.into();
-        if bytes.len() > super::json::MAX_LEN {
+        if bytes.len() > MAX_INPUT.min(super::json::MAX_LEN) {
             return Err(LoadError::TooLarge {
                 file: name,
                 bytes: bytes.len(),

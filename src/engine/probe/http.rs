@@ -448,6 +448,7 @@ pub async fn attempt(
         pings_answered: checks.1,
         stderr: StderrTail::default(),
         stdout: StdoutNoise::default(),
+        misbehaviour: Default::default(),
         opening: None,
     };
     let far = Instant::now() + Duration::from_secs(86_400 * 365 * 30);

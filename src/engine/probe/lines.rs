@@ -20,6 +20,8 @@ pub struct Line<'a> {
     pub bytes: &'a [u8],
     /// The line was longer than the limit; `bytes` is its beginning.
     pub truncated: bool,
+    /// The line's whole length in bytes (more than `bytes.len()` when truncated).
+    pub len: u64,
 }
 
 /// Reads lines from `inner`, keeping at most `limit` bytes of any line.
@@ -30,6 +32,8 @@ pub struct LineReader<R> {
     end: usize,
     line: Vec<u8>,
     truncated: bool,
+    /// The current line's length so far, kept or not.
+    line_len: u64,
     limit: usize,
     eof: bool,
     /// The last read filled the buffer (grow it before the next).
@@ -47,6 +51,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
             end: 0,
             line: Vec::new(),
             truncated: false,
+            line_len: 0,
             limit,
             eof: false,
             full: false,
@@ -57,6 +62,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
     fn take(&mut self, upto: usize) {
         let room = self.limit.saturating_sub(self.line.len());
         let n = upto - self.start;
+        self.line_len += n as u64;
         if n > room {
             self.truncated = true;
         }
@@ -69,6 +75,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
     pub async fn next_line(&mut self) -> Option<Line<'_>> {
         self.line.clear();
         self.truncated = false;
+        self.line_len = 0;
         loop {
             if let Some(i) = self.buf[self.start..self.end]
                 .iter()
@@ -109,10 +116,12 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
     fn finish(&mut self) -> Line<'_> {
         if !self.truncated && self.line.last() == Some(&b'\r') {
             self.line.pop();
+            self.line_len -= 1;
         }
         Line {
             bytes: &self.line,
             truncated: self.truncated,
+            len: self.line_len,
         }
     }
 }

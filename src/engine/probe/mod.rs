@@ -281,6 +281,29 @@ pub struct StdoutNoise {
     pub total_bytes: u64,
 }
 
+/// What the server did that the probe had to defend itself against, each a finding (all zero
+/// for a well-behaved server). Memory stays bounded whatever the server does; these say what
+/// was refused or left unsent to keep it so.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct Misbehaviour {
+    /// The server stopped reading what the probe sends (its stdin, or its socket): the
+    /// outgoing queue filled up, and this many replies and pings were not sent.
+    pub unsent_messages: u64,
+    /// WebSocket ping frames the server sent (each owes a pong; a server that floods pings and
+    /// reads no pongs is reported when there are [`PING_FLOOD`] or more).
+    pub ws_pings: u64,
+}
+
+/// From this many WebSocket pings in one connection, the report calls it a ping flood.
+pub const PING_FLOOD: u64 = 1000;
+
+impl Misbehaviour {
+    /// Whether there is anything to report.
+    pub fn any(&self) -> bool {
+        self.unsent_messages > 0 || self.ws_pings >= PING_FLOOD
+    }
+}
+
 /// Everything one attempt did, as measured. Times are milliseconds since the run's epoch on a
 /// monotonic clock.
 #[derive(Debug, Clone, PartialEq)]
@@ -311,6 +334,8 @@ pub struct AttemptReport {
     /// What the host did after the handshake (featureSets/update, tools/list, channels) and
     /// how the server answered. `None`: no handshake, or `--handshake-only`.
     pub opening: Option<Opening>,
+    /// Floods and a server that does not read (findings).
+    pub misbehaviour: Misbehaviour,
 }
 
 impl AttemptReport {

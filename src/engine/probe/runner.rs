@@ -50,6 +50,13 @@ pub struct Launch {
     pub alert: Option<String>,
 }
 
+impl ProbeRun {
+    /// How many launches the run made (kept and folded).
+    pub fn total_launches(&self) -> u64 {
+        self.launches.len() as u64 + self.folded.launches
+    }
+}
+
 impl Launch {
     /// The wait chosen after this launch, if the loop was to relaunch.
     pub fn wait(&self) -> Option<Wait> {
@@ -88,12 +95,72 @@ pub struct Planned {
     pub wait: Wait,
 }
 
+/// Launches kept whole at the start of a long run, and at its end; those between are folded
+/// into [`Folded`] (as `simulate` keeps its first rows and aggregates the rest), so a probe left
+/// running for a day keeps a bounded report (about 16 KB a launch is kept, stderr tail
+/// included).
+pub const KEEP_FIRST: usize = 50;
+pub const KEEP_LAST: usize = 50;
+
+/// The launches of a long run left out of [`ProbeRun::launches`] (between the first
+/// [`KEEP_FIRST`] and the last [`KEEP_LAST`]), in aggregate.
+#[derive(Debug, Clone, Copy, PartialEq, Default, serde::Serialize)]
+pub struct Folded {
+    /// How many launches were folded (0: none, every launch is in `launches`).
+    pub launches: u64,
+    /// The first and last folded launch numbers.
+    pub first: u32,
+    pub last: u32,
+    /// Of them: completed the handshake, then closed.
+    pub closed: u64,
+    /// Still up when observation ended.
+    pub still_up: u64,
+    /// Never completed the handshake (or refused it).
+    pub failed: u64,
+    /// Cut by the probe before an outcome.
+    pub cut: u64,
+    /// `mcpl-down` raised on them.
+    pub alerts: u64,
+    /// Time connected over the folded launches that connected: shortest, longest, in all (ms).
+    pub connected_ms_min: Option<f64>,
+    pub connected_ms_max: Option<f64>,
+    pub connected_ms_total: f64,
+}
+
+impl Folded {
+    fn add(&mut self, l: &Launch) {
+        if self.launches == 0 {
+            self.first = l.number;
+        }
+        self.launches += 1;
+        self.last = l.number;
+        match &l.report.outcome {
+            Some(Outcome::Connected { .. }) => self.closed += 1,
+            Some(Outcome::StillUp { .. }) => self.still_up += 1,
+            Some(Outcome::FailedToConnect(_)) | Some(Outcome::Permanent(_)) => self.failed += 1,
+            None => self.cut += 1,
+        }
+        if l.alert.is_some() {
+            self.alerts += 1;
+        }
+        if let Some(c) = l.report.connected_ms() {
+            self.connected_ms_min = Some(self.connected_ms_min.map_or(c, |m| m.min(c)));
+            self.connected_ms_max = Some(self.connected_ms_max.map_or(c, |m| m.max(c)));
+            self.connected_ms_total += c;
+        }
+    }
+}
+
 /// A whole run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProbeRun {
     pub policy: Policy,
     pub seed: u64,
+    /// The launches, in order: all of them, or in a long run the first [`KEEP_FIRST`] and the
+    /// last [`KEEP_LAST`] (see `folded`).
     pub launches: Vec<Launch>,
+    /// The launches left out between them, in aggregate.
+    pub folded: Folded,
     pub finish: Finish,
     pub planned: Option<Planned>,
     /// Wall clock at the epoch.
@@ -132,6 +199,8 @@ pub async fn run<C: Connector>(
     });
 
     let mut launches: Vec<Launch> = Vec::new();
+    let mut folded = Folded::default();
+    let mut number: u32 = 0;
     let mut planned: Option<Planned> = None;
     let finish = loop {
         if stop.level() >= StopLevel::Graceful {
@@ -140,7 +209,7 @@ pub async fn run<C: Connector>(
         if deadline.is_some_and(|d| Instant::now() >= d) {
             break Finish::Deadline;
         }
-        let number = launches.len() as u32 + 1;
+        number = number.saturating_add(1);
         let attempt = tracker.attempt();
         let report = {
             let mut launched_at_ms = 0.0;
@@ -185,6 +254,11 @@ pub async fn run<C: Connector>(
         let ended_at_ms = launch.report.ended_at_ms;
         let alerted = launch.alert.is_some();
         launches.push(launch);
+        if launches.len() > KEEP_FIRST + KEEP_LAST {
+            // The oldest of the last rows joins the fold (a shift of KEEP_LAST rows: cheap).
+            let old = launches.remove(KEEP_FIRST);
+            folded.add(&old);
+        }
 
         let Some(decision) = decision else {
             break if stop.level() >= StopLevel::Graceful {
@@ -241,6 +315,7 @@ pub async fn run<C: Connector>(
         policy: opts.policy,
         seed: opts.seed,
         launches,
+        folded,
         finish,
         planned,
         started_wall,
@@ -446,6 +521,7 @@ mod tests {
                 pings_answered: 0,
                 stderr: Default::default(),
                 stdout: Default::default(),
+                misbehaviour: Default::default(),
                 opening: None,
             })
         }

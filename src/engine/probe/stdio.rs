@@ -4,6 +4,7 @@
 use std::ffi::OsString;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
@@ -18,15 +19,22 @@ use super::handshake::{self, Answer, Incoming, PingAction, Pinger};
 use super::lines::{LineReader, Tail};
 use super::opening::{Close, OpeningDriver};
 use super::{
-    AttemptOptions, AttemptReport, LaunchError, Progress, ServerInfo, StderrTail, StdoutNoise,
-    StopLevel, Stopped,
+    AttemptOptions, AttemptReport, LaunchError, Misbehaviour, Progress, ServerInfo, StderrTail,
+    StdoutNoise, StopLevel, Stopped,
 };
 use crate::engine::policy::{Ended, Failure, Outcome};
 use crate::engine::process::{self, GroupChild, StopResult};
 use crate::engine::redact::Redactor;
 
-/// The longest stdout line read as a message; longer ones are skipped and counted (1 MiB).
-pub const STDOUT_LINE_LIMIT: usize = 1024 * 1024;
+/// The longest stdout line read as a message (4 MiB); longer ones are skipped and counted, and
+/// one that comes before the handshake's answer fails the attempt as "answer too large" with
+/// its size. (The host reads lines of any length; the probe keeps its memory bounded instead,
+/// at a limit far above any real answer.)
+pub const STDOUT_LINE_LIMIT: usize = 4 * 1024 * 1024;
+/// At most this much waits for a server that does not read its stdin (replies, pings); past it
+/// the probe stops answering (a finding) rather than queue more. An empty queue always takes
+/// one message, whatever its size.
+pub const MAX_UNSENT: usize = 1024 * 1024;
 /// The longest stderr line kept (the rest is dropped), and the tail's size in bytes (8 KiB).
 pub const STDERR_TAIL_BYTES: usize = 8 * 1024;
 /// The tail's size in lines.
@@ -37,8 +45,8 @@ const NOISE_SAMPLE_CHARS: usize = 200;
 /// Once stdout closed, how long to wait for the process's exit before calling the end "stdout
 /// closed"; once the process exited, how long to keep reading what it wrote before exiting.
 const SETTLE: Duration = Duration::from_millis(200);
-/// How many stdout messages may wait unread (each at most one line).
-const CHANNEL: usize = 4;
+/// How many stdout messages may wait unread (each at most one line of up to 4 MiB).
+const CHANNEL: usize = 1;
 
 /// A command to launch, with the environment the host would give it.
 #[derive(Debug, Clone, PartialEq)]
@@ -166,9 +174,11 @@ fn is_executable(path: &Path) -> bool {
         .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
-/// What the stdout reader hands over: messages only; noise is counted in [`StdoutNoise`].
+/// What the stdout reader hands over: messages, and lines over the limit (their length);
+/// noise is counted in [`StdoutNoise`].
 enum StdoutItem {
     Message(Value),
+    Overlong(u64),
 }
 
 fn spawn_stdout_reader(
@@ -187,7 +197,14 @@ fn spawn_stdout_reader(
                 if let Ok(mut n) = noise.lock() {
                     n.overlong_lines += 1;
                 }
-                None
+                // A message (it opens as a JSON object) too large to read; other overlong lines
+                // are noise, skipped.
+                let json_like = line
+                    .bytes
+                    .iter()
+                    .find(|b| !b.is_ascii_whitespace())
+                    .is_some_and(|b| *b == b'{');
+                json_like.then_some(StdoutItem::Overlong(line.len))
             } else {
                 match handshake::classify(line.bytes) {
                     Incoming::Blank => None,
@@ -265,17 +282,50 @@ fn spawn_stderr_reader(
     })
 }
 
-fn spawn_writer(mut stdin: ChildStdin) -> (mpsc::UnboundedSender<Vec<u8>>, JoinHandle<()>) {
+/// What the probe sends to the server's stdin, bounded by [`MAX_UNSENT`] bytes waiting.
+struct Outbox {
+    tx: mpsc::UnboundedSender<Vec<u8>>,
+    /// Bytes handed over and not yet written.
+    queued: Arc<AtomicUsize>,
+    /// Messages dropped because the queue was full (the server was not reading).
+    unsent: u64,
+}
+
+impl Outbox {
+    /// Queue `bytes`, or count them as unsent when the queue is full.
+    fn send(&mut self, bytes: Vec<u8>) {
+        let n = bytes.len();
+        let queued = self.queued.load(Ordering::Acquire);
+        if queued > 0 && queued + n > MAX_UNSENT {
+            self.unsent += 1;
+            return;
+        }
+        self.queued.fetch_add(n, Ordering::AcqRel);
+        if self.tx.send(bytes).is_err() {
+            self.queued.fetch_sub(n, Ordering::AcqRel);
+        }
+    }
+}
+
+fn spawn_writer(mut stdin: ChildStdin) -> (Outbox, JoinHandle<()>) {
     let (tx, mut rx) = mpsc::unbounded_channel::<Vec<u8>>();
+    let queued = Arc::new(AtomicUsize::new(0));
+    let written = queued.clone();
     let task = tokio::spawn(async move {
         while let Some(bytes) = rx.recv().await {
             if stdin.write_all(&bytes).await.is_err() || stdin.flush().await.is_err() {
                 break;
             }
+            written.fetch_sub(bytes.len(), Ordering::AcqRel);
         }
         // Dropping stdin closes it.
     });
-    (tx, task)
+    let outbox = Outbox {
+        tx,
+        queued,
+        unsent: 0,
+    };
+    (outbox, task)
 }
 
 fn frame(v: &Value) -> Vec<u8> {
@@ -349,9 +399,9 @@ pub async fn attempt(
     let (mut messages, stdout_task) =
         spawn_stdout_reader(spawned.stdout, noise.clone(), redactor.clone());
     let stderr_task = spawn_stderr_reader(spawned.stderr, stderr_state.clone(), redactor.clone());
-    let (writer, writer_task) = spawn_writer(spawned.stdin);
+    let (mut writer, writer_task) = spawn_writer(spawned.stdin);
 
-    let _ = writer.send(frame(&handshake::first_request(opts.protocol)));
+    writer.send(frame(&handshake::first_request(opts.protocol)));
 
     let handshake_deadline = launched + opts.handshake_timeout;
     let far = launched + Duration::from_secs(86_400 * 365 * 30);
@@ -397,8 +447,9 @@ pub async fn attempt(
                     tokio::select! {
                         m = messages.recv() => match m {
                             Some(StdoutItem::Message(v)) => {
-                                verdict = on_message(&v, &mut phase, opts, &writer, &mut server, &mut connected_at, progress);
+                                verdict = on_message(&v, &mut phase, opts, &mut writer, &mut server, &mut connected_at, progress);
                             }
+                            Some(StdoutItem::Overlong(len)) => verdict = overlong(len, &phase),
                             None => stdout_open = false,
                         },
                         () = tokio::time::sleep_until(settle_until) => break,
@@ -417,7 +468,13 @@ pub async fn attempt(
             }
             m = messages.recv(), if stdout_open => match m {
                 Some(StdoutItem::Message(v)) => {
-                    if let Some(o) = on_message(&v, &mut phase, opts, &writer, &mut server, &mut connected_at, progress) {
+                    if let Some(o) = on_message(&v, &mut phase, opts, &mut writer, &mut server, &mut connected_at, progress) {
+                        ended_at = Instant::now();
+                        break End::Outcome(o);
+                    }
+                }
+                Some(StdoutItem::Overlong(len)) => {
+                    if let Some(o) = overlong(len, &phase) {
                         ended_at = Instant::now();
                         break End::Outcome(o);
                     }
@@ -459,7 +516,7 @@ pub async fn attempt(
             () = tokio::time::sleep_until(opening_due), if !handshaking => {
                 if let Phase::Connected { opening: Some(d), .. } = &mut phase {
                     for m in d.on_timer(Instant::now()) {
-                        let _ = writer.send(frame(&m));
+                        writer.send(frame(&m));
                     }
                 }
             }
@@ -467,7 +524,7 @@ pub async fn attempt(
                 let now = Instant::now();
                 if let Phase::Connected { at, pinger: Some(p), .. } = &mut phase {
                     match p.on_timer(now) {
-                        PingAction::Send(v) => { let _ = writer.send(frame(&v)); }
+                        PingAction::Send(v) => { writer.send(frame(&v)); }
                         PingAction::TimedOut => {
                             ended_at = now;
                             break End::Outcome(Outcome::Connected {
@@ -503,6 +560,10 @@ pub async fn attempt(
     // writes while it shuts down is never blocked on a full pipe.
     drop(messages);
     // Stop: close stdin, then the group the host's way (or at once when forced).
+    let misbehaviour = Misbehaviour {
+        unsent_messages: writer.unsent,
+        ws_pings: 0,
+    };
     drop(writer);
     writer_task.abort();
     let _ = writer_task.await;
@@ -557,8 +618,22 @@ pub async fn attempt(
         pings_answered,
         stderr,
         stdout,
+        misbehaviour,
         opening,
     })
+}
+
+/// A JSON message over [`STDOUT_LINE_LIMIT`]: before the handshake's answer it is taken for the
+/// answer, and the attempt fails saying how large it was (rather than waiting for the handshake
+/// timeout); afterwards it is skipped (and counted).
+fn overlong(len: u64, phase: &Phase) -> Option<Outcome> {
+    match phase {
+        Phase::Handshaking => Some(Outcome::FailedToConnect(Failure::Message(format!(
+            "answer too large: {len} bytes (the probe reads messages of up to {} MiB)",
+            STDOUT_LINE_LIMIT >> 20
+        )))),
+        Phase::Connected { .. } => None,
+    }
 }
 
 /// Handle one message from the server; `Some` when it settles the attempt (a refused or failed
@@ -567,7 +642,7 @@ fn on_message(
     v: &Value,
     phase: &mut Phase,
     opts: &AttemptOptions,
-    writer: &mpsc::UnboundedSender<Vec<u8>>,
+    writer: &mut Outbox,
     server: &mut Option<ServerInfo>,
     connected_at: &mut Option<Instant>,
     progress: &mut (dyn FnMut(Progress) + Send),
@@ -578,7 +653,7 @@ fn on_message(
             Answer::NotYet => None,
             Answer::Connected(info) => {
                 if let Some(n) = handshake::after_answer(opts.protocol) {
-                    let _ = writer.send(frame(&n));
+                    writer.send(frame(&n));
                 }
                 *connected_at = Some(now);
                 *server = Some(info.clone());
@@ -599,7 +674,7 @@ fn on_message(
                         opts.redactor.clone(),
                     );
                     for m in d.start(now) {
-                        let _ = writer.send(frame(&m));
+                        writer.send(frame(&m));
                     }
                     Box::new(d)
                 });
@@ -628,12 +703,12 @@ fn on_message(
             match opening {
                 Some(d) => {
                     for m in d.on_message(v, now) {
-                        let _ = writer.send(frame(&m));
+                        writer.send(frame(&m));
                     }
                 }
                 None => {
                     if let Some(reply) = handshake::reply_to_server_request(v) {
-                        let _ = writer.send(frame(&reply));
+                        writer.send(frame(&reply));
                     }
                 }
             }

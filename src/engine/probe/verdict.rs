@@ -137,7 +137,7 @@ pub fn judge(run: &ProbeRun, engine: EngineKind, settle_ms: f64) -> Verdict {
     let cut_short = |l: &Launch| {
         matches!(run.finish, Finish::Deadline | Finish::Interrupted)
             && matches!(l.report.outcome, Some(Outcome::StillUp { .. }))
-            && l.number as usize == run.launches.len()
+            && u64::from(l.number) == run.total_launches()
     };
     let judged: Vec<&Launch> = if with_outcome.iter().all(|l| cut_short(l)) {
         with_outcome
@@ -473,6 +473,7 @@ mod tests {
                     pings_answered: 0,
                     stderr: Default::default(),
                     stdout: Default::default(),
+                    misbehaviour: Default::default(),
                     opening: None,
                 };
                 if let Next::Retry { wait, .. } = d.next {
@@ -492,6 +493,7 @@ mod tests {
             policy,
             seed: 1,
             launches,
+            folded: Default::default(),
             finish,
             planned: None,
             started_wall: SystemTime::now(),

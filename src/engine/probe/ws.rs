@@ -46,8 +46,8 @@ use super::dial::{self, Stream};
 use super::handshake::{self, Answer, Incoming, PingAction, Pinger};
 use super::opening::{Close, Opening, OpeningDriver};
 use super::{
-    urls, AttemptOptions, AttemptReport, Connector, LaunchError, Progress, Protocol, ServerInfo,
-    StderrTail, StdoutNoise, StopLevel, Stopped,
+    urls, AttemptOptions, AttemptReport, Connector, LaunchError, Misbehaviour, Progress, Protocol,
+    ServerInfo, StderrTail, StdoutNoise, StopLevel, Stopped,
 };
 use crate::engine::policy::{Ended, Failure, Outcome};
 use crate::engine::redact::Redactor;
@@ -56,6 +56,18 @@ use crate::engine::redact::Redactor;
 pub const DEFAULT_OPEN_TIMEOUT: Duration = Duration::from_secs(15);
 /// How long the probe waits for the server's reply to its own close frame.
 pub const CLOSE_GRACE: Duration = Duration::from_secs(1);
+/// The largest message (and frame) read: what the host accepts. agent-framework dials with the
+/// `ws` library's defaults (`new WebSocket(url)` in its `src/mcpl/transport.ts`), whose
+/// `maxPayload` is 100 MiB for a message; a larger one ends the connection there (close 1009),
+/// and here as a transport error saying so. A frame announcing more is refused from its header,
+/// before anything is buffered.
+pub const MAX_MESSAGE: usize = 100 << 20;
+/// At most this much waits unsent for a server that does not read its socket (replies, pings,
+/// pongs, the close frame); past it nothing more is queued (tungstenite's write buffer limit).
+pub const MAX_UNSENT: usize = 1 << 20;
+/// How long one send may wait for the server to take it. Past that the server is not reading:
+/// the probe stops answering it (a finding) rather than queue or wait any longer.
+pub const SEND_STALL: Duration = Duration::from_secs(2);
 /// How many non-JSON-RPC frames are kept as samples, and how many characters of each.
 const NOISE_SAMPLES: usize = 3;
 const SAMPLE_CHARS: usize = 200;
@@ -194,6 +206,9 @@ struct Draft<'a> {
     pings_answered: u32,
     noise: StdoutNoise,
     opening: Option<Opening>,
+    misbehaviour: Misbehaviour,
+    /// A send stalled: the server stopped reading; nothing more is sent.
+    not_reading: bool,
 }
 
 impl Draft<'_> {
@@ -211,6 +226,7 @@ impl Draft<'_> {
             pings_answered: self.pings_answered,
             stderr: StderrTail::default(),
             stdout: self.noise,
+            misbehaviour: self.misbehaviour,
             opening: self.opening,
         }
     }
@@ -220,6 +236,10 @@ impl Draft<'_> {
         let bytes: &[u8] = match msg {
             Message::Text(t) => t.as_bytes(),
             Message::Binary(b) => b,
+            Message::Ping(_) => {
+                self.misbehaviour.ws_pings += 1;
+                return None;
+            }
             _ => return None,
         };
         self.noise.total_bytes += bytes.len() as u64;
@@ -277,6 +297,8 @@ pub async fn attempt(
         pings_answered: 0,
         noise: StdoutNoise::default(),
         opening: None,
+        misbehaviour: Misbehaviour::default(),
+        not_reading: false,
     };
     progress(Progress::Launched {
         at_ms: draft.launched_at_ms,
@@ -306,30 +328,54 @@ pub async fn attempt(
 
     // Handshake.
     let first = handshake::first_request(protocol).to_string();
-    if let Err(e) = ws.send(Message::text(first)).await {
-        let why = format!(
-            "connection lost before initialize could be sent ({})",
-            ws_error(&e)
-        );
-        return Ok(draft.finish(
-            Instant::now(),
-            Some(Outcome::FailedToConnect(Failure::Message(
-                redactor.redact(&why),
-            ))),
-        ));
-    }
     let handshake_deadline = Instant::now() + opts.handshake_timeout;
+    match send(
+        &mut ws,
+        Message::text(first),
+        &mut draft,
+        handshake_deadline,
+    )
+    .await
+    {
+        Sent::Done => {}
+        Sent::Failed(e) => {
+            let why = format!(
+                "connection lost before initialize could be sent ({})",
+                ws_error(&e)
+            );
+            return Ok(draft.finish(
+                Instant::now(),
+                Some(Outcome::FailedToConnect(Failure::Message(
+                    redactor.redact(&why),
+                ))),
+            ));
+        }
+        Sent::Stalled => {
+            let at = Instant::now();
+            close(&mut ws, true, opts).await;
+            let why = "the server does not read its socket: initialize could not be sent";
+            return Ok(draft.finish(
+                at,
+                Some(Outcome::FailedToConnect(Failure::Message(why.into()))),
+            ));
+        }
+        Sent::Interrupted => {
+            let at = Instant::now();
+            close(&mut ws, true, opts).await;
+            return Ok(draft.finish(at, None));
+        }
+    }
     let answer = loop {
         let next = tokio::select! {
             m = ws.next() => m,
             () = tokio::time::sleep_until(handshake_deadline) => {
                 let failure = Failure::Message(handshake::timeout_message(protocol).to_string());
-                close(&mut ws, false).await;
+                close(&mut ws, false, opts).await;
                 return Ok(draft.finish(Instant::now(), Some(Outcome::FailedToConnect(failure))));
             }
             i = interrupted(opts) => {
                 let at = Instant::now();
-                close(&mut ws, matches!(i, Interrupt::Stop(StopLevel::Force))).await;
+                close(&mut ws, matches!(i, Interrupt::Stop(StopLevel::Force)), opts).await;
                 return Ok(draft.finish(at, None));
             }
         };
@@ -340,7 +386,7 @@ pub async fn attempt(
                     "closed during the handshake ({})",
                     close_ended(frame.as_ref(), &redactor)
                 );
-                drain(&mut ws).await;
+                drain(&mut ws, opts).await;
                 return Ok(draft.finish(at, Some(Outcome::FailedToConnect(Failure::Message(why)))));
             }
             Some(Ok(msg)) => {
@@ -375,30 +421,57 @@ pub async fn attempt(
         Answer::Failed { error, server } => {
             draft.server = server;
             let at = Instant::now();
-            close(&mut ws, false).await;
+            close(&mut ws, false, opts).await;
             return Ok(draft.finish(at, Some(Outcome::FailedToConnect(Failure::Message(error)))));
         }
         Answer::Refused { error, server } => {
             draft.server = Some(server);
             let at = Instant::now();
-            close(&mut ws, false).await;
+            close(&mut ws, false, opts).await;
             return Ok(draft.finish(at, Some(Outcome::Permanent(Failure::Message(error)))));
         }
         Answer::NotYet => unreachable!("the loop only breaks on an answer"),
     };
     if let Some(after) = handshake::after_answer(protocol) {
-        if let Err(e) = ws.send(Message::text(after.to_string())).await {
-            let why = format!(
-                "connection lost before notifications/initialized could be sent ({})",
-                ws_error(&e)
-            );
-            draft.server = Some(server);
-            return Ok(draft.finish(
-                Instant::now(),
-                Some(Outcome::FailedToConnect(Failure::Message(
-                    redactor.redact(&why),
-                ))),
-            ));
+        match send(
+            &mut ws,
+            Message::text(after.to_string()),
+            &mut draft,
+            handshake_deadline,
+        )
+        .await
+        {
+            Sent::Done => {}
+            Sent::Failed(e) => {
+                let why = format!(
+                    "connection lost before notifications/initialized could be sent ({})",
+                    ws_error(&e)
+                );
+                draft.server = Some(server);
+                return Ok(draft.finish(
+                    Instant::now(),
+                    Some(Outcome::FailedToConnect(Failure::Message(
+                        redactor.redact(&why),
+                    ))),
+                ));
+            }
+            Sent::Stalled => {
+                let at = Instant::now();
+                close(&mut ws, true, opts).await;
+                draft.server = Some(server);
+                let why = "the server does not read its socket: notifications/initialized could \
+                           not be sent";
+                return Ok(draft.finish(
+                    at,
+                    Some(Outcome::FailedToConnect(Failure::Message(why.into()))),
+                ));
+            }
+            Sent::Interrupted => {
+                let at = Instant::now();
+                close(&mut ws, true, opts).await;
+                draft.server = Some(server);
+                return Ok(draft.finish(at, None));
+            }
         }
     }
     let connected = Instant::now();
@@ -431,15 +504,39 @@ pub async fn attempt(
         .unwrap_or_default();
     let far = connected + Duration::from_secs(86_400 * 365 * 30);
     let (at, outcome) = loop {
-        if let Some(e) = send_all(&mut ws, &mut outbox).await {
-            let at = Instant::now();
-            break (
-                at,
-                Outcome::Connected {
-                    lived_ms: lived(at),
-                    ended: send_ended(&e),
-                },
-            );
+        // The opening's requests and answers, each under the same stall guard as any send.
+        let mut stopped: Option<Sent> = None;
+        for m in std::mem::take(&mut outbox) {
+            match send(&mut ws, Message::text(m.to_string()), &mut draft, watch_end).await {
+                Sent::Done | Sent::Stalled => {}
+                other => {
+                    stopped = Some(other);
+                    break;
+                }
+            }
+        }
+        match stopped {
+            Some(Sent::Failed(e)) => {
+                let at = Instant::now();
+                break (
+                    at,
+                    Outcome::Connected {
+                        lived_ms: lived(at),
+                        ended: send_ended(&e),
+                    },
+                );
+            }
+            Some(Sent::Interrupted) => {
+                let at = Instant::now();
+                close(&mut ws, true, opts).await;
+                break (
+                    at,
+                    Outcome::StillUp {
+                        lived_ms: lived(at),
+                    },
+                );
+            }
+            _ => {}
         }
         let ping_due = pinger.as_ref().map_or(far, Pinger::due);
         let opening_due = opening.as_ref().and_then(OpeningDriver::due).unwrap_or(far);
@@ -455,14 +552,22 @@ pub async fn attempt(
                 let Some(p) = pinger.as_mut() else { continue };
                 match p.on_timer(Instant::now()) {
                     PingAction::Send(ping) => {
-                        if let Err(e) = ws.send(Message::text(ping.to_string())).await {
-                            let at = Instant::now();
-                            break (at, Outcome::Connected { lived_ms: lived(at), ended: send_ended(&e) });
+                        match send(&mut ws, Message::text(ping.to_string()), &mut draft, watch_end).await {
+                            Sent::Done | Sent::Stalled => {}
+                            Sent::Failed(e) => {
+                                let at = Instant::now();
+                                break (at, Outcome::Connected { lived_ms: lived(at), ended: send_ended(&e) });
+                            }
+                            Sent::Interrupted => {
+                                let at = Instant::now();
+                                close(&mut ws, true, opts).await;
+                                break (at, Outcome::StillUp { lived_ms: lived(at) });
+                            }
                         }
                     }
                     PingAction::TimedOut => {
                         let at = Instant::now();
-                        close(&mut ws, false).await;
+                        close(&mut ws, false, opts).await;
                         break (at, Outcome::Connected { lived_ms: lived(at), ended: Ended::StoppedAnswering });
                     }
                     PingAction::Nothing => {}
@@ -471,12 +576,12 @@ pub async fn attempt(
             }
             () = tokio::time::sleep_until(watch_end) => {
                 let at = Instant::now();
-                close(&mut ws, false).await;
+                close(&mut ws, false, opts).await;
                 break (at, Outcome::StillUp { lived_ms: lived(at) });
             }
             i = interrupted(opts) => {
                 let at = Instant::now();
-                close(&mut ws, matches!(i, Interrupt::Stop(StopLevel::Force))).await;
+                close(&mut ws, matches!(i, Interrupt::Stop(StopLevel::Force)), opts).await;
                 break (at, Outcome::StillUp { lived_ms: lived(at) });
             }
         };
@@ -484,7 +589,7 @@ pub async fn attempt(
             Some(Ok(Message::Close(frame))) => {
                 let at = Instant::now();
                 let ended = close_ended(frame.as_ref(), &redactor);
-                drain(&mut ws).await;
+                drain(&mut ws, opts).await;
                 break (
                     at,
                     Outcome::Connected {
@@ -505,15 +610,35 @@ pub async fn attempt(
                     continue;
                 }
                 if let Some(reply) = handshake::reply_to_server_request(&value) {
-                    if let Err(e) = ws.send(Message::text(reply.to_string())).await {
-                        let at = Instant::now();
-                        break (
-                            at,
-                            Outcome::Connected {
-                                lived_ms: lived(at),
-                                ended: send_ended(&e),
-                            },
-                        );
+                    match send(
+                        &mut ws,
+                        Message::text(reply.to_string()),
+                        &mut draft,
+                        watch_end,
+                    )
+                    .await
+                    {
+                        Sent::Done | Sent::Stalled => {}
+                        Sent::Failed(e) => {
+                            let at = Instant::now();
+                            break (
+                                at,
+                                Outcome::Connected {
+                                    lived_ms: lived(at),
+                                    ended: send_ended(&e),
+                                },
+                            );
+                        }
+                        Sent::Interrupted => {
+                            let at = Instant::now();
+                            close(&mut ws, true, opts).await;
+                            break (
+                                at,
+                                Outcome::StillUp {
+                                    lived_ms: lived(at),
+                                },
+                            );
+                        }
                     }
                 }
             }
@@ -551,16 +676,6 @@ pub async fn attempt(
     Ok(draft.finish(at, Some(outcome)))
 }
 
-/// Send every queued message, in order; the first failure stops (and is returned).
-async fn send_all(ws: &mut Ws, outbox: &mut Vec<Value>) -> Option<tungstenite::Error> {
-    for m in outbox.drain(..) {
-        if let Err(e) = ws.send(Message::text(m.to_string())).await {
-            return Some(e);
-        }
-    }
-    None
-}
-
 /// Dial and upgrade. The error is the host's reason in plain words (not yet redacted; it never
 /// contains the URL).
 async fn open(url: &Url) -> Result<Ws, String> {
@@ -571,7 +686,7 @@ async fn open(url: &Url) -> Result<Ws, String> {
         .as_str()
         .into_client_request()
         .map_err(|e| format!("bad URL: {}", ws_error(&e)))?;
-    match tokio_tungstenite::client_async_with_config(request, stream, None).await {
+    match tokio_tungstenite::client_async_with_config(request, stream, Some(ws_config())).await {
         Ok((ws, _response)) => Ok(ws),
         Err(tungstenite::Error::Http(response)) => {
             let status = response.status();
@@ -582,6 +697,50 @@ async fn open(url: &Url) -> Result<Ws, String> {
         }
         Err(e) => Err(format!("upgrade failed: {}", ws_error(&e))),
     }
+}
+
+/// The limits the host's `ws` client has (message and frame size), and a bounded write buffer.
+fn ws_config() -> tungstenite::protocol::WebSocketConfig {
+    tungstenite::protocol::WebSocketConfig::default()
+        .max_message_size(Some(MAX_MESSAGE))
+        .max_frame_size(Some(MAX_MESSAGE))
+        .max_write_buffer_size(MAX_UNSENT)
+}
+
+/// How a send went.
+enum Sent {
+    Done,
+    Failed(tungstenite::Error),
+    /// The server did not take it within [`SEND_STALL`] (or had already stopped reading): it is
+    /// counted as unsent and nothing more will be sent.
+    Stalled,
+    /// A stop request or the run's deadline came first.
+    Interrupted,
+}
+
+/// Send `msg`, but never wait past [`SEND_STALL`], `until`, a stop request or the run's
+/// deadline: a server that does not read its socket must not hold the probe.
+async fn send(ws: &mut Ws, msg: Message, draft: &mut Draft<'_>, until: Instant) -> Sent {
+    if draft.not_reading {
+        draft.misbehaviour.unsent_messages += 1;
+        return Sent::Stalled;
+    }
+    let opts = draft.opts;
+    let stall = (Instant::now() + SEND_STALL).min(until);
+    let sent = tokio::select! {
+        r = ws.send(msg) => match r {
+            Ok(()) => Sent::Done,
+            Err(tungstenite::Error::WriteBufferFull(_)) => Sent::Stalled,
+            Err(e) => Sent::Failed(e),
+        },
+        () = tokio::time::sleep_until(stall) => Sent::Stalled,
+        _ = interrupted(opts) => Sent::Interrupted,
+    };
+    if matches!(sent, Sent::Stalled) {
+        draft.not_reading = true;
+        draft.misbehaviour.unsent_messages += 1;
+    }
+    sent
 }
 
 /// A tungstenite error in plain words, never showing a URL.
@@ -600,7 +759,14 @@ fn ws_error(e: &tungstenite::Error) -> String {
         E::Protocol(p) => format!("WebSocket protocol error: {p}"),
         E::Url(_) => "the URL cannot be used for a WebSocket".into(),
         E::Http(r) => format!("HTTP {}", r.status().as_u16()),
+        E::Capacity(tungstenite::error::CapacityError::MessageTooLong { size, max_size }) => {
+            format!(
+                "message too large: {size} bytes (the host accepts at most {} MiB)",
+                max_size >> 20
+            )
+        }
         E::Capacity(c) => format!("message too large: {c}"),
+        E::WriteBufferFull(_) => "the server does not read its socket".into(),
         E::Utf8(_) => "a text frame that is not UTF-8".into(),
         other => other.to_string(),
     }
@@ -642,30 +808,35 @@ fn send_ended(e: &tungstenite::Error) -> Ended {
 }
 
 /// Close the way the host does when it stops: a normal close, then wait (at most
-/// [`CLOSE_GRACE`]) for the server's reply. `force`: just drop.
-async fn close(ws: &mut Ws, force: bool) {
-    if force {
+/// [`CLOSE_GRACE`], cut short by a forced stop) for the server's reply. `force`: just drop.
+async fn close(ws: &mut Ws, force: bool, opts: &AttemptOptions) {
+    if force || opts.stop.level() >= StopLevel::Force {
         return;
     }
     let frame = CloseFrame {
         code: CloseCode::Normal,
         reason: "".into(),
     };
-    let _ = tokio::time::timeout(CLOSE_GRACE, async {
-        if ws.close(Some(frame)).await.is_ok() {
-            while let Some(Ok(_)) = ws.next().await {}
-        }
-    })
-    .await;
+    tokio::select! {
+        _ = tokio::time::timeout(CLOSE_GRACE, async {
+            if ws.close(Some(frame)).await.is_ok() {
+                while let Some(Ok(_)) = ws.next().await {}
+            }
+        }) => {}
+        () = opts.stop.reached(StopLevel::Force) => {}
+    }
 }
 
-/// After the server's close frame: let the library send its reply, read until the end.
-async fn drain(ws: &mut Ws) {
-    let _ = tokio::time::timeout(CLOSE_GRACE, async {
-        let _ = ws.flush().await;
-        while let Some(Ok(_)) = ws.next().await {}
-    })
-    .await;
+/// After the server's close frame: let the library send its reply, read until the end (at most
+/// [`CLOSE_GRACE`], cut short by a forced stop).
+async fn drain(ws: &mut Ws, opts: &AttemptOptions) {
+    tokio::select! {
+        _ = tokio::time::timeout(CLOSE_GRACE, async {
+            let _ = ws.flush().await;
+            while let Some(Ok(_)) = ws.next().await {}
+        }) => {}
+        () = opts.stop.reached(StopLevel::Force) => {}
+    }
 }
 
 /// `15 s`, or `300 ms` for a duration that is not whole seconds.
