@@ -28,6 +28,9 @@ _mcpl__doctor() {
             mcpl__doctor,probe)
                 cmd="mcpl__doctor__subcmd__probe"
                 ;;
+            mcpl__doctor,schema)
+                cmd="mcpl__doctor__subcmd__schema"
+                ;;
             mcpl__doctor,simulate)
                 cmd="mcpl__doctor__subcmd__simulate"
                 ;;
@@ -43,6 +46,9 @@ _mcpl__doctor() {
             mcpl__doctor__subcmd__help,probe)
                 cmd="mcpl__doctor__subcmd__help__subcmd__probe"
                 ;;
+            mcpl__doctor__subcmd__help,schema)
+                cmd="mcpl__doctor__subcmd__help__subcmd__schema"
+                ;;
             mcpl__doctor__subcmd__help,simulate)
                 cmd="mcpl__doctor__subcmd__help__subcmd__simulate"
                 ;;
@@ -53,7 +59,7 @@ _mcpl__doctor() {
 
     case "${cmd}" in
         mcpl__doctor)
-            opts="-h -V --color --help --version simulate check-config probe completions help"
+            opts="-h -V --color --help --version simulate check-config probe schema completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -123,7 +129,7 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__help)
-            opts="simulate check-config probe completions help"
+            opts="simulate check-config probe schema completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -179,6 +185,20 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__help__subcmd__probe)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcpl__subcmd__doctor__subcmd__help__subcmd__schema)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -281,6 +301,24 @@ _mcpl__doctor() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcpl__subcmd__doctor__subcmd__schema)
+            opts="-h --color --help config check-config"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0

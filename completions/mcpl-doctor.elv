@@ -26,6 +26,7 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand simulate 'Print what-if tables: attempts, waits, down alerts, status lines and uptime under a reconnect rule, for any timings and server behaviour'
             cand check-config 'Validate host configuration files the way the host reads them (for CI)'
             cand probe 'Launch a real server (or dial its ws:// or http:// URL; or every server of a configuration at once), speak the host''s handshake, measure each connection, relaunch it under the host''s rule, and give a verdict'
+            cand schema 'Print a JSON Schema: `config` for host configuration files (editors use it through `$schema`), or one of the output documents'
             cand completions 'Print shell completions generated from this command line''s definition'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -88,6 +89,11 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'mcpl-doctor;schema'= {
+            cand --color 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'mcpl-doctor;completions'= {
             cand --color 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never'
             cand -h 'Print help'
@@ -97,6 +103,7 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand simulate 'Print what-if tables: attempts, waits, down alerts, status lines and uptime under a reconnect rule, for any timings and server behaviour'
             cand check-config 'Validate host configuration files the way the host reads them (for CI)'
             cand probe 'Launch a real server (or dial its ws:// or http:// URL; or every server of a configuration at once), speak the host''s handshake, measure each connection, relaunch it under the host''s rule, and give a verdict'
+            cand schema 'Print a JSON Schema: `config` for host configuration files (editors use it through `$schema`), or one of the output documents'
             cand completions 'Print shell completions generated from this command line''s definition'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -105,6 +112,8 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
         &'mcpl-doctor;help;check-config'= {
         }
         &'mcpl-doctor;help;probe'= {
+        }
+        &'mcpl-doctor;help;schema'= {
         }
         &'mcpl-doctor;help;completions'= {
         }

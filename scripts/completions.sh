@@ -12,3 +12,7 @@ bin=target/debug/mcpl-doctor
 # The man pages, one per subcommand.
 rm -f man/*.1
 cargo run --quiet --example man -- man
+# The JSON Schemas under schema/.
+for which in config check-config; do
+  "$bin" schema "$which" > "schema/$which.schema.json"
+done

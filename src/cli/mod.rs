@@ -12,6 +12,7 @@ pub mod check_config;
 pub mod completions;
 pub mod probe;
 pub mod probe_all;
+pub mod schema;
 pub mod simulate;
 
 /// Shows what an MCP/MCPL server does and what its host will do about it.
@@ -37,6 +38,9 @@ pub enum Command {
     /// configuration at once), speak the host's handshake, measure each connection, relaunch it
     /// under the host's rule, and give a verdict.
     Probe(probe::ProbeArgs),
+    /// Print a JSON Schema: `config` for host configuration files (editors use it through
+    /// `$schema`), or one of the output documents.
+    Schema(schema::SchemaArgs),
     /// Print shell completions generated from this command line's definition.
     Completions(completions::CompletionsArgs),
 }
@@ -63,6 +67,7 @@ where
         Command::Simulate(args) => simulate::run(args, cli.color),
         Command::CheckConfig(args) => check_config::run(args, cli.color),
         Command::Probe(args) => probe::run(args, cli.color),
+        Command::Schema(args) => schema::run(args),
         Command::Completions(args) => completions::run(args),
     };
     ExitCode::from(code)

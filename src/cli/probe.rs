@@ -10,6 +10,7 @@ use std::time::Duration;
 use clap::Args;
 
 use crate::engine::config::{self, CheckOptions, Code, Finding, Report, ServerEntry, Transport};
+use crate::engine::diagnosis;
 use crate::engine::policy::timings::parse_duration_ms;
 use crate::engine::policy::{
     EngineKind, Preset, TimingField, Timings, DEFAULT_CAP_MS, DEFAULT_INTERVAL_MS,
@@ -719,6 +720,7 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
         );
     }
     let target_text = target.describe(&redactor);
+    let setting = diagnosis::Setting::of(&target, protocol, &redactor);
     let opts = RunOptions {
         policy,
         seed,
@@ -780,6 +782,9 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
             if matches!(target, Target::Stdio(_)) {
                 crate::say!("hint: check the command after `--` (it runs without a shell, from the current folder)");
             }
+            let why = [diagnosis::of_launch_error(&e, &setting)];
+            let mut err = std::io::stderr().lock();
+            let _ = crate::render::why::write_why(&mut err, &why);
             return exit::USAGE;
         }
     };
@@ -797,16 +802,23 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
     let settle_ms =
         crate::engine::probe::opening::OpeningSummary::of(&run.launches).prediction_settle_ms();
     let verdict = verdict::judge(&run, protocol.engine(), settle_ms);
+    let why = diagnosis::diagnose(&run, &setting);
     let ctx = Context {
         target: &target_text,
         protocol,
         interrupted,
+        why: &why,
     };
     let written = if args.json {
         view::write_json(&run, &verdict, &ctx)
     } else if args.events {
-        let doc = view::with_event_first("report", view::report_json(&run, &verdict, &ctx));
-        view::write_json_line(&mut std::io::stdout().lock(), &doc)
+        let mut out = std::io::stdout().lock();
+        why.iter()
+            .try_for_each(|d| view::write_json_line(&mut out, &view::diagnosis_event(d)))
+            .and_then(|()| {
+                let doc = view::with_event_first("report", view::report_json(&run, &verdict, &ctx));
+                view::write_json_line(&mut out, &doc)
+            })
     } else {
         view::write_text(&run, &verdict, &ctx, color.for_stdout())
     };

@@ -16,7 +16,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 const WRAP: usize = 100;
 
 /// Counts over every file checked.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Totals {
     /// Files checked (read and parsed).
     pub files: usize,
@@ -248,29 +248,43 @@ pub fn load_error(e: &LoadError, color: bool) -> String {
     out
 }
 
-#[derive(Serialize)]
-struct JsonFile<'a> {
+/// One file checked.
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct JsonFile<'a> {
+    /// The file as named (`<stdin>`, or `--stdin-filename`'s name, for standard input).
     file: &'a str,
+    /// Server entries found in it.
     servers: usize,
     errors: usize,
     warnings: usize,
 }
 
-#[derive(Serialize)]
-struct JsonUnreadable {
+/// A file that could not be read or parsed (exit status 2).
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct JsonUnreadable {
     file: String,
+    /// 1-based line of the problem, when it has a position.
     line: Option<usize>,
+    /// 1-based column of the problem, when it has a position.
     column: Option<usize>,
+    /// What is wrong, in plain words.
     message: String,
 }
 
-#[derive(Serialize)]
-struct JsonDoc<'a> {
+/// `mcpl-doctor check-config --format json`.
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct JsonDoc<'a> {
+    /// The version of this document's shape; bumped on any incompatible change.
     schema_version: u32,
+    /// The host rule the findings describe (`--preset`).
     preset: &'a str,
+    /// Every file checked.
     files: Vec<JsonFile<'a>>,
+    /// Files that could not be read or parsed.
     unreadable: Vec<JsonUnreadable>,
+    /// Every finding, file by file, in document order.
     findings: Vec<&'a Finding>,
+    /// Counts over every file.
     summary: &'a Totals,
 }
 

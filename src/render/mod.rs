@@ -11,7 +11,9 @@ pub mod probe;
 pub mod probe_all;
 pub mod sanitize;
 pub mod sarif;
+pub mod schema;
 pub mod simulate;
+pub mod why;
 
 /// Write one line to stderr. An unwritable stderr (a closed pipe, `2>/dev/full`) is ignored:
 /// there is nowhere left to say so, and a doctor never panics over its own output.

@@ -15,6 +15,7 @@ use serde_json::{json, Value};
 
 use super::{clock, new_table, terminal_width};
 use super::{sanitize, StopCause};
+use crate::engine::diagnosis::Diagnosis;
 use crate::engine::policy::timings::format_ms;
 use crate::engine::policy::{Ended, Next, Outcome, Wait};
 use crate::engine::probe::opening::OpeningSummary;
@@ -35,6 +36,8 @@ pub struct Context<'a> {
     pub protocol: Protocol,
     /// What stopped the run from outside (Ctrl-C, SIGTERM, SIGHUP), if anything did.
     pub interrupted: Option<StopCause>,
+    /// The likely causes of the ends, the surest first (empty when nothing died).
+    pub why: &'a [Diagnosis],
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -539,6 +542,7 @@ pub fn report_json(run: &ProbeRun, verdict: &Verdict, ctx: &Context<'_>) -> Valu
             "replayed": verdict.scenario.as_ref().map(|s| s.to_string()),
             "predictions": verdict.predictions.iter().map(prediction_json).collect::<Vec<_>>(),
         },
+        "diagnoses": super::why::why_json(ctx.why),
     })
 }
 
@@ -600,6 +604,15 @@ pub fn event_json(event: &Event) -> Value {
             "event": "finished", "finish": finish_json(*finish), "planned_next": planned_json(*planned),
         }),
     }
+}
+
+/// The `--events` line for one diagnosis (written after the run, before the report):
+/// `{"event": "diagnosis", "diagnosis": {"id": ..., ...}}`.
+pub fn diagnosis_event(d: &Diagnosis) -> Value {
+    json!({
+        "event": "diagnosis",
+        "diagnosis": serde_json::to_value(d).unwrap_or(Value::Null),
+    })
 }
 
 /// `v` (an object) with `"event": name` as its first member.
@@ -1082,6 +1095,7 @@ pub fn write_text_to(
     }
     writeln!(out)?;
     writeln!(out, "Verdict: {}.", sanitize(&verdict.sentence))?;
+    super::why::write_why(out, ctx.why)?;
     if !verdict.predictions.is_empty() {
         let replayed = verdict
             .scenario

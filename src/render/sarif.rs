@@ -58,7 +58,6 @@ struct Driver {
     name: &'static str,
     version: &'static str,
     semantic_version: &'static str,
-    information_uri: &'static str,
     rules: Vec<Rule>,
 }
 
@@ -333,7 +332,6 @@ pub fn sarif(reports: &[Report], errors: &[LoadError]) -> String {
                     name: "mcpl-doctor",
                     version: env!("CARGO_PKG_VERSION"),
                     semantic_version: env!("CARGO_PKG_VERSION"),
-                    information_uri: "https://github.com/anima-research/mcpl-doctor",
                     rules: rules(),
                 },
             },

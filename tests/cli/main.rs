@@ -1,8 +1,10 @@
 //! One integration-test binary: drives the real `mcpl-doctor` binary. Modules by subcommand.
 
+mod action;
 mod check_config;
 mod check_config_ci;
 mod completions;
+mod diagnosis;
 mod hostile_io;
 mod hostile_proc;
 mod opening;
@@ -10,5 +12,6 @@ mod packaging;
 mod probe;
 mod probe_all;
 mod probe_ws;
+mod schema;
 mod simulate;
 mod support;

@@ -15,8 +15,11 @@ pub enum Ty {
     /// An object whose values are strings.
     StringMap,
     Bool,
-    /// A number of milliseconds.
+    /// A number of milliseconds, above 0 (a reconnect timing).
     Millis,
+    /// A number of milliseconds where 0 or below means "none" on some engines
+    /// (`requestTimeoutMs`: the legacy engine disables the timeout).
+    TimeoutMillis,
     /// One of these strings.
     OneOf(&'static [&'static str]),
     /// An object (its inside is the host's business).
@@ -172,7 +175,7 @@ pub const ENTRY_FIELDS: &[Field] = &[
     with_default(
         field(
             "requestTimeoutMs",
-            Ty::Millis,
+            Ty::TimeoutMillis,
             "Per-request timeout in ms (default 60000); modern servers need an integer from 1 to 2147483647.",
         ),
         "60000 ms",

@@ -24,7 +24,9 @@ pub use subst::{has_env_ref, substitute, substituted_values};
 
 /// How bad a finding is: an error means the host refuses the entry (or, on main, loops on it);
 /// a warning means the host loads it and an operator should know.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Error,
@@ -41,7 +43,7 @@ impl Severity {
 }
 
 /// A finding's stable code. The names are part of the interface (CI filters on them).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Code {
     // Errors: the host refuses the entry.
@@ -231,7 +233,7 @@ impl std::fmt::Display for Code {
 }
 
 /// One finding about one value of one file.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Finding {
     pub severity: Severity,
     pub code: Code,

@@ -226,6 +226,7 @@ impl Draft<'_> {
             pings_answered: self.pings_answered,
             stderr: StderrTail::default(),
             stdout: self.noise,
+            process: None,
             misbehaviour: self.misbehaviour,
             opening: self.opening,
         }

@@ -1,0 +1,37 @@
+//! `mcpl-doctor schema WHICH`: print a JSON Schema (draft 2020-12).
+
+use clap::Args;
+
+use crate::exit;
+use crate::render::schema::{self, Which};
+
+#[derive(Debug, Args)]
+#[command(
+    after_long_help = "Editors: point a configuration file at the schema with \
+\"$schema\": \"./schema/config.schema.json\" (a path or URL), or map file names to it in VS \
+Code's json.schemas setting; see docs/check-config.md.
+
+The same files are checked in under schema/."
+)]
+pub struct SchemaArgs {
+    /// Which schema: `config` (host configuration files) or an output document.
+    #[arg(value_enum)]
+    pub which: Which,
+}
+
+pub fn run(args: SchemaArgs) -> u8 {
+    use std::io::Write;
+    let text = schema::text(args.which);
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => exit::OK,
+        Err(e) if crate::render::is_broken_pipe(&e) => exit::OK,
+        Err(e) => {
+            crate::say!("error: cannot write the schema: {e}");
+            exit::USAGE
+        }
+    }
+}
