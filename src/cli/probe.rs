@@ -23,6 +23,7 @@ use crate::engine::redact::Redactor;
 use crate::exit;
 use crate::render::probe::{self as view, Context, LiveLine};
 use crate::render::probe_all::Refusal;
+use crate::render::report;
 use crate::render::{ColorChoice, StopCause};
 
 #[derive(Debug, Args)]
@@ -159,6 +160,32 @@ pub struct ProbeArgs {
     /// JSON lines on stdout as things happen (the last line is the whole report).
     #[arg(long)]
     pub events: bool,
+
+    /// Also write a self-contained HTML report (timeline, launches, verdict, predictions) to
+    /// FILE, to open in a browser or attach to an incident (with --all: every server on one
+    /// page).
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
+
+    /// Also write the timeline alone as an SVG picture to FILE.
+    #[arg(long, value_name = "FILE.svg")]
+    pub svg: Option<PathBuf>,
+}
+
+/// Write `--report` and `--svg` for a run; an error names the file.
+pub(crate) fn write_pictures(
+    args: &ProbeArgs,
+    html: &dyn Fn() -> String,
+    svg: &dyn Fn() -> String,
+) -> Result<(), String> {
+    use crate::render::report::write_file;
+    if let Some(path) = &args.report {
+        write_file(path, &html())?;
+    }
+    if let Some(path) = &args.svg {
+        write_file(path, &svg())?;
+    }
+    Ok(())
 }
 
 /// `--protocol`.
@@ -809,6 +836,19 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
         interrupted,
         why: &why,
     };
+    // The files first: a closed stdout (`| head`) does not cost the report.
+    let pictures = write_pictures(
+        &args,
+        &|| {
+            let command = report::command_line(&|t| redactor.redact(t));
+            report::html(&report::probe_page(&run, &verdict, &ctx, &command))
+        },
+        &|| report::probe_svg(&run, &ctx),
+    );
+    if let Err(e) = pictures {
+        crate::say!("error: {e}");
+        return exit::USAGE;
+    }
     let written = if args.json {
         view::write_json(&run, &verdict, &ctx)
     } else if args.events {

@@ -30,6 +30,7 @@ use crate::render::probe_all::{
     self as all_view, event_json_for, unprobed_event_json, AllContext, Probed, ServerReport,
     ServerResult,
 };
+use crate::render::report;
 use crate::render::{ColorChoice, StopCause};
 
 /// How many runtime threads: the machine's cores, at most 4 (the work is waiting, not
@@ -470,6 +471,20 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
         elapsed_ms,
         interrupted,
     };
+    // The files first: a closed stdout (`| head`) does not cost the report.
+    let pictures = super::probe::write_pictures(
+        &args,
+        &|| {
+            let mask = super::probe::base_redactor(&args);
+            let command = report::command_line(&|t| mask.redact(t));
+            report::html(&report::probe_all_page(&servers, &ctx, &command))
+        },
+        &|| report::probe_all_svg(&servers),
+    );
+    if let Err(e) = pictures {
+        crate::say!("error: {e}");
+        return exit::USAGE;
+    }
     let written = if args.json {
         all_view::write_json(&servers, &ctx)
     } else if args.events {

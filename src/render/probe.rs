@@ -647,7 +647,7 @@ pub fn write_json(run: &ProbeRun, verdict: &Verdict, ctx: &Context<'_>) -> io::R
 // Text.
 
 /// When, since the start: `7.779 s`, `2:05.123`, then `h:mm:ss.mmm`.
-fn since_start(ms: f64) -> String {
+pub(crate) fn since_start(ms: f64) -> String {
     if !ms.is_finite() {
         return "-".into();
     }
@@ -688,7 +688,7 @@ fn dash() -> String {
 }
 
 /// How an attempt ended, in a table cell.
-fn ended_cell(l: &Launch, finish: Finish, by: &str) -> String {
+pub(crate) fn ended_cell(l: &Launch, finish: Finish, by: &str) -> String {
     match l.report.outcome.as_ref() {
         None => {
             if finish == Finish::Interrupted {
@@ -710,7 +710,7 @@ fn ended_cell(l: &Launch, finish: Finish, by: &str) -> String {
     }
 }
 
-fn wait_cell(l: &Launch) -> String {
+pub(crate) fn wait_cell(l: &Launch) -> String {
     match l.decision.map(|d| d.next) {
         Some(Next::Retry { wait, .. }) => {
             if (wait.max_ms - wait.min_ms).abs() < 0.5 {
@@ -733,7 +733,7 @@ fn wait_cell(l: &Launch) -> String {
     }
 }
 
-fn counted_cell(l: &Launch) -> String {
+pub(crate) fn counted_cell(l: &Launch) -> String {
     use crate::engine::policy::Counted;
     l.decision.map_or_else(dash, |d| {
         match d.counted {
@@ -749,7 +749,7 @@ fn counted_cell(l: &Launch) -> String {
     })
 }
 
-fn server_line(s: &ServerInfo) -> String {
+pub(crate) fn server_line(s: &ServerInfo) -> String {
     if s.family.is_none() {
         return if s.supported_versions.is_empty() {
             "refused the handshake".into()
@@ -778,7 +778,7 @@ fn server_line(s: &ServerInfo) -> String {
     format!("{name}: {family}{version}")
 }
 
-fn finish_text(run: &ProbeRun, by: Option<StopCause>) -> String {
+pub(crate) fn finish_text(run: &ProbeRun, by: Option<StopCause>) -> String {
     let what = match run.finish {
         Finish::Launches(1) => "after 1 launch (--launches)".into(),
         Finish::Launches(n) => format!("after {n} launches (--launches)"),
@@ -803,7 +803,7 @@ fn finish_text(run: &ProbeRun, by: Option<StopCause>) -> String {
     }
 }
 
-fn notes(run: &ProbeRun) -> Vec<String> {
+pub(crate) fn notes(run: &ProbeRun) -> Vec<String> {
     let mut out = Vec::new();
     let mut last_tail: Option<(u32, &Vec<String>)> = None;
     for l in &run.launches {
@@ -921,7 +921,7 @@ fn bytes(n: u64) -> String {
     }
 }
 
-fn per_day(v: f64) -> String {
+pub(crate) fn per_day(v: f64) -> String {
     if v == 0.0 {
         "0".into()
     } else if v >= 100.0 {
@@ -1094,6 +1094,8 @@ pub fn write_text_to(
         }
     }
     writeln!(out)?;
+    super::strip::write_probe(out, run)?;
+    writeln!(out)?;
     writeln!(out, "Verdict: {}.", sanitize(&verdict.sentence))?;
     super::why::write_why(out, ctx.why)?;
     if !verdict.predictions.is_empty() {
@@ -1148,7 +1150,7 @@ fn folded_text(f: &crate::engine::probe::runner::Folded) -> String {
 }
 
 /// The replayed behaviour in a few words.
-fn replay_text(s: &Scenario) -> String {
+pub(crate) fn replay_text(s: &Scenario) -> String {
     let startup = if s.startup_ms > 0.0 {
         format!(
             ", {} from launch to handshake",

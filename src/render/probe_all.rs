@@ -202,6 +202,17 @@ fn counts(servers: &[ServerReport]) -> Counts {
     c
 }
 
+/// Every probed server's timeline, named as in the summary table.
+pub fn tracks(servers: &[ServerReport]) -> Vec<super::strip::Track> {
+    servers
+        .iter()
+        .filter_map(|s| match &s.result {
+            ServerResult::Probed(p) => Some(super::strip::Track::of_probe(&s.name, &p.run)),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The text report: the summary table, what was not probed, then the details of every server
 /// that did not stay up.
 pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -> io::Result<()> {
@@ -338,6 +349,12 @@ pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -
         for (s, line) in why {
             writeln!(out, "  {}: {line}", sanitize(&s.name))?;
         }
+    }
+
+    let tracks = tracks(servers);
+    if !tracks.is_empty() {
+        writeln!(out)?;
+        super::strip::write_probe_all(&mut out, &tracks)?;
     }
 
     let not_probed: Vec<&ServerReport> = servers

@@ -9,6 +9,7 @@ mod hostile_io;
 mod hostile_proc;
 mod opening;
 mod packaging;
+mod pictures;
 mod probe;
 mod probe_all;
 mod probe_ws;

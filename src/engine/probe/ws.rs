@@ -397,6 +397,8 @@ pub async fn attempt(
                         answer => break (answer, value),
                     }
                 }
+                // A flood is read as fast as it comes; let the signal handler run in between.
+                tokio::task::yield_now().await;
             }
             Some(Err(e)) => {
                 let why = format!("connection lost during the handshake ({})", ws_error(&e));
@@ -600,6 +602,10 @@ pub async fn attempt(
                 );
             }
             Some(Ok(msg)) => {
+                // A flood is read as fast as it comes (tokio's budget only yields after many
+                // reads of up to 128 KiB): let the signal handler and the timers run in between,
+                // so Ctrl-C is seen at once whatever the server sends.
+                tokio::task::yield_now().await;
                 let Some(value) = draft.frame(&msg, &redactor) else {
                     continue;
                 };
@@ -610,7 +616,10 @@ pub async fn attempt(
                     outbox.extend(d.on_message(&value, Instant::now()));
                     continue;
                 }
-                if let Some(reply) = handshake::reply_to_server_request(&value) {
+                if draft.not_reading && handshake::reply_to_server_request(&value).is_some() {
+                    // It stopped reading: no reply is built, only counted.
+                    draft.misbehaviour.unsent_messages += 1;
+                } else if let Some(reply) = handshake::reply_to_server_request(&value) {
                     match send(
                         &mut ws,
                         Message::text(reply.to_string()),
