@@ -642,6 +642,7 @@ pub async fn attempt(
         process: Some(process),
         misbehaviour,
         opening,
+        escaped: child.escaped(),
     })
 }
 

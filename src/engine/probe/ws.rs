@@ -229,6 +229,7 @@ impl Draft<'_> {
             process: None,
             misbehaviour: self.misbehaviour,
             opening: self.opening,
+            escaped: 0,
         }
     }
 
