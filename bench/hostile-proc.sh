@@ -6,17 +6,17 @@
 #   3. zombies under the probe 5 s into a run whose server starts 9 short-lived orphans every
 #      launch (goal: 0)
 #   4. CPU the probe uses over 10 s of watching a quiet server (the reaper's cost)
-# Usage: bench/hostile-proc.sh [RUNS]   (default 25). Needs python3.
+# Usage: bench/hostile-proc.sh [RUNS]   (default 25; BIN=path to use another build). Needs python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-25}"
-cargo build --release --quiet
-bin="$PWD/target/release/mcpl-doctor"
+: "${BIN:=}"; [ -n "$BIN" ] || cargo build --release --quiet
+bin="${BIN:-$PWD/target/release/mcpl-doctor}"
 server="$PWD/fixtures/servers/hostile.py"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-marked() { grep -l "H4_BENCH=$1" /proc/[0-9]*/environ 2>/dev/null | wc -l; }
+marked() { { grep -l "H4_BENCH=$1" /proc/[0-9]*/environ 2>/dev/null || true; } | wc -l; }
 cleanup() {
   for f in $(grep -l "H4_BENCH=$1" /proc/[0-9]*/environ 2>/dev/null); do
     p="${f#/proc/}"; kill -9 "${p%/environ}" 2>/dev/null || true

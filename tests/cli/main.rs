@@ -16,3 +16,4 @@ mod probe_ws;
 mod schema;
 mod simulate;
 mod support;
+mod widths;

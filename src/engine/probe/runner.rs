@@ -370,7 +370,7 @@ fn unreaped(tracker: &mut Tracker, report: &mut AttemptReport) -> Decision {
     }
 }
 
-fn launch_record(
+pub(crate) fn launch_record(
     number: u32,
     attempt: u32,
     report: AttemptReport,
