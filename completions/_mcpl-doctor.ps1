@@ -119,6 +119,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcpl-doctor' -ScriptBlock {
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Probe every entry of --config at once (disabled entries and policy-only overrides are skipped, entries the host would refuse are reported and not probed)')
             [CompletionResult]::new('--include-disabled', '--include-disabled', [CompletionResultType]::ParameterName, 'Probe entries the host does not start (`disabled`) too, to debug them')
             [CompletionResult]::new('--until-down', '--until-down', [CompletionResultType]::ParameterName, 'Stop once the host would raise mcpl-down')
+            [CompletionResult]::new('--handshake-only', '--handshake-only', [CompletionResultType]::ParameterName, 'Stop talking after the handshake: no featureSets/update, tools/list or subscription (for a server known to misbehave on them)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'The same as --format json (kept for scripts)')
             [CompletionResult]::new('--events', '--events', [CompletionResultType]::ParameterName, 'The same as --format events (kept for scripts)')
             [CompletionResult]::new('--ascii', '--ascii', [CompletionResultType]::ParameterName, 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)')

@@ -113,6 +113,7 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand --all 'Probe every entry of --config at once (disabled entries and policy-only overrides are skipped, entries the host would refuse are reported and not probed)'
             cand --include-disabled 'Probe entries the host does not start (`disabled`) too, to debug them'
             cand --until-down 'Stop once the host would raise mcpl-down'
+            cand --handshake-only 'Stop talking after the handshake: no featureSets/update, tools/list or subscription (for a server known to misbehave on them)'
             cand --json 'The same as --format json (kept for scripts)'
             cand --events 'The same as --format events (kept for scripts)'
             cand --ascii 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'

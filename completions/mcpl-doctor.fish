@@ -135,6 +135,7 @@ never\t''"
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -s a -l all -d 'Probe every entry of --config at once (disabled entries and policy-only overrides are skipped, entries the host would refuse are reported and not probed)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l include-disabled -d 'Probe entries the host does not start (`disabled`) too, to debug them'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l until-down -d 'Stop once the host would raise mcpl-down'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l handshake-only -d 'Stop talking after the handshake: no featureSets/update, tools/list or subscription (for a server known to misbehave on them)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l json -d 'The same as --format json (kept for scripts)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l events -d 'The same as --format events (kept for scripts)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l ascii -d 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
