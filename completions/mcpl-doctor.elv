@@ -19,6 +19,7 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
     var completions = [
         &'mcpl-doctor'= {
             cand --color 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never'
+            cand --ascii 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -44,9 +45,12 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand --span 'Simulate this much time [default: 1d]'
             cand --seed 'Seed for the jitter, to repeat a run exactly. Default: a random seed, printed'
             cand --rows 'How many rows of the schedule to show per preset (the summary always covers all)'
+            cand --report 'Also write a self-contained HTML report (timelines, schedules, each rule over a day) to FILE'
+            cand --svg 'Also write the timelines alone as an SVG picture to FILE'
             cand --color 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never'
             cand --no-jitter 'Nominal waits, no jitter'
             cand --json 'One JSON document (with schema_version) instead of tables'
+            cand --ascii 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -59,6 +63,7 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand -q 'Print findings only: no summary line when there is nothing to say'
             cand --quiet 'Print findings only: no summary line when there is nothing to say'
             cand --deny-warnings 'Exit with status 1 when there are warnings, not only errors'
+            cand --ascii 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -80,21 +85,26 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand --ping-every 'Send a JSON-RPC ping this often while connected'
             cand --ping-timeout 'A ping unanswered this long ends the connection as "stopped answering"'
             cand --redact 'A secret to mask in all output (repeatable). The entry''s env values and token are masked anyway'
+            cand --report 'Also write a self-contained HTML report (timeline, launches, verdict, predictions) to FILE, to open in a browser or attach to an incident (with --all: every server on one page)'
+            cand --svg 'Also write the timeline alone as an SVG picture to FILE'
             cand --color 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never'
             cand --all 'Probe every entry of --config at once (disabled entries and policy-only overrides are skipped, entries the host would refuse are reported and not probed)'
             cand --until-down 'Stop once the host would raise mcpl-down'
             cand --json 'One JSON document (with schema_version) at the end instead of the table'
             cand --events 'JSON lines on stdout as things happen (the last line is the whole report)'
+            cand --ascii 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'mcpl-doctor;schema'= {
             cand --color 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never'
+            cand --ascii 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
         &'mcpl-doctor;completions'= {
             cand --color 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never'
+            cand --ascii 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
             cand -h 'Print help'
             cand --help 'Print help'
         }

@@ -118,14 +118,14 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> u8 {
         return exit::USAGE;
     }
     if args.stdin_filename.is_some() && !args.files.iter().any(|f| is_stdin(f)) {
-        eprintln!("error: --stdin-filename names standard input, but `-` is not among the files");
-        eprintln!("hint: add `-` to read the file from standard input");
+        crate::say!("error: --stdin-filename names standard input, but `-` is not among the files");
+        crate::say!("hint: add `-` to read the file from standard input");
         return exit::USAGE;
     }
     let inputs = match discover::inputs(&args.files) {
         Ok(i) => i,
         Err(e) => {
-            eprint!("{}", render::usage_error(&e.to_string(), None, err_color));
+            crate::render::stderr_text(&render::usage_error(&e.to_string(), None, err_color));
             return exit::USAGE;
         }
     };
@@ -158,7 +158,7 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> u8 {
     for extra in &args.output {
         let text = render_as(extra.format, false);
         if let Err(e) = std::fs::write(&extra.file, text) {
-            eprintln!(
+            crate::say!(
                 "error: cannot write {}: {e}",
                 crate::render::sanitize::sanitize(&extra.file.display().to_string())
             );
@@ -175,6 +175,8 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> u8 {
             crate::say!("error: cannot write the results: {e}");
             return exit::USAGE;
         }
+        // The reader went away (`| head`): end quietly, as ripgrep does.
+        return exit::OK;
     }
     if !errors.is_empty() {
         exit::USAGE

@@ -23,6 +23,10 @@ pub struct Cli {
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
 
+    /// Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8).
+    #[arg(long, global = true)]
+    pub ascii: bool,
+
     #[command(subcommand)]
     pub command: Command,
 }
@@ -63,6 +67,7 @@ where
             return ExitCode::from(code);
         }
     };
+    crate::render::strip::set_ascii(cli.ascii);
     let code = match cli.command {
         Command::Simulate(args) => simulate::run(args, cli.color),
         Command::CheckConfig(args) => check_config::run(args, cli.color),

@@ -10,6 +10,7 @@ use std::time::Duration;
 use clap::Args;
 
 use crate::engine::config::{self, CheckOptions, Code, Finding, Report, ServerEntry, Transport};
+use crate::engine::diagnosis;
 use crate::engine::policy::timings::parse_duration_ms;
 use crate::engine::policy::{
     EngineKind, Preset, TimingField, Timings, DEFAULT_CAP_MS, DEFAULT_INTERVAL_MS,
@@ -23,6 +24,7 @@ use crate::engine::schedule::DEFAULT_SETTLE_MS;
 use crate::exit;
 use crate::render::probe::{self as view, Context, LiveLine};
 use crate::render::probe_all::Refusal;
+use crate::render::report;
 use crate::render::{ColorChoice, StopCause};
 
 #[derive(Debug, Args)]
@@ -154,6 +156,32 @@ pub struct ProbeArgs {
     /// JSON lines on stdout as things happen (the last line is the whole report).
     #[arg(long)]
     pub events: bool,
+
+    /// Also write a self-contained HTML report (timeline, launches, verdict, predictions) to
+    /// FILE, to open in a browser or attach to an incident (with --all: every server on one
+    /// page).
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
+
+    /// Also write the timeline alone as an SVG picture to FILE.
+    #[arg(long, value_name = "FILE.svg")]
+    pub svg: Option<PathBuf>,
+}
+
+/// Write `--report` and `--svg` for a run; an error names the file.
+pub(crate) fn write_pictures(
+    args: &ProbeArgs,
+    html: &dyn Fn() -> String,
+    svg: &dyn Fn() -> String,
+) -> Result<(), String> {
+    use crate::render::report::write_file;
+    if let Some(path) = &args.report {
+        write_file(path, &html())?;
+    }
+    if let Some(path) = &args.svg {
+        write_file(path, &svg())?;
+    }
+    Ok(())
 }
 
 /// `--protocol`.
@@ -670,7 +698,7 @@ pub(crate) fn handle_signals(stop_handle: StopHandle, what: &'static str) -> Sto
 
 pub fn run(args: ProbeArgs, color: ColorChoice) -> u8 {
     if let Some(w) = short_redact_warning(&args) {
-        eprintln!("{w}");
+        crate::say!("{w}");
     }
     if args.all || args.server.len() > 1 {
         return super::probe_all::run(args, color);
@@ -714,6 +742,7 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
         );
     }
     let target_text = target.describe(&redactor);
+    let setting = diagnosis::Setting::of(&target, protocol, &redactor);
     let opts = RunOptions {
         policy,
         seed,
@@ -775,6 +804,9 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
             if matches!(target, Target::Stdio(_)) {
                 crate::say!("hint: check the command after `--` (it runs without a shell, from the current folder)");
             }
+            let why = [diagnosis::of_launch_error(&e, &setting)];
+            let mut err = std::io::stderr().lock();
+            let _ = crate::render::why::write_why(&mut err, &why);
             return exit::USAGE;
         }
     };
@@ -789,16 +821,36 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
     let interrupted = (run.finish == Finish::Interrupted || stop.level() >= StopLevel::Graceful)
         .then(|| signals.cause().unwrap_or(StopCause::Interrupt));
     let verdict = verdict::judge(&run, protocol.engine(), DEFAULT_SETTLE_MS);
+    let why = diagnosis::diagnose(&run, &setting);
     let ctx = Context {
         target: &target_text,
         protocol,
         interrupted,
+        why: &why,
     };
+    // The files first: a closed stdout (`| head`) does not cost the report.
+    let pictures = write_pictures(
+        &args,
+        &|| {
+            let command = report::command_line(&|t| redactor.redact(t));
+            report::html(&report::probe_page(&run, &verdict, &ctx, &command))
+        },
+        &|| report::probe_svg(&run, &ctx),
+    );
+    if let Err(e) = pictures {
+        crate::say!("error: {e}");
+        return exit::USAGE;
+    }
     let written = if args.json {
         view::write_json(&run, &verdict, &ctx)
     } else if args.events {
-        let doc = view::with_event_first("report", view::report_json(&run, &verdict, &ctx));
-        view::write_json_line(&mut std::io::stdout().lock(), &doc)
+        let mut out = std::io::stdout().lock();
+        why.iter()
+            .try_for_each(|d| view::write_json_line(&mut out, &view::diagnosis_event(d)))
+            .and_then(|()| {
+                let doc = view::with_event_first("report", view::report_json(&run, &verdict, &ctx));
+                view::write_json_line(&mut out, &doc)
+            })
     } else {
         view::write_text(&run, &verdict, &ctx, color.for_stdout())
     };

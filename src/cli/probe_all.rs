@@ -20,6 +20,7 @@ use super::probe::{
     unknown_server, EntryPlan, ProbeArgs,
 };
 use crate::engine::config::ServerEntry;
+use crate::engine::diagnosis;
 use crate::engine::policy::EngineKind;
 use crate::engine::probe::{self, verdict, Event, LaunchError, ProbeRun, RunOptions, StopLevel};
 use crate::engine::schedule::DEFAULT_SETTLE_MS;
@@ -29,6 +30,7 @@ use crate::render::probe_all::{
     self as all_view, event_json_for, unprobed_event_json, AllContext, Probed, ServerReport,
     ServerResult,
 };
+use crate::render::report;
 use crate::render::{ColorChoice, StopCause};
 
 /// How many runtime threads: the machine's cores, at most 4 (the work is waiting, not
@@ -228,6 +230,8 @@ enum Slot {
         task: tokio::task::JoinHandle<Result<ProbeRun, LaunchError>>,
         target: String,
         protocol: probe::Protocol,
+        /// How it was started, for the diagnosis.
+        setting: diagnosis::Setting,
     },
 }
 
@@ -284,6 +288,7 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
                 at: item.at.clone(),
                 path: item.path.clone(),
                 result,
+                why: Vec::new(),
             };
             if let Some(v) = unprobed_event_json(&s) {
                 shared.write_event(&v);
@@ -300,6 +305,7 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
             at: item.at.clone(),
             path: item.path.clone(),
             result,
+            why: Vec::new(),
         };
         let resolved = match item.plan {
             EntryPlan::Probe(r) => r,
@@ -315,6 +321,7 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
         let redactor = Arc::new(resolved.redactor);
         let protocol = resolved.protocol;
         let target_text = resolved.target.describe(&redactor);
+        let setting = diagnosis::Setting::of(&resolved.target, protocol, &redactor);
         let opts = RunOptions {
             policy: args.preset.policy_with(protocol.engine(), resolved.timings),
             seed: seed.wrapping_add(item.position),
@@ -342,6 +349,7 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
             task,
             target: target_text,
             protocol,
+            setting,
         });
     }
     let ticker = shared.live.enabled().then(|| {
@@ -367,7 +375,8 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
                 task,
                 target,
                 protocol,
-            } => (head, Some((task.await, target, protocol))),
+                setting,
+            } => (head, Some((task.await, target, protocol, setting))),
         });
     }
     let elapsed_ms = start.elapsed().as_secs_f64() * 1000.0;
@@ -389,7 +398,7 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
     let jobs: Vec<(&ProbeRun, EngineKind)> = finished
         .iter()
         .filter_map(|(_, ran)| match ran {
-            Some((Ok(Ok(run)), _, protocol)) => Some((run, protocol.engine())),
+            Some((Ok(Ok(run)), _, protocol, _)) => Some((run, protocol.engine())),
             _ => None,
         })
         .collect();
@@ -397,11 +406,12 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
     let servers: Vec<ServerReport> = finished
         .into_iter()
         .map(|(mut head, ran)| {
-            let Some((result, target, protocol)) = ran else {
+            let Some((result, target, protocol, setting)) = ran else {
                 return head;
             };
             head.result = match result {
                 Ok(Ok(run)) => {
+                    head.why = diagnosis::diagnose(&run, &setting);
                     let verdict = verdicts.next().unwrap_or_else(|| {
                         verdict::judge(&run, protocol.engine(), DEFAULT_SETTLE_MS)
                     });
@@ -416,7 +426,10 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
                         interrupted,
                     }))
                 }
-                Ok(Err(e)) => ServerResult::CannotLaunch(e.to_string()),
+                Ok(Err(e)) => {
+                    head.why = vec![diagnosis::of_launch_error(&e, &setting)];
+                    ServerResult::CannotLaunch(e.to_string())
+                }
                 Err(e) => ServerResult::CannotLaunch(format!(
                     "the probe of this server stopped unexpectedly: {e}"
                 )),
@@ -424,6 +437,9 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
             if args.events {
                 if let Some(v) = unprobed_event_json(&head) {
                     shared.write_event(&v);
+                }
+                for d in &head.why {
+                    shared.write_event(&all_view::tagged(&head.name, view::diagnosis_event(d)));
                 }
             }
             head
@@ -439,6 +455,20 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
         elapsed_ms,
         interrupted,
     };
+    // The files first: a closed stdout (`| head`) does not cost the report.
+    let pictures = super::probe::write_pictures(
+        &args,
+        &|| {
+            let mask = super::probe::base_redactor(&args);
+            let command = report::command_line(&|t| mask.redact(t));
+            report::html(&report::probe_all_page(&servers, &ctx, &command))
+        },
+        &|| report::probe_all_svg(&servers),
+    );
+    if let Err(e) = pictures {
+        crate::say!("error: {e}");
+        return exit::USAGE;
+    }
     let written = if args.json {
         all_view::write_json(&servers, &ctx)
     } else if args.events {

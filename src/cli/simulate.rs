@@ -1,5 +1,7 @@
 //! `mcpl-doctor simulate`: what-if tables from the engine's simulator.
 
+use std::path::PathBuf;
+
 use clap::Args;
 
 use crate::engine::policy::timings::parse_duration_ms;
@@ -95,6 +97,15 @@ pub struct SimulateArgs {
     /// One JSON document (with schema_version) instead of tables.
     #[arg(long)]
     pub json: bool,
+
+    /// Also write a self-contained HTML report (timelines, schedules, each rule over a day) to
+    /// FILE.
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
+
+    /// Also write the timelines alone as an SVG picture to FILE.
+    #[arg(long, value_name = "FILE.svg")]
+    pub svg: Option<PathBuf>,
 }
 
 /// `--engine`.
@@ -209,6 +220,12 @@ pub fn run(args: SimulateArgs, color: ColorChoice) -> u8 {
         show_rows: keep_rows > 0,
         explicit_timings: (args.interval, args.cap),
     };
+    if args.report.is_some() || args.svg.is_some() {
+        if let Err(e) = write_pictures(&args, &view) {
+            eprintln!("error: {e}");
+            return exit::USAGE;
+        }
+    }
     let result = if args.json {
         view::write_json(&view)
     } else {
@@ -222,4 +239,45 @@ pub fn run(args: SimulateArgs, color: ColorChoice) -> u8 {
             exit::USAGE
         }
     }
+}
+
+/// `--report` and `--svg`: the runs again with every row kept (up to a bound) and a strip as
+/// wide as the picture.
+fn write_pictures(args: &SimulateArgs, view: &View) -> Result<(), String> {
+    use crate::render::report;
+    let runs = view
+        .runs
+        .iter()
+        .map(|r| {
+            let request = Request {
+                keep_rows: report::SIMULATION_ROWS,
+                strip_width: report::STRIP_COLUMNS,
+                ..r.request.clone()
+            };
+            Run {
+                preset: r.preset,
+                simulation: schedule::simulate(&request),
+                request,
+            }
+        })
+        .collect();
+    let pictured = View {
+        runs,
+        scenario: view.scenario.clone(),
+        seed: view.seed,
+        engine: view.engine,
+        show_rows: true,
+        explicit_timings: view.explicit_timings,
+    };
+    if let Some(path) = &args.report {
+        let command = report::command_line(&|t| t.to_string());
+        report::write_file(
+            path,
+            &report::html(&report::simulate_page(&pictured, &command)),
+        )?;
+    }
+    if let Some(path) = &args.svg {
+        report::write_file(path, &report::simulate_svg(&pictured))?;
+    }
+    Ok(())
 }

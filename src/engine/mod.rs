@@ -2,6 +2,7 @@
 //! parses arguments or draws tables; the CLI and renderers do that.
 
 pub mod config;
+pub mod diagnosis;
 pub mod policy;
 pub mod probe;
 pub mod process;

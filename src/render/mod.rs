@@ -6,12 +6,17 @@ use std::io::{self, IsTerminal};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
 
 pub mod check;
+pub mod html;
 pub mod probe;
 pub mod probe_all;
+pub mod report;
 pub mod sanitize;
 pub mod sarif;
 pub mod schema;
 pub mod simulate;
+pub mod strip;
+pub mod svg;
+pub mod why;
 
 /// Write one line to stderr. An unwritable stderr (a closed pipe, `2>/dev/full`) is ignored:
 /// there is nowhere left to say so, and a doctor never panics over its own output.

@@ -15,6 +15,7 @@ use serde_json::{json, Value};
 
 use super::{clock, new_table, terminal_width};
 use super::{sanitize, StopCause};
+use crate::engine::diagnosis::Diagnosis;
 use crate::engine::policy::timings::format_ms;
 use crate::engine::policy::{Ended, Next, Outcome, Wait};
 use crate::engine::probe::runner::{Finish, Planned};
@@ -34,6 +35,8 @@ pub struct Context<'a> {
     pub protocol: Protocol,
     /// What stopped the run from outside (Ctrl-C, SIGTERM, SIGHUP), if anything did.
     pub interrupted: Option<StopCause>,
+    /// The likely causes of the ends, the surest first (empty when nothing died).
+    pub why: &'a [Diagnosis],
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -537,6 +540,7 @@ pub fn report_json(run: &ProbeRun, verdict: &Verdict, ctx: &Context<'_>) -> Valu
             "replayed": verdict.scenario.as_ref().map(|s| s.to_string()),
             "predictions": verdict.predictions.iter().map(prediction_json).collect::<Vec<_>>(),
         },
+        "diagnoses": super::why::why_json(ctx.why),
     })
 }
 
@@ -600,6 +604,15 @@ pub fn event_json(event: &Event) -> Value {
     }
 }
 
+/// The `--events` line for one diagnosis (written after the run, before the report):
+/// `{"event": "diagnosis", "diagnosis": {"id": ..., ...}}`.
+pub fn diagnosis_event(d: &Diagnosis) -> Value {
+    json!({
+        "event": "diagnosis",
+        "diagnosis": serde_json::to_value(d).unwrap_or(Value::Null),
+    })
+}
+
 /// `v` (an object) with `"event": name` as its first member.
 pub fn with_event_first(name: &str, v: Value) -> Value {
     let mut m = serde_json::Map::new();
@@ -632,7 +645,7 @@ pub fn write_json(run: &ProbeRun, verdict: &Verdict, ctx: &Context<'_>) -> io::R
 // Text.
 
 /// When, since the start: `7.779 s`, `2:05.123`, then `h:mm:ss.mmm`.
-fn since_start(ms: f64) -> String {
+pub(crate) fn since_start(ms: f64) -> String {
     if !ms.is_finite() {
         return "-".into();
     }
@@ -673,7 +686,7 @@ fn dash() -> String {
 }
 
 /// How an attempt ended, in a table cell.
-fn ended_cell(l: &Launch, finish: Finish, by: &str) -> String {
+pub(crate) fn ended_cell(l: &Launch, finish: Finish, by: &str) -> String {
     match l.report.outcome.as_ref() {
         None => {
             if finish == Finish::Interrupted {
@@ -695,7 +708,7 @@ fn ended_cell(l: &Launch, finish: Finish, by: &str) -> String {
     }
 }
 
-fn wait_cell(l: &Launch) -> String {
+pub(crate) fn wait_cell(l: &Launch) -> String {
     match l.decision.map(|d| d.next) {
         Some(Next::Retry { wait, .. }) => {
             if (wait.max_ms - wait.min_ms).abs() < 0.5 {
@@ -718,7 +731,7 @@ fn wait_cell(l: &Launch) -> String {
     }
 }
 
-fn counted_cell(l: &Launch) -> String {
+pub(crate) fn counted_cell(l: &Launch) -> String {
     use crate::engine::policy::Counted;
     l.decision.map_or_else(dash, |d| {
         match d.counted {
@@ -734,7 +747,7 @@ fn counted_cell(l: &Launch) -> String {
     })
 }
 
-fn server_line(s: &ServerInfo) -> String {
+pub(crate) fn server_line(s: &ServerInfo) -> String {
     if s.family.is_none() {
         return if s.supported_versions.is_empty() {
             "refused the handshake".into()
@@ -763,7 +776,7 @@ fn server_line(s: &ServerInfo) -> String {
     format!("{name}: {family}{version}")
 }
 
-fn finish_text(run: &ProbeRun, by: Option<StopCause>) -> String {
+pub(crate) fn finish_text(run: &ProbeRun, by: Option<StopCause>) -> String {
     let what = match run.finish {
         Finish::Launches(1) => "after 1 launch (--launches)".into(),
         Finish::Launches(n) => format!("after {n} launches (--launches)"),
@@ -788,7 +801,7 @@ fn finish_text(run: &ProbeRun, by: Option<StopCause>) -> String {
     }
 }
 
-fn notes(run: &ProbeRun) -> Vec<String> {
+pub(crate) fn notes(run: &ProbeRun) -> Vec<String> {
     let mut out = Vec::new();
     let mut last_tail: Option<(u32, &Vec<String>)> = None;
     for l in &run.launches {
@@ -906,7 +919,7 @@ fn bytes(n: u64) -> String {
     }
 }
 
-fn per_day(v: f64) -> String {
+pub(crate) fn per_day(v: f64) -> String {
     if v == 0.0 {
         "0".into()
     } else if v >= 100.0 {
@@ -1073,7 +1086,10 @@ pub fn write_text_to(
         }
     }
     writeln!(out)?;
+    super::strip::write_probe(out, run)?;
+    writeln!(out)?;
     writeln!(out, "Verdict: {}.", sanitize(&verdict.sentence))?;
+    super::why::write_why(out, ctx.why)?;
     if !verdict.predictions.is_empty() {
         let replayed = verdict
             .scenario
@@ -1126,7 +1142,7 @@ fn folded_text(f: &crate::engine::probe::runner::Folded) -> String {
 }
 
 /// The replayed behaviour in a few words.
-fn replay_text(s: &Scenario) -> String {
+pub(crate) fn replay_text(s: &Scenario) -> String {
     let startup = if s.startup_ms > 0.0 {
         format!(
             ", {} from launch to handshake",

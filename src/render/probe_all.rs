@@ -15,6 +15,7 @@ use super::probe::{
     SCHEMA_VERSION,
 };
 use super::{sanitize, StopCause};
+use crate::engine::diagnosis::Diagnosis;
 use crate::engine::policy::timings::format_ms;
 use crate::engine::probe::verdict::{self, Pattern, Verdict, PREDICTED_RULES};
 use crate::engine::probe::{Event, ProbeRun, Protocol};
@@ -42,11 +43,12 @@ pub struct Probed {
 }
 
 impl Probed {
-    fn context(&self) -> Context<'_> {
+    fn context<'a>(&'a self, why: &'a [Diagnosis]) -> Context<'a> {
         Context {
             target: &self.target,
             protocol: self.protocol,
             interrupted: self.interrupted,
+            why,
         }
     }
 }
@@ -78,6 +80,8 @@ pub struct ServerReport {
     /// The entry's JSON path.
     pub path: String,
     pub result: ServerResult,
+    /// The likely causes of its ends (or of its launch error), the surest first.
+    pub why: Vec<Diagnosis>,
 }
 
 impl ServerReport {
@@ -192,6 +196,17 @@ fn counts(servers: &[ServerReport]) -> Counts {
         }
     }
     c
+}
+
+/// Every probed server's timeline, named as in the summary table.
+pub fn tracks(servers: &[ServerReport]) -> Vec<super::strip::Track> {
+    servers
+        .iter()
+        .filter_map(|s| match &s.result {
+            ServerResult::Probed(p) => Some(super::strip::Track::of_probe(&s.name, &p.run)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The text report: the summary table, what was not probed, then the details of every server
@@ -318,6 +333,25 @@ pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -
             "{words}: each server's report covers what it did until then."
         )?;
     }
+    let why: Vec<(&ServerReport, String)> = servers
+        .iter()
+        .filter_map(|s| super::why::one_line(&s.why).map(|line| (s, line)))
+        .collect();
+    if !why.is_empty() {
+        writeln!(
+            out,
+            "\nWhy (the surest cause of each server that did not stay up):"
+        )?;
+        for (s, line) in why {
+            writeln!(out, "  {}: {line}", sanitize(&s.name))?;
+        }
+    }
+
+    let tracks = tracks(servers);
+    if !tracks.is_empty() {
+        writeln!(out)?;
+        super::strip::write_probe_all(&mut out, &tracks)?;
+    }
 
     let not_probed: Vec<&ServerReport> = servers
         .iter()
@@ -371,7 +405,7 @@ pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -
             s.transport,
             sanitize(&s.at)
         )?;
-        write_text_to(&mut out, &p.run, &p.verdict, &p.context(), color)?;
+        write_text_to(&mut out, &p.run, &p.verdict, &p.context(&s.why), color)?;
     }
     out.flush()
 }
@@ -409,6 +443,7 @@ fn unprobed_json(s: &ServerReport) -> Option<Value> {
         ServerResult::CannotLaunch(error) => {
             let mut v = head();
             v["error"] = json!(error);
+            v["diagnoses"] = super::why::why_json(&s.why);
             v
         }
         ServerResult::Refused { label, findings } => {
@@ -443,7 +478,7 @@ pub fn report_json_all(servers: &[ServerReport], ctx: &AllContext<'_>) -> Value 
                         ("path", json!(s.path)),
                         ("stayed_up", json!(verdict::stayed_up(&p.run))),
                     ],
-                    report_json(&p.run, &p.verdict, &p.context()),
+                    report_json(&p.run, &p.verdict, &p.context(&s.why)),
                 ));
             }
             ServerResult::CannotLaunch(_) => cannot.extend(unprobed_json(s)),
@@ -491,7 +526,11 @@ pub fn write_json(servers: &[ServerReport], ctx: &AllContext<'_>) -> io::Result<
 /// One `--events` line for server `name`'s event: `{"event": ..., "id": name, ...}` (`id`, as
 /// the entry's field is called: `server` already holds what the server said about itself).
 pub fn event_json_for(name: &str, event: &Event) -> Value {
-    let v = event_json(event);
+    tagged(name, event_json(event))
+}
+
+/// An `--events` line `v` (`{"event": ..., ...}`) tagged with server `name`'s id, second.
+pub fn tagged(name: &str, v: Value) -> Value {
     let kind = v.get("event").cloned().unwrap_or(Value::Null);
     with_first(vec![("event", kind), ("id", json!(name))], v)
 }

@@ -2,6 +2,7 @@
 
 use std::io::{self, Write};
 
+use super::strip::Glyphs;
 use super::{clock, new_table, terminal_width};
 
 use comfy_table::{Cell, CellAlignment, ColumnConstraint, Table, Width};
@@ -58,7 +59,7 @@ fn percent(share: f64) -> String {
     }
 }
 
-fn timings_line(run: &Run) -> String {
+pub(crate) fn timings_line(run: &Run) -> String {
     let t = run.request.policy.timings;
     format!(
         "interval {}, cap {}",
@@ -72,7 +73,7 @@ fn timings_short(run: &Run) -> String {
     format!("{} / {}", format_ms(t.interval_ms), format_ms(t.cap_ms))
 }
 
-fn wait_cell(row: &Row) -> String {
+pub(crate) fn wait_cell(row: &Row) -> String {
     match row.wait {
         None => "-".into(),
         Some(w) if (w.max_ms - w.min_ms).abs() < 0.5 => format_ms(w.ms),
@@ -88,7 +89,7 @@ fn wait_cell(row: &Row) -> String {
     }
 }
 
-fn notices_cell(row: &Row) -> String {
+pub(crate) fn notices_cell(row: &Row) -> String {
     let mut parts = Vec::new();
     if let Some(alert) = &row.alert {
         parts.push(if row.webhook {
@@ -159,7 +160,7 @@ fn first_down(s: &Summary) -> String {
     }
 }
 
-fn summary_rows(run: &Run) -> Vec<(&'static str, String)> {
+pub(crate) fn summary_rows(run: &Run) -> Vec<(&'static str, String)> {
     let s = &run.simulation.summary;
     let has_alert = run.request.policy.has_alert();
     let na = |v: String| if has_alert { v } else { "n/a".to_string() };
@@ -220,26 +221,13 @@ fn summary_table(view: &View, color: bool) -> Table {
 }
 
 /// The one-line timeline of a run: `█` connected most of the cell, `▄` part of it, `·` not at
-/// all; `!` where `mcpl-down` was raised in a cell spent mostly down.
+/// all; `!` where `mcpl-down` was raised in a cell spent mostly down (block characters; the
+/// terminal's strip falls back to ASCII, see [`super::strip::Glyphs`]).
 pub fn strip_line(strip: &Strip) -> String {
-    let used = strip.used_cells();
-    (0..used)
-        .map(|i| {
-            let share = strip.share(i);
-            if share >= 0.5 {
-                '█'
-            } else if strip.alerts[i] > 0 {
-                '!'
-            } else if share > 0.0 {
-                '▄'
-            } else {
-                '·'
-            }
-        })
-        .collect()
+    super::strip::simulation_line(strip, Glyphs::UNICODE)
 }
 
-fn header(view: &View) -> String {
+pub(crate) fn header(view: &View) -> String {
     let span = view
         .runs
         .first()
@@ -337,9 +325,11 @@ pub fn write_text(view: &View, color: bool) -> io::Result<()> {
         )?;
     }
     writeln!(out)?;
+    let g = Glyphs::for_terminal();
     writeln!(
         out,
-        "Timeline over {span} (█ connected, ▄ partly, · down or waiting, ! mcpl-down raised):"
+        "Timeline over {span} ({} connected, {} partly, {} down or waiting, {} mcpl-down raised):",
+        g.connected, g.partly, g.down, g.alert
     )?;
     let name_width = view
         .runs
@@ -352,7 +342,7 @@ pub fn write_text(view: &View, color: bool) -> io::Result<()> {
             out,
             "{:>name_width$} |{}| {} connected",
             run.preset.name(),
-            strip_line(&run.simulation.strip),
+            super::strip::simulation_line(&run.simulation.strip, g),
             percent(run.simulation.summary.connected_share)
         )?;
     }

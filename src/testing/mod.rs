@@ -14,6 +14,7 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
 mod http_server;
+pub mod pictures;
 mod ws_server;
 
 pub use http_server::{HttpRequestRecord, HttpScenario, HttpServer};

@@ -407,6 +407,12 @@ fn an_unwritable_stdout_and_stderr_never_panic() {
         vec!["simulate"],
         vec!["simulate", "--json"],
         vec!["check-config", "/nonexistent.json"],
+        vec![
+            "check-config",
+            "--stdin-filename",
+            "x.json",
+            "/nonexistent.json",
+        ],
         vec!["completions", "bash"],
         vec![
             "probe",

@@ -639,6 +639,8 @@ fn events_are_json_lines_ending_with_the_report() {
             "connected",
             "ended",
             "finished",
+            // Exit 0 20 ms after the handshake: why it ended, before the report.
+            "diagnosis",
             "report"
         ]
     );

@@ -448,6 +448,7 @@ pub async fn attempt(
         pings_answered: checks.1,
         stderr: StderrTail::default(),
         stdout: StdoutNoise::default(),
+        process: None,
         misbehaviour: Default::default(),
         opening: None,
     };

@@ -48,6 +48,7 @@ pub mod hostenv;
 pub mod http;
 #[allow(dead_code)]
 mod lines;
+pub mod memory;
 pub mod opening;
 pub mod runner;
 pub mod stdio;
@@ -263,6 +264,12 @@ pub struct StderrTail {
     pub total_lines: u64,
     /// Bytes written in all.
     pub total_bytes: u64,
+    /// Lines that name a likely cause (a missing module, a heap limit, a port in use: see
+    /// [`crate::engine::diagnosis::table::is_notable`]) but may have scrolled out of the tail
+    /// (Node's heap-limit message is followed by 20 lines of native stack); at most 8, the
+    /// latest, from the first 10,000 lines only.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notable: Vec<String>,
 }
 
 /// What the server wrote to stdout besides JSON-RPC.
@@ -328,11 +335,24 @@ pub struct AttemptReport {
     pub pings_answered: u32,
     pub stderr: StderrTail,
     pub stdout: StdoutNoise,
+    /// What the probe saw of the process itself (a command only; `None` for a socket).
+    pub process: Option<ProcessFacts>,
     /// What the host did after the handshake (featureSets/update, tools/list, channels) and
     /// how the server answered. `None`: no handshake, or `--handshake-only`.
     pub opening: Option<Opening>,
     /// Floods and a server that does not read (findings).
     pub misbehaviour: Misbehaviour,
+}
+
+/// What the probe saw of a launched process, besides its messages: how it ended on its own and
+/// its memory over time (for the diagnosis).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ProcessFacts {
+    /// How the process ended before the probe stopped it (`None`: it was still running when
+    /// the probe stopped it, or its end was not seen).
+    pub exited: Option<crate::engine::policy::Ended>,
+    /// Its resident memory (with its descendants) while the attempt ran.
+    pub memory: memory::MemoryTrace,
 }
 
 impl AttemptReport {

@@ -463,6 +463,7 @@ mod tests {
                 pings_answered: 0,
                 stderr: Default::default(),
                 stdout: Default::default(),
+                process: None,
                 misbehaviour: Default::default(),
                 opening: None,
             })

@@ -18,9 +18,10 @@ use tokio::time::Instant;
 use super::handshake::{self, Answer, Incoming, PingAction, Pinger};
 use super::lines::{LineReader, Tail};
 use super::{
-    AttemptOptions, AttemptReport, LaunchError, Misbehaviour, Progress, ServerInfo, StderrTail,
-    StdoutNoise, StopLevel, Stopped,
+    memory, AttemptOptions, AttemptReport, LaunchError, Misbehaviour, ProcessFacts, Progress,
+    ServerInfo, StderrTail, StdoutNoise, StopLevel, Stopped,
 };
+use crate::engine::diagnosis;
 use crate::engine::policy::{Ended, Failure, Outcome};
 use crate::engine::process::{self, GroupChild, StopResult};
 use crate::engine::redact::Redactor;
@@ -38,6 +39,10 @@ pub const MAX_UNSENT: usize = 1024 * 1024;
 pub const STDERR_TAIL_BYTES: usize = 8 * 1024;
 /// The tail's size in lines.
 pub const STDERR_TAIL_LINES: usize = 20;
+/// Stderr lines naming a likely cause kept besides the tail, and how many lines are scanned
+/// for them (a flood is no crash report).
+const NOTABLE_LINES: usize = 8;
+const NOTABLE_SCAN_LINES: u64 = 10_000;
 /// How many non-JSON stdout lines are kept as samples, and how long each may be.
 const NOISE_SAMPLES: usize = 3;
 const NOISE_SAMPLE_CHARS: usize = 200;
@@ -243,6 +248,8 @@ fn spawn_stdout_reader(
 struct StderrState {
     tail: Tail,
     total_bytes: u64,
+    /// Lines that name a likely cause (for the diagnosis), the latest few.
+    notable: std::collections::VecDeque<String>,
 }
 
 fn spawn_stderr_reader(
@@ -271,6 +278,12 @@ fn spawn_stderr_reader(
             };
             let total = reader.total_bytes;
             if let Ok(mut s) = state.lock() {
+                if s.tail.total_lines < NOTABLE_SCAN_LINES && diagnosis::table::is_notable(&text) {
+                    if s.notable.len() == NOTABLE_LINES {
+                        s.notable.pop_front();
+                    }
+                    s.notable.push_back(text.clone());
+                }
                 s.tail.push(text);
                 s.total_bytes = total;
             }
@@ -381,6 +394,7 @@ pub async fn attempt(
     let spawned = process::spawn(&mut cmd).map_err(|e| launch_error(target, &e, &redactor))?;
     let mut child: GroupChild = spawned.child;
     let pid = child.pid();
+    let memory = memory::Sampler::start(pid, opts.epoch);
     progress(Progress::Launched {
         at_ms: opts.ms_since_epoch(launched),
         pid: Some(pid),
@@ -390,6 +404,7 @@ pub async fn attempt(
     let stderr_state = Arc::new(Mutex::new(StderrState {
         tail: Tail::new(STDERR_TAIL_LINES, STDERR_TAIL_BYTES),
         total_bytes: 0,
+        notable: Default::default(),
     }));
     let (mut messages, stdout_task) =
         spawn_stdout_reader(spawned.stdout, noise.clone(), redactor.clone());
@@ -521,6 +536,11 @@ pub async fn attempt(
         }
     };
 
+    // How it ended on its own (before the probe stops it), and its memory until then.
+    let process = ProcessFacts {
+        exited: child.status().map(ended_of),
+        memory: memory.finish(),
+    };
     let (pings_sent, pings_answered) = match &phase {
         Phase::Connected {
             pinger: Some(p), ..
@@ -575,6 +595,7 @@ pub async fn attempt(
             lines: s.tail.lines().cloned().collect(),
             total_lines: s.tail.total_lines,
             total_bytes: s.total_bytes,
+            notable: s.notable.iter().map(|l| redactor.redact(l)).collect(),
         },
         Err(_) => StderrTail::default(),
     };
@@ -593,6 +614,7 @@ pub async fn attempt(
         pings_answered,
         stderr,
         stdout,
+        process: Some(process),
         misbehaviour,
         opening: None,
     })

@@ -473,6 +473,7 @@ mod tests {
                     pings_answered: 0,
                     stderr: Default::default(),
                     stdout: Default::default(),
+                    process: None,
                     misbehaviour: Default::default(),
                     opening: None,
                 };

@@ -224,6 +224,7 @@ impl Draft<'_> {
             pings_answered: self.pings_answered,
             stderr: StderrTail::default(),
             stdout: self.noise,
+            process: None,
             misbehaviour: self.misbehaviour,
             opening: None,
         }
@@ -393,6 +394,8 @@ pub async fn attempt(
                         answer => break answer,
                     }
                 }
+                // A flood is read as fast as it comes; let the signal handler run in between.
+                tokio::task::yield_now().await;
             }
             Some(Err(e)) => {
                 let why = format!("connection lost during the handshake ({})", ws_error(&e));
@@ -540,13 +543,20 @@ pub async fn attempt(
                 );
             }
             Some(Ok(msg)) => {
+                // A flood is read as fast as it comes (tokio's budget only yields after many
+                // reads of up to 128 KiB): let the signal handler and the timers run in between,
+                // so Ctrl-C is seen at once whatever the server sends.
+                tokio::task::yield_now().await;
                 let Some(value) = draft.frame(&msg, &redactor) else {
                     continue;
                 };
                 if let Some(p) = pinger.as_mut() {
                     p.on_message(&value, Instant::now());
                 }
-                if let Some(reply) = handshake::reply_to_server_request(&value) {
+                if draft.not_reading && handshake::reply_to_server_request(&value).is_some() {
+                    // It stopped reading: no reply is built, only counted.
+                    draft.misbehaviour.unsent_messages += 1;
+                } else if let Some(reply) = handshake::reply_to_server_request(&value) {
                     match send(
                         &mut ws,
                         Message::text(reply.to_string()),

@@ -1,0 +1,456 @@
+//! The diagnoses as data: one row per kind of evidence, in the order they are tried (and
+//! shown when equally sure). Several rows may give the same diagnosis. The interpreter in
+//! [`super`] knows how to look for each kind of [`When`]; everything a row says (the texts it
+//! matches, what it names, how sure it is, the next step) is here.
+
+use serde::Serialize;
+
+/// A diagnosis's stable id (in `--json`, `--events` and the docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Id {
+    CommandNotFound,
+    NotExecutable,
+    MissingDependency,
+    PortInUse,
+    MissingEnvVar,
+    OutOfMemory,
+    Crash,
+    DiesOnRequest,
+    Timer,
+    StdoutLogging,
+    ExitsAfterHandshake,
+    KilledFromOutside,
+    WrongProtocol,
+    CauseUnknown,
+}
+
+impl Id {
+    /// Every id, in the docs' order.
+    pub const ALL: &'static [Id] = &[
+        Id::CommandNotFound,
+        Id::NotExecutable,
+        Id::MissingDependency,
+        Id::PortInUse,
+        Id::MissingEnvVar,
+        Id::OutOfMemory,
+        Id::Crash,
+        Id::DiesOnRequest,
+        Id::Timer,
+        Id::StdoutLogging,
+        Id::ExitsAfterHandshake,
+        Id::KilledFromOutside,
+        Id::WrongProtocol,
+        Id::CauseUnknown,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Id::CommandNotFound => "command-not-found",
+            Id::NotExecutable => "not-executable",
+            Id::MissingDependency => "missing-dependency",
+            Id::PortInUse => "port-in-use",
+            Id::MissingEnvVar => "missing-env-var",
+            Id::OutOfMemory => "out-of-memory",
+            Id::Crash => "crash",
+            Id::DiesOnRequest => "dies-on-request",
+            Id::Timer => "timer",
+            Id::StdoutLogging => "stdout-logging",
+            Id::ExitsAfterHandshake => "exits-after-handshake",
+            Id::KilledFromOutside => "killed-from-outside",
+            Id::WrongProtocol => "wrong-protocol",
+            Id::CauseUnknown => "cause-unknown",
+        }
+    }
+
+    /// What the diagnosis means, in one line (docs and help).
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Id::CommandNotFound => "the command (or its `#!` interpreter) is in none of PATH's folders",
+            Id::NotExecutable => "the command exists but cannot be run (no execute permission, a folder)",
+            Id::MissingDependency => "a module, package or shared library the server imports is not installed",
+            Id::PortInUse => "the port the server listens on is taken, likely by an earlier instance still running",
+            Id::MissingEnvVar => "an environment variable the server needs is not set (or the host does not pass it)",
+            Id::OutOfMemory => "the server ran out of memory (Node's heap limit, or killed with its memory rising)",
+            Id::Crash => "an uncaught exception, a Python traceback, a Rust or Go panic: the error line and its first frame",
+            Id::DiesOnRequest => "the connection ended while a host request was unanswered: the server dies on that request",
+            Id::Timer => "every connection lived the same time: an idle timeout or a deliberate exit",
+            Id::StdoutLogging => "the server writes logs to stdout, where only JSON-RPC may go",
+            Id::ExitsAfterHandshake => "exit 0 right after the handshake: the server believes its input ended or it was told to stop",
+            Id::KilledFromOutside => "a signal the probe did not send ended the server (OOM killer, supervisor, container limit)",
+            Id::WrongProtocol => "the server refused or answered another protocol version: the entry's `protocol` is wrong",
+            Id::CauseUnknown => "none of the above fits: what was seen, to start from",
+        }
+    }
+}
+
+impl std::fmt::Display for Id {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How sure a diagnosis is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Confidence {
+    Low,
+    Medium,
+    High,
+}
+
+impl Confidence {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Confidence::Low => "low",
+            Confidence::Medium => "medium",
+            Confidence::High => "high",
+        }
+    }
+}
+
+/// How a row names the thing a matched line is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Name {
+    /// Nothing to name.
+    Nothing,
+    /// The first quoted text after the needle: `Cannot find module 'express'`.
+    Quoted,
+    /// The first word after the needle: `require() of ES Module /x/y.js`.
+    WordAfter,
+    /// Quoted, else the first word.
+    QuotedOrWord,
+    /// An upper-case name on the line (a quoted one first): `API_KEY is not set`.
+    EnvVar,
+    /// A port on the line: `address already in use :::3000`.
+    Port,
+    /// The word before the needle: `sh: 1: nodee: not found`.
+    CommandBefore,
+}
+
+impl Name {
+    /// Whether a line that names nothing is no evidence for the row (a missing variable must be
+    /// named; a port in use is one even when the line gives no number).
+    pub fn required(self) -> bool {
+        !matches!(self, Name::Nothing | Name::Port)
+    }
+}
+
+/// A line of stderr that is evidence.
+#[derive(Debug, Clone, Copy)]
+pub struct Text {
+    /// The line contains this (case-sensitive).
+    pub contains: &'static str,
+    /// What it names.
+    pub name: Name,
+    /// The row only counts when some line of the same tail also contains this (`KeyError`
+    /// only with `environ` in a frame).
+    pub with: Option<&'static str>,
+}
+
+const fn text(contains: &'static str, name: Name) -> Text {
+    Text {
+        contains,
+        name,
+        with: None,
+    }
+}
+
+/// The evidence a row looks for.
+#[derive(Debug, Clone, Copy)]
+pub enum When {
+    /// The command could not be spawned: not found (ENOENT).
+    SpawnNotFound,
+    /// The command could not be spawned: permission denied (EACCES).
+    SpawnDenied,
+    /// The process exited with one of these codes (before or after its handshake); the thing
+    /// is named from the first stderr line matching one of `named_by`.
+    Exit {
+        codes: &'static [i32],
+        named_by: &'static [Text],
+    },
+    /// A line of the launch's stderr matches one of these (the first match names the thing).
+    Stderr(&'static [Text]),
+    /// A crash in the stderr tail: its error line and first frame (Node, Python, Rust, Go).
+    CrashTrace,
+    /// Killed by SIGKILL (or another signal) with its RSS rising to the end (`/proc` samples).
+    KilledWithMemoryRising,
+    /// Ended by one of these signals, which the probe had not sent; or exited with 128 plus one
+    /// of them (a wrapper passing its child's death on).
+    Signal(&'static [i32]),
+    /// The connection ended while a host request was unanswered.
+    RequestPending,
+    /// Two or more connections lived the same time (within 5 % or 50 ms).
+    SameLifetime,
+    /// Lines on stdout that are not JSON-RPC.
+    StdoutNoise,
+    /// Exit 0 (or stdout closed) within this many ms of the handshake.
+    QuietExitAfterHandshake { within_ms: f64 },
+    /// A protocol-version refusal (-32022), or an answer with another version.
+    VersionRefused,
+}
+
+/// One row.
+#[derive(Debug, Clone, Copy)]
+pub struct Rule {
+    pub id: Id,
+    pub when: When,
+    /// How sure the diagnosis is when this evidence is on a launch that died.
+    pub confidence: Confidence,
+    /// The diagnosis in a few words; `{}` is the thing named.
+    pub says: &'static str,
+    /// The same when nothing could be named.
+    pub says_unnamed: &'static str,
+    /// The one next step; `{}` is the thing named.
+    pub next: &'static str,
+    /// The same when nothing could be named.
+    pub next_unnamed: &'static str,
+    /// Diagnoses that explain the same launch better: when one of them is found on a launch,
+    /// this row gives nothing for it.
+    pub unless: &'static [Id],
+}
+
+/// Diagnoses a crash trace or a signal gives way to (they explain the crash).
+const SPECIFIC: &[Id] = &[
+    Id::CommandNotFound,
+    Id::NotExecutable,
+    Id::MissingDependency,
+    Id::PortInUse,
+    Id::MissingEnvVar,
+    Id::OutOfMemory,
+];
+
+/// Every row, in order.
+pub const RULES: &[Rule] = &[
+    Rule {
+        id: Id::CommandNotFound,
+        when: When::SpawnNotFound,
+        confidence: Confidence::High,
+        says: "`{}` was not found",
+        says_unnamed: "the command was not found",
+        next: "install `{}` or give its full path as `command` (the host starts it without a shell, with the PATH shown)",
+        next_unnamed: "install the command or give its full path as `command` (the host starts it without a shell, with the PATH shown)",
+        unless: &[],
+    },
+    Rule {
+        id: Id::CommandNotFound,
+        when: When::Exit {
+            codes: &[127],
+            named_by: &[
+                text(": command not found", Name::CommandBefore),
+                text(": not found", Name::CommandBefore),
+                text(": No such file or directory", Name::CommandBefore),
+            ],
+        },
+        confidence: Confidence::High,
+        says: "`{}` was not found (exit 127)",
+        says_unnamed: "a command it runs was not found (exit 127)",
+        next: "install `{}` or use its full path in the wrapper that runs it (the PATH the server gets is shown)",
+        next_unnamed: "install the missing command or use its full path in the wrapper that runs it (the PATH the server gets is shown)",
+        unless: &[Id::MissingDependency],
+    },
+    Rule {
+        id: Id::NotExecutable,
+        when: When::SpawnDenied,
+        confidence: Confidence::High,
+        says: "`{}` cannot be executed",
+        says_unnamed: "the command cannot be executed",
+        next: "make `{}` executable (`chmod +x`) or run it through its interpreter (e.g. `node`, `python3`)",
+        next_unnamed: "make the command executable (`chmod +x`) or run it through its interpreter (e.g. `node`, `python3`)",
+        unless: &[],
+    },
+    Rule {
+        id: Id::NotExecutable,
+        when: When::Exit {
+            codes: &[126],
+            named_by: &[
+                text(": Permission denied", Name::CommandBefore),
+                text(": Is a directory", Name::CommandBefore),
+            ],
+        },
+        confidence: Confidence::High,
+        says: "`{}` cannot be executed (exit 126)",
+        says_unnamed: "a command it runs cannot be executed (exit 126)",
+        next: "make `{}` executable (`chmod +x`) or run it through its interpreter",
+        next_unnamed: "make the command executable (`chmod +x`) or run it through its interpreter",
+        unless: &[],
+    },
+    Rule {
+        id: Id::MissingDependency,
+        when: When::Stderr(&[
+            text("Cannot find package ", Name::Quoted),
+            text("Cannot find module ", Name::Quoted),
+            text("require() of ES Module ", Name::WordAfter),
+            text("ERR_REQUIRE_ESM", Name::Nothing),
+            text("ModuleNotFoundError: No module named ", Name::Quoted),
+            text("ImportError: cannot import name ", Name::Quoted),
+            text("ImportError: No module named ", Name::QuotedOrWord),
+            text("error while loading shared libraries: ", Name::WordAfter),
+        ]),
+        confidence: Confidence::High,
+        says: "`{}` is not installed where the server looks for it",
+        says_unnamed: "a module the server imports is missing",
+        next: "install the server's dependencies where it runs (`npm install` / `pip install` in its folder, with the same interpreter), or fix the import of `{}`",
+        next_unnamed: "install the server's dependencies where it runs (`npm install` / `pip install` in its folder, with the same interpreter)",
+        unless: &[],
+    },
+    Rule {
+        id: Id::PortInUse,
+        when: When::Stderr(&[
+            text("EADDRINUSE", Name::Port),
+            text("address already in use", Name::Port),
+            text("Address already in use", Name::Port),
+        ]),
+        confidence: Confidence::High,
+        says: "port {} is already in use",
+        says_unnamed: "the port it listens on is already in use",
+        next: "find what holds port {} (`ss -ltnp 'sport = :{}'`), likely an earlier instance still running; stop it, or give each instance its own port",
+        next_unnamed: "find what holds the port (`ss -ltnp`), likely an earlier instance still running; stop it, or give each instance its own port",
+        unless: &[],
+    },
+    Rule {
+        id: Id::MissingEnvVar,
+        when: When::Stderr(&[
+            text("is not set", Name::EnvVar),
+            text("environment variable", Name::EnvVar),
+            text("Environment variable", Name::EnvVar),
+            text("env var", Name::EnvVar),
+            Text {
+                contains: "KeyError: ",
+                name: Name::EnvVar,
+                with: Some("environ"),
+            },
+        ]),
+        confidence: Confidence::High,
+        says: "the environment variable `{}` is not set",
+        says_unnamed: "an environment variable is not set",
+        next: "set `{}` in the entry's `env`",
+        next_unnamed: "set the variable the server names in the entry's `env`",
+        unless: &[],
+    },
+    Rule {
+        id: Id::OutOfMemory,
+        when: When::Stderr(&[
+            text("JavaScript heap out of memory", Name::Nothing),
+            text("Reached heap limit", Name::Nothing),
+            text("MemoryError", Name::Nothing),
+            text("runtime: out of memory", Name::Nothing),
+            text("memory allocation of ", Name::Nothing),
+        ]),
+        confidence: Confidence::High,
+        says: "it ran out of memory",
+        says_unnamed: "it ran out of memory",
+        next: "find what grows (a heap snapshot, `--inspect`, tracemalloc); raise the limit only once it stops growing (`--max-old-space-size`)",
+        next_unnamed: "find what grows (a heap snapshot, `--inspect`, tracemalloc); raise the limit only once it stops growing (`--max-old-space-size`)",
+        unless: &[],
+    },
+    Rule {
+        id: Id::OutOfMemory,
+        when: When::KilledWithMemoryRising,
+        confidence: Confidence::High,
+        says: "it was killed with its memory rising (the OOM killer or a memory limit)",
+        says_unnamed: "it was killed with its memory rising (the OOM killer or a memory limit)",
+        next: "confirm with `journalctl -k | grep -i oom` (or the container's memory events) and find what grows in the server",
+        next_unnamed: "confirm with `journalctl -k | grep -i oom` (or the container's memory events) and find what grows in the server",
+        unless: &[],
+    },
+    Rule {
+        id: Id::Crash,
+        when: When::CrashTrace,
+        confidence: Confidence::High,
+        says: "it crashed: {}",
+        says_unnamed: "it crashed",
+        next: "fix the error at the frame shown (run the command by hand to see the whole trace)",
+        next_unnamed: "fix the error at the frame shown (run the command by hand to see the whole trace)",
+        unless: SPECIFIC,
+    },
+    Rule {
+        id: Id::DiesOnRequest,
+        when: When::RequestPending,
+        confidence: Confidence::High,
+        says: "it dies on the host's `{}` request",
+        says_unnamed: "it dies on a host request",
+        next: "send the server `{}` by hand (or run `probe --events`) and fix its handler; `--handshake-only` probes it without that request meanwhile",
+        next_unnamed: "run `probe --events` to see the request it dies on and fix its handler; `--handshake-only` probes it without that request meanwhile",
+        unless: &[],
+    },
+    Rule {
+        id: Id::Timer,
+        when: When::SameLifetime,
+        confidence: Confidence::High,
+        says: "every connection lived {}: a timer (an idle timeout or a deliberate exit)",
+        says_unnamed: "every connection lived the same time: a timer",
+        next: "look for a timeout of about {} in the server or what runs it (an idle timeout, a proxy closing idle connections): the host may stay silent for minutes",
+        next_unnamed: "look for a timeout in the server or what runs it (an idle timeout, a proxy closing idle connections): the host may stay silent for minutes",
+        unless: &[
+            Id::Crash,
+            Id::MissingDependency,
+            Id::PortInUse,
+            Id::MissingEnvVar,
+            Id::OutOfMemory,
+            Id::DiesOnRequest,
+            Id::ExitsAfterHandshake,
+        ],
+    },
+    Rule {
+        id: Id::StdoutLogging,
+        when: When::StdoutNoise,
+        confidence: Confidence::High,
+        says: "it writes logs to stdout, where only JSON-RPC may go",
+        says_unnamed: "it writes logs to stdout, where only JSON-RPC may go",
+        next: "send the server's logs to stderr (`console.error`, `print(..., file=sys.stderr)`, a logger on stderr); the host ignores other lines on stdout and a log glued to a message breaks it",
+        next_unnamed: "send the server's logs to stderr (`console.error`, `print(..., file=sys.stderr)`, a logger on stderr); the host ignores other lines on stdout and a log glued to a message breaks it",
+        unless: &[],
+    },
+    Rule {
+        id: Id::ExitsAfterHandshake,
+        when: When::QuietExitAfterHandshake { within_ms: 250.0 },
+        confidence: Confidence::Medium,
+        says: "it ends right after its handshake without an error: it believes its input ended or it was told to stop",
+        says_unnamed: "it ends right after its handshake without an error: it believes its input ended or it was told to stop",
+        next: "run it by hand with its stdin held open (`cat | COMMAND`): a server must read until its stdin closes; look for a one-shot mode, or a wrapper that closes its stdin",
+        next_unnamed: "run it by hand with its stdin held open (`cat | COMMAND`): a server must read until its stdin closes; look for a one-shot mode, or a wrapper that closes its stdin",
+        unless: &[Id::DiesOnRequest],
+    },
+    Rule {
+        id: Id::KilledFromOutside,
+        when: When::Signal(&[9, 15, 2, 1]),
+        confidence: Confidence::Medium,
+        says: "it was killed by {}, which the probe did not send",
+        says_unnamed: "it was killed by a signal the probe did not send",
+        next: "find who sends it: the kernel's OOM killer (`journalctl -k | grep -i oom`), a supervisor, a container limit or a script that kills old instances",
+        next_unnamed: "find who sends it: the kernel's OOM killer (`journalctl -k | grep -i oom`), a supervisor, a container limit or a script that kills old instances",
+        unless: &[Id::OutOfMemory, Id::Crash],
+    },
+    Rule {
+        id: Id::WrongProtocol,
+        when: When::VersionRefused,
+        confidence: Confidence::High,
+        says: "it speaks another protocol version than this entry's ({} handshake)",
+        says_unnamed: "it speaks another protocol version than this entry's",
+        next: "{}",
+        next_unnamed: "set the entry's `protocol` to the handshake the server speaks",
+        unless: &[],
+    },
+];
+
+/// Lines that are never evidence for a stderr row: runtimes' own hints and warnings, which name
+/// variables and flags that have nothing to do with the end (`note: run with `RUST_BACKTRACE=1`
+/// environment variable ...`, `(node:123) Warning: Setting the NODE_TLS_REJECT_UNAUTHORIZED
+/// environment variable ...`).
+pub const NOT_EVIDENCE: &[&str] = &["RUST_BACKTRACE", "--trace-warnings", "(node:"];
+
+/// Whether a stderr line is evidence for some stderr row (kept for the diagnosis even when it
+/// scrolls out of the tail).
+pub fn is_notable(line: &str) -> bool {
+    line.len() <= 1024
+        && !NOT_EVIDENCE.iter().any(|n| line.contains(n))
+        && RULES.iter().any(|r| match r.when {
+            When::Stderr(texts) => texts.iter().any(|t| line.contains(t.contains)),
+            _ => false,
+        })
+}
+
+/// What `cause-unknown` says and suggests.
+pub const UNKNOWN_SAYS: &str = "no known pattern in what was seen";
+pub const UNKNOWN_NEXT: &str = "run the command by hand with the entry's environment and watch its stderr; `--events` shows each launch as it happens";

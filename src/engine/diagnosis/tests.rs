@@ -1,0 +1,668 @@
+//! The table against what real servers write: one case per row, plus the lines that must not
+//! be taken for a cause.
+
+use std::collections::BTreeSet;
+use std::time::SystemTime;
+
+use super::*;
+use crate::engine::policy::{EngineKind, Failure, Preset, Timings};
+use crate::engine::probe::memory::{MemoryTrace, RssSample};
+use crate::engine::probe::runner::Finish;
+use crate::engine::probe::{AttemptReport, ProcessFacts, ServerInfo, StderrTail, StdoutNoise};
+
+/// How a scripted launch ends.
+#[derive(Clone)]
+enum End {
+    /// Exited (or was killed) before its handshake.
+    Before(Ended),
+    /// Connected, then ended after `lived` ms.
+    After(f64, Ended),
+    StillUp,
+    /// A permanent verdict with this server answer.
+    Refused(String, ServerInfo),
+    /// The handshake timed out.
+    TimedOut,
+}
+
+fn launch(number: u32, end: End, stderr: &[&str]) -> Launch {
+    let t = f64::from(number) * 1000.0;
+    let (connected, outcome, ended_at, exited) = match end.clone() {
+        End::Before(e) => (
+            None,
+            Outcome::FailedToConnect(Failure::Message(format!(
+                "ended ({e}) before its handshake"
+            ))),
+            t + 50.0,
+            Some(e),
+        ),
+        End::After(lived, e) => (
+            Some(t + 100.0),
+            Outcome::Connected {
+                lived_ms: lived,
+                ended: e.clone(),
+            },
+            t + 100.0 + lived,
+            Some(e),
+        ),
+        End::StillUp => (
+            Some(t + 100.0),
+            Outcome::StillUp { lived_ms: 30_000.0 },
+            t + 30_100.0,
+            None,
+        ),
+        End::Refused(error, _) => (
+            None,
+            Outcome::Permanent(Failure::Message(error)),
+            t + 80.0,
+            None,
+        ),
+        End::TimedOut => (
+            None,
+            Outcome::FailedToConnect(Failure::Message("initialize handshake timed out".into())),
+            t + 30_000.0,
+            None,
+        ),
+    };
+    let server = match &end {
+        End::Refused(_, s) => Some(s.clone()),
+        _ => None,
+    };
+    Launch {
+        number,
+        attempt: number - 1,
+        report: AttemptReport {
+            launched_at_ms: t,
+            launched_at_wall: SystemTime::now(),
+            pid: Some(1000 + number),
+            connected_at_ms: connected,
+            server,
+            ended_at_ms: ended_at,
+            outcome: Some(outcome.clone()),
+            stopped: Stopped::AlreadyGone,
+            pings_sent: 0,
+            pings_answered: 0,
+            stderr: StderrTail {
+                lines: stderr.iter().map(|s| s.to_string()).collect(),
+                total_lines: stderr.len() as u64,
+                total_bytes: 0,
+                notable: Vec::new(),
+            },
+            stdout: StdoutNoise::default(),
+            process: Some(ProcessFacts {
+                exited,
+                memory: MemoryTrace::default(),
+            }),
+            opening: None,
+            misbehaviour: Default::default(),
+        },
+        decision: None,
+        error: Some(outcome.error().to_string()),
+        alert: None,
+    }
+}
+
+fn run_of(launches: Vec<Launch>) -> ProbeRun {
+    ProbeRun {
+        policy: Preset::Lasting.policy_with(
+            EngineKind::Legacy,
+            Timings {
+                interval_ms: 100.0,
+                cap_ms: 1000.0,
+            },
+        ),
+        seed: 1,
+        launches,
+        folded: Default::default(),
+        finish: Finish::Launches(1),
+        planned: None,
+        started_wall: SystemTime::now(),
+        elapsed_ms: 0.0,
+    }
+}
+
+fn setting() -> Setting {
+    Setting {
+        command: Some("node".into()),
+        path: Some("/usr/local/bin:/usr/bin:/bin".into()),
+        protocol: Some(Protocol::Legacy),
+        ..Setting::default()
+    }
+}
+
+fn exit(code: i32) -> Ended {
+    Ended::Exit { code }
+}
+
+fn one(end: End, stderr: &[&str]) -> Vec<Diagnosis> {
+    diagnose(&run_of(vec![launch(1, end, stderr)]), &setting())
+}
+
+/// The first diagnosis's id, summary and the texts of its evidence.
+fn first(d: &[Diagnosis]) -> (Id, String, Vec<String>) {
+    let d = d.first().expect("a diagnosis");
+    (
+        d.id,
+        d.summary.clone(),
+        d.evidence.iter().map(|e| e.text.clone()).collect(),
+    )
+}
+
+#[test]
+fn what_servers_write_gives_the_right_cause_and_names_it() {
+    // (stderr, how it ended, id, a text the summary contains, a line the evidence quotes)
+    let cases: Vec<(&[&str], Ended, Id, &str, &str)> = vec![
+        (
+            &[
+                "node:internal/modules/esm/resolve:854",
+                "  throw new ERR_MODULE_NOT_FOUND(packageName, fileURLToPath(base), null);",
+                "        ^",
+                "",
+                "Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'left-pad' imported from /srv/server.mjs",
+                "    at packageResolve (node:internal/modules/esm/resolve:854:9)",
+                "",
+                "Node.js v20.20.2",
+            ],
+            exit(1),
+            Id::MissingDependency,
+            "`left-pad`",
+            "Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'left-pad' imported from /srv/server.mjs",
+        ),
+        (
+            &["Error: Cannot find module 'express'", "Require stack:", "- /srv/index.js"],
+            exit(1),
+            Id::MissingDependency,
+            "`express`",
+            "Error: Cannot find module 'express'",
+        ),
+        (
+            &[
+                "Error [ERR_REQUIRE_ESM]: require() of ES Module /srv/node_modules/chalk/source/index.js from /srv/index.js not supported.",
+            ],
+            exit(1),
+            Id::MissingDependency,
+            "chalk",
+            "ERR_REQUIRE_ESM",
+        ),
+        (
+            &[
+                "Traceback (most recent call last):",
+                "  File \"/srv/server.py\", line 3, in <module>",
+                "    import requests",
+                "ModuleNotFoundError: No module named 'requests'",
+            ],
+            exit(1),
+            Id::MissingDependency,
+            "`requests`",
+            "ModuleNotFoundError: No module named 'requests'",
+        ),
+        (
+            &["./server: error while loading shared libraries: libssl.so.3: cannot open shared object file: No such file or directory"],
+            exit(127),
+            Id::MissingDependency,
+            "`libssl.so.3`",
+            "libssl.so.3",
+        ),
+        (
+            &[
+                "node:events:497",
+                "      throw er; // Unhandled 'error' event",
+                "Error: listen EADDRINUSE: address already in use 127.0.0.1:3000",
+                "    at Server.setupListenHandle [as _listen2] (node:net:1897:16)",
+            ],
+            exit(1),
+            Id::PortInUse,
+            "port 3000",
+            "EADDRINUSE",
+        ),
+        (
+            &[
+                "Traceback (most recent call last):",
+                "  File \"/srv/server.py\", line 9, in <module>",
+                "    sock.bind((\"127.0.0.1\", 8765))",
+                "OSError: [Errno 98] Address already in use",
+            ],
+            exit(1),
+            Id::PortInUse,
+            "in use",
+            "OSError: [Errno 98] Address already in use",
+        ),
+        (
+            &["Error: GITHUB_TOKEN is not set", "    at file:///srv/index.mjs:4:9"],
+            exit(1),
+            Id::MissingEnvVar,
+            "`GITHUB_TOKEN`",
+            "GITHUB_TOKEN is not set",
+        ),
+        (
+            &["FATAL: missing required environment variable \"API_KEY\""],
+            exit(2),
+            Id::MissingEnvVar,
+            "`API_KEY`",
+            "API_KEY",
+        ),
+        (
+            &[
+                "Traceback (most recent call last):",
+                "  File \"/srv/server.py\", line 5, in <module>",
+                "    key = os.environ[\"WEATHER_API_KEY\"]",
+                "  File \"<frozen os>\", line 679, in __getitem__",
+                "KeyError: 'WEATHER_API_KEY'",
+            ],
+            exit(1),
+            Id::MissingEnvVar,
+            "`WEATHER_API_KEY`",
+            "KeyError: 'WEATHER_API_KEY'",
+        ),
+        (
+            &[
+                "<--- Last few GCs --->",
+                "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory",
+                " 1: 0xb8a1c0 node::Abort() [node]",
+            ],
+            Ended::Signal { signal: 6 },
+            Id::OutOfMemory,
+            "out of memory",
+            "JavaScript heap out of memory",
+        ),
+        (
+            &[
+                "file:///srv/server.mjs:12",
+                "    throw new TypeError(\"cannot read the config\");",
+                "    ^",
+                "",
+                "TypeError: cannot read the config",
+                "    at handle (file:///srv/server.mjs:12:11)",
+                "    at file:///srv/server.mjs:30:3",
+                "",
+                "Node.js v20.20.2",
+            ],
+            exit(1),
+            Id::Crash,
+            "TypeError: cannot read the config",
+            "at handle (file:///srv/server.mjs:12:11)",
+        ),
+        (
+            &[
+                "Traceback (most recent call last):",
+                "  File \"/srv/server.py\", line 40, in <module>",
+                "    main()",
+                "  File \"/srv/server.py\", line 31, in handle",
+                "    raise ValueError(\"bad request\")",
+                "ValueError: bad request",
+            ],
+            exit(1),
+            Id::Crash,
+            "ValueError: bad request",
+            "File \"/srv/server.py\", line 31, in handle",
+        ),
+        (
+            &[
+                "thread 'main' panicked at src/main.rs:42:9:",
+                "called `Option::unwrap()` on a `None` value",
+                "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace",
+            ],
+            exit(101),
+            Id::Crash,
+            "panicked at src/main.rs:42:9: called `Option::unwrap()` on a `None` value",
+            "src/main.rs:42:9",
+        ),
+        (
+            &[
+                "panic: runtime error: invalid memory address or nil pointer dereference",
+                "[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x4a1b2c]",
+                "",
+                "goroutine 1 [running]:",
+                "main.handle(...)",
+                "\t/srv/main.go:27 +0x1c",
+                "exit status 2",
+            ],
+            exit(2),
+            Id::Crash,
+            "panic: runtime error",
+            "main.handle(...) at /srv/main.go:27 +0x1c",
+        ),
+        (
+            &["sh: 1: mcp-server-files: not found"],
+            exit(127),
+            Id::CommandNotFound,
+            "`mcp-server-files`",
+            "PATH=/usr/local/bin:/usr/bin:/bin",
+        ),
+        (
+            &["/usr/bin/env: 'nodee': No such file or directory"],
+            exit(127),
+            Id::CommandNotFound,
+            "`nodee`",
+            "exit 127",
+        ),
+        (
+            &["sh: 1: ./server.sh: Permission denied"],
+            exit(126),
+            Id::NotExecutable,
+            "`./server.sh`",
+            "exit 126",
+        ),
+    ];
+    for (stderr, ended, id, says, quoted) in cases {
+        let d = one(End::Before(ended.clone()), stderr);
+        let (got, summary, evidence) = first(&d);
+        assert_eq!(got, id, "{stderr:?}: {d:#?}");
+        assert!(summary.contains(says), "{summary:?} lacks {says:?}");
+        assert!(
+            evidence.iter().any(|e| e.contains(quoted)),
+            "{evidence:?} lacks {quoted:?}"
+        );
+        assert_eq!(d[0].confidence, Confidence::High, "{d:#?}");
+        // The specific cause explains the crash: no second `crash` for the same end.
+        if id != Id::Crash {
+            assert!(d.iter().all(|x| x.id != Id::Crash), "{d:#?}");
+        }
+        assert!(!d[0].next_step.is_empty());
+    }
+}
+
+#[test]
+fn ordinary_stderr_and_a_healthy_server_give_no_cause() {
+    let chatter = [
+        "INFO listening on port 3000",
+        "server ready (PORT=3000, LOG_LEVEL=debug)",
+        "Warning: the config file is not set up for caching",
+        "DEBUG received initialize",
+        "(node:4242) Warning: Setting the NODE_TLS_REJECT_UNAUTHORIZED environment variable to '0' makes TLS connections insecure",
+        "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace",
+    ];
+    // Stayed up: nothing died, nothing to diagnose.
+    assert!(one(End::StillUp, &chatter).is_empty());
+    // Died with only chatter on stderr: the cause is unknown, with what was seen.
+    let d = one(End::Before(exit(3)), &chatter[..1]);
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].id, Id::CauseUnknown);
+    assert_eq!(d[0].confidence, Confidence::Low);
+    let texts: Vec<&str> = d[0].evidence.iter().map(|e| e.text.as_str()).collect();
+    assert!(texts.iter().any(|t| t.contains("exit 3")), "{texts:?}");
+    assert!(
+        texts.contains(&"last line: INFO listening on port 3000"),
+        "{texts:?}"
+    );
+    let d = one(End::Before(exit(3)), &chatter);
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].id, Id::CauseUnknown);
+    // A handshake that timed out with nothing written.
+    let d = one(End::TimedOut, &[]);
+    assert_eq!(d[0].id, Id::CauseUnknown);
+    assert!(d[0]
+        .evidence
+        .iter()
+        .any(|e| e.text == "initialize handshake timed out"));
+    assert!(d[0].evidence.iter().any(|e| e.text == "nothing"));
+}
+
+#[test]
+fn the_same_lifetime_on_every_launch_is_a_timer_unless_a_crash_explains_it() {
+    let runs = |lives: &[f64], stderr: &[&str]| {
+        let ls = lives
+            .iter()
+            .enumerate()
+            .map(|(i, l)| launch(i as u32 + 1, End::After(*l, exit(0)), stderr))
+            .collect();
+        diagnose(&run_of(ls), &setting())
+    };
+    let d = runs(&[1003.0, 998.0, 1010.0], &[]);
+    assert_eq!(d[0].id, Id::Timer, "{d:#?}");
+    assert_eq!(d[0].confidence, Confidence::High);
+    assert_eq!(d[0].launches, vec![1, 2, 3]);
+    assert!(d[0].summary.contains("lived 1 s:"), "{}", d[0].summary);
+    assert_eq!(
+        d[0].evidence[0].text,
+        "connected for 1003 ms, 998 ms, 1010 ms after the handshake"
+    );
+    // Two launches: less sure.
+    assert_eq!(
+        runs(&[60_000.0, 60_020.0], &[])[0].confidence,
+        Confidence::Medium
+    );
+    // 5 % apart or 50 ms, whichever is more: 1 s and 1.2 s are not the same.
+    assert_ne!(runs(&[1000.0, 1200.0], &[])[0].id, Id::Timer);
+    // A crash every time is no timer.
+    let d = runs(
+        &[1000.0, 1000.0, 1000.0],
+        &["Error: boom", "    at f (/srv/a.js:1:1)"],
+    );
+    assert_eq!(d[0].id, Id::Crash);
+    assert!(d.iter().all(|x| x.id != Id::Timer), "{d:#?}");
+    // Exit 0 right after the handshake: told to stop, not a timer.
+    let d = runs(&[12.0, 11.0, 13.0], &[]);
+    assert_eq!(d[0].id, Id::ExitsAfterHandshake, "{d:#?}");
+    assert!(d.iter().all(|x| x.id != Id::Timer), "{d:#?}");
+    assert_eq!(d[0].launches, vec![1, 2, 3]);
+}
+
+fn with_memory(mut l: Launch, kib: &[u64]) -> Launch {
+    let start = l.report.connected_at_ms.unwrap_or(l.report.launched_at_ms);
+    let mut trace = MemoryTrace::default();
+    for (i, k) in kib.iter().enumerate() {
+        trace.samples.push(RssSample {
+            at_ms: start + i as f64 * 100.0,
+            rss_kib: *k,
+        });
+        trace.peak_kib = trace.peak_kib.max(*k);
+        trace.readings += 1;
+    }
+    if let Some(p) = l.report.process.as_mut() {
+        p.memory = trace;
+    }
+    l
+}
+
+#[test]
+fn sigkill_with_memory_rising_is_memory_and_with_memory_flat_is_from_outside() {
+    let killed = || launch(1, End::After(1500.0, Ended::Signal { signal: 9 }), &[]);
+    let rising = with_memory(killed(), &[40_000, 70_000, 110_000, 150_000, 190_000]);
+    let d = diagnose(&run_of(vec![rising]), &setting());
+    assert_eq!(d[0].id, Id::OutOfMemory, "{d:#?}");
+    assert_eq!(d[0].confidence, Confidence::High);
+    assert!(d[0].evidence.iter().any(|e| e.source == Source::Memory
+        && e.text.starts_with("RSS 39 MiB at 100 ms")
+        && e.text.contains("186 MiB")));
+    assert!(d.iter().all(|x| x.id != Id::KilledFromOutside), "{d:#?}");
+
+    let flat = with_memory(killed(), &[40_000, 40_100, 40_050, 40_200]);
+    let d = diagnose(&run_of(vec![flat]), &setting());
+    assert_eq!(d[0].id, Id::KilledFromOutside, "{d:#?}");
+    assert_eq!(
+        d[0].summary,
+        "it was killed by SIGKILL, which the probe did not send"
+    );
+    assert!(d[0].evidence[0].text.contains("1.5 s after its handshake"));
+    // A wrapper's 137 says the same, less surely.
+    let d = one(End::Before(exit(137)), &[]);
+    assert_eq!(d[0].id, Id::KilledFromOutside);
+    assert_eq!(d[0].confidence, Confidence::Low);
+}
+
+#[test]
+fn logs_on_stdout_explain_a_failed_handshake_more_than_a_connected_one() {
+    let mut l = launch(1, End::TimedOut, &[]);
+    l.report.stdout = StdoutNoise {
+        non_json_lines: 2,
+        samples: vec![
+            "starting weather server...".into(),
+            "[info] ready{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{}}".into(),
+        ],
+        overlong_lines: 0,
+        total_bytes: 100,
+    };
+    let d = diagnose(&run_of(vec![l.clone()]), &setting());
+    assert_eq!(d[0].id, Id::StdoutLogging);
+    assert_eq!(d[0].confidence, Confidence::High);
+    assert_eq!(d[0].evidence[0].text, "starting weather server...");
+    let mut c = launch(1, End::After(5000.0, exit(1)), &[]);
+    c.report.stdout = l.report.stdout.clone();
+    let d = diagnose(&run_of(vec![c]), &setting());
+    let s = d
+        .iter()
+        .find(|x| x.id == Id::StdoutLogging)
+        .expect("stdout-logging");
+    assert_eq!(s.confidence, Confidence::Low);
+}
+
+#[test]
+fn a_connection_that_ends_with_a_request_outstanding_names_the_request() {
+    use crate::engine::probe::opening::{Opening, PendingRequest};
+    let mut ls: Vec<Launch> = (1..=3)
+        .map(|n| launch(n, End::After(40.0, exit(1)), &[]))
+        .collect();
+    for l in &mut ls {
+        l.report.opening = Some(Opening {
+            pending_at_close: Some(PendingRequest {
+                method: "tools/list".into(),
+                sent_at_ms: l.report.ended_at_ms - 12.0,
+            }),
+            ..Opening::default()
+        });
+    }
+    let d = diagnose(&run_of(ls), &setting());
+    assert_eq!(d[0].id, Id::DiesOnRequest, "{d:#?}");
+    assert_eq!(d[0].summary, "it dies on the host's `tools/list` request");
+    assert_eq!(
+        d[0].evidence[0].text,
+        "closed (exit 1) 12 ms after the host sent `tools/list` (no answer)"
+    );
+    assert_eq!(d[0].evidence[0].launches, vec![1, 2, 3]);
+    // The same lifetime every time is explained by the request, not by a timer.
+    assert!(d.iter().all(|x| x.id != Id::Timer), "{d:#?}");
+}
+
+#[test]
+fn a_version_refusal_names_the_protocol_to_set() {
+    let refused = End::Refused(
+        "server refused protocol version 2024-11-05: Unsupported protocol version (code -32022); it supports 2026-07-28: the entry needs protocol: \"modern\"".into(),
+        ServerInfo {
+            supported_versions: vec!["2026-07-28".into()],
+            ..ServerInfo::default()
+        },
+    );
+    let d = one(refused, &[]);
+    assert_eq!(d[0].id, Id::WrongProtocol);
+    assert!(
+        d[0].next_step.contains("\"protocol\": \"modern\""),
+        "{}",
+        d[0].next_step
+    );
+    assert!(d[0].evidence[0].text.contains("-32022"));
+}
+
+#[test]
+fn a_missing_variable_says_whether_the_host_passes_it() {
+    let l = launch(1, End::Before(exit(1)), &["Error: API_KEY is not set"]);
+    let mut s = setting();
+    s.given_env = Some(BTreeSet::from(["PATH".to_string(), "HOME".to_string()]));
+    s.own_env = BTreeSet::from(["API_KEY".to_string()]);
+    let d = diagnose(&run_of(vec![l.clone()]), &s);
+    assert_eq!(d[0].id, Id::MissingEnvVar);
+    assert!(d[0].next_step.contains("inheritEnv"), "{}", d[0].next_step);
+    assert!(d[0]
+        .evidence
+        .iter()
+        .any(|e| e.text.contains("the host does not pass it")));
+    s.own_env.clear();
+    let d = diagnose(&run_of(vec![l]), &s);
+    assert_eq!(d[0].next_step, "set `API_KEY` in the entry's `env`");
+}
+
+#[test]
+fn the_same_cause_on_every_launch_is_one_diagnosis_with_every_launch() {
+    let line = "Error: Cannot find module 'express'";
+    let ls = (1..=3)
+        .map(|n| launch(n, End::Before(exit(1)), &[line]))
+        .collect();
+    let d = diagnose(&run_of(ls), &setting());
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].launches, vec![1, 2, 3]);
+    assert_eq!(d[0].evidence.len(), 1);
+    assert_eq!(d[0].evidence[0].launches, vec![1, 2, 3]);
+}
+
+#[test]
+fn a_launch_error_names_the_command_and_the_path_looked_at() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let mut s = setting();
+    s.command = Some("no-such-server".into());
+    s.path = Some(dir.path().display().to_string());
+    let e = LaunchError::NotFound {
+        command: "no-such-server".into(),
+    };
+    let d = of_launch_error(&e, &s);
+    assert_eq!(d.id, Id::CommandNotFound);
+    assert_eq!(d.summary, "`no-such-server` was not found");
+    assert!(d
+        .evidence
+        .iter()
+        .any(|e| e.text == "no-such-server is in none of PATH's folders"));
+    assert!(d
+        .evidence
+        .iter()
+        .any(|e| e.text == format!("PATH={}", dir.path().display())));
+
+    // A script whose interpreter is missing.
+    let script = dir.path().join("srv");
+    std::fs::write(&script, "#!/usr/bin/env no-such-node\n").expect("write");
+    s.command = Some("srv".into());
+    let d = of_launch_error(&e, &s);
+    assert_eq!(d.id, Id::CommandNotFound);
+    assert_eq!(
+        d.summary,
+        "its interpreter `/usr/bin/env no-such-node` was not found"
+    );
+
+    // The same in the launch error's words.
+    let e = LaunchError::CannotExecute {
+        command: "srv".into(),
+        reason: "its #! interpreter /usr/bin/env no-such-node does not exist".into(),
+    };
+    let d = of_launch_error(&e, &s);
+    assert_eq!(d.id, Id::CommandNotFound);
+    assert_eq!(
+        d.evidence[0].text,
+        "its #! interpreter /usr/bin/env no-such-node does not exist"
+    );
+
+    // Not executable.
+    let e = LaunchError::CannotExecute {
+        command: "srv".into(),
+        reason: "the file is not executable (no x permission; chmod +x?)".into(),
+    };
+    let d = of_launch_error(&e, &s);
+    assert_eq!(d.id, Id::NotExecutable);
+    assert!(
+        d.evidence
+            .iter()
+            .any(|e| e.text.ends_with("has mode 644: not executable")),
+        "{:?}",
+        d.evidence
+    );
+    // What no row fits: what was seen.
+    let e = LaunchError::CannotExecute {
+        command: "srv".into(),
+        reason: "its working directory does not exist".into(),
+    };
+    assert_eq!(of_launch_error(&e, &s).id, Id::CauseUnknown);
+}
+
+#[test]
+fn every_id_is_in_the_table_and_every_row_is_reachable_text() {
+    for id in Id::ALL {
+        assert!(
+            *id == Id::CauseUnknown || RULES.iter().any(|r| r.id == *id),
+            "{id} has no row"
+        );
+        let json = serde_json::to_value(id).expect("serialises");
+        assert_eq!(json, id.as_str());
+        assert!(!id.meaning().is_empty());
+    }
+    for r in RULES {
+        assert!(Id::ALL.contains(&r.id));
+        assert!(!r.next.is_empty() && !r.says.is_empty());
+        assert!(!r.unless.contains(&r.id));
+    }
+}

@@ -1,0 +1,721 @@
+//! Timelines, for every renderer: what a server (or a simulated rule) did over time as a
+//! [`Track`] of launches, aggregated into fixed-width [`Columns`] (terminal cells or SVG pixel
+//! columns), and the one-line terminal strip drawn from them.
+//!
+//! `simulate` and `probe` draw their strips here (one implementation); the SVG timeline
+//! ([`super::svg`]) draws the same columns, so a report of 10,000 launches costs as much as the
+//! strip is wide, not as many rectangles as there were launches.
+
+use std::sync::OnceLock;
+
+use crate::engine::policy::timings::format_ms;
+use crate::engine::policy::{Next, Outcome, Wait};
+use crate::engine::probe::ProbeRun;
+use crate::engine::schedule::{Happened, Row, Simulation, Strip, STATUS_AFTER_MS};
+
+use super::{clock, sanitize};
+
+// ---------------------------------------------------------------------------------------------
+// Glyphs.
+
+static ASCII_FLAG: OnceLock<bool> = OnceLock::new();
+
+/// `--ascii`, decided once by the command line.
+pub fn set_ascii(ascii: bool) {
+    let _ = ASCII_FLAG.set(ascii);
+}
+
+/// The characters a strip is drawn with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Glyphs {
+    pub connected: char,
+    pub partly: char,
+    pub down: char,
+    pub failed: char,
+    pub alert: char,
+    pub launch: char,
+}
+
+impl Glyphs {
+    pub const UNICODE: Glyphs = Glyphs {
+        connected: '█',
+        partly: '▄',
+        down: '·',
+        failed: 'x',
+        alert: '!',
+        launch: '^',
+    };
+    pub const ASCII: Glyphs = Glyphs {
+        connected: '#',
+        partly: '+',
+        down: '.',
+        failed: 'x',
+        alert: '!',
+        launch: '^',
+    };
+
+    /// Block characters, unless `--ascii`, `TERM=dumb` or a locale that is not UTF-8 says the
+    /// terminal cannot show them.
+    pub fn for_terminal() -> Glyphs {
+        let flag = ASCII_FLAG.get().copied().unwrap_or(false);
+        if plain_ascii(flag, &|k| std::env::var(k).ok()) {
+            Glyphs::ASCII
+        } else {
+            Glyphs::UNICODE
+        }
+    }
+}
+
+/// Whether to draw in plain ASCII: `--ascii`, `TERM=dumb`, or a locale (the first set of
+/// `LC_ALL`, `LC_CTYPE`, `LANG`) that does not name UTF-8. With no locale set at all, UTF-8 is
+/// assumed (what terminals use today; `C`/`POSIX` set explicitly means ASCII).
+pub fn plain_ascii(flag: bool, env: &dyn Fn(&str) -> Option<String>) -> bool {
+    if flag {
+        return true;
+    }
+    if env("TERM").is_some_and(|t| t == "dumb") {
+        return true;
+    }
+    let locale = ["LC_ALL", "LC_CTYPE", "LANG"]
+        .iter()
+        .find_map(|k| env(k).filter(|v| !v.is_empty()));
+    match locale {
+        None => false,
+        Some(l) => {
+            let l = l.to_ascii_lowercase();
+            !(l.contains("utf-8") || l.contains("utf8"))
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tracks.
+
+/// How a launch went, for drawing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// It completed its handshake (and then closed, or was still up).
+    Connected,
+    /// The handshake failed (or a permanent failure).
+    Failed,
+    /// Cut before it had an outcome.
+    Cut,
+}
+
+/// One launch on a timeline.
+#[derive(Debug, Clone)]
+pub struct Mark {
+    pub number: u64,
+    pub attempt: u32,
+    pub at_ms: f64,
+    pub connected_at_ms: Option<f64>,
+    pub ended_at_ms: f64,
+    pub kind: Kind,
+    /// The wait after it, starting at `ended_at_ms` (`None`: no relaunch).
+    pub wait: Option<Wait>,
+    /// The `mcpl-down` text raised for it (redacted, not yet sanitised).
+    pub alert: Option<String>,
+    /// Its row of the launch table in words (redacted, not yet sanitised).
+    pub row: String,
+}
+
+/// A status line the host's notices module posts.
+#[derive(Debug, Clone)]
+pub struct Notice {
+    pub at_ms: f64,
+    pub text: String,
+}
+
+/// One timeline: a server's launches (or a simulated rule's).
+#[derive(Debug, Clone)]
+pub struct Track {
+    /// The server's (or rule's) name (not yet sanitised).
+    pub name: String,
+    pub marks: Vec<Mark>,
+    pub notices: Vec<Notice>,
+    /// Where observation ended.
+    pub end_ms: f64,
+    /// Share of `end_ms` spent connected, 0 to 1.
+    pub connected_share: f64,
+    /// Launches in all (more than `marks` when a simulation kept only the first rows).
+    pub launches_total: u64,
+    /// A simulation's own strip: connected time and alerts for every launch, kept or not.
+    pub strip: Option<Strip>,
+}
+
+fn wait_words(w: &Wait) -> String {
+    if (w.max_ms - w.min_ms).abs() < 0.5 {
+        format_ms(w.ms.round())
+    } else {
+        format!(
+            "{} (jitter range {} to {})",
+            format_ms(w.ms.round()),
+            format_ms(w.min_ms.round()),
+            format_ms(w.max_ms.round())
+        )
+    }
+}
+
+/// The host's notices module, replayed on a probe's launches: a "down" status line once an
+/// `mcpl-down` episode has stayed open 60 s, a "cleared" line when the server reconnects.
+fn notices_of(marks: &[Mark], end_ms: f64) -> Vec<Notice> {
+    let mut out = Vec::new();
+    let mut open: Option<(f64, bool)> = None;
+    let post = |open: &mut Option<(f64, bool)>, t: f64, out: &mut Vec<Notice>| {
+        if let Some((at, posted)) = open {
+            if !*posted && t >= *at + STATUS_AFTER_MS {
+                *posted = true;
+                out.push(Notice {
+                    at_ms: *at + STATUS_AFTER_MS,
+                    text: "\"down\" status line".into(),
+                });
+            }
+        }
+    };
+    for m in marks {
+        if let Some(c) = m.connected_at_ms {
+            post(&mut open, c, &mut out);
+            if let Some((_, true)) = open {
+                out.push(Notice {
+                    at_ms: c,
+                    text: "\"cleared\" status line (reconnected)".into(),
+                });
+            }
+            open = None;
+        }
+        if m.alert.is_some() {
+            post(&mut open, m.ended_at_ms, &mut out);
+            if open.is_none() {
+                open = Some((m.ended_at_ms, false));
+            }
+        }
+    }
+    post(&mut open, end_ms, &mut out);
+    out
+}
+
+impl Track {
+    /// A probe's run.
+    pub fn of_probe(name: &str, run: &ProbeRun) -> Track {
+        let mut connected = 0.0;
+        let marks: Vec<Mark> = run
+            .launches
+            .iter()
+            .map(|l| {
+                let r = &l.report;
+                let kind = match r.outcome {
+                    Some(Outcome::Connected { .. }) | Some(Outcome::StillUp { .. }) => {
+                        Kind::Connected
+                    }
+                    Some(Outcome::FailedToConnect(_)) | Some(Outcome::Permanent(_)) => Kind::Failed,
+                    None if r.connected_at_ms.is_some() => Kind::Connected,
+                    None => Kind::Cut,
+                };
+                if let Some(c) = r.connected_at_ms {
+                    connected += (r.ended_at_ms - c).max(0.0);
+                }
+                let wait = l.wait();
+                let mut row = format!(
+                    "launch {} (attempt {}) at {}: ",
+                    l.number,
+                    l.attempt,
+                    clock(r.launched_at_ms)
+                );
+                match (&r.outcome, r.handshake_ms()) {
+                    (Some(Outcome::Connected { lived_ms, ended }), Some(h)) => {
+                        row.push_str(&format!(
+                            "handshake {}, connected {}, {}",
+                            format_ms(h.round()),
+                            format_ms(lived_ms.round()),
+                            ended
+                        ))
+                    }
+                    (Some(Outcome::StillUp { lived_ms }), Some(h)) => row.push_str(&format!(
+                        "handshake {}, still up after {}",
+                        format_ms(h.round()),
+                        format_ms(lived_ms.round())
+                    )),
+                    (Some(Outcome::FailedToConnect(f)), _) => {
+                        row.push_str(&format!("failed to connect: {f}"))
+                    }
+                    (Some(Outcome::Permanent(f)), _) => {
+                        row.push_str(&format!("permanent failure: {f}"))
+                    }
+                    _ => row.push_str("cut before its handshake"),
+                }
+                if let Some(d) = l.decision {
+                    row.push_str(&format!("; {}", d.counted.describe()));
+                    match d.next {
+                        Next::Retry { attempt, wait } => row
+                            .push_str(&format!("; attempt {attempt} after {}", wait_words(&wait))),
+                        Next::Halt => row.push_str("; stops reconnecting"),
+                        Next::GiveUp { reason } => row.push_str(&format!("; {reason}")),
+                        Next::Watching => {}
+                    }
+                }
+                if let Some(a) = &l.alert {
+                    row.push_str(&format!("; mcpl-down: {a}"));
+                }
+                Mark {
+                    number: u64::from(l.number),
+                    attempt: l.attempt,
+                    at_ms: r.launched_at_ms,
+                    connected_at_ms: r.connected_at_ms,
+                    ended_at_ms: r.ended_at_ms,
+                    kind,
+                    wait,
+                    alert: l.alert.clone(),
+                    row,
+                }
+            })
+            .collect();
+        let end_ms = run
+            .elapsed_ms
+            .max(marks.last().map_or(0.0, |m| m.ended_at_ms));
+        let notices = notices_of(&marks, end_ms);
+        Track {
+            name: name.to_string(),
+            launches_total: marks.len() as u64,
+            marks,
+            notices,
+            end_ms,
+            connected_share: if end_ms > 0.0 {
+                (connected / end_ms).clamp(0.0, 1.0)
+            } else {
+                0.0
+            },
+            strip: None,
+        }
+    }
+
+    /// A simulation under one rule (its kept rows, and its strip for the rest).
+    pub fn of_simulation(name: &str, sim: &Simulation) -> Track {
+        let marks: Vec<Mark> = sim.rows.iter().map(mark_of_row).collect();
+        let notices = sim
+            .rows
+            .iter()
+            .flat_map(|r| r.status.iter())
+            .map(|s| Notice {
+                at_ms: s.at_ms,
+                text: if s.text.starts_with("mcpl-down cleared") {
+                    "\"cleared\" status line (reconnected)".into()
+                } else {
+                    format!("\"down\" status line: {}", s.text)
+                },
+            })
+            .collect();
+        Track {
+            name: name.to_string(),
+            marks,
+            notices,
+            end_ms: sim.strip.end_ms.max(sim.summary.span_ms),
+            connected_share: sim.summary.connected_share,
+            launches_total: sim.rows_total,
+            strip: Some(sim.strip.clone()),
+        }
+    }
+}
+
+fn mark_of_row(r: &Row) -> Mark {
+    let kind = match r.happened {
+        Happened::FailedToConnect => Kind::Failed,
+        _ => Kind::Connected,
+    };
+    let ended = match (r.connected_at_ms, r.lived_ms) {
+        (Some(c), Some(l)) => c + l,
+        _ => r.launched_at_ms,
+    };
+    let mut row = format!(
+        "launch {} (attempt {}) at {}: {}; {}",
+        r.launch,
+        r.attempt,
+        clock(r.launched_at_ms),
+        r.happened_text,
+        r.counted.describe()
+    );
+    if let Some(w) = &r.wait {
+        row.push_str(&format!("; wait {}", wait_words(w)));
+    }
+    if let Some(a) = &r.alert {
+        row.push_str(&format!("; {a}"));
+    }
+    Mark {
+        number: r.launch,
+        attempt: r.attempt,
+        at_ms: r.launched_at_ms,
+        connected_at_ms: r.connected_at_ms,
+        ended_at_ms: ended,
+        kind,
+        wait: r.wait,
+        alert: r.alert.clone(),
+        row,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Columns.
+
+/// A track aggregated into `width` columns of equal time over `[0, span_ms]`.
+#[derive(Debug, Clone)]
+pub struct Columns {
+    pub span_ms: f64,
+    pub col_ms: f64,
+    pub connected_ms: Vec<f64>,
+    pub waiting_ms: Vec<f64>,
+    /// Time inside some wait's jitter range (where the next launch could have come).
+    pub jitter_ms: Vec<f64>,
+    pub launches: Vec<u32>,
+    /// Index into the track's marks of the first launch in each column.
+    pub first_mark: Vec<Option<usize>>,
+    pub failures: Vec<u32>,
+    pub alerts: Vec<u32>,
+    /// Whether observation covers the column at all.
+    pub used: usize,
+}
+
+impl Columns {
+    /// Empty columns; `span_ms` is the time axis (shared by several tracks).
+    pub fn new(width: usize, span_ms: f64) -> Columns {
+        let width = width.max(1);
+        let span = if span_ms.is_finite() && span_ms > 0.0 {
+            span_ms
+        } else {
+            1.0
+        };
+        Columns {
+            span_ms: span,
+            col_ms: span / width as f64,
+            connected_ms: vec![0.0; width],
+            waiting_ms: vec![0.0; width],
+            jitter_ms: vec![0.0; width],
+            launches: vec![0; width],
+            first_mark: vec![None; width],
+            failures: vec![0; width],
+            alerts: vec![0; width],
+            used: width,
+        }
+    }
+
+    pub fn width(&self) -> usize {
+        self.launches.len()
+    }
+
+    fn col(&self, t: f64) -> usize {
+        let i = (t / self.col_ms).floor();
+        if i.is_nan() || i < 0.0 {
+            0
+        } else {
+            (i as usize).min(self.width() - 1)
+        }
+    }
+
+    /// Add `[from, to)` to `cells`.
+    fn spread(&self, cells: &mut [f64], from: f64, to: f64) {
+        let (from, to) = (from.max(0.0), to.min(self.span_ms));
+        if to.partial_cmp(&from) != Some(std::cmp::Ordering::Greater) {
+            return;
+        }
+        let (a, b) = (self.col(from), self.col(to));
+        if a == b {
+            cells[a] += to - from;
+            return;
+        }
+        cells[a] += (a + 1) as f64 * self.col_ms - from;
+        for c in cells.iter_mut().take(b).skip(a + 1) {
+            *c += self.col_ms;
+        }
+        cells[b] += to - b as f64 * self.col_ms;
+    }
+
+    /// A track over a `span_ms` axis in `width` columns.
+    pub fn of_track(track: &Track, width: usize, span_ms: f64) -> Columns {
+        let mut c = Columns::new(width, span_ms);
+        c.used = if track.end_ms >= c.span_ms {
+            c.width()
+        } else {
+            ((track.end_ms / c.col_ms).ceil() as usize).clamp(1, c.width())
+        };
+        let mut connected = std::mem::take(&mut c.connected_ms);
+        let mut waiting = std::mem::take(&mut c.waiting_ms);
+        let mut jitter = std::mem::take(&mut c.jitter_ms);
+        let complete = track.strip.is_none() || track.launches_total == track.marks.len() as u64;
+        for (i, m) in track.marks.iter().enumerate() {
+            let col = c.col(m.at_ms);
+            if m.at_ms <= c.span_ms {
+                c.launches[col] += 1;
+                if c.first_mark[col].is_none() {
+                    c.first_mark[col] = Some(i);
+                }
+                if m.kind == Kind::Failed {
+                    c.failures[col] += 1;
+                }
+            }
+            if let Some(from) = m.connected_at_ms {
+                c.spread(&mut connected, from, m.ended_at_ms);
+            }
+            if m.alert.is_some() && track.strip.is_none() {
+                let at = c.col(m.ended_at_ms);
+                c.alerts[at] += 1;
+            }
+            if let Some(w) = m.wait {
+                let next = track
+                    .marks
+                    .get(i + 1)
+                    .map_or((m.ended_at_ms + w.ms).min(track.end_ms), |n| n.at_ms);
+                c.spread(&mut waiting, m.ended_at_ms, next);
+                c.spread(
+                    &mut jitter,
+                    m.ended_at_ms + w.min_ms,
+                    (m.ended_at_ms + w.max_ms).min(track.end_ms),
+                );
+            }
+        }
+        if let Some(strip) = &track.strip {
+            // The simulation's own strip covers every launch, kept as a row or not.
+            if !complete || track.marks.is_empty() {
+                connected = vec![0.0; c.width()];
+            }
+            c.resample_strip(strip, &mut connected, !complete || track.marks.is_empty());
+        }
+        c.connected_ms = connected;
+        c.waiting_ms = waiting;
+        c.jitter_ms = jitter;
+        c
+    }
+
+    /// Alerts (and, when `with_connected`, connected time) from a simulation's strip.
+    fn resample_strip(&mut self, strip: &Strip, connected: &mut [f64], with_connected: bool) {
+        let used = strip.used_cells();
+        for i in 0..used {
+            let (from, to) = (i as f64 * strip.cell_ms, (i + 1) as f64 * strip.cell_ms);
+            if strip.alerts[i] > 0 {
+                let at = self.col((from + to) / 2.0);
+                self.alerts[at] += strip.alerts[i];
+            }
+            if with_connected && strip.connected_ms[i] > 0.0 {
+                // Spread the cell's connected time evenly over the columns it covers.
+                let share = strip.connected_ms[i] / strip.cell_ms;
+                let (a, b) = (self.col(from), self.col(to.min(self.span_ms) - 1e-9));
+                for (j, cell) in connected.iter_mut().enumerate().take(b + 1).skip(a) {
+                    let lo = from.max(j as f64 * self.col_ms);
+                    let hi = to.min((j + 1) as f64 * self.col_ms);
+                    if hi > lo {
+                        *cell += share * (hi - lo);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The time column `i` covers within the observation.
+    fn len(&self, i: usize, end_ms: f64) -> f64 {
+        let start = i as f64 * self.col_ms;
+        (end_ms.min((i + 1) as f64 * self.col_ms) - start).max(f64::MIN_POSITIVE)
+    }
+
+    /// Share of column `i` spent connected, 0 to 1 (of the part observation covers).
+    pub fn share(&self, i: usize, end_ms: f64) -> f64 {
+        (self.connected_ms[i] / self.len(i, end_ms)).clamp(0.0, 1.0)
+    }
+
+    /// Share of column `i` spent waiting for a relaunch, 0 to 1.
+    pub fn waiting_share(&self, i: usize, end_ms: f64) -> f64 {
+        (self.waiting_ms[i] / self.len(i, end_ms)).clamp(0.0, 1.0)
+    }
+
+    /// Share of column `i` inside a wait's jitter range, 0 to 1.
+    pub fn jitter_share(&self, i: usize, end_ms: f64) -> f64 {
+        (self.jitter_ms[i] / self.len(i, end_ms)).clamp(0.0, 1.0)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Terminal strips.
+
+/// One cell's character: connected most of it, then an `mcpl-down`, then a failed handshake,
+/// then connected part of it, else down or waiting.
+fn cell_char(share: f64, alerts: u32, failures: u32, g: Glyphs) -> char {
+    if share >= 0.5 {
+        g.connected
+    } else if alerts > 0 {
+        g.alert
+    } else if failures > 0 {
+        g.failed
+    } else if share > 0.0 {
+        g.partly
+    } else {
+        g.down
+    }
+}
+
+/// `simulate`'s strip: from the simulation's own strip, one character per cell.
+pub fn simulation_line(strip: &Strip, g: Glyphs) -> String {
+    (0..strip.used_cells())
+        .map(|i| cell_char(strip.share(i), strip.alerts[i], 0, g))
+        .collect()
+}
+
+/// A track's strip over its columns.
+pub fn line(c: &Columns, end_ms: f64, g: Glyphs) -> String {
+    (0..c.used)
+        .map(|i| cell_char(c.share(i, end_ms), c.alerts[i], c.failures[i], g))
+        .collect()
+}
+
+/// The launches under a strip: `^` in every column with a launch.
+pub fn launch_line(c: &Columns, g: Glyphs) -> String {
+    let s: String = (0..c.used)
+        .map(|i| if c.launches[i] > 0 { g.launch } else { ' ' })
+        .collect();
+    s.trim_end().to_string()
+}
+
+/// `40.1%`, `<0.1%`.
+pub fn percent(share: f64) -> String {
+    let p = share * 100.0;
+    if p > 0.0 && p < 0.1 {
+        "<0.1%".into()
+    } else {
+        format!("{p:.1}%")
+    }
+}
+
+/// The lines above probe strips: the span and what the characters mean (within 80 columns).
+pub fn probe_legend(span_ms: f64, g: Glyphs) -> String {
+    format!(
+        "Timeline over {}:\n{} connected {} partly {} down or waiting {} handshake failed \
+         {} mcpl-down {} launch",
+        format_ms(super::probe::round_ms(span_ms)),
+        g.connected,
+        g.partly,
+        g.down,
+        g.failed,
+        g.alert,
+        g.launch
+    )
+}
+
+/// Cells in a probe strip for `width` columns of terminal, with `reserved` columns of name and
+/// figures beside it.
+pub fn cells_for(width: usize, reserved: usize) -> usize {
+    width.saturating_sub(reserved).clamp(20, 100)
+}
+
+/// The probe's strip for one server: legend, strip with its connected share, and launches.
+pub fn write_probe(out: &mut dyn std::io::Write, run: &ProbeRun) -> std::io::Result<()> {
+    let g = Glyphs::for_terminal();
+    let track = Track::of_probe("", run);
+    let width = cells_for(super::terminal_width() as usize, 20);
+    let cols = Columns::of_track(&track, width, track.end_ms);
+    writeln!(out, "{}", probe_legend(track.end_ms, g))?;
+    writeln!(
+        out,
+        "|{}| {} connected",
+        line(&cols, track.end_ms, g),
+        percent(track.connected_share)
+    )?;
+    writeln!(out, " {}", launch_line(&cols, g))
+}
+
+/// `probe --all`'s strips: one per server on a shared time axis, named.
+pub fn write_probe_all(out: &mut dyn std::io::Write, tracks: &[Track]) -> std::io::Result<()> {
+    if tracks.is_empty() {
+        return Ok(());
+    }
+    let g = Glyphs::for_terminal();
+    let span = tracks.iter().map(|t| t.end_ms).fold(0.0, f64::max);
+    let names: Vec<String> = tracks
+        .iter()
+        .map(|t| {
+            let n = sanitize(&t.name);
+            if n.chars().count() > 16 {
+                let mut s: String = n.chars().take(15).collect();
+                s.push('~');
+                s
+            } else {
+                n
+            }
+        })
+        .collect();
+    let name_w = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
+    let width = cells_for(super::terminal_width() as usize, name_w + 18);
+    writeln!(out, "{}", probe_legend(span, g))?;
+    for (t, name) in tracks.iter().zip(&names) {
+        let cols = Columns::of_track(t, width, span);
+        let pad = " ".repeat(name_w - name.chars().count());
+        writeln!(
+            out,
+            "{pad}{name} |{}| {} connected",
+            pad_to(&line(&cols, t.end_ms, g), width),
+            percent(t.connected_share)
+        )?;
+        writeln!(out, "{}  {}", " ".repeat(name_w), launch_line(&cols, g))?;
+    }
+    Ok(())
+}
+
+fn pad_to(s: &str, width: usize) -> String {
+    let n = s.chars().count();
+    format!("{s}{}", " ".repeat(width.saturating_sub(n)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ascii_when_asked_dumb_or_not_utf8() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                pairs
+                    .iter()
+                    .find(|(key, _)| *key == k)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        assert!(plain_ascii(true, &env(&[])));
+        assert!(!plain_ascii(false, &env(&[])));
+        assert!(plain_ascii(false, &env(&[("TERM", "dumb")])));
+        assert!(!plain_ascii(false, &env(&[("LANG", "en_GB.UTF-8")])));
+        assert!(!plain_ascii(false, &env(&[("LANG", "C.utf8")])));
+        assert!(plain_ascii(false, &env(&[("LANG", "C")])));
+        assert!(plain_ascii(
+            false,
+            &env(&[("LC_ALL", "POSIX"), ("LANG", "en_US.UTF-8")])
+        ));
+        assert!(!plain_ascii(
+            false,
+            &env(&[("LC_ALL", ""), ("LC_CTYPE", "de_DE.UTF-8"), ("LANG", "C")])
+        ));
+    }
+
+    #[test]
+    fn columns_split_spans_exactly() {
+        let mut c = Columns::new(10, 100.0);
+        let mut cells = vec![0.0; 10];
+        c.spread(&mut cells, 5.0, 35.0);
+        assert_eq!(cells[0], 5.0);
+        assert_eq!(cells[1], 10.0);
+        assert_eq!(cells[2], 10.0);
+        assert_eq!(cells[3], 5.0);
+        assert!((cells.iter().sum::<f64>() - 30.0).abs() < 1e-9);
+        c.connected_ms = cells;
+        assert_eq!(c.share(1, 100.0), 1.0);
+        assert_eq!(c.share(3, 100.0), 0.5);
+        // Beyond the axis is cut.
+        let mut cells = vec![0.0; 10];
+        c.spread(&mut cells, 95.0, 500.0);
+        assert!((cells.iter().sum::<f64>() - 5.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn cell_characters_in_order_of_importance() {
+        let g = Glyphs::UNICODE;
+        assert_eq!(cell_char(0.6, 1, 1, g), '█');
+        assert_eq!(cell_char(0.2, 1, 1, g), '!');
+        assert_eq!(cell_char(0.2, 0, 1, g), 'x');
+        assert_eq!(cell_char(0.2, 0, 0, g), '▄');
+        assert_eq!(cell_char(0.0, 0, 0, g), '·');
+        assert_eq!(cell_char(0.0, 0, 0, Glyphs::ASCII), '.');
+    }
+}
