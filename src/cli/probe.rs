@@ -700,6 +700,14 @@ pub fn run(args: ProbeArgs, color: ColorChoice) -> u8 {
     if let Some(w) = short_redact_warning(&args) {
         crate::say!("{w}");
     }
+    // Before any thread starts: a keeper that kills every server's group, and what left it,
+    // should the probe be SIGKILLed (see engine::process_tree).
+    if !crate::engine::process_tree::start_keeper() {
+        eprintln!(
+            "warning: cannot start the keeper process: should the probe be killed with SIGKILL, \
+             a server's grandchildren may be left running"
+        );
+    }
     if args.all || args.server.len() > 1 {
         return super::probe_all::run(args, color);
     }

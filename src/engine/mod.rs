@@ -6,5 +6,6 @@ pub mod diagnosis;
 pub mod policy;
 pub mod probe;
 pub mod process;
+pub mod process_tree;
 pub mod redact;
 pub mod schedule;

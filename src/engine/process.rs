@@ -18,6 +18,8 @@ use nix::unistd::Pid;
 use tokio::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command};
 use tokio::time::Instant;
 
+use super::process_tree;
+
 /// The host's grace after SIGTERM, and again after SIGKILL.
 pub const GRACE: Duration = Duration::from_secs(2);
 
@@ -50,6 +52,10 @@ pub struct GroupChild {
     pgid: Pid,
     status: Option<ExitStatus>,
     settled: bool,
+    /// The launch's marker (see [`super::process_tree`]).
+    marker: String,
+    /// Descendants found outside the group when it was stopped (they were stopped too).
+    escaped: usize,
 }
 
 /// Make this process a child subreaper (Linux), once. Failing that, orphans go to PID 1.
@@ -66,6 +72,8 @@ fn become_subreaper() {
 /// Spawn `cmd` in a new process group with piped stdin, stdout and stderr.
 pub fn spawn(cmd: &mut Command) -> io::Result<Spawned> {
     become_subreaper();
+    let marker = process_tree::new_marker();
+    cmd.env(process_tree::LAUNCH_VAR, &marker);
     cmd.process_group(0)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -80,14 +88,20 @@ pub fn spawn(cmd: &mut Command) -> io::Result<Spawned> {
             nix::sys::prctl::set_pdeathsig(Some(Signal::SIGKILL)).map_err(io::Error::from)
         });
     }
+    let registering = process_tree::before_spawn();
     let mut child = cmd.spawn()?;
     let pipes = (child.stdin.take(), child.stdout.take(), child.stderr.take());
     let pid = child.id();
+    if let Some(pid) = pid {
+        registering.spawned(pid, &marker);
+    }
     let guard = GroupChild {
         pgid: Pid::from_raw(pid.map_or(0, |p| p as i32)),
         status: None,
         settled: pid.is_none(),
         child,
+        marker,
+        escaped: 0,
     };
     let (Some(stdin), Some(stdout), Some(stderr), Some(_)) = (pipes.0, pipes.1, pipes.2, pid)
     else {
@@ -105,6 +119,22 @@ impl GroupChild {
     /// The leader's pid (also the group's id).
     pub fn pid(&self) -> u32 {
         self.pgid.as_raw() as u32
+    }
+
+    /// How many of its descendants had left the group (setsid, setpgid, a double fork) and
+    /// were found and stopped when the group was.
+    pub fn escaped(&self) -> usize {
+        self.escaped
+    }
+
+    /// Stop what left the group, then forget the launch.
+    async fn stop_escaped(&mut self, grace: Duration) {
+        let found = process_tree::escaped(&self.marker, self.pid());
+        self.escaped = found.len();
+        if !found.is_empty() {
+            process_tree::stop_escaped(&found, grace).await;
+        }
+        process_tree::finished(self.pid(), &self.marker);
     }
 
     /// The leader's exit status, once known.
@@ -188,9 +218,20 @@ impl GroupChild {
         }
     }
 
-    /// Stop the group the host's way. The caller closes stdin first (drops it). `force`
-    /// resolves when a forced stop is requested (second Ctrl-C): SIGKILL at once.
+    /// Stop the group the host's way, then whatever left the group. The caller closes stdin
+    /// first (drops it). `force` resolves when a forced stop is requested (second Ctrl-C):
+    /// SIGKILL at once.
     pub async fn stop(
+        &mut self,
+        grace: Duration,
+        force: impl std::future::Future<Output = ()>,
+    ) -> StopResult {
+        let r = self.stop_group(grace, force).await;
+        self.stop_escaped(grace).await;
+        r
+    }
+
+    async fn stop_group(
         &mut self,
         grace: Duration,
         force: impl std::future::Future<Output = ()>,
@@ -230,6 +271,7 @@ impl GroupChild {
     pub async fn kill(&mut self, grace: Duration) -> StopResult {
         self.signal_group(Signal::SIGKILL);
         let gone = self.wait_gone(Instant::now() + grace).await;
+        self.stop_escaped(Duration::ZERO).await;
         self.settled = true;
         if gone {
             StopResult::Forced
@@ -246,6 +288,10 @@ impl Drop for GroupChild {
             // Reap the leader if it is already gone; tokio reaps it later otherwise.
             self.poll_leader();
             self.reap_orphans();
+            for p in process_tree::escaped(&self.marker, self.pid()) {
+                let _ = nix::sys::signal::kill(Pid::from_raw(p.pid as i32), Signal::SIGKILL);
+            }
+            process_tree::finished(self.pid(), &self.marker);
         }
     }
 }

@@ -82,10 +82,10 @@ figure{margin:8px 0}figure svg{width:100%;height:auto;display:block}\
 figcaption{color:var(--dim);font-size:12.5px;margin-top:4px}\
 table{border-collapse:collapse;width:100%;font-size:12.5px;margin:6px 0}\
 th,td{border-bottom:1px solid var(--line);padding:3px 6px;text-align:left;vertical-align:top}\
-th{position:sticky;top:0;background:var(--bg)}td.n{text-align:right;font-variant-numeric:tabular-nums}\
-.scroll{max-height:640px;overflow:auto}\
+th{background:var(--bg)}td.n{text-align:right;font-variant-numeric:tabular-nums}\
+.scroll{overflow-x:auto}\
 @media print{body{max-width:none;padding:0;color:#000;background:#fff}.scroll{max-height:none;\
-overflow:visible}th{position:static}h2{break-after:avoid}figure,tr{break-inside:avoid}\
+overflow:visible}h2{break-after:avoid}figure,tr{break-inside:avoid}\
 .verdict{border-left-color:#000}}";
 
 fn facts(out: &mut String, facts: &[(String, String)]) {

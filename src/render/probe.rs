@@ -476,6 +476,7 @@ pub fn launch_json(l: &Launch) -> Value {
         "stdout": r.stdout,
         "misbehaviour": r.misbehaviour,
         "opening": r.opening,
+        "escaped_processes": r.escaped,
     })
 }
 
@@ -857,6 +858,21 @@ pub(crate) fn notes(run: &ProbeRun) -> Vec<String> {
                 l.number
             )),
             _ => {}
+        }
+        if r.escaped > 0 {
+            out.push(format!(
+                "launch {}: left {} process{} outside its process group (setsid, setpgid or a \
+                 double fork; a host stopping the group would leave {}); the probe stopped {}",
+                l.number,
+                r.escaped,
+                if r.escaped == 1 { "" } else { "es" },
+                if r.escaped == 1 {
+                    "it running"
+                } else {
+                    "them running"
+                },
+                if r.escaped == 1 { "it" } else { "them" },
+            ));
         }
         if r.pings_sent > 0 {
             out.push(format!(

@@ -23,7 +23,7 @@ use crate::engine::probe::ProbeRun;
 use crate::engine::schedule::{self, Request, Scenario, Simulation, DAY_MS};
 
 /// Launch tables longer than this show their first and last half.
-pub const TABLE_ROWS: usize = 1000;
+pub const TABLE_ROWS: usize = 200;
 /// Rows a simulation keeps for the report's timeline and table.
 pub const SIMULATION_ROWS: usize = 100_000;
 /// Columns of a simulation's strip for the report (the SVG's plot width with names).

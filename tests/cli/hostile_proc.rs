@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use crate::support::{bin, fixture, is_running, stderr, stdout};
+use crate::support::{bin, fixture, is_running, stderr, stdout, FixtureLog};
 
 /// The hostile fixture server.
 fn hostile_py() -> String {
@@ -320,5 +320,153 @@ fn launch_errors_say_what_is_true() {
         let err = stderr(&o);
         assert!(err.contains(want), "{command}: {err}");
         assert!(!err.contains("not executable?"), "{command}: {err}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processes that leave the group (item 11) and SIGKILL to the probe (item 12).
+
+#[test]
+fn descendants_that_leave_the_group_are_found_stopped_and_reported() {
+    let py = python();
+    for how in ["setsid", "setpgid", "double-fork"] {
+        let m = marker(how);
+        for format in ["human", "--json"] {
+            let mut cmd = doctor(&m);
+            cmd.args(["probe", "--launches", "1", "--watch", "300ms"]);
+            if format != "human" {
+                cmd.arg(format);
+            }
+            cmd.args(["--", py, &hostile_py(), "--escape", how]);
+            let o = bounded(cmd, Duration::from_secs(20));
+            if format == "human" {
+                assert!(
+                    stdout(&o).contains(
+                        "launch 1: left 1 process outside its process group (setsid, setpgid or a double fork"
+                    ),
+                    "{how}: {}\n{}",
+                    stdout(&o),
+                    stderr(&o)
+                );
+            } else {
+                let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+                assert_eq!(doc["launches"][0]["escaped_processes"], 1, "{how}: {doc}");
+            }
+            assert_none_left(&m);
+        }
+    }
+}
+
+/// The probe's children that are zombies.
+fn zombie_children(parent: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let f: Vec<&str> = rest.split_whitespace().collect();
+        if f.first() == Some(&"Z") && f.get(1) == Some(&parent.to_string().as_str()) {
+            out.push(pid);
+        }
+    }
+    out
+}
+
+#[test]
+fn inherited_children_are_reaped_as_they_exit() {
+    let py = python();
+    let m = marker("orphans");
+    let log = FixtureLog::new();
+    let mut cmd = doctor(&m);
+    cmd.env("FIXTURE_LOG", &log.path)
+        .args(["probe", "--launches", "1", "--watch", "20s", "--"])
+        .args([py, &hostile_py(), "--orphans", "9"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    let mut probe = cmd.spawn().expect("the probe runs");
+    let probe_pid = probe.id();
+    let t = Instant::now();
+    let orphans = loop {
+        let pids: Vec<u32> = log
+            .events("grandchild")
+            .iter()
+            .filter_map(|e| e["child"].as_u64().map(|p| p as u32))
+            .collect();
+        if pids.len() == 9 {
+            break pids;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(15),
+            "the fixture started {pids:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    // Each lives 200 ms, is then the probe's (its subreaper's) child, and must be reaped: no
+    // zombie under the probe once they are all gone.
+    let t = Instant::now();
+    loop {
+        let running = orphans.iter().any(|&p| is_running(p));
+        let zombies = zombie_children(probe_pid);
+        if !running && zombies.is_empty() {
+            break;
+        }
+        if t.elapsed() > Duration::from_secs(3) {
+            let _ = probe.kill();
+            panic!("zombies under the probe: {zombies:?} (orphans running: {running})");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = Command::new("kill")
+        .args(["-TERM", &probe_pid.to_string()])
+        .status();
+    let _ = probe.wait();
+    assert_none_left(&m);
+}
+
+#[test]
+fn sigkill_to_the_probe_takes_every_servers_processes_with_it() {
+    let py = python();
+    // At the launch, during the handshake, and connected (the escaped one reported by then).
+    for (i, when) in ["launch", "handshake", "connected"].into_iter().enumerate() {
+        let m = marker(&format!("kill{i}"));
+        let log = FixtureLog::new();
+        let mut cmd = doctor(&m);
+        cmd.env("FIXTURE_LOG", &log.path)
+            .args(["probe", "--launches", "1", "--watch", "30s", "--"])
+            .args([py, &hostile_py(), "--grandchild"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        if when == "connected" {
+            cmd.args(["--escape", "setsid"]);
+        }
+        let mut probe = cmd.spawn().expect("the probe runs");
+        let t = Instant::now();
+        let ready = |log: &FixtureLog| match when {
+            "launch" => !log.events("launch").is_empty(),
+            "handshake" => !log.events("handshake").is_empty(),
+            _ => log.events("grandchild").len() == 2,
+        };
+        while !ready(&log) {
+            assert!(
+                t.elapsed() < Duration::from_secs(15),
+                "{when}: the fixture did not start"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        if when == "connected" {
+            // The probe's scan for descendants outside the group runs every 500 ms.
+            std::thread::sleep(Duration::from_millis(1200));
+        }
+        probe.kill().expect("SIGKILL");
+        let _ = probe.wait();
+        assert_none_left(&m);
     }
 }

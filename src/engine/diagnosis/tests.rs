@@ -94,6 +94,7 @@ fn launch(number: u32, end: End, stderr: &[&str]) -> Launch {
             }),
             opening: None,
             misbehaviour: Default::default(),
+            escaped: 0,
         },
         decision: None,
         error: Some(outcome.error().to_string()),

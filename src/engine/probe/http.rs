@@ -451,6 +451,7 @@ pub async fn attempt(
         process: None,
         misbehaviour: Default::default(),
         opening: None,
+        escaped: 0,
     };
     let far = Instant::now() + Duration::from_secs(86_400 * 365 * 30);
     let deadline = opts.deadline.unwrap_or(far);

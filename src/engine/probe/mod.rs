@@ -340,6 +340,9 @@ pub struct AttemptReport {
     /// What the host did after the handshake (featureSets/update, tools/list, channels) and
     /// how the server answered. `None`: no handshake, or `--handshake-only`.
     pub opening: Option<Opening>,
+    /// Processes the server left outside its process group (a descendant that called setsid or
+    /// setpgid, or double-forked), found and stopped with it. 0 for a URL.
+    pub escaped: usize,
     /// Floods and a server that does not read (findings).
     pub misbehaviour: Misbehaviour,
 }

@@ -466,6 +466,7 @@ mod tests {
                 process: None,
                 misbehaviour: Default::default(),
                 opening: None,
+                escaped: 0,
             })
         }
     }

@@ -617,6 +617,7 @@ pub async fn attempt(
         process: Some(process),
         misbehaviour,
         opening: None,
+        escaped: child.escaped(),
     })
 }
 

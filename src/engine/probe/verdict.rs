@@ -476,6 +476,7 @@ mod tests {
                     process: None,
                     misbehaviour: Default::default(),
                     opening: None,
+                    escaped: 0,
                 };
                 if let Next::Retry { wait, .. } = d.next {
                     t = ended + wait.ms;

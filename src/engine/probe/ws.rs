@@ -227,6 +227,7 @@ impl Draft<'_> {
             process: None,
             misbehaviour: self.misbehaviour,
             opening: None,
+            escaped: 0,
         }
     }
 
