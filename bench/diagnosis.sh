@@ -4,12 +4,16 @@
 # start to its report). Then a one-shot probe of a healthy Node server against the server's own
 # time to handshake (goal: within about 10 ms).
 # Usage: bench/diagnosis.sh [RUNS]   (default 5 runs of the one-shot probe). Needs node, python3;
-# Linux (/proc).
+# Linux (/proc). MCPL_DOCTOR=path/to/binary measures that binary instead of a release build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-5}"
-cargo build --release --quiet
-bin="$PWD/target/release/mcpl-doctor"
+if [ -n "${MCPL_DOCTOR:-}" ]; then
+  bin="$(realpath "$MCPL_DOCTOR")"
+else
+  cargo build --release --quiet
+  bin="$PWD/target/release/mcpl-doctor"
+fi
 srv="$PWD/fixtures/servers"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -56,7 +60,7 @@ case_ "panic (Go text)" crash "${one[@]}" -- node "$srv/ailing.mjs" --mode crash
 case_ "Node heap limit" out-of-memory "${one[@]}" -- node --max-old-space-size=16 "$srv/ailing.mjs" --mode heap
 case_ "memory growth, then SIGKILL" out-of-memory "${one[@]}" -- node "$srv/ailing.mjs" --mode memory
 case_ "SIGTERM from a supervisor" killed-from-outside "${one[@]}" -- node "$srv/ailing.mjs" --mode external-kill --ms 300
-case_ "idle timeout 600 ms (3 launches)" timer --preset handshake --interval 100ms --launches 3 -- node "$srv/ailing.mjs" --mode idle-timeout --ms 600
+case_ "idle timeout 1.5 s (3 launches)" timer --preset handshake --interval 100ms --launches 3 -- node "$srv/ailing.mjs" --mode idle-timeout --ms 1500
 case_ "logs on stdout glued to the answer" stdout-logging --launches 1 --handshake-timeout 2s -- node "$srv/ailing.mjs" --mode stdout-logs
 case_ "exit 0 5 ms after the handshake (2 launches)" exits-after-handshake --preset handshake --interval 100ms --launches 2 -- node "$srv/server.mjs" --exit-after-handshake 5
 case_ "version refusal (-32022)" wrong-protocol "${one[@]}" -- node "$srv/server.mjs" --answer refuse

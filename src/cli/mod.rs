@@ -55,16 +55,33 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    // `--color` reaches clap's own errors and help too, decided before clap parses it.
+    let color = color_in(&args);
+    let cmd = command().color(match color {
+        ColorChoice::Always => clap::ColorChoice::Always,
+        ColorChoice::Never => clap::ColorChoice::Never,
+        ColorChoice::Auto => clap::ColorChoice::Auto,
+    });
+    let parsed = cmd
+        .try_get_matches_from(&args)
+        .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
-        Err(e) => {
-            let code = if e.use_stderr() {
-                exit::USAGE
+        Err(e) if !e.use_stderr() => {
+            // Help and version, on stdout: examples kept whole whatever the width.
+            let text = e.render();
+            let text = if color.for_stdout() {
+                text.ansi().to_string()
             } else {
-                exit::OK
+                text.to_string()
             };
+            print!("{}", unwrap_examples(&text));
+            return ExitCode::from(exit::OK);
+        }
+        Err(e) => {
             let _ = e.print();
-            return ExitCode::from(code);
+            return ExitCode::from(exit::USAGE);
         }
     };
     crate::render::strip::set_ascii(cli.ascii);
@@ -76,6 +93,57 @@ where
         Command::Completions(args) => completions::run(args),
     };
     ExitCode::from(code)
+}
+
+/// The `--color` given in `args` (the last one before `--`), else auto.
+fn color_in(args: &[OsString]) -> ColorChoice {
+    let mut choice = ColorChoice::Auto;
+    let mut it = args.iter().skip(1).map(|a| a.to_string_lossy());
+    while let Some(arg) = it.next() {
+        let value = match arg.as_ref() {
+            "--" => break,
+            "--color" => it.next().map(|v| v.into_owned()),
+            other => other.strip_prefix("--color=").map(str::to_string),
+        };
+        match value.as_deref() {
+            Some("always") => choice = ColorChoice::Always,
+            Some("never") => choice = ColorChoice::Never,
+            Some("auto") => choice = ColorChoice::Auto,
+            _ => {}
+        }
+    }
+    choice
+}
+
+/// Help text with the lines of its `Examples:` section put back together where clap wrapped
+/// them: an example is one line, so that copying it works at any terminal width.
+pub fn unwrap_examples(help: &str) -> String {
+    let Some(at) = help.find("Examples:\n") else {
+        return help.to_string();
+    };
+    let (before, examples) = help.split_at(at);
+    let mut out = before.to_string();
+    let mut in_section = true;
+    for (i, line) in examples.split('\n').enumerate() {
+        if i > 0 {
+            let continuation = in_section
+                && i > 1
+                && !line.trim().is_empty()
+                && !line.trim_start().starts_with("mcpl-doctor")
+                && line.starts_with("  ");
+            if continuation {
+                out.push(' ');
+                out.push_str(line.trim_start());
+                continue;
+            }
+            if line.trim().is_empty() {
+                in_section = false;
+            }
+            out.push('\n');
+        }
+        out.push_str(line);
+    }
+    out
 }
 
 /// The clap command, for completions and tests.

@@ -22,7 +22,7 @@ use crate::engine::probe::{
 use crate::engine::redact::Redactor;
 use crate::engine::schedule::DEFAULT_SETTLE_MS;
 use crate::exit;
-use crate::render::probe::{self as view, Context, LiveLine};
+use crate::render::probe::{self as view, Bounds, Context, LiveLine};
 use crate::render::probe_all::Refusal;
 use crate::render::report;
 use crate::render::{ColorChoice, StopCause};
@@ -764,7 +764,7 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
 
     // The progress line only on a terminal; without one nothing wakes up between events.
     let live_enabled = std::io::stderr().is_terminal() && !args.events;
-    let live = std::sync::Mutex::new(LiveLine::new(live_enabled));
+    let live = std::sync::Mutex::new(LiveLine::new(live_enabled).with_bounds(live_bounds(&args)));
     let events = args.events;
     let output_closed = signals.output_closed.clone();
     let mut write_error: Option<std::io::Error> = None;
@@ -877,5 +877,14 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
         exit::OK
     } else {
         exit::FINDINGS
+    }
+}
+
+/// What the progress line names while it waits.
+pub(crate) fn live_bounds(args: &ProbeArgs) -> Bounds {
+    Bounds {
+        handshake_ms: args.handshake_timeout,
+        watch_ms: args.watch,
+        run_for_ms: args.run_for,
     }
 }

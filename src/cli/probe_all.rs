@@ -252,7 +252,7 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
         .collect();
     let live_enabled = std::io::stderr().is_terminal() && !args.events;
     let shared = Arc::new(Shared {
-        live: MultiLive::new(live_enabled, &names),
+        live: MultiLive::new(live_enabled, &names, super::probe::live_bounds(&args)),
         events: args.events,
         broken_pipe: output_closed,
         write_error: std::sync::Mutex::new(None),

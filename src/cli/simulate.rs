@@ -187,7 +187,7 @@ pub fn run(args: SimulateArgs, color: ColorChoice) -> u8 {
         (None, Some(span)) => (span, None),
         (None, None) => (DAY_MS, None),
     };
-    let strip_width = view::strip_width();
+    let strip_width = view::strip_width(presets.iter().map(|p| p.name().len()).max().unwrap_or(0));
     let runs: Vec<Run> = presets
         .iter()
         .map(|preset| {

@@ -174,8 +174,10 @@ fn diagnostic(f: &Finding, style: &Style) -> String {
         whereabouts.push(format!("field `{}`", sanitize(field)));
     }
     whereabouts.push(format!("at {}", sanitize(&f.path)));
-    out.push_str(&format!("  {}\n", whereabouts.join(", ")));
-    out.push_str(&wrap(rest, "  ", WRAP));
+    // Prose within the terminal (the headline stays one line, as rustc's, for grep).
+    let width = WRAP.min(usize::from(super::terminal_width()).saturating_sub(2));
+    out.push_str(&wrap(&whereabouts.join(", "), "  ", width));
+    out.push_str(&wrap(rest, "  ", width));
     if let Some(s) = &f.snippet {
         let num = s.line.to_string();
         let pad = " ".repeat(num.len());

@@ -7,6 +7,7 @@ use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
 
 pub mod check;
 pub mod html;
+pub mod layout;
 pub mod probe;
 pub mod probe_all;
 pub mod report;
@@ -149,8 +150,33 @@ impl ColorChoice {
     }
 }
 
+thread_local! {
+    /// A width set by [`with_width`] (tests), before the terminal and `COLUMNS`.
+    static WIDTH: std::cell::Cell<Option<u16>> = const { std::cell::Cell::new(None) };
+}
+
+/// Run `f` with [`terminal_width`] answering `width` on this thread (snapshot tests).
+pub fn with_width<R>(width: u16, f: impl FnOnce() -> R) -> R {
+    let before = WIDTH.with(|w| w.replace(Some(width)));
+    let out = f();
+    WIDTH.with(|w| w.set(before));
+    out
+}
+
+/// `text` in bold `colour` (an SGR colour number: 31 red, 32 green, 33 yellow) when `on`.
+pub fn paint(on: bool, colour: u8, text: &str) -> String {
+    if on {
+        format!("\x1b[1;{colour}m{text}\x1b[0m")
+    } else {
+        text.to_string()
+    }
+}
+
 /// The terminal's width, or `COLUMNS`, or 100.
 pub fn terminal_width() -> u16 {
+    if let Some(w) = WIDTH.with(|w| w.get()) {
+        return w;
+    }
     if let Some((w, _)) = terminal_size() {
         return w;
     }

@@ -9,11 +9,12 @@
 use std::io::{self, Write};
 use std::time::{Duration, SystemTime};
 
-use comfy_table::{Cell, CellAlignment, ColumnConstraint, Table, Width};
+use comfy_table::Table;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
 
-use super::{clock, new_table, terminal_width};
+use super::layout::{fitted_table, prose};
+use super::{clock, terminal_width};
 use super::{sanitize, StopCause};
 use crate::engine::diagnosis::Diagnosis;
 use crate::engine::policy::timings::format_ms;
@@ -54,6 +55,19 @@ pub struct LiveLine {
     launch: u32,
     attempt: u32,
     state: LiveState,
+    bounds: Bounds,
+    started: std::time::Instant,
+}
+
+/// What the progress line says it waits for, and up to when.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Bounds {
+    /// `--handshake-timeout`, ms.
+    pub handshake_ms: f64,
+    /// `--watch`, ms.
+    pub watch_ms: f64,
+    /// `--for`, ms from the start.
+    pub run_for_ms: Option<f64>,
 }
 
 enum LiveState {
@@ -92,7 +106,15 @@ impl LiveLine {
             launch: 0,
             attempt: 0,
             state: LiveState::Starting,
+            bounds: Bounds::default(),
+            started: std::time::Instant::now(),
         }
+    }
+
+    /// The bounds the line names while it waits.
+    pub fn with_bounds(mut self, bounds: Bounds) -> LiveLine {
+        self.bounds = bounds;
+        self
     }
 
     /// One server's line among several, named `name` (padded to `width` characters).
@@ -111,6 +133,8 @@ impl LiveLine {
             launch: 0,
             attempt: 0,
             state: LiveState::Starting,
+            bounds: Bounds::default(),
+            started: std::time::Instant::now(),
         }
     }
 
@@ -163,23 +187,39 @@ impl LiveLine {
     fn message(&self) -> String {
         let now = std::time::Instant::now();
         let head = format!("launch {} (attempt {})", self.launch, self.attempt);
+        let bound = |ms: f64, flag: &str| {
+            if ms > 0.0 {
+                format!("up to {} ({flag})", format_ms(ms))
+            } else {
+                String::new()
+            }
+        };
         let msg = match &self.state {
             LiveState::Starting => "starting".to_string(),
             LiveState::Handshaking { since } => format!(
-                "{head}: handshaking for {}",
+                "{head}: waiting {} for the handshake, {} so far",
+                bound(self.bounds.handshake_ms, "--handshake-timeout"),
                 format_ms(round_ms(ms(now - *since)))
             ),
             LiveState::Connected { since } => format!(
-                "{head}: connected for {}",
-                format_ms(round_ms(ms(now - *since)))
+                "{head}: connected for {}; waiting {} for the connection to end",
+                format_ms(round_ms(ms(now - *since))),
+                bound(self.bounds.watch_ms, "--watch")
             ),
             LiveState::Waiting { until, next } => format!(
-                "{head}: ended; attempt {next} in {}",
+                "{head}: ended; the host's wait before attempt {next}: {} left",
                 format_ms(round_ms(ms(until.saturating_duration_since(now))))
             ),
             LiveState::Stopping => format!("{head}: ended"),
             LiveState::Finished(text) => text.clone(),
         };
+        let mut msg = msg.replace("waiting  for", "waiting for");
+        if let (Some(limit), LiveState::Connected { .. } | LiveState::Waiting { .. }) =
+            (self.bounds.run_for_ms, &self.state)
+        {
+            let left = (limit - ms(now - self.started)).max(0.0);
+            msg.push_str(&format!("; --for ends in {}", format_ms(round_ms(left))));
+        }
         format!("{}{msg}", self.prefix)
     }
 
@@ -225,8 +265,8 @@ pub struct MultiLive {
 }
 
 impl MultiLive {
-    /// Lines for servers named `names`, drawn only when `enabled`.
-    pub fn new(enabled: bool, names: &[String]) -> MultiLive {
+    /// Lines for servers named `names`, drawn only when `enabled`, naming `bounds`.
+    pub fn new(enabled: bool, names: &[String], bounds: Bounds) -> MultiLive {
         let multi = enabled.then(|| MultiProgress::with_draw_target(ProgressDrawTarget::stderr()));
         let header = multi.as_ref().map(|m| {
             let bar = m.add(ProgressBar::new_spinner());
@@ -244,7 +284,11 @@ impl MultiLive {
             .min(24);
         let lines = names
             .iter()
-            .map(|n| std::sync::Mutex::new(LiveLine::in_multi(multi.as_ref(), n, width)))
+            .map(|n| {
+                std::sync::Mutex::new(
+                    LiveLine::in_multi(multi.as_ref(), n, width).with_bounds(bounds),
+                )
+            })
             .collect();
         let live = MultiLive {
             multi,
@@ -666,7 +710,7 @@ pub(crate) fn since_start(ms: f64) -> String {
 }
 
 /// A jitter range in the unit of its upper end: `150-250 ms`, `2.4-4 s`.
-fn range(min: f64, max: f64) -> String {
+pub(crate) fn range(min: f64, max: f64) -> String {
     let whole = format_ms(max);
     let (scale, unit) = if whole.ends_with(" ms") {
         (1.0, " ms")
@@ -786,7 +830,13 @@ pub(crate) fn finish_text(run: &ProbeRun, by: Option<StopCause>) -> String {
             format_ms(run.elapsed_ms.round())
         ),
         Finish::UntilDown => "once the host would raise mcpl-down (--until-down)".into(),
-        Finish::StillUp => "the connection was still up at the end of --watch".into(),
+        Finish::StillUp => match run.launches.last().and_then(|l| l.report.connected_ms()) {
+            Some(up) => format!(
+                "the connection was still up at the end of --watch ({} after its handshake)",
+                format_ms(round_ms(up))
+            ),
+            None => "the connection was still up at the end of --watch".into(),
+        },
         Finish::Halted => "a permanent failure, on which the host stops reconnecting".into(),
         Finish::GaveUp(why) => format!("the rule gives up ({why})"),
         Finish::Interrupted => by.unwrap_or(StopCause::Interrupt).words().into(),
@@ -948,34 +998,35 @@ pub(crate) fn per_day(v: f64) -> String {
 }
 
 fn predictions_table(preds: &[Prediction], color: bool) -> Table {
-    let mut t = new_table(color);
-    t.set_header(vec![
+    let header = [
         "rule",
-        "launches/day",
+        "launches a day",
         "first mcpl-down",
-        "downs/day",
-        "status pairs/day",
-        "webhooks/day",
+        "downs a day",
+        "status pairs a day",
+        "webhooks a day",
         "connected",
-    ]);
-    for p in preds {
-        let first = match (p.first_down_ms, p.first_down_attempt) {
-            (Some(ms), Some(a)) => format!("{} (attempt {a})", format_ms(round_ms(ms))),
-            (Some(ms), None) => format_ms(round_ms(ms)),
-            _ => "never".into(),
-        };
-        let right = |s: String| Cell::new(s).set_alignment(CellAlignment::Right);
-        t.add_row(vec![
-            Cell::new(&p.rule),
-            right(per_day(p.launches_per_day)),
-            Cell::new(first),
-            right(per_day(p.downs_per_day)),
-            right(per_day(p.status_pairs_per_day)),
-            right(per_day(p.webhooks_per_day)),
-            right(format!("{:.1}%", p.connected_share * 100.0)),
-        ]);
-    }
-    t
+    ];
+    let rows: Vec<Vec<String>> = preds
+        .iter()
+        .map(|p| {
+            let first = match (p.first_down_ms, p.first_down_attempt) {
+                (Some(ms), Some(a)) => format!("{} (attempt {a})", format_ms(round_ms(ms))),
+                (Some(ms), None) => format_ms(round_ms(ms)),
+                _ => "never".into(),
+            };
+            vec![
+                p.rule.clone(),
+                per_day(p.launches_per_day),
+                first,
+                per_day(p.downs_per_day),
+                per_day(p.status_pairs_per_day),
+                per_day(p.webhooks_per_day),
+                format!("{:.1}%", p.connected_share * 100.0),
+            ]
+        })
+        .collect();
+    fitted_table(color, &header, &rows, &[1, 3, 4, 5, 6])
 }
 
 /// The text report on stdout: launch table, notes, verdict and predictions.
@@ -1001,8 +1052,7 @@ pub fn write_text_to(
         .lasting_threshold(0.0)
         .map(|t| format!(", lasting after {}", format_ms(t)))
         .unwrap_or_else(|| ", every handshake resets the count".into());
-    writeln!(
-        out,
+    let head = format!(
         "Probed {} ({} handshake) under rule {} (interval {}, cap {}{threshold}), seed {}.",
         sanitize(ctx.target),
         ctx.protocol.name(),
@@ -1010,115 +1060,203 @@ pub fn write_text_to(
         format_ms(run.policy.timings.interval_ms),
         format_ms(run.policy.timings.cap_ms),
         run.seed
-    )?;
+    );
+    writeln!(out, "{}", prose(&head, "  "))?;
     if let Some(s) = run.launches.iter().find_map(|l| l.report.server.as_ref()) {
-        writeln!(out, "Server: {}", server_line(s))?;
+        writeln!(
+            out,
+            "{}",
+            prose(&format!("Server: {}", server_line(s)), "  ")
+        )?;
     }
     writeln!(out)?;
 
-    let mut table = new_table(color);
-    table.set_header(vec![
-        "#",
-        "attempt",
-        "launched",
-        "handshake",
-        "connected",
-        "ended",
-        "counted as",
-        "wait",
-        "mcpl-down",
-    ]);
-    for (i, l) in run.launches.iter().enumerate() {
-        if i == crate::engine::probe::runner::KEEP_FIRST && run.folded.launches > 0 {
-            let f = &run.folded;
-            table.add_row(vec![
-                Cell::new("…").set_alignment(CellAlignment::Right),
-                Cell::new("…").set_alignment(CellAlignment::Right),
-                Cell::new(""),
-                Cell::new(""),
-                Cell::new(""),
-                Cell::new(format!(
-                    "{} launches folded ({} to {})",
-                    f.launches, f.first, f.last
-                )),
-                Cell::new(""),
-                Cell::new(""),
-                Cell::new(if f.alerts > 0 {
-                    format!("raised {}x", f.alerts)
-                } else {
-                    "-".into()
-                }),
-            ]);
-        }
-        let r = &l.report;
-        table.add_row(vec![
-            Cell::new(l.number).set_alignment(CellAlignment::Right),
-            Cell::new(l.attempt).set_alignment(CellAlignment::Right),
-            Cell::new(since_start(r.launched_at_ms)),
-            Cell::new(r.handshake_ms().map_or_else(dash, |h| format_ms(h.round()))),
-            Cell::new(r.connected_ms().map_or_else(dash, |c| format_ms(c.round()))),
-            Cell::new(ended_cell(
-                l,
-                run.finish,
-                ctx.interrupted.unwrap_or(StopCause::Interrupt).short(),
-            )),
-            Cell::new(counted_cell(l)),
-            Cell::new(wait_cell(l)),
-            Cell::new(if l.alert.is_some() { "raised" } else { "-" }),
-        ]);
-    }
-    // With room to spare, keep the short words whole and let the free text wrap.
-    if terminal_width() >= 110 {
-        for (i, width) in [
-            (0, 4),
-            (1, 9),
-            (2, 11),
-            (3, 11),
-            (4, 11),
-            (6, 13),
-            (7, 14),
-            (8, 11),
-        ] {
-            if let Some(c) = table.column_mut(i) {
-                c.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(width)));
-            }
-        }
-    }
-    writeln!(out, "{table}")?;
+    writeln!(out, "{}", launch_table(run, ctx, color))?;
     if run.folded.launches > 0 {
-        writeln!(out, "{}", folded_text(&run.folded))?;
+        writeln!(out, "{}", prose(&folded_text(&run.folded), "  "))?;
     }
     for l in &run.launches {
         if let Some(alert) = &l.alert {
-            writeln!(out, "mcpl-down on launch {}: {}", l.number, sanitize(alert))?;
+            writeln!(out, "{}", prose(&alert_line(l, alert), "  "))?;
         }
     }
-    writeln!(out, "{}", finish_text(run, ctx.interrupted))?;
+    writeln!(out, "{}", prose(&finish_text(run, ctx.interrupted), "  "))?;
     let notes = notes(run);
     if !notes.is_empty() {
         writeln!(out)?;
         for n in notes {
-            writeln!(out, "{n}")?;
+            writeln!(out, "{}", prose(&n, "  "))?;
         }
     }
-    writeln!(out)?;
-    super::strip::write_probe(out, run)?;
-    writeln!(out)?;
-    writeln!(out, "Verdict: {}.", sanitize(&verdict.sentence))?;
-    super::why::write_why(out, ctx.why)?;
     if !verdict.predictions.is_empty() {
         let replayed = verdict
             .scenario
             .as_ref()
             .map(|s| format!(" ({})", replay_text(s)))
             .unwrap_or_default();
+        writeln!(out)?;
         writeln!(
             out,
-            "\nWhat each host rule would do over a day, replaying this behaviour{replayed}:"
+            "{}",
+            prose(
+                &format!(
+                    "What each host rule would do over a day, replaying this behaviour{replayed}:"
+                ),
+                ""
+            )
         )?;
         writeln!(out, "{}", predictions_table(&verdict.predictions, color))?;
     }
+    // The timeline strip, then the final block: the verdict, directly followed by its "Why".
+    writeln!(out)?;
+    super::strip::write_probe(out, run)?;
+    writeln!(out)?;
+    writeln!(out, "{}", verdict_line(verdict, color))?;
+    super::why::write_why(out, ctx.why)?;
     out.flush()
+}
+
+/// `Verdict: ...`, wrapped to the terminal; on a terminal in bold green (stayed up), red
+/// (flapped, never connected, refused) or yellow (nothing to judge).
+pub fn verdict_line(verdict: &Verdict, color: bool) -> String {
+    use crate::engine::probe::verdict::Pattern;
+    let colour = match verdict.pattern {
+        Pattern::StayedUp => 32,
+        Pattern::Unknown => 33,
+        _ => 31,
+    };
+    let text = prose(&format!("Verdict: {}.", sanitize(&verdict.sentence)), "  ");
+    text.lines()
+        .map(|line| super::paint(color, colour, line))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// An alert, marked as the host's own words; where its text gives the lifetime in the host's
+/// whole seconds (`closed after 0 s` for a 308 ms connection), the measured lifetime too.
+fn alert_line(l: &Launch, alert: &str) -> String {
+    let lived = match l.report.connected_ms() {
+        Some(ms) if alert.contains("closed after") => format!(
+            " (the connection lived {}; the host counts whole seconds, rounded down)",
+            format_ms(ms.round())
+        ),
+        _ => String::new(),
+    };
+    format!(
+        "mcpl-down on launch {}, in the host's words: \"{}\"{lived}",
+        l.number,
+        sanitize(alert)
+    )
+}
+
+/// Whether the target is dialled (a URL) rather than launched.
+fn dialled(ctx: &Context<'_>) -> bool {
+    ["ws://", "wss://", "http://", "https://"]
+        .iter()
+        .any(|s| ctx.target.starts_with(s))
+}
+
+/// The launch table. From 110 columns: one column per fact. Narrower: the handshake time over
+/// the connection's lifetime in one column, and `mcpl-down` under what the attempt counted as.
+fn launch_table(run: &ProbeRun, ctx: &Context<'_>, color: bool) -> Table {
+    let started = if dialled(ctx) { "dialled" } else { "launched" };
+    let wide = terminal_width() >= 110;
+    let header: Vec<&str> = if wide {
+        vec![
+            "#",
+            "attempt",
+            started,
+            "handshake",
+            "connected",
+            "ended",
+            "counted as",
+            "wait",
+            "mcpl-down",
+        ]
+    } else {
+        vec![
+            "#",
+            "attempt",
+            started,
+            "handshake\nconnected",
+            "ended",
+            "counted as",
+            "wait",
+        ]
+    };
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    for (i, l) in run.launches.iter().enumerate() {
+        if i == crate::engine::probe::runner::KEEP_FIRST && run.folded.launches > 0 {
+            let f = &run.folded;
+            let mut row = vec!["…".to_string(), "…".to_string(), String::new()];
+            let folded = format!("{} launches folded ({} to {})", f.launches, f.first, f.last);
+            let alerts = if f.alerts > 0 {
+                format!("raised {}x", f.alerts)
+            } else {
+                "-".into()
+            };
+            if wide {
+                row.extend([
+                    String::new(),
+                    String::new(),
+                    folded,
+                    String::new(),
+                    String::new(),
+                ]);
+                row.push(alerts);
+            } else {
+                row.extend([String::new(), folded, String::new(), String::new()]);
+            }
+            rows.push(row);
+        }
+        rows.push({
+            let r = &l.report;
+            let handshake = r.handshake_ms().map_or_else(dash, |h| format_ms(h.round()));
+            let connected = r.connected_ms().map_or_else(dash, |c| format_ms(c.round()));
+            let mut row = vec![
+                l.number.to_string(),
+                l.attempt.to_string(),
+                since_start(r.launched_at_ms),
+            ];
+            if wide {
+                row.extend([
+                    handshake,
+                    connected,
+                    ended_cell(
+                        l,
+                        run.finish,
+                        ctx.interrupted.unwrap_or(StopCause::Interrupt).short(),
+                    ),
+                    counted_cell(l),
+                    wait_cell(l),
+                    if l.alert.is_some() { "raised" } else { "-" }.into(),
+                ]);
+            } else {
+                let up = if r.handshake_ms().is_none() && r.connected_ms().is_none() {
+                    dash()
+                } else {
+                    format!("{handshake}\n{connected}")
+                };
+                let counted = if l.alert.is_some() {
+                    format!("{}\nmcpl-down", counted_cell(l))
+                } else {
+                    counted_cell(l)
+                };
+                row.extend([
+                    up,
+                    ended_cell(
+                        l,
+                        run.finish,
+                        ctx.interrupted.unwrap_or(StopCause::Interrupt).short(),
+                    ),
+                    counted,
+                    wait_cell(l),
+                ]);
+            }
+            row
+        });
+    }
+    fitted_table(color, &header, &rows, &[0, 1])
 }
 
 /// What the folded launches of a long run did, in one line.
@@ -1209,6 +1347,116 @@ pub(crate) fn replay_text(s: &Scenario) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Six connections living 308 ms (exit 0) under `lasting` with a 200 ms interval, each
+    /// 120 ms from launch to handshake, stopped once the host would raise `mcpl-down`: the
+    /// report is the same on every machine.
+    fn sample() -> (ProbeRun, Verdict) {
+        use crate::engine::policy::{EngineKind, Preset, Timings, Tracker};
+        use crate::engine::probe::runner::launch_record;
+        let policy = Preset::Lasting.policy_with(
+            EngineKind::Legacy,
+            Timings {
+                interval_ms: 200.0,
+                cap_ms: 300_000.0,
+            },
+        );
+        let mut tracker = Tracker::new(policy.clone(), Some(1));
+        let mut t = 0.0;
+        let mut launches = Vec::new();
+        for i in 0..6 {
+            let outcome = Outcome::Connected {
+                lived_ms: 308.0,
+                ended: Ended::Exit { code: 0 },
+            };
+            let ended = t + 120.0 + 308.0;
+            let attempt = tracker.attempt();
+            let d = tracker.record(t, &outcome, ended);
+            let report = AttemptReport {
+                launched_at_ms: t,
+                launched_at_wall: SystemTime::UNIX_EPOCH,
+                pid: None,
+                connected_at_ms: Some(t + 120.0),
+                server: None,
+                ended_at_ms: ended,
+                outcome: Some(outcome),
+                stopped: Stopped::AlreadyGone,
+                pings_sent: 0,
+                pings_answered: 0,
+                stderr: Default::default(),
+                stdout: Default::default(),
+                opening: None,
+                misbehaviour: Default::default(),
+                process: None,
+            };
+            if let Next::Retry { wait, .. } = d.next {
+                t = ended + wait.ms;
+            }
+            launches.push(launch_record(i + 1, attempt, report, Some(d)));
+        }
+        let run = ProbeRun {
+            policy,
+            seed: 1,
+            launches,
+            finish: Finish::UntilDown,
+            planned: None,
+            started_wall: SystemTime::UNIX_EPOCH,
+            elapsed_ms: t,
+            folded: Default::default(),
+        };
+        let verdict = crate::engine::probe::verdict::judge(
+            &run,
+            EngineKind::Legacy,
+            crate::engine::schedule::DEFAULT_SETTLE_MS,
+        );
+        (run, verdict)
+    }
+
+    fn report_at(width: u16) -> String {
+        let (run, verdict) = sample();
+        let ctx = Context {
+            target: "node server.mjs --exit-after-handshake 300",
+            protocol: Protocol::Legacy,
+            interrupted: None,
+            why: &[],
+        };
+        let mut out = Vec::new();
+        super::super::with_width(width, || {
+            write_text_to(&mut out, &run, &verdict, &ctx, false)
+        })
+        .expect("render");
+        String::from_utf8(out).expect("UTF-8")
+    }
+
+    /// Every line within `width`; the verdict last.
+    fn check_fits(text: &str, width: usize) {
+        for line in text.lines() {
+            assert!(
+                super::super::layout::width(line) <= width,
+                "wider than {width}: {line}"
+            );
+        }
+        let last = text.trim_end().lines().last().unwrap_or_default();
+        let verdict_at = text.rfind("Verdict:").expect("a verdict");
+        assert!(
+            text[verdict_at..].contains(last),
+            "the verdict is not last:\n{text}"
+        );
+    }
+
+    #[test]
+    fn report_at_80_columns() {
+        let text = report_at(80);
+        check_fits(&text, 80);
+        insta::assert_snapshot!(text);
+    }
+
+    #[test]
+    fn report_at_120_columns() {
+        let text = report_at(120);
+        check_fits(&text, 120);
+        insta::assert_snapshot!(text);
+    }
 
     #[test]
     fn json_escapes_what_could_fool_a_terminal() {

@@ -6,14 +6,14 @@
 use std::io::{self, Write};
 use std::time::SystemTime;
 
-use comfy_table::{Cell, CellAlignment, ColumnConstraint, Width};
 use serde_json::{json, Value};
 
-use super::new_table;
+use super::layout::{fitted_table_painted, prose};
 use super::probe::{
     escape_unsafe_json, event_json, num, report_json, rfc3339, round_ms, write_text_to, Context,
     SCHEMA_VERSION,
 };
+use super::terminal_width;
 use super::{sanitize, StopCause};
 use crate::engine::diagnosis::Diagnosis;
 use crate::engine::policy::timings::format_ms;
@@ -214,8 +214,7 @@ pub fn tracks(servers: &[ServerReport]) -> Vec<super::strip::Track> {
 pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -> io::Result<()> {
     let mut out = io::stdout().lock();
     let c = counts(servers);
-    writeln!(
-        out,
+    let head = format!(
         "Probed {} of {} in {} at once under rule {}, seed {} (plus each entry's position in \
          the file): {} in all (the slowest server {}, all of them one after another {}).",
         c.probed,
@@ -226,103 +225,12 @@ pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -
         format_ms(round_ms(ctx.elapsed_ms)),
         format_ms(round_ms(c.slowest_ms)),
         format_ms(round_ms(c.sum_ms)),
-    )?;
+    );
+    writeln!(out, "{}", prose(&head, "  "))?;
     writeln!(out)?;
 
-    let mut table = new_table(color);
-    let mut header = vec![
-        "server".to_string(),
-        "transport".to_string(),
-        "launches".to_string(),
-        "pattern".to_string(),
-        "verdict".to_string(),
-    ];
-    let rules = down_rules(ctx.rule);
-    header.extend(rules.iter().map(|r| format!("mcpl-down\n{r}")));
-    table.set_header(header);
-    let right = |s: String| Cell::new(s).set_alignment(CellAlignment::Right);
-    for s in servers {
-        let mut row = vec![Cell::new(sanitize(&s.name)), Cell::new(&s.transport)];
-        match &s.result {
-            ServerResult::Probed(p) => {
-                let (run, verdict) = (&p.run, &p.verdict);
-                row.push(right(run.total_launches().to_string()));
-                // Interrupted before it showed anything else: up until the stop, not "stayed up".
-                row.push(Cell::new(match (verdict.pattern, ctx.interrupted) {
-                    (Pattern::StayedUp, Some(_)) => "up until stopped",
-                    (p, _) => pattern_words(p),
-                }));
-                row.push(Cell::new(sanitize(&verdict.short)));
-                for r in &rules {
-                    row.push(Cell::new(first_down_cell(verdict, r)));
-                }
-            }
-            other => {
-                let (pattern, why) = match other {
-                    ServerResult::CannotLaunch(e) => ("cannot launch", sanitize(e)),
-                    ServerResult::Refused { label, .. } => {
-                        ("not probed", format!("{label} (see below)"))
-                    }
-                    ServerResult::Skipped(_) => ("skipped", "not probed (see below)".into()),
-                    ServerResult::Probed(_) => ("", String::new()),
-                };
-                row.push(right("0".into()));
-                row.push(Cell::new(pattern));
-                row.push(Cell::new(why));
-                for _ in &rules {
-                    row.push(Cell::new("-"));
-                }
-            }
-        }
-        table.add_row(row);
-    }
-    // The verdict is the one free text: it wraps, the short words stay whole.
-    let mut bounds = vec![
-        (0, ColumnConstraint::UpperBoundary(Width::Fixed(24))),
-        (1, ColumnConstraint::LowerBoundary(Width::Fixed(9))),
-        (2, ColumnConstraint::LowerBoundary(Width::Fixed(8))),
-        (3, ColumnConstraint::LowerBoundary(Width::Fixed(11))),
-    ];
-    for i in 5..5 + rules.len() {
-        bounds.push((i, ColumnConstraint::LowerBoundary(Width::Fixed(11))));
-    }
-    for (i, c) in bounds {
-        if let Some(col) = table.column_mut(i) {
-            col.set_constraint(c);
-        }
-    }
-    writeln!(out, "{table}")?;
-    writeln!(
-        out,
-        "mcpl-down: when the host would first raise it under each rule, replaying what the server \
-         did."
-    )?;
-
-    let mut summary = vec![if ctx.interrupted.is_some() {
-        plural(
-            c.stayed_up,
-            "server up until stopped",
-            "servers up until stopped",
-        )
-    } else {
-        plural(c.stayed_up, "server stayed up", "servers stayed up")
-    }];
-    if c.did_not > 0 {
-        summary.push(format!(
-            "{} did not (flapped or never connected)",
-            c.did_not
-        ));
-    }
-    if c.cannot_launch > 0 {
-        summary.push(format!("{} could not be launched", c.cannot_launch));
-    }
-    if c.refused > 0 {
-        summary.push(format!("{} not probed (check-config errors)", c.refused));
-    }
-    if c.skipped > 0 {
-        summary.push(format!("{} skipped", c.skipped));
-    }
-    writeln!(out, "{}.", summary.join(", "))?;
+    let summary = summary_block(servers, ctx, &c, color);
+    write!(out, "{summary}")?;
     if let Some(by) = ctx.interrupted {
         let mut words = by.words().to_string();
         if let Some(first) = words.get_mut(..1) {
@@ -343,7 +251,8 @@ pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -
             "\nWhy (the surest cause of each server that did not stay up):"
         )?;
         for (s, line) in why {
-            writeln!(out, "  {}: {line}", sanitize(&s.name))?;
+            let line = format!("  {}: {line}", sanitize(&s.name));
+            writeln!(out, "{}", prose(&line, "    "))?;
         }
     }
 
@@ -368,28 +277,31 @@ pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -
             match &s.result {
                 ServerResult::Refused { label, findings } => {
                     for f in findings {
-                        writeln!(
-                            out,
+                        let line = format!(
                             "  {}: {label}: {} ({}, {})",
                             sanitize(&s.name),
                             sanitize(&f.message),
                             sanitize(&f.at),
                             f.code
-                        )?;
+                        );
+                        writeln!(out, "{}", prose(&line, "    "))?;
                     }
                 }
-                ServerResult::Skipped(why) => writeln!(
-                    out,
-                    "  {}: skipped: {} ({})",
-                    sanitize(&s.name),
-                    sanitize(why),
-                    sanitize(&s.at)
-                )?,
+                ServerResult::Skipped(why) => {
+                    let line = format!(
+                        "  {}: skipped: {} ({})",
+                        sanitize(&s.name),
+                        sanitize(why),
+                        sanitize(&s.at)
+                    );
+                    writeln!(out, "{}", prose(&line, "    "))?;
+                }
                 _ => {}
             }
         }
     }
 
+    let mut details = false;
     for s in servers {
         let ServerResult::Probed(p) = &s.result else {
             continue;
@@ -406,8 +318,154 @@ pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -
             sanitize(&s.at)
         )?;
         write_text_to(&mut out, &p.run, &p.verdict, &p.context(&s.why), color)?;
+        details = true;
+    }
+    if details {
+        // The summary again, last, after the details it sums up.
+        writeln!(out)?;
+        writeln!(out, "== summary ==")?;
+        write!(out, "{summary}")?;
     }
     out.flush()
+}
+
+/// The summary table (one row per entry) and its two lines under it. From 110 columns one
+/// column per fact; narrower, the transport under the server's name and the launches under the
+/// pattern.
+fn summary_block(
+    servers: &[ServerReport],
+    ctx: &AllContext<'_>,
+    c: &Counts,
+    color: bool,
+) -> String {
+    let wide = terminal_width() >= 110;
+    let rules = down_rules(ctx.rule);
+    let mut header: Vec<String> = if wide {
+        vec![
+            "server".into(),
+            "transport".into(),
+            "launches".into(),
+            "pattern".into(),
+            "verdict".into(),
+        ]
+    } else {
+        vec!["server".into(), "pattern".into(), "verdict".into()]
+    };
+    header.extend(rules.iter().map(|r| format!("mcpl-down\n{r}")));
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    for s in servers {
+        let (launches, pattern, verdict, downs): (u64, String, String, Vec<String>) =
+            match &s.result {
+                ServerResult::Probed(p) => {
+                    let (run, verdict) = (&p.run, &p.verdict);
+                    (
+                        run.total_launches(),
+                        // Interrupted before it showed anything else: up until the stop, not
+                        // "stayed up".
+                        match (verdict.pattern, ctx.interrupted) {
+                            (Pattern::StayedUp, Some(_)) => "up until stopped",
+                            (p, _) => pattern_words(p),
+                        }
+                        .to_string(),
+                        sanitize(&verdict.short),
+                        rules.iter().map(|r| first_down_cell(verdict, r)).collect(),
+                    )
+                }
+                other => {
+                    let (pattern, why) = match other {
+                        ServerResult::CannotLaunch(e) => ("cannot launch", sanitize(e)),
+                        ServerResult::Refused { label, .. } => {
+                            ("not probed", format!("{label} (see below)"))
+                        }
+                        ServerResult::Skipped(_) => ("skipped", "not probed (see below)".into()),
+                        ServerResult::Probed(_) => ("", String::new()),
+                    };
+                    (
+                        0,
+                        pattern.to_string(),
+                        why,
+                        rules.iter().map(|_| "-".to_string()).collect(),
+                    )
+                }
+            };
+        let name = sanitize(&s.name);
+        let mut row = if wide {
+            vec![
+                name,
+                s.transport.to_string(),
+                launches.to_string(),
+                pattern,
+                verdict,
+            ]
+        } else {
+            vec![
+                format!("{name}\n{}", s.transport),
+                if launches == 0 {
+                    pattern
+                } else {
+                    format!(
+                        "{pattern}\n{launches} launch{}",
+                        if launches == 1 { "" } else { "es" }
+                    )
+                },
+                verdict,
+            ]
+        };
+        row.extend(downs);
+        rows.push(row);
+    }
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
+    // The pattern in the verdict's colours: green stayed up, red did not.
+    let pattern_column = if wide { 3 } else { 1 };
+    let paint = |r: usize, c: usize| -> Option<comfy_table::Color> {
+        if c != pattern_column {
+            return None;
+        }
+        match servers.get(r).map(|s| &s.result) {
+            Some(ServerResult::Probed(p)) => Some(match p.verdict.pattern {
+                Pattern::StayedUp => comfy_table::Color::Green,
+                Pattern::Unknown => comfy_table::Color::Yellow,
+                _ => comfy_table::Color::Red,
+            }),
+            Some(ServerResult::CannotLaunch(_)) => Some(comfy_table::Color::Red),
+            _ => None,
+        }
+    };
+    let table = fitted_table_painted(color, &header, &rows, if wide { &[2] } else { &[] }, &paint);
+    let mut out = format!("{table}\n");
+    out.push_str(&prose(
+        "mcpl-down: when the host would first raise it under each rule, replaying what the server \
+         did.",
+        "",
+    ));
+    out.push('\n');
+    let mut summary = vec![if ctx.interrupted.is_some() {
+        plural(
+            c.stayed_up,
+            "server up until stopped",
+            "servers up until stopped",
+        )
+    } else {
+        plural(c.stayed_up, "server stayed up", "servers stayed up")
+    }];
+    if c.did_not > 0 {
+        summary.push(format!(
+            "{} did not (flapped or never connected)",
+            c.did_not
+        ));
+    }
+    if c.cannot_launch > 0 {
+        summary.push(format!("{} could not be launched", c.cannot_launch));
+    }
+    if c.refused > 0 {
+        summary.push(format!("{} not probed (check-config errors)", c.refused));
+    }
+    if c.skipped > 0 {
+        summary.push(format!("{} skipped", c.skipped));
+    }
+    out.push_str(&prose(&format!("{}.", summary.join(", ")), ""));
+    out.push('\n');
+    out
 }
 
 fn refusal_json(f: &Refusal) -> Value {

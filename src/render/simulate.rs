@@ -2,10 +2,12 @@
 
 use std::io::{self, Write};
 
+use super::layout::{fitted_table, prose};
+use super::probe::{range, since_start};
 use super::strip::Glyphs;
-use super::{clock, new_table, terminal_width};
+use super::terminal_width;
 
-use comfy_table::{Cell, CellAlignment, ColumnConstraint, Table, Width};
+use comfy_table::Table;
 
 use crate::engine::policy::timings::{format_ms, is_refused_timing};
 use crate::engine::policy::{EngineKind, Preset};
@@ -31,10 +33,11 @@ pub struct View {
     pub explicit_timings: (Option<f64>, Option<f64>),
 }
 
-/// Cells in a timeline strip, fitted to the terminal.
-pub fn strip_width() -> usize {
+/// Cells in a timeline strip, fitted to the terminal beside names `name_width` wide (and
+/// ` |`, `| 100.0% connected`).
+pub fn strip_width(name_width: usize) -> usize {
     (terminal_width() as usize)
-        .saturating_sub(24)
+        .saturating_sub(name_width + 20)
         .clamp(20, 100)
 }
 
@@ -78,10 +81,9 @@ pub(crate) fn wait_cell(row: &Row) -> String {
         None => "-".into(),
         Some(w) if (w.max_ms - w.min_ms).abs() < 0.5 => format_ms(w.ms),
         Some(w) => format!(
-            "{}\n{}-{}{}",
+            "{}\n({}){}",
             format_ms(w.ms),
-            format_ms(w.min_ms),
-            format_ms(w.max_ms),
+            range(w.min_ms, w.max_ms),
             w.or_ms
                 .map(|ms| format!(" or {}", format_ms(ms)))
                 .unwrap_or_default()
@@ -92,10 +94,11 @@ pub(crate) fn wait_cell(row: &Row) -> String {
 pub(crate) fn notices_cell(row: &Row) -> String {
     let mut parts = Vec::new();
     if let Some(alert) = &row.alert {
+        // The host's own words, quoted.
         parts.push(if row.webhook {
-            format!("{alert} [webhook posted]")
+            format!("\"{alert}\" [webhook posted]")
         } else {
-            alert.clone()
+            format!("\"{alert}\"")
         });
     }
     // The status lines in short; their full text is in --json.
@@ -105,7 +108,7 @@ pub(crate) fn notices_cell(row: &Row) -> String {
         } else {
             "\"down\" status line"
         };
-        parts.push(format!("{what} at {}", clock(line.at_ms)));
+        parts.push(format!("{what} at {}", since_start(line.at_ms)));
     }
     if let Some(stopped) = &row.stopped {
         parts.push(stopped.clone());
@@ -113,35 +116,85 @@ pub(crate) fn notices_cell(row: &Row) -> String {
     parts.join("\n")
 }
 
-fn rows_table(run: &Run, color: bool) -> Table {
-    let mut table = new_table(color);
-    table.set_header(vec![
+/// What happened, with the host's own text marked where its whole seconds disagree with the
+/// lifetime (`closed after 0 s` for a 300 ms connection).
+fn happened_cell(row: &Row) -> String {
+    match row.lived_ms {
+        Some(lived) if row.happened_text == "lasted" || row.happened_text == "still up" => {
+            format!("{} ({})", row.happened_text, format_ms(lived))
+        }
+        Some(lived) if lived % 1000.0 != 0.0 => match row.happened_text.split_once("closed ") {
+            Some((before, host)) if host.starts_with("after ") => format!(
+                "{before}closed after {} (the host says \"{host}\")",
+                format_ms(lived)
+            ),
+            _ => row.happened_text.clone(),
+        },
+        _ => row.happened_text.clone(),
+    }
+}
+
+fn counted_words(row: &Row) -> &'static str {
+    use crate::engine::policy::Counted;
+    match row.counted {
+        Counted::Failure => "failure",
+        Counted::ShortLived => "short-lived",
+        Counted::Lasted => "lasted (count reset)",
+        Counted::HandshakeReset => "reset by handshake",
+        Counted::Permanent => "permanent failure",
+        Counted::StillUp => "still up",
+        Counted::Pending => "not decided",
+    }
+}
+
+/// One preset's schedule. From 110 columns the `mcpl-down` and status lines in a column of their
+/// own; narrower, listed under the table.
+fn rows_table(run: &Run, color: bool) -> (Table, Vec<String>) {
+    let wide = terminal_width() >= 110;
+    let mut header = vec![
         "#",
         "attempt",
-        "launched at",
+        "launched",
         "what happened",
         "counted as",
-        "wait (jitter range)",
-        "mcpl-down / status lines",
-    ]);
-    for row in &run.simulation.rows {
-        let happened = match row.lived_ms {
-            Some(lived) if row.happened_text == "lasted" || row.happened_text == "still up" => {
-                format!("{} ({})", row.happened_text, format_ms(lived))
-            }
-            _ => row.happened_text.clone(),
-        };
-        table.add_row(vec![
-            Cell::new(row.launch).set_alignment(CellAlignment::Right),
-            Cell::new(row.attempt).set_alignment(CellAlignment::Right),
-            Cell::new(clock(row.launched_at_ms)),
-            Cell::new(happened),
-            Cell::new(row.counted.describe()),
-            Cell::new(wait_cell(row)),
-            Cell::new(notices_cell(row)),
-        ]);
+        "wait",
+    ];
+    if wide {
+        header.push("mcpl-down / status lines");
     }
-    table
+    let mut notes = Vec::new();
+    let rows: Vec<Vec<String>> = run
+        .simulation
+        .rows
+        .iter()
+        .map(|row| {
+            let notices = notices_cell(row);
+            let mut counted = counted_words(row).to_string();
+            let mut cells = vec![
+                row.launch.to_string(),
+                row.attempt.to_string(),
+                since_start(row.launched_at_ms),
+                happened_cell(row),
+            ];
+            if wide {
+                cells.extend([counted, wait_cell(row), notices]);
+            } else {
+                if !notices.is_empty() {
+                    if row.alert.is_some() {
+                        counted.push_str("\nmcpl-down");
+                    }
+                    notes.push(format!(
+                        "launch {}: {}",
+                        row.launch,
+                        notices.replace('\n', "; ")
+                    ));
+                }
+                cells.extend([counted, wait_cell(row)]);
+            }
+            cells
+        })
+        .collect();
+    (fitted_table(color, &header, &rows, &[0, 1]), notes)
 }
 
 fn status_pairs(s: &Summary) -> String {
@@ -166,11 +219,11 @@ pub(crate) fn summary_rows(run: &Run) -> Vec<(&'static str, String)> {
     let na = |v: String| if has_alert { v } else { "n/a".to_string() };
     vec![
         ("launches", format!("{}", s.launches)),
-        ("launches/day", per_day(s.launches_per_day)),
+        ("launches a day", per_day(s.launches_per_day)),
         ("first mcpl-down", na(first_down(s))),
-        ("mcpl-down/day", na(per_day(s.downs_per_day))),
-        ("webhook posts/day", na(per_day(s.webhooks_per_day))),
-        ("status pairs/day", na(status_pairs(s))),
+        ("mcpl-down a day", na(per_day(s.downs_per_day))),
+        ("webhook posts a day", na(per_day(s.webhooks_per_day))),
+        ("status pairs a day", na(status_pairs(s))),
         ("connected", percent(s.connected_share)),
         ("longest wait", format_ms(s.longest_wait_ms)),
         (
@@ -193,31 +246,45 @@ pub(crate) fn summary_rows(run: &Run) -> Vec<(&'static str, String)> {
 }
 
 fn summary_table(view: &View, color: bool) -> Table {
-    let mut table = new_table(color);
-    let mut header = vec![Cell::new("")];
-    header.extend(view.runs.iter().map(|r| Cell::new(r.preset.name())));
-    table.set_header(header);
+    let mut header = vec![""];
+    header.extend(view.runs.iter().map(|r| r.preset.name()));
     let columns: Vec<Vec<(&str, String)>> = view.runs.iter().map(summary_rows).collect();
     let mut labels: Vec<&str> = vec!["base / cap"];
     labels.extend(columns.first().map_or(vec![], |c| {
         c.iter().map(|(label, _)| *label).collect::<Vec<_>>()
     }));
-    for (i, label) in labels.iter().enumerate() {
-        let mut cells = vec![Cell::new(*label)];
-        for (run, col) in view.runs.iter().zip(&columns) {
-            let text = if i == 0 {
-                timings_short(run)
+    let rows: Vec<Vec<String>> = labels
+        .iter()
+        .enumerate()
+        .map(|(i, label)| {
+            let mut cells = vec![label.to_string()];
+            for (run, col) in view.runs.iter().zip(&columns) {
+                cells.push(if i == 0 {
+                    timings_short(run)
+                } else {
+                    col[i - 1].1.clone()
+                });
+            }
+            cells
+        })
+        .collect();
+    fitted_table(color, &header, &rows, &[])
+}
+
+/// A strip on a terminal: connected cells green, `mcpl-down` cells red.
+fn paint_strip(strip: &str, g: Glyphs) -> String {
+    strip
+        .chars()
+        .map(|c| {
+            if c == g.connected || c == g.partly {
+                super::paint(true, 32, &c.to_string())
+            } else if c == g.alert {
+                super::paint(true, 31, &c.to_string())
             } else {
-                col[i - 1].1.clone()
-            };
-            cells.push(Cell::new(text));
-        }
-        table.add_row(cells);
-    }
-    if let Some(col) = table.column_mut(0) {
-        col.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(18)));
-    }
-    table
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// The one-line timeline of a run: `█` connected most of the cell, `▄` part of it, `·` not at
@@ -264,38 +331,40 @@ fn scenario_words(s: &Scenario) -> String {
 /// The tables, summary and strips, for a person.
 pub fn write_text(view: &View, color: bool) -> io::Result<()> {
     let mut out = io::stdout().lock();
-    writeln!(out, "{}", header(view))?;
+    writeln!(out, "{}", prose(&header(view), "  "))?;
     let (interval, cap) = view.explicit_timings;
     if [interval, cap]
         .iter()
         .flatten()
         .any(|ms| is_refused_timing(*ms))
     {
-        writeln!(
-            out,
-            "Note: a timing of 0, below 0 or not a number is refused at start by hosts with the \
+        let note = "Note: a timing of 0, below 0 or not a number is refused at start by hosts with the \
              lasting-connection fix (lasting, bounded, preceding-wait: no launch, one mcpl-down); \
-             older hosts (handshake) run every such wait after 1 ms, a relaunch loop with no backoff."
-        )?;
+             older hosts (handshake) run every such wait after 1 ms, a relaunch loop with no backoff.";
+        writeln!(out, "{}", prose(note, "  "))?;
     }
     if view.show_rows {
         for run in &view.runs {
             writeln!(out)?;
-            writeln!(
-                out,
+            let title = format!(
                 "{}: {} ({})",
                 run.preset.name(),
                 run.preset.describe(),
                 timings_line(run)
-            )?;
+            );
+            writeln!(out, "{}", prose(&title, "  "))?;
             if let Some(alert) = &run.simulation.summary.refused_at_start {
-                writeln!(
-                    out,
+                let refused = format!(
                     "The host refuses this server at start: nothing is launched; mcpl-down at 0: {alert}"
-                )?;
+                );
+                writeln!(out, "{}", prose(&refused, "  "))?;
                 continue;
             }
-            writeln!(out, "{}", rows_table(run, color))?;
+            let (table, notes) = rows_table(run, color);
+            writeln!(out, "{table}")?;
+            for note in notes {
+                writeln!(out, "{}", prose(&note, "  "))?;
+            }
             let shown = run.simulation.rows.len() as u64;
             if shown < run.simulation.rows_total {
                 writeln!(
@@ -326,11 +395,11 @@ pub fn write_text(view: &View, color: bool) -> io::Result<()> {
     }
     writeln!(out)?;
     let g = Glyphs::for_terminal();
-    writeln!(
-        out,
+    let legend = format!(
         "Timeline over {span} ({} connected, {} partly, {} down or waiting, {} mcpl-down raised):",
         g.connected, g.partly, g.down, g.alert
-    )?;
+    );
+    writeln!(out, "{}", prose(&legend, ""))?;
     let name_width = view
         .runs
         .iter()
@@ -338,11 +407,13 @@ pub fn write_text(view: &View, color: bool) -> io::Result<()> {
         .max()
         .unwrap_or(0);
     for run in &view.runs {
+        let strip = super::strip::simulation_line(&run.simulation.strip, g);
+        let strip = if color { paint_strip(&strip, g) } else { strip };
         writeln!(
             out,
             "{:>name_width$} |{}| {} connected",
             run.preset.name(),
-            super::strip::simulation_line(&run.simulation.strip, g),
+            strip,
             percent(run.simulation.summary.connected_share)
         )?;
     }

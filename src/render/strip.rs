@@ -638,7 +638,7 @@ pub fn write_probe_all(out: &mut dyn std::io::Write, tracks: &[Track]) -> std::i
         })
         .collect();
     let name_w = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
-    let width = cells_for(super::terminal_width() as usize, name_w + 18);
+    let width = cells_for(super::terminal_width() as usize, name_w + 20);
     writeln!(out, "{}", probe_legend(span, g))?;
     for (t, name) in tracks.iter().zip(&names) {
         let cols = Columns::of_track(t, width, span);

@@ -6,6 +6,7 @@ use std::io::{self, Write};
 
 use serde_json::Value;
 
+use super::layout::prose;
 use super::sanitize;
 use crate::engine::diagnosis::Diagnosis;
 
@@ -46,22 +47,25 @@ pub fn write_why(out: &mut dyn Write, why: &[Diagnosis]) -> io::Result<()> {
     writeln!(out)?;
     writeln!(out, "Why:")?;
     for d in why {
-        writeln!(
-            out,
+        // Wrapped to the terminal, continuation lines indented under their item.
+        let head = format!(
             "  {} ({} confidence): {}",
             d.id,
             d.confidence.as_str(),
             sanitize(&d.summary)
-        )?;
+        );
+        writeln!(out, "{}", prose(&head, "      "))?;
         for e in &d.evidence {
             let whence = if e.launches.is_empty() {
                 e.source.as_str().to_string()
             } else {
                 format!("{}, {}", launches_text(&e.launches), e.source.as_str())
             };
-            writeln!(out, "    {whence}: {}", sanitize(&e.text))?;
+            let line = format!("    {whence}: {}", sanitize(&e.text));
+            writeln!(out, "{}", prose(&line, "      "))?;
         }
-        writeln!(out, "    next: {}", sanitize(&d.next_step))?;
+        let next = format!("    next: {}", sanitize(&d.next_step));
+        writeln!(out, "{}", prose(&next, "      "))?;
     }
     Ok(())
 }

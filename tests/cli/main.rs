@@ -15,3 +15,4 @@ mod probe_ws;
 mod schema;
 mod simulate;
 mod support;
+mod widths;

@@ -338,7 +338,7 @@ fn a_server_that_stays_up_exits_0_with_the_lasting_threshold() {
     let text = stdout(&out);
     assert!(text.contains("still up at --watch"), "{text}");
     assert!(
-        text.contains("it must live 5 min to count as lasting under lasting"),
+        text.contains("rule lasting resets the count once a connection has lived 5 min"),
         "{text}"
     );
     assert!(

@@ -667,3 +667,14 @@ fn every_id_is_in_the_table_and_every_row_is_reachable_text() {
         assert!(!r.unless.contains(&r.id));
     }
 }
+
+#[test]
+fn the_docs_list_every_diagnosis_id() {
+    let docs = include_str!("../../../docs/diagnosis.md");
+    for id in Id::ALL {
+        assert!(
+            docs.contains(&format!("| `{id}` |")),
+            "docs/diagnosis.md has no row for `{id}`"
+        );
+    }
+}

@@ -319,7 +319,7 @@ pub async fn run<C: Connector>(
     Ok(run)
 }
 
-fn launch_record(
+pub(crate) fn launch_record(
     number: u32,
     attempt: u32,
     report: AttemptReport,

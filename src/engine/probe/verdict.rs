@@ -283,12 +283,12 @@ pub fn judge(run: &ProbeRun, engine: EngineKind, settle_ms: f64) -> Verdict {
             .unwrap_or_default();
         let rule = &run.policy.name;
         let needs = match l.decision.and_then(|d| d.lasting_threshold_ms) {
-            Some(t) if *lived >= t => format!("already lasting under {rule}"),
+            Some(t) if *lived >= t => format!("long enough for rule {rule} to reset the count"),
             Some(t) => format!(
-                "it must live {} to count as lasting under {rule}",
+                "rule {rule} resets the count once a connection has lived {}",
                 format_ms(t)
             ),
-            None => format!("under {rule} its handshake already reset the count"),
+            None => format!("rule {rule} reset the count at its handshake"),
         };
         parts.push(format!(
             "connected{handshake} on launch {} and was still up {} later ({needs})",
@@ -577,7 +577,7 @@ mod tests {
         assert_eq!(
             v.sentence,
             "connected 100 ms after launch on launch 1 and was still up 30 s later \
-             (it must live 5 min to count as lasting under lasting)"
+             (rule lasting resets the count once a connection has lived 5 min)"
         );
         assert_eq!(v.predictions[1].launches_per_day, 1.0);
     }
