@@ -1388,6 +1388,7 @@ mod tests {
                 opening: None,
                 misbehaviour: Default::default(),
                 process: None,
+                escaped: 0,
             };
             if let Next::Retry { wait, .. } = d.next {
                 t = ended + wait.ms;
