@@ -96,6 +96,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcpl-doctor' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Probe every entry of --config at once (disabled entries and policy-only overrides are skipped, entries the host would refuse are reported and not probed)')
             [CompletionResult]::new('--until-down', '--until-down', [CompletionResultType]::ParameterName, 'Stop once the host would raise mcpl-down')
+            [CompletionResult]::new('--handshake-only', '--handshake-only', [CompletionResultType]::ParameterName, 'Stop talking after the handshake: no featureSets/update, tools/list or subscription (for a server known to misbehave on them)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON document (with schema_version) at the end instead of the table')
             [CompletionResult]::new('--events', '--events', [CompletionResultType]::ParameterName, 'JSON lines on stdout as things happen (the last line is the whole report)')
             [CompletionResult]::new('--ascii', '--ascii', [CompletionResultType]::ParameterName, 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)')

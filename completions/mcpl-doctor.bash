@@ -227,7 +227,7 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__probe)
-            opts="-h --url --token --open-timeout --config --server --all --protocol --preset --interval --cap --seed --launches --for --until-down --watch --handshake-timeout --ping-every --ping-timeout --redact --json --events --report --svg --color --ascii --help"
+            opts="-h --url --token --open-timeout --config --server --all --protocol --preset --interval --cap --seed --launches --for --until-down --watch --handshake-timeout --ping-every --ping-timeout --handshake-only --redact --json --events --report --svg --color --ascii --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -90,6 +90,7 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand --color 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never'
             cand --all 'Probe every entry of --config at once (disabled entries and policy-only overrides are skipped, entries the host would refuse are reported and not probed)'
             cand --until-down 'Stop once the host would raise mcpl-down'
+            cand --handshake-only 'Stop talking after the handshake: no featureSets/update, tools/list or subscription (for a server known to misbehave on them)'
             cand --json 'One JSON document (with schema_version) at the end instead of the table'
             cand --events 'JSON lines on stdout as things happen (the last line is the whole report)'
             cand --ascii 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'

@@ -101,6 +101,7 @@ always\t''
 never\t''"
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l all -d 'Probe every entry of --config at once (disabled entries and policy-only overrides are skipped, entries the host would refuse are reported and not probed)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l until-down -d 'Stop once the host would raise mcpl-down'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l handshake-only -d 'Stop talking after the handshake: no featureSets/update, tools/list or subscription (for a server known to misbehave on them)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l json -d 'One JSON document (with schema_version) at the end instead of the table'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l events -d 'JSON lines on stdout as things happen (the last line is the whole report)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l ascii -d 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'

@@ -20,7 +20,6 @@ use crate::engine::probe::{
     StopHandle, StopLevel, StopSignal, Target,
 };
 use crate::engine::redact::Redactor;
-use crate::engine::schedule::DEFAULT_SETTLE_MS;
 use crate::exit;
 use crate::render::probe::{self as view, Bounds, Context, LiveLine};
 use crate::render::probe_all::Refusal;
@@ -143,6 +142,11 @@ pub struct ProbeArgs {
     /// A ping unanswered this long ends the connection as "stopped answering".
     #[arg(long, value_name = "DUR", default_value = "10s", value_parser = parse_positive)]
     pub ping_timeout: f64,
+
+    /// Stop talking after the handshake: no featureSets/update, tools/list or subscription (for
+    /// a server known to misbehave on them).
+    #[arg(long)]
+    pub handshake_only: bool,
 
     /// A secret to mask in all output (repeatable). The entry's env values and token are masked
     /// anyway.
@@ -611,6 +615,7 @@ pub(crate) fn attempt_options(
         stop,
         deadline: None,
         epoch: tokio::time::Instant::now(),
+        handshake_only: args.handshake_only,
     }
 }
 
@@ -828,7 +833,10 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
     }
     let interrupted = (run.finish == Finish::Interrupted || stop.level() >= StopLevel::Graceful)
         .then(|| signals.cause().unwrap_or(StopCause::Interrupt));
-    let verdict = verdict::judge(&run, protocol.engine(), DEFAULT_SETTLE_MS);
+    // The predictions replay the policy exchange's settle time as observed.
+    let settle_ms =
+        crate::engine::probe::opening::OpeningSummary::of(&run.launches).prediction_settle_ms();
+    let verdict = verdict::judge(&run, protocol.engine(), settle_ms);
     let why = diagnosis::diagnose(&run, &setting);
     let ctx = Context {
         target: &target_text,
@@ -873,7 +881,9 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
     }
     if let Some(by) = interrupted {
         exit::stopped_by(by)
-    } else if verdict::stayed_up(&run) {
+    } else if verdict::stayed_up(&run)
+        && !crate::engine::probe::opening::OpeningSummary::of(&run.launches).has_findings()
+    {
         exit::OK
     } else {
         exit::FINDINGS

@@ -22,8 +22,8 @@ use super::probe::{
 use crate::engine::config::ServerEntry;
 use crate::engine::diagnosis;
 use crate::engine::policy::EngineKind;
+use crate::engine::probe::opening::OpeningSummary;
 use crate::engine::probe::{self, verdict, Event, LaunchError, ProbeRun, RunOptions, StopLevel};
-use crate::engine::schedule::DEFAULT_SETTLE_MS;
 use crate::exit;
 use crate::render::probe::{self as view, MultiLive};
 use crate::render::probe_all::{
@@ -65,7 +65,13 @@ fn judge_all(jobs: &[(&ProbeRun, EngineKind)]) -> Vec<verdict::Verdict> {
             .map(|part| {
                 scope.spawn(move || {
                     part.iter()
-                        .map(|(run, engine)| verdict::judge(run, *engine, DEFAULT_SETTLE_MS))
+                        .map(|(run, engine)| {
+                            verdict::judge(
+                                run,
+                                *engine,
+                                OpeningSummary::of(&run.launches).prediction_settle_ms(),
+                            )
+                        })
                         .collect::<Vec<_>>()
                 })
             })
@@ -76,7 +82,13 @@ fn judge_all(jobs: &[(&ProbeRun, EngineKind)]) -> Vec<verdict::Verdict> {
             .flat_map(|(h, part)| {
                 h.join().unwrap_or_else(|_| {
                     part.iter()
-                        .map(|(run, engine)| verdict::judge(run, *engine, DEFAULT_SETTLE_MS))
+                        .map(|(run, engine)| {
+                            verdict::judge(
+                                run,
+                                *engine,
+                                OpeningSummary::of(&run.launches).prediction_settle_ms(),
+                            )
+                        })
                         .collect()
                 })
             })
@@ -413,7 +425,11 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
                 Ok(Ok(run)) => {
                     head.why = diagnosis::diagnose(&run, &setting);
                     let verdict = verdicts.next().unwrap_or_else(|| {
-                        verdict::judge(&run, protocol.engine(), DEFAULT_SETTLE_MS)
+                        verdict::judge(
+                            &run,
+                            protocol.engine(),
+                            OpeningSummary::of(&run.launches).prediction_settle_ms(),
+                        )
                     });
                     let interrupted = interrupted
                         .or((run.finish == probe::Finish::Interrupted)

@@ -8,6 +8,7 @@ use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
 pub mod check;
 pub mod html;
 pub mod layout;
+pub mod opening;
 pub mod probe;
 pub mod probe_all;
 pub mod report;

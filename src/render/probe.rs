@@ -19,6 +19,7 @@ use super::{sanitize, StopCause};
 use crate::engine::diagnosis::Diagnosis;
 use crate::engine::policy::timings::format_ms;
 use crate::engine::policy::{Ended, Next, Outcome, Wait};
+use crate::engine::probe::opening::OpeningSummary;
 use crate::engine::probe::runner::{Finish, Planned};
 use crate::engine::probe::verdict::{Prediction, Verdict};
 use crate::engine::probe::{
@@ -578,6 +579,7 @@ pub fn report_json(run: &ProbeRun, verdict: &Verdict, ctx: &Context<'_>) -> Valu
         "finish": finish_json(run.finish),
         "planned_next": planned_json(run.planned),
         "launches": run.launches.iter().map(launch_json).collect::<Vec<_>>(),
+        "opening": OpeningSummary::of(&run.launches),
         "folded": run.folded,
         "verdict": {
             "pattern": verdict.pattern,
@@ -1081,7 +1083,11 @@ pub fn write_text_to(
         }
     }
     writeln!(out, "{}", prose(&finish_text(run, ctx.interrupted), "  "))?;
-    let notes = notes(run);
+    let mut notes = notes(run);
+    notes.extend(super::opening::notes(
+        run,
+        &OpeningSummary::of(&run.launches),
+    ));
     if !notes.is_empty() {
         writeln!(out)?;
         for n in notes {
@@ -1172,6 +1178,7 @@ fn launch_table(run: &ProbeRun, ctx: &Context<'_>, color: bool) -> Table {
             "counted as",
             "wait",
             "mcpl-down",
+            "opening",
         ]
     } else {
         vec![
@@ -1204,6 +1211,7 @@ fn launch_table(run: &ProbeRun, ctx: &Context<'_>, color: bool) -> Table {
                     String::new(),
                 ]);
                 row.push(alerts);
+                row.push(String::new());
             } else {
                 row.extend([String::new(), folded, String::new(), String::new()]);
             }
@@ -1230,6 +1238,7 @@ fn launch_table(run: &ProbeRun, ctx: &Context<'_>, color: bool) -> Table {
                     counted_cell(l),
                     wait_cell(l),
                     if l.alert.is_some() { "raised" } else { "-" }.into(),
+                    super::opening::cell(l),
                 ]);
             } else {
                 let up = if r.handshake_ms().is_none() && r.connected_ms().is_none() {
@@ -1242,16 +1251,18 @@ fn launch_table(run: &ProbeRun, ctx: &Context<'_>, color: bool) -> Table {
                 } else {
                     counted_cell(l)
                 };
-                row.extend([
-                    up,
-                    ended_cell(
-                        l,
-                        run.finish,
-                        ctx.interrupted.unwrap_or(StopCause::Interrupt).short(),
-                    ),
-                    counted,
-                    wait_cell(l),
-                ]);
+                // Narrow: the opening's cell under how it ended (`✗ tools/list`, `5 tools`).
+                let mut ended = ended_cell(
+                    l,
+                    run.finish,
+                    ctx.interrupted.unwrap_or(StopCause::Interrupt).short(),
+                );
+                let opening = super::opening::cell(l);
+                if opening != "-" {
+                    ended.push('\n');
+                    ended.push_str(&opening);
+                }
+                row.extend([up, ended, counted, wait_cell(l)]);
             }
             row
         });

@@ -89,7 +89,11 @@ impl ServerReport {
     /// could not be launched, or the host refuses it. Skipped entries do not count.
     pub fn is_finding(&self) -> bool {
         match &self.result {
-            ServerResult::Probed(p) => !verdict::stayed_up(&p.run),
+            ServerResult::Probed(p) => {
+                !verdict::stayed_up(&p.run)
+                    || crate::engine::probe::opening::OpeningSummary::of(&p.run.launches)
+                        .has_findings()
+            }
             ServerResult::CannotLaunch(_) | ServerResult::Refused { .. } => true,
             ServerResult::Skipped(_) => false,
         }

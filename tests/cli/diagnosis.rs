@@ -257,6 +257,10 @@ fn exit_0_right_after_the_handshake() {
             "50ms",
             "--launches",
             "2",
+            // Without the host's opening: a server exiting 5 ms after its handshake would
+            // otherwise leave `tools/list` unanswered or not, depending on timing (and an
+            // unanswered request is the stronger evidence, `dies-on-request`).
+            "--handshake-only",
         ],
         &["node", &server, "--exit-after-handshake", "5"],
     );

@@ -7,6 +7,7 @@ mod completions;
 mod diagnosis;
 mod hostile_io;
 mod hostile_proc;
+mod opening;
 mod packaging;
 mod pictures;
 mod probe;

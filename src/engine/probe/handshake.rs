@@ -18,6 +18,9 @@ pub const MODERN_VERSION: &str = "2026-07-28";
 pub const MCPL_VERSION: &str = "0.5";
 /// The handshake request's id (only a message with this id answers it).
 pub const HANDSHAKE_ID: i64 = 0;
+/// The first id of the probe's own pings (far above the host's request ids, which count up
+/// from 1 after the handshake).
+pub const FIRST_PING_ID: i64 = 1_000_000;
 /// JSON-RPC error code of a protocol-version refusal.
 pub const VERSION_REFUSED: i64 = -32022;
 
@@ -33,7 +36,7 @@ pub fn first_request(protocol: Protocol) -> Value {
             "method": "initialize",
             "params": {
                 "protocolVersion": LEGACY_VERSION,
-                "capabilities": { "experimental": { "mcpl": { "version": MCPL_VERSION } } },
+                "capabilities": { "experimental": { "mcpl": super::opening::host_capabilities() } },
                 "clientInfo": { "name": CLIENT_NAME, "version": CLIENT_VERSION },
             },
         }),
@@ -341,7 +344,8 @@ pub enum PingAction {
 }
 
 impl Pinger {
-    /// A schedule starting at `connected_at`. Ping ids start at 1 (0 is the handshake).
+    /// A schedule starting at `connected_at`. Ping ids start at [`FIRST_PING_ID`] (0 is the
+    /// handshake, 1 on the host's requests after it).
     pub fn new(
         protocol: Protocol,
         every: Duration,
@@ -352,7 +356,7 @@ impl Pinger {
             protocol,
             every,
             timeout,
-            next_id: 1,
+            next_id: FIRST_PING_ID,
             outstanding: None,
             next_send: connected_at + every,
             sent: 0,
@@ -412,9 +416,15 @@ mod tests {
         assert_eq!(v["id"], 0);
         assert_eq!(v["method"], "initialize");
         assert_eq!(v["params"]["protocolVersion"], LEGACY_VERSION);
+        let mcpl = &v["params"]["capabilities"]["experimental"]["mcpl"];
+        assert_eq!(mcpl["version"], MCPL_VERSION);
+        assert_eq!(mcpl["channels"]["register"], true);
+        assert_eq!(mcpl["channels"]["incoming"], true);
+        assert_eq!(mcpl["pushEvents"], true);
         assert_eq!(
-            v["params"]["capabilities"],
-            json!({"experimental": {"mcpl": {"version": MCPL_VERSION}}})
+            v["params"]["capabilities"].as_object().map(|m| m.len()),
+            Some(1),
+            "no standard client capabilities"
         );
         assert_eq!(
             after_answer(Protocol::Legacy).unwrap()["method"],
@@ -562,10 +572,10 @@ mod tests {
         let PingAction::Send(m) = p.on_timer(t0 + every) else {
             panic!()
         };
-        assert_eq!(m["id"], 1);
+        assert_eq!(m["id"], FIRST_PING_ID);
         assert_eq!(p.due(), t0 + every + timeout);
         p.on_message(
-            &json!({"jsonrpc":"2.0","id":1,"result":{}}),
+            &json!({"jsonrpc":"2.0","id":FIRST_PING_ID,"result":{}}),
             t0 + Duration::from_millis(120),
         );
         assert_eq!(p.answered, 1);
@@ -573,7 +583,7 @@ mod tests {
         let PingAction::Send(m) = p.on_timer(t0 + Duration::from_millis(220)) else {
             panic!()
         };
-        assert_eq!(m["id"], 2);
+        assert_eq!(m["id"], FIRST_PING_ID + 1);
         assert_eq!(
             p.on_timer(t0 + Duration::from_millis(270)),
             PingAction::TimedOut

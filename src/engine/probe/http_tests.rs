@@ -21,6 +21,7 @@ fn opts() -> AttemptOptions {
         stop: StopSignal::never(),
         deadline: None,
         epoch: Instant::now(),
+        handshake_only: false,
     }
 }
 

@@ -199,6 +199,9 @@ pub struct AttemptOptions {
     pub deadline: Option<Instant>,
     /// The run's start; every `*_ms` time in a report is measured from it (monotonic clock).
     pub epoch: Instant,
+    /// `--handshake-only`: stop talking after the handshake (no `featureSets/update`, no
+    /// `tools/list`, no subscription), as the probe did before it played the host's opening.
+    pub handshake_only: bool,
 }
 
 impl AttemptOptions {

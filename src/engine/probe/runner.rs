@@ -8,8 +8,12 @@ use std::time::{Duration, SystemTime};
 
 use tokio::time::Instant;
 
-use super::{AttemptOptions, AttemptReport, Connector, Event, LaunchError, Progress, StopLevel};
-use crate::engine::policy::{Decision, Next, Outcome, Policy, Tracker, Wait};
+use super::{
+    AttemptOptions, AttemptReport, Connector, Event, LaunchError, Progress, StopLevel, Stopped,
+};
+use crate::engine::policy::{
+    Counted, Decision, Ended, Failure, Next, Outcome, Policy, Tracker, Wait,
+};
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -229,10 +233,15 @@ pub async fn run<C: Connector>(
             };
             connector.attempt(&attempt_opts, &mut progress).await?
         };
-        let decision = report
-            .outcome
-            .as_ref()
-            .map(|o| tracker.record(report.launched_at_ms, o, report.ended_at_ms));
+        let mut report = report;
+        let decision = if report.stopped == Stopped::CouldNotBeReaped {
+            Some(unreaped(&mut tracker, &mut report))
+        } else {
+            report
+                .outcome
+                .as_ref()
+                .map(|o| tracker.record(report.launched_at_ms, o, report.ended_at_ms))
+        };
         let launch = launch_record(number, attempt, report, decision);
         sink(&Event::Ended(Box::new(launch.clone())));
         if let Some(text) = &launch.alert {
@@ -319,6 +328,48 @@ pub async fn run<C: Connector>(
     Ok(run)
 }
 
+/// A launch whose process could not be reaped: the host records the connection's end as
+/// usual (short-lived: the count goes on, so the next attempt is N+1; lasting: the count
+/// resets, so it is 1), then halts reconnecting with that attempt number (agent-framework
+/// PR #999, review point R1-7). The report's outcome becomes the permanent failure that says
+/// so.
+fn unreaped(tracker: &mut Tracker, report: &mut AttemptReport) -> Decision {
+    let connection = match report.outcome.take() {
+        Some(Outcome::StillUp { lived_ms }) => Outcome::Connected {
+            lived_ms,
+            ended: Ended::Unknown,
+        },
+        Some(o @ (Outcome::Connected { .. } | Outcome::FailedToConnect(_))) => o,
+        Some(Outcome::Permanent(f)) => Outcome::Permanent(f),
+        None => Outcome::FailedToConnect(Failure::Message("cut before its handshake".into())),
+    };
+    let recorded = tracker.record(report.launched_at_ms, &connection, report.ended_at_ms);
+    let next_attempt = match recorded.next {
+        Next::Retry { attempt, .. } => attempt,
+        _ => recorded.attempt + 1,
+    };
+    let pid = report
+        .pid
+        .map_or_else(|| "the process".to_string(), |p| format!("process {p}"));
+    let after = match recorded.counted {
+        Counted::Lasted | Counted::HandshakeReset => "after a lasting connection",
+        Counted::ShortLived => "after a short-lived connection",
+        _ => "after a failed attempt",
+    };
+    report.outcome = Some(Outcome::Permanent(Failure::Message(format!(
+        "{pid} could not be reaped (still there after SIGTERM, 2 s, SIGKILL, 2 s); the host halts reconnecting at attempt {next_attempt} ({after})"
+    ))));
+    Decision {
+        counted: Counted::Permanent,
+        next: Next::Halt,
+        failures: next_attempt,
+        alert: recorded
+            .alert
+            .or_else(|| tracker.policy().alert_for(recorded.attempt, true)),
+        ..recorded
+    }
+}
+
 pub(crate) fn launch_record(
     number: u32,
     attempt: u32,
@@ -376,6 +427,8 @@ mod tests {
         last: Step,
         /// When each attempt was made (ms since the epoch), as the transport saw it.
         launched: Vec<f64>,
+        /// The launch (1-based) whose process cannot be reaped.
+        unreaped: Option<usize>,
     }
 
     impl Script {
@@ -384,6 +437,7 @@ mod tests {
                 steps: steps.iter().copied().collect(),
                 last: *steps.last().expect("a step"),
                 launched: Vec::new(),
+                unreaped: None,
             }
         }
     }
@@ -458,7 +512,11 @@ mod tests {
                 server: None,
                 ended_at_ms: opts.ms_since_epoch(Instant::now()),
                 outcome,
-                stopped: Stopped::Closed,
+                stopped: if self.unreaped == Some(self.launched.len()) {
+                    Stopped::CouldNotBeReaped
+                } else {
+                    Stopped::Closed
+                },
                 pings_sent: 0,
                 pings_answered: 0,
                 stderr: Default::default(),
@@ -493,6 +551,7 @@ mod tests {
                 stop,
                 deadline: None,
                 epoch: Instant::now(),
+                handshake_only: false,
             },
             target: "script".into(),
         }
@@ -607,6 +666,56 @@ mod tests {
         );
         // The deadline fell in a connection or a wait; nothing ran past it.
         assert!(run.elapsed_ms <= 8000.0 + 1e-6, "{}", run.elapsed_ms);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_unreaped_launch_halts_at_the_attempt_the_host_would_make_next() {
+        // Short-lived connections: attempts 0, 1, 2; the third cannot be reaped: the host
+        // records its short life (count 3) and halts at attempt 3.
+        let (_h, stop) = stop_pair();
+        let mut script = Script::new(&[Step::Live {
+            startup: 100,
+            lives: 300,
+        }]);
+        script.unreaped = Some(3);
+        let (run, _) = probe(&mut script, options(Preset::Lasting, 200.0, stop)).await;
+        assert_eq!(run.finish, Finish::Halted);
+        assert_eq!(run.launches.len(), 3);
+        let l = &run.launches[2];
+        assert_eq!(l.attempt, 2);
+        let d = l.decision.expect("a decision");
+        assert_eq!(d.next, Next::Halt);
+        assert_eq!(d.failures, 3);
+        let error = l.error.as_deref().unwrap_or_default();
+        assert!(error.contains("could not be reaped"), "{error}");
+        assert!(
+            error.contains("halts reconnecting at attempt 3 (after a short-lived connection)"),
+            "{error}"
+        );
+
+        // A lasting connection resets the count: the host halts at attempt 1.
+        let (_h, stop) = stop_pair();
+        let mut script = Script::new(&[
+            Step::Live {
+                startup: 100,
+                lives: 300,
+            },
+            Step::Live {
+                startup: 100,
+                lives: 5_000,
+            },
+        ]);
+        script.unreaped = Some(2);
+        let mut opts = options(Preset::Lasting, 200.0, stop);
+        opts.policy.reset = crate::engine::policy::Reset::AfterUptime { ms: 1_000.0 };
+        opts.attempt.watch = Duration::from_secs(60);
+        let (run, _) = probe(&mut script, opts).await;
+        assert_eq!(run.finish, Finish::Halted);
+        let error = run.launches[1].error.clone().unwrap_or_default();
+        assert!(
+            error.contains("halts reconnecting at attempt 1 (after a lasting connection)"),
+            "{error}"
+        );
     }
 
     #[tokio::test(start_paused = true)]

@@ -17,6 +17,7 @@ use tokio::time::Instant;
 
 use super::handshake::{self, Answer, Incoming, PingAction, Pinger};
 use super::lines::{LineReader, Tail};
+use super::opening::{Close, OpeningDriver};
 use super::{
     memory, AttemptOptions, AttemptReport, LaunchError, Misbehaviour, ProcessFacts, Progress,
     ServerInfo, StderrTail, StdoutNoise, StopLevel, Stopped,
@@ -368,7 +369,11 @@ fn before_handshake(ended: &Ended) -> String {
 /// Where the attempt stands.
 enum Phase {
     Handshaking,
-    Connected { at: Instant, pinger: Option<Pinger> },
+    Connected {
+        at: Instant,
+        pinger: Option<Pinger>,
+        opening: Option<Box<OpeningDriver>>,
+    },
 }
 
 /// How the watching ended.
@@ -423,11 +428,17 @@ pub async fn attempt(
     let ended_at: Instant;
 
     let end: End = loop {
-        let (watch_until, ping_due) = match &phase {
-            Phase::Handshaking => (far, far),
-            Phase::Connected { at, pinger } => {
-                (*at + opts.watch, pinger.as_ref().map_or(far, Pinger::due))
-            }
+        let (watch_until, ping_due, opening_due) = match &phase {
+            Phase::Handshaking => (far, far, far),
+            Phase::Connected {
+                at,
+                pinger,
+                opening,
+            } => (
+                *at + opts.watch,
+                pinger.as_ref().map_or(far, Pinger::due),
+                opening.as_ref().and_then(|d| d.due()).unwrap_or(far),
+            ),
         };
         let handshaking = matches!(phase, Phase::Handshaking);
         tokio::select! {
@@ -517,9 +528,16 @@ pub async fn attempt(
                 let lived = connected_at.map_or(0.0, |c| ms(ended_at - c));
                 break End::Outcome(Outcome::StillUp { lived_ms: lived });
             }
+            () = tokio::time::sleep_until(opening_due), if !handshaking => {
+                if let Phase::Connected { opening: Some(d), .. } = &mut phase {
+                    for m in d.on_timer(Instant::now()) {
+                        writer.send(frame(&m));
+                    }
+                }
+            }
             () = tokio::time::sleep_until(ping_due), if !handshaking => {
                 let now = Instant::now();
-                if let Phase::Connected { at, pinger: Some(p) } = &mut phase {
+                if let Phase::Connected { at, pinger: Some(p), .. } = &mut phase {
                     match p.on_timer(now) {
                         PingAction::Send(v) => { writer.send(frame(&v)); }
                         PingAction::TimedOut => {
@@ -547,6 +565,16 @@ pub async fn attempt(
         } => (p.sent, p.answered),
         _ => (0, 0),
     };
+    let close = match &end {
+        End::Outcome(Outcome::StillUp { .. }) | End::Cut => Close::Watching,
+        End::Outcome(_) => Close::Ended,
+    };
+    let opening = match phase {
+        Phase::Connected {
+            opening: Some(d), ..
+        } => Some(d.finish(close, ended_at)),
+        _ => None,
+    };
 
     // From here on stdout is only drained (the reader sees no listener), so a server that
     // writes while it shuts down is never blocked on a full pipe.
@@ -572,7 +600,7 @@ pub async fn attempt(
     stderr_abort.abort();
     stdout_task.abort();
 
-    let mut outcome = match end {
+    let outcome = match end {
         End::Outcome(o) => Some(o),
         End::Cut => None,
     };
@@ -581,12 +609,9 @@ pub async fn attempt(
         StopResult::AfterSigterm => Stopped::AfterSigterm,
         StopResult::AfterSigkill => Stopped::AfterSigkill,
         StopResult::Forced => Stopped::Forced,
-        StopResult::CouldNotBeReaped => {
-            outcome = Some(Outcome::Permanent(Failure::Message(format!(
-                "process {pid} could not be reaped (still there after SIGTERM, 2 s, SIGKILL, 2 s)"
-            ))));
-            Stopped::CouldNotBeReaped
-        }
+        // The connection's own outcome is kept: the runner records it as the host does, then
+        // halts with the attempt number the host would use next.
+        StopResult::CouldNotBeReaped => Stopped::CouldNotBeReaped,
     };
 
     let stderr = match stderr_state.lock() {
@@ -616,7 +641,7 @@ pub async fn attempt(
         stdout,
         process: Some(process),
         misbehaviour,
-        opening: None,
+        opening,
         escaped: child.escaped(),
     })
 }
@@ -662,7 +687,25 @@ fn on_message(
                 let pinger = opts
                     .ping
                     .map(|p| Pinger::new(opts.protocol, p.every, p.timeout, now));
-                *phase = Phase::Connected { at: now, pinger };
+                let opening = (!opts.handshake_only).then(|| {
+                    let mut d = OpeningDriver::new(
+                        opts.protocol,
+                        true,
+                        v,
+                        now,
+                        opts.epoch,
+                        opts.redactor.clone(),
+                    );
+                    for m in d.start(now) {
+                        writer.send(frame(&m));
+                    }
+                    Box::new(d)
+                });
+                *phase = Phase::Connected {
+                    at: now,
+                    pinger,
+                    opening,
+                };
                 None
             }
             Answer::Failed { error, server: s } => {
@@ -674,12 +717,23 @@ fn on_message(
                 Some(Outcome::Permanent(Failure::Message(error)))
             }
         },
-        Phase::Connected { pinger, .. } => {
-            if let Some(reply) = handshake::reply_to_server_request(v) {
-                writer.send(frame(&reply));
-            }
+        Phase::Connected {
+            pinger, opening, ..
+        } => {
             if let Some(p) = pinger {
                 p.on_message(v, now);
+            }
+            match opening {
+                Some(d) => {
+                    for m in d.on_message(v, now) {
+                        writer.send(frame(&m));
+                    }
+                }
+                None => {
+                    if let Some(reply) = handshake::reply_to_server_request(v) {
+                        writer.send(frame(&reply));
+                    }
+                }
             }
             None
         }

@@ -44,6 +44,7 @@ use url::Url;
 
 use super::dial::{self, Stream};
 use super::handshake::{self, Answer, Incoming, PingAction, Pinger};
+use super::opening::{Close, Opening, OpeningDriver};
 use super::{
     urls, AttemptOptions, AttemptReport, Connector, LaunchError, Misbehaviour, Progress, Protocol,
     ServerInfo, StderrTail, StdoutNoise, StopLevel, Stopped,
@@ -204,6 +205,7 @@ struct Draft<'a> {
     pings_sent: u32,
     pings_answered: u32,
     noise: StdoutNoise,
+    opening: Option<Opening>,
     misbehaviour: Misbehaviour,
     /// A send stalled: the server stopped reading; nothing more is sent.
     not_reading: bool,
@@ -226,7 +228,7 @@ impl Draft<'_> {
             stdout: self.noise,
             process: None,
             misbehaviour: self.misbehaviour,
-            opening: None,
+            opening: self.opening,
             escaped: 0,
         }
     }
@@ -296,6 +298,7 @@ pub async fn attempt(
         pings_sent: 0,
         pings_answered: 0,
         noise: StdoutNoise::default(),
+        opening: None,
         misbehaviour: Misbehaviour::default(),
         not_reading: false,
     };
@@ -392,7 +395,7 @@ pub async fn attempt(
                 if let Some(value) = draft.frame(&msg, &redactor) {
                     match handshake::read_answer(protocol, &value, &redactor) {
                         Answer::NotYet => {}
-                        answer => break answer,
+                        answer => break (answer, value),
                     }
                 }
                 // A flood is read as fast as it comes; let the signal handler run in between.
@@ -416,6 +419,7 @@ pub async fn attempt(
             }
         }
     };
+    let (answer, answer_msg) = answer;
     let server = match answer {
         Answer::Connected(server) => server,
         Answer::Failed { error, server } => {
@@ -488,11 +492,66 @@ pub async fn attempt(
     let mut pinger = opts
         .ping
         .map(|p| Pinger::new(protocol, p.every, p.timeout, connected));
+    let mut opening = (!opts.handshake_only).then(|| {
+        OpeningDriver::new(
+            protocol,
+            false,
+            &answer_msg,
+            connected,
+            opts.epoch,
+            std::sync::Arc::new(redactor.clone()),
+        )
+    });
+    let mut outbox: Vec<Value> = opening
+        .as_mut()
+        .map(|d| d.start(connected))
+        .unwrap_or_default();
     let far = connected + Duration::from_secs(86_400 * 365 * 30);
     let (at, outcome) = loop {
+        // The opening's requests and answers, each under the same stall guard as any send.
+        let mut stopped: Option<Sent> = None;
+        for m in std::mem::take(&mut outbox) {
+            match send(&mut ws, Message::text(m.to_string()), &mut draft, watch_end).await {
+                Sent::Done | Sent::Stalled => {}
+                other => {
+                    stopped = Some(other);
+                    break;
+                }
+            }
+        }
+        match stopped {
+            Some(Sent::Failed(e)) => {
+                let at = Instant::now();
+                break (
+                    at,
+                    Outcome::Connected {
+                        lived_ms: lived(at),
+                        ended: send_ended(&e),
+                    },
+                );
+            }
+            Some(Sent::Interrupted) => {
+                let at = Instant::now();
+                close(&mut ws, true, opts).await;
+                break (
+                    at,
+                    Outcome::StillUp {
+                        lived_ms: lived(at),
+                    },
+                );
+            }
+            _ => {}
+        }
         let ping_due = pinger.as_ref().map_or(far, Pinger::due);
+        let opening_due = opening.as_ref().and_then(OpeningDriver::due).unwrap_or(far);
         let next = tokio::select! {
             m = ws.next() => m,
+            () = tokio::time::sleep_until(opening_due) => {
+                if let Some(d) = opening.as_mut() {
+                    outbox.extend(d.on_timer(Instant::now()));
+                }
+                continue;
+            }
             () = tokio::time::sleep_until(ping_due) => {
                 let Some(p) = pinger.as_mut() else { continue };
                 match p.on_timer(Instant::now()) {
@@ -553,6 +612,10 @@ pub async fn attempt(
                 };
                 if let Some(p) = pinger.as_mut() {
                     p.on_message(&value, Instant::now());
+                }
+                if let Some(d) = opening.as_mut() {
+                    outbox.extend(d.on_message(&value, Instant::now()));
+                    continue;
                 }
                 if draft.not_reading && handshake::reply_to_server_request(&value).is_some() {
                     // It stopped reading: no reply is built, only counted.
@@ -616,6 +679,11 @@ pub async fn attempt(
         draft.pings_sent = p.sent;
         draft.pings_answered = p.answered;
     }
+    let close = match outcome {
+        Outcome::StillUp { .. } => Close::Watching,
+        _ => Close::Ended,
+    };
+    draft.opening = opening.map(|d| d.finish(close, at));
     Ok(draft.finish(at, Some(outcome)))
 }
 

@@ -26,6 +26,7 @@ fn opts() -> AttemptOptions {
         stop: StopSignal::never(),
         deadline: None,
         epoch: Instant::now(),
+        handshake_only: false,
     }
 }
 
@@ -99,14 +100,22 @@ async fn close_frame_with_code_and_reason() {
         conns[0].path_and_query.as_deref(),
         Some("/mcpl?x=1&token=s3cret-t0ken")
     );
-    // initialize, then notifications/initialized, one per text frame.
+    // initialize, then notifications/initialized, then the host's opening (an MCPL server:
+    // featureSets/update first), one per text frame.
     let methods: Vec<String> = conns[0]
         .received
         .iter()
         .filter_map(|t| serde_json::from_str::<serde_json::Value>(t).ok())
         .filter_map(|v| v["method"].as_str().map(str::to_string))
         .collect();
-    assert_eq!(methods, ["initialize", "notifications/initialized"]);
+    assert_eq!(
+        methods[..3],
+        [
+            "initialize",
+            "notifications/initialized",
+            "featureSets/update"
+        ]
+    );
 }
 
 #[tokio::test]
