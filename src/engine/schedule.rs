@@ -186,14 +186,14 @@ pub struct Request {
 }
 
 /// One line connectome-host's notices module posts.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct StatusLine {
     pub at_ms: f64,
     pub text: String,
 }
 
 /// What happened on one attempt, in the table's words.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Happened {
     FailedToConnect,
@@ -205,7 +205,7 @@ pub enum Happened {
 }
 
 /// One launch.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct Row {
     /// 1-based launch count.
     pub launch: u64,
@@ -233,7 +233,7 @@ pub struct Row {
 }
 
 /// The whole run in numbers; accumulated without keeping rows.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct Summary {
     /// The time covered (the span, or the last event when bounded by attempts).
     pub span_ms: f64,

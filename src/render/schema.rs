@@ -21,16 +21,19 @@ pub enum Which {
     Config,
     /// `check-config --format json`.
     CheckConfig,
+    /// `simulate --json`.
+    Simulate,
 }
 
 impl Which {
-    pub const ALL: &'static [Which] = &[Which::Config, Which::CheckConfig];
+    pub const ALL: &'static [Which] = &[Which::Config, Which::CheckConfig, Which::Simulate];
 
     /// The file name under `schema/`.
     pub fn file_name(self) -> &'static str {
         match self {
             Which::Config => "config.schema.json",
             Which::CheckConfig => "check-config.schema.json",
+            Which::Simulate => "simulate.schema.json",
         }
     }
 }
@@ -41,6 +44,9 @@ pub fn text(which: Which) -> String {
         Which::Config => config(),
         Which::CheckConfig => {
             document::<super::check::JsonDoc<'static>>("mcpl-doctor check-config --format json")
+        }
+        Which::Simulate => {
+            document::<super::simulate::JsonDoc<'static>>("mcpl-doctor simulate --json")
         }
     };
     let mut s =

@@ -421,8 +421,9 @@ pub fn write_text(view: &View, color: bool) -> io::Result<()> {
     out.flush()
 }
 
-#[derive(serde::Serialize)]
-struct JsonDoc<'a> {
+/// `mcpl-doctor simulate --json`.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub(crate) struct JsonDoc<'a> {
     schema_version: u32,
     server: String,
     seed: Option<u64>,
@@ -430,8 +431,9 @@ struct JsonDoc<'a> {
     runs: Vec<JsonRun<'a>>,
 }
 
-#[derive(serde::Serialize)]
-struct JsonRun<'a> {
+/// One rule's run.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub(crate) struct JsonRun<'a> {
     preset: &'static str,
     description: &'static str,
     interval_ms: Option<f64>,

@@ -12,6 +12,7 @@ use crate::support::{bin, fixture, root, run, stderr, stdout};
 pub const SCHEMAS: &[(&str, &str)] = &[
     ("config", "config.schema.json"),
     ("check-config", "check-config.schema.json"),
+    ("simulate", "simulate.schema.json"),
 ];
 
 pub fn validator(which: &str) -> jsonschema::Validator {
@@ -114,4 +115,38 @@ fn check_config_json_validates_against_its_schema() {
 fn unknown_schema_is_a_usage_error() {
     let out = run(&["schema", "yaml"]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn simulate_json_validates_against_its_schema() {
+    let v = validator("simulate");
+    for args in [
+        vec!["simulate", "--json", "--seed", "1", "--rows", "5"],
+        vec![
+            "simulate",
+            "--json",
+            "--preset",
+            "handshake",
+            "--interval",
+            "0",
+            "--rows",
+            "3",
+        ],
+        vec![
+            "simulate",
+            "--json",
+            "--compare",
+            "handshake,lasting",
+            "--server",
+            "dies-after=300ms",
+            "--rows",
+            "4",
+        ],
+        vec!["simulate", "--json", "--cap", "inf", "--rows", "2"],
+    ] {
+        let out = run(&args);
+        let doc: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", stderr(&out)));
+        assert_eq!(errors_of(&v, &doc), Vec::<String>::new(), "{args:?}");
+    }
 }

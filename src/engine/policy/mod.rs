@@ -97,7 +97,7 @@ pub enum GiveUp {
 }
 
 /// Which agent-framework engine's words the alert uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum EngineKind {
     Legacy,

@@ -155,7 +155,7 @@ pub fn whole_seconds(ms: f64) -> u64 {
 }
 
 /// What the host made of an attempt.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Counted {
     /// A failed attempt that never connected.
@@ -198,7 +198,7 @@ impl Counted {
 }
 
 /// A wait before the next attempt.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct Wait {
     /// Before jitter, after the cap and the timer rules.
     pub nominal_ms: f64,
