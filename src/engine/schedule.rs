@@ -404,8 +404,9 @@ impl Strip {
 }
 
 /// The notices module and the webhook limiter, fed with alerts and reconnects in time order.
+/// `simulate` drives it from its scripted server; renderers replay a probe's launches through it.
 #[derive(Debug, Default)]
-struct Notices {
+pub struct Notices {
     open_at: Option<f64>,
     open_text_alert: Option<String>,
     down_posted: bool,
@@ -417,7 +418,7 @@ struct Notices {
 impl Notices {
     /// Post the "down" line if the open episode has passed 60 s by `t`.
     #[inline]
-    fn advance(&mut self, t: f64, out: Option<&mut Vec<StatusLine>>) {
+    pub fn advance(&mut self, t: f64, out: Option<&mut Vec<StatusLine>>) {
         if let Some(open) = self.open_at {
             if !self.down_posted && t >= open + STATUS_AFTER_MS {
                 self.down_posted = true;
@@ -435,7 +436,12 @@ impl Notices {
 
     /// An `mcpl-down` raise at `t`; returns whether the webhook is posted.
     #[inline]
-    fn alert(&mut self, t: f64, text: Option<String>, out: Option<&mut Vec<StatusLine>>) -> bool {
+    pub fn alert(
+        &mut self,
+        t: f64,
+        text: Option<String>,
+        out: Option<&mut Vec<StatusLine>>,
+    ) -> bool {
         self.advance(t, out);
         if self.open_at.is_none() {
             self.open_at = Some(t);
@@ -453,7 +459,7 @@ impl Notices {
 
     /// `mcpl:server-reconnected` at `t` closes an open episode.
     #[inline]
-    fn reconnected(&mut self, t: f64, mut out: Option<&mut Vec<StatusLine>>) {
+    pub fn reconnected(&mut self, t: f64, mut out: Option<&mut Vec<StatusLine>>) {
         self.advance(t, out.as_deref_mut());
         if self.open_at.take().is_some() && self.down_posted {
             self.cleared_lines += 1;

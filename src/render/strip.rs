@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use crate::engine::policy::timings::format_ms;
 use crate::engine::policy::{Next, Outcome, Wait};
 use crate::engine::probe::ProbeRun;
-use crate::engine::schedule::{Happened, Row, Simulation, Strip, STATUS_AFTER_MS};
+use crate::engine::schedule::{Happened, Notices, Row, Simulation, StatusLine, Strip};
 
 use super::{clock, sanitize};
 
@@ -156,42 +156,34 @@ fn wait_words(w: &Wait) -> String {
     }
 }
 
-/// The host's notices module, replayed on a probe's launches: a "down" status line once an
-/// `mcpl-down` episode has stayed open 60 s, a "cleared" line when the server reconnects.
+/// The host's notices module (the engine's, as `simulate` uses it), replayed on a probe's
+/// launches: a "down" status line once an `mcpl-down` episode has stayed open 60 s, a "cleared"
+/// line when the server reconnects.
 fn notices_of(marks: &[Mark], end_ms: f64) -> Vec<Notice> {
-    let mut out = Vec::new();
-    let mut open: Option<(f64, bool)> = None;
-    let post = |open: &mut Option<(f64, bool)>, t: f64, out: &mut Vec<Notice>| {
-        if let Some((at, posted)) = open {
-            if !*posted && t >= *at + STATUS_AFTER_MS {
-                *posted = true;
-                out.push(Notice {
-                    at_ms: *at + STATUS_AFTER_MS,
-                    text: "\"down\" status line".into(),
-                });
-            }
-        }
-    };
+    let mut host = Notices::default();
+    let mut lines = Vec::new();
     for m in marks {
         if let Some(c) = m.connected_at_ms {
-            post(&mut open, c, &mut out);
-            if let Some((_, true)) = open {
-                out.push(Notice {
-                    at_ms: c,
-                    text: "\"cleared\" status line (reconnected)".into(),
-                });
-            }
-            open = None;
+            host.reconnected(c, Some(&mut lines));
         }
         if m.alert.is_some() {
-            post(&mut open, m.ended_at_ms, &mut out);
-            if open.is_none() {
-                open = Some((m.ended_at_ms, false));
-            }
+            host.alert(m.ended_at_ms, m.alert.clone(), Some(&mut lines));
         }
     }
-    post(&mut open, end_ms, &mut out);
-    out
+    host.advance(end_ms, Some(&mut lines));
+    lines.iter().map(notice_of).collect()
+}
+
+/// A status line as the timeline labels it.
+fn notice_of(s: &StatusLine) -> Notice {
+    Notice {
+        at_ms: s.at_ms,
+        text: if s.text.starts_with("mcpl-down cleared") {
+            "\"cleared\" status line (reconnected)".into()
+        } else {
+            format!("\"down\" status line: {}", s.text)
+        },
+    }
 }
 
 impl Track {
@@ -295,14 +287,7 @@ impl Track {
             .rows
             .iter()
             .flat_map(|r| r.status.iter())
-            .map(|s| Notice {
-                at_ms: s.at_ms,
-                text: if s.text.starts_with("mcpl-down cleared") {
-                    "\"cleared\" status line (reconnected)".into()
-                } else {
-                    format!("\"down\" status line: {}", s.text)
-                },
-            })
+            .map(notice_of)
             .collect();
         Track {
             name: name.to_string(),
