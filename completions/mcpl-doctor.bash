@@ -369,7 +369,7 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__schema)
-            opts="-h --color --ascii --help config check-config simulate"
+            opts="-h --color --ascii --help config check-config simulate probe events"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -13,6 +13,6 @@ bin=target/debug/mcpl-doctor
 rm -f man/*.1
 cargo run --quiet --example man -- man
 # The JSON Schemas under schema/.
-for which in config check-config simulate; do
+for which in config check-config simulate probe events; do
   "$bin" schema "$which" > "schema/$which.schema.json"
 done

@@ -21,8 +21,9 @@ use crate::engine::probe::{
 };
 use crate::engine::redact::Redactor;
 use crate::exit;
-use crate::render::probe::{self as view, Bounds, Context, LiveLine};
+use crate::render::probe::{self as view, Bounds, Context, EntryRef, LiveLine};
 use crate::render::probe_all::Refusal;
+use crate::render::probe_json::{self as events_view, EventLine, ProbeDoc};
 use crate::render::report;
 use crate::render::{ColorChoice, StopCause};
 
@@ -246,6 +247,8 @@ pub(crate) struct Resolved {
     pub timings: Timings,
     /// `--redact` values plus the target's and the entry's own secrets.
     pub redactor: Redactor,
+    /// The configuration entry it comes from (`--config FILE --server ID`).
+    pub entry: Option<EntryRef>,
 }
 
 /// The warning for `--redact` values too short to mask everywhere, if any.
@@ -325,6 +328,7 @@ fn resolve(args: &ProbeArgs) -> Result<Resolved, String> {
             protocol,
             timings,
             redactor,
+            entry: None,
         });
     }
     if let (Some(file), [id]) = (&args.config, args.server.as_slice()) {
@@ -356,6 +360,7 @@ fn resolve(args: &ProbeArgs) -> Result<Resolved, String> {
         protocol,
         timings,
         redactor,
+        entry: None,
     })
 }
 
@@ -534,6 +539,11 @@ pub(crate) fn plan_entry(entry: &ServerEntry, report: &Report, args: &ProbeArgs)
         protocol,
         timings,
         redactor,
+        entry: Some(EntryRef {
+            id: qualified_id(entry),
+            at: entry_at(entry),
+            path: entry.path.clone(),
+        }),
     }))
 }
 
@@ -822,6 +832,7 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
         protocol,
         timings,
         redactor,
+        entry,
     } = resolved;
     let redactor = Arc::new(redactor);
     let policy = args.rule().policy_with(protocol.engine(), timings);
@@ -859,7 +870,7 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
         }
         if events && !output_closed.load(Ordering::Relaxed) && write_error.is_none() {
             let mut out = std::io::stdout().lock();
-            if let Err(err) = view::write_json_line(&mut out, &view::event_json(e)) {
+            if let Err(err) = events_view::write_line(&mut out, &EventLine::of(e, None)) {
                 // Nobody reads any more (`| head -1`): stop the server and end quietly. Any other
                 // failure (a full disk) also stops it, and is an error.
                 output_closed.store(true, Ordering::Relaxed);
@@ -920,6 +931,7 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
     let why = diagnosis::diagnose(&run, &setting);
     let ctx = Context {
         target: &target_text,
+        entry: entry.as_ref(),
         protocol,
         interrupted,
         why: &why,
@@ -942,10 +954,20 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
     } else if args.events {
         let mut out = std::io::stdout().lock();
         why.iter()
-            .try_for_each(|d| view::write_json_line(&mut out, &view::diagnosis_event(d)))
+            .try_for_each(|d| {
+                events_view::write_line(
+                    &mut out,
+                    &EventLine::Diagnosis {
+                        id: None,
+                        diagnosis: d,
+                    },
+                )
+            })
             .and_then(|()| {
-                let doc = view::with_event_first("report", view::report_json(&run, &verdict, &ctx));
-                view::write_json_line(&mut out, &doc)
+                let doc = EventLine::Report {
+                    doc: ProbeDoc::of(&run, &verdict, &ctx),
+                };
+                events_view::write_line(&mut out, &doc)
             })
     } else {
         view::write_text(&run, &verdict, &ctx, color.for_stdout())

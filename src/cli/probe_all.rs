@@ -25,11 +25,9 @@ use crate::engine::policy::EngineKind;
 use crate::engine::probe::opening::OpeningSummary;
 use crate::engine::probe::{self, verdict, Event, LaunchError, ProbeRun, RunOptions, StopLevel};
 use crate::exit;
-use crate::render::probe::{self as view, MultiLive};
-use crate::render::probe_all::{
-    self as all_view, event_json_for, unprobed_event_json, AllContext, Probed, ServerReport,
-    ServerResult,
-};
+use crate::render::probe::MultiLive;
+use crate::render::probe_all::{self as all_view, AllContext, Probed, ServerReport, ServerResult};
+use crate::render::probe_json::{self as events_view, AllDoc, EventLine};
 use crate::render::report;
 use crate::render::{ColorChoice, StopCause};
 
@@ -214,16 +212,16 @@ impl Shared {
     fn on_event(&self, index: usize, name: &str, e: &Event) {
         self.live.on_event(index, e);
         if self.events {
-            self.write_event(&event_json_for(name, e));
+            self.write_event(&EventLine::of(e, Some(name)));
         }
     }
 
-    fn write_event(&self, v: &serde_json::Value) {
+    fn write_event(&self, v: &EventLine<'_>) {
         if self.broken_pipe.load(Ordering::Relaxed) {
             return;
         }
         let mut out = std::io::stdout().lock();
-        if let Err(e) = view::write_json_line(&mut out, v) {
+        if let Err(e) = events_view::write_line(&mut out, v) {
             // Nobody reads any more (`| head -1`): stop every server and end quietly. Any other
             // failure (a full disk) also stops them, and is an error.
             self.broken_pipe.store(true, Ordering::Relaxed);
@@ -304,7 +302,7 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
                 result,
                 why: Vec::new(),
             };
-            if let Some(v) = unprobed_event_json(&s) {
+            if let Some(v) = EventLine::unprobed(&s) {
                 shared.write_event(&v);
             }
         }
@@ -453,11 +451,14 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
                 )),
             };
             if args.events {
-                if let Some(v) = unprobed_event_json(&head) {
+                if let Some(v) = EventLine::unprobed(&head) {
                     shared.write_event(&v);
                 }
                 for d in &head.why {
-                    shared.write_event(&all_view::tagged(&head.name, view::diagnosis_event(d)));
+                    shared.write_event(&EventLine::Diagnosis {
+                        id: Some(&head.name),
+                        diagnosis: d,
+                    });
                 }
             }
             head
@@ -490,8 +491,10 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
     let written = if args.json {
         all_view::write_json(&servers, &ctx)
     } else if args.events {
-        let doc = view::with_event_first("report", all_view::report_json_all(&servers, &ctx));
-        view::write_json_line(&mut std::io::stdout().lock(), &doc)
+        let doc = EventLine::ReportAll {
+            doc: AllDoc::of(&servers, &ctx),
+        };
+        events_view::write_line(&mut std::io::stdout().lock(), &doc)
     } else {
         all_view::write_text(&servers, &ctx, color.for_stdout())
     };

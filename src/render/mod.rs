@@ -11,6 +11,7 @@ pub mod layout;
 pub mod opening;
 pub mod probe;
 pub mod probe_all;
+pub mod probe_json;
 pub mod report;
 pub mod sanitize;
 pub mod sarif;

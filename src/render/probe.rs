@@ -11,16 +11,15 @@ use std::time::{Duration, SystemTime};
 
 use comfy_table::Table;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
-use serde_json::{json, Value};
 
 use super::layout::{fitted_table, prose};
 use super::{clock, terminal_width};
 use super::{sanitize, StopCause};
 use crate::engine::diagnosis::Diagnosis;
 use crate::engine::policy::timings::format_ms;
-use crate::engine::policy::{Ended, Next, Outcome, Wait};
+use crate::engine::policy::{Ended, Next, Outcome};
 use crate::engine::probe::opening::OpeningSummary;
-use crate::engine::probe::runner::{Finish, Planned};
+use crate::engine::probe::runner::Finish;
 use crate::engine::probe::verdict::{Prediction, Verdict};
 use crate::engine::probe::{
     AttemptReport, Event, Family, Launch, ProbeRun, Protocol, ServerInfo, Stopped,
@@ -34,11 +33,25 @@ pub const SCHEMA_VERSION: u32 = 1;
 pub struct Context<'a> {
     /// The target as shown to a person (redacted).
     pub target: &'a str,
+    /// The configuration entry probed (`--config FILE --server ID`), if any.
+    pub entry: Option<&'a EntryRef>,
     pub protocol: Protocol,
     /// What stopped the run from outside (Ctrl-C, SIGTERM, SIGHUP), if anything did.
     pub interrupted: Option<StopCause>,
     /// The likely causes of the ends, the surest first (empty when nothing died).
     pub why: &'a [Diagnosis],
+}
+
+/// A configuration entry, as `--server` names it and where it is.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+pub struct EntryRef {
+    /// The id, qualified by the object holding its table where that names a host
+    /// (`prod/files`).
+    pub id: String,
+    /// `file:line:column` of the entry.
+    pub at: String,
+    /// Its JSON path (`$.hosts.prod.mcplServers.files`).
+    pub path: String,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -402,290 +415,13 @@ pub(crate) fn round_ms(ms: f64) -> f64 {
 // ---------------------------------------------------------------------------------------------
 // JSON.
 
-/// `text` as JSON would carry it, every unsafe character escaped (see [`super::sanitize`]).
-pub fn escape_unsafe_json(text: String) -> String {
-    super::sanitize::json(text)
-}
-
-pub(crate) fn num(v: f64) -> Value {
-    // JSON has no infinity or NaN: those are null.
-    if v.is_finite() {
-        json!((v * 1000.0).round() / 1000.0)
-    } else {
-        Value::Null
-    }
-}
-
-fn opt_num(v: Option<f64>) -> Value {
-    v.map_or(Value::Null, num)
-}
-
 pub(crate) fn rfc3339(t: SystemTime) -> String {
     humantime::format_rfc3339_millis(t).to_string()
 }
 
-fn unix_ms(t: SystemTime) -> Value {
-    t.duration_since(std::time::UNIX_EPOCH)
-        .map_or(Value::Null, |d| num(d.as_secs_f64() * 1000.0))
-}
-
-fn wait_json(w: &Wait) -> Value {
-    let mut v = json!({
-        "ms": num(w.ms),
-        "nominal_ms": num(w.nominal_ms),
-        "min_ms": num(w.min_ms),
-        "max_ms": num(w.max_ms),
-    });
-    if let (Some(or), Value::Object(m)) = (w.or_ms, &mut v) {
-        m.insert("or_ms".into(), num(or));
-    }
-    v
-}
-
-fn server_json(s: &ServerInfo) -> Value {
-    serde_json::to_value(s).unwrap_or(Value::Null)
-}
-
-fn ended_json(e: &Ended) -> Value {
-    let mut v = serde_json::to_value(e).unwrap_or(Value::Null);
-    if let Value::Object(m) = &mut v {
-        m.insert("text".into(), json!(e.to_string()));
-    }
-    v
-}
-
-fn outcome_json(o: Option<&Outcome>) -> Value {
-    match o {
-        None => json!({"kind": "cut"}),
-        Some(Outcome::FailedToConnect(f)) => {
-            json!({"kind": "failed-to-connect", "error": f.to_string()})
-        }
-        Some(Outcome::Permanent(f)) => json!({"kind": "permanent", "error": f.to_string()}),
-        Some(Outcome::Connected { lived_ms, ended }) => json!({
-            "kind": "connected-then-closed",
-            "lived_ms": num(*lived_ms),
-            "ended": ended_json(ended),
-        }),
-        Some(Outcome::StillUp { lived_ms }) => json!({
-            "kind": "still-up",
-            "lived_ms": num(*lived_ms),
-        }),
-    }
-}
-
-fn stopped_name(s: Stopped) -> &'static str {
-    match s {
-        Stopped::AlreadyGone => "already-gone",
-        Stopped::AfterSigterm => "after-sigterm",
-        Stopped::AfterSigkill => "after-sigkill",
-        Stopped::Forced => "forced",
-        Stopped::CouldNotBeReaped => "could-not-be-reaped",
-        Stopped::Closed => "closed",
-    }
-}
-
-/// One launch as JSON.
-pub fn launch_json(l: &Launch) -> Value {
-    let r = &l.report;
-    let d = l.decision.as_ref();
-    let (next_attempt, wait, halt) = match d.map(|d| d.next) {
-        Some(Next::Retry { attempt, wait }) => (json!(attempt), wait_json(&wait), Value::Null),
-        Some(Next::Halt) => (Value::Null, Value::Null, json!("halt")),
-        Some(Next::GiveUp { reason }) => (Value::Null, Value::Null, json!(reason)),
-        _ => (Value::Null, Value::Null, Value::Null),
-    };
-    json!({
-        "launch": l.number,
-        "attempt": l.attempt,
-        "pid": r.pid,
-        "launched_at_ms": num(r.launched_at_ms),
-        "launched_at": rfc3339(r.launched_at_wall),
-        "launched_at_unix_ms": unix_ms(r.launched_at_wall),
-        "handshake_ms": opt_num(r.handshake_ms()),
-        "connected_at_ms": opt_num(r.connected_at_ms),
-        "connected_ms": opt_num(r.connected_ms()),
-        "ended_at_ms": num(r.ended_at_ms),
-        "outcome": outcome_json(r.outcome.as_ref()),
-        "server": r.server.as_ref().map_or(Value::Null, server_json),
-        "counted": d.map_or(Value::Null, |d| json!(d.counted)),
-        "error": l.error,
-        "failures": d.map(|d| d.failures),
-        "lasting_threshold_ms": opt_num(d.and_then(|d| d.lasting_threshold_ms)),
-        "alert": l.alert,
-        "next_attempt": next_attempt,
-        "wait": wait,
-        "stops_reconnecting": halt,
-        "stopped": stopped_name(r.stopped),
-        "pings": {"sent": r.pings_sent, "answered": r.pings_answered},
-        "stderr": r.stderr,
-        "stdout": r.stdout,
-        "misbehaviour": r.misbehaviour,
-        "opening": r.opening,
-        "escaped_processes": r.escaped,
-    })
-}
-
-fn finish_json(f: Finish) -> Value {
-    match f {
-        Finish::Launches(n) => json!({"reason": "launches", "launches": n}),
-        Finish::Deadline => json!({"reason": "for"}),
-        Finish::UntilDown => json!({"reason": "until-down"}),
-        Finish::StillUp => json!({"reason": "still-up"}),
-        Finish::Halted => json!({"reason": "halted"}),
-        Finish::GaveUp(why) => json!({"reason": "gave-up", "text": why}),
-        Finish::Interrupted => json!({"reason": "interrupted"}),
-    }
-}
-
-fn planned_json(p: Option<Planned>) -> Value {
-    p.map_or(
-        Value::Null,
-        |p| json!({"attempt": p.attempt, "at_ms": num(p.at_ms), "wait": wait_json(&p.wait)}),
-    )
-}
-
-fn prediction_json(p: &Prediction) -> Value {
-    json!({
-        "rule": p.rule,
-        "launches_per_day": num(p.launches_per_day),
-        "first_down_ms": opt_num(p.first_down_ms),
-        "first_down_attempt": p.first_down_attempt,
-        "downs_per_day": num(p.downs_per_day),
-        "webhooks_per_day": num(p.webhooks_per_day),
-        "status_pairs_per_day": num(p.status_pairs_per_day),
-        "connected_share": num(p.connected_share),
-        "longest_wait_ms": num(p.longest_wait_ms),
-        "count_starts_afresh": p.count_starts_afresh,
-        "stopped": p.stopped,
-    })
-}
-
-/// The whole `--json` document.
-pub fn report_json(run: &ProbeRun, verdict: &Verdict, ctx: &Context<'_>) -> Value {
-    json!({
-        "schema_version": SCHEMA_VERSION,
-        "command": "probe",
-        "target": ctx.target,
-        "protocol": ctx.protocol,
-        "rule": run.policy.name,
-        "timings": {
-            "interval_ms": num(run.policy.timings.interval_ms),
-            "cap_ms": num(run.policy.timings.cap_ms),
-        },
-        "seed": run.seed,
-        "started_at": rfc3339(run.started_wall),
-        "elapsed_ms": num(run.elapsed_ms),
-        "interrupted": ctx.interrupted.is_some(),
-        "finish": finish_json(run.finish),
-        "planned_next": planned_json(run.planned),
-        "launches": run.launches.iter().map(launch_json).collect::<Vec<_>>(),
-        "opening": OpeningSummary::of(&run.launches),
-        "folded": run.folded,
-        "verdict": {
-            "pattern": verdict.pattern,
-            "text": verdict.sentence,
-            "replayed": verdict.scenario.as_ref().map(|s| s.to_string()),
-            "predictions": verdict.predictions.iter().map(prediction_json).collect::<Vec<_>>(),
-        },
-        "diagnoses": super::why::why_json(ctx.why),
-    })
-}
-
-/// One `--events` line for an event.
-pub fn event_json(event: &Event) -> Value {
-    match event {
-        Event::Started {
-            target,
-            rule,
-            protocol,
-            interval_ms,
-            cap_ms,
-            lasting_threshold_ms,
-            seed,
-        } => json!({
-            "event": "started",
-            "target": target,
-            "rule": rule,
-            "protocol": protocol,
-            "interval_ms": num(*interval_ms),
-            "cap_ms": num(*cap_ms),
-            "lasting_threshold_ms": opt_num(*lasting_threshold_ms),
-            "seed": seed,
-        }),
-        Event::Launched {
-            launch,
-            attempt,
-            at_ms,
-            pid,
-        } => json!({
-            "event": "launched", "launch": launch, "attempt": attempt,
-            "at_ms": num(*at_ms), "pid": pid,
-        }),
-        Event::Connected {
-            launch,
-            attempt,
-            at_ms,
-            handshake_ms,
-            server,
-        } => json!({
-            "event": "connected", "launch": launch, "attempt": attempt,
-            "at_ms": num(*at_ms), "handshake_ms": num(*handshake_ms), "server": server_json(server),
-        }),
-        Event::Ended(l) => with_event_first("ended", launch_json(l)),
-        Event::Alert {
-            launch,
-            attempt,
-            text,
-        } => json!({"event": "alert", "launch": launch, "attempt": attempt, "text": text}),
-        Event::Waiting {
-            next_attempt,
-            wait,
-            until_ms,
-        } => json!({
-            "event": "waiting", "next_attempt": next_attempt, "wait": wait_json(wait),
-            "until_ms": num(*until_ms),
-        }),
-        Event::Finished { finish, planned } => json!({
-            "event": "finished", "finish": finish_json(*finish), "planned_next": planned_json(*planned),
-        }),
-    }
-}
-
-/// The `--events` line for one diagnosis (written after the run, before the report):
-/// `{"event": "diagnosis", "diagnosis": {"id": ..., ...}}`.
-pub fn diagnosis_event(d: &Diagnosis) -> Value {
-    json!({
-        "event": "diagnosis",
-        "diagnosis": serde_json::to_value(d).unwrap_or(Value::Null),
-    })
-}
-
-/// `v` (an object) with `"event": name` as its first member.
-pub fn with_event_first(name: &str, v: Value) -> Value {
-    let mut m = serde_json::Map::new();
-    m.insert("event".into(), json!(name));
-    if let Value::Object(rest) = v {
-        m.extend(rest);
-    }
-    Value::Object(m)
-}
-
-/// Write one JSON value as a line and flush.
-pub fn write_json_line(out: &mut impl Write, v: &Value) -> io::Result<()> {
-    let text = escape_unsafe_json(serde_json::to_string(v).unwrap_or_default());
-    out.write_all(text.as_bytes())?;
-    out.write_all(b"\n")?;
-    out.flush()
-}
-
 /// Write the `--json` document.
 pub fn write_json(run: &ProbeRun, verdict: &Verdict, ctx: &Context<'_>) -> io::Result<()> {
-    let v = report_json(run, verdict, ctx);
-    let text = escape_unsafe_json(serde_json::to_string_pretty(&v).unwrap_or_default());
-    let mut out = io::stdout().lock();
-    out.write_all(text.as_bytes())?;
-    out.write_all(b"\n")?;
-    out.flush()
+    super::probe_json::write_pretty(&super::probe_json::ProbeDoc::of(run, verdict, ctx))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1054,8 +790,16 @@ pub fn write_text_to(
         .lasting_threshold(0.0)
         .map(|t| format!(", lasting after {}", format_ms(t)))
         .unwrap_or_else(|| ", every handshake resets the count".into());
+    let entry = ctx.entry.map_or(String::new(), |e| {
+        format!(
+            "entry {} ({}, {}): ",
+            sanitize(&e.id),
+            sanitize(&e.at),
+            sanitize(&e.path)
+        )
+    });
     let head = format!(
-        "Probed {} ({} handshake) under rule {} (interval {}, cap {}{threshold}), seed {}.",
+        "Probed {entry}{} ({} handshake) under rule {} (interval {}, cap {}{threshold}), seed {}.",
         sanitize(ctx.target),
         ctx.protocol.name(),
         run.policy.name,
@@ -1428,6 +1172,7 @@ mod tests {
         let (run, verdict) = sample();
         let ctx = Context {
             target: "node server.mjs --exit-after-handshake 300",
+            entry: None,
             protocol: Protocol::Legacy,
             interrupted: None,
             why: &[],
@@ -1468,14 +1213,5 @@ mod tests {
         let text = report_at(120);
         check_fits(&text, 120);
         insta::assert_snapshot!(text);
-    }
-
-    #[test]
-    fn json_escapes_what_could_fool_a_terminal() {
-        let v = json!({"name": "a\u{202E}b\u{200B}c\u{85}d\u{1b}"});
-        let s = escape_unsafe_json(serde_json::to_string(&v).unwrap());
-        assert_eq!(s, r#"{"name":"a\u202eb\u200bc\u0085d\u001b"}"#);
-        let back: Value = serde_json::from_str(&s).unwrap();
-        assert_eq!(back, v);
     }
 }

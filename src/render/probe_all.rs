@@ -6,19 +6,14 @@
 use std::io::{self, Write};
 use std::time::SystemTime;
 
-use serde_json::{json, Value};
-
 use super::layout::{fitted_table_painted, prose};
-use super::probe::{
-    escape_unsafe_json, event_json, num, report_json, rfc3339, round_ms, write_text_to, Context,
-    SCHEMA_VERSION,
-};
+use super::probe::{round_ms, write_text_to, Context};
 use super::terminal_width;
 use super::{sanitize, StopCause};
 use crate::engine::diagnosis::Diagnosis;
 use crate::engine::policy::timings::format_ms;
 use crate::engine::probe::verdict::{self, Pattern, Verdict, PREDICTED_RULES};
-use crate::engine::probe::{Event, ProbeRun, Protocol};
+use crate::engine::probe::{ProbeRun, Protocol};
 
 /// One check-config error that kept an entry from being probed.
 #[derive(Debug, Clone)]
@@ -43,9 +38,10 @@ pub struct Probed {
 }
 
 impl Probed {
-    fn context<'a>(&'a self, why: &'a [Diagnosis]) -> Context<'a> {
+    pub(crate) fn context<'a>(&'a self, why: &'a [Diagnosis]) -> Context<'a> {
         Context {
             target: &self.target,
+            entry: None,
             protocol: self.protocol,
             interrupted: self.interrupted,
             why,
@@ -158,19 +154,19 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 }
 
 /// Counts for the summary line and the JSON `summary`.
-struct Counts {
-    probed: usize,
-    stayed_up: usize,
-    did_not: usize,
-    cannot_launch: usize,
-    refused: usize,
-    skipped: usize,
+pub(crate) struct Counts {
+    pub(crate) probed: usize,
+    pub(crate) stayed_up: usize,
+    pub(crate) did_not: usize,
+    pub(crate) cannot_launch: usize,
+    pub(crate) refused: usize,
+    pub(crate) skipped: usize,
     /// The longest single run and all runs one after another, ms.
-    slowest_ms: f64,
-    sum_ms: f64,
+    pub(crate) slowest_ms: f64,
+    pub(crate) sum_ms: f64,
 }
 
-fn counts(servers: &[ServerReport]) -> Counts {
+pub(crate) fn counts(servers: &[ServerReport]) -> Counts {
     let mut c = Counts {
         probed: 0,
         stayed_up: 0,
@@ -476,159 +472,7 @@ fn summary_block(
     out
 }
 
-fn refusal_json(f: &Refusal) -> Value {
-    json!({"code": f.code, "at": f.at, "path": f.path, "message": f.message})
-}
-
-/// `v` (an object) with `pairs` as its first members.
-fn with_first(pairs: Vec<(&str, Value)>, v: Value) -> Value {
-    let mut m = serde_json::Map::new();
-    for (k, val) in pairs {
-        m.insert(k.to_string(), val);
-    }
-    if let Value::Object(rest) = v {
-        for (k, val) in rest {
-            m.entry(k).or_insert(val);
-        }
-    }
-    Value::Object(m)
-}
-
-/// One server that was not probed (or could not be launched), as JSON.
-fn unprobed_json(s: &ServerReport) -> Option<Value> {
-    let head = || {
-        json!({
-            "id": s.name,
-            "transport": s.transport,
-            "at": s.at,
-            "path": s.path,
-        })
-    };
-    Some(match &s.result {
-        ServerResult::Probed(_) => return None,
-        ServerResult::CannotLaunch(error) => {
-            let mut v = head();
-            v["error"] = json!(error);
-            v["diagnoses"] = super::why::why_json(&s.why);
-            v
-        }
-        ServerResult::Refused { label, findings } => {
-            let mut v = head();
-            v["label"] = json!(label);
-            v["findings"] = Value::Array(findings.iter().map(refusal_json).collect());
-            v
-        }
-        ServerResult::Skipped(reason) => {
-            let mut v = head();
-            v["reason"] = json!(reason);
-            v
-        }
-    })
-}
-
-/// The `--json` document: every probed server's single-server document (with `id`,
-/// `transport`, `at` and `path` first), then the entries that could not be launched, were
-/// refused or skipped.
-pub fn report_json_all(servers: &[ServerReport], ctx: &AllContext<'_>) -> Value {
-    let c = counts(servers);
-    let mut probed = Vec::new();
-    let (mut cannot, mut refused, mut skipped) = (Vec::new(), Vec::new(), Vec::new());
-    for s in servers {
-        match &s.result {
-            ServerResult::Probed(p) => {
-                probed.push(with_first(
-                    vec![
-                        ("id", json!(s.name)),
-                        ("transport", json!(s.transport)),
-                        ("at", json!(s.at)),
-                        ("path", json!(s.path)),
-                        ("stayed_up", json!(verdict::stayed_up(&p.run))),
-                    ],
-                    report_json(&p.run, &p.verdict, &p.context(&s.why)),
-                ));
-            }
-            ServerResult::CannotLaunch(_) => cannot.extend(unprobed_json(s)),
-            ServerResult::Refused { .. } => refused.extend(unprobed_json(s)),
-            ServerResult::Skipped(_) => skipped.extend(unprobed_json(s)),
-        }
-    }
-    json!({
-        "schema_version": SCHEMA_VERSION,
-        "command": "probe",
-        "config": ctx.file,
-        "rule": ctx.rule,
-        "seed": ctx.seed,
-        "started_at": rfc3339(ctx.started_wall),
-        "elapsed_ms": num(ctx.elapsed_ms),
-        "interrupted": ctx.interrupted.is_some(),
-        "summary": {
-            "entries": servers.len(),
-            "probed": c.probed,
-            "stayed_up": c.stayed_up,
-            "did_not_stay_up": c.did_not,
-            "cannot_launch": c.cannot_launch,
-            "refused": c.refused,
-            "skipped": c.skipped,
-            "slowest_server_ms": num(c.slowest_ms),
-            "servers_one_after_another_ms": num(c.sum_ms),
-        },
-        "servers": probed,
-        "cannot_launch": cannot,
-        "refused": refused,
-        "skipped": skipped,
-    })
-}
-
 /// Write the `--json` document.
 pub fn write_json(servers: &[ServerReport], ctx: &AllContext<'_>) -> io::Result<()> {
-    let v = report_json_all(servers, ctx);
-    let text = escape_unsafe_json(serde_json::to_string_pretty(&v).unwrap_or_default());
-    let mut out = io::stdout().lock();
-    out.write_all(text.as_bytes())?;
-    out.write_all(b"\n")?;
-    out.flush()
-}
-
-/// One `--events` line for server `name`'s event: `{"event": ..., "id": name, ...}` (`id`, as
-/// the entry's field is called: `server` already holds what the server said about itself).
-pub fn event_json_for(name: &str, event: &Event) -> Value {
-    tagged(name, event_json(event))
-}
-
-/// An `--events` line `v` (`{"event": ..., ...}`) tagged with server `name`'s id, second.
-pub fn tagged(name: &str, v: Value) -> Value {
-    let kind = v.get("event").cloned().unwrap_or(Value::Null);
-    with_first(vec![("event", kind), ("id", json!(name))], v)
-}
-
-/// The `--events` line for an entry that was not probed (`refused`, `skipped`) or could not be
-/// launched (`cannot-launch`); `None` for a probed one.
-pub fn unprobed_event_json(s: &ServerReport) -> Option<Value> {
-    let kind = match &s.result {
-        ServerResult::Probed(_) => return None,
-        ServerResult::CannotLaunch(_) => "cannot-launch",
-        ServerResult::Refused { .. } => "refused",
-        ServerResult::Skipped(_) => "skipped",
-    };
-    unprobed_json(s).map(|v| with_first(vec![("event", json!(kind))], v))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn events_carry_their_server_second() {
-        let e = Event::Alert {
-            launch: 6,
-            attempt: 5,
-            text: "MCPL server down (attempt 5): boom".into(),
-        };
-        let v = event_json_for("files", &e);
-        let keys: Vec<&String> = v.as_object().expect("object").keys().collect();
-        assert_eq!(keys[..2], ["event", "id"]);
-        assert_eq!(v["event"], "alert");
-        assert_eq!(v["id"], "files");
-        assert_eq!(v["attempt"], 5);
-    }
+    super::probe_json::write_pretty(&super::probe_json::AllDoc::of(servers, ctx))
 }

@@ -378,6 +378,7 @@ pub fn probe_all_page(servers: &[ServerReport], ctx: &AllContext<'_>, command: &
                 ]);
                 let pctx = Context {
                     target: &p.target,
+                    entry: None,
                     protocol: p.protocol,
                     interrupted: p.interrupted,
                     why: &s.why,

@@ -23,10 +23,20 @@ pub enum Which {
     CheckConfig,
     /// `simulate --json`.
     Simulate,
+    /// `probe --json` (one server, or every server with `--all`).
+    Probe,
+    /// One `probe --events` line (each line is one document).
+    Events,
 }
 
 impl Which {
-    pub const ALL: &'static [Which] = &[Which::Config, Which::CheckConfig, Which::Simulate];
+    pub const ALL: &'static [Which] = &[
+        Which::Config,
+        Which::CheckConfig,
+        Which::Simulate,
+        Which::Probe,
+        Which::Events,
+    ];
 
     /// The file name under `schema/`.
     pub fn file_name(self) -> &'static str {
@@ -34,6 +44,8 @@ impl Which {
             Which::Config => "config.schema.json",
             Which::CheckConfig => "check-config.schema.json",
             Which::Simulate => "simulate.schema.json",
+            Which::Probe => "probe.schema.json",
+            Which::Events => "events.schema.json",
         }
     }
 }
@@ -48,6 +60,12 @@ pub fn text(which: Which) -> String {
         Which::Simulate => {
             document::<super::simulate::JsonDoc<'static>>("mcpl-doctor simulate --json")
         }
+        Which::Probe => {
+            document::<super::probe_json::ProbeJson<'static>>("mcpl-doctor probe --json")
+        }
+        Which::Events => document::<super::probe_json::EventLine<'static>>(
+            "mcpl-doctor probe --events (one line)",
+        ),
     };
     let mut s =
         serde_json::to_string_pretty(&value).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
@@ -57,7 +75,12 @@ pub fn text(which: Which) -> String {
 
 /// A document's schema from its typed struct.
 fn document<T: schemars::JsonSchema>(title: &str) -> Value {
-    let schema = schemars::schema_for!(T);
+    // What the documents look like as written (a member skipped when empty is optional), not
+    // what a reader would accept.
+    let schema = schemars::generate::SchemaSettings::draft2020_12()
+        .for_serialize()
+        .into_generator()
+        .into_root_schema_for::<T>();
     let mut v = serde_json::to_value(&schema).unwrap_or(Value::Null);
     close_objects(&mut v);
     if let Some(obj) = v.as_object_mut() {

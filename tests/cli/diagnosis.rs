@@ -28,8 +28,7 @@ fn probe_cmd(args: &[&str], command: &[&str]) -> Command {
 }
 
 fn json_of(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}\n{}", stdout(out), stderr(out)))
+    crate::support::json(out)
 }
 
 /// The run's diagnoses, after checking the exit status (1: the server did not stay up).
@@ -382,7 +381,7 @@ fn the_text_report_puts_why_after_the_verdict_and_events_carry_each_diagnosis() 
     let out = cmd.output().expect("runs");
     let lines: Vec<Value> = stdout(&out)
         .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .map(crate::support::event_line)
         .collect();
     let n = lines.len();
     assert_eq!(lines[n - 1]["event"], "report");
@@ -414,7 +413,7 @@ fn all_gives_one_line_per_server_and_says_when_the_host_does_not_pass_a_variable
         cmd.output().expect("runs")
     };
     let out = run(&["--json"]);
-    let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let doc: Value = crate::support::json(&out);
     let server = |id: &str| {
         doc["servers"]
             .as_array()

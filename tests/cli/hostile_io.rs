@@ -465,12 +465,14 @@ fn an_unwritable_stdout_and_stderr_never_panic() {
 // Servers that flood the probe and never read (items 1, 3, 4, 5).
 
 fn json_of(ended: &Ended) -> serde_json::Value {
-    serde_json::from_str(&ended.stdout).unwrap_or_else(|e| {
+    let v: serde_json::Value = serde_json::from_str(&ended.stdout).unwrap_or_else(|e| {
         panic!(
             "not JSON ({e}):\n{}\nstderr:\n{}",
             ended.stdout, ended.stderr
         )
-    })
+    });
+    crate::support::assert_valid("probe", &v);
+    v
 }
 
 fn assert_bounded(ended: &Ended, what: &str) {

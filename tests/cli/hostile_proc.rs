@@ -349,7 +349,7 @@ fn descendants_that_leave_the_group_are_found_stopped_and_reported() {
                     stderr(&o)
                 );
             } else {
-                let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+                let doc = crate::support::json(&o);
                 assert_eq!(doc["launches"][0]["escaped_processes"], 1, "{how}: {doc}");
             }
             assert_none_left(&m);

@@ -324,7 +324,7 @@ fn a_websocket_server_that_registers_its_channels_only_once_is_a_finding() {
     assert_eq!(out.status.code(), Some(1));
     let lines: Vec<Value> = stdout(&out)
         .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .map(crate::support::event_line)
         .collect();
     let ended: Vec<&Value> = lines.iter().filter(|l| l["event"] == "ended").collect();
     assert_eq!(ended.len(), 2);

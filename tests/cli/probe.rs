@@ -629,7 +629,7 @@ fn events_are_json_lines_ending_with_the_report() {
     assert_eq!(out.status.code(), Some(1));
     let lines: Vec<Value> = stdout(&out)
         .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .map(crate::support::event_line)
         .collect();
     let kinds: Vec<&str> = lines.iter().map(|l| l["event"].as_str().unwrap()).collect();
     assert_eq!(
@@ -755,6 +755,16 @@ fn a_config_entry_is_launched_as_the_host_would() {
     assert_eq!(doc["timings"]["interval_ms"], 30.0);
     assert_eq!(doc["timings"]["cap_ms"], 1000.0);
     assert_eq!(launches(&doc)[0]["wait"]["nominal_ms"], 30.0);
+    // Which entry was probed, and where it is (newcomer review, row 15).
+    assert_eq!(doc["entry"]["id"], "flappy");
+    assert_eq!(doc["entry"]["path"], "$.mcplServers.flappy");
+    assert!(
+        doc["entry"]["at"]
+            .as_str()
+            .is_some_and(|at| at.ends_with("mcpl-servers.json:1:17")),
+        "{}",
+        doc["entry"]
+    );
     let keys: Vec<String> = log.events("env")[0]["keys"]
         .as_array()
         .unwrap()
@@ -767,6 +777,21 @@ fn a_config_entry_is_launched_as_the_host_would() {
         !keys.contains(&"PROBE_TEST_PRIVATE".to_string()),
         "{keys:?}"
     );
+    assert_all_gone(&log.pids());
+
+    // The text report's first line names the entry too.
+    let out = bin()
+        .current_dir(std::env::temp_dir())
+        .args(["probe", "--launches", "1", "--config"])
+        .arg(&file)
+        .args(["--server", "flappy"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs");
+    let text = stdout(&out);
+    assert!(text.starts_with("Probed entry flappy ("), "{text}");
+    assert!(text.contains("$.mcplServers.flappy): node"), "{text}");
+    assert!(!text.contains(secret), "{text}");
     assert_all_gone(&log.pids());
 
     let out = bin()

@@ -135,7 +135,7 @@ fn all_servers_run_at_once_and_the_json_holds_every_one() {
     assert_no_tokens(&out);
     // No progress lines when stderr is not a terminal, and nothing else to say.
     assert_eq!(stderr(&out), "");
-    let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let doc: Value = crate::support::json(&out);
     assert_eq!(doc["schema_version"], 1);
     assert_eq!(doc["rule"], "lasting");
     let ids: Vec<&str> = doc["servers"]
@@ -299,7 +299,7 @@ fn events_are_json_lines_each_naming_its_server() {
     assert_no_tokens(&out);
     let lines: Vec<Value> = stdout(&out)
         .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .map(crate::support::event_line)
         .collect();
     let (report, events) = lines.split_last().expect("lines");
     assert_eq!(report["event"], "report");
@@ -354,7 +354,7 @@ fn repeated_server_picks_those_entries_only() {
         ],
     ));
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let doc: Value = crate::support::json(&out);
     let ids: Vec<&str> = doc["servers"]
         .as_array()
         .expect("servers")
@@ -406,7 +406,7 @@ fn for_is_one_deadline_for_every_server() {
     // launch first thing, and the check below needs their pids).
     let (out, took) = run(probe_all(&file, &["--all", "--for", "2500ms", "--json"]));
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let doc: Value = crate::support::json(&out);
     for s in doc["servers"].as_array().expect("servers") {
         assert_eq!(s["finish"]["reason"], "for", "{}", s["id"]);
         // Nothing launched past the deadline; stopping what was running takes a moment more.
@@ -458,7 +458,7 @@ fn ctrl_c_stops_every_server_and_prints_the_report_so_far() {
         "{}",
         stderr(&out)
     );
-    let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let doc: Value = crate::support::json(&out);
     assert_eq!(doc["interrupted"], true);
     for id in ["steady-a", "steady-b"] {
         let s = server(&doc, id);
@@ -516,7 +516,7 @@ fn a_second_ctrl_c_kills_every_server_at_once() {
         t.elapsed()
     );
     assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
-    let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let doc: Value = crate::support::json(&out);
     for id in ["stubborn-a", "stubborn-b"] {
         assert_eq!(server(&doc, id)["launches"][0]["stopped"], "forced");
     }
@@ -534,7 +534,7 @@ fn a_command_that_cannot_be_launched_is_a_finding_among_many() {
     std::fs::write(&file, config.to_string()).expect("write the config");
     let (out, _) = run(probe_all(&file, &["--all", "--watch", "200ms", "--json"]));
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let doc: Value = crate::support::json(&out);
     assert_eq!(server(&doc, "steady")["stayed_up"], true);
     let cannot = &doc["cannot_launch"][0];
     assert_eq!(cannot["id"], "missing");

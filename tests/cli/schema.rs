@@ -13,6 +13,8 @@ pub const SCHEMAS: &[(&str, &str)] = &[
     ("config", "config.schema.json"),
     ("check-config", "check-config.schema.json"),
     ("simulate", "simulate.schema.json"),
+    ("probe", "probe.schema.json"),
+    ("events", "events.schema.json"),
 ];
 
 pub fn validator(which: &str) -> jsonschema::Validator {
@@ -149,4 +151,99 @@ fn simulate_json_validates_against_its_schema() {
             .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", stderr(&out)));
         assert_eq!(errors_of(&v, &doc), Vec::<String>::new(), "{args:?}");
     }
+}
+
+/// `probe --json` and every `--events` line of real runs (a server that dies after its
+/// handshake under `--until-down`, a WebSocket that closes, a server missing a dependency)
+/// validate against `schema probe` / `schema events` as printed by the binary; the schemas
+/// are closed, so a member the typed structs do not have fails.
+#[test]
+fn probe_json_and_events_validate_against_their_schemas() {
+    use mcpl_doctor::testing::{WsScenario, WsServer};
+    let probe = validator("probe");
+    let events = validator("events");
+    let ws = WsServer::start(WsScenario::close_after(40, 4000, "idle"));
+    let url = ws.url("/mcpl");
+    let server = crate::support::server_mjs();
+    let ailing = fixture("servers/ailing.mjs").display().to_string();
+    let runs: Vec<Vec<&str>> = vec![
+        vec![
+            "probe",
+            "--until-down",
+            "--interval",
+            "20ms",
+            "--launches",
+            "8",
+            "--",
+            "node",
+            &server,
+            "--exit-after-handshake",
+            "20",
+        ],
+        vec![
+            "probe",
+            "--launches",
+            "2",
+            "--interval",
+            "20ms",
+            "--url",
+            &url,
+        ],
+        vec![
+            "probe",
+            "--launches",
+            "1",
+            "--",
+            "node",
+            &ailing,
+            "--mode",
+            "missing-module",
+        ],
+    ];
+    let mut kinds = std::collections::BTreeSet::new();
+    for args in runs {
+        let mut with_json = args.clone();
+        with_json.insert(1, "--json");
+        let out = run(&with_json);
+        let doc: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{with_json:?}: {e}: {}", stderr(&out)));
+        assert_eq!(
+            errors_of(&probe, &doc),
+            Vec::<String>::new(),
+            "{with_json:?}"
+        );
+        let mut extra = doc.clone();
+        extra["launches"][0]["surprise"] = Value::Bool(true);
+        assert!(
+            !errors_of(&probe, &extra).is_empty(),
+            "the probe schema is closed"
+        );
+
+        let mut with_events = args.clone();
+        with_events.insert(1, "--events");
+        let out = run(&with_events);
+        let text = stdout(&out);
+        assert!(text.lines().count() >= 3, "{with_events:?}: {text}");
+        for line in text.lines() {
+            let v: Value = serde_json::from_str(line).expect("a JSON line");
+            assert_eq!(errors_of(&events, &v), Vec::<String>::new(), "{line}");
+            kinds.insert(v["event"].as_str().unwrap_or("?").to_string());
+        }
+    }
+    for kind in [
+        "started",
+        "launched",
+        "connected",
+        "ended",
+        "alert",
+        "waiting",
+        "finished",
+        "diagnosis",
+        "report",
+    ] {
+        assert!(kinds.contains(kind), "no `{kind}` line in {kinds:?}");
+    }
+    // A line of a kind the schema does not know fails.
+    let bogus = serde_json::json!({"event": "exploded", "launch": 1});
+    assert!(!errors_of(&events, &bogus).is_empty());
 }

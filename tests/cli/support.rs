@@ -136,8 +136,89 @@ pub fn assert_all_gone(pids: &[u32]) {
     }
 }
 
-/// Parse stdout as one JSON document.
+/// Parse stdout as one JSON document. A `probe` document (`"command": "probe"`) must also
+/// validate against `schema/probe.schema.json`, so every probe test checks the schema too.
 pub fn json(o: &Output) -> serde_json::Value {
-    serde_json::from_slice(&o.stdout)
-        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}\n{}", stdout(o), stderr(o)))
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}\n{}", stdout(o), stderr(o)));
+    if v["command"] == "probe" {
+        assert_valid("probe", &v);
+    }
+    v
+}
+
+/// A checked-in schema under `schema/` (`probe`, `events`, ...), compiled once per test binary.
+pub fn schema_validator(which: &'static str) -> &'static jsonschema::Validator {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static CACHE: OnceLock<Mutex<HashMap<&'static str, &'static jsonschema::Validator>>> =
+        OnceLock::new();
+    let mut cache = CACHE
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
+    cache.entry(which).or_insert_with(|| {
+        let path = root().join("schema").join(format!("{which}.schema.json"));
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let schema: serde_json::Value = serde_json::from_str(&text).expect("a schema is JSON");
+        let v = jsonschema::validator_for(&schema)
+            .unwrap_or_else(|e| panic!("schema/{which}.schema.json: {e}"));
+        Box::leak(Box::new(v))
+    })
+}
+
+/// Panics, naming every error, unless `doc` validates against `schema/{which}.schema.json`.
+/// When the schema is a choice (`anyOf`/`oneOf` at the top), the errors named are those of the
+/// branch the document comes closest to, not just "valid under none of them".
+pub fn assert_valid(which: &'static str, doc: &serde_json::Value) {
+    let validator = schema_validator(which);
+    if validator.is_valid(doc) {
+        return;
+    }
+    let path = root().join("schema").join(format!("{which}.schema.json"));
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap_or_default())
+            .unwrap_or_default();
+    let branches: Vec<serde_json::Value> = ["anyOf", "oneOf"]
+        .iter()
+        .filter_map(|k| schema[k].as_array())
+        .flatten()
+        .map(|b| {
+            let mut b = b.clone();
+            b["$defs"] = schema["$defs"].clone();
+            b["$schema"] = schema["$schema"].clone();
+            b
+        })
+        .collect();
+    let errors_of = |v: &jsonschema::Validator| -> Vec<String> {
+        v.iter_errors(doc)
+            .take(20)
+            .map(|e| format!("{e} at {}", e.instance_path()))
+            .map(|e| e.chars().take(300).collect())
+            .collect()
+    };
+    let errors = branches
+        .iter()
+        .filter_map(|b| jsonschema::validator_for(b).ok())
+        .map(|v| errors_of(&v))
+        .min_by_key(Vec::len)
+        .unwrap_or_else(|| errors_of(validator));
+    panic!(
+        "this document does not match schema/{which}.schema.json:\n{}\n{}",
+        errors.join("\n"),
+        serde_json::to_string(doc)
+            .unwrap_or_default()
+            .chars()
+            .take(1500)
+            .collect::<String>()
+    );
+}
+
+/// One `probe --events` line, parsed and validated against `schema/events.schema.json`.
+pub fn event_line(line: &str) -> serde_json::Value {
+    let v: serde_json::Value =
+        serde_json::from_str(line).unwrap_or_else(|e| panic!("not a JSON line ({e}): {line}"));
+    assert_valid("events", &v);
+    v
 }

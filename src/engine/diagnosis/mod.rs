@@ -26,7 +26,9 @@ pub mod text;
 pub use table::{Confidence, Id, Rule, When, RULES};
 
 /// Where a piece of evidence comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Source {
     /// Starting the command.
@@ -65,7 +67,7 @@ impl Source {
 
 /// One piece of evidence: a quoted line (redacted, not yet sanitised) and the launches it was
 /// seen on (empty: not tied to a launch, e.g. the environment).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Evidence {
     pub launches: Vec<u32>,
     pub source: Source,
@@ -73,7 +75,7 @@ pub struct Evidence {
 }
 
 /// A likely cause.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Diagnosis {
     pub id: Id,
     pub confidence: Confidence,

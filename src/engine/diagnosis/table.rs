@@ -6,7 +6,9 @@
 use serde::Serialize;
 
 /// A diagnosis's stable id (in `--json`, `--events` and the docs).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Id {
     CommandNotFound,
@@ -91,7 +93,9 @@ impl std::fmt::Display for Id {
 }
 
 /// How sure a diagnosis is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Confidence {
     Low,

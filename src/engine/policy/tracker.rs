@@ -9,7 +9,7 @@ use std::fmt;
 use super::{AlertText, Envelope, GiveUp, Jitter, Policy, Reset};
 
 /// How a connection or a launch ended, where known.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Ended {
     /// Not known (a simulated server).

@@ -64,7 +64,7 @@ pub use stdio::StdioTarget;
 pub use ws::WsTarget;
 
 /// Which handshake the host speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Protocol {
     /// MCP 2024-11-05 `initialize` with MCPL as an experimental capability, then
@@ -212,7 +212,7 @@ impl AttemptOptions {
 }
 
 /// Whether the server speaks MCPL or plain MCP.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Family {
     /// `result.capabilities.experimental.mcpl` present.
@@ -223,7 +223,7 @@ pub enum Family {
 
 /// What the server said about itself in its handshake answer (all strings redacted; not yet
 /// sanitised for a terminal: renderers do that).
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, schemars::JsonSchema)]
 pub struct ServerInfo {
     /// Legacy: `result.protocolVersion`; modern: the version agreed from `supportedVersions`.
     pub protocol_version: Option<String>,
@@ -241,7 +241,7 @@ pub struct ServerInfo {
 }
 
 /// How the probe stopped a process (or found it already gone).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Stopped {
     /// It had exited on its own and nothing else of its group was left.
@@ -259,7 +259,7 @@ pub enum Stopped {
 }
 
 /// A bounded tail of what the server wrote to stderr (redacted).
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, schemars::JsonSchema)]
 pub struct StderrTail {
     /// The last lines (at most 20, at most 8 KiB in all), oldest first.
     pub lines: Vec<String>,
@@ -276,7 +276,7 @@ pub struct StderrTail {
 }
 
 /// What the server wrote to stdout besides JSON-RPC.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, schemars::JsonSchema)]
 pub struct StdoutNoise {
     /// Lines that were not JSON-RPC messages (log lines, blank lines excluded).
     pub non_json_lines: u64,
@@ -291,7 +291,7 @@ pub struct StdoutNoise {
 /// What the server did that the probe had to defend itself against, each a finding (all zero
 /// for a well-behaved server). Memory stays bounded whatever the server does; these say what
 /// was refused or left unsent to keep it so.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, schemars::JsonSchema)]
 pub struct Misbehaviour {
     /// The server stopped reading what the probe sends (its stdin, or its socket): the
     /// outgoing queue filled up, and this many replies and pings were not sent.

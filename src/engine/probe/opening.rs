@@ -22,7 +22,7 @@ use serde::Serialize;
 /// What the host did after the handshake on one connection, and what came back. Times are ms
 /// since the run's epoch, as every other time in an [`super::AttemptReport`]. Strings the server
 /// controls are redacted (not yet sanitised for a terminal: renderers do that).
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, schemars::JsonSchema)]
 pub struct Opening {
     /// Every request the host sent after the handshake, in the order sent.
     pub exchanges: Vec<Exchange>,
@@ -56,7 +56,7 @@ pub struct Opening {
 pub const MAX_TOOL_NAMES: usize = 200;
 
 /// A host request outstanding when the connection ended.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct PendingRequest {
     /// `featureSets/update`, `tools/list`, ...
     pub method: String,
@@ -65,7 +65,7 @@ pub struct PendingRequest {
 }
 
 /// One request the host sent after the handshake.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Exchange {
     /// `featureSets/update`, `tools/list` (one exchange per page), `subscriptions/listen`.
     pub method: String,
@@ -80,7 +80,7 @@ pub struct Exchange {
 }
 
 /// How a host request went.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum ExchangeResult {
     /// A result came back (for `subscriptions/listen`: the stream was acknowledged).
@@ -97,7 +97,7 @@ pub enum ExchangeResult {
 }
 
 /// What a `featureSets/update` answer reported (SPEC §6.7).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Receipt {
     /// `mode`: `full` or `degraded`, when given (redacted).
     pub mode: Option<String>,
@@ -109,7 +109,7 @@ pub struct Receipt {
 /// or timed out — with the server still connected. The host emits `mcpl:server-reconnected`
 /// (the status line's "cleared") only for a reconnect whose exchange settled (agent-framework
 /// PR #999).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct PolicySettle {
     /// Settled before the connection ended (or before observation stopped).
     pub settled: bool,
@@ -118,7 +118,7 @@ pub struct PolicySettle {
 }
 
 /// Channels on one connection.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, schemars::JsonSchema)]
 pub struct ChannelEvidence {
     /// Whether the probe granted channel registration (the server advertised `channels` and
     /// the policy exchange carried `channels.register`), or would have on a plain grant.
@@ -133,7 +133,7 @@ pub struct ChannelEvidence {
 }
 
 /// One registration.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ChannelRegistration {
     /// When it arrived (ms since the run's epoch).
     pub at_ms: f64,
@@ -144,7 +144,7 @@ pub struct ChannelRegistration {
 }
 
 /// Content for an unregistered channel.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ChannelContent {
     /// When it arrived (ms since the run's epoch).
     pub at_ms: f64,
@@ -155,7 +155,7 @@ pub struct ChannelContent {
 }
 
 /// A method and how often it was seen.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct MethodCount {
     pub method: String,
     pub count: u32,
@@ -858,7 +858,7 @@ use super::runner::Launch;
 
 /// What the openings of a whole run add up to (the `opening` member of `--json` and of the
 /// `--events` report line).
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, schemars::JsonSchema)]
 pub struct OpeningSummary {
     /// Connections whose opening the probe played.
     pub connections: u32,
@@ -881,7 +881,7 @@ pub struct OpeningSummary {
 }
 
 /// A connection that ended with a host request unanswered.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct DiedOn {
     pub launch: u32,
     /// The request.
@@ -891,7 +891,7 @@ pub struct DiedOn {
 }
 
 /// One launch's tool list, for comparison.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ToolsOnLaunch {
     pub launch: u32,
     pub tool_count: u32,
@@ -904,7 +904,7 @@ pub struct ToolsOnLaunch {
 }
 
 /// A finding about channels, with its evidence.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ChannelFinding {
     /// `channels-registered-once` or `content-before-registration`.
     pub id: &'static str,
@@ -915,7 +915,7 @@ pub struct ChannelFinding {
 }
 
 /// One connection's channel evidence.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ChannelConnection {
     pub launch: u32,
     /// How long the connection was watched after its handshake, in ms.

@@ -104,7 +104,7 @@ pub const KEEP_LAST: usize = 50;
 
 /// The launches of a long run left out of [`ProbeRun::launches`] (between the first
 /// [`KEEP_FIRST`] and the last [`KEEP_LAST`]), in aggregate.
-#[derive(Debug, Clone, Copy, PartialEq, Default, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, serde::Serialize, schemars::JsonSchema)]
 pub struct Folded {
     /// How many launches were folded (0: none, every launch is in `launches`).
     pub launches: u64,

@@ -12,7 +12,7 @@ use crate::engine::schedule::{self, Behaviour, Request, Scenario, Summary, DAY_M
 pub const PREDICTED_RULES: &[Preset] = &[Preset::Handshake, Preset::Lasting, Preset::Bounded];
 
 /// The shape of what the server did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Pattern {
     /// Every observed connection was still up when observation ended.
@@ -31,7 +31,7 @@ pub enum Pattern {
 }
 
 /// What one host rule would do with the observed behaviour, over a day.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct Prediction {
     pub rule: String,
     /// Launches a day.
