@@ -1,5 +1,6 @@
 # A minimal modern MCP server over HTTP for examples and benchmarks, with no dependencies:
-# answers every `server/discover` POST with a valid result (2026-07-28); a path ending in
+# answers every `server/discover` POST with a valid result (2026-07-28) and `tools/list` with one
+# tool; a path ending in
 # /status/NNN answers that HTTP status instead. Prints the port it listens on (127.0.0.1; $PORT,
 # else any free one).
 import json
@@ -17,9 +18,13 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
             return
         request = json.loads(body or b"{}")
-        answer = json.dumps({"jsonrpc": "2.0", "id": request.get("id"), "result": {
-            "resultType": "complete", "supportedVersions": ["2026-07-28"], "capabilities": {},
-            "serverInfo": {"name": "example-http", "version": "1"}}}).encode()
+        if request.get("method") == "tools/list":
+            result = {"tools": [{"name": "search", "inputSchema": {"type": "object"}}]}
+        else:
+            result = {"resultType": "complete", "supportedVersions": ["2026-07-28"],
+                      "capabilities": {"tools": {}},
+                      "serverInfo": {"name": "example-http", "version": "1"}}
+        answer = json.dumps({"jsonrpc": "2.0", "id": request.get("id"), "result": result}).encode()
         self.send_response(200)
         self.send_header("content-type", "application/json")
         self.send_header("content-length", str(len(answer)))

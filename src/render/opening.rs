@@ -178,7 +178,12 @@ pub fn notes(run: &ProbeRun, summary: &OpeningSummary) -> Vec<String> {
         out.push(line);
     }
     for f in &summary.findings {
-        let mut line = format!("channels ({}): {}", f.id, sanitize(&f.text));
+        let subject = if f.id.starts_with("channels") || f.id.starts_with("content") {
+            "channels"
+        } else {
+            "tools"
+        };
+        let mut line = format!("{subject} ({}): {}", f.id, sanitize(&f.text));
         for c in &f.evidence {
             let registered = if c.registered.is_empty() {
                 "registered nothing".to_string()

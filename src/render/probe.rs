@@ -18,7 +18,7 @@ use super::{sanitize, StopCause};
 use crate::engine::diagnosis::Diagnosis;
 use crate::engine::policy::timings::format_ms;
 use crate::engine::policy::{Ended, Next, Outcome};
-use crate::engine::probe::opening::OpeningSummary;
+use crate::engine::probe::opening::{ChannelFinding, OpeningSummary};
 use crate::engine::probe::runner::Finish;
 use crate::engine::probe::verdict::{Prediction, Verdict};
 use crate::engine::probe::{
@@ -861,21 +861,40 @@ pub fn write_text_to(
     writeln!(out)?;
     super::strip::write_probe(out, run)?;
     writeln!(out)?;
-    writeln!(out, "{}", verdict_line(verdict, color))?;
+    let findings = OpeningSummary::of(&run.launches).findings;
+    writeln!(out, "{}", verdict_line(verdict, &findings, color))?;
     super::why::write_why(out, ctx.why)?;
     out.flush()
 }
 
 /// `Verdict: ...`, wrapped to the terminal; on a terminal in bold green (stayed up), red
-/// (flapped, never connected, refused) or yellow (nothing to judge).
-pub fn verdict_line(verdict: &Verdict, color: bool) -> String {
+/// (flapped, never connected, refused) or yellow (nothing to judge, or stayed up with findings
+/// about its opening, which the verdict then names).
+pub fn verdict_line(verdict: &Verdict, findings: &[ChannelFinding], color: bool) -> String {
     use crate::engine::probe::verdict::Pattern;
     let colour = match verdict.pattern {
-        Pattern::StayedUp => 32,
-        Pattern::Unknown => 33,
+        Pattern::StayedUp if findings.is_empty() => 32,
+        Pattern::StayedUp | Pattern::Unknown => 33,
         _ => 31,
     };
-    let text = prose(&format!("Verdict: {}.", sanitize(&verdict.sentence)), "  ");
+    let but = if findings.is_empty() {
+        String::new()
+    } else {
+        let ids: Vec<&str> = findings.iter().map(|f| f.id).collect();
+        format!(
+            " But its opening has {} (above): {}.",
+            if ids.len() == 1 {
+                "a finding"
+            } else {
+                "findings"
+            },
+            ids.join(", ")
+        )
+    };
+    let text = prose(
+        &format!("Verdict: {}.{but}", sanitize(&verdict.sentence)),
+        "  ",
+    );
     text.lines()
         .map(|line| super::paint(color, colour, line))
         .collect::<Vec<_>>()

@@ -36,6 +36,17 @@ pub enum HttpScenario {
     Close,
 }
 
+/// How the server answers the host's `tools/list` (it does not count in the script).
+#[derive(Debug, Clone, PartialEq)]
+pub enum HttpTools {
+    /// 200 with this many tools, one page.
+    List(u32),
+    /// This status with a short plain-text body.
+    Status(u16),
+    /// Read the request and never answer.
+    Silent,
+}
+
 /// One request as the server saw it.
 #[derive(Debug, Clone, Default)]
 pub struct HttpRequestRecord {
@@ -79,11 +90,20 @@ impl HttpServer {
     /// # Panics
     /// When the script is empty or 127.0.0.1 cannot be bound (a test setup failure).
     pub fn script(script: Vec<HttpScenario>) -> HttpServer {
+        HttpServer::script_with_tools(script, HttpTools::List(2))
+    }
+
+    /// [`HttpServer::script`], answering `tools/list` requests as `tools` says (they are not
+    /// counted in the script).
+    ///
+    /// # Panics
+    /// As [`HttpServer::script`].
+    pub fn script_with_tools(script: Vec<HttpScenario>, tools: HttpTools) -> HttpServer {
         assert!(!script.is_empty(), "a script needs at least one scenario");
         let shared = Arc::new(Mutex::new(Shared::default()));
         let thread_shared = shared.clone();
         let background =
-            Background::start(move |listener| accept_loop(listener, script, thread_shared));
+            Background::start(move |listener| accept_loop(listener, script, tools, thread_shared));
         HttpServer { background, shared }
     }
 
@@ -108,7 +128,12 @@ fn lock(shared: &Mutex<Shared>) -> std::sync::MutexGuard<'_, Shared> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-async fn accept_loop(listener: TcpListener, script: Vec<HttpScenario>, shared: Arc<Mutex<Shared>>) {
+async fn accept_loop(
+    listener: TcpListener,
+    script: Vec<HttpScenario>,
+    tools: HttpTools,
+    shared: Arc<Mutex<Shared>>,
+) {
     let counter = Arc::new(Mutex::new(0usize));
     loop {
         let Ok((tcp, _)) = listener.accept().await else {
@@ -116,12 +141,29 @@ async fn accept_loop(listener: TcpListener, script: Vec<HttpScenario>, shared: A
         };
         let shared = shared.clone();
         let script = script.clone();
+        let tools = tools.clone();
         let counter = counter.clone();
         tokio::spawn(async move {
             let Some(request) = read_request(tcp).await else {
                 return;
             };
             let (mut tcp, record) = request;
+            let body: Value = serde_json::from_str(&record.body).unwrap_or(Value::Null);
+            if body.get("method").and_then(Value::as_str) == Some("tools/list") {
+                let id = body.get("id").cloned().unwrap_or(Value::Null);
+                lock(&shared).requests.push(record);
+                let scenario = match tools {
+                    HttpTools::List(n) => HttpScenario::Raw {
+                        status: 200,
+                        content_type: "application/json".into(),
+                        body: tools_answer(id.clone(), n),
+                    },
+                    HttpTools::Status(code) => HttpScenario::Status(code),
+                    HttpTools::Silent => HttpScenario::Silent,
+                };
+                respond(&mut tcp, &scenario, id).await;
+                return;
+            }
             let index = {
                 let mut n = counter.lock().unwrap_or_else(|p| p.into_inner());
                 let i = *n;
@@ -182,6 +224,13 @@ async fn read_request(mut tcp: TcpStream) -> Option<(TcpStream, HttpRequestRecor
         body: String::from_utf8_lossy(&body).into_owned(),
     };
     Some((tcp, record))
+}
+
+fn tools_answer(id: Value, n: u32) -> String {
+    let tools: Vec<Value> = (1..=n)
+        .map(|i| json!({"name": format!("tool_{i}"), "inputSchema": {"type": "object"}}))
+        .collect();
+    json!({"jsonrpc": "2.0", "id": id, "result": {"tools": tools}}).to_string()
 }
 
 fn discover_answer(id: Value, versions: &[String]) -> String {

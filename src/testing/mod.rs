@@ -17,7 +17,7 @@ mod http_server;
 pub mod pictures;
 mod ws_server;
 
-pub use http_server::{HttpRequestRecord, HttpScenario, HttpServer};
+pub use http_server::{HttpRequestRecord, HttpScenario, HttpServer, HttpTools};
 pub use ws_server::{AfterHandshake, WsAnswer, WsConnectionRecord, WsScenario, WsServer};
 
 /// A server loop on 127.0.0.1 with a port of its own, run on its own thread and runtime (so a

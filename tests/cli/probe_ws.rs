@@ -5,7 +5,7 @@
 
 use std::process::{Output, Stdio};
 
-use mcpl_doctor::testing::{HttpScenario, HttpServer, WsScenario, WsServer};
+use mcpl_doctor::testing::{HttpScenario, HttpServer, HttpTools, WsScenario, WsServer};
 use serde_json::Value;
 
 use crate::support::{bin, json, stderr, stdout};
@@ -381,10 +381,18 @@ fn an_http_entry_reports_reachability_and_time_to_answer() {
     assert!(requests.len() >= 2);
     for r in &requests {
         assert_eq!(r.method, "POST");
-        assert_eq!(r.header("mcp-method"), Some("server/discover"));
         let bearer = format!("Bearer {HTTP_TOKEN}");
         assert_eq!(r.header("authorization"), Some(bearer.as_str()));
     }
+    // The discover handshake and its re-checks, and the host's one tools/list (2 tools).
+    let listings = requests
+        .iter()
+        .filter(|r| r.header("mcp-method") == Some("tools/list"))
+        .count();
+    assert_eq!(listings, 1, "{requests:?}");
+    assert_eq!(requests[0].header("mcp-method"), Some("server/discover"));
+    assert_eq!(l["opening"]["tool_count"], 2, "{l}");
+    assert_eq!(doc["opening"]["findings"], serde_json::json!([]));
     let out = bin()
         .args(["probe", "--watch", "200ms", "--config"])
         .arg(&file)
@@ -441,4 +449,47 @@ fn an_http_503_is_a_failed_attempt_with_its_status() {
         alert.starts_with("MCP server down (attempt 5): server/discover: HTTP 503"),
         "{alert}"
     );
+}
+
+/// An HTTP server that answers `server/discover` but fails `tools/list` is not "all clear":
+/// the listing's failure is a finding (exit 1), named in the notes and in the verdict.
+#[test]
+fn an_http_server_whose_tools_list_fails_is_a_finding() {
+    let server =
+        HttpServer::script_with_tools(vec![HttpScenario::Discover], HttpTools::Status(500));
+    let url = server.url("/mcp");
+    let args = [
+        "probe",
+        "--watch",
+        "300ms",
+        "--ping-every",
+        "100ms",
+        "--url",
+        &url,
+    ];
+    let out = bin()
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "tools (tools-list-failed): tools/list failed on launch 1 (tools/list: HTTP 500"
+        ),
+        "{text}"
+    );
+    let verdict = &text[text.rfind("Verdict:").expect("a verdict")..];
+    assert!(verdict.contains("tools-list-failed"), "{verdict}");
+    let out = bin()
+        .args(args)
+        .arg("--json")
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(doc["opening"]["findings"][0]["id"], "tools-list-failed");
+    assert_eq!(launches(&doc)[0]["outcome"]["kind"], "still-up");
 }

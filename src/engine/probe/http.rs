@@ -20,9 +20,14 @@
 //!   lifetime runs from the first answer to the moment that failure was seen. Re-checks sent
 //!   and answered are reported as pings. A server that fails between two re-checks and
 //!   recovers before the next is not seen.
+//! - **The opening**: after the first answer, the host's `tools/list` (every page, each its own
+//!   POST with `Mcp-Method: tools/list`, bounded by the modern host's 30 s listing deadline and
+//!   the watch), recorded in the launch's `opening` as over stdio: a failed POST (`tools/list:
+//!   HTTP 500 Internal Server Error`) is an error answer without a JSON-RPC code. Not with
+//!   `--handshake-only`.
 //! - **Not measured**: sessions, `subscriptions/listen` streams (their lifetime is what a host
-//!   would actually lose), `tools/list`, notifications, a server's requests to the host, and the
-//!   host's own HTTP connection pooling: every request here goes over a new connection.
+//!   would actually lose), notifications, a server's requests to the host, and the host's own
+//!   HTTP connection pooling: every request here goes over a new connection.
 //!
 //! Failed attempts say why in plain words: `connection refused`, `name not resolved: ...`,
 //! `TLS failure: ...`, `server/discover: HTTP 401 Unauthorized`, `server/discover handshake
@@ -30,7 +35,7 @@
 //! ordinary failed attempt (only the legacy engine has a permanent version verdict).
 //!
 //! Every request carries `Content-Type: application/json`, `Accept: application/json,
-//! text/event-stream`, `MCP-Protocol-Version: 2026-07-28`, `Mcp-Method: server/discover` and,
+//! text/event-stream`, `MCP-Protocol-Version: 2026-07-28`, `Mcp-Method` (the request's method) and,
 //! with a token, `Authorization: Bearer <token>`. The token never appears in anything returned.
 
 use std::time::{Duration, SystemTime};
@@ -44,6 +49,7 @@ use tokio::time::Instant;
 use url::Url;
 
 use super::handshake::{self, Answer, Incoming};
+use super::opening::{Close, Opening, OpeningDriver};
 use super::ws::{redactor_with, seconds, url_secrets};
 use super::{
     dial, urls, AttemptOptions, AttemptReport, Connector, LaunchError, Progress, Protocol,
@@ -126,6 +132,9 @@ pub struct Discovery {
     /// From the start of the dial to the answer (or the failure), in ms.
     pub elapsed_ms: f64,
     pub result: DiscoverResult,
+    /// The JSON-RPC answer itself, when it was a valid discover result (its `capabilities`
+    /// decide what the host asks next).
+    pub answer: Option<Value>,
 }
 
 /// What a `server/discover` exchange showed.
@@ -149,15 +158,16 @@ pub enum DiscoverResult {
 pub async fn discover(target: &HttpTarget, timeout: Duration, redactor: &Redactor) -> Discovery {
     let started = Instant::now();
     let mut status = None;
-    let result = match tokio::time::timeout(timeout, exchange(target, redactor, &mut status)).await
-    {
-        Ok(r) => r,
-        Err(_) => DiscoverResult::TimedOut,
-    };
+    let (result, answer) =
+        match tokio::time::timeout(timeout, exchange(target, redactor, &mut status)).await {
+            Ok(r) => r,
+            Err(_) => (DiscoverResult::TimedOut, None),
+        };
     Discovery {
         status,
         elapsed_ms: started.elapsed().as_secs_f64() * 1000.0,
         result,
+        answer,
     }
 }
 
@@ -177,18 +187,73 @@ fn failed(error: impl Into<String>) -> DiscoverResult {
     }
 }
 
+/// The discover exchange: its result, and the answer message when it was valid.
 async fn exchange(
     target: &HttpTarget,
     redactor: &Redactor,
     status_out: &mut Option<u16>,
-) -> DiscoverResult {
+) -> (DiscoverResult, Option<Value>) {
+    let method = handshake::method(Protocol::Modern);
+    let request = handshake::first_request(Protocol::Modern);
+    let (msg, content_type) = match post(target, method, &request, redactor, status_out).await {
+        Posted::Answer { msg, content_type } => (msg, content_type),
+        Posted::Failed(e) => return (failed(e), None),
+    };
+    match handshake::read_answer(Protocol::Modern, &msg, redactor) {
+        Answer::Connected(info) => (DiscoverResult::Valid(info), Some(msg)),
+        Answer::NotYet => (
+            failed(format!(
+                "server/discover: the answer ({}) is not a JSON-RPC answer to server/discover",
+                if content_type.is_empty() {
+                    "no content type".to_string()
+                } else {
+                    redactor.redact(&content_type)
+                }
+            )),
+            None,
+        ),
+        Answer::Failed { error, server } => (DiscoverResult::Failed { error, server }, None),
+        // The modern engine has no permanent verdict; kept for completeness.
+        Answer::Refused { error, server } => (
+            DiscoverResult::Failed {
+                error,
+                server: Some(server),
+            },
+            None,
+        ),
+    }
+}
+
+/// What one POST brought back.
+#[derive(Debug)]
+enum Posted {
+    /// A JSON-RPC message: the answer to the request's id (from an event stream), or the
+    /// whole JSON body (whatever it answers), with the answer's content type.
+    Answer { msg: Value, content_type: String },
+    /// No usable answer, in plain words starting with the method (redacted).
+    Failed(String),
+}
+
+/// POST one JSON-RPC `request` (`method`, for the `Mcp-Method` header) over a new connection
+/// and read its answer: a JSON body, or the event of a `text/event-stream` that answers the
+/// request's id (other events, a server's notifications or requests, are skipped). Bounded by
+/// `target.open_timeout` for the dial and [`MAX_BODY`] for the answer; the caller bounds the
+/// whole exchange.
+async fn post(
+    target: &HttpTarget,
+    method: &str,
+    request: &Value,
+    redactor: &Redactor,
+    status_out: &mut Option<u16>,
+) -> Posted {
+    let fail = |e: String| Posted::Failed(e);
     let url = &target.url;
     let stream =
         match tokio::time::timeout(target.open_timeout, dial::dial(url, &[b"http/1.1"])).await {
             Ok(Ok(s)) => s,
-            Ok(Err(e)) => return failed(redactor.redact(&e.to_string())),
+            Ok(Err(e)) => return fail(redactor.redact(&e.to_string())),
             Err(_) => {
-                return failed(format!(
+                return fail(format!(
                     "connection timed out after {}",
                     seconds(target.open_timeout)
                 ))
@@ -197,19 +262,19 @@ async fn exchange(
     let (mut sender, conn) =
         match hyper::client::conn::http1::handshake::<_, Full<Bytes>>(TokioIo::new(stream)).await {
             Ok(pair) => pair,
-            Err(e) => return failed(redactor.redact(&format!("HTTP failure: {e}"))),
+            Err(e) => return fail(redactor.redact(&format!("HTTP failure: {e}"))),
         };
     let _conn = AbortOnDrop(tokio::spawn(async move {
         let _ = conn.await;
     }));
 
-    let request = match build_request(target) {
+    let http_request = match build_request(target, method, request) {
         Ok(r) => r,
-        Err(e) => return failed(e),
+        Err(e) => return fail(e),
     };
-    let response = match sender.send_request(request).await {
+    let response = match sender.send_request(http_request).await {
         Ok(r) => r,
-        Err(e) => return failed(redactor.redact(&hyper_error(&e))),
+        Err(e) => return fail(redactor.redact(&hyper_error(method, &e))),
     };
     let status = response.status();
     *status_out = Some(status.as_u16());
@@ -229,12 +294,17 @@ async fn exchange(
             _ => None,
         };
         let line = status_line(status);
-        return failed(match detail {
-            Some(d) => format!("server/discover: {line} ({d})"),
-            None => format!("server/discover: {line}"),
+        return fail(match detail {
+            Some(d) => format!("{method}: {line} ({d})"),
+            None => format!("{method}: {line}"),
         });
     }
 
+    let id = request.get("id").cloned().unwrap_or(Value::Null);
+    let answers = |event: &str| match handshake::classify(event.as_bytes()) {
+        Incoming::Message(m) if m.get("method").is_none() && m.get("id") == Some(&id) => Some(m),
+        _ => None,
+    };
     // Read until the answer is found (an event stream may stay open after it).
     let mut buf: Vec<u8> = Vec::new();
     let mut events = SseEvents::default();
@@ -243,10 +313,8 @@ async fn exchange(
             Some(Ok(frame)) => {
                 if let Ok(data) = frame.into_data() {
                     if sse {
-                        for event in events.push(&data) {
-                            if let Some(r) = read_discover(event.as_bytes(), redactor, true) {
-                                return r;
-                            }
+                        if let Some(msg) = events.push(&data).iter().find_map(|e| answers(e)) {
+                            return Posted::Answer { msg, content_type };
                         }
                     } else {
                         buf.extend_from_slice(&data);
@@ -255,36 +323,36 @@ async fn exchange(
             }
             Some(Err(e)) => {
                 let why = if e.is::<http_body_util::LengthLimitError>() {
-                    format!("server/discover: the answer is larger than {MAX_BODY} bytes")
+                    format!("{method}: the answer is larger than {MAX_BODY} bytes")
                 } else {
-                    format!("server/discover: the answer was cut short ({e})")
+                    format!("{method}: the answer was cut short ({e})")
                 };
-                return failed(redactor.redact(&why));
+                return fail(redactor.redact(&why));
             }
             None => break,
         }
     }
     if sse {
-        if let Some(event) = events.finish() {
-            if let Some(r) = read_discover(event.as_bytes(), redactor, true) {
-                return r;
-            }
-        }
-        return failed("server/discover: the event stream ended without an answer");
+        return match events.finish().and_then(|e| answers(&e)) {
+            Some(msg) => Posted::Answer { msg, content_type },
+            None => fail(format!(
+                "{method}: the event stream ended without an answer"
+            )),
+        };
     }
-    read_discover(&buf, redactor, false).unwrap_or_else(|| {
-        failed(format!(
-            "server/discover: the answer ({}) is not a JSON-RPC answer to server/discover",
-            if content_type.is_empty() {
-                "no content type".to_string()
-            } else {
-                redactor.redact(&content_type)
-            }
-        ))
-    })
+    match handshake::classify(&buf) {
+        Incoming::Message(msg) => Posted::Answer { msg, content_type },
+        Incoming::NotJsonRpc | Incoming::Blank => {
+            fail(format!("{method}: the answer is not a JSON-RPC message"))
+        }
+    }
 }
 
-fn build_request(target: &HttpTarget) -> Result<hyper::Request<Full<Bytes>>, String> {
+fn build_request(
+    target: &HttpTarget,
+    method: &str,
+    request: &Value,
+) -> Result<hyper::Request<Full<Bytes>>, String> {
     let url = &target.url;
     let mut path = url.path().to_string();
     if let Some(q) = url.query() {
@@ -296,7 +364,7 @@ fn build_request(target: &HttpTarget) -> Result<hyper::Request<Full<Bytes>>, Str
         (Some(h), None) => h.to_string(),
         (None, _) => return Err("bad URL: no host".into()),
     };
-    let body = handshake::first_request(Protocol::Modern).to_string();
+    let body = request.to_string();
     let mut builder = hyper::Request::builder()
         .method(hyper::Method::POST)
         .uri(path)
@@ -304,7 +372,7 @@ fn build_request(target: &HttpTarget) -> Result<hyper::Request<Full<Bytes>>, Str
         .header(CONTENT_TYPE, "application/json")
         .header(ACCEPT, "application/json, text/event-stream")
         .header(PROTOCOL_HEADER, handshake::MODERN_VERSION)
-        .header(METHOD_HEADER, handshake::method(Protocol::Modern));
+        .header(METHOD_HEADER, method);
     if let Some(token) = &target.token {
         let value = HeaderValue::from_str(&format!("Bearer {token}"))
             .map_err(|_| "the token cannot be sent in an HTTP header".to_string())?;
@@ -315,30 +383,6 @@ fn build_request(target: &HttpTarget) -> Result<hyper::Request<Full<Bytes>>, Str
     builder
         .body(Full::new(Bytes::from(body)))
         .map_err(|_| "bad URL: the path cannot be sent".to_string())
-}
-
-/// Read one JSON body (or event data) against the discover request. `None`: not the answer
-/// (for an event stream: keep reading).
-fn read_discover(bytes: &[u8], redactor: &Redactor, sse: bool) -> Option<DiscoverResult> {
-    let msg = match handshake::classify(bytes) {
-        Incoming::Message(m) => m,
-        Incoming::NotJsonRpc | Incoming::Blank if sse => return None,
-        Incoming::NotJsonRpc | Incoming::Blank => {
-            return Some(failed(
-                "server/discover: the answer is not a JSON-RPC message",
-            ))
-        }
-    };
-    match handshake::read_answer(Protocol::Modern, &msg, redactor) {
-        Answer::NotYet => None,
-        Answer::Connected(info) => Some(DiscoverResult::Valid(info)),
-        Answer::Failed { error, server } => Some(DiscoverResult::Failed { error, server }),
-        // The modern engine has no permanent verdict; kept for completeness.
-        Answer::Refused { error, server } => Some(DiscoverResult::Failed {
-            error,
-            server: Some(server),
-        }),
-    }
 }
 
 /// `message, code N` of a JSON-RPC error body, if the body is one.
@@ -365,15 +409,15 @@ fn status_line(status: hyper::StatusCode) -> String {
     }
 }
 
-fn hyper_error(e: &hyper::Error) -> String {
+fn hyper_error(method: &str, e: &hyper::Error) -> String {
     if e.is_incomplete_message() {
-        "server/discover: the server closed the connection without answering".into()
+        format!("{method}: the server closed the connection without answering")
     } else if e.is_parse() {
-        format!("server/discover: not an HTTP answer ({e})")
+        format!("{method}: not an HTTP answer ({e})")
     } else if e.is_timeout() {
-        "server/discover: timed out".into()
+        format!("{method}: timed out")
     } else {
-        format!("server/discover: HTTP failure ({e})")
+        format!("{method}: HTTP failure ({e})")
     }
 }
 
@@ -435,7 +479,8 @@ pub async fn attempt(
                   server: Option<ServerInfo>,
                   ended_at: Instant,
                   outcome: Option<Outcome>,
-                  checks: (u32, u32)| AttemptReport {
+                  checks: (u32, u32),
+                  opening: Option<Opening>| AttemptReport {
         launched_at_ms,
         launched_at_wall,
         pid: None,
@@ -450,7 +495,7 @@ pub async fn attempt(
         stdout: StdoutNoise::default(),
         process: None,
         misbehaviour: Default::default(),
-        opening: None,
+        opening,
         escaped: 0,
     };
     let far = Instant::now() + Duration::from_secs(86_400 * 365 * 30);
@@ -459,10 +504,10 @@ pub async fn attempt(
     let first = tokio::select! {
         d = discover(target, opts.handshake_timeout, &redactor) => d,
         () = opts.stop.reached(StopLevel::Graceful) => {
-            return Ok(report(None, None, Instant::now(), None, (0, 0)));
+            return Ok(report(None, None, Instant::now(), None, (0, 0), None));
         }
         () = tokio::time::sleep_until(deadline) => {
-            return Ok(report(None, None, Instant::now(), None, (0, 0)));
+            return Ok(report(None, None, Instant::now(), None, (0, 0), None));
         }
     };
     let server = match first.result {
@@ -475,6 +520,7 @@ pub async fn attempt(
                 Instant::now(),
                 Some(Outcome::FailedToConnect(failure)),
                 (0, 0),
+                None,
             ));
         }
         DiscoverResult::Failed { error, server } => {
@@ -484,6 +530,7 @@ pub async fn attempt(
                 Instant::now(),
                 Some(Outcome::FailedToConnect(Failure::Message(error))),
                 (0, 0),
+                None,
             ));
         }
     };
@@ -493,76 +540,148 @@ pub async fn attempt(
         at_ms: connected_at_ms,
         server: server.clone(),
     });
-
+    let watch_end = connected + opts.watch;
+    // The host's requests after the handshake (`tools/list`, page by page), each its own POST,
+    // played while the re-checks run: a server that dies during a slow listing is seen as
+    // soon as a re-check fails.
+    let mut driver = match (&first.answer, opts.handshake_only) {
+        (Some(answer), false) => Some(OpeningDriver::new(
+            Protocol::Modern,
+            false,
+            answer,
+            connected,
+            opts.epoch,
+            std::sync::Arc::new(redactor.clone()),
+        )),
+        _ => None,
+    };
     let (every, timeout) = opts
         .ping
         .map_or((DEFAULT_RECHECK_EVERY, DEFAULT_RECHECK_TIMEOUT), |p| {
             (p.every, p.timeout)
         });
     let lived = |at: Instant| at.saturating_duration_since(connected).as_secs_f64() * 1000.0;
-    let watch_end = connected + opts.watch;
-    let (mut sent, mut answered) = (0u32, 0u32);
-    let mut next_check = connected + every;
-    let (at, outcome) = loop {
-        // Sleep to the next re-check, or the end of the observation.
-        let interrupted = tokio::select! {
-            () = tokio::time::sleep_until(next_check) => false,
-            () = tokio::time::sleep_until(watch_end) => true,
-            () = opts.stop.reached(StopLevel::Graceful) => true,
-            () = tokio::time::sleep_until(deadline) => true,
-        };
-        if interrupted || Instant::now() >= watch_end {
+    let rechecks = async {
+        let (mut sent, mut answered) = (0u32, 0u32);
+        let mut next_check = connected + every;
+        loop {
+            // Sleep to the next re-check, or the end of the observation.
+            let interrupted = tokio::select! {
+                () = tokio::time::sleep_until(next_check) => false,
+                () = tokio::time::sleep_until(watch_end) => true,
+                () = opts.stop.reached(StopLevel::Graceful) => true,
+                () = tokio::time::sleep_until(deadline) => true,
+            };
+            if interrupted || Instant::now() >= watch_end {
+                let at = Instant::now();
+                let lived_ms = lived(at);
+                return (at, Outcome::StillUp { lived_ms }, (sent, answered));
+            }
+            sent += 1;
+            let check = tokio::select! {
+                d = discover(target, timeout, &redactor) => Some(d),
+                () = tokio::time::sleep_until(watch_end) => None,
+                () = opts.stop.reached(StopLevel::Graceful) => None,
+                () = tokio::time::sleep_until(deadline) => None,
+            };
+            let Some(check) = check else {
+                let at = Instant::now();
+                let lived_ms = lived(at);
+                return (at, Outcome::StillUp { lived_ms }, (sent, answered));
+            };
+            let reason = match check.result {
+                DiscoverResult::Valid(_) => {
+                    answered += 1;
+                    next_check = Instant::now() + every;
+                    continue;
+                }
+                DiscoverResult::TimedOut => {
+                    format!("server/discover timed out after {}", seconds(timeout))
+                }
+                DiscoverResult::Failed { error, .. } => error,
+            };
             let at = Instant::now();
-            break (
-                at,
-                Outcome::StillUp {
-                    lived_ms: lived(at),
-                },
-            );
+            let ended = Ended::TransportError { reason };
+            let lived_ms = lived(at);
+            return (at, Outcome::Connected { lived_ms, ended }, (sent, answered));
         }
-        sent += 1;
-        let check = tokio::select! {
-            d = discover(target, timeout, &redactor) => Some(d),
-            () = tokio::time::sleep_until(watch_end) => None,
-            () = opts.stop.reached(StopLevel::Graceful) => None,
-            () = tokio::time::sleep_until(deadline) => None,
-        };
-        let Some(check) = check else {
-            let at = Instant::now();
-            break (
-                at,
-                Outcome::StillUp {
-                    lived_ms: lived(at),
-                },
-            );
-        };
-        let reason = match check.result {
-            DiscoverResult::Valid(_) => {
-                answered += 1;
-                next_check = Instant::now() + every;
-                continue;
-            }
-            DiscoverResult::TimedOut => {
-                format!("server/discover timed out after {}", seconds(timeout))
-            }
-            DiscoverResult::Failed { error, .. } => error,
-        };
-        let at = Instant::now();
-        break (
-            at,
-            Outcome::Connected {
-                lived_ms: lived(at),
-                ended: Ended::TransportError { reason },
-            },
-        );
     };
+    let (at, outcome, checks) = {
+        tokio::pin!(rechecks);
+        match driver.as_mut() {
+            Some(d) => {
+                let play = play_opening(d, target, opts, &redactor, watch_end.min(deadline));
+                tokio::pin!(play);
+                let mut played = false;
+                loop {
+                    tokio::select! {
+                        r = &mut rechecks => break r,
+                        () = &mut play, if !played => played = true,
+                    }
+                }
+            }
+            None => rechecks.await,
+        }
+    };
+    // A failed re-check ends the "connection": what the host was still waiting for is what it
+    // died on.
+    let close = match outcome {
+        Outcome::Connected { .. } => Close::Ended,
+        _ => Close::Watching,
+    };
+    let opening = driver.map(|d| d.finish(close, at));
     Ok(report(
         Some(connected_at_ms),
         Some(server),
         at,
         Some(outcome),
-        (sent, answered),
+        checks,
+        opening,
     ))
+}
+
+/// Play the host's opening over HTTP: every request the driver sends is POSTed on its own and
+/// its answer fed back, until the host has nothing more to ask, the request's deadline passes,
+/// the run is stopped or `until` (the end of the watch) comes. Replies to server requests are
+/// not sent (a POST's answer carries none the host must take up).
+async fn play_opening(
+    driver: &mut OpeningDriver,
+    target: &HttpTarget,
+    opts: &AttemptOptions,
+    redactor: &Redactor,
+    until: Instant,
+) {
+    let mut queue: std::collections::VecDeque<Value> = driver.start(Instant::now()).into();
+    while let Some(msg) = queue.pop_front() {
+        let (Some(id), Some(method)) = (
+            msg.get("id").and_then(Value::as_i64),
+            msg.get("method").and_then(Value::as_str),
+        ) else {
+            continue;
+        };
+        let due = driver.due().unwrap_or(until).min(until);
+        let mut status = None;
+        let posted = tokio::select! {
+            p = post(target, method, &msg, redactor, &mut status) => Some(p),
+            () = tokio::time::sleep_until(due) => None,
+            () = opts.stop.reached(StopLevel::Graceful) => break,
+        };
+        let now = Instant::now();
+        let next = match posted {
+            Some(Posted::Answer { msg: answer, .. }) if answer.get("id") == msg.get("id") => {
+                driver.on_message(&answer, now)
+            }
+            Some(Posted::Answer { .. }) => driver.on_failed(
+                id,
+                format!("{method}: the answer is not a JSON-RPC answer to {method}"),
+                now,
+            ),
+            Some(Posted::Failed(why)) => driver.on_failed(id, why, now),
+            None if now >= until => break,
+            None => driver.on_timer(now),
+        };
+        queue.extend(next);
+    }
 }
 
 #[cfg(test)]

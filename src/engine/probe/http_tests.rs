@@ -6,8 +6,9 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use super::*;
+use crate::engine::probe::opening::ExchangeResult;
 use crate::engine::probe::{PingOptions, StopSignal};
-use crate::testing::{HttpScenario, HttpServer};
+use crate::testing::{HttpScenario, HttpServer, HttpTools};
 
 const TOKEN: &str = "http-s3cret-t0ken";
 
@@ -198,7 +199,81 @@ async fn an_attempt_is_connected_at_the_first_answer_and_ends_at_the_first_faile
     assert!((190.0..1000.0).contains(&lived_ms), "lived {lived_ms} ms");
     assert_eq!((report.pings_sent, report.pings_answered), (2, 1));
     assert!(report.connected_at_ms.is_some());
-    assert_eq!(server.requests().len(), 3);
+    let methods: Vec<String> = server
+        .requests()
+        .iter()
+        .map(|r| r.header("mcp-method").unwrap_or("?").to_string())
+        .collect();
+    assert_eq!(
+        methods,
+        [
+            "server/discover",
+            "tools/list",
+            "server/discover",
+            "server/discover"
+        ]
+    );
+    // The host's opening: one tools/list POST, answered with the server's 2 tools.
+    let opening = report.opening.expect("an opening");
+    assert_eq!(opening.tool_count, Some(2));
+    assert_eq!(opening.exchanges.len(), 1);
+    assert_eq!(opening.exchanges[0].method, "tools/list");
+    assert_eq!(opening.exchanges[0].result, ExchangeResult::Answered);
+}
+
+/// The opening over HTTP: a `tools/list` that fails is an error in the launch's opening (no
+/// JSON-RPC code, the HTTP status in words), one that is never answered is left unanswered at
+/// the end of the watch; neither ends the "connection" (re-checks still answer).
+#[tokio::test]
+async fn a_failing_tools_list_is_recorded_in_the_opening() {
+    for (tools, expected) in [
+        (
+            HttpTools::Status(500),
+            ExchangeResult::Error {
+                code: None,
+                message: "tools/list: HTTP 500 Internal Server Error".into(),
+            },
+        ),
+        (HttpTools::Silent, ExchangeResult::Unanswered),
+    ] {
+        let server = HttpServer::script_with_tools(vec![HttpScenario::Discover], tools.clone());
+        let mut o = opts();
+        o.watch = Duration::from_millis(400);
+        o.ping = Some(PingOptions {
+            every: Duration::from_millis(100),
+            timeout: Duration::from_millis(500),
+        });
+        let report = attempt_once(&target(&server), &o).await;
+        assert!(
+            matches!(report.outcome, Some(Outcome::StillUp { .. })),
+            "{tools:?}: {report:?}"
+        );
+        let opening = report.opening.expect("an opening");
+        assert_eq!(opening.tool_count, None, "{tools:?}");
+        assert_eq!(opening.exchanges[0].result, expected, "{tools:?}");
+        let list = server
+            .requests()
+            .into_iter()
+            .find(|r| r.header("mcp-method") == Some("tools/list"))
+            .expect("tools/list was sent");
+        assert_eq!(list.header("mcp-protocol-version"), Some("2026-07-28"));
+        assert_eq!(
+            list.header("authorization")
+                .map(|a| a.starts_with("Bearer ")),
+            Some(true)
+        );
+    }
+    // `--handshake-only`: no tools/list.
+    let server = HttpServer::start(HttpScenario::Discover);
+    let mut o = opts();
+    o.watch = Duration::from_millis(100);
+    o.handshake_only = true;
+    let report = attempt_once(&target(&server), &o).await;
+    assert_eq!(report.opening, None);
+    assert!(server
+        .requests()
+        .iter()
+        .all(|r| r.header("mcp-method") == Some("server/discover")));
 }
 
 #[tokio::test]
@@ -275,4 +350,31 @@ fn event_stream_reader_handles_split_chunks_and_crlf() {
     assert_eq!(r.push(b"\r\n"), vec!["{\"a\":\n1}".to_string()]);
     assert!(r.push(b"data:x").is_empty());
     assert_eq!(r.finish(), Some("x".to_string()));
+}
+
+/// Re-checks go on while the host waits for `tools/list`: a server that stops answering then is
+/// seen at the next re-check, and the listing is what it died on.
+#[tokio::test]
+async fn a_server_that_fails_while_listing_is_seen_and_the_listing_is_what_it_died_on() {
+    let server = HttpServer::script_with_tools(
+        vec![HttpScenario::Discover, HttpScenario::Status(503)],
+        HttpTools::Silent,
+    );
+    let mut o = opts();
+    o.watch = Duration::from_secs(5);
+    o.ping = Some(PingOptions {
+        every: Duration::from_millis(100),
+        timeout: Duration::from_millis(500),
+    });
+    let started = Instant::now();
+    let report = attempt_once(&target(&server), &o).await;
+    assert!(started.elapsed() < Duration::from_secs(3), "{report:?}");
+    assert!(
+        matches!(report.outcome, Some(Outcome::Connected { .. })),
+        "{report:?}"
+    );
+    let opening = report.opening.expect("an opening");
+    let pending = opening.pending_at_close.expect("tools/list pending");
+    assert_eq!(pending.method, "tools/list");
+    assert_eq!(opening.exchanges[0].result, ExchangeResult::ConnectionEnded);
 }

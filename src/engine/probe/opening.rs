@@ -35,6 +35,9 @@ pub struct Opening {
     /// Their names (redacted, at most [`MAX_TOOL_NAMES`]), in the server's order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tool_names: Vec<String>,
+    /// Whether the server's handshake answer advertised `capabilities.tools` (a failed
+    /// `tools/list` is then a finding).
+    pub tools_advertised: bool,
     /// `tools/list` pages read.
     pub tool_pages: u32,
     /// The feature sets the server declared in its handshake (`experimental.mcpl.featureSets`
@@ -371,6 +374,7 @@ impl OpeningDriver {
             .and_then(Value::as_bool)
             == Some(true);
         let listen = protocol == Protocol::Modern && stdio && list_changed;
+        let tools_advertised = capabilities.get("tools").is_some();
         let granted = mcpl && grant.iter().any(|p| p == "channels.register");
         OpeningDriver {
             protocol,
@@ -390,6 +394,7 @@ impl OpeningDriver {
             registered: HashSet::new(),
             opening: Opening {
                 feature_sets,
+                tools_advertised,
                 channels: ChannelEvidence {
                     granted,
                     ..ChannelEvidence::default()
@@ -544,6 +549,31 @@ impl OpeningDriver {
             }
         }
         out
+    }
+
+    /// A request the transport got no usable answer to (over HTTP: a POST that failed, with
+    /// the reason in plain words): an error without a JSON-RPC code. The host moves on as after
+    /// an error answer; returns what to send next.
+    pub fn on_failed(&mut self, id: i64, message: String, now: Instant) -> Vec<Value> {
+        let Some(pos) = self.outstanding.iter().position(|o| o.id == id) else {
+            return Vec::new();
+        };
+        let o = self.outstanding.remove(pos);
+        let message = self.redactor.redact(&message);
+        self.answered(
+            &o,
+            now,
+            ExchangeResult::Error {
+                code: None,
+                message,
+            },
+        );
+        if Some(o.id) == self.policy_id {
+            self.settle(now);
+            return vec![self.send_tools_page(None, now)];
+        }
+        self.stage = Stage::Done;
+        Vec::new()
     }
 
     fn settle(&mut self, now: Instant) {
@@ -903,10 +933,11 @@ pub struct ToolsOnLaunch {
     pub missing: Vec<String>,
 }
 
-/// A finding about channels, with its evidence.
+/// A finding about the opening (channels across reconnects, a failed `tools/list`), with its
+/// evidence (per connection, for channels).
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ChannelFinding {
-    /// `channels-registered-once` or `content-before-registration`.
+    /// `channels-registered-once`, `content-before-registration` or `tools-list-failed`.
     pub id: &'static str,
     /// One sentence, for a person.
     pub text: String,
@@ -931,6 +962,7 @@ pub struct ChannelConnection {
 /// One finding id per kind, stable for machines.
 pub const CHANNELS_REGISTERED_ONCE: &str = "channels-registered-once";
 pub const CONTENT_BEFORE_REGISTRATION: &str = "content-before-registration";
+pub const TOOLS_LIST_FAILED: &str = "tools-list-failed";
 
 impl OpeningSummary {
     /// Add up the openings of `launches`.
@@ -1008,6 +1040,7 @@ impl OpeningSummary {
             }
         }
         s.findings = channel_findings(&channel_conns);
+        s.findings.extend(tools_list_finding(launches));
         s.settle_ms_for_predictions =
             if let Some(max) = s.settle_ms.iter().copied().reduce(f64::max) {
                 Some(max)
@@ -1034,6 +1067,56 @@ impl OpeningSummary {
     pub fn has_findings(&self) -> bool {
         !self.findings.is_empty()
     }
+}
+
+/// A server that advertises tools but whose `tools/list` failed (an error answer, a malformed
+/// page, no answer within the host's deadline, a failed HTTP request): the host starts that
+/// connection without its tools, and nothing reconnects or alerts. A listing cut short by the
+/// connection's end is not this (that is what it died on), nor one still waited for when
+/// observation stopped.
+fn tools_list_finding(launches: &[Launch]) -> Option<ChannelFinding> {
+    let mut failed: Vec<(u32, String)> = Vec::new();
+    for l in launches {
+        let Some(o) = &l.report.opening else {
+            continue;
+        };
+        if !o.tools_advertised {
+            continue;
+        }
+        let how = o
+            .exchanges
+            .iter()
+            .filter(|e| e.method == "tools/list")
+            .find_map(|e| match &e.result {
+                ExchangeResult::Error { code, message } => Some(match (code, message.is_empty()) {
+                    (Some(c), true) => format!("error {c}"),
+                    (Some(c), false) => format!("error {c}: {message}"),
+                    (None, _) => message.clone(),
+                }),
+                ExchangeResult::TimedOut { deadline_ms } => Some(format!(
+                    "no answer within {}",
+                    crate::engine::policy::timings::format_ms(*deadline_ms)
+                )),
+                _ => None,
+            });
+        if let Some(how) = how {
+            failed.push((l.number, how));
+        }
+    }
+    let (first, how) = failed.first()?;
+    let on = if failed.len() == 1 {
+        format!("launch {first}")
+    } else {
+        format!("{} launches, first launch {first}", failed.len())
+    };
+    Some(ChannelFinding {
+        id: TOOLS_LIST_FAILED,
+        text: format!(
+            "tools/list failed on {on} ({how}): the server advertises tools, but the host \
+             gets none from it on that connection, and nothing reconnects or alerts"
+        ),
+        evidence: Vec::new(),
+    })
 }
 
 fn channel_findings(conns: &[ChannelConnection]) -> Vec<ChannelFinding> {
