@@ -36,8 +36,9 @@ echo "file: $servers servers, $size bytes"
 measure() {
   local best_wall="" best_rss=""
   for _ in $(seq "$runs"); do
+    /usr/bin/time -o "$work/time" -f '%e %M' "$@" >/dev/null 2>&1 || true
     local out
-    out=$( { /usr/bin/time -f '%e %M' "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1) || true
+    out=$(tail -1 "$work/time")
     local wall=${out% *} rss=${out#* }
     if [ -z "$best_wall" ] || awk "BEGIN{exit !($wall < $best_wall)}"; then best_wall=$wall; fi
     if [ -z "$best_rss" ] || [ "$rss" -gt "$best_rss" ]; then best_rss=$rss; fi

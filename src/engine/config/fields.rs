@@ -352,6 +352,29 @@ pub fn mcpl_policy_fields() -> impl Iterator<Item = &'static str> {
 /// (`max_reconnect_interval_ms`), another tool's word for it (`cmd`), or a few letters off
 /// (`reconectMaxIntervalMs`).
 pub fn suggest_entry_field(kind: TableKind, name: &str) -> Option<&'static Field> {
+    // A file repeats its typos (a field copied into every entry): each (table, name) is worked
+    // out once per thread, which keeps a 10,000-entry file with a typo in each as fast as one
+    // without. The memo is bounded: past MEMO_MAX names it is cleared.
+    const MEMO_MAX: usize = 4096;
+    thread_local! {
+        static MEMO: std::cell::RefCell<std::collections::HashMap<(TableKind, String), Option<&'static Field>>> =
+            std::cell::RefCell::new(std::collections::HashMap::new());
+    }
+    if let Some(hit) = MEMO.with(|m| m.borrow().get(&(kind, name.to_string())).copied()) {
+        return hit;
+    }
+    let found = suggest_entry_field_uncached(kind, name);
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= MEMO_MAX {
+            m.clear();
+        }
+        m.insert((kind, name.to_string()), found);
+    });
+    found
+}
+
+fn suggest_entry_field_uncached(kind: TableKind, name: &str) -> Option<&'static Field> {
     let names: Vec<&'static str> = entry_fields(kind).map(|f| f.name).collect();
     let pick = suggest(name, &names).or_else(|| {
         OTHER_NAMES

@@ -321,7 +321,7 @@ fn is_within(inner: &str, outer: &str) -> bool {
 }
 
 /// Which table format an entry came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum TableKind {
     /// connectome-host registry / agent overlay / agent-framework `FrameworkConfig`.
     #[serde(rename = "mcplServers")]
