@@ -11,7 +11,6 @@ use crate::render::ColorChoice;
 pub mod check_config;
 pub mod completions;
 pub mod probe;
-pub mod probe_all;
 pub mod schema;
 pub mod simulate;
 pub mod vocab;

@@ -781,7 +781,7 @@ fn an_endless_configuration_stream_is_refused_at_the_cap() {
 #[test]
 fn a_long_run_keeps_the_first_and_last_launches_and_folds_the_rest() {
     let sh_server = crate::support::root()
-        .join("bench/sh-server.sh")
+        .join("scripts/bench/sh-server.sh")
         .display()
         .to_string();
     let run = Run::start(

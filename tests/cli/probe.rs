@@ -13,7 +13,7 @@ use crate::support::{assert_all_gone, bin, json, server_mjs, stderr, stdout, Fix
 /// Tolerance between the probe's measurement and the server's own, for a debug build on a
 /// shared 2-core machine (the release figures are in the README's benchmark section).
 // Generous: these tests must not flake on a busy 2-core machine; the accuracy goals (a few ms)
-// are measured by bench/probe.sh, not here.
+// are measured by scripts/bench/probe.sh, not here.
 const TOLERANCE_MS: f64 = 400.0;
 
 /// `mcpl-doctor probe ARGS -- node server.mjs FIXTURE_ARGS`, logging to `log`.

@@ -13,7 +13,7 @@ use crate::support::{bin, json, stderr, stdout};
 /// Tolerance between what the test server did and what the probe measured (debug build, shared
 /// 2-core machine).
 // Generous: these tests must not flake on a busy 2-core machine; the accuracy goals (a few ms)
-// are measured by bench/probe.sh, not here.
+// are measured by scripts/bench/probe.sh, not here.
 const TOLERANCE_MS: f64 = 400.0;
 
 /// A token no output may ever show.

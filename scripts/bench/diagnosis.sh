@@ -3,10 +3,10 @@
 # diagnosis expected, the one given (the surest), and the time to it (the probe's wall time from
 # start to its report). Then a one-shot probe of a healthy Node server against the server's own
 # time to handshake (goal: within about 10 ms).
-# Usage: bench/diagnosis.sh [RUNS]   (default 5 runs of the one-shot probe). Needs node, python3;
+# Usage: scripts/bench/diagnosis.sh [RUNS]   (default 5 runs of the one-shot probe). Needs node, python3;
 # Linux (/proc). MCPL_DOCTOR=path/to/binary measures that binary instead of a release build.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 runs="${1:-5}"
 if [ -n "${MCPL_DOCTOR:-}" ]; then
   bin="$(realpath "$MCPL_DOCTOR")"

@@ -6,9 +6,9 @@
 #      sarif) and for all four from one run (`--output FORMAT=FILE` x3);
 #   2. for scale: Node's own `JSON.parse` of the same file, Node's start-up included (what the
 #      host does before it reads one field).
-# Usage: bench/check-config.sh [SERVERS] [RUNS]   (defaults 10000 and 5). Needs node, python3.
+# Usage: scripts/bench/check-config.sh [SERVERS] [RUNS]   (defaults 10000 and 5). Needs node, python3.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 servers="${1:-10000}"
 runs="${2:-5}"
 cargo build --release --quiet

@@ -6,9 +6,9 @@
 #   3. zombies under the probe 5 s into a run whose server starts 9 short-lived orphans every
 #      launch (goal: 0)
 #   4. CPU the probe uses over 10 s of watching a quiet server (the reaper's cost)
-# Usage: bench/hostile-proc.sh [RUNS]   (default 25; BIN=path to use another build). Needs python3.
+# Usage: scripts/bench/hostile-proc.sh [RUNS]   (default 25; BIN=path to use another build). Needs python3.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 runs="${1:-25}"
 : "${BIN:=}"; [ -n "$BIN" ] || cargo build --release --quiet
 bin="${BIN:-$PWD/target/release/mcpl-doctor}"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Peak memory and time of `mcpl-doctor probe` against the hostile fixture servers.
 
-    bench/hostile.py BINARY [CASE...]
+    scripts/bench/hostile.py BINARY [CASE...]
 
 Each case runs the probe for at most LIMIT seconds (then SIGKILL), sampling VmHWM (peak
 resident memory) from /proc/PID/status every 20 ms, and prints: case, peak MB, seconds, exit
@@ -14,7 +14,7 @@ import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SERVERS = os.path.join(ROOT, "fixtures", "servers")
 
 
@@ -84,7 +84,7 @@ def main():
         ("ws-big-message-200MiB", ("big-message", str(200 << 20)), ["--launches", "1", "--watch", "10s"], 30),
         # A fast-flapping server with an 8 KiB stderr tail per launch: the end-of-run report.
         ("report-3000-launches", None, ["probe", "--preset", "handshake", "--interval", "1ms", "--launches", "3000", "--", "sh", "-c",
-          "head -c 9000 /dev/zero | tr '\\0' x >&2; echo >&2; exec sh " + os.path.join(ROOT, "bench", "sh-server.sh") + " flap 0"], 900),
+          "head -c 9000 /dev/zero | tr '\\0' x >&2; echo >&2; exec sh " + os.path.join(ROOT, "scripts", "bench", "sh-server.sh") + " flap 0"], 900),
     ]
     for name, ws, args, limit, *signal_at in cases:
         if wanted and name not in wanted:

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The lightest legacy MCP server there is, for bench/probe-all.sh (a shell starts in about a
+# The lightest legacy MCP server there is, for scripts/bench/probe-all.sh (a shell starts in about a
 # millisecond, so 20 of them at once leave the CPU to the probe): it answers initialize (always
 # id 0 from a host) with a fixed answer, then
 #   up          stays up until its stdin closes

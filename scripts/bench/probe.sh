@@ -5,9 +5,9 @@
 #      (goal: under 5 ms median)
 #   3. CPU used while waiting between launches (goal: near zero)
 #   4. peak memory (VmHWM), idle and under a stderr flood and a huge stdout line
-# Usage: bench/probe.sh [LAUNCHES]   (default 30). Needs node; Linux (/proc).
+# Usage: scripts/bench/probe.sh [LAUNCHES]   (default 30). Needs node; Linux (/proc).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 launches="${1:-30}"
 cargo build --release --quiet
 bin="$PWD/target/release/mcpl-doctor"
@@ -57,8 +57,8 @@ measure node "$server" --exit-after-handshake 300
 echo "-- Node fixture, SIGKILL to itself (no exit path; the kernel still frees Node's heap)"
 measure node "$server" --exit-after-handshake 300 --signal-after-handshake SIGKILL
 if command -v python3 > /dev/null; then
-  echo "-- bench/light-server.py, os._exit (the probe's own latency, nearly nothing else)"
-  measure python3 bench/light-server.py
+  echo "-- scripts/bench/light-server.py, os._exit (the probe's own latency, nearly nothing else)"
+  measure python3 scripts/bench/light-server.py
 fi
 
 echo

@@ -15,10 +15,12 @@ use std::time::{Duration, SystemTime};
 
 use tokio::time::Instant;
 
-use super::probe::{
-    attempt_options, duration, entry_at, find_entry, handle_signals, launch_limit, load_config,
-    plan_entry, EntryPlan, ProbeArgs,
+use super::args::ProbeArgs;
+use super::plan::{
+    attempt_options, duration, entry_at, find_entry, launch_limit, load_config, plan_entry,
+    EntryPlan,
 };
+use super::stop::handle_signals;
 use crate::engine::config::ServerEntry;
 use crate::engine::diagnosis;
 use crate::engine::policy::EngineKind;
@@ -202,7 +204,7 @@ fn select(file: &Path, args: &ProbeArgs) -> Result<Vec<Item>, String> {
 struct Shared {
     live: MultiLive,
     events: bool,
-    /// The run's [`Stopper`](super::probe::Stopper) flag: stdout's reader went away.
+    /// The run's [`Stopper`](super::stop::Stopper) flag: stdout's reader went away.
     broken_pipe: Arc<AtomicBool>,
     /// The first failure to write an event that was not a broken pipe.
     write_error: std::sync::Mutex<Option<std::io::Error>>,
@@ -264,7 +266,7 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
         .collect();
     let live_enabled = std::io::stderr().is_terminal() && !args.events;
     let shared = Arc::new(Shared {
-        live: MultiLive::new(live_enabled, &names, super::probe::live_bounds(&args)),
+        live: MultiLive::new(live_enabled, &names, super::args::live_bounds(&args)),
         events: args.events,
         broken_pipe: output_closed,
         write_error: std::sync::Mutex::new(None),
@@ -475,10 +477,10 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
         interrupted,
     };
     // The files first: a closed stdout (`| head`) does not cost the report.
-    let pictures = super::probe::write_pictures(
+    let pictures = super::args::write_pictures(
         &args,
         &|| {
-            let mask = super::probe::base_redactor(&args);
+            let mask = super::plan::base_redactor(&args);
             let command = report::command_line(&|t| mask.redact(t));
             report::html(&report::probe_all_page(&servers, &ctx, &command))
         },

@@ -1,4 +1,4 @@
-# A minimal legacy MCP server for bench/probe.sh: answers initialize, logs its handshake, and
+# A minimal legacy MCP server for scripts/bench/probe.sh: answers initialize, logs its handshake, and
 # 300 ms later logs its exit and leaves with os._exit (no interpreter teardown), so the gap
 # between its log and the probe's figure is the probe's own latency plus the kernel's.
 import json, os, sys, time

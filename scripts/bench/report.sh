@@ -5,7 +5,7 @@
 # the time from navigation to the second frame after `load` (measured in the page by a copy with
 # a one-line script; the report itself has none) for a blank page and both reports.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 bin=${BIN:-target/release/mcpl-doctor}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT

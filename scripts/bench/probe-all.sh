@@ -8,22 +8,22 @@
 #   4. peak memory (VmHWM) of the probe itself, for 50 servers and for one
 # Two configurations, every entry reconnecting at 200 ms:
 #   mixed: Node fixtures (8 staying up, 8 exiting 300 ms after their handshake, 4 exiting before
-#          answering), shell servers (bench/sh-server.sh, the same 8/8/4), WebSocket servers
-#          (bench/ws-server.py: 5 staying up, 5 closing with 4000 idle 300 ms after their
+#          answering), shell servers (scripts/bench/sh-server.sh, the same 8/8/4), WebSocket servers
+#          (scripts/bench/ws-server.py: 5 staying up, 5 closing with 4000 idle 300 ms after their
 #          handshake). Twenty Node start-ups at once saturate both cores for about a second: the
 #          probe shares the CPU with its servers.
 #   light: shell servers (20 staying up, 20 exiting 300 ms after their handshake) and the same
 #          10 WebSocket servers: the probe's own cost, with the CPU mostly free.
-# Usage: bench/probe-all.sh [LAUNCHES] [WATCH]   (defaults 3 and 2s). Needs node, python3; Linux.
+# Usage: scripts/bench/probe-all.sh [LAUNCHES] [WATCH]   (defaults 3 and 2s). Needs node, python3; Linux.
 # KEEP=DIR keeps the generated configurations, outputs and logs in DIR.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 launches="${1:-3}"
 watch="${2:-2s}"
 cargo build --release --quiet
 bin="$PWD/target/release/mcpl-doctor"
 node_server="$PWD/fixtures/servers/server.mjs"
-sh_server="$PWD/bench/sh-server.sh"
+sh_server="$PWD/scripts/bench/sh-server.sh"
 work="$(mktemp -d)"
 ws_pid=""
 cleanup() {
@@ -33,7 +33,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-python3 bench/ws-server.py "$work/ws.log" > "$work/port" &
+python3 scripts/bench/ws-server.py "$work/ws.log" > "$work/port" &
 ws_pid=$!
 for _ in $(seq 50); do [ -s "$work/port" ] && break; sleep 0.1; done
 port="$(cat "$work/port")"

@@ -1,4 +1,4 @@
-# A minimal legacy MCPL server over WebSocket for bench/probe-all.sh, with no dependencies
+# A minimal legacy MCPL server over WebSocket for scripts/bench/probe-all.sh, with no dependencies
 # (RFC 6455 by hand: upgrade, masked client frames, unmasked server frames).
 #   /up[/NAME]         answers initialize and every request, stays up
 #   /close/MS[/NAME]   answers initialize, closes with 4000 "idle" MS ms after

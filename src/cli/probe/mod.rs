@@ -1,0 +1,38 @@
+//! `mcpl-doctor probe`: launch a real server (or dial a URL), play the host, give a verdict.
+//!
+//! - [`args`]: the command line;
+//! - [`plan`]: what the arguments and a configuration entry resolve to (target, timings,
+//!   redaction, the host's refusals), shared by both runners;
+//! - [`stop`]: signals and a closed stdout;
+//! - [`one`]: one server; [`all`]: every server of a configuration (`--all`, several
+//!   `--server`). The two runners use the plan and never each other.
+
+pub mod all;
+pub mod args;
+pub mod one;
+pub mod plan;
+pub mod stop;
+
+pub use args::ProbeArgs;
+
+use crate::render::ColorChoice;
+use plan::short_redact_warning;
+
+pub fn run(mut args: ProbeArgs, color: ColorChoice) -> u8 {
+    args.normalise();
+    if let Some(w) = short_redact_warning(&args) {
+        crate::say!("{w}");
+    }
+    // Before any thread starts: a keeper that kills every server's group, and what left it,
+    // should the probe be SIGKILLed (see engine::process_tree).
+    if !crate::engine::process_tree::start_keeper() {
+        eprintln!(
+            "warning: cannot start the keeper process: should the probe be killed with SIGKILL, \
+             a server's grandchildren may be left running"
+        );
+    }
+    if args.all || args.server.len() > 1 {
+        return all::run(args, color);
+    }
+    one::run(args, color)
+}

@@ -1,0 +1,205 @@
+//! Probing one server.
+
+use std::io::IsTerminal;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::engine::diagnosis;
+use crate::engine::probe::{self, verdict, Event, Finish, RunOptions, StopLevel, Target};
+use crate::exit;
+use crate::render::probe::{self as view, Context, LiveLine};
+use crate::render::probe_json::{self as events_view, EventLine, ProbeDoc};
+use crate::render::report;
+use crate::render::{ColorChoice, StopCause};
+
+use super::args::{live_bounds, write_pictures, ProbeArgs};
+use super::plan::{attempt_options, duration, launch_limit, resolve, Resolved};
+use super::stop::handle_signals;
+
+pub fn run(args: ProbeArgs, color: ColorChoice) -> u8 {
+    let resolved = match resolve(&args) {
+        Ok(r) => r,
+        Err(e) => {
+            crate::say!("error: {e}");
+            return exit::USAGE;
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            crate::say!("error: cannot start the runtime: {e}");
+            return exit::USAGE;
+        }
+    };
+    runtime.block_on(run_async(args, resolved, color))
+}
+
+async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u8 {
+    let Resolved {
+        mut target,
+        protocol,
+        timings,
+        redactor,
+        entry,
+    } = resolved;
+    let redactor = Arc::new(redactor);
+    let policy = args.rule().policy_with(protocol.engine(), timings);
+    let seed = args.seed.unwrap_or_else(|| fastrand::u64(..1_000_000));
+    let (stop_handle, stop) = probe::stop_pair();
+    let launches = launch_limit(&args);
+    if args.until_down && launches.is_none() && args.run_for.is_none() && !policy.has_alert() {
+        crate::say!(
+            "warning: rule {} has no mcpl-down; --until-down will not stop it (add --for or --launches)",
+            policy.name
+        );
+    }
+    let target_text = target.describe(&redactor);
+    let setting = diagnosis::Setting::of(&target, protocol, &redactor);
+    let opts = RunOptions {
+        policy,
+        seed,
+        launches,
+        run_for: args.run_for.map(duration),
+        until_down: args.until_down,
+        attempt: attempt_options(&args, protocol, redactor.clone(), stop.clone()),
+        target: target_text.clone(),
+    };
+    let signals = handle_signals(stop_handle, "the server");
+
+    // The progress line only on a terminal; without one nothing wakes up between events.
+    let live_enabled = std::io::stderr().is_terminal() && !args.events;
+    let live = std::sync::Mutex::new(LiveLine::new(live_enabled).with_bounds(live_bounds(&args)));
+    let events = args.events;
+    let output_closed = signals.output_closed.clone();
+    let mut write_error: Option<std::io::Error> = None;
+    let mut sink = |e: &Event| {
+        if let Ok(mut l) = live.lock() {
+            l.on_event(e);
+        }
+        if events && !output_closed.load(Ordering::Relaxed) && write_error.is_none() {
+            let mut out = std::io::stdout().lock();
+            if let Err(err) = events_view::write_line(&mut out, &EventLine::of(e, None)) {
+                // Nobody reads any more (`| head -1`): stop the server and end quietly. Any other
+                // failure (a full disk) also stops it, and is an error.
+                output_closed.store(true, Ordering::Relaxed);
+                if !crate::render::is_broken_pipe(&err) {
+                    write_error = Some(err);
+                }
+            }
+        }
+    };
+    let result = {
+        let run_fut = probe::run(&mut target, opts, &mut sink);
+        tokio::pin!(run_fut);
+        let mut ticker = tokio::time::interval(Duration::from_millis(100));
+        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        loop {
+            tokio::select! {
+                r = &mut run_fut => break r,
+                _ = ticker.tick(), if live_enabled => {
+                    if let Ok(l) = live.lock() {
+                        l.tick();
+                    }
+                }
+            }
+        }
+    };
+    signals.finish();
+    if let Ok(mut l) = live.lock() {
+        l.clear();
+    }
+
+    let run = match result {
+        Ok(run) => run,
+        Err(e) => {
+            crate::say!("error: {e}");
+            if matches!(target, Target::Stdio(_)) {
+                crate::say!("hint: check the command after `--` (it runs without a shell, from the current folder)");
+            }
+            let why = [diagnosis::of_launch_error(&e, &setting)];
+            let mut err = std::io::stderr().lock();
+            let _ = crate::render::why::write_why(&mut err, &why);
+            return exit::USAGE;
+        }
+    };
+    if let Some(e) = write_error {
+        crate::say!("error: cannot write the events: {e}");
+        return exit::USAGE;
+    }
+    if signals.cause().is_none() && signals.output_closed() {
+        // The reader is gone: there is no one to give the report to.
+        return exit::OK;
+    }
+    let interrupted = (run.finish == Finish::Interrupted || stop.level() >= StopLevel::Graceful)
+        .then(|| signals.cause().unwrap_or(StopCause::Interrupt));
+    // The predictions replay the policy exchange's settle time as observed.
+    let settle_ms =
+        crate::engine::probe::opening::OpeningSummary::of(&run.launches).prediction_settle_ms();
+    let verdict = verdict::judge(&run, protocol.engine(), settle_ms);
+    let why = diagnosis::diagnose(&run, &setting);
+    let ctx = Context {
+        target: &target_text,
+        entry: entry.as_ref(),
+        protocol,
+        interrupted,
+        why: &why,
+    };
+    // The files first: a closed stdout (`| head`) does not cost the report.
+    let pictures = write_pictures(
+        &args,
+        &|| {
+            let command = report::command_line(&|t| redactor.redact(t));
+            report::html(&report::probe_page(&run, &verdict, &ctx, &command))
+        },
+        &|| report::probe_svg(&run, &ctx),
+    );
+    if let Err(e) = pictures {
+        crate::say!("error: {e}");
+        return exit::USAGE;
+    }
+    let written = if args.json {
+        view::write_json(&run, &verdict, &ctx)
+    } else if args.events {
+        let mut out = std::io::stdout().lock();
+        why.iter()
+            .try_for_each(|d| {
+                events_view::write_line(
+                    &mut out,
+                    &EventLine::Diagnosis {
+                        id: None,
+                        diagnosis: d,
+                    },
+                )
+            })
+            .and_then(|()| {
+                let doc = EventLine::Report {
+                    doc: ProbeDoc::of(&run, &verdict, &ctx),
+                };
+                events_view::write_line(&mut out, &doc)
+            })
+    } else {
+        view::write_text(&run, &verdict, &ctx, color.for_stdout())
+    };
+    if let Err(e) = written {
+        if !crate::render::is_broken_pipe(&e) {
+            crate::say!("error: cannot write the report: {e}");
+            return exit::USAGE;
+        }
+        if interrupted.is_none() {
+            return exit::OK;
+        }
+    }
+    if let Some(by) = interrupted {
+        exit::stopped_by(by)
+    } else if verdict::stayed_up(&run)
+        && !crate::engine::probe::opening::OpeningSummary::of(&run.launches).has_findings()
+    {
+        exit::OK
+    } else {
+        exit::FINDINGS
+    }
+}

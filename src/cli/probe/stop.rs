@@ -1,0 +1,90 @@
+//! What stops a probe run from outside: signals and a closed stdout.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::engine::probe::{StopHandle, StopLevel};
+use crate::render::StopCause;
+
+/// What stops a run from outside: Ctrl-C, SIGTERM and SIGHUP (the first stops gracefully, the
+/// second forces), and a closed stdout (stops gracefully and quietly; the run then exits 0, as
+/// ripgrep does on a broken pipe).
+pub(crate) struct Stopper {
+    task: tokio::task::JoinHandle<()>,
+    cause: Arc<std::sync::Mutex<Option<StopCause>>>,
+    /// Set by whoever writes to stdout and finds its reader gone.
+    pub output_closed: Arc<AtomicBool>,
+}
+
+impl Stopper {
+    /// The first signal that stopped the run, if any.
+    pub fn cause(&self) -> Option<StopCause> {
+        self.cause.lock().ok().and_then(|c| *c)
+    }
+
+    /// Whether stdout's reader went away.
+    pub fn output_closed(&self) -> bool {
+        self.output_closed.load(Ordering::Relaxed)
+    }
+
+    /// Stop listening (the run is over).
+    pub fn finish(&self) {
+        self.task.abort();
+    }
+}
+
+/// How often a run checks whether stdout's reader went away (`| head` that has what it wants).
+const OUTPUT_CHECK: Duration = Duration::from_millis(200);
+
+/// Listen for the signals and for a closed stdout. `what` names what is stopped (`the server`,
+/// `every server`).
+pub(crate) fn handle_signals(stop_handle: StopHandle, what: &'static str) -> Stopper {
+    let cause = Arc::new(std::sync::Mutex::new(None));
+    let output_closed = Arc::new(AtomicBool::new(false));
+    let (cause_in, closed_in) = (cause.clone(), output_closed.clone());
+    let task = tokio::spawn(async move {
+        use tokio::signal::unix::{signal, SignalKind};
+        let mut int = signal(SignalKind::interrupt()).ok();
+        let mut term = signal(SignalKind::terminate()).ok();
+        let mut hup = signal(SignalKind::hangup()).ok();
+        let mut check = tokio::time::interval(OUTPUT_CHECK);
+        check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        let mut closed_seen = false;
+        loop {
+            let got = tokio::select! {
+                Some(()) = async { int.as_mut()?.recv().await } => StopCause::Interrupt,
+                Some(()) = async { term.as_mut()?.recv().await } => StopCause::Terminate,
+                Some(()) = async { hup.as_mut()?.recv().await } => StopCause::HangUp,
+                _ = check.tick(), if !closed_seen => {
+                    if closed_in.load(Ordering::Relaxed) || crate::render::stdout_closed() {
+                        closed_in.store(true, Ordering::Relaxed);
+                        closed_seen = true;
+                        stop_handle.request(StopLevel::Graceful);
+                    }
+                    continue;
+                }
+                else => break,
+            };
+            let first = match cause_in.lock() {
+                Ok(mut c) => *c.get_or_insert(got),
+                Err(_) => got,
+            };
+            let level = stop_handle.escalate();
+            if level == StopLevel::Graceful {
+                crate::say!(
+                    "\n{}: stopping {what} ({} again to kill at once)...",
+                    first.words(),
+                    first.short()
+                );
+            } else {
+                crate::say!("\nkilling {what}...");
+            }
+        }
+    });
+    Stopper {
+        task,
+        cause,
+        output_closed,
+    }
+}
