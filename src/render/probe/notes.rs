@@ -1,0 +1,137 @@
+//! The lines under the launch table: what each launch showed besides its outcome.
+
+use crate::engine::probe::{AttemptReport, ProbeRun, Stopped};
+use crate::render::sanitize;
+
+pub(crate) fn notes(run: &ProbeRun) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut last_tail: Option<(u32, &Vec<String>)> = None;
+    for l in &run.launches {
+        let r: &AttemptReport = &l.report;
+        if r.stdout.non_json_lines > 0 {
+            let sample = r
+                .stdout
+                .samples
+                .first()
+                .map(|s| format!(", e.g. \"{}\"", sanitize(s)))
+                .unwrap_or_default();
+            out.push(format!(
+                "launch {}: {} line{} on stdout that {} not JSON-RPC (the host ignores them; log to stderr instead){sample}",
+                l.number,
+                r.stdout.non_json_lines,
+                plural(r.stdout.non_json_lines),
+                if r.stdout.non_json_lines == 1 { "is" } else { "are" },
+            ));
+        }
+        if r.misbehaviour.unsent_messages > 0 {
+            out.push(format!(
+                "launch {}: the server stopped reading what the probe sends: {} message{} (replies, \
+                 pings) not sent rather than queued (a host's replies would pile up the same way)",
+                l.number,
+                r.misbehaviour.unsent_messages,
+                plural(r.misbehaviour.unsent_messages),
+            ));
+        }
+        if r.misbehaviour.ws_pings >= crate::engine::probe::PING_FLOOD {
+            out.push(format!(
+                "launch {}: ping flood: {} WebSocket pings from the server (each owes a pong; at most \
+                 one pong is kept waiting for a server that does not read)",
+                l.number, r.misbehaviour.ws_pings,
+            ));
+        }
+        if r.stdout.overlong_lines > 0 {
+            out.push(format!(
+                "launch {}: {} line{} on stdout over {} skipped unread ({} read in all)",
+                l.number,
+                r.stdout.overlong_lines,
+                plural(r.stdout.overlong_lines),
+                bytes(crate::engine::probe::stdio::STDOUT_LINE_LIMIT as u64),
+                bytes(r.stdout.total_bytes)
+            ));
+        }
+        match r.stopped {
+            Stopped::AfterSigkill => out.push(format!(
+                "launch {}: ignored SIGTERM for 2 s; SIGKILL ended it",
+                l.number
+            )),
+            Stopped::CouldNotBeReaped => out.push(format!(
+                "launch {}: still there 2 s after SIGKILL: could not be reaped",
+                l.number
+            )),
+            _ => {}
+        }
+        if r.escaped > 0 {
+            out.push(format!(
+                "launch {}: left {} process{} outside its process group (setsid, setpgid or a \
+                 double fork; a host stopping the group would leave {}); the probe stopped {}",
+                l.number,
+                r.escaped,
+                if r.escaped == 1 { "" } else { "es" },
+                if r.escaped == 1 {
+                    "it running"
+                } else {
+                    "them running"
+                },
+                if r.escaped == 1 { "it" } else { "them" },
+            ));
+        }
+        if r.pings_sent > 0 {
+            out.push(format!(
+                "launch {}: {} ping{} sent, {} answered",
+                l.number,
+                r.pings_sent,
+                plural(u64::from(r.pings_sent)),
+                r.pings_answered
+            ));
+        }
+        if !r.stderr.lines.is_empty() {
+            match last_tail {
+                Some((n, prev)) if *prev == r.stderr.lines => {
+                    out.push(format!("launch {}: stderr as launch {n}", l.number));
+                }
+                _ => {
+                    let shown = r.stderr.lines.len() as u64;
+                    let mut s = format!(
+                        "launch {}: stderr ({}{} line{}, {}):",
+                        l.number,
+                        if shown < r.stderr.total_lines {
+                            format!("last {shown} of ")
+                        } else {
+                            String::new()
+                        },
+                        r.stderr.total_lines,
+                        plural(r.stderr.total_lines),
+                        bytes(r.stderr.total_bytes),
+                    );
+                    for line in &r.stderr.lines {
+                        s.push_str("\n  | ");
+                        s.push_str(&sanitize(line));
+                    }
+                    out.push(s);
+                    last_tail = Some((l.number, &r.stderr.lines));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn plural(n: u64) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+fn bytes(n: u64) -> String {
+    if n < 1024 {
+        format!("{n} B")
+    } else if n < 1024 * 1024 {
+        format!("{:.1} KiB", n as f64 / 1024.0)
+    } else if n < 1024 * 1024 * 1024 {
+        format!("{:.1} MiB", n as f64 / 1048576.0)
+    } else {
+        format!("{:.2} GiB", n as f64 / 1073741824.0)
+    }
+}
