@@ -12,6 +12,7 @@ use super::terminal_width;
 use super::{sanitize, StopCause};
 use crate::engine::diagnosis::Diagnosis;
 use crate::engine::policy::timings::format_ms;
+use crate::engine::probe::opening::OpeningSummary;
 use crate::engine::probe::verdict::{self, Pattern, Verdict, PREDICTED_RULES};
 use crate::engine::probe::{ProbeRun, Protocol};
 
@@ -157,6 +158,8 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 pub(crate) struct Counts {
     pub(crate) probed: usize,
     pub(crate) stayed_up: usize,
+    /// Of those that stayed up: with an opening finding (they count against a clean exit).
+    pub(crate) with_findings: usize,
     pub(crate) did_not: usize,
     pub(crate) cannot_launch: usize,
     pub(crate) refused: usize,
@@ -170,6 +173,7 @@ pub(crate) fn counts(servers: &[ServerReport]) -> Counts {
     let mut c = Counts {
         probed: 0,
         stayed_up: 0,
+        with_findings: 0,
         did_not: 0,
         cannot_launch: 0,
         refused: 0,
@@ -184,6 +188,9 @@ pub(crate) fn counts(servers: &[ServerReport]) -> Counts {
                 c.probed += 1;
                 if verdict::stayed_up(run) {
                     c.stayed_up += 1;
+                    if OpeningSummary::of(&run.launches).has_findings() {
+                        c.with_findings += 1;
+                    }
                 } else {
                     c.did_not += 1;
                 }
@@ -306,7 +313,9 @@ pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -
         let ServerResult::Probed(p) = &s.result else {
             continue;
         };
-        if verdict::stayed_up(&p.run) {
+        // A server that stayed up is shown in full only when its opening has findings (they
+        // count against a clean exit, and this is where they are told).
+        if verdict::stayed_up(&p.run) && !OpeningSummary::of(&p.run.launches).has_findings() {
             continue;
         }
         writeln!(out)?;
@@ -362,15 +371,22 @@ fn summary_block(
             match &s.result {
                 ServerResult::Probed(p) => {
                     let (run, verdict) = (&p.run, &p.verdict);
+                    // Interrupted before it showed anything else: up until the stop, not
+                    // "stayed up".
+                    let mut pattern = match (verdict.pattern, ctx.interrupted) {
+                        (Pattern::StayedUp, Some(_)) => "up until stopped",
+                        (p, _) => pattern_words(p),
+                    }
+                    .to_string();
+                    let findings = OpeningSummary::of(&run.launches).findings;
+                    if !findings.is_empty() {
+                        // Why it counts against a clean exit although it stayed up.
+                        let ids: Vec<&str> = findings.iter().map(|f| f.id).collect();
+                        pattern.push_str(&format!(", but {}", ids.join(", ")));
+                    }
                     (
                         run.total_launches(),
-                        // Interrupted before it showed anything else: up until the stop, not
-                        // "stayed up".
-                        match (verdict.pattern, ctx.interrupted) {
-                            (Pattern::StayedUp, Some(_)) => "up until stopped",
-                            (p, _) => pattern_words(p),
-                        }
-                        .to_string(),
+                        pattern,
                         sanitize(&verdict.short),
                         rules.iter().map(|r| first_down_cell(verdict, r)).collect(),
                     )
@@ -452,6 +468,14 @@ fn summary_block(
     } else {
         plural(c.stayed_up, "server stayed up", "servers stayed up")
     }];
+    if c.with_findings > 0 {
+        if let Some(first) = summary.first_mut() {
+            first.push_str(&format!(
+                " ({} with a finding about its opening, below)",
+                c.with_findings
+            ));
+        }
+    }
     if c.did_not > 0 {
         summary.push(format!(
             "{} did not (flapped or never connected)",

@@ -493,3 +493,39 @@ fn an_http_server_whose_tools_list_fails_is_a_finding() {
     assert_eq!(doc["opening"]["findings"][0]["id"], "tools-list-failed");
     assert_eq!(launches(&doc)[0]["outcome"]["kind"], "still-up");
 }
+
+/// With `--all`, a server that stayed up but has an opening finding says so in the summary and
+/// gets its own section, so the exit status 1 has its reason on screen.
+#[test]
+fn all_names_an_opening_finding_of_a_server_that_stayed_up() {
+    let server =
+        HttpServer::script_with_tools(vec![HttpScenario::Discover], HttpTools::Status(500));
+    let (_dir, file) = url_config(&server.url("/mcp"), HTTP_TOKEN);
+    let out = bin()
+        .args([
+            "probe",
+            "--all",
+            "--watch",
+            "300ms",
+            "--ping-every",
+            "100ms",
+            "--config",
+        ])
+        .arg(&file)
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_no_token(&out, HTTP_TOKEN);
+    let text = stdout(&out);
+    assert!(text.contains("stayed up, but tools-list-failed"), "{text}");
+    assert!(text.contains("== api (http,"), "{text}");
+    assert!(
+        text.contains("1 server stayed up (1 with a finding about its opening, below)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("tools (tools-list-failed): tools/list failed on launch 1"),
+        "{text}"
+    );
+}
