@@ -14,13 +14,14 @@
 //! - **A keeper.** A small process forked from the probe at start ([`start_keeper`]), in its own
 //!   process group and ignoring Ctrl-C, that reads a pipe from the probe: the groups of running
 //!   servers and the pid (with start time) of every descendant found outside its group. When the
-//!   pipe ends without a goodbye (the probe was SIGKILLed, or crashed), it SIGKILLs them all.
+//!   pipe ends without a goodbye (the probe was SIGKILLed, or crashed), it SIGKILLs them all,
+//!   then whatever else carries one of the probe's launch markers (what left its group after
+//!   the probe's last scan, every [`SCAN_EVERY`]).
 //!
 //! What remains impossible is written in docs/probe.md: a descendant that clears its environment
 //! *and* escapes its group *and* whose parent is still alive is not recognised as the server's;
 //! a SIGKILL to the keeper itself (together with the probe) leaves the stragglers it would have
-//! killed; the keeper can only kill what the probe had already seen (the scan runs every
-//! [`SCAN_EVERY`]); and the reaper needs no `/proc/<pid>/task/*/children` (a kernel option),
+//! killed; and the reaper needs no `/proc/<pid>/task/*/children` (a kernel option),
 //! so it peeks with `waitid(WNOWAIT)`.
 
 use std::collections::{HashMap, HashSet};
@@ -234,6 +235,34 @@ fn marker_of(pid: u32, prefix: &str) -> Option<String> {
     })
 }
 
+/// SIGKILL every live process whose environment carries a launch marker of probe `probe`
+/// (`MCPL_DOCTOR_LAUNCH=<probe>.<n>`); returns how many were signalled. The keeper's last
+/// resort once the probe is gone.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn kill_marked(probe: u32) -> usize {
+    let prefix = format!("{LAUNCH_VAR}={probe}.");
+    let me = std::process::id();
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    let mut killed = 0;
+    for pid in dir
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&pid| pid != me)
+    {
+        let marked = std::fs::read(format!("/proc/{pid}/environ")).is_ok_and(|env| {
+            env.split(|&b| b == 0)
+                .any(|v| v.starts_with(prefix.as_bytes()))
+        });
+        if marked && stat(pid).is_some_and(|s| !s.zombie) {
+            let _ = kill(Pid::from_raw(pid as i32), Signal::SIGKILL);
+            killed += 1;
+        }
+    }
+    killed
+}
+
 /// The live processes of launch `marker` outside the group `pgid` (a server's descendants
 /// that called setsid or setpgid, or double-forked).
 pub fn escaped(marker: &str, pgid: u32) -> Vec<Proc> {
@@ -352,6 +381,8 @@ fn keeper_main(pipe: std::fs::File) -> ! {
             let _ = unsafe { nix::libc::dup2(null.as_raw_fd(), fd) };
         }
     }
+    // The probe (the keeper's parent), whose pid every launch marker starts with.
+    let probe = nix::unistd::getppid().as_raw() as u32;
     let mut groups: HashSet<u32> = HashSet::new();
     let mut procs: HashSet<Proc> = HashSet::new();
     for line in std::io::BufReader::new(pipe).lines() {
@@ -386,6 +417,16 @@ fn keeper_main(pipe: std::fs::File) -> ! {
     }
     for p in procs.iter().filter(|p| is_running(**p)) {
         let _ = kill(Pid::from_raw(p.pid as i32), Signal::SIGKILL);
+    }
+    // And what the probe had not seen yet (a descendant that left its group in the last
+    // moments before a SIGKILL, between two of the probe's scans): anything still carrying
+    // one of this probe's launch markers. Again until none is left, as one may fork while the
+    // first scan runs.
+    for _ in 0..5 {
+        if kill_marked(probe) == 0 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
     }
     // SAFETY: _exit ends the forked child without running the parent's atexit handlers.
     unsafe { nix::libc::_exit(0) }

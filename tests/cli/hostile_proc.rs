@@ -433,8 +433,13 @@ fn inherited_children_are_reaped_as_they_exit() {
 #[test]
 fn sigkill_to_the_probe_takes_every_servers_processes_with_it() {
     let py = python();
-    // At the launch, during the handshake, and connected (the escaped one reported by then).
-    for (i, when) in ["launch", "handshake", "connected"].into_iter().enumerate() {
+    // At the launch, during the handshake, connected (the escaped one reported by then), and
+    // connected with the escaped one just born, before the probe's scan could see it (the keeper
+    // then finds it by its launch marker).
+    for (i, when) in ["launch", "handshake", "connected", "escaped-unseen"]
+        .into_iter()
+        .enumerate()
+    {
         let m = marker(&format!("kill{i}"));
         let log = FixtureLog::new();
         let mut cmd = doctor(&m);
@@ -444,7 +449,7 @@ fn sigkill_to_the_probe_takes_every_servers_processes_with_it() {
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null());
-        if when == "connected" {
+        if when == "connected" || when == "escaped-unseen" {
             cmd.args(["--escape", "setsid"]);
         }
         let mut probe = cmd.spawn().expect("the probe runs");
