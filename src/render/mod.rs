@@ -174,7 +174,7 @@ pub fn paint(on: bool, colour: u8, text: &str) -> String {
     }
 }
 
-/// The terminal's width, or `COLUMNS`, or 100.
+/// The terminal's width, or `COLUMNS`, or 80.
 pub fn terminal_width() -> u16 {
     if let Some(w) = WIDTH.with(|w| w.get()) {
         return w;
@@ -186,7 +186,9 @@ pub fn terminal_width() -> u16 {
         .ok()
         .and_then(|c| c.trim().parse::<u16>().ok())
         .filter(|w| *w >= 40)
-        .unwrap_or(100)
+        // Not a terminal and no COLUMNS (`| less`, a CI log, a file): the width a person on call
+        // most likely reads it at.
+        .unwrap_or(80)
 }
 
 fn terminal_size() -> Option<(u16, u16)> {
