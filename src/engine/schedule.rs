@@ -7,7 +7,8 @@
 use std::fmt;
 
 use super::policy::{
-    timings::parse_duration_ms, Counted, Ended, Failure, Next, Outcome, Policy, Tracker, Wait,
+    timings::parse_duration_ms, Counted, Decision, Ended, Failure, Next, Outcome, Policy,
+    TimingRefusal, Tracker, Wait,
 };
 
 /// A day in milliseconds.
@@ -552,85 +553,134 @@ fn empty_summary() -> Summary {
 /// Run a simulation. Nothing past the span is counted or shown: a launch inside it whose
 /// outcome comes later is a row "still connecting", without its failure or alert.
 pub fn simulate(req: &Request) -> Simulation {
-    let mut tracker = Tracker::new(req.policy.clone(), req.seed);
-    let span = if req.span_ms.is_nan() {
-        0.0
-    } else {
-        req.span_ms
-    };
-    let mut strip = Strip::new(
-        req.strip_width,
-        if req.max_attempts.is_some() {
+    let mut run = Run::new(req);
+    if let Some(refusal) = req.policy.timing_refusal() {
+        run.refuse_at_start(&refusal);
+        return run.finish();
+    }
+    let mut t = 0.0f64;
+    while t < run.span && req.max_attempts.is_none_or(|m| run.s.launches < m) {
+        match run.launch(t) {
+            Step::Next(at) => t = at,
+            Step::Stop => break,
+        }
+    }
+    run.finish()
+}
+
+/// One simulation under way: the host's tracker, and everything the run adds up.
+struct Run<'a> {
+    req: &'a Request,
+    tracker: Tracker,
+    strip: Strip,
+    notices: Notices,
+    rows: Vec<Row>,
+    s: Summary,
+    /// The behaviour's connection lifetimes (empty: it never connects, or stays up).
+    lives: &'a [f64],
+    /// Connections made so far (which of `lives` comes next).
+    connections: usize,
+    /// How long after a reconnect the host reports it: the legacy engine once the policy
+    /// exchange has settled, the modern one at once.
+    settle: f64,
+    span: f64,
+    /// Where observation ended: the last outcome, or the span.
+    end: f64,
+}
+
+/// What comes after a launch.
+enum Step {
+    /// The next launch, at this time.
+    Next(f64),
+    /// No more launches: reconnecting stopped, the server stays up, or the span ended.
+    Stop,
+}
+
+impl<'a> Run<'a> {
+    fn new(req: &'a Request) -> Run<'a> {
+        let span = if req.span_ms.is_nan() {
+            0.0
+        } else {
+            req.span_ms
+        };
+        let strip_span = if req.max_attempts.is_some() {
             f64::INFINITY
         } else {
             span
-        },
-    );
-    let mut notices = Notices::default();
-    let mut rows: Vec<Row> = Vec::with_capacity(req.keep_rows.min(4096));
-    let mut s = empty_summary();
-    let lives: &[f64] = match &req.scenario.behaviour {
-        Behaviour::Lives(l) if !l.is_empty() => l,
-        _ => &[],
-    };
-    // The legacy engine reports a reconnect once the policy exchange has settled.
-    let settle = if req.policy.reconnected_waits_for_settle() {
-        req.scenario.settle_ms.max(0.0)
-    } else {
-        0.0
-    };
-    let mut t = 0.0f64;
-    let mut connections: usize = 0;
-    let mut end = 0.0f64;
-
-    if let Some(refusal) = req.policy.timing_refusal() {
-        // Refused at start: no launch, one mcpl-down at time 0 naming the field.
-        if let Some(alert) = req.policy.alert_for(0, true) {
-            let text = alert.with_error(&refusal);
-            s.downs = 1;
-            s.first_down_ms = Some(0.0);
-            s.first_down_attempt = Some(0);
-            if notices.alert(0.0, Some(text.clone()), None) {
-                s.webhooks = 1;
-            }
-            strip.alert(0.0);
-            s.refused_at_start = Some(text);
+        };
+        Run {
+            req,
+            tracker: Tracker::new(req.policy.clone(), req.seed),
+            strip: Strip::new(req.strip_width, strip_span),
+            notices: Notices::default(),
+            rows: Vec::with_capacity(req.keep_rows.min(4096)),
+            s: empty_summary(),
+            lives: match &req.scenario.behaviour {
+                Behaviour::Lives(l) if !l.is_empty() => l,
+                _ => &[],
+            },
+            connections: 0,
+            settle: if req.policy.reconnected_waits_for_settle() {
+                req.scenario.settle_ms.max(0.0)
+            } else {
+                0.0
+            },
+            span,
+            end: 0.0,
         }
-        s.stopped = Some(format!(
+    }
+
+    /// Refused at start: no launch, one mcpl-down at time 0 naming the field.
+    fn refuse_at_start(&mut self, refusal: &TimingRefusal) {
+        if let Some(alert) = self.req.policy.alert_for(0, true) {
+            let text = alert.with_error(refusal);
+            self.s.downs = 1;
+            self.s.first_down_ms = Some(0.0);
+            self.s.first_down_attempt = Some(0);
+            if self.notices.alert(0.0, Some(text.clone()), None) {
+                self.s.webhooks = 1;
+            }
+            self.strip.alert(0.0);
+            self.s.refused_at_start = Some(text);
+        }
+        self.s.stopped = Some(format!(
             "refused by the host at start: {} reads as {}",
             refusal.field.name(),
             refusal.reads_as
         ));
-        s.stopped_at_ms = Some(0.0);
-        return finish(req, s, rows, strip, notices, span, 0.0);
+        self.s.stopped_at_ms = Some(0.0);
     }
 
-    loop {
-        if t >= span || req.max_attempts.is_some_and(|m| s.launches >= m) {
-            break;
-        }
-        s.launches += 1;
-        let keep = rows.len() < req.keep_rows;
+    /// One launch at `launched`: its outcome, what the host makes of it, its row.
+    fn launch(&mut self, launched: f64) -> Step {
+        let span = self.span;
+        self.s.launches += 1;
+        let keep = self.rows.len() < self.req.keep_rows;
         let mut status: Vec<StatusLine> = Vec::new();
-        let launched = t;
 
         let Attempt {
             outcome,
             ended_at,
             connected_at,
             life,
-        } = attempt_at(&req.scenario, lives, &mut connections, launched);
+        } = attempt_at(
+            &self.req.scenario,
+            self.lives,
+            &mut self.connections,
+            launched,
+        );
         // An outcome past the span is not counted: the launch is still connecting at its end.
         let pending = match connected_at {
             Some(up) => up > span,
             None => ended_at > span,
         };
         if pending {
-            end = span;
+            self.end = span;
             if keep {
-                rows.push(pending_row(s.launches, &tracker, launched));
+                let row = pending_row(self.s.launches, &self.tracker, launched);
+                self.rows.push(row);
             }
-            break;
+            return Step::Stop;
         }
         // A connection still up when the span ends is reported as still up.
         let (outcome, ended_at) = match connected_at {
@@ -646,71 +696,52 @@ pub fn simulate(req: &Request) -> Simulation {
             // A successful reconnect (any launch after the first) closes an open episode, once
             // reported: at once, or on the legacy engine once the policy exchange has settled
             // with the server still connected.
-            if s.launches > 1 && life >= settle && up + settle <= span {
-                notices.reconnected(up + settle, keep.then_some(&mut status));
+            if self.s.launches > 1 && life >= self.settle && up + self.settle <= span {
+                self.notices
+                    .reconnected(up + self.settle, keep.then_some(&mut status));
             }
         }
         if ended_at.is_infinite() {
             // Healthy under an attempts bound: watch it for a day.
             let up = connected_at.unwrap_or(launched);
-            let watch_end = up + DAY_MS;
-            s.connected_ms += DAY_MS;
-            strip.connected(up, watch_end);
-            end = watch_end;
+            self.s.connected_ms += DAY_MS;
+            self.strip.connected(up, up + DAY_MS);
+            self.end = up + DAY_MS;
             if keep {
-                let mut row = still_up_row(s.launches, &tracker, launched, up, DAY_MS);
+                let mut row = still_up_row(self.s.launches, &self.tracker, launched, up, DAY_MS);
                 row.status = status;
-                rows.push(row);
+                self.rows.push(row);
             }
-            break;
+            return Step::Stop;
         }
-
         if let Some(up) = connected_at {
             let up_to = ended_at.min(span);
             if up_to > up {
-                s.connected_ms += up_to - up;
-                strip.connected(up, up_to);
+                self.s.connected_ms += up_to - up;
+                self.strip.connected(up, up_to);
             }
         }
 
-        let decision = tracker.record(launched, &outcome, ended_at);
-        end = ended_at;
-
+        let decision = self.tracker.record(launched, &outcome, ended_at);
+        self.end = ended_at;
         if decision.counted == Counted::StillUp {
-            notices.advance(ended_at, keep.then_some(&mut status));
+            self.notices.advance(ended_at, keep.then_some(&mut status));
             if keep {
                 let up = connected_at.unwrap_or(launched);
                 let lived = match outcome {
                     Outcome::StillUp { lived_ms } => lived_ms,
                     _ => ended_at - up,
                 };
-                let mut row = still_up_row(s.launches, &tracker, launched, up, lived);
+                let mut row = still_up_row(self.s.launches, &self.tracker, launched, up, lived);
                 row.status = status;
-                rows.push(row);
+                self.rows.push(row);
             }
-            break;
+            return Step::Stop;
         }
-
         if matches!(decision.counted, Counted::Lasted | Counted::HandshakeReset) {
-            s.count_resets += 1;
+            self.s.count_resets += 1;
         }
-
-        let mut alert_text = None;
-        let mut webhook = false;
-        if let Some(alert) = decision.alert {
-            s.downs += 1;
-            if s.first_down_ms.is_none() {
-                s.first_down_ms = Some(ended_at);
-                s.first_down_attempt = Some(decision.attempt);
-            }
-            let text = keep.then(|| alert.with_error(&outcome.error()));
-            webhook = notices.alert(ended_at, text.clone(), keep.then_some(&mut status));
-            if webhook {
-                s.webhooks += 1;
-            }
-            strip.alert(ended_at);
-            alert_text = text;
-        }
+        let (alert, webhook) = self.alert(&decision, &outcome, ended_at, keep, &mut status);
 
         let (wait, next_attempt, stopped) = match decision.next {
             Next::Retry { attempt, wait } => (Some(wait), Some(attempt), None),
@@ -723,26 +754,15 @@ pub fn simulate(req: &Request) -> Simulation {
             Next::Watching => (None, None, None),
         };
         if let Some(w) = wait {
-            if w.ms > s.longest_wait_ms {
-                s.longest_wait_ms = w.ms;
-            }
+            self.s.longest_wait_ms = self.s.longest_wait_ms.max(w.ms);
         }
-
         if keep {
-            let (happened, happened_text) = match (&outcome, decision.counted) {
-                (Outcome::Connected { .. }, Counted::Lasted) => {
-                    (Happened::Lasted, "lasted".to_string())
-                }
-                (Outcome::Connected { .. }, _) => {
-                    (Happened::ConnectedThenClosed, outcome.error().to_string())
-                }
-                _ => (Happened::FailedToConnect, "failed to connect".to_string()),
-            };
             // Status lines due before the next launch belong to this row.
             let next_launch = wait.map_or(span, |w| ended_at + w.ms);
-            notices.advance(next_launch.min(span), Some(&mut status));
-            rows.push(Row {
-                launch: s.launches,
+            self.notices
+                .advance(next_launch.min(span), Some(&mut status));
+            self.rows.push(Row {
+                launch: self.s.launches,
                 attempt: decision.attempt,
                 launched_at_ms: launched,
                 connected_at_ms: connected_at,
@@ -751,31 +771,88 @@ pub fn simulate(req: &Request) -> Simulation {
                     Outcome::Connected { lived_ms, .. } => Some(lived_ms),
                     _ => None,
                 },
-                happened,
-                happened_text,
+                happened: happened(&outcome, decision.counted),
+                happened_text: happened_text(&outcome, decision.counted),
                 counted: decision.counted,
                 wait,
                 next_attempt,
-                alert: alert_text,
+                alert,
                 webhook,
                 status,
                 stopped: stopped.clone(),
             });
         }
-
         match wait {
-            Some(w) => t = ended_at + w.ms,
+            Some(w) => Step::Next(ended_at + w.ms),
             None => {
-                s.stopped = stopped;
-                s.stopped_at_ms = Some(ended_at);
-                break;
+                self.s.stopped = stopped;
+                self.s.stopped_at_ms = Some(ended_at);
+                Step::Stop
             }
         }
     }
-    finish(req, s, rows, strip, notices, span, end)
+
+    /// The `mcpl-down` the host raises for this attempt, if any: counted, its status line and
+    /// webhook (at most one per 15 minutes), its mark on the strip. Returns its text (for a
+    /// kept row) and whether it posted the webhook.
+    fn alert(
+        &mut self,
+        decision: &Decision,
+        outcome: &Outcome,
+        ended_at: f64,
+        keep: bool,
+        status: &mut Vec<StatusLine>,
+    ) -> (Option<String>, bool) {
+        let Some(alert) = &decision.alert else {
+            return (None, false);
+        };
+        self.s.downs += 1;
+        if self.s.first_down_ms.is_none() {
+            self.s.first_down_ms = Some(ended_at);
+            self.s.first_down_attempt = Some(decision.attempt);
+        }
+        let text = keep.then(|| alert.with_error(&outcome.error()));
+        let webhook = self
+            .notices
+            .alert(ended_at, text.clone(), keep.then_some(status));
+        if webhook {
+            self.s.webhooks += 1;
+        }
+        self.strip.alert(ended_at);
+        (text, webhook)
+    }
+
+    fn finish(self) -> Simulation {
+        finish(
+            self.req,
+            self.s,
+            self.rows,
+            self.strip,
+            self.notices,
+            self.span,
+            self.end,
+        )
+    }
 }
 
-/// The per-day figures and shares, once the run is over.
+/// What a row says happened.
+fn happened(outcome: &Outcome, counted: Counted) -> Happened {
+    match (outcome, counted) {
+        (Outcome::Connected { .. }, Counted::Lasted) => Happened::Lasted,
+        (Outcome::Connected { .. }, _) => Happened::ConnectedThenClosed,
+        _ => Happened::FailedToConnect,
+    }
+}
+
+/// [`happened`] in words: the connection's end for a short-lived one.
+fn happened_text(outcome: &Outcome, counted: Counted) -> String {
+    match (outcome, counted) {
+        (Outcome::Connected { .. }, Counted::Lasted) => "lasted".to_string(),
+        (Outcome::Connected { .. }, _) => outcome.error().to_string(),
+        _ => "failed to connect".to_string(),
+    }
+}
+
 fn finish(
     req: &Request,
     mut s: Summary,
