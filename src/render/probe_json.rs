@@ -594,6 +594,9 @@ pub struct SummaryDoc {
     pub entries: usize,
     pub probed: usize,
     pub stayed_up: usize,
+    /// Of those that stayed up, how many have a finding about their opening
+    /// (`opening.findings`): they count against a clean exit too.
+    pub stayed_up_with_findings: usize,
     pub did_not_stay_up: usize,
     pub cannot_launch: usize,
     pub refused: usize,
@@ -660,6 +663,7 @@ impl<'a> AllDoc<'a> {
                 entries: servers.len(),
                 probed: c.probed,
                 stayed_up: c.stayed_up,
+                stayed_up_with_findings: c.with_findings,
                 did_not_stay_up: c.did_not,
                 cannot_launch: c.cannot_launch,
                 refused: c.refused,

@@ -528,4 +528,23 @@ fn all_names_an_opening_finding_of_a_server_that_stayed_up() {
         text.contains("tools (tools-list-failed): tools/list failed on launch 1"),
         "{text}"
     );
+    let out = bin()
+        .args([
+            "probe",
+            "--all",
+            "--json",
+            "--watch",
+            "300ms",
+            "--ping-every",
+            "100ms",
+        ])
+        .arg("--config")
+        .arg(&file)
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(doc["summary"]["stayed_up"], 1);
+    assert_eq!(doc["summary"]["stayed_up_with_findings"], 1);
 }
