@@ -500,20 +500,6 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
     } else {
         all_view::write_text(&servers, &ctx, color.for_stdout())
     };
-    if let Err(e) = written {
-        if !crate::render::is_broken_pipe(&e) {
-            crate::say!("error: cannot write the report: {e}");
-            return exit::USAGE;
-        }
-        if interrupted.is_none() {
-            return exit::OK;
-        }
-    }
-    if let Some(by) = interrupted {
-        exit::stopped_by(by)
-    } else if servers.iter().any(ServerReport::is_finding) {
-        exit::FINDINGS
-    } else {
-        exit::OK
-    }
+    let findings = servers.iter().any(ServerReport::is_finding);
+    super::stop::exit_status(written, interrupted, findings)
 }

@@ -184,22 +184,7 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
     } else {
         view::write_text(&run, &verdict, &ctx, color.for_stdout())
     };
-    if let Err(e) = written {
-        if !crate::render::is_broken_pipe(&e) {
-            crate::say!("error: cannot write the report: {e}");
-            return exit::USAGE;
-        }
-        if interrupted.is_none() {
-            return exit::OK;
-        }
-    }
-    if let Some(by) = interrupted {
-        exit::stopped_by(by)
-    } else if verdict::stayed_up(&run)
-        && !crate::engine::probe::opening::OpeningSummary::of(&run.launches).has_findings()
-    {
-        exit::OK
-    } else {
-        exit::FINDINGS
-    }
+    let findings = !verdict::stayed_up(&run)
+        || crate::engine::probe::opening::OpeningSummary::of(&run.launches).has_findings();
+    super::stop::exit_status(written, interrupted, findings)
 }

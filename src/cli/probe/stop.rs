@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::engine::probe::{StopHandle, StopLevel};
+use crate::exit;
 use crate::render::StopCause;
 
 /// What stops a run from outside: Ctrl-C, SIGTERM and SIGHUP (the first stops gracefully, the
@@ -86,5 +87,30 @@ pub(crate) fn handle_signals(stop_handle: StopHandle, what: &'static str) -> Sto
         task,
         cause,
         output_closed,
+    }
+}
+
+/// The exit status once the report is written: a failed write is a usage error (2), unless
+/// the reader went away (`| head`), which ends quietly (0) when nothing else stopped the run;
+/// a signal's own status; 1 for `findings` (a server that did not stay up, or an opening
+/// finding); else 0.
+pub(crate) fn exit_status(
+    written: std::io::Result<()>,
+    interrupted: Option<StopCause>,
+    findings: bool,
+) -> u8 {
+    if let Err(e) = written {
+        if !crate::render::is_broken_pipe(&e) {
+            crate::say!("error: cannot write the report: {e}");
+            return exit::USAGE;
+        }
+        if interrupted.is_none() {
+            return exit::OK;
+        }
+    }
+    match interrupted {
+        Some(by) => exit::stopped_by(by),
+        None if findings => exit::FINDINGS,
+        None => exit::OK,
     }
 }
