@@ -4,8 +4,6 @@
 
 use std::io::{self, Write};
 
-use serde_json::Value;
-
 use super::layout::prose;
 use super::sanitize;
 use crate::engine::diagnosis::Diagnosis;
@@ -90,11 +88,6 @@ pub fn one_line(why: &[Diagnosis]) -> Option<String> {
         sanitize(&d.summary),
         d.confidence.as_str()
     ))
-}
-
-/// The diagnoses as JSON (typed: see [`Diagnosis`]).
-pub fn why_json(why: &[Diagnosis]) -> Value {
-    serde_json::to_value(why).unwrap_or(Value::Array(Vec::new()))
 }
 
 #[cfg(test)]
