@@ -1104,16 +1104,19 @@ fn tools_list_finding(launches: &[Launch]) -> Option<ChannelFinding> {
         }
     }
     let (first, how) = failed.first()?;
-    let on = if failed.len() == 1 {
-        format!("launch {first}")
+    let (on, connections) = if failed.len() == 1 {
+        (format!("launch {first}"), "that connection")
     } else {
-        format!("{} launches, first launch {first}", failed.len())
+        (
+            format!("{} launches, first launch {first}", failed.len()),
+            "those connections",
+        )
     };
     Some(ChannelFinding {
         id: TOOLS_LIST_FAILED,
         text: format!(
             "tools/list failed on {on} ({how}): the server advertises tools, but the host \
-             gets none from it on that connection, and nothing reconnects or alerts"
+             gets none from it on {connections}, and nothing reconnects or alerts"
         ),
         evidence: Vec::new(),
     })
@@ -1195,6 +1198,73 @@ mod tests {
 
     fn reply(id: i64, result: Value) -> Value {
         json!({"jsonrpc": "2.0", "id": id, "result": result})
+    }
+
+    /// A launch that stayed up with `opening`, as the summary reads it.
+    fn launch_with(number: u32, opening: Opening) -> Launch {
+        let report = super::super::AttemptReport {
+            launched_at_ms: 0.0,
+            launched_at_wall: std::time::SystemTime::UNIX_EPOCH,
+            pid: None,
+            connected_at_ms: Some(10.0),
+            server: None,
+            ended_at_ms: 500.0,
+            outcome: Some(crate::engine::policy::Outcome::StillUp { lived_ms: 490.0 }),
+            stopped: super::super::Stopped::Closed,
+            pings_sent: 0,
+            pings_answered: 0,
+            stderr: Default::default(),
+            stdout: Default::default(),
+            process: None,
+            opening: Some(opening),
+            escaped: 0,
+            misbehaviour: Default::default(),
+        };
+        super::super::runner::launch_record(number, 0, report, None)
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_failed_listing_of_advertised_tools_is_a_finding() {
+        let t0 = Instant::now();
+        let error = json!({"jsonrpc": "2.0", "id": 1,
+            "error": {"code": -32603, "message": "db down s3cret"}});
+        let listing = |caps: Value, close: Close| {
+            let mut d = driver(Protocol::Modern, false, caps, t0);
+            let sent = d.start(t0);
+            assert_eq!(sent[0]["method"], "tools/list");
+            if close == Close::Watching {
+                d.on_message(&error, t0);
+            }
+            d.finish(close, t0)
+        };
+        // Advertised, answered with an error: a finding that names the error (redacted).
+        let failed = listing(json!({"tools": {}}), Close::Watching);
+        let s = OpeningSummary::of(&[launch_with(1, failed.clone())]);
+        assert_eq!(s.findings.len(), 1, "{s:?}");
+        assert_eq!(s.findings[0].id, TOOLS_LIST_FAILED);
+        assert!(
+            s.findings[0]
+                .text
+                .starts_with("tools/list failed on launch 1 (error -32603: db down [redacted])"),
+            "{}",
+            s.findings[0].text
+        );
+        let s = OpeningSummary::of(&[launch_with(1, failed.clone()), launch_with(2, failed)]);
+        assert!(
+            s.findings[0].text.contains("on 2 launches, first launch 1")
+                && s.findings[0].text.contains("on those connections"),
+            "{}",
+            s.findings[0].text
+        );
+        // Not advertised: the same error is no finding (a server without tools may refuse to
+        // list them); cut short by the connection's end: what it died on, not this finding.
+        for o in [
+            listing(json!({}), Close::Watching),
+            listing(json!({"tools": {}}), Close::Ended),
+        ] {
+            let s = OpeningSummary::of(&[launch_with(1, o)]);
+            assert!(s.findings.is_empty(), "{s:?}");
+        }
     }
 
     #[tokio::test(start_paused = true)]
