@@ -676,50 +676,35 @@ fn a_stdio_server_that_floods_requests_and_never_reads_its_stdin_is_bounded_and_
 fn a_2_mib_answer_is_read_and_a_larger_one_is_too_large_with_its_size() {
     let python = python();
     let server = stdio_server();
-    let size = (2u64 << 20).to_string();
-    let run = Run::start(
-        &[
-            "probe",
-            "--launches",
-            "1",
-            "--watch",
-            "500ms",
-            "--handshake-timeout",
-            "60s",
-            "--json",
-            "--",
-            python,
-            &server,
-            "big-answer",
-            &size,
-        ],
-        Stdio::piped(),
-    );
-    let ended = run.wait(Duration::from_secs(90));
+    // A server that answers its handshake with `bytes` of JSON.
+    let answer_of = |bytes: u64| {
+        let size = bytes.to_string();
+        let run = Run::start(
+            &[
+                "probe",
+                "--launches",
+                "1",
+                "--watch",
+                "500ms",
+                "--handshake-timeout",
+                "60s",
+                "--json",
+                "--",
+                python,
+                &server,
+                "big-answer",
+                &size,
+            ],
+            Stdio::piped(),
+        );
+        run.wait(Duration::from_secs(90))
+    };
+    let ended = answer_of(2 << 20);
     assert_eq!(ended.code, Some(0), "{}", ended.stderr);
     let doc = json_of(&ended);
     assert_eq!(doc["launches"][0]["outcome"]["kind"], "still-up");
 
-    let size = (5u64 << 20).to_string();
-    let run = Run::start(
-        &[
-            "probe",
-            "--launches",
-            "1",
-            "--watch",
-            "500ms",
-            "--handshake-timeout",
-            "60s",
-            "--json",
-            "--",
-            python,
-            &server,
-            "big-answer",
-            &size,
-        ],
-        Stdio::piped(),
-    );
-    let ended = run.wait(Duration::from_secs(90));
+    let ended = answer_of(5 << 20);
     assert_eq!(ended.code, Some(1), "{}", ended.stderr);
     let doc = json_of(&ended);
     let text = doc["launches"][0]["outcome"].to_string();

@@ -3,29 +3,11 @@
 //! each connection did: what it died on, tool counts, the policy exchange, channel findings.
 
 use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 
 use serde_json::Value;
 
-use crate::support::{assert_all_gone, bin, fixture, json, server_mjs, stdout, FixtureLog};
-
-fn probe(log: &FixtureLog, args: &[&str], fixture_args: &[&str]) -> Output {
-    bin()
-        .arg("probe")
-        .args(args)
-        .arg("--")
-        .arg("node")
-        .arg(server_mjs())
-        .args(fixture_args)
-        .env("FIXTURE_LOG", &log.path)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the binary runs")
-}
-
-fn launches(doc: &Value) -> &Vec<Value> {
-    doc["launches"].as_array().expect("launches")
-}
+use crate::support::{assert_all_gone, bin, fixture, json, launches, probe, stdout, FixtureLog};
 
 fn methods(opening: &Value) -> Vec<String> {
     opening["exchanges"]

@@ -8,41 +8,16 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::support::{assert_all_gone, bin, json, server_mjs, stderr, stdout, FixtureLog};
+use crate::support::{
+    assert_all_gone, bin, f, json, launches, probe, probe_cmd, server_mjs, stderr, stdout,
+    FixtureLog,
+};
 
 /// Tolerance between the probe's measurement and the server's own, for a debug build on a
 /// shared 2-core machine (the release figures are in the README's benchmark section).
 // Generous: these tests must not flake on a busy 2-core machine; the accuracy goals (a few ms)
 // are measured by scripts/bench/probe.sh, not here.
 const TOLERANCE_MS: f64 = 400.0;
-
-/// `mcpl-doctor probe ARGS -- node server.mjs FIXTURE_ARGS`, logging to `log`.
-fn probe_cmd(log: &FixtureLog, args: &[&str], fixture_args: &[&str]) -> Command {
-    let mut cmd = bin();
-    cmd.arg("probe")
-        .args(args)
-        .arg("--")
-        .arg("node")
-        .arg(server_mjs())
-        .args(fixture_args)
-        .env("FIXTURE_LOG", &log.path)
-        .stdin(Stdio::null());
-    cmd
-}
-
-fn probe(log: &FixtureLog, args: &[&str], fixture_args: &[&str]) -> Output {
-    probe_cmd(log, args, fixture_args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn launches(doc: &Value) -> &Vec<Value> {
-    doc["launches"].as_array().expect("launches")
-}
-
-fn f(v: &Value) -> f64 {
-    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
-}
 
 /// Wall-clock ms of an RFC 3339 time with milliseconds, e.g. `2026-01-02T03:04:05.678Z`.
 fn wall_ms(text: &str) -> f64 {

@@ -11,14 +11,10 @@ use std::time::{Duration, Instant};
 use mcpl_doctor::testing::{HttpScenario, HttpServer, WsScenario, WsServer};
 use serde_json::{json, Value};
 
-use crate::support::{assert_all_gone, bin, server_mjs, stderr, stdout, FixtureLog};
+use crate::support::{assert_all_gone, bin, f, server_mjs, stderr, stdout, FixtureLog};
 
 const WS_TOKEN: &str = "all-ws-tok-81c2f0";
 const HTTP_TOKEN: &str = "all-http-tok-3e9d71";
-
-fn f(v: &Value) -> f64 {
-    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
-}
 
 /// A temporary folder with the fixture server and a config naming it.
 struct Setup {

@@ -8,7 +8,7 @@ use std::process::{Output, Stdio};
 use mcpl_doctor::testing::{HttpScenario, HttpServer, HttpTools, WsScenario, WsServer};
 use serde_json::Value;
 
-use crate::support::{bin, json, stderr, stdout};
+use crate::support::{bin, f, json, launches, stderr, stdout};
 
 /// Tolerance between what the test server did and what the probe measured (debug build, shared
 /// 2-core machine).
@@ -26,14 +26,6 @@ fn probe(args: &[&str]) -> Output {
         .stdin(Stdio::null())
         .output()
         .expect("the binary runs")
-}
-
-fn launches(doc: &Value) -> &Vec<Value> {
-    doc["launches"].as_array().expect("launches")
-}
-
-fn f(v: &Value) -> f64 {
-    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
 }
 
 fn assert_no_token(out: &Output, token: &str) {

@@ -222,3 +222,34 @@ pub fn event_line(line: &str) -> serde_json::Value {
     assert_valid("events", &v);
     v
 }
+
+/// `mcpl-doctor probe ARGS -- node server.mjs FIXTURE_ARGS`, the fixture logging to `log`.
+pub fn probe_cmd(log: &FixtureLog, args: &[&str], fixture_args: &[&str]) -> Command {
+    let mut cmd = bin();
+    cmd.arg("probe")
+        .args(args)
+        .arg("--")
+        .arg("node")
+        .arg(server_mjs())
+        .args(fixture_args)
+        .env("FIXTURE_LOG", &log.path)
+        .stdin(std::process::Stdio::null());
+    cmd
+}
+
+/// [`probe_cmd`], run to its end.
+pub fn probe(log: &FixtureLog, args: &[&str], fixture_args: &[&str]) -> Output {
+    probe_cmd(log, args, fixture_args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// A probe document's `launches`.
+pub fn launches(doc: &serde_json::Value) -> &Vec<serde_json::Value> {
+    doc["launches"].as_array().expect("launches")
+}
+
+/// A JSON number, or a panic naming what it was.
+pub fn f(v: &serde_json::Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
