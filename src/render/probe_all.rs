@@ -86,11 +86,7 @@ impl ServerReport {
     /// could not be launched, or the host refuses it. Skipped entries do not count.
     pub fn is_finding(&self) -> bool {
         match &self.result {
-            ServerResult::Probed(p) => {
-                !verdict::stayed_up(&p.run)
-                    || crate::engine::probe::opening::OpeningSummary::of(&p.run.launches)
-                        .has_findings()
-            }
+            ServerResult::Probed(p) => !verdict::all_clear(&p.run),
             ServerResult::CannotLaunch(_) | ServerResult::Refused { .. } => true,
             ServerResult::Skipped(_) => false,
         }
@@ -188,7 +184,7 @@ pub(crate) fn counts(servers: &[ServerReport]) -> Counts {
                 c.probed += 1;
                 if verdict::stayed_up(run) {
                     c.stayed_up += 1;
-                    if OpeningSummary::of(&run.launches).has_findings() {
+                    if !verdict::all_clear(run) {
                         c.with_findings += 1;
                     }
                 } else {
@@ -315,7 +311,7 @@ pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -
         };
         // A server that stayed up is shown in full only when its opening has findings (they
         // count against a clean exit, and this is where they are told).
-        if verdict::stayed_up(&p.run) && !OpeningSummary::of(&p.run.launches).has_findings() {
+        if verdict::all_clear(&p.run) {
             continue;
         }
         writeln!(out)?;

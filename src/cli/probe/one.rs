@@ -184,7 +184,5 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
     } else {
         view::write_text(&run, &verdict, &ctx, color.for_stdout())
     };
-    let findings = !verdict::stayed_up(&run)
-        || crate::engine::probe::opening::OpeningSummary::of(&run.launches).has_findings();
-    super::stop::exit_status(written, interrupted, findings)
+    super::stop::exit_status(written, interrupted, !verdict::all_clear(&run))
 }

@@ -351,6 +351,12 @@ pub fn judge(run: &ProbeRun, engine: EngineKind, settle_ms: f64) -> Verdict {
     }
 }
 
+/// Whether the run is an all-clear: every connection stayed up and the host's opening found
+/// nothing (no channel finding, no failed `tools/list`). Anything else exits 1.
+pub fn all_clear(run: &ProbeRun) -> bool {
+    stayed_up(run) && !super::opening::OpeningSummary::of(&run.launches).has_findings()
+}
+
 /// Whether the run counts as healthy for the exit status: at least one launch had an outcome,
 /// and every launch that had one was still up when observation ended (exit 0). Anything else
 /// (a connection that closed, a failed or refused attempt, nothing judged) is a finding.
