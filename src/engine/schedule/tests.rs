@@ -1,4 +1,5 @@
 use super::*;
+use crate::engine::policy::Counted;
 use crate::engine::policy::{EngineKind, Preset, Timings};
 
 fn req(preset: Preset, timings: Timings, server: &str) -> Request {

@@ -1,0 +1,404 @@
+//! Stepping a simulation launch by launch: the scripted server, the host's tracker, the notices
+//! and the strip, each launch's row and the summary.
+
+use super::model::{
+    empty_summary, Happened, Request, Row, Simulation, StatusLine, Summary, DAY_MS,
+};
+use super::notices::Notices;
+use super::scenario::{attempt_at, Attempt, Behaviour};
+use super::strip::Strip;
+use crate::engine::policy::{Counted, Decision, Next, Outcome, TimingRefusal, Tracker};
+
+/// Run a simulation. Nothing past the span is counted or shown: a launch inside it whose
+/// outcome comes later is a row "still connecting", without its failure or alert.
+pub fn simulate(req: &Request) -> Simulation {
+    let mut run = Run::new(req);
+    if let Some(refusal) = req.policy.timing_refusal() {
+        run.refuse_at_start(&refusal);
+        return run.finish();
+    }
+    let mut t = 0.0f64;
+    while t < run.span && req.max_attempts.is_none_or(|m| run.s.launches < m) {
+        match run.launch(t) {
+            Step::Next(at) => t = at,
+            Step::Stop => break,
+        }
+    }
+    run.finish()
+}
+
+/// One simulation under way: the host's tracker, and everything the run adds up.
+struct Run<'a> {
+    req: &'a Request,
+    tracker: Tracker,
+    strip: Strip,
+    notices: Notices,
+    rows: Vec<Row>,
+    s: Summary,
+    /// The behaviour's connection lifetimes (empty: it never connects, or stays up).
+    lives: &'a [f64],
+    /// Connections made so far (which of `lives` comes next).
+    connections: usize,
+    /// How long after a reconnect the host reports it: the legacy engine once the policy
+    /// exchange has settled, the modern one at once.
+    settle: f64,
+    span: f64,
+    /// Where observation ended: the last outcome, or the span.
+    end: f64,
+}
+
+/// What comes after a launch.
+enum Step {
+    /// The next launch, at this time.
+    Next(f64),
+    /// No more launches: reconnecting stopped, the server stays up, or the span ended.
+    Stop,
+}
+
+impl<'a> Run<'a> {
+    fn new(req: &'a Request) -> Run<'a> {
+        let span = if req.span_ms.is_nan() {
+            0.0
+        } else {
+            req.span_ms
+        };
+        let strip_span = if req.max_attempts.is_some() {
+            f64::INFINITY
+        } else {
+            span
+        };
+        Run {
+            req,
+            tracker: Tracker::new(req.policy.clone(), req.seed),
+            strip: Strip::new(req.strip_width, strip_span),
+            notices: Notices::default(),
+            rows: Vec::with_capacity(req.keep_rows.min(4096)),
+            s: empty_summary(),
+            lives: match &req.scenario.behaviour {
+                Behaviour::Lives(l) if !l.is_empty() => l.as_slice(),
+                _ => &[],
+            },
+            connections: 0,
+            settle: if req.policy.reconnected_waits_for_settle() {
+                req.scenario.settle_ms.max(0.0)
+            } else {
+                0.0
+            },
+            span,
+            end: 0.0,
+        }
+    }
+
+    /// Refused at start: no launch, one mcpl-down at time 0 naming the field.
+    fn refuse_at_start(&mut self, refusal: &TimingRefusal) {
+        if let Some(alert) = self.req.policy.alert_for(0, true) {
+            let text = alert.with_error(refusal);
+            self.s.downs = 1;
+            self.s.first_down_ms = Some(0.0);
+            self.s.first_down_attempt = Some(0);
+            if self.notices.alert(0.0, Some(text.clone()), None) {
+                self.s.webhooks = 1;
+            }
+            self.strip.alert(0.0);
+            self.s.refused_at_start = Some(text);
+        }
+        self.s.stopped = Some(format!(
+            "refused by the host at start: {} reads as {}",
+            refusal.field.name(),
+            refusal.reads_as
+        ));
+        self.s.stopped_at_ms = Some(0.0);
+    }
+
+    /// One launch at `launched`: its outcome, what the host makes of it, its row.
+    fn launch(&mut self, launched: f64) -> Step {
+        let span = self.span;
+        self.s.launches += 1;
+        let keep = self.rows.len() < self.req.keep_rows;
+        let mut status: Vec<StatusLine> = Vec::new();
+
+        let Attempt {
+            outcome,
+            ended_at,
+            connected_at,
+            life,
+        } = attempt_at(
+            &self.req.scenario,
+            self.lives,
+            &mut self.connections,
+            launched,
+        );
+        // An outcome past the span is not counted: the launch is still connecting at its end.
+        let pending = match connected_at {
+            Some(up) => up > span,
+            None => ended_at > span,
+        };
+        if pending {
+            self.end = span;
+            if keep {
+                let row = pending_row(self.s.launches, &self.tracker, launched);
+                self.rows.push(row);
+            }
+            return Step::Stop;
+        }
+        // A connection still up when the span ends is reported as still up.
+        let (outcome, ended_at) = match connected_at {
+            Some(up) if ended_at > span || up >= span => (
+                Outcome::StillUp {
+                    lived_ms: (span - up).max(0.0),
+                },
+                span.max(up),
+            ),
+            _ => (outcome, ended_at),
+        };
+        if let (Some(up), Some(life)) = (connected_at, life) {
+            // A successful reconnect (any launch after the first) closes an open episode, once
+            // reported: at once, or on the legacy engine once the policy exchange has settled
+            // with the server still connected.
+            if self.s.launches > 1 && life >= self.settle && up + self.settle <= span {
+                self.notices
+                    .reconnected(up + self.settle, keep.then_some(&mut status));
+            }
+        }
+        if ended_at.is_infinite() {
+            // Healthy under an attempts bound: watch it for a day.
+            let up = connected_at.unwrap_or(launched);
+            self.s.connected_ms += DAY_MS;
+            self.strip.connected(up, up + DAY_MS);
+            self.end = up + DAY_MS;
+            if keep {
+                let mut row = still_up_row(self.s.launches, &self.tracker, launched, up, DAY_MS);
+                row.status = status;
+                self.rows.push(row);
+            }
+            return Step::Stop;
+        }
+        if let Some(up) = connected_at {
+            let up_to = ended_at.min(span);
+            if up_to > up {
+                self.s.connected_ms += up_to - up;
+                self.strip.connected(up, up_to);
+            }
+        }
+
+        let decision = self.tracker.record(launched, &outcome, ended_at);
+        self.end = ended_at;
+        if decision.counted == Counted::StillUp {
+            self.notices.advance(ended_at, keep.then_some(&mut status));
+            if keep {
+                let up = connected_at.unwrap_or(launched);
+                let lived = match outcome {
+                    Outcome::StillUp { lived_ms } => lived_ms,
+                    _ => ended_at - up,
+                };
+                let mut row = still_up_row(self.s.launches, &self.tracker, launched, up, lived);
+                row.status = status;
+                self.rows.push(row);
+            }
+            return Step::Stop;
+        }
+        if matches!(decision.counted, Counted::Lasted | Counted::HandshakeReset) {
+            self.s.count_resets += 1;
+        }
+        let (alert, webhook) = self.alert(&decision, &outcome, ended_at, keep, &mut status);
+
+        let (wait, next_attempt, stopped) = match decision.next {
+            Next::Retry { attempt, wait } => (Some(wait), Some(attempt), None),
+            Next::GiveUp { reason } => (None, None, Some(reason.to_string())),
+            Next::Halt => (
+                None,
+                None,
+                Some("permanent failure: reconnecting stops".to_string()),
+            ),
+            Next::Watching => (None, None, None),
+        };
+        if let Some(w) = wait {
+            self.s.longest_wait_ms = self.s.longest_wait_ms.max(w.ms);
+        }
+        if keep {
+            // Status lines due before the next launch belong to this row.
+            let next_launch = wait.map_or(span, |w| ended_at + w.ms);
+            self.notices
+                .advance(next_launch.min(span), Some(&mut status));
+            self.rows.push(Row {
+                launch: self.s.launches,
+                attempt: decision.attempt,
+                launched_at_ms: launched,
+                connected_at_ms: connected_at,
+                // The behaviour's own lifetime, not a difference of absolute times.
+                lived_ms: match outcome {
+                    Outcome::Connected { lived_ms, .. } => Some(lived_ms),
+                    _ => None,
+                },
+                happened: happened(&outcome, decision.counted),
+                happened_text: happened_text(&outcome, decision.counted),
+                counted: decision.counted,
+                wait,
+                next_attempt,
+                alert,
+                webhook,
+                status,
+                stopped: stopped.clone(),
+            });
+        }
+        match wait {
+            Some(w) => Step::Next(ended_at + w.ms),
+            None => {
+                self.s.stopped = stopped;
+                self.s.stopped_at_ms = Some(ended_at);
+                Step::Stop
+            }
+        }
+    }
+
+    /// The `mcpl-down` the host raises for this attempt, if any: counted, its status line and
+    /// webhook (at most one per 15 minutes), its mark on the strip. Returns its text (for a
+    /// kept row) and whether it posted the webhook.
+    fn alert(
+        &mut self,
+        decision: &Decision,
+        outcome: &Outcome,
+        ended_at: f64,
+        keep: bool,
+        status: &mut Vec<StatusLine>,
+    ) -> (Option<String>, bool) {
+        let Some(alert) = &decision.alert else {
+            return (None, false);
+        };
+        self.s.downs += 1;
+        if self.s.first_down_ms.is_none() {
+            self.s.first_down_ms = Some(ended_at);
+            self.s.first_down_attempt = Some(decision.attempt);
+        }
+        let text = keep.then(|| alert.with_error(&outcome.error()));
+        let webhook = self
+            .notices
+            .alert(ended_at, text.clone(), keep.then_some(status));
+        if webhook {
+            self.s.webhooks += 1;
+        }
+        self.strip.alert(ended_at);
+        (text, webhook)
+    }
+
+    fn finish(self) -> Simulation {
+        finish(
+            self.req,
+            self.s,
+            self.rows,
+            self.strip,
+            self.notices,
+            self.span,
+            self.end,
+        )
+    }
+}
+
+/// What a row says happened.
+fn happened(outcome: &Outcome, counted: Counted) -> Happened {
+    match (outcome, counted) {
+        (Outcome::Connected { .. }, Counted::Lasted) => Happened::Lasted,
+        (Outcome::Connected { .. }, _) => Happened::ConnectedThenClosed,
+        _ => Happened::FailedToConnect,
+    }
+}
+
+/// [`happened`] in words: the connection's end for a short-lived one.
+fn happened_text(outcome: &Outcome, counted: Counted) -> String {
+    match (outcome, counted) {
+        (Outcome::Connected { .. }, Counted::Lasted) => "lasted".to_string(),
+        (Outcome::Connected { .. }, _) => outcome.error().to_string(),
+        _ => "failed to connect".to_string(),
+    }
+}
+
+fn finish(
+    req: &Request,
+    mut s: Summary,
+    mut rows: Vec<Row>,
+    mut strip: Strip,
+    mut notices: Notices,
+    span: f64,
+    end: f64,
+) -> Simulation {
+    // The covered span: the requested span (time goes on after a give-up), or the last event
+    // when bounded by attempts.
+    let covered = if req.max_attempts.is_some() {
+        end.min(span)
+    } else {
+        span
+    };
+    let all_kept = rows.len() as u64 == s.launches;
+    notices.advance(
+        covered,
+        rows.last_mut().filter(|_| all_kept).map(|r| &mut r.status),
+    );
+    strip.end_ms = covered;
+    strip.fit(covered);
+
+    let per_day = |n: f64| {
+        if covered > 0.0 {
+            n * DAY_MS / covered
+        } else {
+            0.0
+        }
+    };
+    s.span_ms = covered;
+    s.launches_per_day = per_day(s.launches as f64);
+    s.downs_per_day = per_day(s.downs as f64);
+    s.webhooks_per_day = per_day(s.webhooks as f64);
+    s.status_down_lines = notices.down_lines;
+    s.status_cleared_lines = notices.cleared_lines;
+    s.status_pairs_per_day = per_day(notices.cleared_lines as f64);
+    s.connected_share = if covered > 0.0 {
+        (s.connected_ms / covered).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    s.count_starts_afresh = s.count_resets > 0;
+
+    Simulation {
+        rows_total: s.launches,
+        rows,
+        summary: s,
+        strip,
+    }
+}
+
+fn pending_row(launch: u64, tracker: &Tracker, launched: f64) -> Row {
+    Row {
+        launch,
+        attempt: tracker.attempt(),
+        launched_at_ms: launched,
+        connected_at_ms: None,
+        lived_ms: None,
+        happened: Happened::Pending,
+        happened_text: "still connecting when the span ended".to_string(),
+        counted: Counted::Pending,
+        wait: None,
+        next_attempt: None,
+        alert: None,
+        webhook: false,
+        status: Vec::new(),
+        stopped: None,
+    }
+}
+
+fn still_up_row(launch: u64, tracker: &Tracker, launched: f64, up: f64, lived: f64) -> Row {
+    Row {
+        launch,
+        attempt: tracker.attempt(),
+        launched_at_ms: launched,
+        connected_at_ms: Some(up),
+        lived_ms: Some(lived),
+        happened: Happened::StillUp,
+        happened_text: "still up".to_string(),
+        counted: Counted::StillUp,
+        wait: None,
+        next_attempt: None,
+        alert: None,
+        webhook: false,
+        status: Vec::new(),
+        stopped: None,
+    }
+}
