@@ -39,9 +39,9 @@ struct Run<'a> {
     lives: &'a [f64],
     /// Connections made so far (which of `lives` comes next).
     connections: usize,
-    /// How long after a reconnect the host reports it: the legacy engine once the policy
-    /// exchange has settled, the modern one at once.
-    settle: f64,
+    /// How long after a reconnect the legacy engine reports it: once the policy exchange has
+    /// settled with the server still connected. `None`: the modern engine, at once.
+    settle: Option<f64>,
     span: f64,
     /// Where observation ended: the last outcome, or the span.
     end: f64,
@@ -79,13 +79,24 @@ impl<'a> Run<'a> {
                 _ => &[],
             },
             connections: 0,
-            settle: if req.policy.reconnected_waits_for_settle() {
-                req.scenario.settle_ms.max(0.0)
-            } else {
-                0.0
-            },
+            settle: req
+                .policy
+                .reconnected_waits_for_settle()
+                .then(|| req.scenario.settle_ms.max(0.0)),
             span,
             end: 0.0,
+        }
+    }
+
+    /// When the host reports a reconnect whose connection came up at `up` and lives `life`:
+    /// at once on the modern engine; on the legacy one once the policy exchange has settled
+    /// with the server still connected, so never for a connection that ends at (or before)
+    /// the instant it would settle.
+    #[inline]
+    fn reported_at(&self, up: f64, life: f64) -> Option<f64> {
+        match self.settle {
+            None => Some(up),
+            Some(settle) => (life > settle).then_some(up + settle),
         }
     }
 
@@ -131,7 +142,8 @@ impl<'a> Run<'a> {
         // An outcome past the span is not counted: the launch is still connecting at its end.
         let pending = match connected_at {
             Some(up) => up > span,
-            None => ended_at > span,
+            // The span is half-open: an outcome due exactly at its end is not seen.
+            None => ended_at >= span,
         };
         if pending {
             self.end = span;
@@ -143,7 +155,7 @@ impl<'a> Run<'a> {
         }
         // A connection still up when the span ends is reported as still up.
         let (outcome, ended_at) = match connected_at {
-            Some(up) if ended_at > span || up >= span => (
+            Some(up) if ended_at >= span || up >= span => (
                 Outcome::StillUp {
                     lived_ms: (span - up).max(0.0),
                 },
@@ -155,9 +167,10 @@ impl<'a> Run<'a> {
             // A successful reconnect (any launch after the first) closes an open episode, once
             // reported: at once, or on the legacy engine once the policy exchange has settled
             // with the server still connected.
-            if self.s.launches > 1 && life >= self.settle && up + self.settle <= span {
-                self.notices
-                    .reconnected(up + self.settle, keep.then_some(&mut status));
+            if let Some(at) = self.reported_at(up, life) {
+                if self.s.launches > 1 && at <= span {
+                    self.notices.reconnected(at, keep.then_some(&mut status));
+                }
             }
         }
         if ended_at.is_infinite() {

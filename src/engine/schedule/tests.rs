@@ -169,8 +169,14 @@ fn legacy_engine_clears_the_down_line_only_after_a_settled_policy_exchange() {
     assert!(s.status_cleared_lines > 200, "{s:?}");
     let s = run(EngineKind::Legacy, "dies-after=300ms,settle=400ms");
     assert_eq!((s.status_down_lines, s.status_cleared_lines), (1, 0));
+    // Issue 21, item 11: a connection that ends at the very instant its exchange would settle
+    // did not carry a settled exchange, even with a zero settle time: nothing is cleared.
     let s = run(EngineKind::Legacy, "dies-after=0,settle=0");
-    assert_eq!((s.status_down_lines, s.status_cleared_lines), (288, 287));
+    assert_eq!((s.status_down_lines, s.status_cleared_lines), (1, 0));
+    let s = run(EngineKind::Legacy, "dies-after=100ms,settle=100ms");
+    assert_eq!((s.status_down_lines, s.status_cleared_lines), (1, 0));
+    let s = run(EngineKind::Legacy, "dies-after=101ms,settle=100ms");
+    assert!(s.status_cleared_lines > 200, "{s:?}");
     // The "cleared" line comes when the exchange settles, not at the handshake.
     let mut r = req(Preset::Lasting, Timings::default(), "lives=0,0,0,0,0,0,1h");
     r.max_attempts = Some(7);
@@ -262,6 +268,45 @@ fn nothing_past_the_span_is_counted() {
         (last.counted, last.connected_at_ms),
         (Counted::Pending, None)
     );
+}
+
+/// Issue 21, item 11: the span is half-open. A connection that ends exactly at its end is
+/// still up when it ends (its failure and alert are not counted); a failure due exactly at the
+/// end is still connecting.
+#[test]
+fn an_outcome_due_exactly_at_the_end_of_the_span_is_not_counted() {
+    // Modern engine, cap 22 ms, dies after 12 ms: a cycle of 34 ms, and the 105,883rd launch
+    // (at 3,599,988 ms) ends at exactly 1 h.
+    let mut r = req(Preset::Lasting, t(5000.0, 22.0), "dies-after=12ms");
+    r.policy = Preset::Lasting.policy_with(EngineKind::Modern, t(5000.0, 22.0));
+    r.span_ms = 3_600_000.0;
+    r.keep_rows = 0;
+    let s = simulate(&r).summary;
+    // Attempts 5 to 105,881 raise one each; the last launch's end is not seen.
+    assert_eq!((s.launches, s.downs), (105_883, 105_877));
+    assert_eq!(s.connected_ms, 105_883.0 * 12.0);
+    r.span_ms = 3_600_001.0;
+    let s = simulate(&r).summary;
+    assert_eq!((s.launches, s.downs), (105_883, 105_878));
+
+    let mut never = req(Preset::Lasting, Timings::default(), "never,fail-after=1s");
+    never.span_ms = 161_000.0;
+    let sim = simulate(&never);
+    let last = sim.rows.last().expect("rows");
+    assert_eq!(
+        (last.launched_at_ms, last.counted),
+        (160_000.0, Counted::Pending)
+    );
+    assert_eq!(sim.summary.downs, 0);
+    let mut dies = req(Preset::Lasting, Timings::default(), "dies-after=1s");
+    dies.span_ms = 161_000.0;
+    let sim = simulate(&dies);
+    let last = sim.rows.last().expect("rows");
+    assert_eq!(
+        (last.launched_at_ms, last.counted, last.lived_ms),
+        (160_000.0, Counted::StillUp, Some(1000.0))
+    );
+    assert_eq!(sim.summary.downs, 0);
 }
 
 /// Issue 10, item 5: the lifetime reported is the one the behaviour gave.
