@@ -6,7 +6,7 @@
 use std::collections::VecDeque;
 use std::fmt;
 
-use super::{AlertText, Envelope, GiveUp, Jitter, Policy, Reset};
+use super::rule::{AlertText, Envelope, GiveUp, Jitter, Policy, Reset};
 
 /// How a connection or a launch ended, where known.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
