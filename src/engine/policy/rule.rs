@@ -242,6 +242,37 @@ impl Policy {
         js_min(grown, self.timings.cap_ms)
     }
 
+    /// Whether every count from `k` on gives the same nominal wait (the backoff has reached
+    /// its cap, or stopped growing): what a steady state needs.
+    pub fn wait_settled(&self, k: u32) -> bool {
+        let base = self.timings.interval_ms;
+        let cap = self.timings.cap_ms;
+        let n = k.saturating_sub(1);
+        if base.is_nan() || cap.is_nan() {
+            return true;
+        }
+        match self.growth {
+            Growth::Constant => true,
+            Growth::Exponential { factor } => {
+                n >= 30 || (factor >= 1.0 && base >= 0.0 && self.nominal_wait(k) == cap)
+            }
+            Growth::ExponentialFloored { factor } => {
+                // The loop in `nominal_wait` stops at the cap, and from then on at the same step.
+                let mut w = base;
+                for _ in 0..n.min(200) {
+                    if w >= cap || w.is_nan() {
+                        return true;
+                    }
+                    w = (w * factor).floor();
+                }
+                n >= 200 || w >= cap || w.is_nan()
+            }
+            Growth::Linear { step_ms } => {
+                step_ms == 0.0 || (step_ms > 0.0 && self.nominal_wait(k) == cap)
+            }
+        }
+    }
+
     /// A wait (already jittered) as the timer will really run it, in ms.
     #[inline]
     pub fn timer_wait(&self, wait: f64) -> f64 {

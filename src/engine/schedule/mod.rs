@@ -4,6 +4,7 @@
 //! simulation runs, so a year of a server dying every second costs time in proportion to its
 //! attempts and no memory beyond the few rows asked for.
 
+mod fast_forward;
 mod model;
 mod notices;
 mod run;
@@ -15,7 +16,7 @@ pub use model::{
     WEBHOOK_PERIOD_MS,
 };
 pub use notices::Notices;
-pub use run::simulate;
+pub use run::{simulate, simulate_driven, simulate_stepping, Drive};
 pub use scenario::{Behaviour, Scenario, DEFAULT_SETTLE_MS};
 pub use strip::Strip;
 

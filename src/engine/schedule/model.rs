@@ -118,6 +118,10 @@ pub struct Simulation {
     pub rows_total: u64,
     pub summary: Summary,
     pub strip: Strip,
+    /// Where the run was stopped before its end (Ctrl-C), if it was: the summary, the rows
+    /// and the strip hold over the time before it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interrupted_at_ms: Option<f64>,
 }
 
 pub(crate) fn empty_summary() -> Summary {
@@ -142,5 +146,12 @@ pub(crate) fn empty_summary() -> Summary {
         stopped: None,
         stopped_at_ms: None,
         refused_at_start: None,
+    }
+}
+
+impl Simulation {
+    pub(crate) fn interrupted(mut self, at: Option<f64>) -> Simulation {
+        self.interrupted_at_ms = at;
+        self
     }
 }

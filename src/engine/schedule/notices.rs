@@ -72,4 +72,74 @@ impl Notices {
         self.down_posted = false;
         self.open_text_alert = None;
     }
+
+    /// The state that decides what the next events do, relative to `now`.
+    pub(super) fn state(&self, now: f64) -> NoticeState {
+        match (self.open_at, self.down_posted) {
+            (None, _) => NoticeState::Closed,
+            (Some(_), true) => NoticeState::Posted,
+            (Some(open), false) => NoticeState::Open { since: now - open },
+        }
+    }
+
+    /// `n` more cycles of `period` that each added `down` and `cleared` lines and left the
+    /// notices in the same state: an episode opened in each is as much later, one that stays
+    /// posted stays as it is. (The webhook: [`Notices::webhooks_periodic`].)
+    pub(super) fn skip(&mut self, n: u64, period: f64, down: u64, cleared: u64) {
+        self.down_lines += n * down;
+        self.cleared_lines += n * cleared;
+        if let (Some(open), false) = (self.open_at, self.down_posted) {
+            self.open_at = Some(open + n as f64 * period);
+        }
+    }
+
+    /// Alerts at `first_at + j * period`, `j` in `0..n`: how many post the webhook (at most one
+    /// per [`WEBHOOK_PERIOD_MS`]), exactly as `n` calls of [`Notices::alert`] would decide.
+    /// Times are whole milliseconds.
+    pub(super) fn webhooks_periodic(&mut self, first_at: f64, period: f64, n: u64) -> u64 {
+        if n == 0 {
+            return 0;
+        }
+        // Every `every` alerts once the first is posted: the smallest m with m * period >= 15 min.
+        let mut every = (WEBHOOK_PERIOD_MS / period).ceil().max(1.0) as u64;
+        while every > 1 && (every - 1) as f64 * period >= WEBHOOK_PERIOD_MS {
+            every -= 1;
+        }
+        while (every as f64) * period < WEBHOOK_PERIOD_MS {
+            every += 1;
+        }
+        let due = |j: u64| {
+            self.last_webhook
+                .is_none_or(|last| first_at + j as f64 * period - last >= WEBHOOK_PERIOD_MS)
+        };
+        // The first one posted: within `every` alerts of the start (false, then true).
+        let (mut lo, mut hi) = (0, every.min(n));
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if due(mid) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        let j1 = lo;
+        if j1 >= n || !due(j1) {
+            return 0;
+        }
+        let count = 1 + (n - 1 - j1) / every;
+        self.last_webhook = Some(first_at + (j1 + (count - 1) * every) as f64 * period);
+        count
+    }
+}
+
+/// What an open `mcpl-down` episode will do next, relative to a moment.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum NoticeState {
+    Closed,
+    /// Open, its "down" line posted: nothing changes until a reconnect closes it.
+    Posted,
+    /// Open for `since`, its line not yet posted.
+    Open {
+        since: f64,
+    },
 }

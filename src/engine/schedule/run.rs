@@ -1,6 +1,7 @@
 //! Stepping a simulation launch by launch: the scripted server, the host's tracker, the notices
 //! and the strip, each launch's row and the summary.
 
+use super::fast_forward::{self, Bounds, Cycle, Parts, Steady};
 use super::model::{
     empty_summary, Happened, Request, Row, Simulation, StatusLine, Summary, DAY_MS,
 };
@@ -10,18 +11,95 @@ use super::strip::Strip;
 use crate::engine::policy::{Counted, Decision, Next, Outcome, TimingRefusal, Tracker};
 
 /// Run a simulation. Nothing past the span is counted or shown: a launch inside it whose
-/// outcome comes later is a row "still connecting", without its failure or alert.
+/// outcome comes later is a row "still connecting", without its failure or alert. The steady
+/// state is skipped through (see `fast_forward`), so without jitter any span costs about the
+/// same.
 pub fn simulate(req: &Request) -> Simulation {
+    simulate_driven(req, Drive::default())
+}
+
+/// [`simulate`] stepping every launch, never skipping: what the fast-forward must equal (tests)
+/// and the cost of a step (benchmarks).
+pub fn simulate_stepping(req: &Request) -> Simulation {
+    simulate_driven(
+        req,
+        Drive {
+            fast_forward: false,
+            watch: None,
+        },
+    )
+}
+
+/// How a simulation is driven.
+pub struct Drive<'w> {
+    /// Skip through the steady state (the default).
+    pub fast_forward: bool,
+    /// Called now and then (every 2^20 stepped launches) with the simulated time reached;
+    /// `false` stops the run there, and its summary holds over the time reached (see
+    /// [`Simulation::interrupted_at_ms`]).
+    pub watch: Option<&'w mut dyn FnMut(f64) -> bool>,
+}
+
+impl Default for Drive<'_> {
+    fn default() -> Self {
+        Drive {
+            fast_forward: true,
+            watch: None,
+        }
+    }
+}
+
+/// Launches in a row at one instant after which a span-bounded run stops counting: the host
+/// would relaunch without end and time would never pass.
+const SAME_INSTANT_LIMIT: u32 = 10_000;
+
+/// Launches between two calls of [`Drive::watch`].
+const WATCH_EVERY: u64 = 1 << 20;
+
+/// [`simulate`], driven: with or without the fast-forward, watched (progress, interruption).
+pub fn simulate_driven(req: &Request, mut drive: Drive<'_>) -> Simulation {
     let mut run = Run::new(req);
     if let Some(refusal) = req.policy.timing_refusal() {
         run.refuse_at_start(&refusal);
         return run.finish();
     }
     let mut t = 0.0f64;
+    let mut next_watch = WATCH_EVERY;
+    let mut same_instant = 0u32;
     while t < run.span && req.max_attempts.is_none_or(|m| run.s.launches < m) {
-        match run.launch(t) {
-            Step::Next(at) => t = at,
+        if run.s.launches >= next_watch {
+            next_watch = run.s.launches + WATCH_EVERY;
+            if let Some(watch) = drive.watch.as_mut() {
+                if !watch(t) {
+                    run.interrupt(t);
+                    break;
+                }
+            }
+        }
+        let step = if run.rows.len() < req.keep_rows {
+            run.launch::<true>(t)
+        } else {
+            run.launch::<false>(t)
+        };
+        match step {
+            Step::Next(at) if at > t => {
+                t = at;
+                same_instant = 0;
+            }
+            Step::Next(_) => {
+                // No wait and no lifetime: launches without end at one instant.
+                same_instant += 1;
+                if same_instant >= SAME_INSTANT_LIMIT && req.max_attempts.is_none() {
+                    run.endless(t);
+                    break;
+                }
+            }
             Step::Stop => break,
+        }
+        if drive.fast_forward {
+            if let Some(cycle) = run.steady.take() {
+                t = run.fast_forward(&cycle).unwrap_or(t);
+            }
         }
     }
     run.finish()
@@ -45,6 +123,10 @@ struct Run<'a> {
     span: f64,
     /// Where observation ended: the last outcome, or the span.
     end: f64,
+    /// Looks for the steady state.
+    steady: Steady,
+    /// Where the run was stopped early, if it was.
+    interrupted_at: Option<f64>,
 }
 
 /// What comes after a launch.
@@ -85,7 +167,56 @@ impl<'a> Run<'a> {
                 .then(|| req.scenario.settle_ms.max(0.0)),
             span,
             end: 0.0,
+            steady: Steady::default(),
+            interrupted_at: None,
         }
+    }
+
+    /// Skip whole cycles like `cycle` (just stepped), if the state repeats and the bounds
+    /// allow; returns the next launch's time.
+    fn fast_forward(&mut self, cycle: &Cycle) -> Option<f64> {
+        // Every further connection lives as the last one did.
+        let saturated = self.lives.is_empty() || self.connections >= self.lives.len();
+        let bounds = Bounds {
+            span: self.span,
+            strip_limit: self.strip.limit_ms(),
+            max_launches: self.req.max_attempts,
+        };
+        let n = saturated
+            .then(|| fast_forward::cycles_to_skip(cycle, &self.tracker, &self.s, &bounds))
+            .flatten();
+        let Some(n) = n else {
+            self.steady.not_yet();
+            return None;
+        };
+        let parts = Parts {
+            s: &mut self.s,
+            strip: &mut self.strip,
+            notices: &mut self.notices,
+            tracker: &mut self.tracker,
+        };
+        let (next, end) = fast_forward::skip(cycle, n, parts);
+        self.connections = self
+            .connections
+            .saturating_add(usize::try_from(n).unwrap_or(usize::MAX));
+        self.end = end;
+        Some(next)
+    }
+
+    /// Launches without end at `t`: no wait, no lifetime, so time never passes.
+    fn endless(&mut self, t: f64) {
+        self.s.stopped = Some(format!(
+            "counting stopped: {SAME_INSTANT_LIMIT} launches at one instant (no wait, no \
+             lifetime)"
+        ));
+        self.s.stopped_at_ms = Some(t);
+    }
+
+    /// Stopped at `t` (the next launch's time): everything before it is counted, and the run's
+    /// summary holds over `0..t`.
+    fn interrupt(&mut self, t: f64) {
+        self.span = t;
+        self.interrupted_at = Some(t);
     }
 
     /// When the host reports a reconnect whose connection came up at `up` and lives `life`:
@@ -121,12 +252,16 @@ impl<'a> Run<'a> {
         self.s.stopped_at_ms = Some(0.0);
     }
 
-    /// One launch at `launched`: its outcome, what the host makes of it, its row.
-    fn launch(&mut self, launched: f64) -> Step {
+    /// One launch at `launched`: its outcome, what the host makes of it, its row. `KEEP`:
+    /// whether rows may still be kept (once they are all kept, the launches that follow are
+    /// stepped by a copy of this without any of the rows' work).
+    #[inline]
+    fn launch<const KEEP: bool>(&mut self, launched: f64) -> Step {
         let span = self.span;
         self.s.launches += 1;
-        let keep = self.rows.len() < self.req.keep_rows;
+        let keep = KEEP && self.rows.len() < self.req.keep_rows;
         let mut status: Vec<StatusLine> = Vec::new();
+        let lines_before = (self.notices.down_lines, self.notices.cleared_lines);
 
         let Attempt {
             outcome,
@@ -163,6 +298,7 @@ impl<'a> Run<'a> {
             ),
             _ => (outcome, ended_at),
         };
+        let mut reconnect = None;
         if let (Some(up), Some(life)) = (connected_at, life) {
             // A successful reconnect (any launch after the first) closes an open episode, once
             // reported: at once, or on the legacy engine once the policy exchange has settled
@@ -170,6 +306,7 @@ impl<'a> Run<'a> {
             if let Some(at) = self.reported_at(up, life) {
                 if self.s.launches > 1 && at <= span {
                     self.notices.reconnected(at, keep.then_some(&mut status));
+                    reconnect = Some(at);
                 }
             }
         }
@@ -214,53 +351,88 @@ impl<'a> Run<'a> {
             self.s.count_resets += 1;
         }
         let (alert, webhook) = self.alert(&decision, &outcome, ended_at, keep, &mut status);
-
-        let (wait, next_attempt, stopped) = match decision.next {
-            Next::Retry { attempt, wait } => (Some(wait), Some(attempt), None),
-            Next::GiveUp { reason } => (None, None, Some(reason.to_string())),
-            Next::Halt => (
-                None,
-                None,
-                Some("permanent failure: reconnecting stops".to_string()),
-            ),
-            Next::Watching => (None, None, None),
-        };
-        if let Some(w) = wait {
-            self.s.longest_wait_ms = self.s.longest_wait_ms.max(w.ms);
+        if let Next::Retry { wait, .. } = decision.next {
+            self.s.longest_wait_ms = self.s.longest_wait_ms.max(wait.ms);
+            if !KEEP && self.steady.watching() {
+                let next = ended_at + wait.ms;
+                let lines = (
+                    self.notices.down_lines - lines_before.0,
+                    self.notices.cleared_lines - lines_before.1,
+                );
+                let notices = self.notices.state(next);
+                let (up, ended) = (connected_at, ended_at);
+                #[rustfmt::skip]
+                self.steady.saw(Cycle { launched, next, up, ended, reconnect, decision, lines, notices });
+            }
         }
         if keep {
-            // Status lines due before the next launch belong to this row.
-            let next_launch = wait.map_or(span, |w| ended_at + w.ms);
-            self.notices
-                .advance(next_launch.min(span), Some(&mut status));
-            self.rows.push(Row {
-                launch: self.s.launches,
-                attempt: decision.attempt,
-                launched_at_ms: launched,
-                connected_at_ms: connected_at,
-                // The behaviour's own lifetime, not a difference of absolute times.
-                lived_ms: match outcome {
-                    Outcome::Connected { lived_ms, .. } => Some(lived_ms),
-                    _ => None,
-                },
-                happened: happened(&outcome, decision.counted),
-                happened_text: happened_text(&outcome, decision.counted),
-                counted: decision.counted,
-                wait,
-                next_attempt,
-                alert,
-                webhook,
-                status,
-                stopped: stopped.clone(),
-            });
+            let (outcome, decision) = (&outcome, &decision);
+            #[rustfmt::skip]
+            let kept = Kept { launched, connected_at, outcome, decision, alert, webhook, status };
+            let row = self.row(kept, ended_at);
+            self.rows.push(row);
         }
-        match wait {
-            Some(w) => Step::Next(ended_at + w.ms),
-            None => {
-                self.s.stopped = stopped;
+        self.next(&decision, ended_at)
+    }
+
+    /// After a decision: the next launch, or why reconnecting stopped.
+    #[inline]
+    fn next(&mut self, decision: &Decision, ended_at: f64) -> Step {
+        match decision.next {
+            Next::Retry { wait, .. } => Step::Next(ended_at + wait.ms),
+            other => {
+                self.s.stopped = stopped(other);
                 self.s.stopped_at_ms = Some(ended_at);
                 Step::Stop
             }
+        }
+    }
+
+    /// A kept launch's row; status lines due before the next launch belong to it.
+    fn row(&mut self, kept: Kept<'_>, ended_at: f64) -> Row {
+        let Kept {
+            launched,
+            connected_at,
+            outcome,
+            decision,
+            alert,
+            webhook,
+            mut status,
+        } = kept;
+        let (wait, next_attempt) = match decision.next {
+            Next::Retry { attempt, wait } => (Some(wait), Some(attempt)),
+            _ => (None, None),
+        };
+        // Under an attempts bound, observation ends with the last launch's outcome (its
+        // bound, or a give-up); under a span, with the span.
+        let bounded = self.req.max_attempts;
+        let next_launch = wait.map_or(f64::INFINITY, |w| ended_at + w.ms);
+        let until = match bounded {
+            None => next_launch,
+            Some(m) if self.s.launches < m && next_launch < self.span => next_launch,
+            Some(_) => ended_at,
+        };
+        self.notices
+            .advance(until.min(self.span), Some(&mut status));
+        Row {
+            launch: self.s.launches,
+            attempt: decision.attempt,
+            launched_at_ms: launched,
+            connected_at_ms: connected_at,
+            // The behaviour's own lifetime, not a difference of absolute times.
+            lived_ms: match outcome {
+                Outcome::Connected { lived_ms, .. } => Some(*lived_ms),
+                _ => None,
+            },
+            happened: happened(outcome, decision.counted),
+            happened_text: happened_text(outcome, decision.counted),
+            counted: decision.counted,
+            wait,
+            next_attempt,
+            alert,
+            webhook,
+            status,
+            stopped: stopped(decision.next),
         }
     }
 
@@ -304,6 +476,27 @@ impl<'a> Run<'a> {
             self.span,
             self.end,
         )
+        .interrupted(self.interrupted_at)
+    }
+}
+
+/// What a kept launch's row is made of.
+struct Kept<'o> {
+    launched: f64,
+    connected_at: Option<f64>,
+    outcome: &'o Outcome,
+    decision: &'o Decision,
+    alert: Option<String>,
+    webhook: bool,
+    status: Vec<StatusLine>,
+}
+
+/// Why reconnecting stopped, in a row's and the summary's words.
+fn stopped(next: Next) -> Option<String> {
+    match next {
+        Next::Retry { .. } | Next::Watching => None,
+        Next::GiveUp { reason } => Some(reason.to_string()),
+        Next::Halt => Some("permanent failure: reconnecting stops".to_string()),
     }
 }
 
@@ -348,6 +541,7 @@ fn finish(
     );
     strip.end_ms = covered;
     strip.fit(covered);
+    strip.seal();
 
     let per_day = |n: f64| {
         if covered > 0.0 {
@@ -375,6 +569,7 @@ fn finish(
         rows,
         summary: s,
         strip,
+        interrupted_at_ms: None,
     }
 }
 
