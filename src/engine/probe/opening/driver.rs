@@ -8,9 +8,9 @@ use std::time::Duration;
 use serde_json::{json, Map, Value};
 use tokio::time::Instant;
 
-use super::super::handshake::{self, MODERN_VERSION};
-use super::super::model::Protocol;
 use super::record::*;
+use crate::engine::probe::handshake::{self, MODERN_VERSION};
+use crate::engine::probe::model::Protocol;
 use crate::engine::redact::Redactor;
 
 /// The legacy host's deadline for the initial policy request (`featureSets/update`).

@@ -2,8 +2,8 @@
 
 use serde::Serialize;
 
-use super::super::run_record::Launch;
 use super::record::*;
+use crate::engine::probe::run_record::Launch;
 
 /// What the openings of a whole run add up to (the `opening` member of `--json` and of the
 /// `--events` report line).
