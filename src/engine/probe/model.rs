@@ -140,8 +140,8 @@ pub struct StderrTail {
     pub total_lines: u64,
     /// Bytes written in all.
     pub total_bytes: u64,
-    /// Lines that name a likely cause (a missing module, a heap limit, a port in use: the
-    /// diagnosis table's stderr patterns) but may have scrolled out of the tail
+    /// Lines that name a likely cause (a missing module, a heap limit, a port in use: see
+    /// [`crate::engine::diagnosis::table::is_notable`]) but may have scrolled out of the tail
     /// (Node's heap-limit message is followed by 20 lines of native stack); at most 8, the
     /// latest, from the first 10,000 lines only.
     #[serde(skip_serializing_if = "Vec::is_empty")]
