@@ -173,7 +173,7 @@ fn resolve_stdio(
         },
     };
     let args = args_of(doc, entry, dir, env);
-    return Resolved {
+    Resolved {
         binding: Some(Binding {
             transport: Transport::Stdio,
             family,
@@ -182,7 +182,7 @@ fn resolve_stdio(
             url: None,
         }),
         problems,
-    };
+    }
 }
 
 /// A url entry: the scheme decides transport and family.
@@ -267,7 +267,7 @@ fn resolve_url(
             ),
         ));
     }
-    return Resolved {
+    Resolved {
         binding: Some(Binding {
             transport: by_scheme,
             family,
@@ -276,7 +276,7 @@ fn resolve_url(
             url: Some(url_text.into_owned()),
         }),
         problems,
-    };
+    }
 }
 
 pub(crate) fn family_name(f: EngineKind) -> &'static str {
