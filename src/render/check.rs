@@ -8,6 +8,7 @@ use crate::engine::config::{Finding, LoadError, Report, Severity, Snippet};
 
 use super::sanitize;
 use super::sanitize::{github_data as gh_data, github_property as gh_prop};
+use super::style;
 
 /// The version of `--format json`'s document. Bump on any incompatible change.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -60,22 +61,19 @@ pub fn summary_line(t: &Totals) -> String {
     s
 }
 
-struct Style {
+/// Paints when colour is on.
+struct Pen {
     on: bool,
 }
 
-impl Style {
-    fn paint(&self, code: &str, text: &str) -> String {
-        if self.on {
-            format!("\x1b[{code}m{text}\x1b[0m")
-        } else {
-            text.to_string()
-        }
+impl Pen {
+    fn paint(&self, s: anstyle::Style, text: &str) -> String {
+        style::paint(self.on, s, text)
     }
-    fn severity(&self, s: Severity) -> &'static str {
+    fn severity(&self, s: Severity) -> anstyle::Style {
         match s {
-            Severity::Error => "1;31",
-            Severity::Warning => "1;33",
+            Severity::Error => style::BAD,
+            Severity::Warning => style::WARN,
         }
     }
 }
@@ -149,17 +147,17 @@ fn headline(message: &str) -> (&str, &str) {
 }
 
 /// One diagnostic, as rustc and cargo draw them: `severity[code]: what`, then `--> where`.
-fn diagnostic(f: &Finding, style: &Style) -> String {
-    let sev = style.severity(f.severity);
+fn diagnostic(f: &Finding, pen: &Pen) -> String {
+    let sev = pen.severity(f.severity);
     let message = sanitize(&f.message);
     let (head, rest) = headline(&message);
     let mut out = format!(
         "{}{}: {}\n",
-        style.paint(sev, f.severity.as_str()),
-        style.paint("1", &format!("[{}]", f.code)),
-        style.paint("1", head)
+        pen.paint(sev, f.severity.as_str()),
+        pen.paint(style::STRONG, &format!("[{}]", f.code)),
+        pen.paint(style::STRONG, head)
     );
-    let arrow = style.paint("1;34", "-->");
+    let arrow = pen.paint(style::GUTTER, "-->");
     out.push_str(&format!(
         "  {arrow} {}:{}:{}\n",
         sanitize(&f.file),
@@ -181,14 +179,18 @@ fn diagnostic(f: &Finding, style: &Style) -> String {
     if let Some(s) = &f.snippet {
         let num = s.line.to_string();
         let pad = " ".repeat(num.len());
-        let bar = style.paint("1;34", "|");
+        let bar = pen.paint(style::GUTTER, "|");
         let (text, at, len) = shown_snippet(s);
         out.push_str(&format!(" {pad} {bar}\n"));
-        out.push_str(&format!(" {} {bar} {}\n", style.paint("1;34", &num), text));
+        out.push_str(&format!(
+            " {} {bar} {}\n",
+            pen.paint(style::GUTTER, &num),
+            text
+        ));
         out.push_str(&format!(
             " {pad} {bar} {}{}\n",
             " ".repeat(at),
-            style.paint(sev, &"^".repeat(len))
+            pen.paint(sev, &"^".repeat(len))
         ));
     }
     out
@@ -196,10 +198,10 @@ fn diagnostic(f: &Finding, style: &Style) -> String {
 
 /// Compiler-style diagnostics for every finding, then the summary line.
 pub fn human(reports: &[Report], totals: &Totals, color: bool, quiet: bool) -> String {
-    let style = Style { on: color };
+    let pen = Pen { on: color };
     let mut out = String::new();
     for f in reports.iter().flat_map(|r| &r.findings) {
-        out.push_str(&diagnostic(f, &style));
+        out.push_str(&diagnostic(f, &pen));
         out.push('\n');
     }
     if quiet {
@@ -207,11 +209,11 @@ pub fn human(reports: &[Report], totals: &Totals, color: bool, quiet: bool) -> S
     }
     let line = summary_line(totals);
     let painted = if totals.errors > 0 {
-        style.paint("1;31", &line)
+        pen.paint(style::BAD, &line)
     } else if totals.warnings > 0 {
-        style.paint("1;33", &line)
+        pen.paint(style::WARN, &line)
     } else {
-        style.paint("1;32", &line)
+        pen.paint(style::GOOD, &line)
     };
     out.push_str(&painted);
     out.push('\n');
@@ -220,12 +222,12 @@ pub fn human(reports: &[Report], totals: &Totals, color: bool, quiet: bool) -> S
 
 /// A usage error for standard error: `error: <what>` and a `hint:` when there is one.
 pub fn usage_error(what: &str, hint: Option<&str>, color: bool) -> String {
-    let style = Style { on: color };
-    let mut out = format!("{}: {}\n", style.paint("1;31", "error"), sanitize(what));
+    let pen = Pen { on: color };
+    let mut out = format!("{}: {}\n", pen.paint(style::BAD, "error"), sanitize(what));
     if let Some(hint) = hint {
         out.push_str(&format!(
             "{}: {}\n",
-            style.paint("1;36", "hint"),
+            pen.paint(style::HINT, "hint"),
             sanitize(hint)
         ));
     }
@@ -234,16 +236,16 @@ pub fn usage_error(what: &str, hint: Option<&str>, color: bool) -> String {
 
 /// A load error for standard error: `error: <what>` and a `hint:` when there is one.
 pub fn load_error(e: &LoadError, color: bool) -> String {
-    let style = Style { on: color };
+    let pen = Pen { on: color };
     let mut out = format!(
         "{}: {}\n",
-        style.paint("1;31", "error"),
+        pen.paint(style::BAD, "error"),
         sanitize(&e.to_string())
     );
     if let Some(hint) = e.hint() {
         out.push_str(&format!(
             "{}: {}\n",
-            style.paint("1;36", "hint"),
+            pen.paint(style::HINT, "hint"),
             sanitize(&hint)
         ));
     }

@@ -1,7 +1,7 @@
 //! Everything that touches a terminal: colour, sanitising server-controlled text, tables,
 //! diagnostics, progress and JSON.
 
-use std::io::{self, IsTerminal};
+use std::io;
 
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
 
@@ -18,6 +18,7 @@ pub mod sarif;
 pub mod schema;
 pub mod simulate;
 pub mod strip;
+pub mod style;
 pub mod svg;
 pub mod why;
 
@@ -113,44 +114,7 @@ impl StopCause {
     }
 }
 pub use sanitize::sanitize;
-
-/// `--color`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ColorChoice {
-    Auto,
-    Always,
-    Never,
-}
-
-impl ColorChoice {
-    /// Decided once: `--color`, then `NO_COLOR`, then `TERM=dumb`, then whether the stream is a
-    /// terminal.
-    pub fn enabled(self, stream_is_terminal: bool) -> bool {
-        match self {
-            ColorChoice::Always => true,
-            ColorChoice::Never => false,
-            ColorChoice::Auto => {
-                if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
-                    return false;
-                }
-                if std::env::var("TERM").is_ok_and(|t| t == "dumb") {
-                    return false;
-                }
-                stream_is_terminal
-            }
-        }
-    }
-
-    /// Colour for stdout.
-    pub fn for_stdout(self) -> bool {
-        self.enabled(std::io::stdout().is_terminal())
-    }
-
-    /// Colour for stderr.
-    pub fn for_stderr(self) -> bool {
-        self.enabled(std::io::stderr().is_terminal())
-    }
-}
+pub use style::ColorChoice;
 
 thread_local! {
     /// A width set by [`with_width`] (tests), before the terminal and `COLUMNS`.
@@ -163,15 +127,6 @@ pub fn with_width<R>(width: u16, f: impl FnOnce() -> R) -> R {
     let out = f();
     WIDTH.with(|w| w.set(before));
     out
-}
-
-/// `text` in bold `colour` (an SGR colour number: 31 red, 32 green, 33 yellow) when `on`.
-pub fn paint(on: bool, colour: u8, text: &str) -> String {
-    if on {
-        format!("\x1b[1;{colour}m{text}\x1b[0m")
-    } else {
-        text.to_string()
-    }
 }
 
 /// The terminal's width, or `COLUMNS`, or 80.

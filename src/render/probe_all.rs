@@ -9,7 +9,7 @@ use std::time::SystemTime;
 use super::layout::{fitted_table_painted, prose};
 use super::probe::{round_ms, write_text_to, Context};
 use super::terminal_width;
-use super::{sanitize, StopCause};
+use super::{sanitize, style, StopCause};
 use crate::engine::diagnosis::Diagnosis;
 use crate::engine::policy::timings::format_ms;
 use crate::engine::probe::opening::OpeningSummary;
@@ -433,17 +433,17 @@ fn summary_block(
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
     // The pattern in the verdict's colours: green stayed up, red did not.
     let pattern_column = if wide { 3 } else { 1 };
-    let paint = |r: usize, c: usize| -> Option<comfy_table::Color> {
+    let paint = |r: usize, c: usize| -> Option<anstyle::Style> {
         if c != pattern_column {
             return None;
         }
         match servers.get(r).map(|s| &s.result) {
             Some(ServerResult::Probed(p)) => Some(match p.verdict.pattern {
-                Pattern::StayedUp => comfy_table::Color::Green,
-                Pattern::Unknown => comfy_table::Color::Yellow,
-                _ => comfy_table::Color::Red,
+                Pattern::StayedUp => style::GOOD,
+                Pattern::Unknown => style::WARN,
+                _ => style::BAD,
             }),
-            Some(ServerResult::CannotLaunch(_)) => Some(comfy_table::Color::Red),
+            Some(ServerResult::CannotLaunch(_)) => Some(style::BAD),
             _ => None,
         }
     };

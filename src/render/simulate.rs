@@ -278,9 +278,9 @@ fn paint_strip(strip: &str, g: Glyphs) -> String {
         .chars()
         .map(|c| {
             if c == g.connected || c == g.partly {
-                super::paint(true, 32, &c.to_string())
+                super::style::paint(true, super::style::GOOD, &c.to_string())
             } else if c == g.alert {
-                super::paint(true, 31, &c.to_string())
+                super::style::paint(true, super::style::BAD, &c.to_string())
             } else {
                 c.to_string()
             }

@@ -27,7 +27,7 @@ use std::io::{self, Write};
 use std::time::SystemTime;
 
 use super::layout::prose;
-use super::{sanitize, StopCause};
+use super::{sanitize, style, StopCause};
 use crate::engine::diagnosis::Diagnosis;
 use crate::engine::policy::timings::format_ms;
 use crate::engine::probe::opening::{ChannelFinding, OpeningSummary};
@@ -180,9 +180,9 @@ pub fn write_text_to(
 pub fn verdict_line(verdict: &Verdict, findings: &[ChannelFinding], color: bool) -> String {
     use crate::engine::probe::verdict::Pattern;
     let colour = match verdict.pattern {
-        Pattern::StayedUp if findings.is_empty() => 32,
-        Pattern::StayedUp | Pattern::Unknown => 33,
-        _ => 31,
+        Pattern::StayedUp if findings.is_empty() => style::GOOD,
+        Pattern::StayedUp | Pattern::Unknown => style::WARN,
+        _ => style::BAD,
     };
     let but = if findings.is_empty() {
         String::new()
@@ -203,7 +203,7 @@ pub fn verdict_line(verdict: &Verdict, findings: &[ChannelFinding], color: bool)
         "  ",
     );
     text.lines()
-        .map(|line| super::paint(color, colour, line))
+        .map(|line| style::paint(color, colour, line))
         .collect::<Vec<_>>()
         .join("\n")
 }
