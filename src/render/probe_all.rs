@@ -6,9 +6,10 @@
 use std::io::{self, Write};
 use std::time::SystemTime;
 
-use super::layout::{fitted_table_painted, prose};
-use super::probe::{round_ms, write_text_to, Context};
-use super::terminal_width;
+use super::terminal::terminal_width;
+use super::text::layout::{fitted_table_painted, prose};
+use super::text::probe::{write_text_to, Context};
+use super::units::round_ms;
 use super::{sanitize, style, StopCause};
 use crate::engine::diagnosis::Diagnosis;
 use crate::engine::policy::timings::format_ms;
@@ -202,11 +203,11 @@ pub(crate) fn counts(servers: &[ServerReport]) -> Counts {
 }
 
 /// Every probed server's timeline, named as in the summary table.
-pub fn tracks(servers: &[ServerReport]) -> Vec<super::strip::Track> {
+pub fn tracks(servers: &[ServerReport]) -> Vec<super::timeline::Track> {
     servers
         .iter()
         .filter_map(|s| match &s.result {
-            ServerResult::Probed(p) => Some(super::strip::Track::of_probe(&s.name, &p.run)),
+            ServerResult::Probed(p) => Some(super::timeline::Track::of_probe(&s.name, &p.run)),
             _ => None,
         })
         .collect()
@@ -246,7 +247,7 @@ pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -
     }
     let why: Vec<(&ServerReport, String)> = servers
         .iter()
-        .filter_map(|s| super::why::one_line(&s.why).map(|line| (s, line)))
+        .filter_map(|s| super::text::why::one_line(&s.why).map(|line| (s, line)))
         .collect();
     if !why.is_empty() {
         writeln!(
@@ -262,7 +263,7 @@ pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -
     let tracks = tracks(servers);
     if !tracks.is_empty() {
         writeln!(out)?;
-        super::strip::write_probe_all(&mut out, &tracks)?;
+        super::text::strip::write_probe_all(&mut out, &tracks)?;
     }
 
     let not_probed: Vec<&ServerReport> = servers
@@ -359,7 +360,7 @@ fn summary_block(
     header.extend(
         rules
             .iter()
-            .map(|r| format!("mcpl-down\n{}", super::rule_cell(r))),
+            .map(|r| format!("mcpl-down\n{}", super::words::rule_cell(r))),
     );
     let mut rows: Vec<Vec<String>> = Vec::new();
     for s in servers {

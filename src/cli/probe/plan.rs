@@ -13,8 +13,8 @@ use crate::engine::probe::{
     self, AttemptOptions, PingOptions, Protocol, StdioTarget, StopSignal, Target,
 };
 use crate::engine::redact::Redactor;
-use crate::render::probe::EntryRef;
 use crate::render::probe_all::Refusal;
+use crate::render::text::probe::EntryRef;
 
 use super::args::ProbeArgs;
 

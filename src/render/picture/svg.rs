@@ -11,9 +11,11 @@
 
 use std::fmt::Write as _;
 
-use super::strip::{percent, Columns, Track};
 use crate::engine::policy::timings::format_ms;
 use crate::engine::schedule::Strip;
+use crate::render::sanitize::sanitize;
+use crate::render::timeline::{Columns, Track};
+use crate::render::units::{clock, percent};
 
 /// The picture's width in user units; the plot gets one column per unit.
 pub const WIDTH: usize = 1000;
@@ -43,7 +45,7 @@ pub const FAILED_RGB: (u8, u8, u8) = (0xe0, 0x31, 0x31);
 
 /// Text for XML: sanitised (control, bidi, zero-width characters escaped), then `&<>"'`.
 pub fn esc(text: &str) -> String {
-    let clean = super::sanitize(text);
+    let clean = sanitize(text);
     let mut out = String::with_capacity(clean.len());
     for c in clean.chars() {
         match c {
@@ -342,12 +344,12 @@ fn track_svg(svg: &mut String, track: &Track, l: &Layout, y: f64, compact: bool)
             };
             let x = l.x(*col) + 0.5;
             let title = if *count == 1 {
-                format!("{} at {}", notice.text, super::clock(notice.at_ms))
+                format!("{} at {}", notice.text, clock(notice.at_ms))
             } else {
                 format!(
                     "{count} status lines; the first: {} at {}",
                     notice.text,
-                    super::clock(notice.at_ms)
+                    clock(notice.at_ms)
                 )
             };
             let _ = write!(
@@ -469,7 +471,7 @@ pub fn timeline(tracks: &[Track], title: &str, standalone: bool) -> String {
     let mut y = 8.0;
     for t in tracks {
         if named {
-            let name: String = super::sanitize(&t.name).chars().take(22).collect();
+            let name: String = sanitize(&t.name).chars().take(22).collect();
             let _ = write!(
                 svg,
                 r#"<text class="mt-text" x="4" y="{}">{}</text><text class="mt-dim" x="4" y="{}">{} connected</text>"#,
@@ -564,7 +566,7 @@ mod tests {
     /// handshake instead; waits with a jitter range.
     fn track() -> Track {
         use crate::engine::policy::Wait;
-        use crate::render::strip::{Kind, Mark};
+        use crate::render::timeline::{Kind, Mark};
         let marks = (0..4)
             .map(|i| {
                 let at = f64::from(i) * 2500.0;

@@ -11,8 +11,8 @@
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, ContentArrangement, Table};
 use unicode_width::UnicodeWidthStr;
 
-use super::style::cell_colour;
-use super::terminal_width;
+use crate::render::style::cell_colour;
+use crate::render::terminal::terminal_width;
 
 /// Pieces wider than this may be cut to keep a table within the terminal.
 pub const LONGEST_PIECE: usize = 24;
