@@ -30,7 +30,7 @@ pub mod words;
 #[cfg(test)]
 mod check_config_outputs;
 
+pub use crate::engine::stop::StopCause;
 pub use sanitize::sanitize;
 pub use style::ColorChoice;
 pub use terminal::{is_broken_pipe, stderr_line, stderr_text, stdout_closed};
-pub use words::StopCause;

@@ -1,17 +1,9 @@
 //! Words for the engine's values, shared by every renderer: what stopped a run, a rule's name in
 //! a narrow column.
 
-/// What stopped a run from outside, for the report's words.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StopCause {
-    /// SIGINT (Ctrl-C).
-    Interrupt,
-    /// SIGTERM.
-    Terminate,
-    /// SIGHUP (the terminal went away).
-    HangUp,
-}
+use crate::engine::stop::StopCause;
 
+/// The report's words for what stopped a run.
 impl StopCause {
     /// `interrupted (Ctrl-C)`, `terminated (SIGTERM)`, `hung up (SIGHUP)`.
     pub fn words(self) -> &'static str {

@@ -7,12 +7,13 @@ use std::path::Path;
 use super::html::{self, DiagnosisView, Page, Section, TableView};
 use super::svg::{self, RuleStrip};
 use crate::engine::diagnosis::Diagnosis;
+use crate::engine::fleet::{AllContext, ServerReport, ServerResult};
 use crate::engine::policy::timings::format_ms;
 use crate::engine::policy::{EngineKind, Preset, Timings};
 use crate::engine::probe::verdict::{Prediction, Verdict, PREDICTED_RULES};
 use crate::engine::probe::ProbeRun;
 use crate::engine::schedule::{self, Request, Scenario, Simulation, DAY_MS};
-use crate::render::probe_all::{AllContext, ServerReport, ServerResult};
+use crate::engine::stop::StopCause;
 use crate::render::text::probe::{
     counted_cell, ended_cell, finish_text, notes, per_day, replay_text, server_line, since_start,
     wait_cell, Context,
@@ -21,7 +22,6 @@ use crate::render::text::simulate::{self as simulate_text, summary_rows, View};
 use crate::render::text::why::launches_text;
 use crate::render::timeline::Track;
 use crate::render::units::{clock, percent, rfc3339, round_ms};
-use crate::render::words::StopCause;
 
 /// Launch tables longer than this show their first and last half.
 pub const TABLE_ROWS: usize = 200;

@@ -30,10 +30,10 @@ use crate::engine::policy::timings::format_ms;
 use crate::engine::probe::opening::{ChannelFinding, OpeningSummary};
 use crate::engine::probe::verdict::Verdict;
 use crate::engine::probe::{ProbeRun, Protocol};
+use crate::engine::stop::StopCause;
 use crate::render::sanitize::sanitize;
 use crate::render::style;
 use crate::render::text::layout::prose;
-use crate::render::words::StopCause;
 
 /// The JSON document's version; bumped when a field changes meaning or goes away.
 pub const SCHEMA_VERSION: u32 = 1;

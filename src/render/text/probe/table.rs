@@ -6,11 +6,11 @@ use crate::engine::policy::timings::format_ms;
 use crate::engine::policy::{Ended, Next, Outcome};
 use crate::engine::probe::runner::Finish;
 use crate::engine::probe::{Family, Launch, ProbeRun, ServerInfo};
+use crate::engine::stop::StopCause;
 use crate::render::sanitize::sanitize;
 use crate::render::terminal::terminal_width;
 use crate::render::text::layout::fitted_table;
 use crate::render::units::{clock, round_ms};
-use crate::render::words::StopCause;
 
 use super::Context;
 
