@@ -10,9 +10,9 @@ use crate::engine::probe::verdict::{self, Verdict};
 use crate::engine::probe::{self, Event, Finish, ProbeRun, RunOptions, StopLevel, Target};
 use crate::engine::redact::Redactor;
 use crate::exit;
-use crate::render::probe::{self as view, Context, LiveLine};
+use crate::render::picture::report;
 use crate::render::probe_json::{self as events_view, EventLine, ProbeDoc};
-use crate::render::report;
+use crate::render::text::probe::{self as view, Context, LiveLine};
 use crate::render::{ColorChoice, StopCause};
 
 use super::args::{live_bounds, write_pictures, ProbeArgs};
@@ -125,7 +125,7 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
             }
             let why = [diagnosis::of_launch_error(&e, &setting)];
             let mut err = std::io::stderr().lock();
-            let _ = crate::render::why::write_why(&mut err, &why);
+            let _ = crate::render::text::why::write_why(&mut err, &why);
             return exit::USAGE;
         }
     };

@@ -19,6 +19,7 @@ pub mod json;
 mod snippet;
 pub mod source;
 mod subst;
+mod totals;
 mod values;
 mod walk;
 
@@ -27,6 +28,7 @@ pub use entry::{Binding, ServerEntry, TableKind, Transport};
 pub use finding::{Code, Finding, Report, Severity, Snippet};
 pub use source::{LineIndex, LoadError, Source, STDIN_NAME};
 pub use subst::{has_env_ref, substitute, substituted_values};
+pub use totals::Totals;
 
 /// The process environment, for [`CheckOptions::env`] and [`load_servers_with`].
 pub fn process_env(name: &str) -> Option<String> {
