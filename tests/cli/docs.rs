@@ -25,7 +25,7 @@
 //!
 //! Write examples whose shape does not depend on timing: `--launches N` or `--until-down`
 //! rather than `--for`, and `…` over what a slow machine changes (the day's predictions, the
-//! strip, a timer's Why). The test runs three at a time (`MCPL_DOCTOR_DOCS_JOBS`), on a machine
+//! strip, a timer's Why). The test runs two at a time (`MCPL_DOCTOR_DOCS_JOBS`), on a machine
 //! that may be busy.
 //!
 //! In the expected output, a line `…` (or starting with `…  (`) stands for any number of lines.
@@ -456,7 +456,7 @@ fn every_example_in_the_readme_and_docs_is_what_the_binary_prints() {
     let jobs = std::env::var("MCPL_DOCTOR_DOCS_JOBS")
         .ok()
         .and_then(|j| j.parse().ok())
-        .unwrap_or(3usize);
+        .unwrap_or(2usize);
     let mut results: Vec<Ran> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..jobs)
             .map(|_| {
