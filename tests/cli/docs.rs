@@ -25,8 +25,8 @@
 //!
 //! Write examples whose shape does not depend on timing: `--launches N` or `--until-down`
 //! rather than `--for`, and `…` over what a slow machine changes (the day's predictions, the
-//! strip, a timer's Why). The test runs two at a time (`MCPL_DOCTOR_DOCS_JOBS`), on a machine
-//! that may be busy.
+//! strip, a timer's Why). The test runs them one at a time (`MCPL_DOCTOR_DOCS_JOBS=N` for more),
+//! beside the other tests, on a machine that may be busy.
 //!
 //! In the expected output, a line `…` (or starting with `…  (`) stands for any number of lines.
 //! `MCPL_DOCTOR_BLESS=1 cargo test --test cli docs` rewrites the output of every example that
@@ -445,8 +445,8 @@ fn every_example_in_the_readme_and_docs_is_what_the_binary_prints() {
         examples.len()
     );
     let bless = std::env::var_os("MCPL_DOCTOR_BLESS").is_some();
-    // A few at a time: most of the time is servers starting and timers running, but a dozen
-    // Node servers starting at once on 2 busy cores take longer than a handshake timeout.
+    // One at a time by default: a dozen Node servers starting at once on 2 busy cores take
+    // longer than a handshake timeout, and slow the timing tests running beside this one.
     let queue = std::sync::Mutex::new(
         examples
             .into_iter()
@@ -456,7 +456,7 @@ fn every_example_in_the_readme_and_docs_is_what_the_binary_prints() {
     let jobs = std::env::var("MCPL_DOCTOR_DOCS_JOBS")
         .ok()
         .and_then(|j| j.parse().ok())
-        .unwrap_or(2usize);
+        .unwrap_or(1usize);
     let mut results: Vec<Ran> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..jobs)
             .map(|_| {
