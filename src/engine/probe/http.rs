@@ -48,13 +48,16 @@ use serde_json::Value;
 use tokio::time::Instant;
 use url::Url;
 
+use super::dial::{self, seconds};
+use super::endpoint::{self, redactor_with, url_secrets};
 use super::handshake::{self, Answer, Incoming};
-use super::opening::{Close, Opening, OpeningDriver};
-use super::ws::{redactor_with, seconds, url_secrets};
-use super::{
-    dial, urls, AttemptOptions, AttemptReport, Connector, LaunchError, Progress, Protocol,
-    ServerInfo, StderrTail, StdoutNoise, StopLevel, Stopped,
+use super::model::{
+    AttemptOptions, AttemptReport, LaunchError, Progress, Protocol, ServerInfo, StderrTail,
+    StdoutNoise, Stopped,
 };
+use super::opening::driver::{Close, OpeningDriver};
+use super::opening::record::Opening;
+use super::stop::StopLevel;
 use crate::engine::policy::{Ended, Failure, Outcome};
 use crate::engine::redact::Redactor;
 
@@ -84,7 +87,7 @@ impl HttpTarget {
     /// A target for `url` (`http://` or `https://`, with a host) and an optional bearer token
     /// (an empty token counts as none).
     pub fn new(url: &str, token: Option<String>) -> Result<HttpTarget, LaunchError> {
-        let parsed = urls::parse_endpoint(url, "HTTP", &["http", "https"])?;
+        let parsed = endpoint::parse_endpoint(url, "HTTP", &["http", "https"])?;
         Ok(HttpTarget {
             url: parsed,
             token: token.filter(|t| !t.is_empty()),
@@ -105,22 +108,12 @@ impl HttpTarget {
 
     /// The URL for a person: no `token` parameter, no password, then redacted.
     pub fn describe(&self, redactor: &Redactor) -> String {
-        redactor.redact(&urls::display_url(&self.url))
+        redactor.redact(&endpoint::display_url(&self.url))
     }
 
     /// Every secret this target carries, for the run's [`Redactor`].
     pub fn secrets(&self) -> Vec<String> {
         url_secrets(&self.url, self.token.as_deref())
-    }
-}
-
-impl Connector for HttpTarget {
-    async fn attempt(
-        &mut self,
-        opts: &AttemptOptions,
-        progress: &mut (dyn FnMut(Progress) + Send),
-    ) -> Result<AttemptReport, LaunchError> {
-        attempt(self, opts, progress).await
     }
 }
 

@@ -17,12 +17,14 @@ use tokio::time::Instant;
 
 use super::handshake::{self, Answer, Incoming, PingAction, Pinger};
 use super::lines::{LineReader, Tail};
-use super::opening::{Close, OpeningDriver};
-use super::{
-    memory, AttemptOptions, AttemptReport, LaunchError, Misbehaviour, ProcessFacts, Progress,
-    ServerInfo, StderrTail, StdoutNoise, StopLevel, Stopped,
+use super::memory;
+use super::model::{
+    AttemptOptions, AttemptReport, LaunchError, Misbehaviour, ProcessFacts, Progress, ServerInfo,
+    StderrTail, StdoutNoise, Stopped,
 };
-use crate::engine::diagnosis;
+use super::opening::driver::{Close, OpeningDriver};
+use super::stop::StopLevel;
+use crate::engine::diagnosis::table::is_notable;
 use crate::engine::policy::{Ended, Failure, Outcome};
 use crate::engine::process::{self, GroupChild, StopResult};
 use crate::engine::redact::Redactor;
@@ -279,7 +281,7 @@ fn spawn_stderr_reader(
             };
             let total = reader.total_bytes;
             if let Ok(mut s) = state.lock() {
-                if s.tail.total_lines < NOTABLE_SCAN_LINES && diagnosis::table::is_notable(&text) {
+                if s.tail.total_lines < NOTABLE_SCAN_LINES && is_notable(&text) {
                     if s.notable.len() == NOTABLE_LINES {
                         s.notable.pop_front();
                     }

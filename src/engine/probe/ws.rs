@@ -27,7 +27,7 @@
 //!
 //! Frames that are not JSON-RPC (text or binary) are counted in [`StdoutNoise`], as non-JSON
 //! stdout lines are for a stdio server. No URL with its token ever leaves this module: messages
-//! name the server by [`urls::display_url`].
+//! name the server by [`endpoint::display_url`].
 
 use std::time::{Duration, SystemTime};
 
@@ -42,13 +42,16 @@ use tokio_tungstenite::tungstenite::{self, Message};
 use tokio_tungstenite::WebSocketStream;
 use url::Url;
 
-use super::dial::{self, Stream};
+use super::dial::{self, seconds, Stream};
+use super::endpoint::{self, redactor_with, url_secrets};
 use super::handshake::{self, Answer, Incoming, PingAction, Pinger};
-use super::opening::{Close, Opening, OpeningDriver};
-use super::{
-    urls, AttemptOptions, AttemptReport, Connector, LaunchError, Misbehaviour, Progress, Protocol,
-    ServerInfo, StderrTail, StdoutNoise, StopLevel, Stopped,
+use super::model::{
+    AttemptOptions, AttemptReport, LaunchError, Misbehaviour, Progress, Protocol, ServerInfo,
+    StderrTail, StdoutNoise, Stopped,
 };
+use super::opening::driver::{Close, OpeningDriver};
+use super::opening::record::Opening;
+use super::stop::StopLevel;
 use crate::engine::policy::{Ended, Failure, Outcome};
 use crate::engine::redact::Redactor;
 
@@ -87,7 +90,7 @@ impl WsTarget {
     /// token counts as none). A URL the host would refuse is a [`LaunchError`] whose text shows
     /// the URL without its token.
     pub fn new(url: &str, token: Option<String>) -> Result<WsTarget, LaunchError> {
-        let parsed = urls::parse_endpoint(url, "WebSocket", &["ws", "wss"])?;
+        let parsed = endpoint::parse_endpoint(url, "WebSocket", &["ws", "wss"])?;
         Ok(WsTarget {
             url: parsed,
             token: token.filter(|t| !t.is_empty()),
@@ -108,73 +111,18 @@ impl WsTarget {
 
     /// The URL the host dials: the configured one with `token=...` in its query.
     pub fn request_url(&self) -> Url {
-        urls::with_token(&self.url, self.token.as_deref())
+        endpoint::with_token(&self.url, self.token.as_deref())
     }
 
     /// The URL for a person: no token, no password, then redacted.
     pub fn describe(&self, redactor: &Redactor) -> String {
-        redactor.redact(&urls::display_url(&self.url))
+        redactor.redact(&endpoint::display_url(&self.url))
     }
 
     /// Every secret this target carries, for the run's [`Redactor`]: the token (as given and as
     /// encoded in the query), a `token` already in the URL, the URL's password.
     pub fn secrets(&self) -> Vec<String> {
         url_secrets(&self.url, self.token.as_deref())
-    }
-}
-
-/// The secrets a URL and its token carry (shared with the HTTP transport).
-pub(crate) fn url_secrets(url: &Url, token: Option<&str>) -> Vec<String> {
-    let mut out = Vec::new();
-    if let Some(t) = token.filter(|t| !t.is_empty()) {
-        out.push(t.to_string());
-        let encoded: String = url::form_urlencoded::byte_serialize(t.as_bytes()).collect();
-        out.push(encoded);
-    }
-    if let Some(query) = url.query() {
-        for (k, v) in url.query_pairs() {
-            if (k == urls::TOKEN_PARAM || crate::engine::redact::is_secret_name(&k))
-                && !v.is_empty()
-            {
-                out.push(v.into_owned());
-            }
-        }
-        // And as written (percent-encoded) in the query.
-        for pair in query.split('&') {
-            if let Some((k, v)) = pair.split_once('=') {
-                let name = url::form_urlencoded::parse(pair.as_bytes())
-                    .next()
-                    .map(|(k, _)| k.into_owned())
-                    .unwrap_or_else(|| k.to_string());
-                if crate::engine::redact::is_secret_name(&name) && !v.is_empty() {
-                    out.push(v.to_string());
-                }
-            }
-        }
-    }
-    if let Some(p) = url.password() {
-        out.push(p.to_string());
-    }
-    out.dedup();
-    out
-}
-
-/// The run's redactor plus this target's own secrets.
-pub(crate) fn redactor_with(base: &Redactor, secrets: Vec<String>) -> Redactor {
-    let mut r = base.clone();
-    for s in secrets {
-        r.add(s);
-    }
-    r
-}
-
-impl Connector for WsTarget {
-    async fn attempt(
-        &mut self,
-        opts: &AttemptOptions,
-        progress: &mut (dyn FnMut(Progress) + Send),
-    ) -> Result<AttemptReport, LaunchError> {
-        attempt(self, opts, progress).await
     }
 }
 
@@ -280,7 +228,7 @@ fn sample(text: &str, redactor: &Redactor) -> String {
 }
 
 /// Make one attempt against `target`: open, handshake, watch, close. Never `Err` once the target
-/// exists (every failure is an outcome); `Result` for the [`Connector`] shape.
+/// exists (every failure is an outcome); `Result` for the `Connector` shape.
 pub async fn attempt(
     target: &WsTarget,
     opts: &AttemptOptions,
@@ -847,15 +795,6 @@ async fn drain(ws: &mut Ws, opts: &AttemptOptions) {
             while let Some(Ok(_)) = ws.next().await {}
         }) => {}
         () = opts.stop.reached(StopLevel::Force) => {}
-    }
-}
-
-/// `15 s`, or `300 ms` for a duration that is not whole seconds.
-pub(crate) fn seconds(d: Duration) -> String {
-    if d.subsec_millis() == 0 && d.as_secs() > 0 {
-        format!("{} s", d.as_secs())
-    } else {
-        format!("{} ms", d.as_millis())
     }
 }
 
