@@ -319,9 +319,10 @@ pub async fn attempt(
         let next = tokio::select! {
             m = ws.next() => m,
             () = tokio::time::sleep_until(handshake_deadline) => {
+                let at = Instant::now();
                 let failure = Failure::Message(handshake::timeout_message(protocol).to_string());
                 close(&mut ws, false, opts).await;
-                return Ok(draft.finish(Instant::now(), Some(Outcome::FailedToConnect(failure))));
+                return Ok(draft.finish(at, Some(Outcome::FailedToConnect(failure))));
             }
             i = interrupted(opts) => {
                 let at = Instant::now();
