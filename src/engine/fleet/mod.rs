@@ -1,0 +1,21 @@
+//! Probing a configuration: every selected entry of a host configuration planned (probe,
+//! skip, refuse) and probed at once, as the host would start them.
+//!
+//! - [`plan`]: what an entry resolves to before anything runs (target, timings, secrets), or
+//!   why the host does not start it; which entries a selection picks;
+//! - [`runner`]: every planned entry probed at once, reported as [`FleetEvent`]s, then judged;
+//! - [`report`]: what the run produces ([`ServerReport`] per entry, [`counts`]).
+
+pub mod plan;
+pub mod report;
+pub mod runner;
+
+pub use plan::{
+    duration, entry_at, find_entry, load_config, plan_entry, qualified_id, select, EntryPlan,
+    EntryRef, Item, PlanError, PlanOptions, Resolved, Selection, TimingRefusal,
+};
+pub use report::{counts, AllContext, Counts, Probed, Refusal, ServerReport, ServerResult};
+pub use runner::{run, FleetEvent, FleetOptions, Runs, Sink};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,358 @@
+//! The live progress line on stderr (a terminal only), one per server with `--all`.
+
+use std::time::Duration;
+
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::engine::policy::timings::format_ms;
+use crate::engine::probe::runner::Finish;
+use crate::engine::probe::Event;
+use crate::render::sanitize;
+use crate::render::units::round_ms;
+
+/// The progress line on stderr (a terminal only): launch number, state, time to next launch.
+/// With several servers, one line each under a [`MultiLive`].
+pub struct LiveLine {
+    bar: Option<ProgressBar>,
+    /// The server's name, padded, before the state (several servers only).
+    prefix: String,
+    /// Keep the line with its last state when the run finishes (several servers: the others
+    /// are still running) instead of removing it.
+    keep_when_finished: bool,
+    launch: u32,
+    attempt: u32,
+    state: LiveState,
+    bounds: Bounds,
+    started: std::time::Instant,
+}
+
+/// What the progress line says it waits for, and up to when.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Bounds {
+    /// `--handshake-timeout`, ms.
+    pub handshake_ms: f64,
+    /// `--watch`, ms.
+    pub watch_ms: f64,
+    /// `--for`, ms from the start.
+    pub run_for_ms: Option<f64>,
+}
+
+enum LiveState {
+    Starting,
+    Handshaking {
+        since: std::time::Instant,
+    },
+    Connected {
+        since: std::time::Instant,
+    },
+    Waiting {
+        until: std::time::Instant,
+        next: u32,
+    },
+    Stopping,
+    Finished(String),
+}
+
+fn spinner_style() -> ProgressStyle {
+    ProgressStyle::with_template("{spinner} {msg}")
+        .unwrap_or_else(|_| ProgressStyle::default_spinner())
+}
+
+impl LiveLine {
+    /// A progress line, drawn only when `enabled` (stderr is a terminal).
+    pub fn new(enabled: bool) -> LiveLine {
+        let bar = enabled.then(|| {
+            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+            bar.set_style(spinner_style());
+            bar
+        });
+        LiveLine {
+            bar,
+            prefix: String::new(),
+            keep_when_finished: false,
+            launch: 0,
+            attempt: 0,
+            state: LiveState::Starting,
+            bounds: Bounds::default(),
+            started: std::time::Instant::now(),
+        }
+    }
+
+    /// The bounds the line names while it waits.
+    pub fn with_bounds(mut self, bounds: Bounds) -> LiveLine {
+        self.bounds = bounds;
+        self
+    }
+
+    /// One server's line among several, named `name` (padded to `width` characters).
+    fn in_multi(multi: Option<&MultiProgress>, name: &str, width: usize) -> LiveLine {
+        let bar = multi.map(|m| {
+            let bar = m.add(ProgressBar::new_spinner());
+            bar.set_style(spinner_style());
+            bar
+        });
+        let name = sanitize(name);
+        let pad = width.saturating_sub(name.chars().count());
+        LiveLine {
+            bar,
+            prefix: format!("{name}{}  ", " ".repeat(pad)),
+            keep_when_finished: true,
+            launch: 0,
+            attempt: 0,
+            state: LiveState::Starting,
+            bounds: Bounds::default(),
+            started: std::time::Instant::now(),
+        }
+    }
+
+    /// Follow an event.
+    pub fn on_event(&mut self, event: &Event) {
+        if self.bar.is_none() {
+            return;
+        }
+        let now = std::time::Instant::now();
+        match event {
+            Event::Launched {
+                launch, attempt, ..
+            } => {
+                self.launch = *launch;
+                self.attempt = *attempt;
+                self.state = LiveState::Handshaking { since: now };
+            }
+            Event::Connected { .. } => self.state = LiveState::Connected { since: now },
+            Event::Waiting {
+                next_attempt, wait, ..
+            } => {
+                self.state = LiveState::Waiting {
+                    until: now + duration(wait.ms),
+                    next: *next_attempt,
+                }
+            }
+            Event::Ended(_) => self.state = LiveState::Stopping,
+            Event::Finished { finish, .. } => {
+                if self.keep_when_finished {
+                    self.tick();
+                    self.state = LiveState::Finished(format!(
+                        "done after {} launch{}: {}",
+                        self.launch,
+                        if self.launch == 1 { "" } else { "es" },
+                        finish_words(*finish)
+                    ));
+                    let msg = self.message();
+                    if let Some(bar) = &self.bar {
+                        bar.finish_with_message(msg);
+                    }
+                    return;
+                }
+                self.clear();
+            }
+            _ => {}
+        }
+        self.tick();
+    }
+
+    fn message(&self) -> String {
+        let now = std::time::Instant::now();
+        let head = format!("launch {} (attempt {})", self.launch, self.attempt);
+        let bound = |ms: f64, flag: &str| {
+            if ms > 0.0 {
+                format!("up to {} ({flag})", format_ms(ms))
+            } else {
+                String::new()
+            }
+        };
+        let msg = match &self.state {
+            LiveState::Starting => "starting".to_string(),
+            LiveState::Handshaking { since } => format!(
+                "{head}: waiting {} for the handshake, {} so far",
+                bound(self.bounds.handshake_ms, "--handshake-timeout"),
+                format_ms(round_ms(ms(now - *since)))
+            ),
+            LiveState::Connected { since } => format!(
+                "{head}: connected for {}; waiting {} for the connection to end",
+                format_ms(round_ms(ms(now - *since))),
+                bound(self.bounds.watch_ms, "--watch")
+            ),
+            LiveState::Waiting { until, next } => format!(
+                "{head}: ended; the host's wait before attempt {next}: {} left",
+                format_ms(round_ms(ms(until.saturating_duration_since(now))))
+            ),
+            LiveState::Stopping => format!("{head}: ended"),
+            LiveState::Finished(text) => text.clone(),
+        };
+        let mut msg = msg.replace("waiting  for", "waiting for");
+        if let (Some(limit), LiveState::Connected { .. } | LiveState::Waiting { .. }) =
+            (self.bounds.run_for_ms, &self.state)
+        {
+            let left = (limit - ms(now - self.started)).max(0.0);
+            msg.push_str(&format!("; --for ends in {}", format_ms(round_ms(left))));
+        }
+        format!("{}{msg}", self.prefix)
+    }
+
+    /// Redraw (call every 100 ms or so).
+    pub fn tick(&self) {
+        let Some(bar) = &self.bar else {
+            return;
+        };
+        if matches!(self.state, LiveState::Finished(_)) {
+            return;
+        }
+        bar.set_message(self.message());
+        bar.tick();
+    }
+
+    /// Remove the line (before the report is printed).
+    pub fn clear(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// Why a run finished, in a few words (a progress line).
+fn finish_words(f: Finish) -> &'static str {
+    match f {
+        Finish::Launches(_) => "--launches reached",
+        Finish::Deadline => "--for reached",
+        Finish::UntilDown => "the host would raise mcpl-down",
+        Finish::StillUp => "still up at --watch",
+        Finish::Halted => "a permanent failure",
+        Finish::GaveUp(_) => "the rule gives up",
+        Finish::Interrupted => "interrupted",
+    }
+}
+
+/// One progress line per server on stderr (a terminal only), under a header line that counts
+/// the servers in each state (the terminal may be too short to show every line).
+pub struct MultiLive {
+    multi: Option<MultiProgress>,
+    header: Option<ProgressBar>,
+    lines: Vec<std::sync::Mutex<LiveLine>>,
+}
+
+impl MultiLive {
+    /// Lines for servers named `names`, drawn only when `enabled`, naming `bounds`.
+    pub fn new(enabled: bool, names: &[String], bounds: Bounds) -> MultiLive {
+        let multi = enabled.then(|| MultiProgress::with_draw_target(ProgressDrawTarget::stderr()));
+        let header = multi.as_ref().map(|m| {
+            let bar = m.add(ProgressBar::new_spinner());
+            bar.set_style(
+                ProgressStyle::with_template("{msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            );
+            bar
+        });
+        let width = names
+            .iter()
+            .map(|n| sanitize(n).chars().count())
+            .max()
+            .unwrap_or(0)
+            .min(24);
+        let lines = names
+            .iter()
+            .map(|n| {
+                std::sync::Mutex::new(
+                    LiveLine::in_multi(multi.as_ref(), n, width).with_bounds(bounds),
+                )
+            })
+            .collect();
+        let live = MultiLive {
+            multi,
+            header,
+            lines,
+        };
+        live.draw_header();
+        live
+    }
+
+    /// Whether anything is drawn.
+    pub fn enabled(&self) -> bool {
+        self.multi.is_some()
+    }
+
+    /// Server `index` reported `event`.
+    pub fn on_event(&self, index: usize, event: &Event) {
+        if self.multi.is_none() {
+            return;
+        }
+        if let Some(Ok(mut line)) = self.lines.get(index).map(|l| l.lock()) {
+            line.on_event(event);
+        }
+        if matches!(event, Event::Finished { .. } | Event::Launched { .. }) {
+            self.draw_header();
+        }
+    }
+
+    fn draw_header(&self) {
+        let Some(header) = &self.header else {
+            return;
+        };
+        let (mut starting, mut handshaking, mut connected, mut waiting, mut done) = (0, 0, 0, 0, 0);
+        for line in &self.lines {
+            let Ok(l) = line.lock() else { continue };
+            match l.state {
+                LiveState::Starting => starting += 1,
+                LiveState::Handshaking { .. } => handshaking += 1,
+                LiveState::Connected { .. } => connected += 1,
+                LiveState::Waiting { .. } | LiveState::Stopping => waiting += 1,
+                LiveState::Finished(_) => done += 1,
+            }
+        }
+        let mut parts = Vec::new();
+        for (n, what) in [
+            (starting, "starting"),
+            (handshaking, "handshaking"),
+            (connected, "connected"),
+            (waiting, "between launches"),
+            (done, "done"),
+        ] {
+            if n > 0 {
+                parts.push(format!("{n} {what}"));
+            }
+        }
+        header.set_message(format!(
+            "probing {} server{}: {}",
+            self.lines.len(),
+            if self.lines.len() == 1 { "" } else { "s" },
+            parts.join(", ")
+        ));
+    }
+
+    /// Redraw every line (call every 100 ms or so).
+    pub fn tick(&self) {
+        if self.multi.is_none() {
+            return;
+        }
+        for line in &self.lines {
+            if let Ok(l) = line.lock() {
+                l.tick();
+            }
+        }
+        self.draw_header();
+    }
+
+    /// Remove every line (before the report is printed).
+    pub fn clear(&self) {
+        for line in &self.lines {
+            if let Ok(mut l) = line.lock() {
+                l.clear();
+            }
+        }
+        if let Some(h) = &self.header {
+            h.finish_and_clear();
+        }
+        if let Some(m) = &self.multi {
+            let _ = m.clear();
+        }
+    }
+}
+
+fn duration(ms: f64) -> Duration {
+    Duration::try_from_secs_f64(ms.max(0.0) / 1000.0)
+        .unwrap_or(Duration::from_secs(u32::MAX.into()))
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
