@@ -150,7 +150,7 @@ pub(super) fn cycles_to_skip(
         ended < bounds.span && ended <= bounds.strip_limit && ended < EXACT_LIMIT_MS
     };
     let room = bounds.span.min(bounds.strip_limit).min(EXACT_LIMIT_MS) - (first + end);
-    if !(room > 0.0) {
+    if room.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
         return None;
     }
     // A guess from the division, then exact on both sides.
