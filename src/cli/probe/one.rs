@@ -8,9 +8,12 @@ use std::time::Duration;
 use crate::engine::diagnosis;
 use crate::engine::probe::{self, verdict, Event, Finish, RunOptions, StopLevel, Target};
 use crate::exit;
+use crate::render::context::Context;
+use crate::render::json::events::EventLine;
+use crate::render::json::probe::{self as json_view, ProbeDoc};
+use crate::render::json::write as events_view;
 use crate::render::picture::report;
-use crate::render::probe_json::{self as events_view, EventLine, ProbeDoc};
-use crate::render::text::probe::{self as view, Context, LiveLine};
+use crate::render::text::probe::{self as view, LiveLine};
 use crate::render::{ColorChoice, StopCause};
 
 use super::args::{live_bounds, write_pictures, ProbeArgs};
@@ -162,7 +165,7 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
         return exit::USAGE;
     }
     let written = if args.json {
-        view::write_json(&run, &verdict, &ctx)
+        json_view::write_json(&run, &verdict, &ctx)
     } else if args.events {
         let mut out = std::io::stdout().lock();
         why.iter()

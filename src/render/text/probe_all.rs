@@ -5,30 +5,17 @@
 
 use std::io::{self, Write};
 
-use super::sanitize;
-use super::style;
-use super::terminal::terminal_width;
-use super::text::layout::{fitted_table_painted, prose};
-use super::text::probe::{write_text_to, Context};
-use super::units::round_ms;
-use crate::engine::diagnosis::Diagnosis;
+use super::layout::{fitted_table_painted, prose};
+use super::probe::write_text_to;
 use crate::engine::fleet::{counts, Counts};
-use crate::engine::fleet::{AllContext, Probed, ServerReport, ServerResult};
+use crate::engine::fleet::{AllContext, ServerReport, ServerResult};
 use crate::engine::policy::timings::format_ms;
 use crate::engine::probe::opening::OpeningSummary;
 use crate::engine::probe::verdict::{self, Pattern, Verdict, PREDICTED_RULES};
-
-impl Probed {
-    pub(crate) fn context<'a>(&'a self, why: &'a [Diagnosis]) -> Context<'a> {
-        Context {
-            target: &self.target,
-            entry: None,
-            protocol: self.protocol,
-            interrupted: self.interrupted,
-            why,
-        }
-    }
-}
+use crate::render::sanitize::sanitize;
+use crate::render::style;
+use crate::render::terminal::terminal_width;
+use crate::render::units::round_ms;
 
 fn pattern_words(p: Pattern) -> &'static str {
     match p {
@@ -75,11 +62,13 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 }
 
 /// Every probed server's timeline, named as in the summary table.
-pub fn tracks(servers: &[ServerReport]) -> Vec<super::timeline::Track> {
+pub fn tracks(servers: &[ServerReport]) -> Vec<crate::render::timeline::Track> {
     servers
         .iter()
         .filter_map(|s| match &s.result {
-            ServerResult::Probed(p) => Some(super::timeline::Track::of_probe(&s.name, &p.run)),
+            ServerResult::Probed(p) => {
+                Some(crate::render::timeline::Track::of_probe(&s.name, &p.run))
+            }
             _ => None,
         })
         .collect()
@@ -119,7 +108,7 @@ pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -
     }
     let why: Vec<(&ServerReport, String)> = servers
         .iter()
-        .filter_map(|s| super::text::why::one_line(&s.why).map(|line| (s, line)))
+        .filter_map(|s| super::why::one_line(&s.why).map(|line| (s, line)))
         .collect();
     if !why.is_empty() {
         writeln!(
@@ -135,7 +124,7 @@ pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -
     let tracks = tracks(servers);
     if !tracks.is_empty() {
         writeln!(out)?;
-        super::text::strip::write_probe_all(&mut out, &tracks)?;
+        super::strip::write_probe_all(&mut out, &tracks)?;
     }
 
     let not_probed: Vec<&ServerReport> = servers
@@ -232,7 +221,7 @@ fn summary_block(
     header.extend(
         rules
             .iter()
-            .map(|r| format!("mcpl-down\n{}", super::words::rule_cell(r))),
+            .map(|r| format!("mcpl-down\n{}", crate::render::words::rule_cell(r))),
     );
     let mut rows: Vec<Vec<String>> = Vec::new();
     for s in servers {
@@ -363,9 +352,4 @@ fn summary_block(
     out.push_str(&prose(&format!("{}.", summary.join(", ")), ""));
     out.push('\n');
     out
-}
-
-/// Write the `--json` document.
-pub fn write_json(servers: &[ServerReport], ctx: &AllContext<'_>) -> io::Result<()> {
-    super::probe_json::write_pretty(&super::probe_json::AllDoc::of(servers, ctx))
 }

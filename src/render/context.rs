@@ -1,0 +1,45 @@
+//! What a probe's renderers are told besides the run itself: how the target is named, which
+//! configuration entry it is, what stopped the run, and why its connections ended.
+
+use crate::engine::diagnosis::Diagnosis;
+use crate::engine::fleet::Probed;
+use crate::engine::probe::Protocol;
+use crate::engine::stop::StopCause;
+
+/// What the report shows besides the run itself.
+pub struct Context<'a> {
+    /// The target as shown to a person (redacted).
+    pub target: &'a str,
+    /// The configuration entry probed (`--config FILE --server ID`), if any.
+    pub entry: Option<&'a EntryRef>,
+    pub protocol: Protocol,
+    /// What stopped the run from outside (Ctrl-C, SIGTERM, SIGHUP), if anything did.
+    pub interrupted: Option<StopCause>,
+    /// The likely causes of the ends, the surest first (empty when nothing died).
+    pub why: &'a [Diagnosis],
+}
+
+/// A configuration entry, as `--server` names it and where it is.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+pub struct EntryRef {
+    /// The id, qualified by the object holding its table where that names a host
+    /// (`prod/files`).
+    pub id: String,
+    /// `file:line:column` of the entry.
+    pub at: String,
+    /// Its JSON path (`$.hosts.prod.mcplServers.files`).
+    pub path: String,
+}
+
+/// A server of `--all` seen as a single probe.
+impl Probed {
+    pub(crate) fn context<'a>(&'a self, why: &'a [Diagnosis]) -> Context<'a> {
+        Context {
+            target: &self.target,
+            entry: None,
+            protocol: self.protocol,
+            interrupted: self.interrupted,
+            why,
+        }
+    }
+}
