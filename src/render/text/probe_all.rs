@@ -223,75 +223,10 @@ fn summary_block(
             .iter()
             .map(|r| format!("mcpl-down\n{}", crate::render::words::rule_cell(r))),
     );
-    let mut rows: Vec<Vec<String>> = Vec::new();
-    for s in servers {
-        let (launches, pattern, verdict, downs): (u64, String, String, Vec<String>) =
-            match &s.result {
-                ServerResult::Probed(p) => {
-                    let (run, verdict) = (&p.run, &p.verdict);
-                    // Interrupted before it showed anything else: up until the stop, not
-                    // "stayed up".
-                    let mut pattern = match (verdict.pattern, ctx.interrupted) {
-                        (Pattern::StayedUp, Some(_)) => "up until stopped",
-                        (p, _) => pattern_words(p),
-                    }
-                    .to_string();
-                    let findings = OpeningSummary::of(&run.launches).findings;
-                    if !findings.is_empty() {
-                        // Why it counts against a clean exit although it stayed up.
-                        let ids: Vec<&str> = findings.iter().map(|f| f.id).collect();
-                        pattern.push_str(&format!(", but {}", ids.join(", ")));
-                    }
-                    (
-                        run.total_launches(),
-                        pattern,
-                        sanitize(&verdict.short),
-                        rules.iter().map(|r| first_down_cell(verdict, r)).collect(),
-                    )
-                }
-                other => {
-                    let (pattern, why) = match other {
-                        ServerResult::CannotLaunch(e) => ("cannot launch", sanitize(e)),
-                        ServerResult::Refused { label, .. } => {
-                            ("not probed", format!("{label} (see below)"))
-                        }
-                        ServerResult::Skipped(_) => ("skipped", "not probed (see below)".into()),
-                        ServerResult::Probed(_) => ("", String::new()),
-                    };
-                    (
-                        0,
-                        pattern.to_string(),
-                        why,
-                        rules.iter().map(|_| "-".to_string()).collect(),
-                    )
-                }
-            };
-        let name = sanitize(&s.name);
-        let mut row = if wide {
-            vec![
-                name,
-                s.transport.to_string(),
-                launches.to_string(),
-                pattern,
-                verdict,
-            ]
-        } else {
-            vec![
-                format!("{name}\n{}", s.transport),
-                if launches == 0 {
-                    pattern
-                } else {
-                    format!(
-                        "{pattern}\n{launches} launch{}",
-                        if launches == 1 { "" } else { "es" }
-                    )
-                },
-                verdict,
-            ]
-        };
-        row.extend(downs);
-        rows.push(row);
-    }
+    let rows: Vec<Vec<String>> = servers
+        .iter()
+        .map(|s| summary_row(s, ctx, &rules, wide))
+        .collect();
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
     // The pattern in the verdict's colours: green stayed up, red did not.
     let pattern_column = if wide { 3 } else { 1 };
@@ -317,6 +252,82 @@ fn summary_block(
         "",
     ));
     out.push('\n');
+    out.push_str(&prose(&format!("{}.", counts_line(ctx, c)), ""));
+    out.push('\n');
+    out
+}
+
+/// One entry's row of the summary table.
+fn summary_row(s: &ServerReport, ctx: &AllContext<'_>, rules: &[&str], wide: bool) -> Vec<String> {
+    let (launches, pattern, verdict, downs): (u64, String, String, Vec<String>) = match &s.result {
+        ServerResult::Probed(p) => {
+            let (run, verdict) = (&p.run, &p.verdict);
+            // Interrupted before it showed anything else: up until the stop, not
+            // "stayed up".
+            let mut pattern = match (verdict.pattern, ctx.interrupted) {
+                (Pattern::StayedUp, Some(_)) => "up until stopped",
+                (p, _) => pattern_words(p),
+            }
+            .to_string();
+            let findings = OpeningSummary::of(&run.launches).findings;
+            if !findings.is_empty() {
+                // Why it counts against a clean exit although it stayed up.
+                let ids: Vec<&str> = findings.iter().map(|f| f.id).collect();
+                pattern.push_str(&format!(", but {}", ids.join(", ")));
+            }
+            (
+                run.total_launches(),
+                pattern,
+                sanitize(&verdict.short),
+                rules.iter().map(|r| first_down_cell(verdict, r)).collect(),
+            )
+        }
+        other => {
+            let (pattern, why) = match other {
+                ServerResult::CannotLaunch(e) => ("cannot launch", sanitize(e)),
+                ServerResult::Refused { label, .. } => {
+                    ("not probed", format!("{label} (see below)"))
+                }
+                ServerResult::Skipped(_) => ("skipped", "not probed (see below)".into()),
+                ServerResult::Probed(_) => ("", String::new()),
+            };
+            (
+                0,
+                pattern.to_string(),
+                why,
+                rules.iter().map(|_| "-".to_string()).collect(),
+            )
+        }
+    };
+    let name = sanitize(&s.name);
+    let mut row = if wide {
+        vec![
+            name,
+            s.transport.to_string(),
+            launches.to_string(),
+            pattern,
+            verdict,
+        ]
+    } else {
+        vec![
+            format!("{name}\n{}", s.transport),
+            if launches == 0 {
+                pattern
+            } else {
+                format!(
+                    "{pattern}\n{launches} launch{}",
+                    if launches == 1 { "" } else { "es" }
+                )
+            },
+            verdict,
+        ]
+    };
+    row.extend(downs);
+    row
+}
+
+/// `3 servers stayed up, 1 did not (flapped or never connected), ...` (without the stop).
+fn counts_line(ctx: &AllContext<'_>, c: &Counts) -> String {
     let mut summary = vec![if ctx.interrupted.is_some() {
         plural(
             c.stayed_up,
@@ -349,7 +360,5 @@ fn summary_block(
     if c.skipped > 0 {
         summary.push(format!("{} skipped", c.skipped));
     }
-    out.push_str(&prose(&format!("{}.", summary.join(", ")), ""));
-    out.push('\n');
-    out
+    summary.join(", ")
 }
