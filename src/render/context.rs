@@ -1,8 +1,8 @@
 //! What a probe's renderers are told besides the run itself: how the target is named, which
-//! configuration entry it is, what stopped the run, and why its connections ended.
+//! configuration entry it is ([`EntryRef`], the engine's), what stopped the run, and why its connections ended.
 
 use crate::engine::diagnosis::Diagnosis;
-use crate::engine::fleet::Probed;
+use crate::engine::fleet::{EntryRef, Probed};
 use crate::engine::probe::Protocol;
 use crate::engine::stop::StopCause;
 
@@ -17,18 +17,6 @@ pub struct Context<'a> {
     pub interrupted: Option<StopCause>,
     /// The likely causes of the ends, the surest first (empty when nothing died).
     pub why: &'a [Diagnosis],
-}
-
-/// A configuration entry, as `--server` names it and where it is.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
-pub struct EntryRef {
-    /// The id, qualified by the object holding its table where that names a host
-    /// (`prod/files`).
-    pub id: String,
-    /// `file:line:column` of the entry.
-    pub at: String,
-    /// Its JSON path (`$.hosts.prod.mcplServers.files`).
-    pub path: String,
 }
 
 /// A server of `--all` seen as a single probe.

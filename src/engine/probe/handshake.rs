@@ -405,6 +405,11 @@ impl Pinger {
         }
     }
 
+    /// Whether `id` is the ping awaiting its answer.
+    pub fn awaits(&self, id: i64) -> bool {
+        self.outstanding.is_some_and(|(o, _)| o == id)
+    }
+
     /// A message arrived at `now`; an answer (result or error) to the outstanding ping counts.
     pub fn on_message(&mut self, msg: &Value, now: Instant) {
         if let Some((id, _)) = self.outstanding {

@@ -24,6 +24,7 @@ pub mod model;
 pub mod opening;
 pub mod run_record;
 pub mod runner;
+pub mod session;
 pub mod stdio;
 pub mod stop;
 pub mod target;

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::engine::config::totals::Totals;
+use crate::engine::config::Totals;
 use crate::engine::config::{Finding, LoadError, Report};
 use crate::render::sanitize;
 

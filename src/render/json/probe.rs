@@ -15,6 +15,7 @@ use serde::{Serialize, Serializer};
 
 use super::ms::{ms, opt_ms, unix_ms, Ms};
 use crate::engine::diagnosis::Diagnosis;
+use crate::engine::fleet::EntryRef;
 use crate::engine::policy::{Counted, Ended, Next, Outcome, Wait};
 use crate::engine::probe::opening::{Opening, OpeningSummary};
 use crate::engine::probe::runner::{Finish, Folded, Planned};
@@ -22,7 +23,7 @@ use crate::engine::probe::verdict::{Pattern, Prediction, Verdict};
 use crate::engine::probe::{
     Launch, Misbehaviour, ProbeRun, Protocol, ServerInfo, StderrTail, StdoutNoise, Stopped,
 };
-use crate::render::context::{Context, EntryRef};
+use crate::render::context::Context;
 use crate::render::units::rfc3339;
 
 /// The `--json` document's version (one server, or every server of `--all`); bumped when a field changes meaning or goes away.
