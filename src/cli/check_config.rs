@@ -1,6 +1,6 @@
 //! `mcpl-doctor check-config`: arguments, then one engine call per file, then one renderer.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
@@ -183,20 +183,7 @@ fn check_stdin(name: Option<&str>, options: &CheckOptions<'_>) -> Result<Report,
     let Some(name) = name else {
         return config::check_file(Path::new("-"), options);
     };
-    let mut bytes = Vec::new();
-    std::io::stdin()
-        .lock()
-        .read_to_end(&mut bytes)
-        .map_err(|source| LoadError::Io {
-            file: name.to_string(),
-            source,
-        })?;
-    let parent = match Path::new(name).parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let dir = std::path::absolute(&parent).unwrap_or(parent);
-    let source = Source::from_bytes(name, dir, bytes)?;
+    let source = Source::read_stdin_named(name)?;
     config::check_source(&source, options)
 }
 

@@ -78,6 +78,18 @@ impl Source {
         Source::from_bytes(name, dir, bytes)
     }
 
+    /// Standard input under the name `name` (`--stdin-filename`): read with the same cap as any
+    /// input, `./` and `../` args resolved against `name`'s folder.
+    pub fn read_stdin_named(name: &str) -> Result<Source, LoadError> {
+        let bytes = read_capped(std::io::stdin().lock(), name)?;
+        let parent = match Path::new(name).parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let dir = std::path::absolute(&parent).unwrap_or(parent);
+        Source::from_bytes(name, dir, bytes)
+    }
+
     /// A source from bytes already in memory. Refuses what the host's
     /// `JSON.parse(fs.readFileSync(file, 'utf8'))` cannot read: invalid UTF-8 (Node would
     /// replace it with U+FFFD and then fail or read something else), and a byte order mark
