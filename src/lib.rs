@@ -14,6 +14,8 @@ compile_error!(
      group and stops it with signals, as the host does; Windows has neither"
 );
 
+#[cfg(test)]
+mod architecture_tests;
 pub mod cli;
 pub mod engine;
 pub mod exit;
