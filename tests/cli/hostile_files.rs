@@ -4,7 +4,6 @@
 //! full stdout. Every run is under a time bound.
 
 use std::io::Read;
-use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -60,14 +59,6 @@ fn vm_hwm_kb(pid: u32) -> Option<u64> {
         .nth(1)?
         .parse()
         .ok()
-}
-
-fn mkfifo(path: &Path) {
-    let ok = Command::new("mkfifo")
-        .arg(path)
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(ok, "mkfifo {}", path.display());
 }
 
 // ---------------------------------------------------------------------------------------------
