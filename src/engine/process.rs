@@ -127,13 +127,10 @@ impl GroupChild {
         self.escaped
     }
 
-    /// Stop what left the group, then forget the launch.
+    /// Stop what left the group (SIGTERM, `grace`, then frozen and killed), then forget the
+    /// launch.
     async fn stop_escaped(&mut self, grace: Duration) {
-        let found = process_tree::escaped(&self.marker, self.pid());
-        self.escaped = found.len();
-        if !found.is_empty() {
-            process_tree::stop_escaped(&found, grace).await;
-        }
+        self.escaped = process_tree::stop_escaped(&self.marker, self.pid(), grace).await;
         process_tree::finished(self.pid(), &self.marker);
     }
 
@@ -288,9 +285,7 @@ impl Drop for GroupChild {
             // Reap the leader if it is already gone; tokio reaps it later otherwise.
             self.poll_leader();
             self.reap_orphans();
-            for p in process_tree::escaped(&self.marker, self.pid()) {
-                let _ = nix::sys::signal::kill(Pid::from_raw(p.pid as i32), Signal::SIGKILL);
-            }
+            process_tree::kill_escaped(&self.marker, self.pid());
             process_tree::finished(self.pid(), &self.marker);
         }
     }
