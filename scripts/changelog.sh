@@ -11,10 +11,40 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+usage() {
+    cat <<'USAGE'
+usage: scripts/changelog.sh [--print] VERSION [DATE]
+
+Turns the fragments in changelog.d/ into a release section of CHANGELOG.md.
+  --print       print the section and change nothing
+  VERSION       the release's semantic version, e.g. 0.2.0 (a leading v is refused)
+  DATE          YYYY-MM-DD, default today (UTC)
+Without --print it writes CHANGELOG.md and deletes the fragments (commit both).
+  -h, --help    this text
+USAGE
+}
+
 print_only=false
-if [ "${1:-}" = "--print" ]; then print_only=true; shift; fi
-version=${1:?usage: scripts/changelog.sh [--print] VERSION [DATE]}
+case "${1:-}" in
+    -h | --help) usage; exit 0 ;;
+    --print) print_only=true; shift ;;
+esac
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then
+    usage >&2
+    exit 2
+fi
+version=$1
 date=${2:-$(date -u +%Y-%m-%d)}
+# Semantic versioning 2.0.0: MAJOR.MINOR.PATCH, optional -prerelease and +build.
+semver='^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$'
+if ! [[ $version =~ $semver ]]; then
+    echo "error: \"$version\" is not a semantic version (e.g. 0.2.0); nothing was changed (-h for usage)" >&2
+    exit 2
+fi
+if ! [[ $date =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}$ ]]; then
+    echo "error: \"$date\" is not a date (YYYY-MM-DD); nothing was changed" >&2
+    exit 2
+fi
 
 name_rule='^[0-9]+-[a-z0-9]+(-[a-z0-9]+)*\.(added|changed|fixed|removed|breaking)\.md$'
 fragments=()

@@ -12,6 +12,7 @@
 # Outputs (appended to $GITHUB_OUTPUT when set): sarif=PATH, status=EXIT_STATUS.
 # Exits 0 after writing the outputs: the action's last step fails the job on `status`, so the
 # SARIF upload between them always runs.
+case "${1:-}" in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 set -uo pipefail
 
 paths=${INPUT_PATHS:-.}

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Regenerate completions/ and man/ from the binary's clap definition.
+case "${1:-}" in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --quiet

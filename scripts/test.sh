@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The project's test command (what CI runs): checks the tools the tests need, then runs every
 # unit and integration test. The fixture servers are plain Node scripts (no npm packages).
+case "${1:-}" in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v node >/dev/null 2>&1; then

@@ -569,7 +569,6 @@ fn no_giant_files_or_functions() {
 /// Every tracked file: a relative path that climbs out of the repository from the file's
 /// folder, the shared reference folder beside the checkout, or an absolute path of this machine.
 #[test]
-#[ignore = "issue 17 in progress: run with --ignored to see what is left"]
 fn no_tracked_file_refers_to_a_path_outside_the_repository() {
     let root = root();
     let listed = std::process::Command::new("git")

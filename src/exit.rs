@@ -16,8 +16,8 @@ pub const HUNG_UP: u8 = 129;
 pub const TERMINATED: u8 = 143;
 
 /// The exit code for a run stopped by `cause`.
-pub fn stopped_by(cause: crate::render::StopCause) -> u8 {
-    use crate::render::StopCause;
+pub fn stopped_by(cause: crate::engine::stop::StopCause) -> u8 {
+    use crate::engine::stop::StopCause;
     match cause {
         StopCause::Interrupt => INTERRUPTED,
         StopCause::Terminate => TERMINATED,

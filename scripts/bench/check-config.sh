@@ -7,6 +7,7 @@
 #   2. for scale: Node's own `JSON.parse` of the same file, Node's start-up included (what the
 #      host does before it reads one field).
 # Usage: scripts/bench/check-config.sh [SERVERS] [RUNS]   (defaults 10000 and 5). Needs node, python3.
+case "${1:-}" in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 servers="${1:-10000}"

@@ -5,6 +5,7 @@
 # time to handshake (goal: within about 10 ms).
 # Usage: scripts/bench/diagnosis.sh [RUNS]   (default 5 runs of the one-shot probe). Needs node, python3;
 # Linux (/proc). MCPL_DOCTOR=path/to/binary measures that binary instead of a release build.
+case "${1:-}" in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 runs="${1:-5}"

@@ -10,6 +10,7 @@
 #      (goal: 0 of RUNS each)
 #   5. CPU the probe uses over 10 s of watching a quiet server (the reaper's cost)
 # Usage: scripts/bench/hostile-proc.sh [RUNS]   (default 25; BIN=path to use another build). Needs python3.
+case "${1:-}" in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 runs="${1:-25}"

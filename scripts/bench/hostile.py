@@ -14,6 +14,10 @@ import subprocess
 import sys
 import time
 
+if any(a in ("-h", "--help") for a in sys.argv[1:]):
+    print(__doc__ or "")
+    sys.exit(0)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SERVERS = os.path.join(ROOT, "fixtures", "servers")
 

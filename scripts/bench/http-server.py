@@ -3,6 +3,11 @@
 # tool; a path ending in
 # /status/NNN answers that HTTP status instead. Prints the port it listens on (127.0.0.1; $PORT,
 # else any free one).
+import sys as _sys
+
+if any(a in ("-h", "--help") for a in _sys.argv[1:]):
+    print('A minimal modern MCP server over HTTP for examples and benchmarks, with no dependencies:\nanswers every `server/discover` POST with a valid result (2026-07-28) and `tools/list` with one\ntool; a path ending in\n/status/NNN answers that HTTP status instead. Prints the port it listens on (127.0.0.1; $PORT,\nelse any free one).')
+    _sys.exit(0)
 import json
 import os
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer

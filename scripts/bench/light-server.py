@@ -1,6 +1,11 @@
 # A minimal legacy MCP server for scripts/bench/probe.sh: answers initialize, logs its handshake, and
 # 300 ms later logs its exit and leaves with os._exit (no interpreter teardown), so the gap
 # between its log and the probe's figure is the probe's own latency plus the kernel's.
+import sys as _sys
+
+if any(a in ("-h", "--help") for a in _sys.argv[1:]):
+    print("A minimal legacy MCP server for scripts/bench/probe.sh: answers initialize, logs its handshake, and\n300 ms later logs its exit and leaves with os._exit (no interpreter teardown), so the gap\nbetween its log and the probe's figure is the probe's own latency plus the kernel's.")
+    _sys.exit(0)
 import json, os, sys, time
 
 log = open(os.environ["FIXTURE_LOG"], "a")

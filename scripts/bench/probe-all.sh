@@ -16,6 +16,7 @@
 #          10 WebSocket servers: the probe's own cost, with the CPU mostly free.
 # Usage: scripts/bench/probe-all.sh [LAUNCHES] [WATCH]   (defaults 3 and 2s). Needs node, python3; Linux.
 # KEEP=DIR keeps the generated configurations, outputs and logs in DIR.
+case "${1:-}" in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 launches="${1:-3}"

@@ -6,6 +6,7 @@
 #   3. CPU used while waiting between launches (goal: near zero)
 #   4. peak memory (VmHWM), idle and under a stderr flood and a huge stdout line
 # Usage: scripts/bench/probe.sh [LAUNCHES]   (default 30). Needs node; Linux (/proc).
+case "${1:-}" in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 launches="${1:-30}"

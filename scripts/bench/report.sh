@@ -4,6 +4,7 @@
 # Prints: the file sizes, the launch marks drawn (and the launches they stand for), then per run
 # the time from navigation to the second frame after `load` (measured in the page by a copy with
 # a one-line script; the report itself has none) for a blank page and both reports.
+case "${1:-}" in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${BIN:-target/release/mcpl-doctor}

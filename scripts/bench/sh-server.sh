@@ -5,6 +5,7 @@
 #   up          stays up until its stdin closes
 #   flap SECS   exits SECS seconds after notifications/initialized
 #   fail        exits with code 1 before answering
+case "${1:-}" in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 mode="${1:-up}"
 [ "$mode" = fail ] && exit 1
 read -r _initialize

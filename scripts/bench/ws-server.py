@@ -5,6 +5,11 @@
 #                      notifications/initialized
 # Prints the port it listens on (127.0.0.1; $PORT, else any free one), then serves until killed. With a file argument, logs
 # {"name", "event": "initialized" | "close", "t": wall-clock ms} lines to it (NAME from the path).
+import sys as _sys
+
+if any(a in ("-h", "--help") for a in _sys.argv[1:]):
+    print('A minimal legacy MCPL server over WebSocket for scripts/bench/probe-all.sh, with no dependencies\n(RFC 6455 by hand: upgrade, masked client frames, unmasked server frames).\n  /up[/NAME]         answers initialize and every request, stays up\n  /close/MS[/NAME]   answers initialize, closes with 4000 "idle" MS ms after\n                     notifications/initialized\nPrints the port it listens on (127.0.0.1; $PORT, else any free one), then serves until killed. With a file argument, logs\n{"name", "event": "initialized" | "close", "t": wall-clock ms} lines to it (NAME from the path).')
+    _sys.exit(0)
 import asyncio, base64, hashlib, json, os, struct, sys, time
 
 log = open(sys.argv[1], "a") if len(sys.argv) > 1 else None

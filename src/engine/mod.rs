@@ -3,9 +3,11 @@
 
 pub mod config;
 pub mod diagnosis;
+pub mod fleet;
 pub mod policy;
 pub mod probe;
 pub mod process;
 pub mod process_tree;
 pub mod redact;
 pub mod schedule;
+pub mod stop;

@@ -82,17 +82,9 @@ pub fn stdout_closed() -> bool {
     }
 }
 
-/// What stopped a run from outside, for the report's words.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StopCause {
-    /// SIGINT (Ctrl-C).
-    Interrupt,
-    /// SIGTERM.
-    Terminate,
-    /// SIGHUP (the terminal went away).
-    HangUp,
-}
+pub use crate::engine::stop::StopCause;
 
+/// The report's words for what stopped a run.
 impl StopCause {
     /// `interrupted (Ctrl-C)`, `terminated (SIGTERM)`, `hung up (SIGHUP)`.
     pub fn words(self) -> &'static str {

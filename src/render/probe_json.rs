@@ -15,8 +15,8 @@ use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Serialize, Serializer};
 
 use super::probe::{rfc3339, Context, EntryRef, SCHEMA_VERSION};
-use super::probe_all::{counts, AllContext, Refusal, ServerReport, ServerResult};
 use crate::engine::diagnosis::Diagnosis;
+use crate::engine::fleet::{counts, AllContext, Refusal, ServerReport, ServerResult};
 use crate::engine::policy::{Counted, Ended, Next, Outcome, Wait};
 use crate::engine::probe::opening::{Opening, OpeningSummary};
 use crate::engine::probe::runner::{Finish, Folded, Planned};

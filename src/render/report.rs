@@ -9,13 +9,13 @@ use super::probe::{
     counted_cell, ended_cell, finish_text, notes, per_day, replay_text, round_ms, server_line,
     since_start, wait_cell, Context,
 };
-use super::probe_all::{AllContext, ServerReport, ServerResult};
 use super::simulate::{summary_rows, View};
 use super::strip::{percent, Track};
 use super::svg::{self, RuleStrip};
 use super::why::launches_text;
 use super::StopCause;
 use crate::engine::diagnosis::Diagnosis;
+use crate::engine::fleet::{AllContext, ServerReport, ServerResult};
 use crate::engine::policy::timings::format_ms;
 use crate::engine::policy::{EngineKind, Preset, Timings};
 use crate::engine::probe::verdict::{Prediction, Verdict, PREDICTED_RULES};

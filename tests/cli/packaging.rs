@@ -145,3 +145,201 @@ fn the_licence_file_is_the_one_cargo_toml_names() {
     assert!(licence.starts_with("MIT License\n"));
     assert!(licence.contains("Permission is hereby granted, free of charge"));
 }
+
+/// `scripts/release.sh` packages this build for this machine's target: one top folder named
+/// like the archive holding the binary, README.md, LICENSE, every completion and man page; a
+/// `sha256sum` file beside it that checks; the packaged binary runs. Then the action's
+/// installer (`scripts/ci-install.sh`) fetches that archive from a releases folder, checks the
+/// sum and puts a working binary where it is told.
+#[test]
+fn the_release_archive_has_the_documented_layout_and_installs() {
+    let out = tempfile::tempdir().expect("a temp dir");
+    let version = env!("CARGO_PKG_VERSION");
+    let target = String::from_utf8_lossy(
+        &Command::new("rustc")
+            .arg("-vV")
+            .output()
+            .expect("rustc runs")
+            .stdout,
+    )
+    .lines()
+    .find_map(|l| l.strip_prefix("host: ").map(str::to_string))
+    .expect("rustc names its host");
+    // The test build stripped, as a release build is (100 MB of debug info would take most of
+    // the test's time to compress).
+    let binary = out.path().join("mcpl-doctor-stripped");
+    let stripped = Command::new("strip")
+        .arg("-o")
+        .arg(&binary)
+        .arg(env!("CARGO_BIN_EXE_mcpl-doctor"))
+        .status()
+        .expect("this test needs strip (binutils) on PATH");
+    assert!(stripped.success(), "strip failed");
+    let made = Command::new("bash")
+        .arg(root().join("scripts/release.sh"))
+        .arg("--binary")
+        .arg(&binary)
+        .arg("--out")
+        .arg(out.path())
+        .arg(version)
+        .output()
+        .expect("bash runs");
+    assert!(
+        made.status.success(),
+        "release.sh failed: {}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let name = format!("mcpl-doctor-{version}-{target}");
+    let archive = out.path().join(format!("{name}.tar.gz"));
+    assert!(archive.is_file(), "no {}", archive.display());
+
+    let listed = Command::new("tar")
+        .arg("-tzf")
+        .arg(&archive)
+        .output()
+        .expect("tar runs");
+    let mut entries: Vec<String> = String::from_utf8_lossy(&listed.stdout)
+        .lines()
+        .map(|l| l.trim_end_matches('/').to_string())
+        .collect();
+    entries.sort();
+    let mut expected = vec![
+        name.clone(),
+        format!("{name}/mcpl-doctor"),
+        format!("{name}/README.md"),
+        format!("{name}/LICENSE"),
+        format!("{name}/completions"),
+        format!("{name}/man"),
+    ];
+    for dir in ["completions", "man"] {
+        for e in std::fs::read_dir(root().join(dir)).expect("the folder") {
+            let file = e
+                .expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned();
+            if dir == "completions" || file.ends_with(".1") {
+                expected.push(format!("{name}/{dir}/{file}"));
+            }
+        }
+    }
+    expected.sort();
+    assert_eq!(entries, expected, "the archive's layout");
+
+    let sum = Command::new("sha256sum")
+        .args(["-c", &format!("{name}.tar.gz.sha256")])
+        .current_dir(out.path())
+        .output()
+        .expect("sha256sum runs");
+    assert!(
+        sum.status.success(),
+        "the checksum file does not check: {:?}",
+        sum
+    );
+
+    // The action's installer, from a releases folder.
+    let bin = out.path().join("bin");
+    let installed = Command::new("bash")
+        .arg(root().join("scripts/ci-install.sh"))
+        .env("INPUT_VERSION", version)
+        .env("RELEASE_BASE", format!("file://{}", out.path().display()))
+        .env("TARGET", &target)
+        .env("INSTALL_DIR", &bin)
+        .env_remove("GITHUB_PATH")
+        .output()
+        .expect("bash runs");
+    assert!(
+        installed.status.success(),
+        "ci-install.sh failed: {}",
+        String::from_utf8_lossy(&installed.stderr)
+    );
+    let v = Command::new(bin.join("mcpl-doctor"))
+        .arg("--version")
+        .output()
+        .expect("it runs");
+    assert_eq!(
+        String::from_utf8_lossy(&v.stdout).trim(),
+        format!("mcpl-doctor {version}")
+    );
+
+    // A tampered archive is refused.
+    std::fs::write(&archive, b"not the archive").expect("write");
+    let refused = Command::new("bash")
+        .arg(root().join("scripts/ci-install.sh"))
+        .env("INPUT_VERSION", version)
+        .env("RELEASE_BASE", format!("file://{}", out.path().display()))
+        .env("TARGET", &target)
+        .env("INSTALL_DIR", out.path().join("bin2"))
+        .output()
+        .expect("bash runs");
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("does not match its published checksum")
+    );
+    assert!(!out.path().join("bin2/mcpl-doctor").exists());
+}
+
+/// `-h`/`--help` on every script prints its usage, exits 0 and changes nothing (the changelog
+/// script once took `--help` as a version and deleted every fragment); the changelog script
+/// refuses a version that is not semver, changing nothing.
+#[test]
+fn every_script_answers_help_and_changes_nothing() {
+    let mut scripts = Vec::new();
+    for dir in ["scripts", "scripts/bench"] {
+        for e in std::fs::read_dir(root().join(dir)).expect("the folder") {
+            let p = e.expect("an entry").path();
+            if p.extension().is_some_and(|x| x == "sh" || x == "py") {
+                scripts.push(p);
+            }
+        }
+    }
+    assert!(scripts.len() >= 10, "found only {} scripts", scripts.len());
+    let status = || {
+        Command::new("git")
+            .args(["status", "--porcelain", "--untracked-files=all"])
+            .current_dir(root())
+            .output()
+            .expect("git runs")
+            .stdout
+    };
+    let before = status();
+    for s in &scripts {
+        let interpreter = if s.extension().is_some_and(|x| x == "py") {
+            "python3"
+        } else {
+            "bash"
+        };
+        for flag in ["-h", "--help"] {
+            let o = Command::new(interpreter)
+                .arg(s)
+                .arg(flag)
+                .output()
+                .expect("it runs");
+            let text = String::from_utf8_lossy(&o.stdout);
+            assert!(
+                o.status.success(),
+                "{} {flag}: exit {:?}",
+                s.display(),
+                o.status
+            );
+            assert!(
+                text.lines().count() >= 1 && text.len() > 20,
+                "{} {flag} printed no usage",
+                s.display()
+            );
+        }
+    }
+    for bad in ["--bogus", "v1.0", "1.0", "next"] {
+        let o = Command::new("bash")
+            .arg(root().join("scripts/changelog.sh"))
+            .arg(bad)
+            .output()
+            .expect("bash runs");
+        assert_eq!(o.status.code(), Some(2), "changelog.sh {bad}");
+    }
+    assert_eq!(
+        String::from_utf8_lossy(&before),
+        String::from_utf8_lossy(&status()),
+        "a script changed the checkout"
+    );
+}

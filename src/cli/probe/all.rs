@@ -23,12 +23,13 @@ use super::plan::{
 use super::stop::handle_signals;
 use crate::engine::config::ServerEntry;
 use crate::engine::diagnosis;
+use crate::engine::fleet::{AllContext, Probed, ServerReport, ServerResult};
 use crate::engine::policy::EngineKind;
 use crate::engine::probe::opening::OpeningSummary;
 use crate::engine::probe::{self, verdict, Event, LaunchError, ProbeRun, RunOptions, StopLevel};
 use crate::exit;
 use crate::render::probe::MultiLive;
-use crate::render::probe_all::{self as all_view, AllContext, Probed, ServerReport, ServerResult};
+use crate::render::probe_all as all_view;
 use crate::render::probe_json::{self as events_view, AllDoc, EventLine};
 use crate::render::report;
 use crate::render::{ColorChoice, StopCause};

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::engine::config::{self, CheckOptions, Code, Finding, Report, ServerEntry, Transport};
+use crate::engine::fleet::Refusal;
 use crate::engine::policy::{
     EngineKind, Preset, TimingField, Timings, DEFAULT_CAP_MS, DEFAULT_INTERVAL_MS,
 };
@@ -14,7 +15,6 @@ use crate::engine::probe::{
 };
 use crate::engine::redact::Redactor;
 use crate::render::probe::EntryRef;
-use crate::render::probe_all::Refusal;
 
 use super::args::ProbeArgs;
 

@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::engine::probe::{StopHandle, StopLevel};
+use crate::engine::stop::StopCause;
 use crate::exit;
-use crate::render::StopCause;
 
 /// What stops a run from outside: Ctrl-C, SIGTERM and SIGHUP (the first stops gracefully, the
 /// second forces), and a closed stdout (stops gracefully and quietly; the run then exits 0, as

@@ -1,8 +1,9 @@
 //! The fields a host reads, in one place: the checker's unknown-field warnings, its "did you
 //! mean", the launch and MCPL policy field lists, and the configuration JSON Schema
 //! (`mcpl-doctor schema config`) all come from these tables. They follow
-//! `../shared/reference/host-config.md` ("Where server entries live", "Entry fields"); a test
-//! fails when the two disagree.
+//! the host's configuration reference ("Where server entries live", "Entry fields"); a test
+//! fails when they disagree with its "Entry fields" table, copied into the repository as
+//! `tests/reference/host-config-fields.md`.
 
 use super::TableKind;
 
@@ -559,21 +560,12 @@ mod tests {
         assert_eq!(suggest_table_key("Servers"), Some("servers"));
     }
 
-    /// The table agrees with `../shared/reference/host-config.md`'s "Entry fields": every field
-    /// it names is here, read by every table format, with the default it states.
+    /// The table agrees with the host reference's "Entry fields" (copied into
+    /// `tests/reference/host-config-fields.md`, source named there): every field it names is
+    /// here, read by every table format, with the default it states.
     #[test]
     fn agrees_with_the_host_reference() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let candidates = [
-            root.join("../shared/reference/host-config.md"),
-            root.join("../../shared/reference/host-config.md"),
-        ];
-        let Some(text) = candidates
-            .iter()
-            .find_map(|p| std::fs::read_to_string(p).ok())
-        else {
-            panic!("host-config.md not found at {candidates:?}: the field tables are checked against it");
-        };
+        let text = include_str!("../../../tests/reference/host-config-fields.md");
         let section = text
             .split("## Entry fields")
             .nth(1)
