@@ -1113,6 +1113,12 @@ pub(crate) fn add_entry_secrets(
     for v in substituted_in(doc, entry, env) {
         r.add(v);
     }
+    // Secrets in the arguments' shapes (`--token VALUE`, `GITHUB_TOKEN=...`, a header, a URL's
+    // password), as the probe masks them.
+    let args = args_of(doc, entry, Path::new("."), env);
+    for v in crate::engine::redact::secret_args(&args) {
+        r.add(v);
+    }
 }
 
 /// Every member of an entry object (duplicates included) that holds a secret written as a
