@@ -89,6 +89,9 @@ def run(binary, mode, i):
 
 
 def main():
+    if len(sys.argv) < 2 or sys.argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        sys.exit(0 if len(sys.argv) > 1 else 2)
     binary = sys.argv[1]
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 20
     for mode in ("stop", "sigkill"):

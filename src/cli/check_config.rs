@@ -148,11 +148,8 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> u8 {
     };
     for extra in &args.output {
         let text = render_as(extra.format, false);
-        if let Err(e) = std::fs::write(&extra.file, text) {
-            crate::say!(
-                "error: cannot write {}: {e}",
-                crate::render::sanitize::sanitize(&extra.file.display().to_string())
-            );
+        if let Err(e) = crate::engine::outfile::write(&extra.file, text.as_bytes()) {
+            crate::say!("error: {e}");
             return exit::USAGE;
         }
     }

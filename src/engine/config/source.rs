@@ -65,6 +65,7 @@ impl Source {
             return Source::from_bytes(STDIN_NAME, dir, bytes);
         }
         let name = path.display().to_string();
+        crate::engine::outfile::remember_input(path);
         let file = std::fs::File::open(path).map_err(|source| LoadError::Io {
             file: name.clone(),
             source,
