@@ -309,13 +309,15 @@ fn referenced_paths(module: &[String], is_mod_file: bool, code: &str) -> Vec<Vec
     }
     // Paths in code: `crate::a::b`, `super::a`.
     for start_word in ["crate::", "super::"] {
-        let mut rest = code;
-        while let Some(at) = rest.find(start_word) {
+        let b = code.as_bytes();
+        let mut from = 0;
+        while let Some(n) = code[from..].find(start_word) {
+            let at = from + n;
             let ok_before = at == 0 || {
-                let c = rest.as_bytes()[at - 1];
+                let c = b[at - 1];
                 !(c.is_ascii_alphanumeric() || c == b'_' || c == b':')
             };
-            let tail = &rest[at..];
+            let tail = &code[at..];
             let len = tail
                 .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
                 .unwrap_or(tail.len());
@@ -324,7 +326,7 @@ fn referenced_paths(module: &[String], is_mod_file: bool, code: &str) -> Vec<Vec
                     out.push(r);
                 }
             }
-            rest = &rest[at + start_word.len()..];
+            from = at + start_word.len();
         }
     }
     out
@@ -636,6 +638,16 @@ fn the_checker_sees_what_it_checks() {
     assert_eq!(
         refs.iter().map(|r| name(r)).collect::<Vec<_>>(),
         ["p::child::Thing"]
+    );
+    let m: Vec<String> = ["e", "p", "o", "d"].map(String::from).to_vec();
+    let refs = referenced_paths(
+        &m,
+        false,
+        &strip("use super::super::x::Y;\nfn f() { super::super::z::w(); }"),
+    );
+    assert_eq!(
+        refs.iter().map(|r| name(r)).collect::<Vec<_>>(),
+        ["e::p::x::Y", "e::p::x::Y", "e::p::z::w"]
     );
     let long = format!("fn big() {{\n{}}}\n", "    let _ = '{';\n".repeat(130));
     assert_eq!(long_functions(Path::new("x.rs"), &long).len(), 1);

@@ -7,10 +7,12 @@ use clap::{Args, ValueEnum};
 
 use super::vocab::HostPresetArg;
 use crate::engine::config::discover::{self, Input};
-use crate::engine::config::{self, CheckOptions, LoadError, Report, Source};
+use crate::engine::config::{self, CheckOptions, LoadError, Report, Source, Totals};
 use crate::engine::policy::Preset;
 use crate::exit;
-use crate::render::check::{self as render, Totals};
+use crate::render::ci::{github::github, sarif::sarif};
+use crate::render::json::check_config::json;
+use crate::render::text::check_config as render;
 use crate::render::ColorChoice;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -142,9 +144,9 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> u8 {
     let totals = Totals::of(&reports, errors.len());
     let render_as = |format: Format, color: bool| match format {
         Format::Human => render::human(&reports, &totals, color, args.quiet),
-        Format::Json => render::json(&reports, &errors, &totals, preset.name()),
-        Format::Github => render::github(&reports, &errors, &totals, args.quiet),
-        Format::Sarif => crate::render::sarif::sarif(&reports, &errors),
+        Format::Json => json(&reports, &errors, &totals, preset.name()),
+        Format::Github => github(&reports, &errors, &totals, args.quiet),
+        Format::Sarif => sarif(&reports, &errors),
     };
     for extra in &args.output {
         let text = render_as(extra.format, false);

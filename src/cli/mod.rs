@@ -83,7 +83,7 @@ where
             return ExitCode::from(exit::USAGE);
         }
     };
-    crate::render::strip::set_ascii(cli.ascii);
+    crate::render::text::strip::set_ascii(cli.ascii);
     let code = match cli.command {
         Command::Simulate(args) => simulate::run(args, cli.color),
         Command::CheckConfig(args) => check_config::run(args, cli.color),

@@ -3,7 +3,7 @@
 use clap::Args;
 
 use crate::exit;
-use crate::render::schema::{self, Which};
+use crate::render::json::schema::{self, Which};
 
 #[derive(Debug, Args)]
 #[command(

@@ -9,7 +9,8 @@ use crate::engine::policy::timings::parse_duration_ms;
 use crate::engine::policy::{EngineKind, Preset, Timings};
 use crate::engine::schedule::{self, Request, Scenario, DAY_MS};
 use crate::exit;
-use crate::render::simulate::{self as view, Run, View};
+use crate::render::json::simulate as json_view;
+use crate::render::text::simulate::{self as view, Run, View};
 use crate::render::ColorChoice;
 
 /// The longest span a simulation may cover: 100 years.
@@ -236,7 +237,7 @@ pub fn run(args: SimulateArgs, color: ColorChoice) -> u8 {
         }
     }
     let result = if json {
-        view::write_json(&view)
+        json_view::write_json(&view)
     } else {
         view::write_text(&view, color.for_stdout())
     };
@@ -253,7 +254,7 @@ pub fn run(args: SimulateArgs, color: ColorChoice) -> u8 {
 /// `--report` and `--svg`: the runs again with every row kept (up to a bound) and a strip as
 /// wide as the picture.
 fn write_pictures(args: &SimulateArgs, view: &View) -> Result<(), String> {
-    use crate::render::report;
+    use crate::render::picture::report;
     let runs = view
         .runs
         .iter()

@@ -5,10 +5,12 @@
 
 use std::io::{self, Write};
 
-use super::layout::{fitted_table_painted, prose};
-use super::probe::{round_ms, write_text_to, Context};
 use super::sanitize;
-use super::terminal_width;
+use super::style;
+use super::terminal::terminal_width;
+use super::text::layout::{fitted_table_painted, prose};
+use super::text::probe::{write_text_to, Context};
+use super::units::round_ms;
 use crate::engine::diagnosis::Diagnosis;
 use crate::engine::fleet::{counts, Counts};
 use crate::engine::fleet::{AllContext, Probed, ServerReport, ServerResult};
@@ -73,11 +75,11 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 }
 
 /// Every probed server's timeline, named as in the summary table.
-pub fn tracks(servers: &[ServerReport]) -> Vec<super::strip::Track> {
+pub fn tracks(servers: &[ServerReport]) -> Vec<super::timeline::Track> {
     servers
         .iter()
         .filter_map(|s| match &s.result {
-            ServerResult::Probed(p) => Some(super::strip::Track::of_probe(&s.name, &p.run)),
+            ServerResult::Probed(p) => Some(super::timeline::Track::of_probe(&s.name, &p.run)),
             _ => None,
         })
         .collect()
@@ -117,7 +119,7 @@ pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -
     }
     let why: Vec<(&ServerReport, String)> = servers
         .iter()
-        .filter_map(|s| super::why::one_line(&s.why).map(|line| (s, line)))
+        .filter_map(|s| super::text::why::one_line(&s.why).map(|line| (s, line)))
         .collect();
     if !why.is_empty() {
         writeln!(
@@ -133,7 +135,7 @@ pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -
     let tracks = tracks(servers);
     if !tracks.is_empty() {
         writeln!(out)?;
-        super::strip::write_probe_all(&mut out, &tracks)?;
+        super::text::strip::write_probe_all(&mut out, &tracks)?;
     }
 
     let not_probed: Vec<&ServerReport> = servers
@@ -230,7 +232,7 @@ fn summary_block(
     header.extend(
         rules
             .iter()
-            .map(|r| format!("mcpl-down\n{}", super::rule_cell(r))),
+            .map(|r| format!("mcpl-down\n{}", super::words::rule_cell(r))),
     );
     let mut rows: Vec<Vec<String>> = Vec::new();
     for s in servers {
@@ -304,17 +306,17 @@ fn summary_block(
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
     // The pattern in the verdict's colours: green stayed up, red did not.
     let pattern_column = if wide { 3 } else { 1 };
-    let paint = |r: usize, c: usize| -> Option<comfy_table::Color> {
+    let paint = |r: usize, c: usize| -> Option<anstyle::Style> {
         if c != pattern_column {
             return None;
         }
         match servers.get(r).map(|s| &s.result) {
             Some(ServerResult::Probed(p)) => Some(match p.verdict.pattern {
-                Pattern::StayedUp => comfy_table::Color::Green,
-                Pattern::Unknown => comfy_table::Color::Yellow,
-                _ => comfy_table::Color::Red,
+                Pattern::StayedUp => style::GOOD,
+                Pattern::Unknown => style::WARN,
+                _ => style::BAD,
             }),
-            Some(ServerResult::CannotLaunch(_)) => Some(comfy_table::Color::Red),
+            Some(ServerResult::CannotLaunch(_)) => Some(style::BAD),
             _ => None,
         }
     };

@@ -14,7 +14,8 @@ use std::time::SystemTime;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Serialize, Serializer};
 
-use super::probe::{rfc3339, Context, EntryRef, SCHEMA_VERSION};
+use super::text::probe::{Context, EntryRef, SCHEMA_VERSION};
+use super::units::rfc3339;
 use crate::engine::diagnosis::Diagnosis;
 use crate::engine::fleet::{counts, AllContext, Refusal, ServerReport, ServerResult};
 use crate::engine::policy::{Counted, Ended, Next, Outcome, Wait};

@@ -2,7 +2,7 @@
 //! picture (RGBA pixels, from resvg or a browser's screenshot) and how much of it is drawn in
 //! the connected colour; count the launch marks above it.
 
-use crate::render::svg::{BG_RGB, CONNECTED_RGB, FAILED_RGB, LAUNCH_RGB, WAIT_RGB};
+use crate::render::picture::svg::{BG_RGB, CONNECTED_RGB, FAILED_RGB, LAUNCH_RGB, WAIT_RGB};
 
 /// What a picture's first strip shows.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -28,10 +28,10 @@ use crate::engine::policy::EngineKind;
 use crate::engine::probe::opening::OpeningSummary;
 use crate::engine::probe::{self, verdict, Event, LaunchError, ProbeRun, RunOptions, StopLevel};
 use crate::exit;
-use crate::render::probe::MultiLive;
+use crate::render::picture::report;
 use crate::render::probe_all as all_view;
 use crate::render::probe_json::{self as events_view, AllDoc, EventLine};
-use crate::render::report;
+use crate::render::text::probe::MultiLive;
 use crate::render::{ColorChoice, StopCause};
 
 /// How many runtime threads: the machine's cores, at most 4 (the work is waiting, not

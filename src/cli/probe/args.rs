@@ -8,7 +8,7 @@ use clap::Args;
 use crate::cli::vocab::{parse_positive, parse_timing, EngineArg, FormatArg, PresetArg};
 use crate::engine::policy::Preset;
 use crate::engine::probe::Protocol;
-use crate::render::probe::Bounds;
+use crate::render::text::probe::Bounds;
 
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("selection").args(["server", "all"])))]
@@ -175,7 +175,7 @@ pub(crate) fn write_pictures(
     html: &dyn Fn() -> String,
     svg: &dyn Fn() -> String,
 ) -> Result<(), String> {
-    use crate::render::report::write_file;
+    use crate::render::picture::report::write_file;
     if let Some(path) = &args.report {
         write_file(path, &html())?;
     }

@@ -8,9 +8,9 @@ use std::time::Duration;
 use crate::engine::diagnosis;
 use crate::engine::probe::{self, verdict, Event, Finish, RunOptions, StopLevel, Target};
 use crate::exit;
-use crate::render::probe::{self as view, Context, LiveLine};
+use crate::render::picture::report;
 use crate::render::probe_json::{self as events_view, EventLine, ProbeDoc};
-use crate::render::report;
+use crate::render::text::probe::{self as view, Context, LiveLine};
 use crate::render::{ColorChoice, StopCause};
 
 use super::args::{live_bounds, write_pictures, ProbeArgs};
@@ -122,7 +122,7 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
             }
             let why = [diagnosis::of_launch_error(&e, &setting)];
             let mut err = std::io::stderr().lock();
-            let _ = crate::render::why::write_why(&mut err, &why);
+            let _ = crate::render::text::why::write_why(&mut err, &why);
             return exit::USAGE;
         }
     };

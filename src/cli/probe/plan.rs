@@ -14,7 +14,7 @@ use crate::engine::probe::{
     self, AttemptOptions, PingOptions, Protocol, StdioTarget, StopSignal, Target,
 };
 use crate::engine::redact::Redactor;
-use crate::render::probe::EntryRef;
+use crate::render::text::probe::EntryRef;
 
 use super::args::ProbeArgs;
 

@@ -18,9 +18,11 @@ mod load;
 mod snippet;
 pub mod source;
 mod subst;
+mod totals;
 
 pub use source::{LineIndex, Source, STDIN_NAME};
 pub use subst::{has_env_ref, substitute, substituted_values};
+pub use totals::Totals;
 
 /// How bad a finding is: an error means the host refuses the entry (or, on main, loops on it);
 /// a warning means the host loads it and an operator should know.

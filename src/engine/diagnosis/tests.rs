@@ -5,10 +5,12 @@ use std::collections::BTreeSet;
 use std::time::SystemTime;
 
 use super::*;
+use crate::engine::policy::{Ended, Outcome};
 use crate::engine::policy::{EngineKind, Failure, Preset, Timings};
 use crate::engine::probe::memory::{MemoryTrace, RssSample};
 use crate::engine::probe::runner::Finish;
 use crate::engine::probe::{AttemptReport, ProcessFacts, ServerInfo, StderrTail, StdoutNoise};
+use crate::engine::probe::{Launch, LaunchError, ProbeRun, Protocol, Stopped};
 
 /// How a scripted launch ends.
 #[derive(Clone)]

@@ -8,6 +8,7 @@ use std::fmt;
 use std::io;
 use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use rustls::pki_types::ServerName;
 use tokio::net::TcpStream;
@@ -184,6 +185,15 @@ pub fn tls_config(alpn: &[&[u8]]) -> Result<Arc<rustls::ClientConfig>, DialError
         .with_no_client_auth();
     config.alpn_protocols = alpn.iter().map(|p| p.to_vec()).collect();
     Ok(Arc::new(config))
+}
+
+/// `15 s`, or `300 ms` for a duration that is not whole seconds.
+pub fn seconds(d: Duration) -> String {
+    if d.subsec_millis() == 0 && d.as_secs() > 0 {
+        format!("{} s", d.as_secs())
+    } else {
+        format!("{} ms", d.as_millis())
+    }
 }
 
 #[cfg(test)]

@@ -1,8 +1,8 @@
 //! What the runner reports as things happen. Renderers draw these (a progress line, JSON
 //! lines); the engine never prints.
 
-use super::runner::{Finish, Launch, Planned};
-use super::{Protocol, ServerInfo};
+use super::model::{Protocol, ServerInfo};
+use super::run_record::{Finish, Launch, Planned};
 use crate::engine::policy::Wait;
 
 /// One thing that happened during a probe run. Times are ms since the run's epoch.

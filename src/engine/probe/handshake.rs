@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::{json, Map, Value};
 use tokio::time::Instant;
 
-use super::{Family, Protocol, ServerInfo};
+use super::model::{Family, Protocol, ServerInfo};
 use crate::engine::redact::Redactor;
 
 /// The only version the legacy engine accepts.
@@ -27,6 +27,23 @@ pub const VERSION_REFUSED: i64 = -32022;
 const CLIENT_NAME: &str = "mcpl-doctor";
 const CLIENT_VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// The host's MCPL capabilities in `initialize` (connectome-host's `HOST_MCPL_CAPS`, less what
+/// the probe cannot play: inference, context hooks, model info).
+pub fn host_capabilities() -> Value {
+    json!({
+        "version": MCPL_VERSION,
+        "pushEvents": true,
+        "channels": {
+            "register": true,
+            "lifecycle": true,
+            "publish": true,
+            "incoming": true,
+            "acknowledge": true,
+        },
+        "featureSets": true,
+    })
+}
+
 /// The first message the host sends: `initialize` (legacy) or `server/discover` (modern).
 pub fn first_request(protocol: Protocol) -> Value {
     match protocol {
@@ -36,7 +53,7 @@ pub fn first_request(protocol: Protocol) -> Value {
             "method": "initialize",
             "params": {
                 "protocolVersion": LEGACY_VERSION,
-                "capabilities": { "experimental": { "mcpl": super::opening::host_capabilities() } },
+                "capabilities": { "experimental": { "mcpl": host_capabilities() } },
                 "clientInfo": { "name": CLIENT_NAME, "version": CLIENT_VERSION },
             },
         }),
@@ -386,6 +403,11 @@ impl Pinger {
             }
             None => PingAction::Nothing,
         }
+    }
+
+    /// Whether `id` is the ping awaiting its answer.
+    pub fn awaits(&self, id: i64) -> bool {
+        self.outstanding.is_some_and(|(o, _)| o == id)
     }
 
     /// A message arrived at `now`; an answer (result or error) to the outstanding ping counts.

@@ -38,24 +38,28 @@
 //! text/event-stream`, `MCP-Protocol-Version: 2026-07-28`, `Mcp-Method` (the request's method) and,
 //! with a token, `Authorization: Bearer <token>`. The token never appears in anything returned.
 
-use std::time::{Duration, SystemTime};
+use std::sync::Arc;
+use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::header::{HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE, HOST};
 use hyper_util::rt::TokioIo;
 use serde_json::Value;
+use tokio::sync::mpsc;
+use tokio::task::JoinSet;
 use tokio::time::Instant;
 use url::Url;
 
+use super::dial::{self, seconds};
+use super::endpoint::{self, redactor_with, url_secrets};
 use super::handshake::{self, Answer, Incoming};
-use super::opening::{Close, Opening, OpeningDriver};
-use super::ws::{redactor_with, seconds, url_secrets};
-use super::{
-    dial, urls, AttemptOptions, AttemptReport, Connector, LaunchError, Progress, Protocol,
-    ServerInfo, StderrTail, StdoutNoise, StopLevel, Stopped,
+use super::model::{
+    AttemptOptions, AttemptReport, LaunchError, PingOptions, Progress, Protocol, ServerInfo,
 };
-use crate::engine::policy::{Ended, Failure, Outcome};
+use super::session::{self, Closing, Received, Remains, Sent, Transport};
+use super::stop::StopSignal;
+use crate::engine::policy::Ended;
 use crate::engine::redact::Redactor;
 
 /// The dial's deadline inside a discover request (the WebSocket open deadline's counterpart).
@@ -84,7 +88,7 @@ impl HttpTarget {
     /// A target for `url` (`http://` or `https://`, with a host) and an optional bearer token
     /// (an empty token counts as none).
     pub fn new(url: &str, token: Option<String>) -> Result<HttpTarget, LaunchError> {
-        let parsed = urls::parse_endpoint(url, "HTTP", &["http", "https"])?;
+        let parsed = endpoint::parse_endpoint(url, "HTTP", &["http", "https"])?;
         Ok(HttpTarget {
             url: parsed,
             token: token.filter(|t| !t.is_empty()),
@@ -105,22 +109,12 @@ impl HttpTarget {
 
     /// The URL for a person: no `token` parameter, no password, then redacted.
     pub fn describe(&self, redactor: &Redactor) -> String {
-        redactor.redact(&urls::display_url(&self.url))
+        redactor.redact(&endpoint::display_url(&self.url))
     }
 
     /// Every secret this target carries, for the run's [`Redactor`].
     pub fn secrets(&self) -> Vec<String> {
         url_secrets(&self.url, self.token.as_deref())
-    }
-}
-
-impl Connector for HttpTarget {
-    async fn attempt(
-        &mut self,
-        opts: &AttemptOptions,
-        progress: &mut (dyn FnMut(Progress) + Send),
-    ) -> Result<AttemptReport, LaunchError> {
-        attempt(self, opts, progress).await
     }
 }
 
@@ -201,17 +195,7 @@ async fn exchange(
     };
     match handshake::read_answer(Protocol::Modern, &msg, redactor) {
         Answer::Connected(info) => (DiscoverResult::Valid(info), Some(msg)),
-        Answer::NotYet => (
-            failed(format!(
-                "server/discover: the answer ({}) is not a JSON-RPC answer to server/discover",
-                if content_type.is_empty() {
-                    "no content type".to_string()
-                } else {
-                    redactor.redact(&content_type)
-                }
-            )),
-            None,
-        ),
+        Answer::NotYet => (failed(not_a_discover_answer(&content_type, redactor)), None),
         Answer::Failed { error, server } => (DiscoverResult::Failed { error, server }, None),
         // The modern engine has no permanent verdict; kept for completeness.
         Answer::Refused { error, server } => (
@@ -222,6 +206,18 @@ async fn exchange(
             None,
         ),
     }
+}
+
+/// The failure for a discover answer that is no JSON-RPC answer to it.
+fn not_a_discover_answer(content_type: &str, redactor: &Redactor) -> String {
+    format!(
+        "server/discover: the answer ({}) is not a JSON-RPC answer to server/discover",
+        if content_type.is_empty() {
+            "no content type".to_string()
+        } else {
+            redactor.redact(content_type)
+        }
+    )
 }
 
 /// What one POST brought back.
@@ -467,220 +463,126 @@ pub async fn attempt(
     opts: &AttemptOptions,
     progress: &mut (dyn FnMut(Progress) + Send),
 ) -> Result<AttemptReport, LaunchError> {
-    let redactor = redactor_with(&opts.redactor, target.secrets());
-    let launched = Instant::now();
-    let launched_at_ms = opts.ms_since_epoch(launched);
-    let launched_at_wall = SystemTime::now();
-    progress(Progress::Launched {
-        at_ms: launched_at_ms,
-        pid: None,
-    });
-    let report = |connected_at_ms: Option<f64>,
-                  server: Option<ServerInfo>,
-                  ended_at: Instant,
-                  outcome: Option<Outcome>,
-                  checks: (u32, u32),
-                  opening: Option<Opening>| AttemptReport {
-        launched_at_ms,
-        launched_at_wall,
-        pid: None,
-        connected_at_ms,
-        server,
-        ended_at_ms: opts.ms_since_epoch(ended_at),
-        outcome,
-        stopped: Stopped::Closed,
-        pings_sent: checks.0,
-        pings_answered: checks.1,
-        stderr: StderrTail::default(),
-        stdout: StdoutNoise::default(),
-        process: None,
-        misbehaviour: Default::default(),
-        opening,
-        escaped: 0,
+    let (tx, rx) = mpsc::unbounded_channel();
+    let transport = HttpTransport {
+        target: target.clone(),
+        redactor: Arc::new(redactor_with(&opts.redactor, target.secrets())),
+        tx,
+        rx,
+        exchanges: JoinSet::new(),
     };
-    let far = Instant::now() + Duration::from_secs(86_400 * 365 * 30);
-    let deadline = opts.deadline.unwrap_or(far);
-
-    let first = tokio::select! {
-        d = discover(target, opts.handshake_timeout, &redactor) => d,
-        () = opts.stop.reached(StopLevel::Graceful) => {
-            return Ok(report(None, None, Instant::now(), None, (0, 0), None));
-        }
-        () = tokio::time::sleep_until(deadline) => {
-            return Ok(report(None, None, Instant::now(), None, (0, 0), None));
-        }
-    };
-    let server = match first.result {
-        DiscoverResult::Valid(info) => info,
-        DiscoverResult::TimedOut => {
-            let failure = Failure::Message(handshake::timeout_message(Protocol::Modern).into());
-            return Ok(report(
-                None,
-                None,
-                Instant::now(),
-                Some(Outcome::FailedToConnect(failure)),
-                (0, 0),
-                None,
-            ));
-        }
-        DiscoverResult::Failed { error, server } => {
-            return Ok(report(
-                None,
-                server,
-                Instant::now(),
-                Some(Outcome::FailedToConnect(Failure::Message(error))),
-                (0, 0),
-                None,
-            ));
-        }
-    };
-    let connected = Instant::now();
-    let connected_at_ms = opts.ms_since_epoch(connected);
-    progress(Progress::Connected {
-        at_ms: connected_at_ms,
-        server: server.clone(),
-    });
-    let watch_end = connected + opts.watch;
-    // The host's requests after the handshake (`tools/list`, page by page), each its own POST,
-    // played while the re-checks run: a server that dies during a slow listing is seen as
-    // soon as a re-check fails.
-    let mut driver = match (&first.answer, opts.handshake_only) {
-        (Some(answer), false) => Some(OpeningDriver::new(
-            Protocol::Modern,
-            false,
-            answer,
-            connected,
-            opts.epoch,
-            std::sync::Arc::new(redactor.clone()),
-        )),
-        _ => None,
-    };
-    let (every, timeout) = opts
-        .ping
-        .map_or((DEFAULT_RECHECK_EVERY, DEFAULT_RECHECK_TIMEOUT), |p| {
-            (p.every, p.timeout)
-        });
-    let lived = |at: Instant| at.saturating_duration_since(connected).as_secs_f64() * 1000.0;
-    let rechecks = async {
-        let (mut sent, mut answered) = (0u32, 0u32);
-        let mut next_check = connected + every;
-        loop {
-            // Sleep to the next re-check, or the end of the observation.
-            let interrupted = tokio::select! {
-                () = tokio::time::sleep_until(next_check) => false,
-                () = tokio::time::sleep_until(watch_end) => true,
-                () = opts.stop.reached(StopLevel::Graceful) => true,
-                () = tokio::time::sleep_until(deadline) => true,
-            };
-            if interrupted || Instant::now() >= watch_end {
-                let at = Instant::now();
-                let lived_ms = lived(at);
-                return (at, Outcome::StillUp { lived_ms }, (sent, answered));
-            }
-            sent += 1;
-            let check = tokio::select! {
-                d = discover(target, timeout, &redactor) => Some(d),
-                () = tokio::time::sleep_until(watch_end) => None,
-                () = opts.stop.reached(StopLevel::Graceful) => None,
-                () = tokio::time::sleep_until(deadline) => None,
-            };
-            let Some(check) = check else {
-                let at = Instant::now();
-                let lived_ms = lived(at);
-                return (at, Outcome::StillUp { lived_ms }, (sent, answered));
-            };
-            let reason = match check.result {
-                DiscoverResult::Valid(_) => {
-                    answered += 1;
-                    next_check = Instant::now() + every;
-                    continue;
-                }
-                DiscoverResult::TimedOut => {
-                    format!("server/discover timed out after {}", seconds(timeout))
-                }
-                DiscoverResult::Failed { error, .. } => error,
-            };
-            let at = Instant::now();
-            let ended = Ended::TransportError { reason };
-            let lived_ms = lived(at);
-            return (at, Outcome::Connected { lived_ms, ended }, (sent, answered));
-        }
-    };
-    let (at, outcome, checks) = {
-        tokio::pin!(rechecks);
-        match driver.as_mut() {
-            Some(d) => {
-                let play = play_opening(d, target, opts, &redactor, watch_end.min(deadline));
-                tokio::pin!(play);
-                let mut played = false;
-                loop {
-                    tokio::select! {
-                        r = &mut rechecks => break r,
-                        () = &mut play, if !played => played = true,
-                    }
-                }
-            }
-            None => rechecks.await,
-        }
-    };
-    // A failed re-check ends the "connection": what the host was still waiting for is what it
-    // died on.
-    let close = match outcome {
-        Outcome::Connected { .. } => Close::Ended,
-        _ => Close::Watching,
-    };
-    let opening = driver.map(|d| d.finish(close, at));
-    Ok(report(
-        Some(connected_at_ms),
-        Some(server),
-        at,
-        Some(outcome),
-        checks,
-        opening,
-    ))
+    session::play(transport, opts, progress).await
 }
 
-/// Play the host's opening over HTTP: every request the driver sends is POSTed on its own and
-/// its answer fed back, until the host has nothing more to ask, the request's deadline passes,
-/// the run is stopped or `until` (the end of the watch) comes. Replies to server requests are
-/// not sent (a POST's answer carries none the host must take up).
-async fn play_opening(
-    driver: &mut OpeningDriver,
-    target: &HttpTarget,
-    opts: &AttemptOptions,
-    redactor: &Redactor,
-    until: Instant,
-) {
-    let mut queue: std::collections::VecDeque<Value> = driver.start(Instant::now()).into();
-    while let Some(msg) = queue.pop_front() {
+/// HTTP as a [`Transport`]: every request the host sends is its own POST, over a new
+/// connection, and its answer comes back as a message (or a failure naming the request).
+struct HttpTransport {
+    target: HttpTarget,
+    redactor: Arc<Redactor>,
+    tx: mpsc::UnboundedSender<Received>,
+    rx: mpsc::UnboundedReceiver<Received>,
+    /// The POSTs in flight (aborted when the attempt is over).
+    exchanges: JoinSet<()>,
+}
+
+impl Transport for HttpTransport {
+    fn redactor(&self) -> Arc<Redactor> {
+        self.redactor.clone()
+    }
+
+    fn launch(&mut self) -> Result<Option<u32>, LaunchError> {
+        Ok(None)
+    }
+
+    async fn open(&mut self) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// Starts the request's POST and returns at once; replies and notifications are not sent
+    /// (a POST's answer carries no server request the host must take up).
+    async fn send(&mut self, msg: &Value, _until: Instant) -> Sent {
         let (Some(id), Some(method)) = (
             msg.get("id").and_then(Value::as_i64),
             msg.get("method").and_then(Value::as_str),
         ) else {
-            continue;
+            return Sent::Done;
         };
-        let due = driver.due().unwrap_or(until).min(until);
-        let mut status = None;
-        let posted = tokio::select! {
-            p = post(target, method, &msg, redactor, &mut status) => Some(p),
-            () = tokio::time::sleep_until(due) => None,
-            () = opts.stop.reached(StopLevel::Graceful) => break,
+        let (target, redactor, tx) = (self.target.clone(), self.redactor.clone(), self.tx.clone());
+        let (method, msg) = (method.to_string(), msg.clone());
+        self.exchanges.spawn(async move {
+            let received = request(&target, &method, id, &msg, &redactor).await;
+            let _ = tx.send(received);
+        });
+        Sent::Done
+    }
+
+    async fn recv(&mut self) -> Received {
+        match self.rx.recv().await {
+            Some(r) => r,
+            None => std::future::pending().await,
+        }
+    }
+
+    fn default_ping(&self) -> Option<PingOptions> {
+        Some(PingOptions {
+            every: DEFAULT_RECHECK_EVERY,
+            timeout: DEFAULT_RECHECK_TIMEOUT,
+        })
+    }
+
+    fn unanswered(&self, timeout: Duration) -> Ended {
+        Ended::TransportError {
+            reason: format!("server/discover timed out after {}", seconds(timeout)),
+        }
+    }
+
+    async fn close(mut self, _how: Closing, _stop: &StopSignal) -> Remains {
+        self.exchanges.abort_all();
+        Remains::default()
+    }
+}
+
+/// One request's POST and what the session is told of it. The handshake (id 0) and the
+/// liveness checks (`ping`, re-sent as `server/discover`) must bring a discover result; any
+/// other request an answer with its id.
+async fn request(
+    target: &HttpTarget,
+    method: &str,
+    id: i64,
+    msg: &Value,
+    redactor: &Redactor,
+) -> Received {
+    let failed = |why: String| Received::Failed { id, why };
+    let recheck = method == "ping";
+    let discover = handshake::first_request(Protocol::Modern);
+    let (method, msg) = if recheck {
+        (handshake::method(Protocol::Modern), &discover)
+    } else {
+        (method, msg)
+    };
+    let (mut answer, content_type) = match post(target, method, msg, redactor, &mut None).await {
+        Posted::Answer { msg, content_type } => (msg, content_type),
+        Posted::Failed(why) => return failed(why),
+    };
+    if id != handshake::HANDSHAKE_ID && !recheck {
+        return if answer.get("id") == msg.get("id") {
+            Received::Message(answer)
+        } else {
+            failed(format!(
+                "{method}: the answer is not a JSON-RPC answer to {method}"
+            ))
         };
-        let now = Instant::now();
-        let next = match posted {
-            Some(Posted::Answer { msg: answer, .. }) if answer.get("id") == msg.get("id") => {
-                driver.on_message(&answer, now)
-            }
-            Some(Posted::Answer { .. }) => driver.on_failed(
-                id,
-                format!("{method}: the answer is not a JSON-RPC answer to {method}"),
-                now,
-            ),
-            Some(Posted::Failed(why)) => driver.on_failed(id, why, now),
-            None if now >= until => break,
-            None => driver.on_timer(now),
-        };
-        queue.extend(next);
+    }
+    match handshake::read_answer(Protocol::Modern, &answer, redactor) {
+        Answer::NotYet => failed(not_a_discover_answer(&content_type, redactor)),
+        Answer::Connected(_) if recheck => {
+            // The re-check's answer stands for the ping it replaces.
+            answer["id"] = Value::from(id);
+            Received::Message(answer)
+        }
+        Answer::Failed { error, .. } | Answer::Refused { error, .. } if recheck => failed(error),
+        // The handshake's answer: the session reads it (and what it says of the server).
+        _ => Received::Message(answer),
     }
 }
 

@@ -6,6 +6,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use super::*;
+use crate::engine::policy::Outcome;
 use crate::engine::probe::opening::ExchangeResult;
 use crate::engine::probe::{PingOptions, StopSignal};
 use crate::testing::{HttpScenario, HttpServer, HttpTools};

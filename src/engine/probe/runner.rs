@@ -8,12 +8,13 @@ use std::time::{Duration, SystemTime};
 
 use tokio::time::Instant;
 
-use super::{
-    AttemptOptions, AttemptReport, Connector, Event, LaunchError, Progress, StopLevel, Stopped,
-};
-use crate::engine::policy::{
-    Counted, Decision, Ended, Failure, Next, Outcome, Policy, Tracker, Wait,
-};
+use super::events::Event;
+use super::model::{AttemptOptions, AttemptReport, LaunchError, Progress, Stopped};
+use super::stop::StopLevel;
+use super::target::Connector;
+
+pub use super::run_record::{Finish, Folded, Launch, Planned, ProbeRun, KEEP_FIRST, KEEP_LAST};
+use crate::engine::policy::{Counted, Decision, Ended, Failure, Next, Outcome, Policy, Tracker};
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -32,141 +33,6 @@ pub struct RunOptions {
     pub attempt: AttemptOptions,
     /// How the target is shown to a person (redacted), for the `Started` event.
     pub target: String,
-}
-
-/// One launch: what it did and what the host made of it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Launch {
-    /// 1-based launch number.
-    pub number: u32,
-    /// The host's attempt number (0 for the first connect).
-    pub attempt: u32,
-    pub report: AttemptReport,
-    /// The host's verdict; `None` when the probe cut the attempt before it had an outcome.
-    pub decision: Option<Decision>,
-    /// The host's error for this attempt, when it counts as a failure (redacted).
-    pub error: Option<String>,
-    /// The exact `mcpl-down` text, when one is raised.
-    pub alert: Option<String>,
-}
-
-impl ProbeRun {
-    /// How many launches the run made (kept and folded).
-    pub fn total_launches(&self) -> u64 {
-        self.launches.len() as u64 + self.folded.launches
-    }
-}
-
-impl Launch {
-    /// The wait chosen after this launch, if the loop was to relaunch.
-    pub fn wait(&self) -> Option<Wait> {
-        match self.decision.map(|d| d.next) {
-            Some(Next::Retry { wait, .. }) => Some(wait),
-            _ => None,
-        }
-    }
-}
-
-/// Why the run ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Finish {
-    /// `--launches N` reached.
-    Launches(u32),
-    /// `--for` elapsed.
-    Deadline,
-    /// `--until-down`: the host would raise `mcpl-down`.
-    UntilDown,
-    /// The connection was still up after `--watch`.
-    StillUp,
-    /// A permanent failure: the host halts reconnecting.
-    Halted,
-    /// The rule gives up (peer presets).
-    GaveUp(&'static str),
-    /// Ctrl-C.
-    Interrupted,
-}
-
-/// The launch the host would make next when the run stopped.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Planned {
-    pub attempt: u32,
-    /// When it is (or was) due, ms since the epoch.
-    pub at_ms: f64,
-    pub wait: Wait,
-}
-
-/// Launches kept whole at the start of a long run, and at its end; those between are folded
-/// into [`Folded`] (as `simulate` keeps its first rows and aggregates the rest), so a probe left
-/// running for a day keeps a bounded report (about 16 KB a launch is kept, stderr tail
-/// included).
-pub const KEEP_FIRST: usize = 50;
-pub const KEEP_LAST: usize = 50;
-
-/// The launches of a long run left out of [`ProbeRun::launches`] (between the first
-/// [`KEEP_FIRST`] and the last [`KEEP_LAST`]), in aggregate.
-#[derive(Debug, Clone, Copy, PartialEq, Default, serde::Serialize, schemars::JsonSchema)]
-pub struct Folded {
-    /// How many launches were folded (0: none, every launch is in `launches`).
-    pub launches: u64,
-    /// The first and last folded launch numbers.
-    pub first: u32,
-    pub last: u32,
-    /// Of them: completed the handshake, then closed.
-    pub closed: u64,
-    /// Still up when observation ended.
-    pub still_up: u64,
-    /// Never completed the handshake (or refused it).
-    pub failed: u64,
-    /// Cut by the probe before an outcome.
-    pub cut: u64,
-    /// `mcpl-down` raised on them.
-    pub alerts: u64,
-    /// Time connected over the folded launches that connected: shortest, longest, in all (ms).
-    pub connected_ms_min: Option<f64>,
-    pub connected_ms_max: Option<f64>,
-    pub connected_ms_total: f64,
-}
-
-impl Folded {
-    fn add(&mut self, l: &Launch) {
-        if self.launches == 0 {
-            self.first = l.number;
-        }
-        self.launches += 1;
-        self.last = l.number;
-        match &l.report.outcome {
-            Some(Outcome::Connected { .. }) => self.closed += 1,
-            Some(Outcome::StillUp { .. }) => self.still_up += 1,
-            Some(Outcome::FailedToConnect(_)) | Some(Outcome::Permanent(_)) => self.failed += 1,
-            None => self.cut += 1,
-        }
-        if l.alert.is_some() {
-            self.alerts += 1;
-        }
-        if let Some(c) = l.report.connected_ms() {
-            self.connected_ms_min = Some(self.connected_ms_min.map_or(c, |m| m.min(c)));
-            self.connected_ms_max = Some(self.connected_ms_max.map_or(c, |m| m.max(c)));
-            self.connected_ms_total += c;
-        }
-    }
-}
-
-/// A whole run.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ProbeRun {
-    pub policy: Policy,
-    pub seed: u64,
-    /// The launches, in order: all of them, or in a long run the first [`KEEP_FIRST`] and the
-    /// last [`KEEP_LAST`] (see `folded`).
-    pub launches: Vec<Launch>,
-    /// The launches left out between them, in aggregate.
-    pub folded: Folded,
-    pub finish: Finish,
-    pub planned: Option<Planned>,
-    /// Wall clock at the epoch.
-    pub started_wall: SystemTime,
-    /// How long the run took.
-    pub elapsed_ms: f64,
 }
 
 /// Run the probe loop against `connector`, reporting events to `sink`.
@@ -211,54 +77,19 @@ pub async fn run<C: Connector>(
         }
         number = number.saturating_add(1);
         let attempt = tracker.attempt();
-        let report = {
-            let mut launched_at_ms = 0.0;
-            let mut progress = |p: Progress| match p {
-                Progress::Launched { at_ms, pid } => {
-                    launched_at_ms = at_ms;
-                    sink(&Event::Launched {
-                        launch: number,
-                        attempt,
-                        at_ms,
-                        pid,
-                    });
-                }
-                Progress::Connected { at_ms, server } => sink(&Event::Connected {
-                    launch: number,
-                    attempt,
-                    at_ms,
-                    handshake_ms: at_ms - launched_at_ms,
-                    server,
-                }),
-            };
-            connector.attempt(&attempt_opts, &mut progress).await?
-        };
-        let mut report = report;
-        let decision = if report.stopped == Stopped::CouldNotBeReaped {
-            Some(unreaped(&mut tracker, &mut report))
-        } else {
-            report
-                .outcome
-                .as_ref()
-                .map(|o| tracker.record(report.launched_at_ms, o, report.ended_at_ms))
-        };
-        let launch = launch_record(number, attempt, report, decision);
-        sink(&Event::Ended(Box::new(launch.clone())));
-        if let Some(text) = &launch.alert {
-            sink(&Event::Alert {
-                launch: number,
-                attempt,
-                text: text.clone(),
-            });
-        }
+        let launch = launch_once(
+            connector,
+            &attempt_opts,
+            &mut tracker,
+            number,
+            attempt,
+            sink,
+        )
+        .await?;
+        let decision = launch.decision;
         let ended_at_ms = launch.report.ended_at_ms;
         let alerted = launch.alert.is_some();
-        launches.push(launch);
-        if launches.len() > KEEP_FIRST + KEEP_LAST {
-            // The oldest of the last rows joins the fold (a shift of KEEP_LAST rows: cheap).
-            let old = launches.remove(KEEP_FIRST);
-            folded.add(&old);
-        }
+        keep(launch, &mut launches, &mut folded, sink);
 
         let Some(decision) = decision else {
             break if stop.level() >= StopLevel::Graceful {
@@ -326,6 +157,73 @@ pub async fn run<C: Connector>(
         planned: run.planned,
     });
     Ok(run)
+}
+
+/// Report a launch's end (and its alert), and keep it: whole among the first and last, folded
+/// between them.
+fn keep(
+    launch: Launch,
+    launches: &mut Vec<Launch>,
+    folded: &mut Folded,
+    sink: &mut (dyn FnMut(&Event) + Send),
+) {
+    sink(&Event::Ended(Box::new(launch.clone())));
+    if let Some(text) = &launch.alert {
+        sink(&Event::Alert {
+            launch: launch.number,
+            attempt: launch.attempt,
+            text: text.clone(),
+        });
+    }
+    launches.push(launch);
+    if launches.len() > KEEP_FIRST + KEEP_LAST {
+        // The oldest of the last rows joins the fold (a shift of KEEP_LAST rows: cheap).
+        let old = launches.remove(KEEP_FIRST);
+        folded.add(&old);
+    }
+}
+
+/// Make launch `number` (the host's attempt `attempt`), reporting its progress to `sink`, and
+/// record its outcome with the tracker.
+async fn launch_once<C: Connector>(
+    connector: &mut C,
+    attempt_opts: &AttemptOptions,
+    tracker: &mut Tracker,
+    number: u32,
+    attempt: u32,
+    sink: &mut (dyn FnMut(&Event) + Send),
+) -> Result<Launch, LaunchError> {
+    let mut report = {
+        let mut launched_at_ms = 0.0;
+        let mut progress = |p: Progress| match p {
+            Progress::Launched { at_ms, pid } => {
+                launched_at_ms = at_ms;
+                sink(&Event::Launched {
+                    launch: number,
+                    attempt,
+                    at_ms,
+                    pid,
+                });
+            }
+            Progress::Connected { at_ms, server } => sink(&Event::Connected {
+                launch: number,
+                attempt,
+                at_ms,
+                handshake_ms: at_ms - launched_at_ms,
+                server,
+            }),
+        };
+        connector.attempt(attempt_opts, &mut progress).await?
+    };
+    let decision = if report.stopped == Stopped::CouldNotBeReaped {
+        Some(unreaped(tracker, &mut report))
+    } else {
+        report
+            .outcome
+            .as_ref()
+            .map(|o| tracker.record(report.launched_at_ms, o, report.ended_at_ms))
+    };
+    Ok(launch_record(number, attempt, report, decision))
 }
 
 /// A launch whose process could not be reaped: the host records the connection's end as

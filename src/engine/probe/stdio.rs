@@ -6,7 +6,7 @@ use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 use serde_json::Value;
 use tokio::io::AsyncWriteExt;
@@ -15,15 +15,17 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-use super::handshake::{self, Answer, Incoming, PingAction, Pinger};
+use super::handshake::{self, Incoming};
 use super::lines::{LineReader, Tail};
-use super::opening::{Close, OpeningDriver};
-use super::{
-    memory, AttemptOptions, AttemptReport, LaunchError, Misbehaviour, ProcessFacts, Progress,
-    ServerInfo, StderrTail, StdoutNoise, StopLevel, Stopped,
+use super::memory;
+use super::model::{
+    AttemptOptions, AttemptReport, LaunchError, Misbehaviour, ProcessFacts, Progress, StderrTail,
+    StdoutNoise, Stopped,
 };
-use crate::engine::diagnosis;
-use crate::engine::policy::{Ended, Failure, Outcome};
+use super::session::{self, Closing, Gone, Received, Remains, Sent, Transport};
+use super::stop::{StopLevel, StopSignal};
+use crate::engine::diagnosis::table::is_notable;
+use crate::engine::policy::Ended;
 use crate::engine::process::{self, GroupChild, StopResult};
 use crate::engine::redact::Redactor;
 
@@ -286,7 +288,7 @@ fn spawn_stderr_reader(
             };
             let total = reader.total_bytes;
             if let Ok(mut s) = state.lock() {
-                if s.tail.total_lines < NOTABLE_SCAN_LINES && diagnosis::table::is_notable(&text) {
+                if s.tail.total_lines < NOTABLE_SCAN_LINES && is_notable(&text) {
                     if s.notable.len() == NOTABLE_LINES {
                         s.notable.pop_front();
                     }
@@ -373,22 +375,16 @@ fn before_handshake(ended: &Ended) -> String {
     }
 }
 
-/// Where the attempt stands.
-enum Phase {
-    Handshaking,
-    Connected {
-        at: Instant,
-        pinger: Option<Pinger>,
-        opening: Option<Box<OpeningDriver>>,
-    },
-}
-
-/// How the watching ended.
-enum End {
-    /// The attempt has its outcome.
-    Outcome(Outcome),
-    /// Cut before an outcome (stop request or deadline during the handshake).
-    Cut,
+/// The failure for a message over [`STDOUT_LINE_LIMIT`] before the handshake's answer (it is
+/// taken for the answer rather than waiting for the handshake's deadline; afterwards it is
+/// skipped and counted).
+fn too_large(len: u64) -> Received {
+    Received::Overlong {
+        why: format!(
+            "answer too large: {len} bytes (the probe reads messages of up to {} MiB)",
+            STDOUT_LINE_LIMIT >> 20
+        ),
+    }
 }
 
 /// Launch `target` once, do the handshake, watch the connection until it ends (or the watch,
@@ -399,354 +395,257 @@ pub async fn attempt(
     opts: &AttemptOptions,
     progress: &mut (dyn FnMut(Progress) + Send),
 ) -> Result<AttemptReport, LaunchError> {
-    let redactor = opts.redactor.clone();
-    let mut cmd = target.command();
-    let launched_wall = SystemTime::now();
-    let launched = Instant::now();
-    let spawned = process::spawn(&mut cmd).map_err(|e| launch_error(target, &e, &redactor))?;
-    let mut child: GroupChild = spawned.child;
-    let pid = child.pid();
-    let memory = memory::Sampler::start(pid, opts.epoch);
-    progress(Progress::Launched {
-        at_ms: opts.ms_since_epoch(launched),
-        pid: Some(pid),
-    });
+    let transport = StdioTransport {
+        target,
+        epoch: opts.epoch,
+        redactor: opts.redactor.clone(),
+        running: None,
+    };
+    session::play(transport, opts, progress).await
+}
 
-    let noise = Arc::new(Mutex::new(StdoutNoise::default()));
-    let stderr_state = Arc::new(Mutex::new(StderrState {
-        tail: Tail::new(STDERR_TAIL_LINES, STDERR_TAIL_BYTES),
-        total_bytes: 0,
-        notable: Default::default(),
-    }));
-    let (mut messages, stdout_task) =
-        spawn_stdout_reader(spawned.stdout, noise.clone(), redactor.clone());
-    let stderr_task = spawn_stderr_reader(spawned.stderr, stderr_state.clone(), redactor.clone());
-    let (mut writer, writer_task) = spawn_writer(spawned.stdin);
+/// A command's stdio as a [`Transport`]: NDJSON on its stdin and stdout.
+struct StdioTransport<'a> {
+    target: &'a StdioTarget,
+    epoch: Instant,
+    redactor: Arc<Redactor>,
+    running: Option<Running>,
+}
 
-    writer.send(frame(&handshake::first_request(opts.protocol)));
+/// The launched process and the tasks that read and write its pipes.
+struct Running {
+    child: GroupChild,
+    memory: memory::Sampler,
+    noise: Arc<Mutex<StdoutNoise>>,
+    stderr_state: Arc<Mutex<StderrState>>,
+    messages: mpsc::Receiver<StdoutItem>,
+    stdout_open: bool,
+    stdout_task: JoinHandle<()>,
+    stderr_task: JoinHandle<()>,
+    writer: Outbox,
+    writer_task: JoinHandle<()>,
+    ending: Option<Ending>,
+}
 
-    let handshake_deadline = launched + opts.handshake_timeout;
-    let far = launched + Duration::from_secs(86_400 * 365 * 30);
-    let deadline = opts.deadline.unwrap_or(far);
-    let mut phase = Phase::Handshaking;
-    let mut server: Option<ServerInfo> = None;
-    let mut connected_at: Option<Instant> = None;
-    let mut stdout_open = true;
-    let ended_at: Instant;
+/// The end, once seen.
+#[derive(Clone)]
+enum Ending {
+    /// The process exited at `at`: what it wrote before is read until `settle_until`.
+    Exited {
+        how: Ended,
+        at: Instant,
+        settle_until: Instant,
+    },
+    /// Its stdout closed at `at`: its exit usually follows at once.
+    StdoutClosed { at: Instant },
+}
 
-    let end: End = loop {
-        let (watch_until, ping_due, opening_due) = match &phase {
-            Phase::Handshaking => (far, far, far),
-            Phase::Connected {
-                at,
-                pinger,
-                opening,
-            } => (
-                *at + opts.watch,
-                pinger.as_ref().map_or(far, Pinger::due),
-                opening.as_ref().and_then(|d| d.due()).unwrap_or(far),
-            ),
-        };
-        let handshaking = matches!(phase, Phase::Handshaking);
-        tokio::select! {
-            biased;
-            () = opts.stop.reached(StopLevel::Graceful) => {
-                ended_at = Instant::now();
-                break match phase {
-                    Phase::Handshaking => End::Cut,
-                    Phase::Connected { at, .. } => End::Outcome(Outcome::StillUp {
-                        lived_ms: ms(ended_at - at),
-                    }),
-                };
-            }
-            status = child.wait() => {
-                ended_at = Instant::now();
-                let how = status.map(ended_of).unwrap_or(Ended::Unknown);
-                // Read what it wrote before it exited (its answer may still be in the pipe).
-                let settle_until = Instant::now() + SETTLE;
-                let mut verdict = None;
-                while stdout_open && verdict.is_none() {
-                    tokio::select! {
-                        m = messages.recv() => match m {
-                            Some(StdoutItem::Message(v)) => {
-                                verdict = on_message(&v, &mut phase, opts, &mut writer, &mut server, &mut connected_at, progress);
-                            }
-                            Some(StdoutItem::Overlong(len)) => verdict = overlong(len, &phase),
-                            None => stdout_open = false,
-                        },
-                        () = tokio::time::sleep_until(settle_until) => break,
-                    }
-                }
-                break End::Outcome(match (verdict, &phase) {
-                    (Some(v), _) => v,
-                    (None, Phase::Connected { at, .. }) => Outcome::Connected {
-                        lived_ms: ms(ended_at.saturating_duration_since(*at)),
-                        ended: how,
-                    },
-                    (None, Phase::Handshaking) => {
-                        Outcome::FailedToConnect(Failure::Message(before_handshake(&how)))
-                    }
-                });
-            }
-            m = messages.recv(), if stdout_open => match m {
-                Some(StdoutItem::Message(v)) => {
-                    if let Some(o) = on_message(&v, &mut phase, opts, &mut writer, &mut server, &mut connected_at, progress) {
-                        ended_at = Instant::now();
-                        break End::Outcome(o);
-                    }
-                }
-                Some(StdoutItem::Overlong(len)) => {
-                    if let Some(o) = overlong(len, &phase) {
-                        ended_at = Instant::now();
-                        break End::Outcome(o);
-                    }
-                }
-                None => {
-                    ended_at = Instant::now();
-                    // Stdout closed: an exit usually follows at once; wait a moment for it.
-                    let how = tokio::select! {
-                        s = child.wait() => s.map(ended_of).unwrap_or(Ended::Unknown),
-                        () = tokio::time::sleep(SETTLE) => Ended::StdoutClosed,
-                    };
-                    break End::Outcome(match &phase {
-                        Phase::Connected { at, .. } => Outcome::Connected {
-                            lived_ms: ms(ended_at.saturating_duration_since(*at)),
-                            ended: how,
-                        },
-                        _ => Outcome::FailedToConnect(Failure::Message(before_handshake(&how))),
-                    });
-                }
-            },
-            () = tokio::time::sleep_until(handshake_deadline), if handshaking => {
-                ended_at = Instant::now();
-                break End::Outcome(Outcome::FailedToConnect(Failure::Message(
-                    handshake::timeout_message(opts.protocol).to_string(),
-                )));
-            }
-            () = tokio::time::sleep_until(deadline) => {
-                ended_at = Instant::now();
-                break match phase {
-                    Phase::Connected { at, .. } => End::Outcome(Outcome::StillUp { lived_ms: ms(ended_at - at) }),
-                    _ => End::Cut,
-                };
-            }
-            () = tokio::time::sleep_until(watch_until), if !handshaking => {
-                ended_at = Instant::now();
-                let lived = connected_at.map_or(0.0, |c| ms(ended_at - c));
-                break End::Outcome(Outcome::StillUp { lived_ms: lived });
-            }
-            () = tokio::time::sleep_until(opening_due), if !handshaking => {
-                if let Phase::Connected { opening: Some(d), .. } = &mut phase {
-                    for m in d.on_timer(Instant::now()) {
-                        writer.send(frame(&m));
-                    }
-                }
-            }
-            () = tokio::time::sleep_until(ping_due), if !handshaking => {
-                let now = Instant::now();
-                if let Phase::Connected { at, pinger: Some(p), .. } = &mut phase {
-                    match p.on_timer(now) {
-                        PingAction::Send(v) => { writer.send(frame(&v)); }
-                        PingAction::TimedOut => {
-                            ended_at = now;
-                            break End::Outcome(Outcome::Connected {
-                                lived_ms: ms(now - *at),
-                                ended: Ended::StoppedAnswering,
-                            });
-                        }
-                        PingAction::Nothing => {}
-                    }
-                }
-            }
-        }
-    };
-
-    // How it ended on its own (before the probe stops it), and its memory until then.
-    let process = ProcessFacts {
-        exited: child.status().map(ended_of),
-        memory: memory.finish(),
-    };
-    let (pings_sent, pings_answered) = match &phase {
-        Phase::Connected {
-            pinger: Some(p), ..
-        } => (p.sent, p.answered),
-        _ => (0, 0),
-    };
-    let close = match &end {
-        End::Outcome(Outcome::StillUp { .. }) | End::Cut => Close::Watching,
-        End::Outcome(_) => Close::Ended,
-    };
-    let opening = match phase {
-        Phase::Connected {
-            opening: Some(d), ..
-        } => Some(d.finish(close, ended_at)),
-        _ => None,
-    };
-
-    // From here on stdout is only drained (the reader sees no listener), so a server that
-    // writes while it shuts down is never blocked on a full pipe.
-    drop(messages);
-    // Stop: close stdin, then the group the host's way (or at once when forced).
-    let misbehaviour = Misbehaviour {
-        unsent_messages: writer.unsent,
-        ws_pings: 0,
-    };
-    drop(writer);
-    writer_task.abort();
-    let _ = writer_task.await;
-    let stop_result = if opts.stop.level() >= StopLevel::Force {
-        child.kill(process::GRACE).await
-    } else {
-        child
-            .stop(process::GRACE, opts.stop.reached(StopLevel::Force))
-            .await
-    };
-    // The pipes close once the whole group is gone; don't wait on anything that escaped it.
-    let stderr_abort = stderr_task.abort_handle();
-    let _ = tokio::time::timeout(Duration::from_millis(200), stderr_task).await;
-    stderr_abort.abort();
-    stdout_task.abort();
-
-    let outcome = match end {
-        End::Outcome(o) => Some(o),
-        End::Cut => None,
-    };
-    let stopped = match stop_result {
-        StopResult::AlreadyGone => Stopped::AlreadyGone,
-        StopResult::AfterSigterm => Stopped::AfterSigterm,
-        StopResult::AfterSigkill => Stopped::AfterSigkill,
-        StopResult::Forced => Stopped::Forced,
-        // The connection's own outcome is kept: the runner records it as the host does, then
-        // halts with the attempt number the host would use next.
-        StopResult::CouldNotBeReaped => Stopped::CouldNotBeReaped,
-    };
-
-    let stderr = match stderr_state.lock() {
-        Ok(s) => StderrTail {
-            // Already masked as they were read.
-            lines: s.tail.lines().cloned().collect(),
-            total_lines: s.tail.total_lines,
-            total_bytes: s.total_bytes,
-            notable: s.notable.iter().map(|l| redactor.redact(l)).collect(),
-        },
-        Err(_) => StderrTail::default(),
-    };
-    let stdout = noise.lock().map(|n| n.clone()).unwrap_or_default();
-
-    Ok(AttemptReport {
-        launched_at_ms: opts.ms_since_epoch(launched),
-        launched_at_wall: launched_wall,
-        pid: Some(pid),
-        connected_at_ms: connected_at.map(|c| opts.ms_since_epoch(c)),
-        server,
-        ended_at_ms: opts.ms_since_epoch(ended_at),
-        outcome,
-        stopped,
-        pings_sent,
-        pings_answered,
-        stderr,
-        stdout,
-        process: Some(process),
-        misbehaviour,
-        opening,
-        escaped: child.escaped(),
+fn gone(at: Instant, how: Ended) -> Received {
+    Received::Gone(Gone {
+        at,
+        before_handshake: before_handshake(&how),
+        ended: how,
     })
 }
 
-/// A JSON message over [`STDOUT_LINE_LIMIT`]: before the handshake's answer it is taken for the
-/// answer, and the attempt fails saying how large it was (rather than waiting for the handshake
-/// timeout); afterwards it is skipped (and counted).
-fn overlong(len: u64, phase: &Phase) -> Option<Outcome> {
-    match phase {
-        Phase::Handshaking => Some(Outcome::FailedToConnect(Failure::Message(format!(
-            "answer too large: {len} bytes (the probe reads messages of up to {} MiB)",
-            STDOUT_LINE_LIMIT >> 20
-        )))),
-        Phase::Connected { .. } => None,
-    }
-}
-
-/// Handle one message from the server; `Some` when it settles the attempt (a refused or failed
-/// handshake).
-fn on_message(
-    v: &Value,
-    phase: &mut Phase,
-    opts: &AttemptOptions,
-    writer: &mut Outbox,
-    server: &mut Option<ServerInfo>,
-    connected_at: &mut Option<Instant>,
-    progress: &mut (dyn FnMut(Progress) + Send),
-) -> Option<Outcome> {
-    let now = Instant::now();
-    match phase {
-        Phase::Handshaking => match handshake::read_answer(opts.protocol, v, &opts.redactor) {
-            Answer::NotYet => None,
-            Answer::Connected(info) => {
-                if let Some(n) = handshake::after_answer(opts.protocol) {
-                    writer.send(frame(&n));
-                }
-                *connected_at = Some(now);
-                *server = Some(info.clone());
-                progress(Progress::Connected {
-                    at_ms: opts.ms_since_epoch(now),
-                    server: info,
-                });
-                let pinger = opts
-                    .ping
-                    .map(|p| Pinger::new(opts.protocol, p.every, p.timeout, now));
-                let opening = (!opts.handshake_only).then(|| {
-                    let mut d = OpeningDriver::new(
-                        opts.protocol,
-                        true,
-                        v,
-                        now,
-                        opts.epoch,
-                        opts.redactor.clone(),
-                    );
-                    for m in d.start(now) {
-                        writer.send(frame(&m));
+impl Running {
+    /// What the process wrote after its end was seen, then how it ended.
+    async fn after_end(&mut self, ending: Ending) -> Received {
+        match ending {
+            Ending::Exited {
+                how,
+                at,
+                settle_until,
+            } => {
+                if self.stdout_open {
+                    tokio::select! {
+                        m = self.messages.recv() => match m {
+                            Some(StdoutItem::Message(v)) => return Received::Message(v),
+                            Some(StdoutItem::Overlong(len)) => return too_large(len),
+                            None => self.stdout_open = false,
+                        },
+                        () = tokio::time::sleep_until(settle_until) => {}
                     }
-                    Box::new(d)
-                });
-                *phase = Phase::Connected {
-                    at: now,
-                    pinger,
-                    opening,
+                }
+                gone(at, how)
+            }
+            Ending::StdoutClosed { at } => {
+                let how = tokio::select! {
+                    s = self.child.wait() => s.map(ended_of).unwrap_or(Ended::Unknown),
+                    () = tokio::time::sleep(SETTLE) => Ended::StdoutClosed,
                 };
-                None
+                gone(at, how)
             }
-            Answer::Failed { error, server: s } => {
-                *server = s;
-                Some(Outcome::FailedToConnect(Failure::Message(error)))
+        }
+    }
+
+    async fn recv(&mut self) -> Received {
+        if let Some(ending) = self.ending.clone() {
+            return self.after_end(ending).await;
+        }
+        tokio::select! {
+            biased;
+            status = self.child.wait() => {
+                let at = Instant::now();
+                let how = status.map(ended_of).unwrap_or(Ended::Unknown);
+                // Read what it wrote before it exited (its answer may still be in the pipe).
+                let settle_until = Instant::now() + SETTLE;
+                self.ending = Some(Ending::Exited { how, at, settle_until });
+                Received::Ending { at }
             }
-            Answer::Refused { error, server: s } => {
-                *server = Some(s);
-                Some(Outcome::Permanent(Failure::Message(error)))
-            }
-        },
-        Phase::Connected {
-            pinger, opening, ..
-        } => {
-            if let Some(p) = pinger {
-                p.on_message(v, now);
-            }
-            match opening {
-                Some(d) => {
-                    for m in d.on_message(v, now) {
-                        writer.send(frame(&m));
-                    }
-                }
+            m = self.messages.recv(), if self.stdout_open => match m {
+                Some(StdoutItem::Message(v)) => Received::Message(v),
+                Some(StdoutItem::Overlong(len)) => too_large(len),
                 None => {
-                    if let Some(reply) = handshake::reply_to_server_request(v) {
-                        writer.send(frame(&reply));
-                    }
+                    let at = Instant::now();
+                    self.stdout_open = false;
+                    self.ending = Some(Ending::StdoutClosed { at });
+                    Received::Ending { at }
                 }
-            }
-            None
+            },
+        }
+    }
+
+    /// Stop the process group the host's way (or at once when forced) and report.
+    async fn stop(self, stop: &StopSignal, redactor: &Redactor) -> Remains {
+        let Running {
+            mut child,
+            memory,
+            noise,
+            stderr_state,
+            messages,
+            stdout_task,
+            stderr_task,
+            writer,
+            writer_task,
+            ..
+        } = self;
+        // How it ended on its own (before the probe stops it), and its memory until then.
+        let process = ProcessFacts {
+            exited: child.status().map(ended_of),
+            memory: memory.finish(),
+        };
+        // From here on stdout is only drained (the reader sees no listener), so a server that
+        // writes while it shuts down is never blocked on a full pipe.
+        drop(messages);
+        // Stop: close stdin, then the group the host's way (or at once when forced).
+        let misbehaviour = Misbehaviour {
+            unsent_messages: writer.unsent,
+            ws_pings: 0,
+        };
+        drop(writer);
+        writer_task.abort();
+        let _ = writer_task.await;
+        let stop_result = if stop.level() >= StopLevel::Force {
+            child.kill(process::GRACE).await
+        } else {
+            child
+                .stop(process::GRACE, stop.reached(StopLevel::Force))
+                .await
+        };
+        // The pipes close once the whole group is gone; don't wait on anything that escaped it.
+        let stderr_abort = stderr_task.abort_handle();
+        let _ = tokio::time::timeout(Duration::from_millis(200), stderr_task).await;
+        stderr_abort.abort();
+        stdout_task.abort();
+        let stopped = match stop_result {
+            StopResult::AlreadyGone => Stopped::AlreadyGone,
+            StopResult::AfterSigterm => Stopped::AfterSigterm,
+            StopResult::AfterSigkill => Stopped::AfterSigkill,
+            StopResult::Forced => Stopped::Forced,
+            // The connection's own outcome is kept: the runner records it as the host does,
+            // then halts with the attempt number the host would use next.
+            StopResult::CouldNotBeReaped => Stopped::CouldNotBeReaped,
+        };
+        let stderr = match stderr_state.lock() {
+            Ok(s) => StderrTail {
+                // Already masked as they were read.
+                lines: s.tail.lines().cloned().collect(),
+                total_lines: s.tail.total_lines,
+                total_bytes: s.total_bytes,
+                notable: s.notable.iter().map(|l| redactor.redact(l)).collect(),
+            },
+            Err(_) => StderrTail::default(),
+        };
+        let stdout = noise.lock().map(|n| n.clone()).unwrap_or_default();
+        Remains {
+            stopped: Some(stopped),
+            stderr,
+            stdout,
+            process: Some(process),
+            escaped: child.escaped(),
+            misbehaviour,
         }
     }
 }
 
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
+impl Transport for StdioTransport<'_> {
+    fn redactor(&self) -> Arc<Redactor> {
+        self.redactor.clone()
+    }
+
+    fn launch(&mut self) -> Result<Option<u32>, LaunchError> {
+        let redactor = self.redactor.clone();
+        let mut cmd = self.target.command();
+        let spawned =
+            process::spawn(&mut cmd).map_err(|e| launch_error(self.target, &e, &redactor))?;
+        let child: GroupChild = spawned.child;
+        let pid = child.pid();
+        let memory = memory::Sampler::start(pid, self.epoch);
+        let noise = Arc::new(Mutex::new(StdoutNoise::default()));
+        let stderr_state = Arc::new(Mutex::new(StderrState {
+            tail: Tail::new(STDERR_TAIL_LINES, STDERR_TAIL_BYTES),
+            total_bytes: 0,
+            notable: Default::default(),
+        }));
+        let (messages, stdout_task) =
+            spawn_stdout_reader(spawned.stdout, noise.clone(), redactor.clone());
+        let stderr_task = spawn_stderr_reader(spawned.stderr, stderr_state.clone(), redactor);
+        let (writer, writer_task) = spawn_writer(spawned.stdin);
+        self.running = Some(Running {
+            child,
+            memory,
+            noise,
+            stderr_state,
+            messages,
+            stdout_open: true,
+            stdout_task,
+            stderr_task,
+            writer,
+            writer_task,
+            ending: None,
+        });
+        Ok(Some(pid))
+    }
+
+    async fn open(&mut self) -> Result<(), String> {
+        Ok(())
+    }
+
+    async fn send(&mut self, msg: &Value, _until: Instant) -> Sent {
+        // Never waits: a server that does not read its stdin fills the bounded queue, and what
+        // does not fit is counted as unsent.
+        if let Some(r) = self.running.as_mut() {
+            r.writer.send(frame(msg));
+        }
+        Sent::Done
+    }
+
+    async fn recv(&mut self) -> Received {
+        match self.running.as_mut() {
+            Some(r) => r.recv().await,
+            None => std::future::pending().await,
+        }
+    }
+
+    fn is_stdio(&self) -> bool {
+        true
+    }
+
+    async fn close(self, _how: Closing, stop: &StopSignal) -> Remains {
+        match self.running {
+            Some(r) => r.stop(stop, &self.redactor).await,
+            None => Remains::default(),
+        }
+    }
 }

@@ -3,7 +3,8 @@
 
 use std::collections::HashMap;
 
-use super::runner::{Finish, Launch, ProbeRun};
+use super::opening::summary::OpeningSummary;
+use super::run_record::{Finish, Launch, ProbeRun};
 use crate::engine::policy::timings::format_ms;
 use crate::engine::policy::{Ended, EngineKind, Outcome, Preset};
 use crate::engine::schedule::{self, Behaviour, Request, Scenario, Summary, DAY_MS};
@@ -128,23 +129,7 @@ fn lasting_threshold(run: &ProbeRun) -> f64 {
 /// (see [`Scenario::settle_ms`]): the predictions' "cleared" status lines depend on it. Pass
 /// the value measured live, else [`schedule::DEFAULT_SETTLE_MS`].
 pub fn judge(run: &ProbeRun, engine: EngineKind, settle_ms: f64) -> Verdict {
-    let with_outcome: Vec<&Launch> = run
-        .launches
-        .iter()
-        .filter(|l| l.report.outcome.is_some())
-        .collect();
-    // A connection still up when --for or Ctrl-C ended the run was cut short: it says nothing
-    // about how long the server stays up, unless nothing else happened at all.
-    let cut_short = |l: &Launch| {
-        matches!(run.finish, Finish::Deadline | Finish::Interrupted)
-            && matches!(l.report.outcome, Some(Outcome::StillUp { .. }))
-            && u64::from(l.number) == run.total_launches()
-    };
-    let judged: Vec<&Launch> = if with_outcome.iter().all(|l| cut_short(l)) {
-        with_outcome
-    } else {
-        with_outcome.into_iter().filter(|l| !cut_short(l)).collect()
-    };
+    let judged = judged_launches(run);
     let n = judged.len();
     if n == 0 {
         return Verdict {
@@ -156,172 +141,252 @@ pub fn judge(run: &ProbeRun, engine: EngineKind, settle_ms: f64) -> Verdict {
             predictions: Vec::new(),
         };
     }
-
-    if let Some(l) = judged
-        .iter()
-        .find(|l| matches!(l.report.outcome, Some(Outcome::Permanent(_))))
-    {
-        let error = l.error.clone().unwrap_or_default();
-        return Verdict {
-            pattern: Pattern::Refused,
-            sentence: format!(
-                "a permanent verdict on launch {}: {error}; every host rule stops reconnecting \
-                 at once and raises mcpl-down",
-                l.number
-            ),
-            short: format!("permanent failure: {error}"),
-            scenario: None,
-            predictions: Vec::new(),
-        };
+    if let Some(verdict) = refused(&judged) {
+        return verdict;
     }
-
-    let mut closed_lives = Vec::new();
-    let mut closed_how = Vec::new();
-    let mut hung = 0usize;
-    let mut failed = Vec::new();
-    let mut up = Vec::new();
-    for l in &judged {
-        match &l.report.outcome {
-            Some(Outcome::Connected { lived_ms, ended }) => {
-                closed_lives.push(*lived_ms);
-                closed_how.push(ended.to_string());
-                if *ended == Ended::StoppedAnswering {
-                    hung += 1;
-                }
-            }
-            Some(Outcome::FailedToConnect(f)) => failed.push(f.to_string()),
-            Some(Outcome::StillUp { lived_ms }) => up.push((*l, *lived_ms)),
-            _ => {}
-        }
-    }
-
+    let tally = Tally::of(&judged);
     let threshold = lasting_threshold(run);
     let mut parts = Vec::new();
     let mut short = Vec::new();
-    // `` (all of them) or ` on 2 of 5` in the short form.
-    let share = |k: usize| {
-        if k == n {
-            String::new()
-        } else {
-            format!(" on {k} of {n}")
-        }
-    };
-    if !closed_lives.is_empty() {
-        let typical = median(closed_lives.clone()).unwrap_or(0.0);
-        let how = most_common(&closed_how)
-            .map(|(h, c)| {
-                if c == closed_how.len() {
-                    format!(" ({h})")
-                } else {
-                    format!(" (mostly {h})")
-                }
-            })
-            .unwrap_or_default();
-        let range = {
-            let lo = closed_lives.iter().copied().fold(f64::INFINITY, f64::min);
-            let hi = closed_lives.iter().copied().fold(0.0, f64::max);
-            if closed_lives.len() > 1 && hi - lo >= 1000.0 {
-                format!(" (between {} and {})", format_ms(lo), format_ms(hi))
-            } else {
-                String::new()
-            }
-        };
-        short.push(if hung == closed_lives.len() {
-            format!(
-                "stopped answering pings {} after its handshake{}",
-                format_ms(round_ms(typical)),
-                share(hung)
-            )
-        } else {
-            format!(
-                "closed {} after its handshake{how}{}",
-                format_ms(round_ms(typical)),
-                share(closed_lives.len())
-            )
-        });
-        let mut p = if hung == closed_lives.len() {
-            format!(
-                "connected, then stopped answering pings {}{range} after its handshake {} (a hung server)",
-                format_ms(round_ms(typical)),
-                on_launches(hung, n)
-            )
-        } else {
-            format!(
-                "connected, then closed {}{range} after its handshake{how} {}",
-                format_ms(round_ms(typical)),
-                on_launches(closed_lives.len(), n)
-            )
-        };
-        let loop375 =
-            hung == 0 && closed_lives.len() == n && closed_lives.iter().all(|l| *l < threshold);
-        if loop375 {
-            p.push_str(
-                ": short-lived every time (the relaunch loop of agent-framework issue #375)",
-            );
-        }
+    if !tally.closed_lives.is_empty() {
+        let (p, s) = closed_words(&tally, n, threshold);
         parts.push(p);
+        short.push(s);
     }
-    if !failed.is_empty() {
-        let (what, c) = most_common(&failed).unwrap_or_default();
-        let what = if c == failed.len() {
-            what
-        } else {
-            format!("mostly {what}")
-        };
-        parts.push(format!(
-            "never completed its handshake {}: {what}",
-            on_launches(failed.len(), n)
-        ));
-        short.push(if failed.len() == n {
-            what.clone()
-        } else {
-            format!("never connected{}: {what}", share(failed.len()))
-        });
+    if !tally.failed.is_empty() {
+        let (p, s) = failed_words(&tally.failed, n);
+        parts.push(p);
+        short.push(s);
     }
-    for (l, lived) in &up {
-        let handshake = l
-            .report
-            .handshake_ms()
-            .map(|h| format!(" {} after launch", format_ms(round_ms(h))))
-            .unwrap_or_default();
-        let rule = &run.policy.name;
-        let needs = match l.decision.and_then(|d| d.lasting_threshold_ms) {
-            Some(t) if *lived >= t => format!("long enough for rule {rule} to reset the count"),
-            Some(t) => format!(
-                "rule {rule} resets the count once a connection has lived {}",
-                format_ms(t)
-            ),
-            None => format!("rule {rule} reset the count at its handshake"),
-        };
-        parts.push(format!(
-            "connected{handshake} on launch {} and was still up {} later ({needs})",
-            l.number,
-            format_ms(round_ms(*lived))
-        ));
-        short.push(format!(
-            "still up {} after its handshake",
-            format_ms(round_ms(*lived))
-        ));
+    for (l, lived) in &tally.up {
+        let (p, s) = still_up_words(run, l, *lived);
+        parts.push(p);
+        short.push(s);
     }
-
-    let pattern = if up.len() == n {
+    let closed = tally.closed_lives.len();
+    let pattern = if tally.up.len() == n {
         Pattern::StayedUp
-    } else if hung == 0 && closed_lives.len() == n && closed_lives.iter().all(|l| *l < threshold) {
+    } else if tally.hung == 0 && closed == n && tally.closed_lives.iter().all(|l| *l < threshold) {
         Pattern::ShortLived
-    } else if failed.len() == n {
+    } else if tally.failed.len() == n {
         Pattern::NeverConnected
     } else {
         Pattern::Flapped
     };
-
     let scenario = scenario_of(&judged, settle_ms);
+    let predictions = predictions(run, engine, &scenario);
+    Verdict {
+        pattern,
+        sentence: parts.join("; "),
+        short: short.join("; "),
+        scenario: Some(scenario),
+        predictions,
+    }
+}
+
+/// The launches a verdict is about: those with an outcome, less a connection still up when
+/// `--for` or Ctrl-C ended the run (cut short, it says nothing about how long the server stays
+/// up), unless nothing else happened at all.
+fn judged_launches(run: &ProbeRun) -> Vec<&Launch> {
+    let with_outcome: Vec<&Launch> = run
+        .launches
+        .iter()
+        .filter(|l| l.report.outcome.is_some())
+        .collect();
+    let cut_short = |l: &Launch| {
+        matches!(run.finish, Finish::Deadline | Finish::Interrupted)
+            && matches!(l.report.outcome, Some(Outcome::StillUp { .. }))
+            && u64::from(l.number) == run.total_launches()
+    };
+    if with_outcome.iter().all(|l| cut_short(l)) {
+        with_outcome
+    } else {
+        with_outcome.into_iter().filter(|l| !cut_short(l)).collect()
+    }
+}
+
+/// The verdict on a permanent failure, when a judged launch had one.
+fn refused(judged: &[&Launch]) -> Option<Verdict> {
+    let l = judged
+        .iter()
+        .find(|l| matches!(l.report.outcome, Some(Outcome::Permanent(_))))?;
+    let error = l.error.clone().unwrap_or_default();
+    Some(Verdict {
+        pattern: Pattern::Refused,
+        sentence: format!(
+            "a permanent verdict on launch {}: {error}; every host rule stops reconnecting \
+             at once and raises mcpl-down",
+            l.number
+        ),
+        short: format!("permanent failure: {error}"),
+        scenario: None,
+        predictions: Vec::new(),
+    })
+}
+
+/// The judged launches by how they went.
+struct Tally<'a> {
+    /// Connections that closed: how long each lived, and how it ended.
+    closed_lives: Vec<f64>,
+    closed_how: Vec<String>,
+    /// Of them, those that stopped answering pings.
+    hung: usize,
+    /// Why each failed attempt failed.
+    failed: Vec<String>,
+    /// Connections still up, and for how long.
+    up: Vec<(&'a Launch, f64)>,
+}
+
+impl<'a> Tally<'a> {
+    fn of(judged: &[&'a Launch]) -> Tally<'a> {
+        let mut t = Tally {
+            closed_lives: Vec::new(),
+            closed_how: Vec::new(),
+            hung: 0,
+            failed: Vec::new(),
+            up: Vec::new(),
+        };
+        for l in judged {
+            match &l.report.outcome {
+                Some(Outcome::Connected { lived_ms, ended }) => {
+                    t.closed_lives.push(*lived_ms);
+                    t.closed_how.push(ended.to_string());
+                    if *ended == Ended::StoppedAnswering {
+                        t.hung += 1;
+                    }
+                }
+                Some(Outcome::FailedToConnect(f)) => t.failed.push(f.to_string()),
+                Some(Outcome::StillUp { lived_ms }) => t.up.push((*l, *lived_ms)),
+                _ => {}
+            }
+        }
+        t
+    }
+}
+
+/// `` (all of them) or ` on 2 of 5`, for the short form.
+fn share(k: usize, n: usize) -> String {
+    if k == n {
+        String::new()
+    } else {
+        format!(" on {k} of {n}")
+    }
+}
+
+/// The sentence and the short form for the connections that closed.
+fn closed_words(t: &Tally<'_>, n: usize, threshold: f64) -> (String, String) {
+    let lives = &t.closed_lives;
+    let typical = median(lives.clone()).unwrap_or(0.0);
+    let how = most_common(&t.closed_how)
+        .map(|(h, c)| {
+            if c == t.closed_how.len() {
+                format!(" ({h})")
+            } else {
+                format!(" (mostly {h})")
+            }
+        })
+        .unwrap_or_default();
+    let range = {
+        let lo = lives.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = lives.iter().copied().fold(0.0, f64::max);
+        if lives.len() > 1 && hi - lo >= 1000.0 {
+            format!(" (between {} and {})", format_ms(lo), format_ms(hi))
+        } else {
+            String::new()
+        }
+    };
+    let all_hung = t.hung == lives.len();
+    let short = if all_hung {
+        format!(
+            "stopped answering pings {} after its handshake{}",
+            format_ms(round_ms(typical)),
+            share(t.hung, n)
+        )
+    } else {
+        format!(
+            "closed {} after its handshake{how}{}",
+            format_ms(round_ms(typical)),
+            share(lives.len(), n)
+        )
+    };
+    let mut p = if all_hung {
+        format!(
+            "connected, then stopped answering pings {}{range} after its handshake {} (a hung server)",
+            format_ms(round_ms(typical)),
+            on_launches(t.hung, n)
+        )
+    } else {
+        format!(
+            "connected, then closed {}{range} after its handshake{how} {}",
+            format_ms(round_ms(typical)),
+            on_launches(lives.len(), n)
+        )
+    };
+    let loop375 = t.hung == 0 && lives.len() == n && lives.iter().all(|l| *l < threshold);
+    if loop375 {
+        p.push_str(": short-lived every time (the relaunch loop of agent-framework issue #375)");
+    }
+    (p, short)
+}
+
+/// The sentence and the short form for the attempts that never completed their handshake.
+fn failed_words(failed: &[String], n: usize) -> (String, String) {
+    let (what, c) = most_common(failed).unwrap_or_default();
+    let what = if c == failed.len() {
+        what
+    } else {
+        format!("mostly {what}")
+    };
+    let p = format!(
+        "never completed its handshake {}: {what}",
+        on_launches(failed.len(), n)
+    );
+    let short = if failed.len() == n {
+        what.clone()
+    } else {
+        format!("never connected{}: {what}", share(failed.len(), n))
+    };
+    (p, short)
+}
+
+/// The sentence and the short form for a connection still up.
+fn still_up_words(run: &ProbeRun, l: &Launch, lived: f64) -> (String, String) {
+    let handshake = l
+        .report
+        .handshake_ms()
+        .map(|h| format!(" {} after launch", format_ms(round_ms(h))))
+        .unwrap_or_default();
+    let rule = &run.policy.name;
+    let needs = match l.decision.and_then(|d| d.lasting_threshold_ms) {
+        Some(t) if lived >= t => format!("long enough for rule {rule} to reset the count"),
+        Some(t) => format!(
+            "rule {rule} resets the count once a connection has lived {}",
+            format_ms(t)
+        ),
+        None => format!("rule {rule} reset the count at its handshake"),
+    };
+    let p = format!(
+        "connected{handshake} on launch {} and was still up {} later ({needs})",
+        l.number,
+        format_ms(round_ms(lived))
+    );
+    let short = format!(
+        "still up {} after its handshake",
+        format_ms(round_ms(lived))
+    );
+    (p, short)
+}
+
+/// What each host rule (plus the run's own, when it is not one of them) would do with the
+/// scenario, over a day.
+fn predictions(run: &ProbeRun, engine: EngineKind, scenario: &Scenario) -> Vec<Prediction> {
     let mut rules: Vec<Preset> = PREDICTED_RULES.to_vec();
     if let Ok(own) = run.policy.name.parse::<Preset>() {
         if !rules.contains(&own) {
             rules.push(own);
         }
     }
-    let predictions = rules
+    rules
         .iter()
         .map(|preset| {
             let timings = if preset.is_host_rule() {
@@ -340,21 +405,13 @@ pub fn judge(run: &ProbeRun, engine: EngineKind, settle_ms: f64) -> Verdict {
             };
             Prediction::from_summary(preset.name(), &schedule::simulate(&req).summary)
         })
-        .collect();
-
-    Verdict {
-        pattern,
-        sentence: parts.join("; "),
-        short: short.join("; "),
-        scenario: Some(scenario),
-        predictions,
-    }
+        .collect()
 }
 
 /// Whether the run is an all-clear: every connection stayed up and the host's opening found
 /// nothing (no channel finding, no failed `tools/list`). Anything else exits 1.
 pub fn all_clear(run: &ProbeRun) -> bool {
-    stayed_up(run) && !super::opening::OpeningSummary::of(&run.launches).has_findings()
+    stayed_up(run) && !OpeningSummary::of(&run.launches).has_findings()
 }
 
 /// Whether the run counts as healthy for the exit status: at least one launch had an outcome,

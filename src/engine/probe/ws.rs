@@ -27,9 +27,10 @@
 //!
 //! Frames that are not JSON-RPC (text or binary) are counted in [`StdoutNoise`], as non-JSON
 //! stdout lines are for a stdio server. No URL with its token ever leaves this module: messages
-//! name the server by [`urls::display_url`].
+//! name the server by [`endpoint::display_url`].
 
-use std::time::{Duration, SystemTime};
+use std::sync::Arc;
+use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;
@@ -42,14 +43,15 @@ use tokio_tungstenite::tungstenite::{self, Message};
 use tokio_tungstenite::WebSocketStream;
 use url::Url;
 
-use super::dial::{self, Stream};
-use super::handshake::{self, Answer, Incoming, PingAction, Pinger};
-use super::opening::{Close, Opening, OpeningDriver};
-use super::{
-    urls, AttemptOptions, AttemptReport, Connector, LaunchError, Misbehaviour, Progress, Protocol,
-    ServerInfo, StderrTail, StdoutNoise, StopLevel, Stopped,
+use super::dial::{self, seconds, Stream};
+use super::endpoint::{self, redactor_with, url_secrets};
+use super::handshake::{self, Incoming};
+use super::model::{
+    AttemptOptions, AttemptReport, LaunchError, Misbehaviour, Progress, StdoutNoise, Stopped,
 };
-use crate::engine::policy::{Ended, Failure, Outcome};
+use super::session::{self, Closing, Gone, Received, Remains, Sent, Transport};
+use super::stop::{StopLevel, StopSignal};
+use crate::engine::policy::Ended;
 use crate::engine::redact::Redactor;
 
 /// The host's deadline for opening a WebSocket (dial, TLS and upgrade).
@@ -87,7 +89,7 @@ impl WsTarget {
     /// token counts as none). A URL the host would refuse is a [`LaunchError`] whose text shows
     /// the URL without its token.
     pub fn new(url: &str, token: Option<String>) -> Result<WsTarget, LaunchError> {
-        let parsed = urls::parse_endpoint(url, "WebSocket", &["ws", "wss"])?;
+        let parsed = endpoint::parse_endpoint(url, "WebSocket", &["ws", "wss"])?;
         Ok(WsTarget {
             url: parsed,
             token: token.filter(|t| !t.is_empty()),
@@ -108,12 +110,12 @@ impl WsTarget {
 
     /// The URL the host dials: the configured one with `token=...` in its query.
     pub fn request_url(&self) -> Url {
-        urls::with_token(&self.url, self.token.as_deref())
+        endpoint::with_token(&self.url, self.token.as_deref())
     }
 
     /// The URL for a person: no token, no password, then redacted.
     pub fn describe(&self, redactor: &Redactor) -> String {
-        redactor.redact(&urls::display_url(&self.url))
+        redactor.redact(&endpoint::display_url(&self.url))
     }
 
     /// Every secret this target carries, for the run's [`Redactor`]: the token (as given and as
@@ -123,120 +125,47 @@ impl WsTarget {
     }
 }
 
-/// The secrets a URL and its token carry (shared with the HTTP transport).
-pub(crate) fn url_secrets(url: &Url, token: Option<&str>) -> Vec<String> {
-    let mut out = Vec::new();
-    if let Some(t) = token.filter(|t| !t.is_empty()) {
-        out.push(t.to_string());
-        let encoded: String = url::form_urlencoded::byte_serialize(t.as_bytes()).collect();
-        out.push(encoded);
-    }
-    if let Some(query) = url.query() {
-        for (k, v) in url.query_pairs() {
-            if (k == urls::TOKEN_PARAM || crate::engine::redact::is_secret_name(&k))
-                && !v.is_empty()
-            {
-                out.push(v.into_owned());
-            }
-        }
-        // And as written (percent-encoded) in the query.
-        for pair in query.split('&') {
-            if let Some((k, v)) = pair.split_once('=') {
-                let name = url::form_urlencoded::parse(pair.as_bytes())
-                    .next()
-                    .map(|(k, _)| k.into_owned())
-                    .unwrap_or_else(|| k.to_string());
-                if crate::engine::redact::is_secret_name(&name) && !v.is_empty() {
-                    out.push(v.to_string());
-                }
-            }
-        }
-    }
-    if let Some(p) = url.password() {
-        out.push(p.to_string());
-    }
-    // And `;token=`, `code=`, `jwt=`... anywhere in it (matrix parameters, `;` separators).
-    out.extend(crate::engine::redact::secrets_in_text(url.as_str()));
-    out.dedup();
-    out
-}
-
-/// The run's redactor plus this target's own secrets.
-pub(crate) fn redactor_with(base: &Redactor, secrets: Vec<String>) -> Redactor {
-    let mut r = base.clone();
-    for s in secrets {
-        r.add(s);
-    }
-    r
-}
-
-impl Connector for WsTarget {
-    async fn attempt(
-        &mut self,
-        opts: &AttemptOptions,
-        progress: &mut (dyn FnMut(Progress) + Send),
-    ) -> Result<AttemptReport, LaunchError> {
-        attempt(self, opts, progress).await
-    }
-}
-
 type Ws = WebSocketStream<Stream>;
 
-/// What woke the attempt up while it waited on something else.
-enum Interrupt {
-    Stop(StopLevel),
-    Deadline,
+/// Make one attempt against `target`: open, handshake, watch, close. Never `Err` once the target
+/// exists (every failure is an outcome); `Result` for the `Connector` shape.
+pub async fn attempt(
+    target: &WsTarget,
+    opts: &AttemptOptions,
+    progress: &mut (dyn FnMut(Progress) + Send),
+) -> Result<AttemptReport, LaunchError> {
+    let transport = WsTransport {
+        target,
+        redactor: Arc::new(redactor_with(&opts.redactor, target.secrets())),
+        ws: None,
+        noise: StdoutNoise::default(),
+        misbehaviour: Misbehaviour::default(),
+        not_reading: false,
+        closed_by_server: false,
+        read_since_yield: false,
+    };
+    session::play(transport, opts, progress).await
 }
 
-/// Resolves when the stop signal or the run's deadline interrupts the attempt.
-async fn interrupted(opts: &AttemptOptions) -> Interrupt {
-    let far = Instant::now() + Duration::from_secs(86_400 * 365 * 30);
-    tokio::select! {
-        () = opts.stop.reached(StopLevel::Graceful) => Interrupt::Stop(opts.stop.level()),
-        () = tokio::time::sleep_until(opts.deadline.unwrap_or(far)) => Interrupt::Deadline,
-    }
-}
-
-/// The report under construction.
-struct Draft<'a> {
-    opts: &'a AttemptOptions,
-    launched_at_ms: f64,
-    launched_at_wall: SystemTime,
-    connected_at_ms: Option<f64>,
-    server: Option<ServerInfo>,
-    pings_sent: u32,
-    pings_answered: u32,
+/// A WebSocket as a [`Transport`]: one JSON-RPC message a text frame.
+struct WsTransport<'a> {
+    target: &'a WsTarget,
+    redactor: Arc<Redactor>,
+    ws: Option<Ws>,
+    /// Frames that are not JSON-RPC, as stdout noise is counted for a process.
     noise: StdoutNoise,
-    opening: Option<Opening>,
     misbehaviour: Misbehaviour,
     /// A send stalled: the server stopped reading; nothing more is sent.
     not_reading: bool,
+    /// The server sent a close frame (its reply is owed and the rest is drained).
+    closed_by_server: bool,
+    /// A frame was read since the last yield.
+    read_since_yield: bool,
 }
 
-impl Draft<'_> {
-    fn finish(self, ended_at: Instant, outcome: Option<Outcome>) -> AttemptReport {
-        AttemptReport {
-            launched_at_ms: self.launched_at_ms,
-            launched_at_wall: self.launched_at_wall,
-            pid: None,
-            connected_at_ms: self.connected_at_ms,
-            server: self.server,
-            ended_at_ms: self.opts.ms_since_epoch(ended_at),
-            outcome,
-            stopped: Stopped::Closed,
-            pings_sent: self.pings_sent,
-            pings_answered: self.pings_answered,
-            stderr: StderrTail::default(),
-            stdout: self.noise,
-            process: None,
-            misbehaviour: self.misbehaviour,
-            opening: self.opening,
-            escaped: 0,
-        }
-    }
-
+impl WsTransport<'_> {
     /// Count a frame's bytes; classify it (binary frames are not JSON-RPC).
-    fn frame(&mut self, msg: &Message, redactor: &Redactor) -> Option<Value> {
+    fn frame(&mut self, msg: &Message) -> Option<Value> {
         let bytes: &[u8] = match msg {
             Message::Text(t) => t.as_bytes(),
             Message::Binary(b) => b,
@@ -261,10 +190,131 @@ impl Draft<'_> {
                         Message::Text(t) => t.as_str().to_string(),
                         _ => format!("(binary frame, {} bytes)", bytes.len()),
                     };
-                    self.noise.samples.push(sample(&text, redactor));
+                    self.noise.samples.push(sample(&text, &self.redactor));
                 }
                 None
             }
+        }
+    }
+}
+
+impl Transport for WsTransport<'_> {
+    fn redactor(&self) -> Arc<Redactor> {
+        self.redactor.clone()
+    }
+
+    fn launch(&mut self) -> Result<Option<u32>, LaunchError> {
+        Ok(None)
+    }
+
+    fn dials(&self) -> bool {
+        true
+    }
+
+    async fn open(&mut self) -> Result<(), String> {
+        let request_url = self.target.request_url();
+        match tokio::time::timeout(self.target.open_timeout, open(&request_url)).await {
+            Ok(Ok(ws)) => {
+                self.ws = Some(ws);
+                Ok(())
+            }
+            Ok(Err(why)) => Err(why),
+            Err(_) => Err(format!(
+                "open timed out after {}",
+                seconds(self.target.open_timeout)
+            )),
+        }
+    }
+
+    /// Never waits past [`SEND_STALL`] or `until`: a server that does not read its socket must
+    /// not hold the probe.
+    async fn send(&mut self, msg: &Value, until: Instant) -> Sent {
+        if self.not_reading {
+            self.misbehaviour.unsent_messages += 1;
+            return Sent::Stalled;
+        }
+        let Some(ws) = self.ws.as_mut() else {
+            return Sent::Failed("connection closed".into());
+        };
+        let stall = (Instant::now() + SEND_STALL).min(until);
+        let sent = tokio::select! {
+            r = ws.send(Message::text(msg.to_string())) => match r {
+                Ok(()) => Sent::Done,
+                Err(tungstenite::Error::WriteBufferFull(_)) => Sent::Stalled,
+                Err(e) => Sent::Failed(ws_error(&e)),
+            },
+            () = tokio::time::sleep_until(stall) => Sent::Stalled,
+        };
+        if sent == Sent::Stalled {
+            self.not_reading = true;
+            self.misbehaviour.unsent_messages += 1;
+        }
+        sent
+    }
+
+    async fn recv(&mut self) -> Received {
+        loop {
+            if self.read_since_yield {
+                // A flood is read as fast as it comes (tokio's budget only yields after many
+                // reads of up to 128 KiB): let the signal handler and the timers run in
+                // between, so Ctrl-C is seen at once whatever the server sends.
+                tokio::task::yield_now().await;
+                self.read_since_yield = false;
+            }
+            let Some(ws) = self.ws.as_mut() else {
+                return std::future::pending().await;
+            };
+            let next = ws.next().await;
+            let at = Instant::now();
+            match next {
+                Some(Ok(Message::Close(frame))) => {
+                    self.closed_by_server = true;
+                    let ended = close_ended(frame.as_ref(), &self.redactor);
+                    return Received::Gone(Gone {
+                        at,
+                        before_handshake: format!("closed during the handshake ({ended})"),
+                        ended,
+                    });
+                }
+                Some(Ok(msg)) => {
+                    self.read_since_yield = true;
+                    if let Some(v) = self.frame(&msg) {
+                        return Received::Message(v);
+                    }
+                }
+                Some(Err(e)) => {
+                    let why = format!("connection lost during the handshake ({})", ws_error(&e));
+                    return Received::Gone(Gone {
+                        at,
+                        ended: read_ended(&e, &self.redactor),
+                        before_handshake: self.redactor.redact(&why),
+                    });
+                }
+                None => {
+                    return Received::Gone(Gone {
+                        at,
+                        ended: Ended::ConnectionReset,
+                        before_handshake: "connection lost during the handshake (no close frame)"
+                            .into(),
+                    });
+                }
+            }
+        }
+    }
+
+    async fn close(mut self, how: Closing, stop: &StopSignal) -> Remains {
+        if let Some(ws) = self.ws.as_mut() {
+            match how {
+                Closing::Polite => close(ws, stop).await,
+                Closing::Gone if self.closed_by_server => drain(ws, stop).await,
+                Closing::Gone | Closing::Abrupt => {}
+            }
+        }
+        Remains {
+            stopped: Some(Stopped::Closed),
+            stdout: self.noise,
+            misbehaviour: self.misbehaviour,
+            ..Remains::default()
         }
     }
 }
@@ -279,414 +329,6 @@ fn sample(text: &str, redactor: &Redactor) -> String {
     } else {
         redacted
     }
-}
-
-/// Make one attempt against `target`: open, handshake, watch, close. Never `Err` once the target
-/// exists (every failure is an outcome); `Result` for the [`Connector`] shape.
-pub async fn attempt(
-    target: &WsTarget,
-    opts: &AttemptOptions,
-    progress: &mut (dyn FnMut(Progress) + Send),
-) -> Result<AttemptReport, LaunchError> {
-    let redactor = redactor_with(&opts.redactor, target.secrets());
-    let protocol = Protocol::Legacy;
-    let launched = Instant::now();
-    let mut draft = Draft {
-        opts,
-        launched_at_ms: opts.ms_since_epoch(launched),
-        launched_at_wall: SystemTime::now(),
-        connected_at_ms: None,
-        server: None,
-        pings_sent: 0,
-        pings_answered: 0,
-        noise: StdoutNoise::default(),
-        opening: None,
-        misbehaviour: Misbehaviour::default(),
-        not_reading: false,
-    };
-    progress(Progress::Launched {
-        at_ms: draft.launched_at_ms,
-        pid: None,
-    });
-
-    // Open: dial and upgrade, under the open deadline.
-    let request_url = target.request_url();
-    let opened = tokio::select! {
-        r = tokio::time::timeout(target.open_timeout, open(&request_url)) => r,
-        _ = interrupted(opts) => return Ok(draft.finish(Instant::now(), None)),
-    };
-    let mut ws = match opened {
-        Ok(Ok(ws)) => ws,
-        Ok(Err(why)) => {
-            let failure = Failure::Message(redactor.redact(&why));
-            return Ok(draft.finish(Instant::now(), Some(Outcome::FailedToConnect(failure))));
-        }
-        Err(_) => {
-            let why = format!("open timed out after {}", seconds(target.open_timeout));
-            return Ok(draft.finish(
-                Instant::now(),
-                Some(Outcome::FailedToConnect(Failure::Message(why))),
-            ));
-        }
-    };
-
-    // Handshake.
-    let first = handshake::first_request(protocol).to_string();
-    let handshake_deadline = Instant::now() + opts.handshake_timeout;
-    match send(
-        &mut ws,
-        Message::text(first),
-        &mut draft,
-        handshake_deadline,
-    )
-    .await
-    {
-        Sent::Done => {}
-        Sent::Failed(e) => {
-            let why = format!(
-                "connection lost before initialize could be sent ({})",
-                ws_error(&e)
-            );
-            return Ok(draft.finish(
-                Instant::now(),
-                Some(Outcome::FailedToConnect(Failure::Message(
-                    redactor.redact(&why),
-                ))),
-            ));
-        }
-        Sent::Stalled => {
-            let at = Instant::now();
-            close(&mut ws, true, opts).await;
-            let why = "the server does not read its socket: initialize could not be sent";
-            return Ok(draft.finish(
-                at,
-                Some(Outcome::FailedToConnect(Failure::Message(why.into()))),
-            ));
-        }
-        Sent::Interrupted => {
-            let at = Instant::now();
-            close(&mut ws, true, opts).await;
-            return Ok(draft.finish(at, None));
-        }
-    }
-    let answer = loop {
-        let next = tokio::select! {
-            m = ws.next() => m,
-            () = tokio::time::sleep_until(handshake_deadline) => {
-                let failure = Failure::Message(handshake::timeout_message(protocol).to_string());
-                close(&mut ws, false, opts).await;
-                return Ok(draft.finish(Instant::now(), Some(Outcome::FailedToConnect(failure))));
-            }
-            i = interrupted(opts) => {
-                let at = Instant::now();
-                close(&mut ws, matches!(i, Interrupt::Stop(StopLevel::Force)), opts).await;
-                return Ok(draft.finish(at, None));
-            }
-        };
-        match next {
-            Some(Ok(Message::Close(frame))) => {
-                let at = Instant::now();
-                let why = format!(
-                    "closed during the handshake ({})",
-                    close_ended(frame.as_ref(), &redactor)
-                );
-                drain(&mut ws, opts).await;
-                return Ok(draft.finish(at, Some(Outcome::FailedToConnect(Failure::Message(why)))));
-            }
-            Some(Ok(msg)) => {
-                if let Some(value) = draft.frame(&msg, &redactor) {
-                    match handshake::read_answer(protocol, &value, &redactor) {
-                        Answer::NotYet => {}
-                        answer => break (answer, value),
-                    }
-                }
-                // A flood is read as fast as it comes; let the signal handler run in between.
-                tokio::task::yield_now().await;
-            }
-            Some(Err(e)) => {
-                let why = format!("connection lost during the handshake ({})", ws_error(&e));
-                return Ok(draft.finish(
-                    Instant::now(),
-                    Some(Outcome::FailedToConnect(Failure::Message(
-                        redactor.redact(&why),
-                    ))),
-                ));
-            }
-            None => {
-                let why = "connection lost during the handshake (no close frame)".to_string();
-                return Ok(draft.finish(
-                    Instant::now(),
-                    Some(Outcome::FailedToConnect(Failure::Message(why))),
-                ));
-            }
-        }
-    };
-    let (answer, answer_msg) = answer;
-    let server = match answer {
-        Answer::Connected(server) => server,
-        Answer::Failed { error, server } => {
-            draft.server = server;
-            let at = Instant::now();
-            close(&mut ws, false, opts).await;
-            return Ok(draft.finish(at, Some(Outcome::FailedToConnect(Failure::Message(error)))));
-        }
-        Answer::Refused { error, server } => {
-            draft.server = Some(server);
-            let at = Instant::now();
-            close(&mut ws, false, opts).await;
-            return Ok(draft.finish(at, Some(Outcome::Permanent(Failure::Message(error)))));
-        }
-        Answer::NotYet => unreachable!("the loop only breaks on an answer"),
-    };
-    if let Some(after) = handshake::after_answer(protocol) {
-        match send(
-            &mut ws,
-            Message::text(after.to_string()),
-            &mut draft,
-            handshake_deadline,
-        )
-        .await
-        {
-            Sent::Done => {}
-            Sent::Failed(e) => {
-                let why = format!(
-                    "connection lost before notifications/initialized could be sent ({})",
-                    ws_error(&e)
-                );
-                draft.server = Some(server);
-                return Ok(draft.finish(
-                    Instant::now(),
-                    Some(Outcome::FailedToConnect(Failure::Message(
-                        redactor.redact(&why),
-                    ))),
-                ));
-            }
-            Sent::Stalled => {
-                let at = Instant::now();
-                close(&mut ws, true, opts).await;
-                draft.server = Some(server);
-                let why = "the server does not read its socket: notifications/initialized could \
-                           not be sent";
-                return Ok(draft.finish(
-                    at,
-                    Some(Outcome::FailedToConnect(Failure::Message(why.into()))),
-                ));
-            }
-            Sent::Interrupted => {
-                let at = Instant::now();
-                close(&mut ws, true, opts).await;
-                draft.server = Some(server);
-                return Ok(draft.finish(at, None));
-            }
-        }
-    }
-    let connected = Instant::now();
-    draft.connected_at_ms = Some(opts.ms_since_epoch(connected));
-    draft.server = Some(server.clone());
-    progress(Progress::Connected {
-        at_ms: opts.ms_since_epoch(connected),
-        server,
-    });
-
-    // Watch.
-    let lived = |at: Instant| at.saturating_duration_since(connected).as_secs_f64() * 1000.0;
-    let watch_end = connected + opts.watch;
-    let mut pinger = opts
-        .ping
-        .map(|p| Pinger::new(protocol, p.every, p.timeout, connected));
-    let mut opening = (!opts.handshake_only).then(|| {
-        OpeningDriver::new(
-            protocol,
-            false,
-            &answer_msg,
-            connected,
-            opts.epoch,
-            std::sync::Arc::new(redactor.clone()),
-        )
-    });
-    let mut outbox: Vec<Value> = opening
-        .as_mut()
-        .map(|d| d.start(connected))
-        .unwrap_or_default();
-    let far = connected + Duration::from_secs(86_400 * 365 * 30);
-    let (at, outcome) = loop {
-        // The opening's requests and answers, each under the same stall guard as any send.
-        let mut stopped: Option<Sent> = None;
-        for m in std::mem::take(&mut outbox) {
-            match send(&mut ws, Message::text(m.to_string()), &mut draft, watch_end).await {
-                Sent::Done | Sent::Stalled => {}
-                other => {
-                    stopped = Some(other);
-                    break;
-                }
-            }
-        }
-        match stopped {
-            Some(Sent::Failed(e)) => {
-                let at = Instant::now();
-                break (
-                    at,
-                    Outcome::Connected {
-                        lived_ms: lived(at),
-                        ended: send_ended(&e),
-                    },
-                );
-            }
-            Some(Sent::Interrupted) => {
-                let at = Instant::now();
-                close(&mut ws, true, opts).await;
-                break (
-                    at,
-                    Outcome::StillUp {
-                        lived_ms: lived(at),
-                    },
-                );
-            }
-            _ => {}
-        }
-        let ping_due = pinger.as_ref().map_or(far, Pinger::due);
-        let opening_due = opening.as_ref().and_then(OpeningDriver::due).unwrap_or(far);
-        let next = tokio::select! {
-            m = ws.next() => m,
-            () = tokio::time::sleep_until(opening_due) => {
-                if let Some(d) = opening.as_mut() {
-                    outbox.extend(d.on_timer(Instant::now()));
-                }
-                continue;
-            }
-            () = tokio::time::sleep_until(ping_due) => {
-                let Some(p) = pinger.as_mut() else { continue };
-                match p.on_timer(Instant::now()) {
-                    PingAction::Send(ping) => {
-                        match send(&mut ws, Message::text(ping.to_string()), &mut draft, watch_end).await {
-                            Sent::Done | Sent::Stalled => {}
-                            Sent::Failed(e) => {
-                                let at = Instant::now();
-                                break (at, Outcome::Connected { lived_ms: lived(at), ended: send_ended(&e) });
-                            }
-                            Sent::Interrupted => {
-                                let at = Instant::now();
-                                close(&mut ws, true, opts).await;
-                                break (at, Outcome::StillUp { lived_ms: lived(at) });
-                            }
-                        }
-                    }
-                    PingAction::TimedOut => {
-                        let at = Instant::now();
-                        close(&mut ws, false, opts).await;
-                        break (at, Outcome::Connected { lived_ms: lived(at), ended: Ended::StoppedAnswering });
-                    }
-                    PingAction::Nothing => {}
-                }
-                continue;
-            }
-            () = tokio::time::sleep_until(watch_end) => {
-                let at = Instant::now();
-                close(&mut ws, false, opts).await;
-                break (at, Outcome::StillUp { lived_ms: lived(at) });
-            }
-            i = interrupted(opts) => {
-                let at = Instant::now();
-                close(&mut ws, matches!(i, Interrupt::Stop(StopLevel::Force)), opts).await;
-                break (at, Outcome::StillUp { lived_ms: lived(at) });
-            }
-        };
-        match next {
-            Some(Ok(Message::Close(frame))) => {
-                let at = Instant::now();
-                let ended = close_ended(frame.as_ref(), &redactor);
-                drain(&mut ws, opts).await;
-                break (
-                    at,
-                    Outcome::Connected {
-                        lived_ms: lived(at),
-                        ended,
-                    },
-                );
-            }
-            Some(Ok(msg)) => {
-                // A flood is read as fast as it comes (tokio's budget only yields after many
-                // reads of up to 128 KiB): let the signal handler and the timers run in between,
-                // so Ctrl-C is seen at once whatever the server sends.
-                tokio::task::yield_now().await;
-                let Some(value) = draft.frame(&msg, &redactor) else {
-                    continue;
-                };
-                if let Some(p) = pinger.as_mut() {
-                    p.on_message(&value, Instant::now());
-                }
-                if let Some(d) = opening.as_mut() {
-                    outbox.extend(d.on_message(&value, Instant::now()));
-                    continue;
-                }
-                if draft.not_reading && handshake::reply_to_server_request(&value).is_some() {
-                    // It stopped reading: no reply is built, only counted.
-                    draft.misbehaviour.unsent_messages += 1;
-                } else if let Some(reply) = handshake::reply_to_server_request(&value) {
-                    match send(
-                        &mut ws,
-                        Message::text(reply.to_string()),
-                        &mut draft,
-                        watch_end,
-                    )
-                    .await
-                    {
-                        Sent::Done | Sent::Stalled => {}
-                        Sent::Failed(e) => {
-                            let at = Instant::now();
-                            break (
-                                at,
-                                Outcome::Connected {
-                                    lived_ms: lived(at),
-                                    ended: send_ended(&e),
-                                },
-                            );
-                        }
-                        Sent::Interrupted => {
-                            let at = Instant::now();
-                            close(&mut ws, true, opts).await;
-                            break (
-                                at,
-                                Outcome::StillUp {
-                                    lived_ms: lived(at),
-                                },
-                            );
-                        }
-                    }
-                }
-            }
-            Some(Err(e)) => {
-                let at = Instant::now();
-                break (
-                    at,
-                    Outcome::Connected {
-                        lived_ms: lived(at),
-                        ended: read_ended(&e, &redactor),
-                    },
-                );
-            }
-            None => {
-                let at = Instant::now();
-                break (
-                    at,
-                    Outcome::Connected {
-                        lived_ms: lived(at),
-                        ended: Ended::ConnectionReset,
-                    },
-                );
-            }
-        }
-    };
-    if let Some(p) = &pinger {
-        draft.pings_sent = p.sent;
-        draft.pings_answered = p.answered;
-    }
-    let close = match outcome {
-        Outcome::StillUp { .. } => Close::Watching,
-        _ => Close::Ended,
-    };
-    draft.opening = opening.map(|d| d.finish(close, at));
-    Ok(draft.finish(at, Some(outcome)))
 }
 
 /// Dial and upgrade. The error is the host's reason in plain words (not yet redacted; it never
@@ -718,42 +360,6 @@ fn ws_config() -> tungstenite::protocol::WebSocketConfig {
         .max_message_size(Some(MAX_MESSAGE))
         .max_frame_size(Some(MAX_MESSAGE))
         .max_write_buffer_size(MAX_UNSENT)
-}
-
-/// How a send went.
-enum Sent {
-    Done,
-    Failed(tungstenite::Error),
-    /// The server did not take it within [`SEND_STALL`] (or had already stopped reading): it is
-    /// counted as unsent and nothing more will be sent.
-    Stalled,
-    /// A stop request or the run's deadline came first.
-    Interrupted,
-}
-
-/// Send `msg`, but never wait past [`SEND_STALL`], `until`, a stop request or the run's
-/// deadline: a server that does not read its socket must not hold the probe.
-async fn send(ws: &mut Ws, msg: Message, draft: &mut Draft<'_>, until: Instant) -> Sent {
-    if draft.not_reading {
-        draft.misbehaviour.unsent_messages += 1;
-        return Sent::Stalled;
-    }
-    let opts = draft.opts;
-    let stall = (Instant::now() + SEND_STALL).min(until);
-    let sent = tokio::select! {
-        r = ws.send(msg) => match r {
-            Ok(()) => Sent::Done,
-            Err(tungstenite::Error::WriteBufferFull(_)) => Sent::Stalled,
-            Err(e) => Sent::Failed(e),
-        },
-        () = tokio::time::sleep_until(stall) => Sent::Stalled,
-        _ = interrupted(opts) => Sent::Interrupted,
-    };
-    if matches!(sent, Sent::Stalled) {
-        draft.not_reading = true;
-        draft.misbehaviour.unsent_messages += 1;
-    }
-    sent
 }
 
 /// A tungstenite error in plain words, never showing a URL.
@@ -814,16 +420,11 @@ fn read_ended(e: &tungstenite::Error, redactor: &Redactor) -> Ended {
     }
 }
 
-/// How a failed send ended the connection.
-fn send_ended(e: &tungstenite::Error) -> Ended {
-    let _ = e;
-    Ended::ConnectionReset
-}
-
 /// Close the way the host does when it stops: a normal close, then wait (at most
-/// [`CLOSE_GRACE`], cut short by a forced stop) for the server's reply. `force`: just drop.
-async fn close(ws: &mut Ws, force: bool, opts: &AttemptOptions) {
-    if force || opts.stop.level() >= StopLevel::Force {
+/// [`CLOSE_GRACE`], cut short by a forced stop) for the server's reply; a forced stop just
+/// drops it.
+async fn close(ws: &mut Ws, stop: &StopSignal) {
+    if stop.level() >= StopLevel::Force {
         return;
     }
     let frame = CloseFrame {
@@ -836,28 +437,19 @@ async fn close(ws: &mut Ws, force: bool, opts: &AttemptOptions) {
                 while let Some(Ok(_)) = ws.next().await {}
             }
         }) => {}
-        () = opts.stop.reached(StopLevel::Force) => {}
+        () = stop.reached(StopLevel::Force) => {}
     }
 }
 
 /// After the server's close frame: let the library send its reply, read until the end (at most
 /// [`CLOSE_GRACE`], cut short by a forced stop).
-async fn drain(ws: &mut Ws, opts: &AttemptOptions) {
+async fn drain(ws: &mut Ws, stop: &StopSignal) {
     tokio::select! {
         _ = tokio::time::timeout(CLOSE_GRACE, async {
             let _ = ws.flush().await;
             while let Some(Ok(_)) = ws.next().await {}
         }) => {}
-        () = opts.stop.reached(StopLevel::Force) => {}
-    }
-}
-
-/// `15 s`, or `300 ms` for a duration that is not whole seconds.
-pub(crate) fn seconds(d: Duration) -> String {
-    if d.subsec_millis() == 0 && d.as_secs() > 0 {
-        format!("{} s", d.as_secs())
-    } else {
-        format!("{} ms", d.as_millis())
+        () = stop.reached(StopLevel::Force) => {}
     }
 }
 

@@ -8,8 +8,9 @@ use tokio::time::Instant;
 
 use super::*;
 use crate::engine::policy::{EngineKind, Preset, Timings};
+use crate::engine::policy::{Failure, Outcome};
 use crate::engine::probe::runner::{self, RunOptions};
-use crate::engine::probe::{stop_pair, Family, PingOptions, StopSignal};
+use crate::engine::probe::{stop_pair, Family, PingOptions, Protocol, StopSignal};
 use crate::testing::{WsAnswer, WsScenario, WsServer};
 
 const TOKEN: &str = "s3cret-t0ken";

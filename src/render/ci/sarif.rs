@@ -354,9 +354,10 @@ pub fn sarif(reports: &[Report], errors: &[LoadError]) -> String {
                 .collect(),
         }],
     };
-    let mut s = super::sanitize::json(serde_json::to_string_pretty(&log).unwrap_or_else(|e| {
-        format!("{{\"version\": \"2.1.0\", \"runs\": [], \"error\": \"{e}\"}}")
-    }));
+    let mut s =
+        crate::render::sanitize::json(serde_json::to_string_pretty(&log).unwrap_or_else(|e| {
+            format!("{{\"version\": \"2.1.0\", \"runs\": [], \"error\": \"{e}\"}}")
+        }));
     s.push('\n');
     s
 }

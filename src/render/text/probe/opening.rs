@@ -2,10 +2,12 @@
 //! compact `opening` column, the notes under the table, and the run's summary for `--json`.
 //! Everything a server controls is redacted by the engine and sanitised here.
 
-use super::sanitize;
 use crate::engine::policy::timings::format_ms;
-use crate::engine::probe::opening::{ExchangeResult, Opening, OpeningSummary};
+use crate::engine::probe::opening::{
+    ChannelFinding, ExchangeResult, Opening, OpeningSummary, ToolsOnLaunch,
+};
 use crate::engine::probe::{Launch, ProbeRun};
+use crate::render::sanitize::sanitize;
 
 /// The table's `opening` cell: `5 tools`, `✗ tools/list` (the connection ended while the host
 /// waited for it), `tools/list error`, `-` (no handshake, or `--handshake-only`).
@@ -92,6 +94,36 @@ fn exchange_words(o: &Opening) -> String {
 /// they agree), what the connection died on, the policy exchange, channels, tool lists that
 /// differ.
 pub fn notes(run: &ProbeRun, summary: &OpeningSummary) -> Vec<String> {
+    let mut out = launch_lines(run);
+    for d in &summary.died_on {
+        out.push(format!(
+            "launch {}: closed {} after the host sent `{}` (no answer)",
+            d.launch,
+            round(d.after_ms),
+            sanitize(&d.method)
+        ));
+    }
+    if !summary.unsettled_launches.is_empty() {
+        let launches: Vec<String> = summary
+            .unsettled_launches
+            .iter()
+            .map(u32::to_string)
+            .collect();
+        out.push(format!(
+            "policy exchange (featureSets/update) never settled before the connection ended on launch{} {}: the host emits no mcpl:server-reconnected for such a reconnect, so the \"down\" status line is never cleared",
+            if launches.len() == 1 { "" } else { "es" },
+            launches.join(", ")
+        ));
+    }
+    if let Some(t) = &summary.tools_differ {
+        out.push(tools_differ_line(t));
+    }
+    out.extend(summary.findings.iter().map(finding_line));
+    out
+}
+
+/// Per launch, what its opening showed; a launch like the one before says so in a few words.
+fn launch_lines(run: &ProbeRun) -> Vec<String> {
     let mut out = Vec::new();
     let mut last: Option<(u32, String)> = None;
     for l in &run.launches {
@@ -126,97 +158,81 @@ pub fn notes(run: &ProbeRun, summary: &OpeningSummary) -> Vec<String> {
             }
         }
     }
-    for d in &summary.died_on {
-        out.push(format!(
-            "launch {}: closed {} after the host sent `{}` (no answer)",
-            d.launch,
-            round(d.after_ms),
-            sanitize(&d.method)
-        ));
-    }
-    if !summary.unsettled_launches.is_empty() {
-        let launches: Vec<String> = summary
-            .unsettled_launches
-            .iter()
-            .map(u32::to_string)
-            .collect();
-        out.push(format!(
-            "policy exchange (featureSets/update) never settled before the connection ended on launch{} {}: the host emits no mcpl:server-reconnected for such a reconnect, so the \"down\" status line is never cleared",
-            if launches.len() == 1 { "" } else { "es" },
-            launches.join(", ")
-        ));
-    }
-    if let Some(t) = &summary.tools_differ {
-        let counts: Vec<String> = t
-            .iter()
-            .map(|x| format!("launch {}: {}", x.launch, x.tool_count))
-            .collect();
-        let mut line = format!(
-            "the tool list differs across launches ({})",
-            counts.join(", ")
-        );
-        if let Some(x) = t
-            .iter()
-            .find(|x| !x.added.is_empty() || !x.missing.is_empty())
-        {
-            let names = |v: &Vec<String>| v.iter().map(|s| sanitize(s)).collect::<Vec<_>>();
-            if !x.added.is_empty() {
-                line.push_str(&format!(
-                    "; launch {} adds {}",
-                    x.launch,
-                    names(&x.added).join(", ")
-                ));
-            }
-            if !x.missing.is_empty() {
-                line.push_str(&format!(
-                    "; launch {} lacks {}",
-                    x.launch,
-                    names(&x.missing).join(", ")
-                ));
-            }
-        }
-        out.push(line);
-    }
-    for f in &summary.findings {
-        let subject = if f.id.starts_with("channels") || f.id.starts_with("content") {
-            "channels"
-        } else {
-            "tools"
-        };
-        let mut line = format!("{subject} ({}): {}", f.id, sanitize(&f.text));
-        for c in &f.evidence {
-            let registered = if c.registered.is_empty() {
-                "registered nothing".to_string()
-            } else {
-                format!(
-                    "registered {} {} after its handshake",
-                    sanitize(&c.registered.join(", ")),
-                    round(c.first_registration_ms.unwrap_or(0.0))
-                )
-            };
-            let early = if c.content_before_registration.is_empty() {
-                String::new()
-            } else {
-                let items: Vec<String> = c
-                    .content_before_registration
-                    .iter()
-                    .map(|x| {
-                        format!(
-                            "{} (message {})",
-                            sanitize(&x.channel_id),
-                            sanitize(x.message_id.as_deref().unwrap_or("-"))
-                        )
-                    })
-                    .collect();
-                format!("; content before registration: {}", items.join(", "))
-            };
+    out
+}
+
+/// `the tool list differs across launches (...)`, with the first launch's additions or lacks.
+fn tools_differ_line(t: &[ToolsOnLaunch]) -> String {
+    let counts: Vec<String> = t
+        .iter()
+        .map(|x| format!("launch {}: {}", x.launch, x.tool_count))
+        .collect();
+    let mut line = format!(
+        "the tool list differs across launches ({})",
+        counts.join(", ")
+    );
+    if let Some(x) = t
+        .iter()
+        .find(|x| !x.added.is_empty() || !x.missing.is_empty())
+    {
+        let names = |v: &Vec<String>| v.iter().map(|s| sanitize(s)).collect::<Vec<_>>();
+        if !x.added.is_empty() {
             line.push_str(&format!(
-                "\n  | launch {}: connected {}, {registered}{early}",
-                c.launch,
-                round(c.connected_ms)
+                "; launch {} adds {}",
+                x.launch,
+                names(&x.added).join(", ")
             ));
         }
-        out.push(line);
+        if !x.missing.is_empty() {
+            line.push_str(&format!(
+                "; launch {} lacks {}",
+                x.launch,
+                names(&x.missing).join(", ")
+            ));
+        }
     }
-    out
+    line
+}
+
+/// A finding about channels or tools, with each launch's evidence under it.
+fn finding_line(f: &ChannelFinding) -> String {
+    let subject = if f.id.starts_with("channels") || f.id.starts_with("content") {
+        "channels"
+    } else {
+        "tools"
+    };
+    let mut line = format!("{subject} ({}): {}", f.id, sanitize(&f.text));
+    for c in &f.evidence {
+        let registered = if c.registered.is_empty() {
+            "registered nothing".to_string()
+        } else {
+            format!(
+                "registered {} {} after its handshake",
+                sanitize(&c.registered.join(", ")),
+                round(c.first_registration_ms.unwrap_or(0.0))
+            )
+        };
+        let early = if c.content_before_registration.is_empty() {
+            String::new()
+        } else {
+            let items: Vec<String> = c
+                .content_before_registration
+                .iter()
+                .map(|x| {
+                    format!(
+                        "{} (message {})",
+                        sanitize(&x.channel_id),
+                        sanitize(x.message_id.as_deref().unwrap_or("-"))
+                    )
+                })
+                .collect();
+            format!("; content before registration: {}", items.join(", "))
+        };
+        line.push_str(&format!(
+            "\n  | launch {}: connected {}, {registered}{early}",
+            c.launch,
+            round(c.connected_ms)
+        ));
+    }
+    line
 }

@@ -1,20 +1,20 @@
-//! Drawing `simulate`'s results: schedule tables, the side-by-side summary, timeline strips, JSON.
+//! Drawing `simulate`'s results: schedule tables, the side-by-side summary, timeline strips.
+//! (Its JSON is [`crate::render::json::simulate`].)
 
 use std::io::{self, Write};
 
 use super::layout::{fitted_table, prose};
 use super::probe::{range, since_start};
 use super::strip::Glyphs;
-use super::terminal_width;
+use crate::render::style;
+use crate::render::terminal::terminal_width;
+use crate::render::words::rule_cell;
 
 use comfy_table::Table;
 
 use crate::engine::policy::timings::{format_ms, is_refused_timing};
 use crate::engine::policy::{EngineKind, Preset};
 use crate::engine::schedule::{Request, Row, Scenario, Simulation, Strip, Summary};
-
-/// The JSON document's version; bumped when a field changes meaning or goes away.
-pub const SCHEMA_VERSION: u32 = 1;
 
 /// One preset's simulation.
 pub struct Run {
@@ -247,7 +247,7 @@ pub(crate) fn summary_rows(run: &Run) -> Vec<(&'static str, String)> {
 
 fn summary_table(view: &View, color: bool) -> Table {
     let mut header: Vec<String> = vec![String::new()];
-    header.extend(view.runs.iter().map(|r| super::rule_cell(r.preset.name())));
+    header.extend(view.runs.iter().map(|r| rule_cell(r.preset.name())));
     let columns: Vec<Vec<(&str, String)>> = view.runs.iter().map(summary_rows).collect();
     let mut labels: Vec<&str> = vec!["base / cap"];
     labels.extend(columns.first().map_or(vec![], |c| {
@@ -278,9 +278,9 @@ fn paint_strip(strip: &str, g: Glyphs) -> String {
         .chars()
         .map(|c| {
             if c == g.connected || c == g.partly {
-                super::paint(true, 32, &c.to_string())
+                style::paint(true, style::GOOD, &c.to_string())
             } else if c == g.alert {
-                super::paint(true, 31, &c.to_string())
+                style::paint(true, style::BAD, &c.to_string())
             } else {
                 c.to_string()
             }
@@ -418,69 +418,5 @@ pub fn write_text(view: &View, color: bool) -> io::Result<()> {
             percent(run.simulation.summary.connected_share)
         )?;
     }
-    out.flush()
-}
-
-/// `mcpl-doctor simulate --json`.
-#[derive(serde::Serialize, schemars::JsonSchema)]
-pub(crate) struct JsonDoc<'a> {
-    schema_version: u32,
-    server: String,
-    seed: Option<u64>,
-    engine: EngineKind,
-    runs: Vec<JsonRun<'a>>,
-}
-
-/// One rule's run.
-#[derive(serde::Serialize, schemars::JsonSchema)]
-pub(crate) struct JsonRun<'a> {
-    preset: &'static str,
-    description: &'static str,
-    interval_ms: Option<f64>,
-    cap_ms: Option<f64>,
-    span_ms: Option<f64>,
-    max_attempts: Option<u64>,
-    rows: &'a [Row],
-    rows_total: u64,
-    summary: &'a Summary,
-    timeline: String,
-}
-
-/// Infinity is not JSON: timings that are infinite are written as null with a note.
-fn finite(v: f64) -> Option<f64> {
-    v.is_finite().then_some(v)
-}
-
-/// The same rows and summary as one JSON document.
-pub fn write_json(view: &View) -> io::Result<()> {
-    let doc = JsonDoc {
-        schema_version: SCHEMA_VERSION,
-        server: view.scenario.to_string(),
-        seed: view.seed,
-        engine: view.engine,
-        runs: view
-            .runs
-            .iter()
-            .map(|r| JsonRun {
-                preset: r.preset.name(),
-                description: r.preset.describe(),
-                interval_ms: finite(r.request.policy.timings.interval_ms),
-                cap_ms: finite(r.request.policy.timings.cap_ms),
-                span_ms: r
-                    .request
-                    .max_attempts
-                    .is_none()
-                    .then_some(r.request.span_ms),
-                max_attempts: r.request.max_attempts,
-                rows: &r.simulation.rows,
-                rows_total: r.simulation.rows_total,
-                summary: &r.simulation.summary,
-                timeline: strip_line(&r.simulation.strip),
-            })
-            .collect(),
-    };
-    let mut out = io::stdout().lock();
-    serde_json::to_writer_pretty(&mut out, &doc).map_err(io::Error::other)?;
-    writeln!(out)?;
     out.flush()
 }

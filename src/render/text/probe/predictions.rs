@@ -5,9 +5,9 @@ use comfy_table::Table;
 use crate::engine::policy::timings::format_ms;
 use crate::engine::probe::verdict::Prediction;
 use crate::engine::schedule::{Behaviour, Scenario};
-use crate::render::layout::fitted_table;
-
-use super::round_ms;
+use crate::render::text::layout::fitted_table;
+use crate::render::units::round_ms;
+use crate::render::words::rule_cell;
 
 pub(crate) fn per_day(v: f64) -> String {
     if v == 0.0 {
@@ -40,7 +40,7 @@ pub(super) fn predictions_table(preds: &[Prediction], color: bool) -> Table {
                 _ => "never".into(),
             };
             vec![
-                crate::render::rule_cell(&p.rule),
+                rule_cell(&p.rule),
                 per_day(p.launches_per_day),
                 first,
                 per_day(p.downs_per_day),

@@ -1,92 +1,17 @@
 //! Timelines, for every renderer: what a server (or a simulated rule) did over time as a
 //! [`Track`] of launches, aggregated into fixed-width [`Columns`] (terminal cells or SVG pixel
-//! columns), and the one-line terminal strip drawn from them.
+//! columns).
 //!
-//! `simulate` and `probe` draw their strips here (one implementation); the SVG timeline
-//! ([`super::svg`]) draws the same columns, so a report of 10,000 launches costs as much as the
-//! strip is wide, not as many rectangles as there were launches.
-
-use std::sync::OnceLock;
+//! The terminal strip ([`super::text::strip`]) and the SVG timeline ([`super::picture::svg`])
+//! draw the same columns, so a report of 10,000 launches costs as much as the strip is wide, not
+//! as many rectangles as there were launches.
 
 use crate::engine::policy::timings::format_ms;
 use crate::engine::policy::{Next, Outcome, Wait};
 use crate::engine::probe::ProbeRun;
 use crate::engine::schedule::{Happened, Notices, Row, Simulation, StatusLine, Strip};
 
-use super::{clock, sanitize};
-
-// ---------------------------------------------------------------------------------------------
-// Glyphs.
-
-static ASCII_FLAG: OnceLock<bool> = OnceLock::new();
-
-/// `--ascii`, decided once by the command line.
-pub fn set_ascii(ascii: bool) {
-    let _ = ASCII_FLAG.set(ascii);
-}
-
-/// The characters a strip is drawn with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Glyphs {
-    pub connected: char,
-    pub partly: char,
-    pub down: char,
-    pub failed: char,
-    pub alert: char,
-    pub launch: char,
-}
-
-impl Glyphs {
-    pub const UNICODE: Glyphs = Glyphs {
-        connected: '█',
-        partly: '▄',
-        down: '·',
-        failed: 'x',
-        alert: '!',
-        launch: '^',
-    };
-    pub const ASCII: Glyphs = Glyphs {
-        connected: '#',
-        partly: '+',
-        down: '.',
-        failed: 'x',
-        alert: '!',
-        launch: '^',
-    };
-
-    /// Block characters, unless `--ascii`, `TERM=dumb` or a locale that is not UTF-8 says the
-    /// terminal cannot show them.
-    pub fn for_terminal() -> Glyphs {
-        let flag = ASCII_FLAG.get().copied().unwrap_or(false);
-        if plain_ascii(flag, &|k| std::env::var(k).ok()) {
-            Glyphs::ASCII
-        } else {
-            Glyphs::UNICODE
-        }
-    }
-}
-
-/// Whether to draw in plain ASCII: `--ascii`, `TERM=dumb`, or a locale (the first set of
-/// `LC_ALL`, `LC_CTYPE`, `LANG`) that does not name UTF-8. With no locale set at all, UTF-8 is
-/// assumed (what terminals use today; `C`/`POSIX` set explicitly means ASCII).
-pub fn plain_ascii(flag: bool, env: &dyn Fn(&str) -> Option<String>) -> bool {
-    if flag {
-        return true;
-    }
-    if env("TERM").is_some_and(|t| t == "dumb") {
-        return true;
-    }
-    let locale = ["LC_ALL", "LC_CTYPE", "LANG"]
-        .iter()
-        .find_map(|k| env(k).filter(|v| !v.is_empty()));
-    match locale {
-        None => false,
-        Some(l) => {
-            let l = l.to_ascii_lowercase();
-            !(l.contains("utf-8") || l.contains("utf8"))
-        }
-    }
-}
+use super::units::clock;
 
 // ---------------------------------------------------------------------------------------------
 // Tracks.
@@ -514,165 +439,9 @@ impl Columns {
     }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Terminal strips.
-
-/// One cell's character: connected most of it, then an `mcpl-down`, then a failed handshake,
-/// then connected part of it, else down or waiting.
-fn cell_char(share: f64, alerts: u32, failures: u32, g: Glyphs) -> char {
-    if share >= 0.5 {
-        g.connected
-    } else if alerts > 0 {
-        g.alert
-    } else if failures > 0 {
-        g.failed
-    } else if share > 0.0 {
-        g.partly
-    } else {
-        g.down
-    }
-}
-
-/// `simulate`'s strip: from the simulation's own strip, one character per cell.
-pub fn simulation_line(strip: &Strip, g: Glyphs) -> String {
-    (0..strip.used_cells())
-        .map(|i| cell_char(strip.share(i), strip.alerts[i], 0, g))
-        .collect()
-}
-
-/// A track's strip over its columns.
-pub fn line(c: &Columns, end_ms: f64, g: Glyphs) -> String {
-    (0..c.used)
-        .map(|i| cell_char(c.share(i, end_ms), c.alerts[i], c.failures[i], g))
-        .collect()
-}
-
-/// The launches under a strip: `^` in every column with a launch.
-pub fn launch_line(c: &Columns, g: Glyphs) -> String {
-    let s: String = (0..c.used)
-        .map(|i| if c.launches[i] > 0 { g.launch } else { ' ' })
-        .collect();
-    s.trim_end().to_string()
-}
-
-/// `40.1%`, `<0.1%`.
-pub fn percent(share: f64) -> String {
-    let p = share * 100.0;
-    if p > 0.0 && p < 0.1 {
-        "<0.1%".into()
-    } else {
-        format!("{p:.1}%")
-    }
-}
-
-/// The lines above probe strips: the span and what the characters mean (within 80 columns).
-pub fn probe_legend(span_ms: f64, g: Glyphs) -> String {
-    format!(
-        "Timeline over {}:\n{} connected {} partly {} down or waiting {} handshake failed \
-         {} mcpl-down {} launch",
-        format_ms(super::probe::round_ms(span_ms)),
-        g.connected,
-        g.partly,
-        g.down,
-        g.failed,
-        g.alert,
-        g.launch
-    )
-}
-
-/// Cells in a probe strip for `width` columns of terminal, with `reserved` columns of name and
-/// figures beside it.
-pub fn cells_for(width: usize, reserved: usize) -> usize {
-    width.saturating_sub(reserved).clamp(20, 100)
-}
-
-/// The probe's strip for one server: legend, strip with its connected share, and launches.
-pub fn write_probe(out: &mut dyn std::io::Write, run: &ProbeRun) -> std::io::Result<()> {
-    let g = Glyphs::for_terminal();
-    let track = Track::of_probe("", run);
-    let width = cells_for(super::terminal_width() as usize, 20);
-    let cols = Columns::of_track(&track, width, track.end_ms);
-    writeln!(out, "{}", probe_legend(track.end_ms, g))?;
-    writeln!(
-        out,
-        "|{}| {} connected",
-        line(&cols, track.end_ms, g),
-        percent(track.connected_share)
-    )?;
-    writeln!(out, " {}", launch_line(&cols, g))
-}
-
-/// `probe --all`'s strips: one per server on a shared time axis, named.
-pub fn write_probe_all(out: &mut dyn std::io::Write, tracks: &[Track]) -> std::io::Result<()> {
-    if tracks.is_empty() {
-        return Ok(());
-    }
-    let g = Glyphs::for_terminal();
-    let span = tracks.iter().map(|t| t.end_ms).fold(0.0, f64::max);
-    let names: Vec<String> = tracks
-        .iter()
-        .map(|t| {
-            let n = sanitize(&t.name);
-            if n.chars().count() > 16 {
-                let mut s: String = n.chars().take(15).collect();
-                s.push('~');
-                s
-            } else {
-                n
-            }
-        })
-        .collect();
-    let name_w = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
-    let width = cells_for(super::terminal_width() as usize, name_w + 20);
-    writeln!(out, "{}", probe_legend(span, g))?;
-    for (t, name) in tracks.iter().zip(&names) {
-        let cols = Columns::of_track(t, width, span);
-        let pad = " ".repeat(name_w - name.chars().count());
-        writeln!(
-            out,
-            "{pad}{name} |{}| {} connected",
-            pad_to(&line(&cols, t.end_ms, g), width),
-            percent(t.connected_share)
-        )?;
-        writeln!(out, "{}  {}", " ".repeat(name_w), launch_line(&cols, g))?;
-    }
-    Ok(())
-}
-
-fn pad_to(s: &str, width: usize) -> String {
-    let n = s.chars().count();
-    format!("{s}{}", " ".repeat(width.saturating_sub(n)))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ascii_when_asked_dumb_or_not_utf8() {
-        let env = |pairs: &'static [(&'static str, &'static str)]| {
-            move |k: &str| {
-                pairs
-                    .iter()
-                    .find(|(key, _)| *key == k)
-                    .map(|(_, v)| v.to_string())
-            }
-        };
-        assert!(plain_ascii(true, &env(&[])));
-        assert!(!plain_ascii(false, &env(&[])));
-        assert!(plain_ascii(false, &env(&[("TERM", "dumb")])));
-        assert!(!plain_ascii(false, &env(&[("LANG", "en_GB.UTF-8")])));
-        assert!(!plain_ascii(false, &env(&[("LANG", "C.utf8")])));
-        assert!(plain_ascii(false, &env(&[("LANG", "C")])));
-        assert!(plain_ascii(
-            false,
-            &env(&[("LC_ALL", "POSIX"), ("LANG", "en_US.UTF-8")])
-        ));
-        assert!(!plain_ascii(
-            false,
-            &env(&[("LC_ALL", ""), ("LC_CTYPE", "de_DE.UTF-8"), ("LANG", "C")])
-        ));
-    }
 
     #[test]
     fn columns_split_spans_exactly() {
@@ -691,16 +460,5 @@ mod tests {
         let mut cells = vec![0.0; 10];
         c.spread(&mut cells, 95.0, 500.0);
         assert!((cells.iter().sum::<f64>() - 5.0).abs() < 1e-9);
-    }
-
-    #[test]
-    fn cell_characters_in_order_of_importance() {
-        let g = Glyphs::UNICODE;
-        assert_eq!(cell_char(0.6, 1, 1, g), '█');
-        assert_eq!(cell_char(0.2, 1, 1, g), '!');
-        assert_eq!(cell_char(0.2, 0, 1, g), 'x');
-        assert_eq!(cell_char(0.2, 0, 0, g), '▄');
-        assert_eq!(cell_char(0.0, 0, 0, g), '·');
-        assert_eq!(cell_char(0.0, 0, 0, Glyphs::ASCII), '.');
     }
 }

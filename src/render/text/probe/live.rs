@@ -8,6 +8,7 @@ use crate::engine::policy::timings::format_ms;
 use crate::engine::probe::runner::Finish;
 use crate::engine::probe::Event;
 use crate::render::sanitize;
+use crate::render::units::round_ms;
 
 /// The progress line on stderr (a terminal only): launch number, state, time to next launch.
 /// With several servers, one line each under a [`MultiLive`].
@@ -354,12 +355,4 @@ fn duration(ms: f64) -> Duration {
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
-}
-
-pub(crate) fn round_ms(ms: f64) -> f64 {
-    if ms >= 1000.0 {
-        (ms / 100.0).round() * 100.0
-    } else {
-        ms.round()
-    }
 }

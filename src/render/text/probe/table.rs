@@ -6,11 +6,13 @@ use crate::engine::policy::timings::format_ms;
 use crate::engine::policy::{Ended, Next, Outcome};
 use crate::engine::probe::runner::Finish;
 use crate::engine::probe::{Family, Launch, ProbeRun, ServerInfo};
-use crate::render::layout::fitted_table;
-use crate::render::{clock, terminal_width};
-use crate::render::{sanitize, StopCause};
+use crate::engine::stop::StopCause;
+use crate::render::sanitize::sanitize;
+use crate::render::terminal::terminal_width;
+use crate::render::text::layout::fitted_table;
+use crate::render::units::{clock, round_ms};
 
-use super::{round_ms, Context};
+use super::Context;
 
 /// When, since the start: `7.779 s`, `2:05.123`, then `h:mm:ss.mmm`.
 pub(crate) fn since_start(ms: f64) -> String {
@@ -275,7 +277,7 @@ pub(super) fn launch_table(run: &ProbeRun, ctx: &Context<'_>, color: bool) -> Ta
                     counted_cell(l),
                     wait_cell(l),
                     if l.alert.is_some() { "raised" } else { "-" }.into(),
-                    crate::render::opening::cell(l),
+                    super::opening::cell(l),
                 ]);
             } else {
                 let up = if r.handshake_ms().is_none() && r.connected_ms().is_none() {
@@ -294,7 +296,7 @@ pub(super) fn launch_table(run: &ProbeRun, ctx: &Context<'_>, color: bool) -> Ta
                     run.finish,
                     ctx.interrupted.unwrap_or(StopCause::Interrupt).short(),
                 );
-                let opening = crate::render::opening::cell(l);
+                let opening = super::opening::cell(l);
                 if opening != "-" {
                     ended.push('\n');
                     ended.push_str(&opening);

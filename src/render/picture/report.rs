@@ -5,15 +5,7 @@
 use std::path::Path;
 
 use super::html::{self, DiagnosisView, Page, Section, TableView};
-use super::probe::{
-    counted_cell, ended_cell, finish_text, notes, per_day, replay_text, round_ms, server_line,
-    since_start, wait_cell, Context,
-};
-use super::simulate::{summary_rows, View};
-use super::strip::{percent, Track};
 use super::svg::{self, RuleStrip};
-use super::why::launches_text;
-use super::StopCause;
 use crate::engine::diagnosis::Diagnosis;
 use crate::engine::fleet::{AllContext, ServerReport, ServerResult};
 use crate::engine::policy::timings::format_ms;
@@ -21,6 +13,15 @@ use crate::engine::policy::{EngineKind, Preset, Timings};
 use crate::engine::probe::verdict::{Prediction, Verdict, PREDICTED_RULES};
 use crate::engine::probe::ProbeRun;
 use crate::engine::schedule::{self, Request, Scenario, Simulation, DAY_MS};
+use crate::engine::stop::StopCause;
+use crate::render::text::probe::{
+    counted_cell, ended_cell, finish_text, notes, per_day, replay_text, server_line, since_start,
+    wait_cell, Context,
+};
+use crate::render::text::simulate::{self as simulate_text, summary_rows, View};
+use crate::render::text::why::launches_text;
+use crate::render::timeline::Track;
+use crate::render::units::{clock, percent, rfc3339, round_ms};
 
 /// Launch tables longer than this show their first and last half.
 pub const TABLE_ROWS: usize = 200;
@@ -217,10 +218,7 @@ fn run_facts(run: &ProbeRun, ctx: &Context<'_>) -> Vec<(String, String)> {
             ),
         ),
         ("seed".to_string(), run.seed.to_string()),
-        (
-            "started".to_string(),
-            super::probe::rfc3339(run.started_wall),
-        ),
+        ("started".to_string(), rfc3339(run.started_wall)),
         (
             "observed".to_string(),
             format!(
@@ -348,7 +346,7 @@ pub fn probe_svg(run: &ProbeRun, ctx: &Context<'_>) -> String {
 }
 
 fn all_tracks(servers: &[ServerReport]) -> Vec<Track> {
-    super::probe_all::tracks(servers)
+    crate::render::probe_all::tracks(servers)
 }
 
 /// `probe --all`'s page: the summary, every server's timeline on one axis, then each server.
@@ -432,7 +430,7 @@ pub fn probe_all_page(servers: &[ServerReport], ctx: &AllContext<'_>, command: &
                 "seed".into(),
                 format!("{} (plus each entry's position in the file)", ctx.seed),
             ),
-            ("started".into(), super::probe::rfc3339(ctx.started_wall)),
+            ("started".into(), rfc3339(ctx.started_wall)),
             ("observed".into(), format_ms(round_ms(ctx.elapsed_ms))),
         ],
         verdict: Some(format!(
@@ -488,11 +486,11 @@ pub fn simulate_page(view: &View, command: &str) -> Page {
                 vec![
                     row.launch.to_string(),
                     row.attempt.to_string(),
-                    super::clock(row.launched_at_ms),
+                    clock(row.launched_at_ms),
                     row.happened_text.clone(),
                     row.counted.describe().to_string(),
-                    super::simulate::wait_cell(row),
-                    super::simulate::notices_cell(row),
+                    simulate_text::wait_cell(row),
+                    simulate_text::notices_cell(row),
                 ]
             })
             .collect();
@@ -501,7 +499,7 @@ pub fn simulate_page(view: &View, command: &str) -> Page {
                 "{}: {} ({})",
                 run.preset.name(),
                 run.preset.describe(),
-                super::simulate::timings_line(run)
+                simulate_text::timings_line(run)
             )),
             facts: summary_rows(run)
                 .into_iter()
@@ -547,7 +545,7 @@ pub fn simulate_page(view: &View, command: &str) -> Page {
         title: format!("simulate: {}", view.scenario),
         command: command.to_string(),
         facts: vec![
-            ("what was simulated".into(), super::simulate::header(view)),
+            ("what was simulated".into(), simulate_text::header(view)),
             ("seed".into(), seed),
         ],
         verdict: None,

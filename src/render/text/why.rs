@@ -5,8 +5,8 @@
 use std::io::{self, Write};
 
 use super::layout::prose;
-use super::sanitize;
 use crate::engine::diagnosis::Diagnosis;
+use crate::render::sanitize::sanitize;
 
 /// `launch 2`, `launches 1-3`, `launches 1, 3, 5-7`.
 pub fn launches_text(launches: &[u32]) -> String {

@@ -11,9 +11,11 @@
 
 use std::fmt::Write as _;
 
-use super::strip::{percent, Columns, Track};
 use crate::engine::policy::timings::format_ms;
 use crate::engine::schedule::Strip;
+use crate::render::sanitize::sanitize;
+use crate::render::timeline::{Columns, Track};
+use crate::render::units::{clock, percent};
 
 /// The picture's width in user units; the plot gets one column per unit.
 pub const WIDTH: usize = 1000;
@@ -43,7 +45,7 @@ pub const FAILED_RGB: (u8, u8, u8) = (0xe0, 0x31, 0x31);
 
 /// Text for XML: sanitised (control, bidi, zero-width characters escaped), then `&<>"'`.
 pub fn esc(text: &str) -> String {
-    let clean = super::sanitize(text);
+    let clean = sanitize(text);
     let mut out = String::with_capacity(clean.len());
     for c in clean.chars() {
         match c {
@@ -183,12 +185,39 @@ fn alert_texts(track: &Track, cols: &Columns) -> Vec<Option<usize>> {
     first
 }
 
+/// Where one track's bar is drawn, and its columns.
+struct Bar<'a> {
+    track: &'a Track,
+    cols: Columns,
+    /// The end of observation, ms.
+    end: f64,
+    /// The track's top (launch marks hang from it).
+    top: f64,
+    /// Height of the launch marks above the bar (0 when compact).
+    ticks_h: f64,
+    bar_y: f64,
+    bar_h: f64,
+}
+
+impl Bar<'_> {
+    /// A share of the bar's height, in quarter units.
+    fn q(&self, v: f64) -> f64 {
+        (v * self.bar_h * 4.0).round() / 4.0
+    }
+}
+
 /// One track at `y` (its top); returns the height used.
 fn track_svg(svg: &mut String, track: &Track, l: &Layout, y: f64, compact: bool) -> f64 {
-    let cols = Columns::of_track(track, l.plot, l.span_ms);
-    let end = track.end_ms;
     let (ticks_h, bar_h) = if compact { (0.0, 16.0) } else { (14.0, BAR) };
-    let bar_y = y + ticks_h;
+    let bar = Bar {
+        track,
+        cols: Columns::of_track(track, l.plot, l.span_ms),
+        end: track.end_ms,
+        top: y,
+        ticks_h,
+        bar_y: y + ticks_h,
+        bar_h,
+    };
     let _ = write!(
         svg,
         r#"<g class="mt-track" data-name="{}" data-connected-share="{:.4}" data-launches="{}">"#,
@@ -201,99 +230,134 @@ fn track_svg(svg: &mut String, track: &Track, l: &Layout, y: f64, compact: bool)
         svg,
         r#"<rect class="mt-bg" x="{}" y="{}" width="{}" height="{}" shape-rendering="crispEdges"><title>{}: {} connected over {}</title></rect>"#,
         n(l.left),
-        n(bar_y),
-        cols.used,
+        n(bar.bar_y),
+        bar.cols.used,
         n(bar_h),
         esc(&track.name),
         percent(track.connected_share),
-        esc(&format_ms(end.round()))
+        esc(&format_ms(bar.end.round()))
     );
-    // Connected time from the bottom, waiting from the top, in quarter units.
-    let q = |v: f64| (v * bar_h * 4.0).round() / 4.0;
-    for (start, len, h) in runs((0..cols.used).map(|i| q(cols.share(i, end)))) {
+    connected_rects(svg, &bar, l);
+    if !compact {
+        waiting_rects(svg, &bar, l);
+        jitter_rects(svg, &bar, l);
+        launch_marks(svg, &bar, l);
+    }
+    // mcpl-down markers (triangles) and status lines (diamonds).
+    let my = if compact {
+        bar.bar_y - 1.0
+    } else {
+        bar.bar_y + bar_h + 10.0
+    };
+    alert_marks(svg, &bar, l, my, compact);
+    if !compact {
+        status_marks(svg, &bar, l, my + 14.0);
+    }
+    svg.push_str("</g>");
+    if compact {
+        ticks_h + bar_h
+    } else {
+        ticks_h + bar_h + 30.0
+    }
+}
+
+/// Connected time, from the bottom of the bar.
+fn connected_rects(svg: &mut String, bar: &Bar<'_>, l: &Layout) {
+    let cols = &bar.cols;
+    for (start, len, h) in runs((0..cols.used).map(|i| bar.q(cols.share(i, bar.end)))) {
         if h > 0.0 {
             let _ = write!(
                 svg,
                 r#"<rect class="mt-conn" x="{}" y="{}" width="{len}" height="{}" shape-rendering="crispEdges"/>"#,
                 n(l.x(start)),
-                n(bar_y + bar_h - h),
+                n(bar.bar_y + bar.bar_h - h),
                 n(h)
             );
         }
     }
-    if !compact {
-        for (start, len, h) in runs((0..cols.used).map(|i| {
-            let room = bar_h - q(cols.share(i, end));
-            q(cols.waiting_share(i, end)).min(room)
-        })) {
-            if h > 0.0 {
-                let _ = write!(
-                    svg,
-                    r#"<rect class="mt-wait" x="{}" y="{}" width="{len}" height="{}" shape-rendering="crispEdges"/>"#,
-                    n(l.x(start)),
-                    n(bar_y),
-                    n(h)
-                );
-            }
-        }
-        // Jitter ranges, shaded by cover.
-        let jy = bar_y + bar_h + 3.0;
-        for (start, len, o) in
-            runs((0..cols.used).map(|i| (cols.jitter_share(i, end) * 10.0).round() / 10.0))
-        {
-            if o > 0.0 {
-                let _ = write!(
-                    svg,
-                    r#"<rect class="mt-jit" x="{}" y="{}" width="{len}" height="5" fill-opacity="{}" shape-rendering="crispEdges"/>"#,
-                    n(l.x(start)),
-                    n(jy),
-                    n(o.max(0.2))
-                );
-            }
-        }
-        // Launch marks, one per column with launches.
-        for i in 0..cols.used {
-            let count = cols.launches[i];
-            let Some(first) = cols.first_mark[i] else {
-                continue;
-            };
-            let Some(m) = track.marks.get(first) else {
-                continue;
-            };
-            let class = if cols.failures[i] > 0 {
-                "mt-launch mt-failed"
-            } else {
-                "mt-launch"
-            };
-            let title = if count == 1 {
-                m.row.clone()
-            } else {
-                let last = track
-                    .marks
-                    .get(first + count as usize - 1)
-                    .map_or(m.number, |l| l.number);
-                format!(
-                    "{count} launches (#{} to #{last}), {} with a failed handshake; the first: {}",
-                    m.number, cols.failures[i], m.row
-                )
-            };
+}
+
+/// Waiting time, from the top of the bar (never over the connected part).
+fn waiting_rects(svg: &mut String, bar: &Bar<'_>, l: &Layout) {
+    let cols = &bar.cols;
+    for (start, len, h) in runs((0..cols.used).map(|i| {
+        let room = bar.bar_h - bar.q(cols.share(i, bar.end));
+        bar.q(cols.waiting_share(i, bar.end)).min(room)
+    })) {
+        if h > 0.0 {
             let _ = write!(
                 svg,
-                r#"<rect class="{class}" data-mark="{count}" x="{}" y="{}" width="2" height="{}"><title>{}</title></rect>"#,
-                n(l.x(i) - 0.5),
-                n(y + 1.0),
-                n(ticks_h - 3.0),
-                esc(&title)
+                r#"<rect class="mt-wait" x="{}" y="{}" width="{len}" height="{}" shape-rendering="crispEdges"/>"#,
+                n(l.x(start)),
+                n(bar.bar_y),
+                n(h)
             );
         }
     }
-    // mcpl-down markers (triangles) and status lines (diamonds).
-    let my = if compact {
-        bar_y - 1.0
-    } else {
-        bar_y + bar_h + 10.0
-    };
-    let texts = alert_texts(track, &cols);
+}
+
+/// Jitter ranges under the bar, shaded by cover.
+fn jitter_rects(svg: &mut String, bar: &Bar<'_>, l: &Layout) {
+    let cols = &bar.cols;
+    let jy = bar.bar_y + bar.bar_h + 3.0;
+    for (start, len, o) in
+        runs((0..cols.used).map(|i| (cols.jitter_share(i, bar.end) * 10.0).round() / 10.0))
+    {
+        if o > 0.0 {
+            let _ = write!(
+                svg,
+                r#"<rect class="mt-jit" x="{}" y="{}" width="{len}" height="5" fill-opacity="{}" shape-rendering="crispEdges"/>"#,
+                n(l.x(start)),
+                n(jy),
+                n(o.max(0.2))
+            );
+        }
+    }
+}
+
+/// Launch marks above the bar, one per column with launches.
+fn launch_marks(svg: &mut String, bar: &Bar<'_>, l: &Layout) {
+    let (track, cols) = (bar.track, &bar.cols);
+    for i in 0..cols.used {
+        let count = cols.launches[i];
+        let Some(first) = cols.first_mark[i] else {
+            continue;
+        };
+        let Some(m) = track.marks.get(first) else {
+            continue;
+        };
+        let class = if cols.failures[i] > 0 {
+            "mt-launch mt-failed"
+        } else {
+            "mt-launch"
+        };
+        let title = if count == 1 {
+            m.row.clone()
+        } else {
+            let last = track
+                .marks
+                .get(first + count as usize - 1)
+                .map_or(m.number, |l| l.number);
+            format!(
+                "{count} launches (#{} to #{last}), {} with a failed handshake; the first: {}",
+                m.number, cols.failures[i], m.row
+            )
+        };
+        let _ = write!(
+            svg,
+            r#"<rect class="{class}" data-mark="{count}" x="{}" y="{}" width="2" height="{}"><title>{}</title></rect>"#,
+            n(l.x(i) - 0.5),
+            n(bar.top + 1.0),
+            n(bar.ticks_h - 3.0),
+            esc(&title)
+        );
+    }
+}
+
+/// `mcpl-down` markers (triangles) at `my`, one per column with alerts.
+fn alert_marks(svg: &mut String, bar: &Bar<'_>, l: &Layout, my: f64, compact: bool) {
+    let (track, cols) = (bar.track, &bar.cols);
+    let texts = alert_texts(track, cols);
     for (i, first) in texts.iter().enumerate().take(cols.used) {
         if cols.alerts[i] == 0 {
             continue;
@@ -324,52 +388,47 @@ fn track_svg(svg: &mut String, track: &Track, l: &Layout, y: f64, compact: bool)
             esc(&title)
         );
     }
-    if !compact {
-        // Status lines, one marker per column: (column, its first line, how many).
-        let mut per_col: Vec<(usize, usize, usize)> = Vec::new();
-        for (k, notice) in track.notices.iter().enumerate() {
-            let col =
-                ((notice.at_ms / cols.col_ms).floor().max(0.0) as usize).min(cols.width() - 1);
-            match per_col.last_mut() {
-                Some((c, _, count)) if *c == col => *count += 1,
-                _ => per_col.push((col, k, 1)),
-            }
-        }
-        let cy = my + 14.0;
-        for (col, first, count) in &per_col {
-            let Some(notice) = track.notices.get(*first) else {
-                continue;
-            };
-            let x = l.x(*col) + 0.5;
-            let title = if *count == 1 {
-                format!("{} at {}", notice.text, super::clock(notice.at_ms))
-            } else {
-                format!(
-                    "{count} status lines; the first: {} at {}",
-                    notice.text,
-                    super::clock(notice.at_ms)
-                )
-            };
-            let _ = write!(
-                svg,
-                r#"<path class="mt-status" d="M{} {}L{} {}L{} {}L{} {}Z"><title>{}</title></path>"#,
-                n(x),
-                n(cy - 3.5),
-                n(x + 3.5),
-                n(cy),
-                n(x),
-                n(cy + 3.5),
-                n(x - 3.5),
-                n(cy),
-                esc(&title)
-            );
+}
+
+/// Status lines (diamonds) centred at `cy`, one marker per column.
+fn status_marks(svg: &mut String, bar: &Bar<'_>, l: &Layout, cy: f64) {
+    let (track, cols) = (bar.track, &bar.cols);
+    // (column, its first line, how many).
+    let mut per_col: Vec<(usize, usize, usize)> = Vec::new();
+    for (k, notice) in track.notices.iter().enumerate() {
+        let col = ((notice.at_ms / cols.col_ms).floor().max(0.0) as usize).min(cols.width() - 1);
+        match per_col.last_mut() {
+            Some((c, _, count)) if *c == col => *count += 1,
+            _ => per_col.push((col, k, 1)),
         }
     }
-    svg.push_str("</g>");
-    if compact {
-        ticks_h + bar_h
-    } else {
-        ticks_h + bar_h + 30.0
+    for (col, first, count) in &per_col {
+        let Some(notice) = track.notices.get(*first) else {
+            continue;
+        };
+        let x = l.x(*col) + 0.5;
+        let title = if *count == 1 {
+            format!("{} at {}", notice.text, clock(notice.at_ms))
+        } else {
+            format!(
+                "{count} status lines; the first: {} at {}",
+                notice.text,
+                clock(notice.at_ms)
+            )
+        };
+        let _ = write!(
+            svg,
+            r#"<path class="mt-status" d="M{} {}L{} {}L{} {}L{} {}Z"><title>{}</title></path>"#,
+            n(x),
+            n(cy - 3.5),
+            n(x + 3.5),
+            n(cy),
+            n(x),
+            n(cy + 3.5),
+            n(x - 3.5),
+            n(cy),
+            esc(&title)
+        );
     }
 }
 
@@ -469,7 +528,7 @@ pub fn timeline(tracks: &[Track], title: &str, standalone: bool) -> String {
     let mut y = 8.0;
     for t in tracks {
         if named {
-            let name: String = super::sanitize(&t.name).chars().take(22).collect();
+            let name: String = sanitize(&t.name).chars().take(22).collect();
             let _ = write!(
                 svg,
                 r#"<text class="mt-text" x="4" y="{}">{}</text><text class="mt-dim" x="4" y="{}">{} connected</text>"#,
@@ -564,7 +623,7 @@ mod tests {
     /// handshake instead; waits with a jitter range.
     fn track() -> Track {
         use crate::engine::policy::Wait;
-        use crate::render::strip::{Kind, Mark};
+        use crate::render::timeline::{Kind, Mark};
         let marks = (0..4)
             .map(|i| {
                 let at = f64::from(i) * 2500.0;

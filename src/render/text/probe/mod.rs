@@ -10,10 +10,10 @@
 
 pub mod live;
 pub mod notes;
+pub mod opening;
 pub mod predictions;
 pub mod table;
 
-pub(crate) use live::round_ms;
 pub use live::{Bounds, LiveLine, MultiLive};
 pub(crate) use notes::notes;
 use predictions::predictions_table;
@@ -24,15 +24,16 @@ pub(crate) use table::{
 };
 
 use std::io::{self, Write};
-use std::time::SystemTime;
 
-use super::layout::prose;
-use super::{sanitize, StopCause};
 use crate::engine::diagnosis::Diagnosis;
 use crate::engine::policy::timings::format_ms;
 use crate::engine::probe::opening::{ChannelFinding, OpeningSummary};
 use crate::engine::probe::verdict::Verdict;
 use crate::engine::probe::{ProbeRun, Protocol};
+use crate::engine::stop::StopCause;
+use crate::render::sanitize::sanitize;
+use crate::render::style;
+use crate::render::text::layout::prose;
 
 /// The JSON document's version; bumped when a field changes meaning or goes away.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -65,13 +66,11 @@ pub struct EntryRef {
 // ---------------------------------------------------------------------------------------------
 // JSON.
 
-pub(crate) fn rfc3339(t: SystemTime) -> String {
-    humantime::format_rfc3339_millis(t).to_string()
-}
-
 /// Write the `--json` document.
 pub fn write_json(run: &ProbeRun, verdict: &Verdict, ctx: &Context<'_>) -> io::Result<()> {
-    super::probe_json::write_pretty(&super::probe_json::ProbeDoc::of(run, verdict, ctx))
+    crate::render::probe_json::write_pretty(&crate::render::probe_json::ProbeDoc::of(
+        run, verdict, ctx,
+    ))
 }
 
 /// The text report on stdout: launch table, notes, verdict and predictions.
@@ -135,10 +134,7 @@ pub fn write_text_to(
     }
     writeln!(out, "{}", prose(&finish_text(run, ctx.interrupted), "  "))?;
     let mut notes = notes(run);
-    notes.extend(super::opening::notes(
-        run,
-        &OpeningSummary::of(&run.launches),
-    ));
+    notes.extend(opening::notes(run, &OpeningSummary::of(&run.launches)));
     if !notes.is_empty() {
         writeln!(out)?;
         for n in notes {
@@ -180,9 +176,9 @@ pub fn write_text_to(
 pub fn verdict_line(verdict: &Verdict, findings: &[ChannelFinding], color: bool) -> String {
     use crate::engine::probe::verdict::Pattern;
     let colour = match verdict.pattern {
-        Pattern::StayedUp if findings.is_empty() => 32,
-        Pattern::StayedUp | Pattern::Unknown => 33,
-        _ => 31,
+        Pattern::StayedUp if findings.is_empty() => style::GOOD,
+        Pattern::StayedUp | Pattern::Unknown => style::WARN,
+        _ => style::BAD,
     };
     let but = if findings.is_empty() {
         String::new()
@@ -203,16 +199,20 @@ pub fn verdict_line(verdict: &Verdict, findings: &[ChannelFinding], color: bool)
         "  ",
     );
     text.lines()
-        .map(|line| super::paint(color, colour, line))
+        .map(|line| style::paint(color, colour, line))
         .collect::<Vec<_>>()
         .join("\n")
 }
 
 #[cfg(test)]
 mod tests {
+    use std::time::SystemTime;
+
     use super::*;
     use crate::engine::policy::{Ended, Next, Outcome};
     use crate::engine::probe::{AttemptReport, Finish, Stopped};
+    use crate::render::terminal::with_width;
+    use crate::render::text::layout;
 
     /// Six connections living 308 ms (exit 0) under `lasting` with a 200 ms interval, each
     /// 120 ms from launch to handshake, stopped once the host would raise `mcpl-down`: the
@@ -289,7 +289,7 @@ mod tests {
             why: &[],
         };
         let mut out = Vec::new();
-        super::super::with_width(width, || {
+        with_width(width, || {
             write_text_to(&mut out, &run, &verdict, &ctx, false)
         })
         .expect("render");
@@ -299,10 +299,7 @@ mod tests {
     /// Every line within `width`; the verdict last.
     fn check_fits(text: &str, width: usize) {
         for line in text.lines() {
-            assert!(
-                super::super::layout::width(line) <= width,
-                "wider than {width}: {line}"
-            );
+            assert!(layout::width(line) <= width, "wider than {width}: {line}");
         }
         let last = text.trim_end().lines().last().unwrap_or_default();
         let verdict_at = text.rfind("Verdict:").expect("a verdict");

@@ -8,12 +8,11 @@
 //! to the free-text columns. Only a piece wider than [`LONGEST_PIECE`] (a long URL or path) is
 //! ever cut.
 
-use comfy_table::{
-    presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Color, ContentArrangement, Table,
-};
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, ContentArrangement, Table};
 use unicode_width::UnicodeWidthStr;
 
-use super::terminal_width;
+use crate::render::style::cell_colour;
+use crate::render::terminal::terminal_width;
 
 /// Pieces wider than this may be cut to keep a table within the terminal.
 pub const LONGEST_PIECE: usize = 24;
@@ -189,13 +188,14 @@ pub fn fitted_table(color: bool, header: &[&str], rows: &[Vec<String>], right: &
     )
 }
 
-/// [`fitted_table`] with cells coloured by `paint(row, column)` when `color` is on.
+/// [`fitted_table`] with cells coloured by `paint(row, column)` when `color` is on (in the
+/// style's colour: comfy-table draws a cell's foreground only).
 pub fn fitted_table_painted(
     color: bool,
     header: &[&str],
     rows: &[Vec<String>],
     right: &[usize],
-    paint: &dyn Fn(usize, usize) -> Option<Color>,
+    paint: &dyn Fn(usize, usize) -> Option<anstyle::Style>,
 ) -> Table {
     fitted_table_within(
         color,
@@ -214,7 +214,7 @@ pub fn fitted_table_within(
     rows: &[Vec<String>],
     right: &[usize],
     total: usize,
-    paint: &dyn Fn(usize, usize) -> Option<Color>,
+    paint: &dyn Fn(usize, usize) -> Option<anstyle::Style>,
 ) -> Table {
     let n = header.len();
     let columns: Vec<Vec<&str>> = (0..n)
@@ -247,7 +247,7 @@ pub fn fitted_table_within(
                 .map(|i| {
                     let text = row.get(i).map_or("", String::as_str);
                     let mut cell = Cell::new(wrap(text, w[i]));
-                    if let (true, Some(c)) = (color, paint(r, i)) {
+                    if let (true, Some(c)) = (color, paint(r, i).and_then(cell_colour)) {
                         cell = cell.fg(c);
                     }
                     if right.contains(&i) {

@@ -54,16 +54,16 @@ impl Which {
 pub fn text(which: Which) -> String {
     let value = match which {
         Which::Config => config(),
-        Which::CheckConfig => {
-            document::<super::check::JsonDoc<'static>>("mcpl-doctor check-config --format json")
-        }
+        Which::CheckConfig => document::<super::check_config::JsonDoc<'static>>(
+            "mcpl-doctor check-config --format json",
+        ),
         Which::Simulate => {
             document::<super::simulate::JsonDoc<'static>>("mcpl-doctor simulate --json")
         }
         Which::Probe => {
-            document::<super::probe_json::ProbeJson<'static>>("mcpl-doctor probe --json")
+            document::<crate::render::probe_json::ProbeJson<'static>>("mcpl-doctor probe --json")
         }
-        Which::Events => document::<super::probe_json::EventLine<'static>>(
+        Which::Events => document::<crate::render::probe_json::EventLine<'static>>(
             "mcpl-doctor probe --events (one line)",
         ),
     };

@@ -1,0 +1,161 @@
+//! What a diagnosis says (its evidence and next step), what it knows of how the server was
+//! started, and the words shared by the rows that find it.
+
+use std::collections::BTreeSet;
+use std::ffi::OsStr;
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::table::{Confidence, Id};
+use crate::engine::probe::{Protocol, Target};
+use crate::engine::redact::Redactor;
+
+/// Where a piece of evidence comes from.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Source {
+    /// Starting the command.
+    Spawn,
+    /// How the process ended.
+    Exit,
+    Stderr,
+    Stdout,
+    /// When connections ended.
+    Lifetime,
+    /// The process's resident memory.
+    Memory,
+    /// The handshake's answer.
+    Handshake,
+    /// A host request left unanswered.
+    Request,
+    /// The environment the server got.
+    Environment,
+}
+
+impl Source {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Spawn => "spawn",
+            Source::Exit => "exit",
+            Source::Stderr => "stderr",
+            Source::Stdout => "stdout",
+            Source::Lifetime => "lifetime",
+            Source::Memory => "memory",
+            Source::Handshake => "handshake",
+            Source::Request => "request",
+            Source::Environment => "environment",
+        }
+    }
+}
+
+/// One piece of evidence: a quoted line (redacted, not yet sanitised) and the launches it was
+/// seen on (empty: not tied to a launch, e.g. the environment).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Evidence {
+    pub launches: Vec<u32>,
+    pub source: Source,
+    pub text: String,
+}
+
+/// A likely cause.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct Diagnosis {
+    pub id: Id,
+    pub confidence: Confidence,
+    /// The cause in a few words, with the thing named (redacted, not yet sanitised).
+    pub summary: String,
+    /// The launches it explains.
+    pub launches: Vec<u32>,
+    /// At most [`MAX_EVIDENCE`] pieces, the strongest first.
+    pub evidence: Vec<Evidence>,
+    /// The one next step.
+    pub next_step: String,
+}
+
+/// The most evidence kept per diagnosis.
+pub const MAX_EVIDENCE: usize = 4;
+
+/// What the diagnosis knows about how the server was started (for `PATH` and the environment).
+#[derive(Debug, Clone, Default)]
+pub struct Setting {
+    /// The program as given (redacted).
+    pub command: Option<String>,
+    /// Its working directory.
+    pub cwd: Option<PathBuf>,
+    /// The names of the variables the server got; `None`: the probe's whole environment (a
+    /// bare command).
+    pub given_env: Option<BTreeSet<String>>,
+    /// The names set in the probe's own environment.
+    pub own_env: BTreeSet<String>,
+    /// The `PATH` the server got (redacted).
+    pub path: Option<String>,
+    /// The handshake the probe spoke.
+    pub protocol: Option<Protocol>,
+}
+
+impl Setting {
+    /// What `target` tells about how the server starts (a socket: little).
+    pub fn of(target: &Target, protocol: Protocol, redactor: &Redactor) -> Setting {
+        let own_env: BTreeSet<String> = std::env::vars_os()
+            .map(|(k, _)| k.to_string_lossy().into_owned())
+            .collect();
+        let mut s = Setting {
+            own_env,
+            protocol: Some(protocol),
+            ..Setting::default()
+        };
+        if let Target::Stdio(t) = target {
+            s.command = Some(redactor.redact(&t.command.to_string_lossy()));
+            s.cwd = t.cwd.clone();
+            let path = match &t.env {
+                Some(env) => {
+                    s.given_env = Some(
+                        env.iter()
+                            .map(|(k, _)| k.to_string_lossy().into_owned())
+                            .collect(),
+                    );
+                    env.iter()
+                        .find(|(k, _)| k == OsStr::new("PATH"))
+                        .map(|(_, v)| v.to_string_lossy().into_owned())
+                }
+                None => std::env::var_os("PATH").map(|v| v.to_string_lossy().into_owned()),
+            };
+            s.path = path.map(|p| redactor.redact(&p));
+        }
+        s
+    }
+}
+
+/// One rule's finding on one launch (or on the run).
+#[derive(Debug, Clone)]
+pub(super) struct Hit {
+    pub(super) rule: usize,
+    pub(super) confidence: Confidence,
+    /// The thing named.
+    pub(super) name: Option<String>,
+    /// Overrides the rule's next step (the environment or the protocol decide it).
+    pub(super) next: Option<String>,
+    pub(super) launches: Vec<u32>,
+    pub(super) evidence: Vec<Evidence>,
+}
+
+/// `says` with `{}` replaced by the name; `unnamed` without one.
+pub(super) fn fill(says: &str, unnamed: &str, name: Option<&str>) -> String {
+    match name {
+        Some(n) if says.contains("{}") => says.replace("{}", n),
+        Some(_) => says.to_string(),
+        None => unnamed.replace("{}", "it"),
+    }
+}
+
+/// `ms` rounded for a sentence: whole ms below a second, tenths of a second above.
+pub(super) fn round_ms(ms: f64) -> f64 {
+    if ms >= 1000.0 {
+        (ms / 100.0).round() * 100.0
+    } else {
+        ms.round()
+    }
+}

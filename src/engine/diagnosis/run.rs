@@ -1,0 +1,228 @@
+//! The diagnosis of a whole run: every row on every launch that died, the rows that give way
+//! to better explanations, the same lifetime across launches, grouped with merged evidence.
+
+use std::collections::BTreeSet;
+
+use super::launch::{ev, launch_hit};
+use super::model::{fill, round_ms, Diagnosis, Evidence, Hit, Setting, Source, MAX_EVIDENCE};
+use super::table::{self, Confidence, Id, When, RULES};
+use super::text;
+use crate::engine::policy::timings::format_ms;
+use crate::engine::policy::Outcome;
+use crate::engine::probe::{Launch, ProbeRun};
+
+/// The likely causes of the ends in `run`, the surest first. Empty when every judged launch
+/// stayed up (nothing died); `cause-unknown` with what was seen when nothing fits.
+pub fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
+    let died: Vec<&Launch> = run
+        .launches
+        .iter()
+        .filter(|l| {
+            matches!(
+                l.report.outcome,
+                Some(Outcome::Connected { .. })
+                    | Some(Outcome::FailedToConnect(_))
+                    | Some(Outcome::Permanent(_))
+            )
+        })
+        .collect();
+    if died.is_empty() {
+        return Vec::new();
+    }
+    let mut hits: Vec<Hit> = Vec::new();
+    for l in &died {
+        let mut on_launch: Vec<Hit> = Vec::new();
+        for (i, rule) in RULES.iter().enumerate() {
+            if let Some(h) = launch_hit(i, rule, l, setting) {
+                on_launch.push(h);
+            }
+        }
+        // A row gives way to the diagnoses that explain the same launch better.
+        let found: BTreeSet<Id> = on_launch.iter().map(|h| RULES[h.rule].id).collect();
+        hits.extend(
+            on_launch
+                .into_iter()
+                .filter(|h| !RULES[h.rule].unless.iter().any(|u| found.contains(u))),
+        );
+    }
+    for (i, rule) in RULES.iter().enumerate() {
+        if let When::SameLifetime = rule.when {
+            if let Some(h) = same_lifetime(i, &died) {
+                let explained = hits.iter().any(|o| {
+                    rule.unless.contains(&RULES[o.rule].id)
+                        && o.launches.iter().any(|n| h.launches.contains(n))
+                });
+                if !explained {
+                    hits.push(h);
+                }
+            }
+        }
+    }
+    let mut out = group(hits);
+    if out.is_empty() {
+        out.push(unknown(&died));
+    }
+    out
+}
+
+/// `timer`: two or more connections that lived the same time (within 5 % or 50 ms).
+fn same_lifetime(i: usize, died: &[&Launch]) -> Option<Hit> {
+    let lives: Vec<(u32, f64)> = died
+        .iter()
+        .filter_map(|l| match &l.report.outcome {
+            Some(Outcome::Connected { lived_ms, .. }) => Some((l.number, *lived_ms)),
+            _ => None,
+        })
+        .collect();
+    if lives.len() < 2 || lives.len() < died.len() {
+        return None;
+    }
+    let lo = lives.iter().map(|x| x.1).fold(f64::INFINITY, f64::min);
+    let hi = lives.iter().map(|x| x.1).fold(0.0, f64::max);
+    let mid = (lo + hi) / 2.0;
+    if hi - lo > 50.0_f64.max(mid * 0.05) {
+        return None;
+    }
+    let shown: Vec<String> = lives
+        .iter()
+        .take(6)
+        .map(|(_, ms)| {
+            if *ms < 10_000.0 {
+                format!("{:.0} ms", ms.round())
+            } else {
+                format_ms(round_ms(*ms))
+            }
+        })
+        .collect();
+    let more = if lives.len() > 6 { ", ..." } else { "" };
+    let launches: Vec<u32> = lives.iter().map(|x| x.0).collect();
+    let about = format_ms(round_ms(mid));
+    Some(Hit {
+        rule: i,
+        confidence: if lives.len() >= 3 {
+            RULES[i].confidence
+        } else {
+            Confidence::Medium
+        },
+        name: Some(about.clone()),
+        next: Some(RULES[i].next.replace("{}", &about)),
+        launches: launches.clone(),
+        evidence: vec![Evidence {
+            launches,
+            source: Source::Lifetime,
+            text: format!(
+                "connected for {}{more} after the handshake",
+                shown.join(", ")
+            ),
+        }],
+    })
+}
+
+/// Hits grouped into diagnoses: one per row and thing named, evidence merged across launches.
+fn group(hits: Vec<Hit>) -> Vec<Diagnosis> {
+    let mut groups: Vec<Hit> = Vec::new();
+    for h in hits {
+        let id = RULES[h.rule].id;
+        match groups
+            .iter_mut()
+            .find(|g| RULES[g.rule].id == id && g.name == h.name)
+        {
+            Some(g) => {
+                g.confidence = g.confidence.max(h.confidence);
+                for n in h.launches {
+                    if !g.launches.contains(&n) {
+                        g.launches.push(n);
+                    }
+                }
+                for e in h.evidence {
+                    merge_evidence(&mut g.evidence, e);
+                }
+            }
+            None => {
+                let mut g = h.clone();
+                g.evidence.clear();
+                for e in h.evidence {
+                    merge_evidence(&mut g.evidence, e);
+                }
+                groups.push(g);
+            }
+        }
+    }
+    // The surest first; among equals, the table's order.
+    groups.sort_by(|a, b| b.confidence.cmp(&a.confidence).then(a.rule.cmp(&b.rule)));
+    groups
+        .into_iter()
+        .map(|mut g| {
+            let rule = &RULES[g.rule];
+            g.launches.sort_unstable();
+            g.evidence.truncate(MAX_EVIDENCE);
+            let name = g.name.as_deref();
+            Diagnosis {
+                id: rule.id,
+                confidence: g.confidence,
+                summary: fill(rule.says, rule.says_unnamed, name),
+                launches: g.launches,
+                evidence: g.evidence,
+                next_step: g
+                    .next
+                    .unwrap_or_else(|| fill(rule.next, rule.next_unnamed, name)),
+            }
+        })
+        .collect()
+}
+
+fn merge_evidence(list: &mut Vec<Evidence>, e: Evidence) {
+    match list
+        .iter_mut()
+        .find(|x| x.source == e.source && x.text == e.text)
+    {
+        Some(x) => {
+            for n in e.launches {
+                if !x.launches.contains(&n) {
+                    x.launches.push(n);
+                }
+            }
+        }
+        None => list.push(e),
+    }
+}
+
+/// `cause-unknown`: what was seen on the launches that died.
+fn unknown(died: &[&Launch]) -> Diagnosis {
+    let mut evidence: Vec<Evidence> = Vec::new();
+    for l in died {
+        let r = &l.report;
+        let what = match &r.outcome {
+            Some(Outcome::Connected { lived_ms, ended }) => format!(
+                "connected, then ended ({ended}) {} after its handshake",
+                format_ms(round_ms(*lived_ms))
+            ),
+            Some(o) => o.error().to_string(),
+            None => continue,
+        };
+        merge_evidence(&mut evidence, ev(l, Source::Exit, text::quote(&what)));
+        match r.stderr.lines.iter().rev().find(|s| !s.trim().is_empty()) {
+            Some(last) => merge_evidence(
+                &mut evidence,
+                ev(
+                    l,
+                    Source::Stderr,
+                    format!("last line: {}", text::quote(last)),
+                ),
+            ),
+            None if r.process.is_some() => {
+                merge_evidence(&mut evidence, ev(l, Source::Stderr, "nothing".to_string()))
+            }
+            None => {}
+        }
+    }
+    evidence.truncate(MAX_EVIDENCE);
+    Diagnosis {
+        id: Id::CauseUnknown,
+        confidence: Confidence::Low,
+        summary: table::UNKNOWN_SAYS.to_string(),
+        launches: died.iter().map(|l| l.number).collect(),
+        evidence,
+        next_step: table::UNKNOWN_NEXT.to_string(),
+    }
+}

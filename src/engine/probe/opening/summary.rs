@@ -1,0 +1,295 @@
+//! What the openings of a whole run showed: the findings across launches.
+
+use serde::Serialize;
+
+use super::record::*;
+use crate::engine::probe::run_record::Launch;
+
+/// What the openings of a whole run add up to (the `opening` member of `--json` and of the
+/// `--events` report line).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, schemars::JsonSchema)]
+pub struct OpeningSummary {
+    /// Connections whose opening the probe played.
+    pub connections: u32,
+    /// Launches whose connection ended while a host request was outstanding.
+    pub died_on: Vec<DiedOn>,
+    /// Legacy MCPL: the policy exchange's settle time, ms after the handshake, on every
+    /// connection where it settled (the value fed to the predictions).
+    pub settle_ms: Vec<f64>,
+    /// Legacy MCPL: connections whose policy exchange never settled before they ended.
+    pub unsettled_launches: Vec<u32>,
+    /// The settle time the per-rule predictions replay (ms after the handshake): the longest
+    /// one observed; when none settled, longer than every connection that ended unsettled
+    /// (so a replayed reconnect never clears the status line, as observed). `None`: nothing
+    /// measured (no legacy MCPL connection, or `--handshake-only`): the default is used.
+    pub settle_ms_for_predictions: Option<f64>,
+    /// The tool counts differ across launches (launch, count), or the names do.
+    pub tools_differ: Option<Vec<ToolsOnLaunch>>,
+    /// Findings about channels across reconnects (agent-framework #644; MCPL SPEC §4.2.4).
+    pub findings: Vec<ChannelFinding>,
+}
+
+/// A connection that ended with a host request unanswered.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct DiedOn {
+    pub launch: u32,
+    /// The request.
+    pub method: String,
+    /// From sending it to the end of the connection, in ms.
+    pub after_ms: f64,
+}
+
+/// One launch's tool list, for comparison.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct ToolsOnLaunch {
+    pub launch: u32,
+    pub tool_count: u32,
+    /// Names this launch listed that the first listing launch did not (redacted).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub added: Vec<String>,
+    /// Names the first listing launch listed that this one did not (redacted).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<String>,
+}
+
+/// A finding about the opening (channels across reconnects, a failed `tools/list`), with its
+/// evidence (per connection, for channels).
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct ChannelFinding {
+    /// `channels-registered-once`, `content-before-registration` or `tools-list-failed`.
+    pub id: &'static str,
+    /// One sentence, for a person.
+    pub text: String,
+    /// Per connection: what it registered and what arrived before.
+    pub evidence: Vec<ChannelConnection>,
+}
+
+/// One connection's channel evidence.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct ChannelConnection {
+    pub launch: u32,
+    /// How long the connection was watched after its handshake, in ms.
+    pub connected_ms: f64,
+    /// Channel ids registered on it (redacted), in order.
+    pub registered: Vec<String>,
+    /// When its first registration came, ms after its handshake.
+    pub first_registration_ms: Option<f64>,
+    /// Content that arrived for a channel not registered on it.
+    pub content_before_registration: Vec<ChannelContent>,
+}
+
+/// One finding id per kind, stable for machines.
+pub const CHANNELS_REGISTERED_ONCE: &str = "channels-registered-once";
+pub const CONTENT_BEFORE_REGISTRATION: &str = "content-before-registration";
+pub const TOOLS_LIST_FAILED: &str = "tools-list-failed";
+
+impl OpeningSummary {
+    /// Add up the openings of `launches`.
+    pub fn of(launches: &[Launch]) -> OpeningSummary {
+        let mut s = OpeningSummary::default();
+        let mut channel_conns: Vec<ChannelConnection> = Vec::new();
+        let mut listings: Vec<(u32, u32, &Vec<String>)> = Vec::new();
+        for l in launches {
+            let r = &l.report;
+            let (Some(o), Some(connected_at)) = (&r.opening, r.connected_at_ms) else {
+                continue;
+            };
+            s.connections += 1;
+            if let Some(p) = &o.pending_at_close {
+                s.died_on.push(DiedOn {
+                    launch: l.number,
+                    method: p.method.clone(),
+                    after_ms: r3((r.ended_at_ms - p.sent_at_ms).max(0.0)),
+                });
+            }
+            if let Some(p) = o.policy {
+                match (p.settled, p.settle_ms) {
+                    (true, Some(ms)) => s.settle_ms.push(ms),
+                    (false, _) if o.pending_at_close.is_some() => {
+                        s.unsettled_launches.push(l.number)
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(n) = o.tool_count {
+                listings.push((l.number, n, &o.tool_names));
+            }
+            let registered: Vec<String> = o
+                .channels
+                .registrations
+                .iter()
+                .flat_map(|g| g.channel_ids.iter().cloned())
+                .collect();
+            channel_conns.push(ChannelConnection {
+                launch: l.number,
+                connected_ms: r3((r.ended_at_ms - connected_at).max(0.0)),
+                registered,
+                first_registration_ms: o
+                    .channels
+                    .registrations
+                    .first()
+                    .map(|g| r3((g.at_ms - connected_at).max(0.0))),
+                content_before_registration: o.channels.content_before_registration.clone(),
+            });
+        }
+        if let Some((_, first_n, first_names)) = listings.first().copied() {
+            let differ = listings
+                .iter()
+                .any(|(_, n, names)| *n != first_n || *names != first_names);
+            if differ {
+                s.tools_differ = Some(
+                    listings
+                        .iter()
+                        .map(|(launch, n, names)| ToolsOnLaunch {
+                            launch: *launch,
+                            tool_count: *n,
+                            added: names
+                                .iter()
+                                .filter(|x| !first_names.contains(x))
+                                .cloned()
+                                .collect(),
+                            missing: first_names
+                                .iter()
+                                .filter(|x| !names.contains(x))
+                                .cloned()
+                                .collect(),
+                        })
+                        .collect(),
+                );
+            }
+        }
+        s.findings = channel_findings(&channel_conns);
+        s.findings.extend(tools_list_finding(launches));
+        s.settle_ms_for_predictions =
+            if let Some(max) = s.settle_ms.iter().copied().reduce(f64::max) {
+                Some(max)
+            } else if s.unsettled_launches.is_empty() {
+                None
+            } else {
+                let longest = channel_conns
+                    .iter()
+                    .filter(|c| s.unsettled_launches.contains(&c.launch))
+                    .map(|c| c.connected_ms)
+                    .fold(0.0, f64::max);
+                Some(r3(longest.max(crate::engine::schedule::DEFAULT_SETTLE_MS) + 1.0).round())
+            };
+        s
+    }
+
+    /// The settle time to replay in the predictions: measured, else the default.
+    pub fn prediction_settle_ms(&self) -> f64 {
+        self.settle_ms_for_predictions
+            .unwrap_or(crate::engine::schedule::DEFAULT_SETTLE_MS)
+    }
+
+    /// Whether anything here is a finding (exit 1 even when every connection stayed up).
+    pub fn has_findings(&self) -> bool {
+        !self.findings.is_empty()
+    }
+}
+
+/// A server that advertises tools but whose `tools/list` failed (an error answer, a malformed
+/// page, no answer within the host's deadline, a failed HTTP request): the host starts that
+/// connection without its tools, and nothing reconnects or alerts. A listing cut short by the
+/// connection's end is not this (that is what it died on), nor one still waited for when
+/// observation stopped.
+fn tools_list_finding(launches: &[Launch]) -> Option<ChannelFinding> {
+    let mut failed: Vec<(u32, String)> = Vec::new();
+    for l in launches {
+        let Some(o) = &l.report.opening else {
+            continue;
+        };
+        if !o.tools_advertised {
+            continue;
+        }
+        let how = o
+            .exchanges
+            .iter()
+            .filter(|e| e.method == "tools/list")
+            .find_map(|e| match &e.result {
+                ExchangeResult::Error { code, message } => Some(match (code, message.is_empty()) {
+                    (Some(c), true) => format!("error {c}"),
+                    (Some(c), false) => format!("error {c}: {message}"),
+                    (None, _) => message.clone(),
+                }),
+                ExchangeResult::TimedOut { deadline_ms } => Some(format!(
+                    "no answer within {}",
+                    crate::engine::policy::timings::format_ms(*deadline_ms)
+                )),
+                _ => None,
+            });
+        if let Some(how) = how {
+            failed.push((l.number, how));
+        }
+    }
+    let (first, how) = failed.first()?;
+    let (on, connections) = if failed.len() == 1 {
+        (format!("launch {first}"), "that connection")
+    } else {
+        (
+            format!("{} launches, first launch {first}", failed.len()),
+            "those connections",
+        )
+    };
+    Some(ChannelFinding {
+        id: TOOLS_LIST_FAILED,
+        text: format!(
+            "tools/list failed on {on} ({how}): the server advertises tools, but the host \
+             gets none from it on {connections}, and nothing reconnects or alerts"
+        ),
+        evidence: Vec::new(),
+    })
+}
+
+fn channel_findings(conns: &[ChannelConnection]) -> Vec<ChannelFinding> {
+    let mut out = Vec::new();
+    // Registered on an earlier connection, not on a later one that lived at least as long as
+    // the registering connection took to register (so a slow registration is not mistaken for
+    // a missing one).
+    if let Some(first) = conns.iter().find(|c| !c.registered.is_empty()) {
+        let took = first.first_registration_ms.unwrap_or(0.0);
+        let silent: Vec<&ChannelConnection> = conns
+            .iter()
+            .filter(|c| {
+                c.launch > first.launch && c.registered.is_empty() && c.connected_ms >= took
+            })
+            .collect();
+        if !silent.is_empty() {
+            let launches: Vec<String> = silent.iter().map(|c| c.launch.to_string()).collect();
+            let text = format!(
+                "registered its channels ({}) on launch {} only; launch{} {} connected without registering any (for at least as long as the first took, {} ms): after each reconnect the host keeps them unconfirmed and the agent cannot speak first into a quiet channel",
+                first.registered.join(", "),
+                first.launch,
+                if silent.len() == 1 { "" } else { "es" },
+                launches.join(", "),
+                took.round(),
+            );
+            let mut evidence = vec![first.clone()];
+            evidence.extend(silent.into_iter().cloned());
+            out.push(ChannelFinding {
+                id: CHANNELS_REGISTERED_ONCE,
+                text,
+                evidence,
+            });
+        }
+    }
+    let early: Vec<&ChannelConnection> = conns
+        .iter()
+        .filter(|c| !c.content_before_registration.is_empty())
+        .collect();
+    if !early.is_empty() {
+        let first = &early[0].content_before_registration[0];
+        let text = format!(
+            "delivered channel content before registering the channel on this connection (launch {}: channel {}, message {}); MCPL requires registration under the new grant first",
+            early[0].launch,
+            first.channel_id,
+            first.message_id.as_deref().unwrap_or("(no id)"),
+        );
+        out.push(ChannelFinding {
+            id: CONTENT_BEFORE_REGISTRATION,
+            text,
+            evidence: early.into_iter().cloned().collect(),
+        });
+    }
+    out
+}

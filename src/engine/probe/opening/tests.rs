@@ -1,0 +1,331 @@
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tokio::time::Instant;
+
+use super::*;
+use crate::engine::probe::handshake::MODERN_VERSION;
+use crate::engine::probe::{Launch, Protocol};
+use crate::engine::redact::Redactor;
+
+fn answer(caps: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": "2024-11-05", "capabilities": caps}})
+}
+
+fn mcpl_caps() -> Value {
+    json!({"tools": {}, "experimental": {"mcpl": {"version": "0.5", "pushEvents": true,
+        "channels": {"register": true, "incoming": true, "publish": false},
+        "contextHooks": {"beforeInference": true},
+        "featureSets": {"chat": {"description": "chat", "uses": ["pushEvents"]}}}}})
+}
+
+fn driver(protocol: Protocol, stdio: bool, caps: Value, t0: Instant) -> OpeningDriver {
+    let mut r = Redactor::new();
+    r.add("s3cret");
+    OpeningDriver::new(protocol, stdio, &answer(caps), t0, t0, Arc::new(r))
+}
+
+fn reply(id: i64, result: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "result": result})
+}
+
+/// A launch that stayed up with `opening`, as the summary reads it.
+fn launch_with(number: u32, opening: Opening) -> Launch {
+    let report = crate::engine::probe::AttemptReport {
+        launched_at_ms: 0.0,
+        launched_at_wall: std::time::SystemTime::UNIX_EPOCH,
+        pid: None,
+        connected_at_ms: Some(10.0),
+        server: None,
+        ended_at_ms: 500.0,
+        outcome: Some(crate::engine::policy::Outcome::StillUp { lived_ms: 490.0 }),
+        stopped: crate::engine::probe::Stopped::Closed,
+        pings_sent: 0,
+        pings_answered: 0,
+        stderr: Default::default(),
+        stdout: Default::default(),
+        process: None,
+        opening: Some(opening),
+        escaped: 0,
+        misbehaviour: Default::default(),
+    };
+    crate::engine::probe::runner::launch_record(number, 0, report, None)
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_failed_listing_of_advertised_tools_is_a_finding() {
+    let t0 = Instant::now();
+    let error = json!({"jsonrpc": "2.0", "id": 1,
+        "error": {"code": -32603, "message": "db down s3cret"}});
+    let listing = |caps: Value, close: Close| {
+        let mut d = driver(Protocol::Modern, false, caps, t0);
+        let sent = d.start(t0);
+        assert_eq!(sent[0]["method"], "tools/list");
+        if close == Close::Watching {
+            d.on_message(&error, t0);
+        }
+        d.finish(close, t0)
+    };
+    // Advertised, answered with an error: a finding that names the error (redacted).
+    let failed = listing(json!({"tools": {}}), Close::Watching);
+    let s = OpeningSummary::of(&[launch_with(1, failed.clone())]);
+    assert_eq!(s.findings.len(), 1, "{s:?}");
+    assert_eq!(s.findings[0].id, TOOLS_LIST_FAILED);
+    assert!(
+        s.findings[0]
+            .text
+            .starts_with("tools/list failed on launch 1 (error -32603: db down [redacted])"),
+        "{}",
+        s.findings[0].text
+    );
+    let s = OpeningSummary::of(&[launch_with(1, failed.clone()), launch_with(2, failed)]);
+    assert!(
+        s.findings[0].text.contains("on 2 launches, first launch 1")
+            && s.findings[0].text.contains("on those connections"),
+        "{}",
+        s.findings[0].text
+    );
+    // Not advertised: the same error is no finding (a server without tools may refuse to
+    // list them); cut short by the connection's end: what it died on, not this finding.
+    for o in [
+        listing(json!({}), Close::Watching),
+        listing(json!({"tools": {}}), Close::Ended),
+    ] {
+        let s = OpeningSummary::of(&[launch_with(1, o)]);
+        assert!(s.findings.is_empty(), "{s:?}");
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn legacy_mcpl_policy_then_every_page() {
+    let t0 = Instant::now();
+    let mut d = driver(Protocol::Legacy, true, mcpl_caps(), t0);
+    let sent = d.start(t0);
+    assert_eq!(sent.len(), 1);
+    assert_eq!(sent[0]["method"], "featureSets/update");
+    assert_eq!(sent[0]["id"], 1);
+    // The grant: what was advertised and the host grants; never context hooks.
+    assert_eq!(
+        sent[0]["params"]["effectiveCapabilities"],
+        json!([
+            "tools",
+            "pushEvents",
+            "channels.register",
+            "channels.incoming"
+        ])
+    );
+    assert_eq!(d.due(), Some(t0 + POLICY_TIMEOUT));
+    let t1 = t0 + Duration::from_millis(5);
+    let next = d.on_message(
+        &reply(
+            1,
+            json!({"accepted": true, "mode": "degraded",
+        "unavailableFeatures": [{"featureSet": "chat"}]}),
+        ),
+        t1,
+    );
+    assert_eq!(next[0]["method"], "tools/list");
+    assert_eq!(next[0]["params"], json!({}));
+    let t2 = t1 + Duration::from_millis(2);
+    let next = d.on_message(
+        &reply(
+            2,
+            json!({"tools": [{"name": "a"}, {"name": "b s3cret"}], "nextCursor": ""}),
+        ),
+        t2,
+    );
+    assert_eq!(
+        next[0]["params"],
+        json!({"cursor": ""}),
+        "an empty cursor is a cursor"
+    );
+    let next = d.on_message(&reply(3, json!({"tools": [{"name": "c"}]})), t2);
+    assert!(next.is_empty());
+    assert!(d.done());
+    let o = d.finish(Close::Ended, t2);
+    assert_eq!(o.tool_count, Some(3));
+    assert_eq!(o.tool_names, ["a", "b [redacted]", "c"]);
+    assert_eq!(o.tool_pages, 2);
+    assert_eq!(o.feature_sets, ["chat"]);
+    assert_eq!(
+        o.receipt.as_ref().map(|r| r.unavailable.clone()),
+        Some(vec!["chat".to_string()])
+    );
+    assert_eq!(
+        o.policy,
+        Some(PolicySettle {
+            settled: true,
+            settle_ms: Some(5.0)
+        })
+    );
+    assert_eq!(o.exchanges[0].round_trip_ms, Some(5.0));
+    assert_eq!(o.pending_at_close, None, "nothing outstanding");
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_unanswered_policy_times_out_at_15_s_then_tools_are_listed() {
+    let t0 = Instant::now();
+    let mut d = driver(Protocol::Legacy, true, mcpl_caps(), t0);
+    d.start(t0);
+    assert!(d.on_timer(t0 + Duration::from_secs(14)).is_empty());
+    let next = d.on_timer(t0 + POLICY_TIMEOUT);
+    assert_eq!(next[0]["method"], "tools/list");
+    assert_eq!(d.due(), Some(t0 + POLICY_TIMEOUT + LEGACY_REQUEST_TIMEOUT));
+    // The connection ends with tools/list outstanding.
+    let end = t0 + POLICY_TIMEOUT + Duration::from_millis(12);
+    let o = d.finish(Close::Ended, end);
+    assert_eq!(
+        o.exchanges[0].result,
+        ExchangeResult::TimedOut {
+            deadline_ms: 15_000.0
+        }
+    );
+    assert_eq!(
+        o.policy.map(|p| p.settled),
+        Some(true),
+        "a timeout settles it"
+    );
+    assert_eq!(
+        o.pending_at_close,
+        Some(PendingRequest {
+            method: "tools/list".into(),
+            sent_at_ms: 15_000.0
+        })
+    );
+    assert_eq!(o.exchanges[1].result, ExchangeResult::ConnectionEnded);
+}
+
+#[tokio::test(start_paused = true)]
+async fn bad_pages_are_errors_never_partial_inventories() {
+    let t0 = Instant::now();
+    for (page, why) in [
+        (json!({"nextCursor": "x"}), "no tools array"),
+        (
+            json!({"tools": [], "nextCursor": 5}),
+            "nextCursor must be a string, got 5",
+        ),
+        (
+            json!({"tools": [], "nextCursor": null}),
+            "nextCursor must be a string, got null",
+        ),
+    ] {
+        let mut d = driver(Protocol::Legacy, true, json!({"tools": {}}), t0);
+        assert_eq!(
+            d.start(t0)[0]["method"],
+            "tools/list",
+            "plain MCP: no policy"
+        );
+        assert!(d.on_message(&reply(1, page), t0).is_empty());
+        let o = d.finish(Close::Watching, t0);
+        assert_eq!(o.tool_count, None);
+        match &o.exchanges[0].result {
+            ExchangeResult::Error {
+                code: None,
+                message,
+            } => {
+                assert_eq!(message, &format!("malformed tools/list page 1: {why}"))
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    // A repeated cursor would never end.
+    let mut d = driver(Protocol::Legacy, true, json!({}), t0);
+    d.start(t0);
+    d.on_message(&reply(1, json!({"tools": [], "nextCursor": "a"})), t0);
+    assert!(d
+        .on_message(&reply(2, json!({"tools": [], "nextCursor": "a"})), t0)
+        .is_empty());
+    let o = d.finish(Close::Watching, t0);
+    assert!(
+        matches!(&o.exchanges[1].result, ExchangeResult::Error { message, .. } if message.contains("repeated nextCursor"))
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn modern_lists_tools_and_opens_the_subscription_over_stdio_only() {
+    let t0 = Instant::now();
+    let caps = json!({"tools": {"listChanged": true}});
+    let mut d = OpeningDriver::new(
+        Protocol::Modern,
+        true,
+        &json!({"jsonrpc": "2.0", "id": 0, "result": {"capabilities": caps.clone()}}),
+        t0,
+        t0,
+        Arc::new(Redactor::new()),
+    );
+    let sent = d.start(t0);
+    assert_eq!(sent[0]["method"], "tools/list");
+    assert_eq!(
+        sent[0]["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+        MODERN_VERSION
+    );
+    assert_eq!(sent[1]["method"], "subscriptions/listen");
+    assert_eq!(
+        sent[1]["params"]["notifications"],
+        json!({"toolsListChanged": true})
+    );
+    d.on_message(
+        &json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged"}),
+        t0 + Duration::from_millis(3),
+    );
+    // The stream stays open: not outstanding at the end.
+    let o = d.finish(Close::Ended, t0 + Duration::from_millis(9));
+    assert_eq!(o.exchanges[1].result, ExchangeResult::Answered);
+    assert_eq!(
+        o.pending_at_close.map(|p| p.method),
+        Some("tools/list".into())
+    );
+    assert_eq!(o.policy, None);
+    // Over HTTP or WebSocket: no subscription.
+    let mut d = OpeningDriver::new(
+        Protocol::Modern,
+        false,
+        &json!({"jsonrpc": "2.0", "id": 0, "result": {"capabilities": caps}}),
+        t0,
+        t0,
+        Arc::new(Redactor::new()),
+    );
+    assert_eq!(d.start(t0).len(), 1);
+}
+
+#[tokio::test(start_paused = true)]
+async fn channels_are_recorded_and_answered_as_granted() {
+    let t0 = Instant::now();
+    let mut d = driver(Protocol::Legacy, false, mcpl_caps(), t0);
+    d.start(t0);
+    let early = json!({"jsonrpc": "2.0", "id": 100, "method": "channels/incoming",
+        "params": {"messages": [{"channelId": "c1", "messageId": "m1"}]}});
+    let r = d.on_message(&early, t0 + Duration::from_millis(1));
+    assert_eq!(
+        r[0]["result"],
+        json!({"results": [{"messageId": "m1", "accepted": true}]})
+    );
+    let reg = json!({"jsonrpc": "2.0", "id": 101, "method": "channels/register",
+        "params": {"channels": [{"id": "c1"}, {"id": "c2"}]}});
+    let r = d.on_message(&reg, t0 + Duration::from_millis(2));
+    assert_eq!(r[0]["id"], 101);
+    assert_eq!(
+        r[0]["result"],
+        json!({"results": [{"id": "c1", "accepted": true}, {"id": "c2", "accepted": true}]})
+    );
+    let late = json!({"jsonrpc": "2.0", "id": 102, "method": "channels/incoming",
+        "params": {"messages": [{"channelId": "c2", "messageId": "m2"}]}});
+    d.on_message(&late, t0 + Duration::from_millis(3));
+    let push = json!({"jsonrpc": "2.0", "id": 103, "method": "push/event", "params": {}});
+    assert_eq!(
+        d.on_message(&push, t0)[0]["result"],
+        json!({"accepted": true})
+    );
+    let other = json!({"jsonrpc": "2.0", "id": 104, "method": "model/info"});
+    assert_eq!(d.on_message(&other, t0)[0]["error"]["code"], -32601);
+    let o = d.finish(Close::Watching, t0 + Duration::from_millis(4));
+    assert!(o.channels.granted);
+    assert_eq!(o.channels.registrations[0].channel_ids, ["c1", "c2"]);
+    assert_eq!(o.channels.content_before_registration.len(), 1);
+    assert_eq!(o.channels.content_before_registration[0].channel_id, "c1");
+    assert_eq!(o.channels.incoming_messages, 2);
+    assert_eq!(o.server_requests.len(), 4);
+    assert_eq!(o.pending_at_close, None, "still connected: nothing died");
+    assert_eq!(o.exchanges[0].result, ExchangeResult::Unanswered);
+}

@@ -1,0 +1,108 @@
+//! What to probe, one variant per transport, and the [`Connector`] the runner drives.
+
+use std::future::Future;
+use std::time::Duration;
+
+use super::http::{self, HttpTarget};
+use super::model::{AttemptOptions, AttemptReport, LaunchError, Progress};
+use super::stdio::{self, StdioTarget};
+use super::ws::{self, WsTarget};
+use crate::engine::redact::Redactor;
+
+/// What to probe. One variant per transport; each variant's `attempt` has the shape of
+/// [`stdio::attempt`].
+#[derive(Debug, Clone)]
+pub enum Target {
+    Stdio(StdioTarget),
+    /// A legacy MCPL server over `ws://` / `wss://`.
+    WebSocket(WsTarget),
+    /// A modern MCP server over `http://` / `https://`.
+    Http(HttpTarget),
+}
+
+impl Target {
+    /// How to name the target to a person (secrets redacted, e.g. a URL without its token).
+    pub fn describe(&self, redactor: &Redactor) -> String {
+        match self {
+            Target::Stdio(t) => t.describe(redactor),
+            Target::WebSocket(t) => t.describe(redactor),
+            Target::Http(t) => t.describe(redactor),
+        }
+    }
+
+    /// Every secret the target itself carries (a URL's token, as given and as encoded, its
+    /// secret-named query parameters, a password; a command's `--token VALUE` and the like),
+    /// for the run's [`Redactor`]. An entry's env values, token and substituted values are the
+    /// caller's to add.
+    pub fn secrets(&self) -> Vec<String> {
+        match self {
+            Target::Stdio(t) => t.secrets(),
+            Target::WebSocket(t) => t.secrets(),
+            Target::Http(t) => t.secrets(),
+        }
+    }
+
+    /// The same target with another deadline for opening a connection (WebSocket: dial, TLS
+    /// and upgrade; HTTP: the dial inside each request). A command has none.
+    pub fn with_open_timeout(self, open_timeout: Duration) -> Target {
+        match self {
+            Target::Stdio(t) => Target::Stdio(t),
+            Target::WebSocket(t) => Target::WebSocket(t.with_open_timeout(open_timeout)),
+            Target::Http(t) => Target::Http(t.with_open_timeout(open_timeout)),
+        }
+    }
+
+    /// The transport's name, as a host configuration names it: `stdio`, `websocket`, `http`.
+    pub fn transport(&self) -> &'static str {
+        match self {
+            Target::Stdio(_) => "stdio",
+            Target::WebSocket(_) => "websocket",
+            Target::Http(_) => "http",
+        }
+    }
+}
+
+/// Something that makes attempts: a real [`Target`], or a scripted one in tests.
+pub trait Connector {
+    /// Make one attempt. It must have stopped and reaped (or closed) everything it started by
+    /// the time it returns.
+    fn attempt(
+        &mut self,
+        opts: &AttemptOptions,
+        progress: &mut (dyn FnMut(Progress) + Send),
+    ) -> impl Future<Output = Result<AttemptReport, LaunchError>>;
+}
+
+impl Connector for Target {
+    async fn attempt(
+        &mut self,
+        opts: &AttemptOptions,
+        progress: &mut (dyn FnMut(Progress) + Send),
+    ) -> Result<AttemptReport, LaunchError> {
+        match self {
+            Target::Stdio(t) => stdio::attempt(t, opts, progress).await,
+            Target::WebSocket(t) => ws::attempt(t, opts, progress).await,
+            Target::Http(t) => http::attempt(t, opts, progress).await,
+        }
+    }
+}
+
+impl Connector for WsTarget {
+    async fn attempt(
+        &mut self,
+        opts: &AttemptOptions,
+        progress: &mut (dyn FnMut(Progress) + Send),
+    ) -> Result<AttemptReport, LaunchError> {
+        ws::attempt(self, opts, progress).await
+    }
+}
+
+impl Connector for HttpTarget {
+    async fn attempt(
+        &mut self,
+        opts: &AttemptOptions,
+        progress: &mut (dyn FnMut(Progress) + Send),
+    ) -> Result<AttemptReport, LaunchError> {
+        http::attempt(self, opts, progress).await
+    }
+}

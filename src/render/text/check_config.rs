@@ -1,0 +1,278 @@
+//! `check-config`'s text: compiler-style diagnostics and the summary line, and the `error:` /
+//! `hint:` lines of a file that cannot be read. (Its JSON is [`crate::render::json::check_config`],
+//! its GitHub annotations and SARIF are in [`crate::render::ci`].) Everything a file controls is
+//! sanitised before it reaches a terminal; values that are not numbers, tokens and env values
+//! never reach here (the engine masks them).
+
+use crate::engine::config::{Finding, LoadError, Report, Severity, Snippet, Totals};
+
+use crate::render::sanitize::sanitize;
+use crate::render::style;
+use crate::render::terminal::terminal_width;
+
+/// Messages are wrapped at this width in human output.
+const WRAP: usize = 100;
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// `2 errors, 3 warnings in 1 file` (and what could not be read).
+pub fn summary_line(t: &Totals) -> String {
+    let mut s = format!(
+        "{}, {} in {}",
+        plural(t.errors, "error", "errors"),
+        plural(t.warnings, "warning", "warnings"),
+        plural(t.files, "file", "files"),
+    );
+    if t.unreadable > 0 {
+        s.push_str(&format!(
+            "; {} could not be read",
+            plural(t.unreadable, "file", "files")
+        ));
+    }
+    s
+}
+
+/// Paints when colour is on.
+struct Pen {
+    on: bool,
+}
+
+impl Pen {
+    fn paint(&self, s: anstyle::Style, text: &str) -> String {
+        style::paint(self.on, s, text)
+    }
+    fn severity(&self, s: Severity) -> anstyle::Style {
+        match s {
+            Severity::Error => style::BAD,
+            Severity::Warning => style::WARN,
+        }
+    }
+}
+
+/// Word-wrap `text` at `width`, each line prefixed with `indent`.
+fn wrap(text: &str, indent: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            out.push_str(indent);
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        out.push_str(indent);
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// A snippet made safe for a terminal, with the caret's column and width in the shown text.
+fn shown_snippet(s: &Snippet) -> (String, usize, usize) {
+    let mut text = String::new();
+    let mut col = 0usize;
+    let (mut caret_at, mut caret_end) = (None, None);
+    if s.cut_left {
+        text.push('…');
+        col += 1;
+    }
+    for (i, c) in s.text.chars().enumerate() {
+        if i == s.caret_start {
+            caret_at = Some(col);
+        }
+        if i == s.caret_start + s.caret_len {
+            caret_end = Some(col);
+        }
+        let piece = if c == '\t' {
+            "    ".to_string()
+        } else {
+            sanitize(&c.to_string())
+        };
+        col += piece.chars().count();
+        text.push_str(&piece);
+    }
+    let start = caret_at.unwrap_or(col);
+    let end = caret_end.unwrap_or(col).max(start + 1);
+    if s.cut_right {
+        text.push('…');
+    }
+    (text, start, end - start)
+}
+
+/// A message cut into its headline (up to the first `; ` or `. `) and the rest.
+fn headline(message: &str) -> (&str, &str) {
+    let cut = [message.find("; "), message.find(". ")]
+        .into_iter()
+        .flatten()
+        .min();
+    match cut {
+        Some(at) => (&message[..at], message[at + 2..].trim_start()),
+        None => (message, ""),
+    }
+}
+
+/// One diagnostic, as rustc and cargo draw them: `severity[code]: what`, then `--> where`.
+fn diagnostic(f: &Finding, pen: &Pen) -> String {
+    let sev = pen.severity(f.severity);
+    let message = sanitize(&f.message);
+    let (head, rest) = headline(&message);
+    let mut out = format!(
+        "{}{}: {}\n",
+        pen.paint(sev, f.severity.as_str()),
+        pen.paint(style::STRONG, &format!("[{}]", f.code)),
+        pen.paint(style::STRONG, head)
+    );
+    let arrow = pen.paint(style::GUTTER, "-->");
+    out.push_str(&format!(
+        "  {arrow} {}:{}:{}\n",
+        sanitize(&f.file),
+        f.line,
+        f.column
+    ));
+    let mut whereabouts = Vec::new();
+    if let Some(server) = &f.server {
+        whereabouts.push(format!("server `{}`", sanitize(server)));
+    }
+    if let Some(field) = &f.field {
+        whereabouts.push(format!("field `{}`", sanitize(field)));
+    }
+    whereabouts.push(format!("at {}", sanitize(&f.path)));
+    // Prose within the terminal (the headline stays one line, as rustc's, for grep).
+    let width = WRAP.min(usize::from(terminal_width()).saturating_sub(2));
+    out.push_str(&wrap(&whereabouts.join(", "), "  ", width));
+    out.push_str(&wrap(rest, "  ", width));
+    if let Some(s) = &f.snippet {
+        let num = s.line.to_string();
+        let pad = " ".repeat(num.len());
+        let bar = pen.paint(style::GUTTER, "|");
+        let (text, at, len) = shown_snippet(s);
+        out.push_str(&format!(" {pad} {bar}\n"));
+        out.push_str(&format!(
+            " {} {bar} {}\n",
+            pen.paint(style::GUTTER, &num),
+            text
+        ));
+        out.push_str(&format!(
+            " {pad} {bar} {}{}\n",
+            " ".repeat(at),
+            pen.paint(sev, &"^".repeat(len))
+        ));
+    }
+    out
+}
+
+/// Compiler-style diagnostics for every finding, then the summary line.
+pub fn human(reports: &[Report], totals: &Totals, color: bool, quiet: bool) -> String {
+    let pen = Pen { on: color };
+    let mut out = String::new();
+    for f in reports.iter().flat_map(|r| &r.findings) {
+        out.push_str(&diagnostic(f, &pen));
+        out.push('\n');
+    }
+    if quiet {
+        return out;
+    }
+    let line = summary_line(totals);
+    let painted = if totals.errors > 0 {
+        pen.paint(style::BAD, &line)
+    } else if totals.warnings > 0 {
+        pen.paint(style::WARN, &line)
+    } else {
+        pen.paint(style::GOOD, &line)
+    };
+    out.push_str(&painted);
+    out.push('\n');
+    out
+}
+
+/// A usage error for standard error: `error: <what>` and a `hint:` when there is one.
+pub fn usage_error(what: &str, hint: Option<&str>, color: bool) -> String {
+    let pen = Pen { on: color };
+    let mut out = format!("{}: {}\n", pen.paint(style::BAD, "error"), sanitize(what));
+    if let Some(hint) = hint {
+        out.push_str(&format!(
+            "{}: {}\n",
+            pen.paint(style::HINT, "hint"),
+            sanitize(hint)
+        ));
+    }
+    out
+}
+
+/// A load error for standard error: `error: <what>` and a `hint:` when there is one.
+pub fn load_error(e: &LoadError, color: bool) -> String {
+    let pen = Pen { on: color };
+    let mut out = format!(
+        "{}: {}\n",
+        pen.paint(style::BAD, "error"),
+        sanitize(&e.to_string())
+    );
+    if let Some(hint) = e.hint() {
+        out.push_str(&format!(
+            "{}: {}\n",
+            pen.paint(style::HINT, "hint"),
+            sanitize(&hint)
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_counts() {
+        let t = Totals {
+            files: 1,
+            unreadable: 0,
+            servers: 3,
+            errors: 2,
+            warnings: 3,
+        };
+        assert_eq!(summary_line(&t), "2 errors, 3 warnings in 1 file");
+        let t = Totals {
+            files: 2,
+            unreadable: 1,
+            servers: 3,
+            errors: 1,
+            warnings: 0,
+        };
+        assert_eq!(
+            summary_line(&t),
+            "1 error, 0 warnings in 2 files; 1 file could not be read"
+        );
+    }
+
+    #[test]
+    fn snippet_caret_follows_sanitising() {
+        let s = Snippet {
+            line: 1,
+            text: "\t\"k\u{1b}\": <a string>".to_string(),
+            caret_start: 7,
+            caret_len: 10,
+            cut_left: true,
+            cut_right: true,
+        };
+        let (text, at, len) = shown_snippet(&s);
+        assert_eq!(text, "…    \"k\\u{1b}\": <a string>…");
+        assert_eq!((at, len), (16, 10));
+        assert_eq!(
+            text.chars().skip(at).take(len).collect::<String>(),
+            "<a string>"
+        );
+    }
+
+    #[test]
+    fn wraps_words() {
+        assert_eq!(wrap("aa bb cc", "  ", 5), "  aa bb\n  cc\n");
+    }
+}

@@ -1,0 +1,43 @@
+//! Numbers with their units, as every renderer writes them: clock times from a run's start,
+//! durations rounded for reading, shares as percentages, wall-clock timestamps.
+
+/// `h:mm:ss.mmm` from the start (with days when past one).
+pub fn clock(ms: f64) -> String {
+    if !ms.is_finite() {
+        return "-".into();
+    }
+    let total = ms.max(0.0).round() as u64;
+    let (days, rest) = (total / 86_400_000, total % 86_400_000);
+    let (h, rest) = (rest / 3_600_000, rest % 3_600_000);
+    let (m, rest) = (rest / 60_000, rest % 60_000);
+    let (s, milli) = (rest / 1000, rest % 1000);
+    if days > 0 {
+        format!("{days}d {h:02}:{m:02}:{s:02}.{milli:03}")
+    } else {
+        format!("{h}:{m:02}:{s:02}.{milli:03}")
+    }
+}
+
+/// `40.1%`, `<0.1%`.
+pub fn percent(share: f64) -> String {
+    let p = share * 100.0;
+    if p > 0.0 && p < 0.1 {
+        "<0.1%".into()
+    } else {
+        format!("{p:.1}%")
+    }
+}
+
+/// A duration rounded for reading: to 100 ms from a second up, else to the millisecond.
+pub fn round_ms(ms: f64) -> f64 {
+    if ms >= 1000.0 {
+        (ms / 100.0).round() * 100.0
+    } else {
+        ms.round()
+    }
+}
+
+/// An instant as RFC 3339 UTC with milliseconds (`2026-12-01T03:36:30.123Z`).
+pub fn rfc3339(t: std::time::SystemTime) -> String {
+    humantime::format_rfc3339_millis(t).to_string()
+}
