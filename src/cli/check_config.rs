@@ -151,7 +151,7 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> u8 {
     for extra in &args.output {
         let text = render_as(extra.format, false);
         if let Err(e) = crate::engine::outfile::write(&extra.file, text.as_bytes()) {
-            crate::say!("error: {e}");
+            crate::say!("error: {}", crate::render::sanitize::sanitize(&e));
             return exit::USAGE;
         }
     }

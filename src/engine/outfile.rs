@@ -46,7 +46,7 @@ pub fn refusal(path: &Path) -> Option<String> {
         if through.iter().chain(itself.iter()).any(|m| same(here, m)) {
             return Some(format!(
                 "it is one of the inputs ({}); refusing to overwrite it",
-                crate::render::sanitize::sanitize(&input.display().to_string())
+                input.display()
             ));
         }
     }
@@ -74,7 +74,8 @@ pub fn refusal(path: &Path) -> Option<String> {
 
 /// Write `bytes` to `path` the safe way (see the module's text). The error names the path.
 pub fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let shown = || crate::render::sanitize::sanitize(&path.display().to_string());
+    // Shown as given; the CLI sanitises what it prints.
+    let shown = || path.display().to_string();
     if let Some(why) = refusal(path) {
         return Err(format!("cannot write {}: {why}", shown()));
     }

@@ -564,6 +564,7 @@ pub fn simulate_svg(view: &View) -> String {
 /// Write `text` to `path` (a usage error on failure, with the path named).
 pub fn write_file(path: &Path, text: &str) -> Result<(), String> {
     crate::engine::outfile::write(path, text.as_bytes())
+        .map_err(|e| super::super::sanitize::sanitize(&e))
 }
 
 /// The command line as run, secrets masked by `mask`.
