@@ -24,12 +24,11 @@ pub fn run(mut args: ProbeArgs, color: ColorChoice) -> anyhow::Result<u8> {
         crate::say!("{w}");
     }
     if let Some(limit) = crate::engine::process::too_few_file_descriptors() {
-        crate::say!(
-            "error: too few file descriptors: the limit is {limit} (ulimit -n), a probe needs \
-             at least {}",
+        return crate::cli::error::fail(format!(
+            "too few file descriptors: the limit is {limit} (ulimit -n), a probe needs at \
+             least {}",
             crate::engine::process::MIN_FILE_DESCRIPTORS
-        );
-        return crate::exit::USAGE;
+        ));
     }
     // Before any thread starts: a keeper that kills every server's group, and what left it,
     // should the probe be SIGKILLed (see engine::process_tree).
