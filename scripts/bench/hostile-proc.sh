@@ -5,7 +5,10 @@
 #   2. the same with `--all` (two such servers)
 #   3. zombies under the probe 5 s into a run whose server starts 9 short-lived orphans every
 #      launch (goal: 0)
-#   4. CPU the probe uses over 10 s of watching a quiet server (the reaper's cost)
+#   4. a descendant that leaves the group and keeps re-forking (a new pid every 2 ms): runs
+#      that left it alive after the probe's normal stop, and after a SIGKILL of the probe
+#      (goal: 0 of RUNS each)
+#   5. CPU the probe uses over 10 s of watching a quiet server (the reaper's cost)
 # Usage: scripts/bench/hostile-proc.sh [RUNS]   (default 25; BIN=path to use another build). Needs python3.
 case "${1:-}" in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 set -euo pipefail
@@ -63,7 +66,28 @@ wait "$pid" || true
 echo "zombies under the probe 5 s into a run (9 orphans per launch, relaunched every ~0.4 s): $zombies"
 sleep 0.5; echo "processes left after the run: $(marked "z$$")"; cleanup "z$$"
 
-# 4. CPU over 10 s of watching a quiet server.
+# 4. A re-forking descendant outside the group.
+hopper_runs() {
+  local mode="$1" runs_with_left=0
+  for i in $(seq "$runs"); do
+    local m="h$$-$mode-$i"
+    H4_BENCH="$m" "$bin" probe --launches 1 --watch 1s -- python3 "$server" --hopper >/dev/null 2>&1 &
+    local pid=$!
+    if [ "$mode" = sigkill ]; then
+      sleep "$(python3 -c "import random; print(random.uniform(0.5, 1.0))")"
+      kill -9 "$pid"
+    fi
+    wait "$pid" 2>/dev/null || true
+    sleep 0.5
+    if [ "$(marked "$m")" -gt 0 ]; then runs_with_left=$((runs_with_left + 1)); fi
+    for _ in 1 2 3 4 5; do cleanup "$m"; sleep 0.05; done
+  done
+  echo "re-forking descendant, $mode: $runs_with_left of $runs runs left it running"
+}
+hopper_runs stop
+hopper_runs sigkill
+
+# 5. CPU over 10 s of watching a quiet server.
 H4_BENCH="c$$" "$bin" probe --launches 1 --watch 10s -- python3 "$server" >/dev/null 2>&1 &
 pid=$!
 sleep 9.5

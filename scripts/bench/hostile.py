@@ -42,12 +42,12 @@ def peak_kb(pid):
     return 0
 
 
-def measure(binary, args, limit, signal_at=None):
+def measure(binary, args, limit, signal_at=None, stdin=None, cwd=None):
     """Run; with `signal_at`, Ctrl-C twice (100 ms apart) that many seconds in, and report the
     time from the second Ctrl-C to the exit instead of the whole run's."""
     start = time.monotonic()
     p = subprocess.Popen([binary, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                         stdin=subprocess.DEVNULL)
+                         stdin=stdin if stdin is not None else subprocess.DEVNULL, cwd=cwd)
     peak = 0
     status = None
     second = None
@@ -104,6 +104,22 @@ def main():
                 server.kill()
                 server.wait()
         print("%-24s %8.1f MB %7.1f s  exit %s" % (name, mb, secs, status), flush=True)
+    # check-config's inputs (issue 21 items 4 and 6): an endless standard input under
+    # --stdin-filename; a glob through two symlink loops.
+    if not wanted or "stdin-filename-zero" in wanted:
+        with open("/dev/zero", "rb") as zero:
+            mb, secs, status = measure(binary, ["check-config", "--stdin-filename", "mcp.json", "-"], 60, stdin=zero)
+        print("%-24s %8.1f MB %7.1f s  exit %s" % ("stdin-filename-zero", mb, secs, status), flush=True)
+    if not wanted or "glob-two-symlink-loops" in wanted:
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, "a", "b"))
+            with open(os.path.join(d, "a", "b", "mcp.json"), "w") as f:
+                f.write('{"mcpServers": {}}')
+            os.symlink("..", os.path.join(d, "a", "b", "up"))
+            os.symlink("../..", os.path.join(d, "a", "b", "upup"))
+            mb, secs, status = measure(binary, ["check-config", "**/mcp.json"], 20, cwd=d)
+        print("%-24s %8.1f MB %7.1f s  exit %s" % ("glob-two-symlink-loops", mb, secs, status), flush=True)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 //! `mcpl-doctor check-config`: arguments, then one engine call per file, then one renderer.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
@@ -148,11 +148,8 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> anyhow::Result<u8> {
     };
     for extra in &args.output {
         let text = render_as(extra.format, false);
-        if let Err(e) = std::fs::write(&extra.file, text) {
-            return fail(format!(
-                "cannot write {}: {e}",
-                crate::render::sanitize::sanitize(&extra.file.display().to_string())
-            ));
+        if let Err(e) = crate::engine::outfile::write(&extra.file, text.as_bytes()) {
+            return fail(crate::render::sanitize::sanitize(&e));
         }
     }
     let out = render_as(args.format, color.for_stdout());
@@ -182,20 +179,7 @@ fn check_stdin(name: Option<&str>, options: &CheckOptions<'_>) -> Result<Report,
     let Some(name) = name else {
         return config::check_file(Path::new("-"), options);
     };
-    let mut bytes = Vec::new();
-    std::io::stdin()
-        .lock()
-        .read_to_end(&mut bytes)
-        .map_err(|source| LoadError::Io {
-            file: name.to_string(),
-            source,
-        })?;
-    let parent = match Path::new(name).parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let dir = std::path::absolute(&parent).unwrap_or(parent);
-    let source = Source::from_bytes(name, dir, bytes)?;
+    let source = Source::read_stdin_named(name)?;
     config::check_source(&source, options)
 }
 

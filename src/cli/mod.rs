@@ -77,8 +77,7 @@ where
             } else {
                 text.to_string()
             };
-            print!("{}", unwrap_examples(&text));
-            return ExitCode::from(exit::OK);
+            return ExitCode::from(print_help(&unwrap_examples(&text)));
         }
         Err(e) => {
             let _ = with_tips(e, &args).print();
@@ -96,6 +95,21 @@ where
     // The one place an error is printed, and its exit status chosen.
     let code = ran.unwrap_or_else(|e| error::report(&e, cli.color.for_stderr()));
     ExitCode::from(code)
+}
+
+/// Help or version text on stdout, never a panic: a reader gone (`| head`) ends quietly
+/// (exit 0); a closed or full stdout is said on stderr (exit 2).
+fn print_help(text: &str) -> u8 {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => exit::OK,
+        Err(e) if crate::render::is_broken_pipe(&e) => exit::OK,
+        Err(e) => {
+            crate::say!("error: cannot write to standard output: {e}");
+            exit::USAGE
+        }
+    }
 }
 
 /// Tips clap cannot give: `probe node server.mjs` (the forgotten `--`) gets the command that

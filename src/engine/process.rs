@@ -127,13 +127,10 @@ impl GroupChild {
         self.escaped
     }
 
-    /// Stop what left the group, then forget the launch.
+    /// Stop what left the group (SIGTERM, `grace`, then frozen and killed), then forget the
+    /// launch.
     async fn stop_escaped(&mut self, grace: Duration) {
-        let found = process_tree::escaped(&self.marker, self.pid());
-        self.escaped = found.len();
-        if !found.is_empty() {
-            process_tree::stop_escaped(&found, grace).await;
-        }
+        self.escaped = process_tree::stop_escaped(&self.marker, self.pid(), grace).await;
         process_tree::finished(self.pid(), &self.marker);
     }
 
@@ -288,12 +285,34 @@ impl Drop for GroupChild {
             // Reap the leader if it is already gone; tokio reaps it later otherwise.
             self.poll_leader();
             self.reap_orphans();
-            for p in process_tree::escaped(&self.marker, self.pid()) {
-                let _ = nix::sys::signal::kill(Pid::from_raw(p.pid as i32), Signal::SIGKILL);
-            }
+            process_tree::kill_escaped(&self.marker, self.pid());
             process_tree::finished(self.pid(), &self.marker);
         }
     }
+}
+
+/// The fewest file descriptors a probe runs with: the runtime (its poller, waker and signal
+/// pipe), the keeper's pipe, a server's three pipes and their ends while it is spawned, a file
+/// of /proc being read, with room to spare. Below it the runtime's signal setup panics (7) or a
+/// launch fails with "Too many open files" (8 to about 20).
+pub const MIN_FILE_DESCRIPTORS: u64 = 32;
+
+/// Make sure the probe may open [`MIN_FILE_DESCRIPTORS`]: the soft limit is raised towards the
+/// hard one when it is lower. Returns the limit when even the hard one is too low.
+pub fn too_few_file_descriptors() -> Option<u64> {
+    use nix::sys::resource::{getrlimit, setrlimit, Resource};
+    let (soft, hard) = getrlimit(Resource::RLIMIT_NOFILE).ok()?;
+    if soft >= MIN_FILE_DESCRIPTORS {
+        return None;
+    }
+    let want = MIN_FILE_DESCRIPTORS.min(hard);
+    if want > soft
+        && setrlimit(Resource::RLIMIT_NOFILE, want, hard).is_ok()
+        && want == MIN_FILE_DESCRIPTORS
+    {
+        return None;
+    }
+    Some(want.max(soft))
 }
 
 /// Whether a process exists and is not a zombie (Linux reads `/proc/<pid>/stat`; elsewhere

@@ -3,20 +3,28 @@
 //! A process group is not a container: a grandchild that calls `setsid` or `setpgid`, or that
 //! double-forks, is outside the group, and `killpg` does not reach it. Three pieces close that:
 //!
-//! - **A launch marker.** Every stdio server is launched with `MCPL_DOCTOR_LAUNCH=<probe pid>.<n>`
-//!   in its environment (the one variable the probe adds to what the host would pass). Its
-//!   descendants inherit it whatever group or session they move to, so the probe finds them by
-//!   reading `/proc/<pid>/environ` (its own user's processes, started after the probe).
+//! - **A launch marker.** Every stdio server is launched with `MCPL_DOCTOR_LAUNCH=<marker>` in its
+//!   environment (the one variable the probe adds to what the host would pass), the marker 128
+//!   random bits in hex, matched exactly: another probe (in another pid namespace sharing the
+//!   /proc view, with the same pid) can neither guess nor share it. Its descendants inherit it
+//!   whatever group or session they move to, so the probe finds them by reading
+//!   `/proc/<pid>/environ` (its own user's processes, started after the probe).
 //! - **A reaper.** The probe is a child subreaper (see [`super::process`]): orphans of a server
 //!   are reparented to it. A thread reaps every such inherited child as soon as it exits (never a
 //!   server the probe spawned itself: tokio reaps those), so zombies do not pile up, and tells
 //!   the keeper about descendants it finds outside their server's group.
 //! - **A keeper.** A small process forked from the probe at start ([`start_keeper`]), in its own
 //!   process group and ignoring Ctrl-C, that reads a pipe from the probe: the groups of running
-//!   servers and the pid (with start time) of every descendant found outside its group. When the
-//!   pipe ends without a goodbye (the probe was SIGKILLed, or crashed), it SIGKILLs them all,
-//!   then whatever else carries one of the probe's launch markers (what left its group after
-//!   the probe's last scan, every [`SCAN_EVERY`]).
+//!   servers with their markers and the pid (with start time) of every descendant found outside
+//!   its group. When the pipe ends without a goodbye (the probe was SIGKILLed, or crashed), it
+//!   SIGKILLs them all, then freezes and kills whatever else carries one of the probe's launch
+//!   markers (what left its group after the probe's last scan, every [`SCAN_EVERY`]).
+//!
+//! Killing by pid races a process that keeps re-forking (a new pid every few milliseconds, the
+//! parent exiting): by the time a scan's pid is signalled it has a child the scan did not see.
+//! So what is outside a group is frozen before it is killed ([`freeze_and_kill`]): SIGSTOP each
+//! marked process found, scan again until every one found is stopped, then SIGKILL them all,
+//! and again until a scan finds none.
 //!
 //! What remains impossible is written in docs/probe.md: a descendant that clears its environment
 //! *and* escapes its group *and* whose parent is still alive is not recognised as the server's;
@@ -26,7 +34,6 @@
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
@@ -63,6 +70,10 @@ struct Registry {
     told: HashSet<Proc>,
     /// Running launches: marker -> the server's process group.
     launches: HashMap<String, u32>,
+    /// Sessions a launch's descendants made (setsid: their group and session ids are the pid
+    /// of the marked process that made them), by launch marker. A process that keeps
+    /// re-forking is gone by the time a scan reads its pid, but stays in its session's group.
+    sessions: HashMap<String, HashSet<u32>>,
 }
 
 fn registry() -> MutexGuard<'static, Registry> {
@@ -83,14 +94,22 @@ impl Registry {
     }
 }
 
-/// A fresh marker for one launch: `<probe pid>.<n>`.
+/// A fresh marker for one launch: 128 random bits from the kernel, as 32 hex digits. Should the
+/// kernel refuse (it does not, on any supported system), the time and a counter stand in: still
+/// unique to this probe, only guessable.
 pub fn new_marker() -> String {
-    static N: AtomicU64 = AtomicU64::new(0);
-    format!(
-        "{}.{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed) + 1
-    )
+    let mut bytes = [0u8; 16];
+    if getrandom::fill(&mut bytes).is_err() {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static N: AtomicU64 = AtomicU64::new(0);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        bytes[..8].copy_from_slice(&nanos.to_le_bytes());
+        let n = N.fetch_add(1, Ordering::Relaxed) ^ u64::from(std::process::id()) << 32;
+        bytes[8..].copy_from_slice(&n.to_le_bytes());
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Held while a server is spawned and registered, so the reaper never sees it unregistered.
@@ -107,13 +126,16 @@ impl SpawnGuard {
     pub fn spawned(mut self, pid: u32, marker: &str) {
         self.0.spawned.insert(pid);
         self.0.launches.insert(marker.to_string(), pid);
-        self.0.tell(&format!("+g {pid}\n"));
+        self.0.tell(&format!("+g {pid} {marker}\n"));
     }
 }
 
 /// A launch is over (its group stopped and reaped): forget it.
 pub fn finished(pid: u32, marker: &str) {
     let mut r = registry();
+    for g in r.sessions.remove(marker).unwrap_or_default() {
+        r.tell(&format!("-s {g}\n"));
+    }
     r.spawned.remove(&pid);
     r.launches.remove(marker);
     r.tell(&format!("-g {pid}\n"));
@@ -138,7 +160,7 @@ fn start_reaper() {
 /// Reap every exited child the probe inherited (never one it spawned: tokio reaps those).
 pub fn reap_inherited() {
     use nix::sys::wait::{waitid, Id};
-    let r = registry();
+    let mut r = registry();
     let peek = WaitPidFlag::WEXITED | WaitPidFlag::WNOHANG | WaitPidFlag::WNOWAIT;
     // Peek at one exited child at a time, without reaping it.
     while let Ok(status) = waitid(Id::All, peek) {
@@ -155,6 +177,18 @@ pub fn reap_inherited() {
             }
             return;
         }
+        // An orphan of a server's: a session it made is noted before the zombie goes (a
+        // process that keeps re-forking leaves a trail of them, where a scan rarely finds it
+        // alive). With one launch running it is that launch's; else the keeper's alone.
+        if let Some(st) = stat(pid.as_raw() as u32) {
+            if st.sid == st.pgid && st.pgid > 1 && !r.launches.values().any(|&g| g == st.pgid) {
+                let marker = match r.launches.keys().next() {
+                    Some(m) if r.launches.len() == 1 => m.clone(),
+                    _ => String::new(),
+                };
+                note_session(&mut r, &marker, &st);
+            }
+        }
         let _ = waitpid(pid, Some(WaitPidFlag::WNOHANG));
     }
 }
@@ -166,24 +200,38 @@ fn track_escaped() {
     }
     let procs = list();
     let mut r = registry();
-    if r.keeper.is_none() {
-        return;
-    }
-    let me = std::process::id();
-    let prefix = format!("{LAUNCH_VAR}={me}.");
     for p in procs.iter().filter(|p| !p.zombie) {
         if r.launches.values().any(|&g| g == p.pgid) {
             continue;
         }
-        let Some(marker) = marker_of(p.pid, &prefix) else {
+        let Some(marker) = marker_of(p.pid) else {
             continue;
         };
+        if !r.launches.contains_key(&marker) {
+            continue;
+        }
+        note_session(&mut r, &marker, p);
         let proc_ = Proc {
             pid: p.pid,
             start: p.start,
         };
-        if r.launches.contains_key(&marker) && r.told.insert(proc_) {
+        if r.told.insert(proc_) {
             r.tell(&format!("+p {} {}\n", p.pid, p.start));
+        }
+    }
+}
+
+/// Remember the session a marked process of launch `marker` made (its group), and tell the
+/// keeper.
+fn note_session(r: &mut Registry, marker: &str, p: &Stat) {
+    if p.sid == p.pgid && p.pgid > 1 {
+        let new = r
+            .sessions
+            .entry(marker.to_string())
+            .or_default()
+            .insert(p.pgid);
+        if new {
+            r.tell(&format!("+s {}\n", p.pgid));
         }
     }
 }
@@ -193,7 +241,10 @@ struct Stat {
     pid: u32,
     ppid: u32,
     pgid: u32,
+    sid: u32,
     zombie: bool,
+    /// Stopped by a signal (state `T`) or a tracer (`t`).
+    stopped: bool,
     start: u64,
 }
 
@@ -205,78 +256,194 @@ fn stat(pid: u32) -> Option<Stat> {
     Some(Stat {
         pid,
         zombie: matches!(f.first(), Some(&"Z") | Some(&"X")),
+        stopped: matches!(f.first(), Some(&"T") | Some(&"t")),
         ppid: f.get(1)?.parse().ok()?,
         pgid: f.get(2)?.parse().ok()?,
+        sid: f.get(3)?.parse().ok()?,
         start: f.get(19)?.parse().ok()?,
     })
 }
 
 /// Every process of this user started after the probe (older ones cannot be a server's).
 fn list() -> Vec<Stat> {
+    let mut out = Vec::new();
+    each_process(&mut |s| out.push(s));
+    out
+}
+
+/// [`list`], one process at a time as `/proc` is read (in pid order, so a child forked during
+/// the scan usually comes later in it).
+fn each_process(f: &mut dyn FnMut(Stat)) {
     static SELF_START: OnceLock<u64> = OnceLock::new();
     let since = *SELF_START.get_or_init(|| stat(std::process::id()).map_or(0, |s| s.start));
     let Ok(dir) = std::fs::read_dir("/proc") else {
-        return Vec::new();
+        return;
     };
-    dir.flatten()
+    for s in dir
+        .flatten()
         .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
         .filter_map(stat)
         .filter(|s| s.start >= since)
-        .collect()
+    {
+        f(s);
+    }
 }
 
-/// The launch marker in a process's environment, when it carries one of this probe's.
-fn marker_of(pid: u32, prefix: &str) -> Option<String> {
+/// The launch marker in a process's environment (the value of its first
+/// `MCPL_DOCTOR_LAUNCH=`), when it has one.
+fn marker_of(pid: u32) -> Option<String> {
     let env = std::fs::read(format!("/proc/{pid}/environ")).ok()?;
+    let prefix = format!("{LAUNCH_VAR}=");
     env.split(|&b| b == 0).find_map(|v| {
-        let v = std::str::from_utf8(v).ok()?;
-        let rest = v.strip_prefix(prefix)?;
-        Some(format!("{}.{rest}", std::process::id()))
+        let rest = v.strip_prefix(prefix.as_bytes())?;
+        std::str::from_utf8(rest).ok().map(str::to_string)
     })
 }
 
-/// SIGKILL every live process whose environment carries a launch marker of probe `probe`
-/// (`MCPL_DOCTOR_LAUNCH=<probe>.<n>`); returns how many were signalled. The keeper's last
-/// resort once the probe is gone.
-#[cfg(any(target_os = "linux", target_os = "android"))]
-fn kill_marked(probe: u32) -> usize {
-    let prefix = format!("{LAUNCH_VAR}={probe}.");
+/// Call `f` with each live process (not a zombie) whose launch marker `ours` accepts and that
+/// `keep` keeps, with whether it is stopped and its process group, as the scan finds it.
+fn each_marked(
+    ours: &dyn Fn(&str) -> bool,
+    keep: &dyn Fn(&Stat) -> bool,
+    f: &mut dyn FnMut(Proc, &Stat),
+) {
     let me = std::process::id();
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return 0;
-    };
-    let mut killed = 0;
-    for pid in dir
-        .flatten()
-        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|&pid| pid != me)
-    {
-        let marked = std::fs::read(format!("/proc/{pid}/environ")).is_ok_and(|env| {
-            env.split(|&b| b == 0)
-                .any(|v| v.starts_with(prefix.as_bytes()))
-        });
-        if marked && stat(pid).is_some_and(|s| !s.zombie) {
-            let _ = kill(Pid::from_raw(pid as i32), Signal::SIGKILL);
-            killed += 1;
+    each_process(&mut |p| {
+        if !p.zombie && p.pid != me && keep(&p) && marker_of(p.pid).is_some_and(|m| ours(&m)) {
+            let proc_ = Proc {
+                pid: p.pid,
+                start: p.start,
+            };
+            f(proc_, &p);
+        }
+    });
+}
+
+/// Whether process group `pgid`, a session a marked process made, is still that session's
+/// group: its number cannot have been reused while any member lives, unless as the pid of a
+/// new process, so the group is the same one when no live process has that pid or when the
+/// one that has it carries a marker `ours` accepts.
+fn session_still_ours(pgid: u32, ours: &dyn Fn(&str) -> bool) -> bool {
+    if killpg(Pid::from_raw(pgid as i32), None).is_err() {
+        return false;
+    }
+    match stat(pgid) {
+        None => true,
+        Some(s) if s.zombie => true,
+        Some(s) => s.pgid == pgid && marker_of(pgid).is_some_and(|m| ours(&m)),
+    }
+}
+
+/// Whether every live member of process group `pgid` carries a marker `ours` accepts (so the
+/// whole group may be signalled: it holds nothing else, not the probe, not a shell).
+fn group_is_ours(pgid: u32, ours: &dyn Fn(&str) -> bool) -> bool {
+    let mut members = 0;
+    let mut all = true;
+    each_process(&mut |p| {
+        if p.pgid == pgid && !p.zombie {
+            members += 1;
+            all &= marker_of(p.pid).is_some_and(|m| ours(&m));
+        }
+    });
+    all && members > 0
+}
+
+/// Freeze, then kill, the live processes with a marker `ours` accepts that `keep` keeps, and
+/// the sessions in `sessions` (groups made by marked processes): SIGSTOP each such group and
+/// each process the moment a scan finds it (and its whole group, when it is a session a marked
+/// process made or every member carries such a marker: the kernel stops a group at once, a
+/// fork under way included, where a scan always comes late for a process that re-forks every
+/// fraction of a millisecond); scan again until every process found is stopped, SIGKILL them
+/// all (and those groups), wait a moment for them to go, and again until a scan finds none or
+/// `until` passes. Returns the processes it stopped and how many groups.
+fn freeze_and_kill(
+    ours: &dyn Fn(&str) -> bool,
+    keep: &dyn Fn(&Stat) -> bool,
+    sessions: &HashSet<u32>,
+    until: std::time::Instant,
+) -> (HashSet<Proc>, usize) {
+    let mut all: HashSet<Proc> = HashSet::new();
+    let mut groups_killed: HashSet<u32> = HashSet::new();
+    let mut first = true;
+    loop {
+        let mut frozen: HashSet<Proc> = HashSet::new();
+        let mut groups: HashSet<u32> = HashSet::new();
+        let mut refused: HashSet<u32> = HashSet::new();
+        if first {
+            for &g in sessions {
+                if session_still_ours(g, ours) {
+                    let _ = killpg(Pid::from_raw(g as i32), Signal::SIGSTOP);
+                    groups.insert(g);
+                }
+            }
+            first = false;
+        }
+        loop {
+            let mut settled = true;
+            let mut seen_groups: Vec<(u32, bool)> = Vec::new();
+            each_marked(ours, keep, &mut |p, st| {
+                if frozen.insert(p) {
+                    let _ = kill(Pid::from_raw(p.pid as i32), Signal::SIGSTOP);
+                    settled = false;
+                } else if !st.stopped {
+                    settled = false;
+                }
+                seen_groups.push((st.pgid, st.sid == st.pgid));
+            });
+            for (g, session) in seen_groups {
+                if g > 1 && !groups.contains(&g) && !refused.contains(&g) {
+                    let ok = if session {
+                        session_still_ours(g, ours)
+                    } else {
+                        group_is_ours(g, ours)
+                    };
+                    if ok {
+                        let _ = killpg(Pid::from_raw(g as i32), Signal::SIGSTOP);
+                        groups.insert(g);
+                        settled = false;
+                    } else {
+                        refused.insert(g);
+                    }
+                }
+            }
+            if settled || std::time::Instant::now() >= until {
+                break;
+            }
+            std::thread::sleep(Duration::from_micros(200));
+        }
+        if frozen.is_empty() && groups.is_empty() {
+            return (all, groups_killed.len());
+        }
+        for g in &groups {
+            let _ = killpg(Pid::from_raw(*g as i32), Signal::SIGKILL);
+        }
+        for p in &frozen {
+            if is_running(*p) {
+                let _ = kill(Pid::from_raw(p.pid as i32), Signal::SIGKILL);
+            }
+        }
+        let gone_by = std::time::Instant::now() + Duration::from_millis(200);
+        while frozen.iter().any(|p| is_running(*p)) && std::time::Instant::now() < gone_by {
+            reap_inherited();
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        all.extend(frozen);
+        groups_killed.extend(groups);
+        if std::time::Instant::now() >= until {
+            return (all, groups_killed.len());
         }
     }
-    killed
 }
 
 /// The live processes of launch `marker` outside the group `pgid` (a server's descendants
 /// that called setsid or setpgid, or double-forked).
 pub fn escaped(marker: &str, pgid: u32) -> Vec<Proc> {
-    let want = format!("{LAUNCH_VAR}={marker}");
-    let prefix = format!("{LAUNCH_VAR}={}.", std::process::id());
-    list()
-        .into_iter()
-        .filter(|p| !p.zombie && p.pgid != pgid)
-        .filter(|p| marker_of(p.pid, &prefix).is_some_and(|m| format!("{LAUNCH_VAR}={m}") == want))
-        .map(|p| Proc {
-            pid: p.pid,
-            start: p.start,
-        })
-        .collect()
+    let mut out = Vec::new();
+    each_marked(&|m| m == marker, &|p| p.pgid != pgid, &mut |p, st| {
+        note_session(&mut registry(), marker, st);
+        out.push(p);
+    });
+    out
 }
 
 /// Whether `p` is still that process and running.
@@ -284,30 +451,70 @@ pub fn is_running(p: Proc) -> bool {
     stat(p.pid).is_some_and(|s| s.start == p.start && !s.zombie)
 }
 
-/// Stop escaped descendants: SIGTERM, up to `grace`, SIGKILL, up to `grace` again. Returns how
-/// many were still there after SIGKILL's grace.
-pub async fn stop_escaped(procs: &[Proc], grace: Duration) -> usize {
-    let signal = |sig: Signal| {
-        for p in procs.iter().filter(|p| is_running(**p)) {
-            let _ = kill(Pid::from_raw(p.pid as i32), sig);
-        }
-    };
-    let gone = || {
+/// The sessions launch `marker`'s descendants made (see [`Registry::sessions`]).
+fn sessions_of(marker: &str) -> HashSet<u32> {
+    registry().sessions.get(marker).cloned().unwrap_or_default()
+}
+
+/// Stop the processes of launch `marker` outside the group `pgid`: SIGTERM each one found (and
+/// each session they made), up to `grace` for a scan to find none, then freeze and kill what
+/// is left ([`freeze_and_kill`]). Returns how many processes were found on the way (at least
+/// one per session), none when there was none.
+pub async fn stop_escaped(marker: &str, pgid: u32, grace: Duration) -> usize {
+    let mut seen: HashSet<Proc> = HashSet::new();
+    let mut signalled: HashSet<u32> = HashSet::new();
+    let mut groups = 0;
+    let until = tokio::time::Instant::now() + grace;
+    loop {
         reap_inherited();
-        !procs.iter().any(|p| is_running(*p))
-    };
-    for sig in [Signal::SIGTERM, Signal::SIGKILL] {
-        signal(sig);
-        let until = tokio::time::Instant::now() + grace;
-        while !gone() && tokio::time::Instant::now() < until {
-            tokio::time::sleep(Duration::from_millis(5)).await;
+        let found = escaped(marker, pgid);
+        let sessions: Vec<u32> = sessions_of(marker)
+            .into_iter()
+            .filter(|&g| session_still_ours(g, &|m| m == marker))
+            .collect();
+        if found.is_empty() && sessions.is_empty() {
+            break;
         }
-        if gone() {
-            forget(procs);
-            return 0;
+        for p in found {
+            if seen.insert(p) {
+                let _ = kill(Pid::from_raw(p.pid as i32), Signal::SIGTERM);
+            }
         }
+        for &g in &sessions {
+            let _ = killpg(Pid::from_raw(g as i32), Signal::SIGTERM);
+            signalled.insert(g);
+        }
+        if tokio::time::Instant::now() >= until {
+            let deadline = std::time::Instant::now() + grace.max(Duration::from_secs(1));
+            let (procs, n) = freeze_and_kill(
+                &|m| m == marker,
+                &|p| p.pgid != pgid,
+                &sessions_of(marker),
+                deadline,
+            );
+            seen.extend(procs);
+            groups = n;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    procs.iter().filter(|p| is_running(**p)).count()
+    let seen: Vec<Proc> = seen.into_iter().collect();
+    forget(&seen);
+    seen.len().max(groups).max(signalled.len())
+}
+
+/// [`stop_escaped`] at once, without the SIGTERM (a dropped launch, a forced stop).
+pub fn kill_escaped(marker: &str, pgid: u32) -> usize {
+    let deadline = std::time::Instant::now() + Duration::from_secs(1);
+    let (procs, groups) = freeze_and_kill(
+        &|m| m == marker,
+        &|p| p.pgid != pgid,
+        &sessions_of(marker),
+        deadline,
+    );
+    let seen: Vec<Proc> = procs.into_iter().collect();
+    forget(&seen);
+    seen.len().max(groups)
 }
 
 fn forget(procs: &[Proc]) {
@@ -381,9 +588,11 @@ fn keeper_main(pipe: std::fs::File) -> ! {
             let _ = unsafe { nix::libc::dup2(null.as_raw_fd(), fd) };
         }
     }
-    // The probe (the keeper's parent), whose pid every launch marker starts with.
-    let probe = nix::unistd::getppid().as_raw() as u32;
     let mut groups: HashSet<u32> = HashSet::new();
+    // Every launch's marker, also of launches already over (a straggler may still carry one).
+    let mut markers: HashSet<String> = HashSet::new();
+    // Sessions the servers' descendants made (their groups), while their launch runs.
+    let mut sessions: HashSet<u32> = HashSet::new();
     let mut procs: HashSet<Proc> = HashSet::new();
     for line in std::io::BufReader::new(pipe).lines() {
         let Ok(line) = line else { break };
@@ -392,9 +601,18 @@ fn keeper_main(pipe: std::fs::File) -> ! {
         match (words.first().copied(), num(1), num(2)) {
             (Some("+g"), Some(g), _) => {
                 groups.insert(g as u32);
+                if let Some(m) = words.get(2) {
+                    markers.insert((*m).to_string());
+                }
             }
             (Some("-g"), Some(g), _) => {
                 groups.remove(&(g as u32));
+            }
+            (Some("+s"), Some(g), _) => {
+                sessions.insert(g as u32);
+            }
+            (Some("-s"), Some(g), _) => {
+                sessions.remove(&(g as u32));
             }
             (Some("+p"), Some(pid), Some(start)) => {
                 procs.insert(Proc {
@@ -419,14 +637,12 @@ fn keeper_main(pipe: std::fs::File) -> ! {
         let _ = kill(Pid::from_raw(p.pid as i32), Signal::SIGKILL);
     }
     // And what the probe had not seen yet (a descendant that left its group in the last
-    // moments before a SIGKILL, between two of the probe's scans): anything still carrying
-    // one of this probe's launch markers. Again until none is left, as one may fork while the
-    // first scan runs.
-    for _ in 0..5 {
-        if kill_marked(probe) == 0 {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
+    // moments before a SIGKILL, between two of the probe's scans, or one that keeps re-forking):
+    // anything still carrying one of this probe's launch markers, frozen, then killed, until a
+    // scan finds none.
+    if !markers.is_empty() {
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        freeze_and_kill(&|m| markers.contains(m), &|_| true, &sessions, deadline);
     }
     // SAFETY: _exit ends the forked child without running the parent's atexit handlers.
     unsafe { nix::libc::_exit(0) }

@@ -5,7 +5,9 @@
 //! C0 and C1 controls, DEL, the bidi embeddings, overrides, isolates and marks, zero-width
 //! characters, the word joiner and invisible operators, the BOM, U+2028/U+2029 (line and
 //! paragraph separators, which end a line in JavaScript and in some viewers), the interlinear
-//! annotation controls and the invisible Unicode tag characters. Each output format escapes
+//! annotation controls, the invisible Unicode tag characters, and the noncharacters (U+FDD0 to
+//! U+FDEF and the last two of every plane: U+FFFE and U+FFFF are not XML characters at all, and
+//! one raw in the SVG makes the browser show a parser error). Each output format escapes
 //! them its own way, but from this one list:
 //!
 //! - human text (tables, diagnostics, stderr tails): [`sanitize`], `\u{1b}`, `\n`, `\t`;
@@ -27,7 +29,9 @@ pub fn is_unsafe(c: char) -> bool {
                 | '\u{FEFF}' // BOM / zero-width no-break space
                 | '\u{FFF9}'..='\u{FFFB}' // interlinear annotation
                 | '\u{E0000}'..='\u{E007F}' // tag characters
+                | '\u{FDD0}'..='\u{FDEF}' // noncharacters
         )
+        || (c as u32) & 0xFFFE == 0xFFFE // U+FFFE, U+FFFF, U+1FFFE ... U+10FFFF
 }
 
 /// Whether `text` holds no unsafe character.
@@ -124,6 +128,10 @@ mod tests {
         '\u{feff}',
         '\u{e0041}',
         '\u{061c}',
+        '\u{fffe}',
+        '\u{ffff}',
+        '\u{fdd0}',
+        '\u{10ffff}',
     ];
 
     #[test]

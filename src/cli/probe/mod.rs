@@ -23,6 +23,13 @@ pub fn run(mut args: ProbeArgs, color: ColorChoice) -> anyhow::Result<u8> {
     if let Some(w) = short_redact_warning(&args) {
         crate::say!("{w}");
     }
+    if let Some(limit) = crate::engine::process::too_few_file_descriptors() {
+        return crate::cli::error::fail(format!(
+            "too few file descriptors: the limit is {limit} (ulimit -n), a probe needs at \
+             least {}",
+            crate::engine::process::MIN_FILE_DESCRIPTORS
+        ));
+    }
     // Before any thread starts: a keeper that kills every server's group, and what left it,
     // should the probe be SIGKILLed (see engine::process_tree).
     if !crate::engine::process_tree::start_keeper() {

@@ -287,7 +287,7 @@ pub(crate) fn family_name(f: EngineKind) -> &'static str {
 }
 
 /// `args`: strings, substituted, `./` and `../` ones resolved against `dir`.
-fn args_of(
+pub(super) fn args_of(
     doc: &Doc<'_>,
     entry: &RawEntry<'_>,
     dir: &Path,

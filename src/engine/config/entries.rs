@@ -53,6 +53,12 @@ pub(crate) fn add_entry_secrets(
     for v in substituted_in(doc, entry, env) {
         r.add(v);
     }
+    // Secrets in the arguments' shapes (`--token VALUE`, `GITHUB_TOKEN=...`, a header, a URL's
+    // password), as the probe masks them.
+    let args = super::binding::args_of(doc, entry, std::path::Path::new("."), env);
+    for v in crate::engine::redact::secret_args(&args) {
+        r.add(v);
+    }
 }
 
 /// The entries as the host loads them, for `probe`.

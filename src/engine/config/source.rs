@@ -65,12 +65,25 @@ impl Source {
             return Source::from_bytes(STDIN_NAME, dir, bytes);
         }
         let name = path.display().to_string();
+        crate::engine::outfile::remember_input(path);
         let file = std::fs::File::open(path).map_err(|source| LoadError::Io {
             file: name.clone(),
             source,
         })?;
         let bytes = read_capped(file, &name)?;
         let parent = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let dir = std::path::absolute(&parent).unwrap_or(parent);
+        Source::from_bytes(name, dir, bytes)
+    }
+
+    /// Standard input under the name `name` (`--stdin-filename`): read with the same cap as any
+    /// input, `./` and `../` args resolved against `name`'s folder.
+    pub fn read_stdin_named(name: &str) -> Result<Source, LoadError> {
+        let bytes = read_capped(std::io::stdin().lock(), name)?;
+        let parent = match Path::new(name).parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };

@@ -191,6 +191,8 @@ pub fn url_secrets(url: &Url, token: Option<&str>) -> Vec<String> {
     if let Some(p) = url.password() {
         out.push(p.to_string());
     }
+    // And `;token=`, `code=`, `jwt=`... anywhere in it (matrix parameters, `;` separators).
+    out.extend(crate::engine::redact::secrets_in_text(url.as_str()));
     out.dedup();
     out
 }

@@ -74,14 +74,21 @@ impl StdioTarget {
         redactor.redact(&parts.join(" "))
     }
 
-    /// The values of the command line's secret options (`--token VALUE`, `--api-key=VALUE`...).
+    /// The values of the command line's secret options (`--token VALUE`, `--api-key=VALUE`...)
+    /// and other shapes (see [`crate::engine::redact::secret_args`]), and of the secret-looking
+    /// variables of the environment the server gets (its own, or the probe's it inherits).
     pub fn secrets(&self) -> Vec<String> {
         let args: Vec<String> = self
             .args
             .iter()
             .map(|a| a.to_string_lossy().into_owned())
             .collect();
-        crate::engine::redact::secret_args(&args)
+        let mut out = crate::engine::redact::secret_args(&args);
+        out.extend(match &self.env {
+            Some(env) => crate::engine::redact::env_secrets(env.iter().map(|(k, v)| (k, v))),
+            None => crate::engine::redact::env_secrets(std::env::vars_os()),
+        });
+        out
     }
 
     fn command(&self) -> tokio::process::Command {

@@ -564,7 +564,8 @@ pub fn simulate_svg(view: &View) -> String {
 
 /// Write `text` to `path` (a usage error on failure, with the path named).
 pub fn write_file(path: &Path, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    crate::engine::outfile::write(path, text.as_bytes())
+        .map_err(|e| super::super::sanitize::sanitize(&e))
 }
 
 /// The command line as run, secrets masked by `mask`.

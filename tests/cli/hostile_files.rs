@@ -1,0 +1,303 @@
+//! Hostile paths and streams, round 3 (issue 21 items 3, 4, 6 and 10): outputs that are links,
+//! inputs, FIFOs or devices; globs through symlink loops, FIFOs, unreadable folders and dangling
+//! links; an endless standard input under `--stdin-filename`; help and version into a closed or
+//! full stdout. Every run is under a time bound.
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::support::{bin, stderr};
+
+/// Run `cmd` to its end within `bound` (killed and failed past it), sampling its peak memory.
+fn bounded(mut cmd: Command, bound: Duration) -> (Output, u64) {
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let t = Instant::now();
+    let mut child = cmd.spawn().expect("the binary runs");
+    let pid = child.id();
+    let mut out = child.stdout.take().expect("stdout");
+    let mut err = child.stderr.take().expect("stderr");
+    let out_reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = out.read_to_end(&mut v);
+        v
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = err.read_to_end(&mut v);
+        v
+    });
+    let mut peak_kb = 0;
+    let status = loop {
+        if let Some(kb) = vm_hwm_kb(pid) {
+            peak_kb = peak_kb.max(kb);
+        }
+        if let Some(s) = child.try_wait().expect("try_wait") {
+            break s;
+        }
+        if t.elapsed() > bound {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("still running after {bound:?} (peak {peak_kb} KB)");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let output = Output {
+        status,
+        stdout: out_reader.join().unwrap_or_default(),
+        stderr: err_reader.join().unwrap_or_default(),
+    };
+    (output, peak_kb)
+}
+
+fn vm_hwm_kb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Item 6: `--stdin-filename` keeps the input cap.
+
+#[test]
+fn an_endless_stdin_under_a_file_name_is_refused_at_the_cap() {
+    let zero = std::fs::File::open("/dev/zero").expect("/dev/zero");
+    let mut cmd = bin();
+    cmd.args(["check-config", "--stdin-filename", "mcp.json", "-"])
+        .stdin(zero);
+    let (o, peak_kb) = bounded(cmd, Duration::from_secs(60));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("mcp.json: larger than 256 MiB"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(peak_kb < 300 * 1024, "peak {peak_kb} KB");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Item 10: help and version into a closed or full stdout.
+
+#[test]
+fn help_and_version_into_a_closed_or_full_stdout_never_panic() {
+    let exe = env!("CARGO_BIN_EXE_mcpl-doctor");
+    for args in ["--help", "--version", "probe --help", "help check-config"] {
+        // A full disk: said on stderr, exit 2.
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg(format!("exec \"$0\" {args} >/dev/full"))
+            .arg(exe)
+            .stdin(Stdio::null())
+            .output()
+            .expect("sh runs");
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args} full: {err}");
+        assert!(!err.contains("panicked"), "{args} full: {err}");
+        assert!(
+            err.contains("cannot write to standard output: No space left"),
+            "{args} full: {err}"
+        );
+        // A pipe whose reader is gone: quietly, exit 0.
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let o = bin()
+            .args(args.split(' '))
+            .stdin(Stdio::null())
+            .stdout(writer)
+            .output()
+            .expect("runs");
+        assert_eq!(o.status.code(), Some(0), "{args} closed: {}", stderr(&o));
+        assert_eq!(stderr(&o), "", "{args} closed");
+        // No standard output at all.
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg(format!("exec \"$0\" {args} >&-"))
+            .arg(exe)
+            .stdin(Stdio::null())
+            .output()
+            .expect("sh runs");
+        assert!(!stderr(&o).contains("panicked"), "{args}: {}", stderr(&o));
+        assert!(matches!(o.status.code(), Some(0 | 2)), "{args}: {o:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Item 3: outputs are never written through a link, onto an input, or into a FIFO or device.
+
+fn mkfifo(path: &std::path::Path) {
+    let ok = Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "mkfifo {}", path.display());
+}
+
+const CONFIG: &str = r#"{"mcpServers": {"a": {"command": "node", "args": ["server.mjs"]}}}"#;
+
+#[test]
+fn an_output_that_is_a_link_replaces_the_link_never_its_target() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let repo = dir.path().join("repo");
+    std::fs::create_dir(&repo).expect("mkdir");
+    std::fs::write(repo.join(".mcp.json"), CONFIG).expect("write");
+    let victim = dir.path().join("victim");
+    for (i, args) in [
+        vec!["check-config", "--output", "sarif=mcpl-doctor.sarif", "."],
+        vec!["simulate", "--report", "mcpl-doctor.sarif"],
+        vec!["simulate", "--svg", "mcpl-doctor.sarif"],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        std::fs::write(&victim, "precious").expect("write");
+        let link = repo.join("mcpl-doctor.sarif");
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink("../victim", &link).expect("symlink");
+        let (o, _) = bounded(
+            {
+                let mut c = bin();
+                c.args(&args).current_dir(&repo).stdin(Stdio::null());
+                c
+            },
+            Duration::from_secs(30),
+        );
+        assert!(
+            matches!(o.status.code(), Some(0 | 1)),
+            "{i}: {}",
+            stderr(&o)
+        );
+        assert_eq!(
+            std::fs::read_to_string(&victim).expect("read"),
+            "precious",
+            "{args:?}"
+        );
+        let m = std::fs::symlink_metadata(&link).expect("stat");
+        assert!(m.file_type().is_file(), "{args:?}: the link was replaced");
+        assert!(m.len() > 0);
+    }
+    // The composite action's script, with its SARIF path a link out of the checkout.
+    std::fs::write(&victim, "precious").expect("write");
+    let link = repo.join("mcpl-doctor.sarif");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink("../victim", &link).expect("symlink");
+    let exe = PathBuf::from(env!("CARGO_BIN_EXE_mcpl-doctor"));
+    let path = format!(
+        "{}:{}",
+        exe.parent().expect("a folder").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let o = Command::new("bash")
+        .arg(crate::support::root().join("scripts/ci-check-config.sh"))
+        .current_dir(&repo)
+        .env("PATH", path)
+        .env("INPUT_PATHS", ".")
+        .env("INPUT_SARIF", "mcpl-doctor.sarif")
+        .env_remove("GITHUB_OUTPUT")
+        .stdin(Stdio::null())
+        .output()
+        .expect("bash runs");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&victim).expect("read"), "precious");
+    assert!(std::fs::read_to_string(&link)
+        .expect("read")
+        .contains("\"version\": \"2.1.0\""));
+}
+
+#[test]
+fn an_output_that_is_an_input_is_refused() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let config = dir.path().join(".mcp.json");
+    std::fs::write(&config, CONFIG).expect("write");
+    for out in [".mcp.json", "./.mcp.json", "../x/../"] {
+        let out = if out == "../x/../" {
+            // The same file by another path.
+            format!(
+                "../{}/.mcp.json",
+                dir.path().file_name().expect("a name").to_string_lossy()
+            )
+        } else {
+            out.to_string()
+        };
+        let (o, _) = bounded(
+            {
+                let mut c = bin();
+                c.args(["check-config", "--output"])
+                    .arg(format!("json={out}"))
+                    .arg(".mcp.json")
+                    .current_dir(dir.path())
+                    .stdin(Stdio::null());
+                c
+            },
+            Duration::from_secs(30),
+        );
+        assert_eq!(o.status.code(), Some(2), "{out}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("is one of the inputs"),
+            "{out}: {}",
+            stderr(&o)
+        );
+        assert_eq!(std::fs::read_to_string(&config).expect("read"), CONFIG);
+    }
+    // probe --config FILE --report FILE.
+    let (o, _) = bounded(
+        {
+            let mut c = bin();
+            c.args(["probe", "--config", ".mcp.json", "--server", "a"])
+                .args(["--launches", "1", "--report", ".mcp.json"])
+                .current_dir(dir.path())
+                .stdin(Stdio::null());
+            c
+        },
+        Duration::from_secs(30),
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("is one of the inputs"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&config).expect("read"), CONFIG);
+}
+
+#[test]
+fn an_output_that_is_a_fifo_or_a_device_is_refused_at_once() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let fifo = dir.path().join("report.html");
+    mkfifo(&fifo);
+    let null_link = dir.path().join("null.svg");
+    std::os::unix::fs::symlink("/dev/null", &null_link).expect("symlink");
+    for (flag, path, what) in [
+        ("--report", &fifo, "is a FIFO"),
+        ("--svg", &null_link, "is a device"),
+    ] {
+        let (o, _) = bounded(
+            {
+                let mut c = bin();
+                c.arg("simulate").arg(flag).arg(path).stdin(Stdio::null());
+                c
+            },
+            Duration::from_secs(10),
+        );
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains(what), "{}", stderr(&o));
+    }
+    let (o, _) = bounded(
+        {
+            let mut c = bin();
+            c.args(["check-config", "--output"])
+                .arg(format!("sarif={}", fifo.display()))
+                .arg(crate::support::fixture("configs"))
+                .stdin(Stdio::null());
+            c
+        },
+        Duration::from_secs(10),
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("is a FIFO"), "{}", stderr(&o));
+}
