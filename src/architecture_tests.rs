@@ -522,7 +522,6 @@ fn the_engine_never_imports_the_cli_or_the_renderers() {
 }
 
 #[test]
-#[ignore = "issue 17 in progress: run with --ignored to see what is left"]
 fn no_cycle_between_source_files() {
     let cycles = cycles(&house());
     assert!(
@@ -538,7 +537,6 @@ fn no_cycle_between_source_files() {
 }
 
 #[test]
-#[ignore = "issue 17 in progress: run with --ignored to see what is left"]
 fn no_giant_files_or_functions() {
     let mut bad = Vec::new();
     for path in source_files().values() {
