@@ -13,6 +13,7 @@ mod packaging;
 mod pictures;
 mod probe;
 mod probe_all;
+mod probe_http_eras;
 mod probe_ws;
 mod schema;
 mod simulate;

@@ -5,7 +5,8 @@
 //! - [`model`]: what an attempt is given ([`AttemptOptions`]) and reports ([`AttemptReport`]).
 //! - [`handshake`]: the host's handshakes and pings as JSON values, independent of transport.
 //! - [`opening`]: what the host says after the handshake, and what the server did then.
-//! - [`stdio`], [`ws`], [`http`]: one attempt over each transport.
+//! - [`stdio`], [`ws`], [`http`]: one attempt over each transport; [`http_era`] finds which
+//!   HTTP era a URL speaks: [`http`] (stateless), [`streamable`] or [`legacy_sse`].
 //! - [`target`]: one [`Target`] variant per transport, and the [`Connector`] the runner drives.
 //! - [`runner`]: the loop. It asks the policy's `Tracker` for every attempt number, verdict,
 //!   wait and alert, and reports [`Event`]s to a sink. It never prints.
@@ -17,6 +18,10 @@ pub mod events;
 pub mod handshake;
 pub mod hostenv;
 pub mod http;
+pub mod http_client;
+pub mod http_era;
+pub mod initialize;
+pub mod legacy_sse;
 #[allow(dead_code)]
 mod lines;
 pub mod memory;
@@ -25,8 +30,10 @@ pub mod opening;
 pub mod run_record;
 pub mod runner;
 pub mod session;
+pub mod sse;
 pub mod stdio;
 pub mod stop;
+pub mod streamable;
 pub mod target;
 pub mod urls;
 pub mod verdict;
