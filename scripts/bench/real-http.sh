@@ -12,8 +12,12 @@ if [ ! -x "$cache/node_modules/.bin/mcp-server-everything" ] || [ ! -x "$cache/n
   npm install --prefix "$cache" --no-audit --no-fund \
     @modelcontextprotocol/server-everything @modelcontextprotocol/inspector >&2
 fi
-cargo build --quiet --release
-bin=target/release/mcpl-doctor
+# MCPL_BENCH_BIN: a binary already built (default: a release build).
+bin="${MCPL_BENCH_BIN:-}"
+if [ -z "$bin" ]; then
+  cargo build --quiet --release
+  bin=target/release/mcpl-doctor
+fi
 port="${MCPL_BENCH_PORT:-3001}"
 ms() { date +%s%3N; }
 for mode in streamableHttp sse; do
@@ -27,9 +31,9 @@ for mode in streamableHttp sse; do
   done
   url="http://127.0.0.1:$port$path"
   t0=$(ms)
-  "$bin" probe --url "$url" --launches 1 --watch 0s --json > "/tmp/real-http-$mode.json" || true
+  "$bin" probe --url "$url" --launches 1 --watch 500ms --json > "/tmp/real-http-$mode.json" || true
   t1=$(ms)
-  tools=$(grep -o '"name":"[^"]*"' "/tmp/real-http-$mode.json" | wc -l)
+  tools=$(grep -o '"name": *"[^"]*"' "/tmp/real-http-$mode.json" | wc -l || true)
   transport=()
   [ "$mode" = sse ] && transport=(--transport sse)
   t2=$(ms)
@@ -37,7 +41,7 @@ for mode in streamableHttp sse; do
     > "/tmp/real-http-$mode.inspector.json" 2>/dev/null || true
   t3=$(ms)
   itools=$(grep -c '"name"' "/tmp/real-http-$mode.inspector.json" || true)
-  era=$(grep -o '"era":"[^"]*"' "/tmp/real-http-$mode.json" | head -1)
+  era=$(grep -o '"era": *"[^"]*"' "/tmp/real-http-$mode.json" | head -1 || true)
   printf '%-15s probe %5d ms (%s, %s names)   inspector %5d ms (%s name lines)\n' \
     "$mode" $((t1 - t0)) "$era" "$tools" $((t3 - t2)) "$itools"
   kill $pid 2>/dev/null || true

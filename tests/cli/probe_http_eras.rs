@@ -48,7 +48,12 @@ impl Drop for EraServer {
 }
 
 fn probe_json(args: &[&str]) -> serde_json::Value {
-    let out = bin().args(["probe"]).args(args).arg("--json").output().expect("runs");
+    let out = bin()
+        .args(["probe"])
+        .args(args)
+        .arg("--json")
+        .output()
+        .expect("runs");
     let doc = json(&out);
     assert_valid("probe", &doc);
     let _ = stderr(&out);
@@ -77,8 +82,14 @@ fn streamable_http_with_json_answers_connects_and_lists_its_tools() {
     let launch = connected(&server.url("/mcp"), "1s", &[]);
     let text = launch.to_string();
     assert!(text.contains("\"era\":\"streamable-http\""), "{text}");
-    assert!(text.contains("\"protocol_version\":\"2025-11-25\""), "{text}");
-    assert!(text.contains("still-up") || text.contains("still_up"), "{text}");
+    assert!(
+        text.contains("\"protocol_version\":\"2025-11-25\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("still-up") || text.contains("still_up"),
+        "{text}"
+    );
     assert_eq!(tool_count(&launch), 3, "{text}");
 }
 
@@ -110,7 +121,10 @@ fn the_legacy_http_sse_transport_connects_and_lists_its_tools() {
     let launch = connected(&server.url("/sse"), "1s", &[]);
     let text = launch.to_string();
     assert!(text.contains("\"era\":\"sse\""), "{text}");
-    assert!(text.contains("\"protocol_version\":\"2024-11-05\""), "{text}");
+    assert!(
+        text.contains("\"protocol_version\":\"2024-11-05\""),
+        "{text}"
+    );
     assert_eq!(tool_count(&launch), 3, "{text}");
 }
 

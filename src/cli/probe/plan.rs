@@ -91,7 +91,10 @@ pub(crate) fn timings_for(args: &ProbeArgs, entry: Option<Timings>) -> Timings {
 
 /// `target` with `--open-timeout`, its secrets added to `redactor`.
 fn opened(target: Target, args: &ProbeArgs, redactor: &mut Redactor) -> Target {
-    let era = args.transport.as_deref().and_then(probe::http::Era::from_name);
+    let era = args
+        .transport
+        .as_deref()
+        .and_then(probe::http::Era::from_name);
     let target = match (target, era) {
         (Target::Http(t), Some(era)) => Target::Http(t.with_era(era)),
         (t, _) => t,

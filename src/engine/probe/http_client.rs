@@ -156,7 +156,12 @@ pub async fn send(
     let stream = match tokio::time::timeout(open_timeout, dial::dial(url, &[b"http/1.1"])).await {
         Ok(Ok(s)) => s,
         Ok(Err(e)) => return Err(e.to_string()),
-        Err(_) => return Err(format!("connection timed out after {}", seconds(open_timeout))),
+        Err(_) => {
+            return Err(format!(
+                "connection timed out after {}",
+                seconds(open_timeout)
+            ))
+        }
     };
     let (mut sender, conn) =
         hyper::client::conn::http1::handshake::<_, Full<Bytes>>(TokioIo::new(stream))

@@ -66,7 +66,9 @@ pub fn read_answer(
             }
         }
         None => Answer::Refused {
-            error: format!("server answered initialize without a protocolVersion (offered {offered})"),
+            error: format!(
+                "server answered initialize without a protocolVersion (offered {offered})"
+            ),
             server: info,
         },
     }
@@ -132,7 +134,13 @@ mod tests {
         let msg = json!({"jsonrpc": "2.0", "id": 0, "result": {
             "protocolVersion": "2025-06-18", "capabilities": {},
             "serverInfo": {"name": "x", "version": "1"}}});
-        match read_answer(&msg, "2025-11-25", &STREAMABLE_VERSIONS, "streamable-http", &r()) {
+        match read_answer(
+            &msg,
+            "2025-11-25",
+            &STREAMABLE_VERSIONS,
+            "streamable-http",
+            &r(),
+        ) {
             Answer::Connected(info) => {
                 assert_eq!(info.protocol_version.as_deref(), Some("2025-06-18"));
                 assert_eq!(info.offered_version.as_deref(), Some("2025-11-25"));

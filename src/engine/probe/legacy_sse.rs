@@ -72,7 +72,11 @@ pub async fn open_stream(target: &HttpTarget) -> Result<EventBody, String> {
         let ct = reply.content_type();
         return Err(format!(
             "GET: the answer is {}, not an event stream",
-            if ct.is_empty() { "without a content type" } else { ct.as_str() }
+            if ct.is_empty() {
+                "without a content type"
+            } else {
+                ct.as_str()
+            }
         ));
     }
     Ok(reply.events())
@@ -144,7 +148,10 @@ impl Transport for SseTransport {
         let msg = msg.clone();
         self.tasks.spawn(async move {
             let id = msg.get("method").and(msg.get("id")).and_then(Value::as_i64);
-            let method = msg.get("method").and_then(Value::as_str).unwrap_or("a reply");
+            let method = msg
+                .get("method")
+                .and_then(Value::as_str)
+                .unwrap_or("a reply");
             let why = match http_client::send(
                 &endpoint,
                 target.token(),

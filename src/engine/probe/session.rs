@@ -402,23 +402,21 @@ impl Session<'_> {
                 Closing::Polite
             };
             match next {
-                Received::Message(v) => {
-                    match t.read_answer(self.protocol, &v, &self.redactor) {
-                        Answer::NotYet => {}
-                        Answer::Connected(info) => {
-                            return self.connect(t, &v, info, ending, progress).await;
-                        }
-                        Answer::Failed { error, server } => {
-                            self.server = server;
-                            return Some(End::failed(at, error, closing));
-                        }
-                        Answer::Refused { error, server } => {
-                            self.server = Some(server);
-                            let outcome = Outcome::Permanent(Failure::Message(error));
-                            return Some(End::new(at, Some(outcome), closing));
-                        }
+                Received::Message(v) => match t.read_answer(self.protocol, &v, &self.redactor) {
+                    Answer::NotYet => {}
+                    Answer::Connected(info) => {
+                        return self.connect(t, &v, info, ending, progress).await;
                     }
-                }
+                    Answer::Failed { error, server } => {
+                        self.server = server;
+                        return Some(End::failed(at, error, closing));
+                    }
+                    Answer::Refused { error, server } => {
+                        self.server = Some(server);
+                        let outcome = Outcome::Permanent(Failure::Message(error));
+                        return Some(End::new(at, Some(outcome), closing));
+                    }
+                },
                 Received::Overlong { why } => return Some(End::failed(at, why, closing)),
                 Received::Failed { why, .. } => {
                     return Some(End::failed(at, why, Closing::Gone));

@@ -90,7 +90,13 @@ impl Transport for StreamableTransport {
     }
 
     fn read_answer(&self, _protocol: Protocol, msg: &Value, redactor: &Redactor) -> Answer {
-        initialize::read_answer(msg, STREAMABLE_VERSIONS[0], &STREAMABLE_VERSIONS, ERA, redactor)
+        initialize::read_answer(
+            msg,
+            STREAMABLE_VERSIONS[0],
+            &STREAMABLE_VERSIONS,
+            ERA,
+            redactor,
+        )
     }
 
     /// Starts the message's POST and returns at once.
@@ -173,10 +179,7 @@ async fn post(
         .and_then(Value::as_str)
         .unwrap_or("a reply")
         .to_string();
-    let request_id = msg
-        .get("method")
-        .and(msg.get("id"))
-        .and_then(Value::as_i64);
+    let request_id = msg.get("method").and(msg.get("id")).and_then(Value::as_i64);
     let is_initialize = request_id == Some(handshake::HANDSHAKE_ID) && method == "initialize";
     let mut headers = http_client::post_headers();
     let sent_session = {
