@@ -8,8 +8,9 @@
 //! - [`session`]: the host's session (launch, open, handshake, opening, watch, pings, close),
 //!   written once over a [`session::Transport`].
 //! - [`stdio`], [`ws`], [`http`]: the transports. Each only frames and moves messages (NDJSON
-//!   on a child's pipes, WebSocket frames, one POST per request) and reports what it owns. [`http_era`] finds which HTTP era a
-//!   URL speaks: [`http`] (stateless), [`streamable`] (Streamable HTTP) or [`legacy_sse`].
+//!   on a child's pipes, WebSocket frames, one POST per request) and reports what it owns.
+//!   [`http_era`] finds which HTTP era a URL speaks: [`http`] (stateless), [`streamable`]
+//!   (Streamable HTTP) or [`legacy_sse`].
 //! - [`target`]: one [`Target`] variant per transport, and the [`Connector`] the runner drives.
 //!
 //! To add a transport: a file implementing [`session::Transport`] whose `attempt` calls
