@@ -6,7 +6,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::engine::diagnosis;
-use crate::engine::probe::{self, verdict, Event, Finish, RunOptions, StopLevel, Target};
+use crate::engine::probe::verdict::{self, Verdict};
+use crate::engine::probe::{self, Event, Finish, ProbeRun, RunOptions, StopLevel, Target};
+use crate::engine::redact::Redactor;
 use crate::exit;
 use crate::render::picture::report;
 use crate::render::probe_json::{self as events_view, EventLine, ProbeDoc};
@@ -14,8 +16,9 @@ use crate::render::text::probe::{self as view, Context, LiveLine};
 use crate::render::{ColorChoice, StopCause};
 
 use super::args::{live_bounds, write_pictures, ProbeArgs};
-use super::plan::{attempt_options, duration, launch_limit, resolve, Resolved};
+use super::plan::{attempt_options, duration, launch_limit, resolve};
 use super::stop::handle_signals;
+use crate::engine::fleet::Resolved;
 
 pub fn run(args: ProbeArgs, color: ColorChoice) -> u8 {
     let resolved = match resolve(&args) {
@@ -149,21 +152,35 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
         interrupted,
         why: &why,
     };
+    write_report(&args, &run, &verdict, &ctx, &why, &redactor, color)
+}
+
+/// The files first (a closed stdout, `| head`, does not cost them), then the report on
+/// stdout; the exit status.
+fn write_report(
+    args: &ProbeArgs,
+    run: &ProbeRun,
+    verdict: &Verdict,
+    ctx: &Context<'_>,
+    why: &[diagnosis::Diagnosis],
+    redactor: &Redactor,
+    color: ColorChoice,
+) -> u8 {
     // The files first: a closed stdout (`| head`) does not cost the report.
     let pictures = write_pictures(
-        &args,
+        args,
         &|| {
             let command = report::command_line(&|t| redactor.redact(t));
-            report::html(&report::probe_page(&run, &verdict, &ctx, &command))
+            report::html(&report::probe_page(run, verdict, ctx, &command))
         },
-        &|| report::probe_svg(&run, &ctx),
+        &|| report::probe_svg(run, ctx),
     );
     if let Err(e) = pictures {
         crate::say!("error: {e}");
         return exit::USAGE;
     }
     let written = if args.json {
-        view::write_json(&run, &verdict, &ctx)
+        view::write_json(run, verdict, ctx)
     } else if args.events {
         let mut out = std::io::stdout().lock();
         why.iter()
@@ -178,14 +195,14 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
             })
             .and_then(|()| {
                 let doc = EventLine::Report {
-                    doc: ProbeDoc::of(&run, &verdict, &ctx),
+                    doc: ProbeDoc::of(run, verdict, ctx),
                 };
                 events_view::write_line(&mut out, &doc)
             })
     } else {
-        view::write_text(&run, &verdict, &ctx, color.for_stdout())
+        view::write_text(run, verdict, ctx, color.for_stdout())
     };
-    let status = super::stop::exit_status(written, interrupted, !verdict::all_clear(&run));
+    let status = super::stop::exit_status(written, ctx.interrupted, !verdict::all_clear(run));
     match (run.finish, args.run_for) {
         (Finish::Deadline, Some(ms))
             if status == exit::FINDINGS

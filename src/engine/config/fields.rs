@@ -5,7 +5,7 @@
 //! fails when they disagree with its "Entry fields" table, copied into the repository as
 //! `tests/reference/host-config-fields.md`.
 
-use super::TableKind;
+use super::entry::TableKind;
 
 /// What a field holds, for the JSON Schema (the checker reads values itself).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,9 +9,9 @@
 //! - a number equal to a known secret (a token or env value written as a number) becomes `…`;
 //! - a line longer than the window is cut around the value.
 
-use super::load::Draft;
+use super::draft::Draft;
+use super::finding::Snippet;
 use super::source::LineIndex;
-use super::Snippet;
 
 /// At most this many characters of a line are shown.
 const WINDOW: usize = 160;
@@ -119,60 +119,7 @@ pub(crate) fn build(
                 continue;
             }
         }
-        let b = bytes[p];
-        match b {
-            b'"' => {
-                let q = string_end(bytes, p, le);
-                if followed_by_colon(bytes, q, le) {
-                    let lit = &text[p..q];
-                    if chars(lit) > KEY_MAX {
-                        let head: String = lit.chars().take(KEY_MAX).collect();
-                        emit(&mut out, &mut out_chars, &head);
-                        emit(&mut out, &mut out_chars, "…\"");
-                    } else {
-                        emit(&mut out, &mut out_chars, lit);
-                    }
-                } else {
-                    emit(&mut out, &mut out_chars, "\"…\"");
-                }
-                p = q;
-            }
-            b'/' if bytes.get(p + 1) == Some(&b'/') => {
-                emit(&mut out, &mut out_chars, "//…");
-                p = le;
-            }
-            b'/' if bytes.get(p + 1) == Some(&b'*') => {
-                match bytes[p + 2..le].windows(2).position(|w| w == b"*/") {
-                    Some(i) => {
-                        emit(&mut out, &mut out_chars, "/*…*/");
-                        p += 2 + i + 2;
-                    }
-                    None => {
-                        emit(&mut out, &mut out_chars, "/*…");
-                        p = le;
-                    }
-                }
-            }
-            b'-' | b'0'..=b'9' => {
-                let mut q = p + 1;
-                while q < le && matches!(bytes[q], b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') {
-                    q += 1;
-                }
-                let number = &text[p..q];
-                if is_secret(number) {
-                    emit(&mut out, &mut out_chars, "…");
-                } else {
-                    emit(&mut out, &mut out_chars, number);
-                }
-                p = q;
-            }
-            _ => {
-                let c = text[p..].chars().next().unwrap_or(' ');
-                out.push(c);
-                out_chars += 1;
-                p += c.len_utf8();
-            }
-        }
+        p = masked_token(text, p, le, is_secret, &mut out, &mut out_chars);
     }
     if p >= le && caret_start.is_none() {
         caret_start = Some(out_chars);
@@ -186,6 +133,76 @@ pub(crate) fn build(
         caret_len: len,
         cut_left,
         cut_right,
+    }
+}
+
+/// The token at `p` as the snippet shows it (strings masked unless keys, comments elided,
+/// numbers shown unless secret), appended to `out`; returns where the next token starts.
+fn masked_token(
+    text: &str,
+    p: usize,
+    le: usize,
+    is_secret: &dyn Fn(&str) -> bool,
+    out: &mut String,
+    out_chars: &mut usize,
+) -> usize {
+    let bytes = text.as_bytes();
+    let mut emit = |t: &str| {
+        out.push_str(t);
+        *out_chars += chars(t);
+    };
+    match bytes[p] {
+        b'"' => {
+            let q = string_end(bytes, p, le);
+            if followed_by_colon(bytes, q, le) {
+                let lit = &text[p..q];
+                if chars(lit) > KEY_MAX {
+                    let head: String = lit.chars().take(KEY_MAX).collect();
+                    emit(&head);
+                    emit("…\"");
+                } else {
+                    emit(lit);
+                }
+            } else {
+                emit("\"…\"");
+            }
+            q
+        }
+        b'/' if bytes.get(p + 1) == Some(&b'/') => {
+            emit("//…");
+            le
+        }
+        b'/' if bytes.get(p + 1) == Some(&b'*') => {
+            match bytes[p + 2..le].windows(2).position(|w| w == b"*/") {
+                Some(i) => {
+                    emit("/*…*/");
+                    p + 2 + i + 2
+                }
+                None => {
+                    emit("/*…");
+                    le
+                }
+            }
+        }
+        b'-' | b'0'..=b'9' => {
+            let mut q = p + 1;
+            while q < le && matches!(bytes[q], b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') {
+                q += 1;
+            }
+            let number = &text[p..q];
+            if is_secret(number) {
+                emit("…");
+            } else {
+                emit(number);
+            }
+            q
+        }
+        _ => {
+            let c = text[p..].chars().next().unwrap_or(' ');
+            let mut one = [0u8; 4];
+            emit(c.encode_utf8(&mut one));
+            p + c.len_utf8()
+        }
     }
 }
 

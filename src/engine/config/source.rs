@@ -3,7 +3,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use super::LoadError;
+use super::discover;
 
 /// A configuration file read into memory.
 #[derive(Debug, Clone)]
@@ -194,6 +194,100 @@ fn chars_between(text: &str, a: usize, b: usize) -> usize {
         return 0;
     }
     bytes[a..b].iter().filter(|&&x| (x & 0xC0) != 0x80).count()
+}
+
+/// Why a file could not be checked at all (exit status 2).
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("{file}: cannot read: {source}")]
+    Io {
+        file: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(
+        "{file}:{line}:{column}: not valid UTF-8 (at byte offset {offset}); the host reads the file as UTF-8"
+    )]
+    InvalidUtf8 {
+        file: String,
+        offset: usize,
+        line: usize,
+        column: usize,
+    },
+    #[error("{file}:1:1: starts with a UTF-8 byte order mark; the host's JSON.parse(fs.readFileSync(file, 'utf8')) keeps it and fails at position 0, so it loads no server from this file")]
+    Bom { file: String },
+    #[error("{file}: the file is empty; JSON.parse refuses it (Unexpected end of JSON input), so the host loads no server from it")]
+    Empty { file: String },
+    #[error("{file}: larger than {} MiB, where mcpl-doctor stops reading (a host configuration is a few KB: an endless stream such as /dev/zero?)", MAX_INPUT >> 20)]
+    TooLarge { file: String, bytes: usize },
+    #[error("{file}:{line}:{column}: {message}; the host's JSON.parse refuses this file")]
+    Syntax {
+        file: String,
+        line: usize,
+        column: usize,
+        offset: usize,
+        message: String,
+    },
+}
+
+impl LoadError {
+    /// The file the error is about.
+    pub fn file(&self) -> &str {
+        match self {
+            LoadError::Io { file, .. }
+            | LoadError::InvalidUtf8 { file, .. }
+            | LoadError::Bom { file }
+            | LoadError::Empty { file }
+            | LoadError::TooLarge { file, .. }
+            | LoadError::Syntax { file, .. } => file,
+        }
+    }
+
+    /// 1-based line and column, when the error has a position.
+    pub fn position(&self) -> Option<(usize, usize)> {
+        match self {
+            LoadError::InvalidUtf8 { line, column, .. }
+            | LoadError::Syntax { line, column, .. } => Some((*line, *column)),
+            LoadError::Bom { .. } => Some((1, 1)),
+            _ => None,
+        }
+    }
+
+    /// A one-line hint on what to do, when there is one: for a missing file, a file of a near
+    /// name in the same folder; for a folder, what to give instead.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            LoadError::Bom { .. } => {
+                Some("save the file as UTF-8 without a byte order mark".to_string())
+            }
+            LoadError::InvalidUtf8 { .. } => Some("save the file as UTF-8".to_string()),
+            LoadError::Io { file, source } => {
+                let path = Path::new(file);
+                if source.kind() == std::io::ErrorKind::NotFound {
+                    discover::near_file_name(path)
+                        .map(|near| format!("did you mean {}?", near.display()))
+                } else if path.is_dir() {
+                    let found = discover::search(path);
+                    Some(match found.first() {
+                        Some(f) => format!(
+                            "this is a folder: give a file, e.g. {} ({} host file{} below it)",
+                            f.display(),
+                            found.len(),
+                            if found.len() == 1 { "" } else { "s" }
+                        ),
+                        None => format!(
+                            "this is a folder, and it holds no host configuration file (looked \
+                             for {})",
+                            discover::host_file_list()
+                        ),
+                    })
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use super::*;
+use crate::engine::policy::{EngineKind, Preset};
 
 fn env(name: &str) -> Option<String> {
     match name {

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::Report;
+use super::finding::Report;
 
 /// Counts over every file checked.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]

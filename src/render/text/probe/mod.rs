@@ -51,17 +51,7 @@ pub struct Context<'a> {
     pub why: &'a [Diagnosis],
 }
 
-/// A configuration entry, as `--server` names it and where it is.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
-pub struct EntryRef {
-    /// The id, qualified by the object holding its table where that names a host
-    /// (`prod/files`).
-    pub id: String,
-    /// `file:line:column` of the entry.
-    pub at: String,
-    /// Its JSON path (`$.hosts.prod.mcplServers.files`).
-    pub path: String,
-}
+pub use crate::engine::fleet::EntryRef;
 
 // ---------------------------------------------------------------------------------------------
 // JSON.

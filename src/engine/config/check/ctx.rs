@@ -1,0 +1,22 @@
+//! What every check of an entry sees: the document, the rule, the environment, the folder.
+
+use std::path::Path;
+
+use crate::engine::policy::Preset;
+
+use super::super::json::Doc;
+
+pub(super) const INTERVAL: &str = "reconnectIntervalMs";
+pub(super) const CAP: &str = "reconnectMaxIntervalMs";
+
+/// Whether the preset is #999 or one of its review proposals (bad timings refused at start).
+pub(super) fn refuses_bad_timings(preset: Preset) -> bool {
+    preset != Preset::Handshake
+}
+
+pub(super) struct Ctx<'a, 't> {
+    pub doc: &'a Doc<'t>,
+    pub preset: Preset,
+    pub env: &'a dyn Fn(&str) -> Option<String>,
+    pub dir: &'a Path,
+}

@@ -1,0 +1,152 @@
+//! The checks of host-config.md ("Checks a host makes, and a doctor adds"), one finding each,
+//! worded for the chosen host rule. Timings are read by the engine's one implementation
+//! (`policy::timings`, `policy::jsnum`) and judged by the preset's `Policy`.
+
+use std::collections::HashMap;
+
+use crate::engine::policy::Preset;
+use crate::engine::redact::Redactor;
+
+use super::draft::Draft;
+use super::entries::add_entry_secrets;
+use super::finding::{Code, Finding, Report};
+use super::json::{Doc, ROOT};
+use super::snippet;
+use super::source::Source;
+use super::walk::{load, Loaded};
+
+mod cleartext;
+mod ctx;
+mod entry;
+mod timings;
+mod types;
+mod unknown;
+
+use ctx::Ctx;
+
+/// How to check: which host rule the wording describes, and where `${VAR}` values come from.
+pub struct CheckOptions<'e> {
+    /// `handshake` (main, before #999), `lasting` (#999), or a #999 review proposal.
+    pub preset: Preset,
+    /// Looks up an environment variable for `${VAR}` substitution.
+    pub env: &'e dyn Fn(&str) -> Option<String>,
+}
+
+/// Every finding of a loaded document.
+pub(crate) fn check(source: &Source, doc: &Doc<'_>, options: &CheckOptions<'_>) -> Report {
+    let ctx = Ctx {
+        doc,
+        preset: options.preset,
+        env: options.env,
+        dir: &source.dir,
+    };
+    // Each entry is checked as it is found; its secrets are kept only when it has findings.
+    let mut redactors: HashMap<String, Redactor> = HashMap::new();
+    let mut loaded = load(source, doc, &mut |entry, drafts, mark| {
+        entry::check_entry(&ctx, &entry, drafts);
+        if drafts[mark..]
+            .iter()
+            .any(|d| d.server.as_deref() == Some(entry.id.as_str()))
+        {
+            let r = redactors.entry(entry.id.clone()).or_default();
+            add_entry_secrets(doc, &entry, options.env, r);
+        }
+    });
+    let mut drafts = std::mem::take(&mut loaded.drafts);
+    if loaded.tables == 0 && !drafts.iter().any(|d| d.code == Code::ServerTable) {
+        let start = doc.node(ROOT).start();
+        drafts.push(Draft {
+            code: Code::NoServers,
+            span: (start, start + 1),
+            anchor: start,
+            mask: None,
+            path: "$".to_string(),
+            server: None,
+            field: None,
+            message: "no server table (`mcplServers`, `mcpServers` or `servers`) anywhere in \
+                      this file, so there is nothing to check; is it the right file?"
+                .to_string(),
+        });
+    }
+    if loaded.plain_json_table {
+        let first = [doc.first_comment, doc.first_trailing_comma]
+            .into_iter()
+            .flatten()
+            .min();
+        if let Some(at) = first {
+            let what = if Some(at) == doc.first_comment {
+                "a comment"
+            } else {
+                "a trailing comma"
+            };
+            drafts.push(Draft {
+                code: Code::JsoncSyntax,
+                span: (at, at + if what == "a comment" { 2 } else { 1 }),
+                anchor: at,
+                mask: None,
+                path: "$".to_string(),
+                server: None,
+                field: None,
+                message: format!(
+                    "this file has {what} (the first is here); VS Code's mcp.json allows \
+                     comments and trailing commas, but `mcplServers` and `mcpServers` files are \
+                     plain JSON: a host that reads them with JSON.parse refuses the whole file"
+                ),
+            });
+        }
+    }
+    finish(source, doc, &loaded, drafts, &redactors)
+}
+
+/// Positions, snippets and redaction; findings in document order.
+fn finish(
+    source: &Source,
+    doc: &Doc<'_>,
+    loaded: &Loaded,
+    mut drafts: Vec<Draft>,
+    redactors: &HashMap<String, Redactor>,
+) -> Report {
+    drafts.sort_by_key(|d| {
+        (
+            d.span.0,
+            Code::ALL.iter().position(|c| *c == d.code).unwrap_or(0),
+        )
+    });
+    let offsets: Vec<usize> = drafts
+        .iter()
+        .flat_map(|d| [d.span.0, d.span.1.max(d.span.0 + 1)])
+        .collect();
+    let both = loaded.lines.positions(doc.text(), &offsets);
+    let positions = both.chunks(2).map(|p| (p[0], p[1]));
+    let is_secret = |t: &str| loaded.numeric_secrets.contains(t);
+    let findings = drafts
+        .into_iter()
+        .zip(positions)
+        .map(|(d, ((line, column), (end_line, end_column)))| {
+            let snippet = snippet::build(doc.text(), &loaded.lines, &d, &is_secret);
+            let message = match d.server.as_deref().and_then(|id| redactors.get(id)) {
+                Some(r) => r.redact(&d.message),
+                None => d.message.clone(),
+            };
+            Finding {
+                severity: d.code.severity(),
+                code: d.code,
+                file: source.name.clone(),
+                line,
+                column,
+                end_line,
+                end_column,
+                path: d.path,
+                server: d.server,
+                field: d.field,
+                message,
+                snippet: Some(snippet),
+            }
+        })
+        .collect();
+    Report {
+        file: source.name.clone(),
+        servers: loaded.entries,
+        findings,
+    }
+}

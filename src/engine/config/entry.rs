@@ -1,0 +1,134 @@
+//! A server entry as the host loads it: its table, its binding (transport, family, command or
+//! url), its environment, token and timings.
+
+use serde::Serialize;
+
+use crate::engine::policy::{EngineKind, Timings};
+
+/// Which table format an entry came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum TableKind {
+    /// connectome-host registry / agent overlay / agent-framework `FrameworkConfig`.
+    #[serde(rename = "mcplServers")]
+    McplServers,
+    /// connectome-host recipe, Claude Desktop / Claude Code `.mcp.json`.
+    #[serde(rename = "mcpServers")]
+    McpServers,
+    /// VS Code `.vscode/mcp.json`.
+    #[serde(rename = "servers")]
+    Servers,
+}
+
+impl TableKind {
+    pub fn key(self) -> &'static str {
+        match self {
+            TableKind::McplServers => "mcplServers",
+            TableKind::McpServers => "mcpServers",
+            TableKind::Servers => "servers",
+        }
+    }
+
+    /// Whether string values of this table's entries get `${VAR}` / `${VAR:-default}`
+    /// substituted from the environment at load (connectome-host recipes, and Claude Code's
+    /// `.mcp.json`, which share the `mcpServers` key).
+    pub fn substitutes_env(self) -> bool {
+        self == TableKind::McpServers
+    }
+}
+
+/// How the host reaches a server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Transport {
+    Stdio,
+    Websocket,
+    Http,
+}
+
+impl Transport {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Transport::Stdio => "stdio",
+            Transport::Websocket => "websocket",
+            Transport::Http => "http",
+        }
+    }
+}
+
+/// Which engine runs an entry and how it reaches the server, decided from the configuration
+/// alone (host-config.md, "Binding").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Binding {
+    pub transport: Transport,
+    /// legacy (MCPL) or modern (MCP).
+    pub family: EngineKind,
+    /// stdio: the program to launch (no shell).
+    pub command: Option<String>,
+    /// stdio: its arguments, `./` and `../` ones resolved against the config file's folder.
+    pub args: Vec<String>,
+    /// websocket / http: the URL to dial.
+    pub url: Option<String>,
+}
+
+/// One server entry as the host would load it.
+#[derive(Clone)]
+pub struct ServerEntry {
+    pub id: String,
+    /// The file as named (`<stdin>` for standard input).
+    pub file: String,
+    /// The entry's JSON path, e.g. `$.mcplServers.files`.
+    pub path: String,
+    /// 1-based line and column of the entry.
+    pub line: usize,
+    pub column: usize,
+    pub table: TableKind,
+    /// `disabled: true`: the host does not start it (an agent overlay's way to remove a server).
+    pub disabled: bool,
+    /// An entry with no launch fields in a recipe or agent overlay: it only overrides policy
+    /// fields of the entry of the same id defined elsewhere, and cannot be launched on its own.
+    pub is_override: bool,
+    /// The binding, or why the host refuses the entry (binding or protocol error).
+    pub binding: Result<Binding, String>,
+    /// `env`: added on top of the host's allowlist of its own variables. Secret: never print.
+    pub env: Vec<(String, String)>,
+    /// `inheritEnv: true`: the host passes its whole environment.
+    pub inherit_env: bool,
+    /// `token`: WebSocket `?token=`, HTTP `Authorization: Bearer`. Secret: never print.
+    pub token: Option<String>,
+    /// `reconnect` as this entry's engine reads it (legacy: any truthy value; modern: exactly
+    /// `true`).
+    pub reconnect: bool,
+    /// The two reconnect timings as the host reads them (`Number(value)`, defaults for
+    /// absent/null). May be NaN, 0, negative or infinite: the policy decides.
+    pub timings: Timings,
+    /// `requestTimeoutMs` as read (`None` when absent or null).
+    pub request_timeout_ms: Option<f64>,
+    /// Every value `${VAR}` substitution put into any of the entry's strings (command, args,
+    /// env, url, token...). Secret: never print.
+    pub substituted: Vec<String>,
+}
+
+impl std::fmt::Debug for ServerEntry {
+    /// Never prints the token or env values.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let env_names: Vec<&str> = self.env.iter().map(|(k, _)| k.as_str()).collect();
+        f.debug_struct("ServerEntry")
+            .field("id", &self.id)
+            .field("file", &self.file)
+            .field("path", &self.path)
+            .field("line", &self.line)
+            .field("column", &self.column)
+            .field("table", &self.table)
+            .field("disabled", &self.disabled)
+            .field("is_override", &self.is_override)
+            .field("binding", &self.binding)
+            .field("env (names only)", &env_names)
+            .field("inherit_env", &self.inherit_env)
+            .field("token", &self.token.as_ref().map(|_| "[redacted]"))
+            .field("reconnect", &self.reconnect)
+            .field("timings", &self.timings)
+            .field("request_timeout_ms", &self.request_timeout_ms)
+            .field("substituted", &self.substituted.len())
+            .finish()
+    }
+}

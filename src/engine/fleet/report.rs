@@ -1,0 +1,138 @@
+//! What probing a configuration produces, whatever draws it: each selected entry and what
+//! became of it (probed, could not be launched, refused, skipped), and the counts.
+
+use std::time::SystemTime;
+
+use crate::engine::diagnosis::Diagnosis;
+use crate::engine::probe::verdict::{self, Verdict};
+use crate::engine::probe::{ProbeRun, Protocol};
+use crate::engine::stop::StopCause;
+
+/// One check-config error that kept an entry from being probed.
+#[derive(Debug, Clone)]
+pub struct Refusal {
+    /// `file:line:column` of the offending value.
+    pub at: String,
+    pub path: String,
+    /// The finding's code (`binding`, `reconnect-timing`, ...).
+    pub code: &'static str,
+    /// The checker's message (redacted).
+    pub message: String,
+}
+
+/// A server that was probed: its run, the verdict, how to name it.
+pub struct Probed {
+    pub run: ProbeRun,
+    pub verdict: Verdict,
+    /// The target as shown to a person (redacted).
+    pub target: String,
+    pub protocol: Protocol,
+    pub interrupted: Option<StopCause>,
+}
+
+/// What became of one selected entry.
+pub enum ServerResult {
+    /// It was probed.
+    Probed(Box<Probed>),
+    /// Its command could not be launched at all (redacted).
+    CannotLaunch(String),
+    /// `check-config` has errors for it: a label (`refused by the host`) and the findings.
+    Refused {
+        label: String,
+        findings: Vec<Refusal>,
+    },
+    /// The host does not start it on its own: why.
+    Skipped(String),
+}
+
+/// One selected entry and what became of it.
+pub struct ServerReport {
+    /// How the entry is named in the report (its id; with its JSON path when the id is not
+    /// unique in the file).
+    pub name: String,
+    /// `stdio`, `websocket`, `http`, or `-` when the host cannot bind it.
+    pub transport: String,
+    /// `file:line:column` of the entry.
+    pub at: String,
+    /// The entry's JSON path.
+    pub path: String,
+    pub result: ServerResult,
+    /// The likely causes of its ends (or of its launch error), the surest first.
+    pub why: Vec<Diagnosis>,
+}
+
+impl ServerReport {
+    /// Whether this server counts against a clean exit: it was probed and did not stay up,
+    /// could not be launched, or the host refuses it. Skipped entries do not count.
+    pub fn is_finding(&self) -> bool {
+        match &self.result {
+            ServerResult::Probed(p) => !verdict::all_clear(&p.run),
+            ServerResult::CannotLaunch(_) | ServerResult::Refused { .. } => true,
+            ServerResult::Skipped(_) => false,
+        }
+    }
+}
+
+/// The whole run.
+pub struct AllContext<'a> {
+    /// The configuration file as named.
+    pub file: &'a str,
+    /// The rule every server followed.
+    pub rule: &'a str,
+    pub seed: u64,
+    pub started_wall: SystemTime,
+    /// Wall time of the whole run, ms.
+    pub elapsed_ms: f64,
+    pub interrupted: Option<StopCause>,
+}
+
+/// Counts for the summary line and the JSON `summary`.
+pub struct Counts {
+    pub probed: usize,
+    pub stayed_up: usize,
+    /// Of those that stayed up: with an opening finding (they count against a clean exit).
+    pub with_findings: usize,
+    pub did_not: usize,
+    pub cannot_launch: usize,
+    pub refused: usize,
+    pub skipped: usize,
+    /// The longest single run and all runs one after another, ms.
+    pub slowest_ms: f64,
+    pub sum_ms: f64,
+}
+
+pub fn counts(servers: &[ServerReport]) -> Counts {
+    let mut c = Counts {
+        probed: 0,
+        stayed_up: 0,
+        with_findings: 0,
+        did_not: 0,
+        cannot_launch: 0,
+        refused: 0,
+        skipped: 0,
+        slowest_ms: 0.0,
+        sum_ms: 0.0,
+    };
+    for s in servers {
+        match &s.result {
+            ServerResult::Probed(p) => {
+                let run = &p.run;
+                c.probed += 1;
+                if verdict::stayed_up(run) {
+                    c.stayed_up += 1;
+                    if !verdict::all_clear(run) {
+                        c.with_findings += 1;
+                    }
+                } else {
+                    c.did_not += 1;
+                }
+                c.slowest_ms = c.slowest_ms.max(run.elapsed_ms);
+                c.sum_ms += run.elapsed_ms;
+            }
+            ServerResult::CannotLaunch(_) => c.cannot_launch += 1,
+            ServerResult::Refused { .. } => c.refused += 1,
+            ServerResult::Skipped(_) => c.skipped += 1,
+        }
+    }
+    c
+}
