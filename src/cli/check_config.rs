@@ -7,7 +7,8 @@ use clap::{Args, ValueEnum};
 
 use super::vocab::HostPresetArg;
 use crate::engine::config::discover::{self, Input};
-use crate::engine::config::{self, CheckOptions, LoadError, Report, Source, Totals};
+use crate::engine::config::Totals;
+use crate::engine::config::{self, CheckOptions, LoadError, Report, Source};
 use crate::engine::policy::Preset;
 use crate::exit;
 use crate::render::ci::{github::github, sarif::sarif};

@@ -5,7 +5,8 @@ use std::path::PathBuf;
 
 use proptest::prelude::*;
 
-use crate::engine::config::{check_source, CheckOptions, LoadError, Source, Totals};
+use crate::engine::config::Totals;
+use crate::engine::config::{check_source, CheckOptions, LoadError, Source};
 use crate::engine::policy::Preset;
 use crate::render::ci::{github::github, sarif::sarif};
 use crate::render::json::check_config::json;

@@ -10,15 +10,15 @@
 //!
 //! They share the leaves: [`style`] (colour), [`sanitize`] (server- and file-controlled text
 //! made safe), [`terminal`] (the streams and the width), [`units`], [`words`] (the engine's
-//! values in words) and [`timeline`] (what happened over time, aggregated into columns).
+//! values in words), [`timeline`] (what happened over time, aggregated into columns) and
+//! [`context`] (what a probe's renderers are told besides the run).
 //! A leaf uses no renderer; a renderer may use the leaves, and `picture`, `json` and `ci` may
 //! use `text`'s words, never the other way round.
 
 pub mod ci;
+pub mod context;
 pub mod json;
 pub mod picture;
-pub mod probe_all;
-pub mod probe_json;
 pub mod sanitize;
 pub mod style;
 pub mod terminal;

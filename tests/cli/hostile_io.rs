@@ -713,6 +713,63 @@ fn a_2_mib_answer_is_read_and_a_larger_one_is_too_large_with_its_size() {
 }
 
 #[test]
+fn a_notification_over_the_line_limit_before_the_answer_is_skipped_not_taken_for_it() {
+    // 6 MiB, over the 4 MiB a line is read: it says `"method"` in its first bytes, so it is no
+    // answer; the answer after it connects.
+    let size = (6 << 20).to_string();
+    let run = Run::start(
+        &[
+            "probe",
+            "--launches",
+            "1",
+            "--watch",
+            "300ms",
+            "--json",
+            "--",
+            python(),
+            &stdio_server(),
+            "big-notification",
+            &size,
+        ],
+        Stdio::piped(),
+    );
+    let ended = run.wait(Duration::from_secs(60));
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    let doc = json_of(&ended);
+    let launch = &doc["launches"][0];
+    assert_eq!(launch["outcome"]["kind"], "still-up", "{launch}");
+    assert_eq!(launch["server"]["name"], "hostile-stdio");
+}
+
+#[test]
+fn invalid_utf8_in_the_servers_name_is_decoded_as_the_host_does() {
+    // Node reads the line with U+FFFD for the bad byte and connects; so does the probe.
+    let run = Run::start(
+        &[
+            "probe",
+            "--launches",
+            "1",
+            "--watch",
+            "300ms",
+            "--json",
+            "--",
+            python(),
+            &stdio_server(),
+            "bad-utf8",
+        ],
+        Stdio::piped(),
+    );
+    let ended = run.wait(Duration::from_secs(30));
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    let doc = json_of(&ended);
+    assert_eq!(doc["launches"][0]["outcome"]["kind"], "still-up");
+    assert_eq!(
+        doc["launches"][0]["server"]["name"],
+        "hostile\u{fffd}-stdio"
+    );
+}
+
+#[test]
 fn a_2_mib_answer_over_websocket_is_read() {
     let server = WsServer::start(&["big-answer", &(2u64 << 20).to_string()]);
     let run = Run::start(

@@ -16,10 +16,12 @@ use crate::engine::fleet::{
 use crate::engine::policy::EngineKind;
 use crate::engine::probe::{self, Protocol, StopLevel};
 use crate::exit;
+use crate::render::json::events::EventLine;
+use crate::render::json::probe_all::{self as json_all, AllDoc};
+use crate::render::json::write as events_view;
 use crate::render::picture::report;
-use crate::render::probe_all as all_view;
-use crate::render::probe_json::{self as events_view, AllDoc, EventLine};
 use crate::render::text::probe::MultiLive;
+use crate::render::text::probe_all as all_view;
 use crate::render::{ColorChoice, StopCause};
 
 /// How many runtime threads: the machine's cores, at most 4 (the work is waiting, not
@@ -249,7 +251,7 @@ fn write_report(
         return exit::USAGE;
     }
     let written = if args.json {
-        all_view::write_json(servers, ctx)
+        json_all::write_json(servers, ctx)
     } else if args.events {
         let doc = EventLine::ReportAll {
             doc: AllDoc::of(servers, ctx),

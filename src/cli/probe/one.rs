@@ -10,9 +10,12 @@ use crate::engine::probe::verdict::{self, Verdict};
 use crate::engine::probe::{self, Event, Finish, ProbeRun, RunOptions, StopLevel, Target};
 use crate::engine::redact::Redactor;
 use crate::exit;
+use crate::render::context::Context;
+use crate::render::json::events::EventLine;
+use crate::render::json::probe::{self as json_view, ProbeDoc};
+use crate::render::json::write as events_view;
 use crate::render::picture::report;
-use crate::render::probe_json::{self as events_view, EventLine, ProbeDoc};
-use crate::render::text::probe::{self as view, Context, LiveLine};
+use crate::render::text::probe::{self as view, LiveLine};
 use crate::render::{ColorChoice, StopCause};
 
 use super::args::{live_bounds, write_pictures, ProbeArgs};
@@ -180,7 +183,7 @@ fn write_report(
         return exit::USAGE;
     }
     let written = if args.json {
-        view::write_json(run, verdict, ctx)
+        json_view::write_json(run, verdict, ctx)
     } else if args.events {
         let mut out = std::io::stdout().lock();
         why.iter()

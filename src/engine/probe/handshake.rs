@@ -119,7 +119,13 @@ pub fn classify(bytes: &[u8]) -> Incoming {
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return Incoming::Blank;
     }
-    match serde_json::from_slice::<Value>(bytes) {
+    // Invalid UTF-8 is decoded as the host's Node does (each bad sequence a U+FFFD), not
+    // refused: a server whose name has a stray byte still connects.
+    let parsed = match std::str::from_utf8(bytes) {
+        Ok(text) => serde_json::from_str::<Value>(text),
+        Err(_) => serde_json::from_str::<Value>(&String::from_utf8_lossy(bytes)),
+    };
+    match parsed {
         Ok(v) if v.get("jsonrpc").and_then(Value::as_str) == Some("2.0") => Incoming::Message(v),
         _ => Incoming::NotJsonRpc,
     }
@@ -548,6 +554,16 @@ mod tests {
             read_answer(Protocol::Modern, &old, &r()),
             Answer::Failed { .. }
         ));
+    }
+
+    #[test]
+    fn invalid_utf8_is_decoded_with_replacement_characters() {
+        let line =
+            b"{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{\"serverInfo\":{\"name\":\"a\xff\xfeb\"}}}";
+        let Incoming::Message(v) = classify(line) else {
+            panic!("not read as a message");
+        };
+        assert_eq!(v["result"]["serverInfo"]["name"], "a\u{fffd}\u{fffd}b");
     }
 
     #[test]

@@ -5,8 +5,15 @@
 //! - [`model`]: what an attempt is given ([`AttemptOptions`]) and reports ([`AttemptReport`]).
 //! - [`handshake`]: the host's handshakes and pings as JSON values, independent of transport.
 //! - [`opening`]: what the host says after the handshake, and what the server did then.
-//! - [`stdio`], [`ws`], [`http`]: one attempt over each transport.
+//! - [`session`]: the host's session (launch, open, handshake, opening, watch, pings, close),
+//!   written once over a [`session::Transport`].
+//! - [`stdio`], [`ws`], [`http`]: the transports. Each only frames and moves messages (NDJSON
+//!   on a child's pipes, WebSocket frames, one POST per request) and reports what it owns.
 //! - [`target`]: one [`Target`] variant per transport, and the [`Connector`] the runner drives.
+//!
+//! To add a transport: a file implementing [`session::Transport`] whose `attempt` calls
+//! [`session::play`], a [`Target`] variant and its arms in `target.rs`, and the scheme in
+//! [`urls::target_for_url`]. The session itself does not change.
 //! - [`runner`]: the loop. It asks the policy's `Tracker` for every attempt number, verdict,
 //!   wait and alert, and reports [`Event`]s to a sink. It never prints.
 //! - [`run_record`]: what a run keeps ([`ProbeRun`], [`Launch`]); [`verdict`] judges it.

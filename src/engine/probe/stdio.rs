@@ -204,14 +204,15 @@ fn spawn_stdout_reader(
                 if let Ok(mut n) = noise.lock() {
                     n.overlong_lines += 1;
                 }
-                // A message (it opens as a JSON object) too large to read; other overlong lines
-                // are noise, skipped.
+                // A message (it opens as a JSON object) too large to read that may be an answer;
+                // other overlong lines (noise, a request, a notification) are skipped.
                 let json_like = line
                     .bytes
                     .iter()
                     .find(|b| !b.is_ascii_whitespace())
                     .is_some_and(|b| *b == b'{');
-                json_like.then_some(StdoutItem::Overlong(line.len))
+                (json_like && may_be_an_answer(line.bytes))
+                    .then_some(StdoutItem::Overlong(line.len))
             } else {
                 match handshake::classify(line.bytes) {
                     Incoming::Blank => None,
@@ -246,6 +247,45 @@ fn spawn_stdout_reader(
         }
     });
     (rx, task)
+}
+
+/// Whether a JSON message cut at the line limit may be an answer: one whose kept beginning
+/// shows a top-level `"method"` key is a request or a notification, never an answer.
+fn may_be_an_answer(prefix: &[u8]) -> bool {
+    let mut depth = 0usize;
+    // At the top level, the next string is a key.
+    let mut key_next = false;
+    let mut i = 0;
+    while i < prefix.len() {
+        match prefix[i] {
+            b'{' => {
+                depth += 1;
+                key_next = depth == 1;
+            }
+            b'[' => depth += 1,
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            b',' => key_next = depth == 1,
+            b'"' => {
+                let start = i + 1;
+                let mut j = start;
+                while j < prefix.len() && prefix[j] != b'"' {
+                    j += if prefix[j] == b'\\' { 2 } else { 1 };
+                }
+                if j >= prefix.len() {
+                    // Cut inside a string.
+                    return true;
+                }
+                if key_next && &prefix[start..j] == b"method" {
+                    return false;
+                }
+                key_next = false;
+                i = j;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    true
 }
 
 struct StderrState {
@@ -640,5 +680,29 @@ impl Transport for StdioTransport<'_> {
             Some(r) => r.stop(stop, &self.redactor).await,
             None => Remains::default(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::may_be_an_answer;
+
+    #[test]
+    fn a_cut_message_with_a_top_level_method_is_no_answer() {
+        assert!(!may_be_an_answer(
+            br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"xxx"#
+        ));
+        assert!(!may_be_an_answer(
+            br#"{ "params": {"method": "x", "a": [1, {"b": "}"}]}, "method": "n"#
+        ));
+        assert!(may_be_an_answer(
+            br#"{"jsonrpc":"2.0","id":0,"result":{"serverInfo":{"method":"x","padding":"xxx"#
+        ));
+        assert!(may_be_an_answer(
+            br#"{"jsonrpc":"2.0","id":0,"result":{"a":"\"method\"","b":"xx"#
+        ));
+        assert!(may_be_an_answer(
+            br#"{"jsonrpc":"2.0","id":0,"result":{"padding":"xxxxx"#
+        ));
     }
 }

@@ -9,8 +9,8 @@ use super::stdio::{self, StdioTarget};
 use super::ws::{self, WsTarget};
 use crate::engine::redact::Redactor;
 
-/// What to probe. One variant per transport; each variant's `attempt` has the shape of
-/// [`stdio::attempt`].
+/// What to probe. One variant per transport; each variant's `attempt` plays
+/// [`super::session::play`] over its transport.
 #[derive(Debug, Clone)]
 pub enum Target {
     Stdio(StdioTarget),

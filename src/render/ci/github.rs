@@ -1,7 +1,8 @@
 //! `check-config --format github`: GitHub Actions workflow commands, so findings show on the
 //! pull request's diff.
 
-use crate::engine::config::{LoadError, Report, Totals};
+use crate::engine::config::Totals;
+use crate::engine::config::{LoadError, Report};
 use crate::render::sanitize::{github_data as gh_data, github_property as gh_prop};
 use crate::render::text::check_config::summary_line;
 

@@ -3,7 +3,8 @@
 
 use serde::Serialize;
 
-use crate::engine::config::{Finding, LoadError, Report, Totals};
+use crate::engine::config::Totals;
+use crate::engine::config::{Finding, LoadError, Report};
 use crate::render::sanitize;
 
 /// The version of `--format json`'s document. Bump on any incompatible change.

@@ -61,11 +61,11 @@ pub fn text(which: Which) -> String {
             document::<super::simulate::JsonDoc<'static>>("mcpl-doctor simulate --json")
         }
         Which::Probe => {
-            document::<crate::render::probe_json::ProbeJson<'static>>("mcpl-doctor probe --json")
+            document::<super::probe_all::ProbeJson<'static>>("mcpl-doctor probe --json")
         }
-        Which::Events => document::<crate::render::probe_json::EventLine<'static>>(
-            "mcpl-doctor probe --events (one line)",
-        ),
+        Which::Events => {
+            document::<super::events::EventLine<'static>>("mcpl-doctor probe --events (one line)")
+        }
     };
     let mut s =
         serde_json::to_string_pretty(&value).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));

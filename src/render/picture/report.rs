@@ -14,9 +14,10 @@ use crate::engine::probe::verdict::{Prediction, Verdict, PREDICTED_RULES};
 use crate::engine::probe::ProbeRun;
 use crate::engine::schedule::{self, Request, Scenario, Simulation, DAY_MS};
 use crate::engine::stop::StopCause;
+use crate::render::context::Context;
 use crate::render::text::probe::{
     counted_cell, ended_cell, finish_text, notes, per_day, replay_text, server_line, since_start,
-    wait_cell, Context,
+    wait_cell,
 };
 use crate::render::text::simulate::{self as simulate_text, summary_rows, View};
 use crate::render::text::why::launches_text;
@@ -346,7 +347,7 @@ pub fn probe_svg(run: &ProbeRun, ctx: &Context<'_>) -> String {
 }
 
 fn all_tracks(servers: &[ServerReport]) -> Vec<Track> {
-    crate::render::probe_all::tracks(servers)
+    crate::render::text::probe_all::tracks(servers)
 }
 
 /// `probe --all`'s page: the summary, every server's timeline on one axis, then each server.

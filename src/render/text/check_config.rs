@@ -4,7 +4,8 @@
 //! sanitised before it reaches a terminal; values that are not numbers, tokens and env values
 //! never reach here (the engine masks them).
 
-use crate::engine::config::{Finding, LoadError, Report, Severity, Snippet, Totals};
+use crate::engine::config::Totals;
+use crate::engine::config::{Finding, LoadError, Report, Severity, Snippet};
 
 use crate::render::sanitize::sanitize;
 use crate::render::style;

@@ -6,6 +6,7 @@
 pub mod check_config;
 pub mod layout;
 pub mod probe;
+pub mod probe_all;
 pub mod simulate;
 pub mod strip;
 pub mod why;

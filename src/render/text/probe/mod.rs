@@ -1,7 +1,7 @@
 //! Drawing `probe`'s results, by section: [`live`] the progress line on stderr, [`table`] the
 //! launch table and the lines under it, [`notes`] what each launch showed besides its outcome,
 //! [`predictions`] what each host rule would do over a day; here, the whole text report and the
-//! verdict. The `--json` document and `--events` lines are typed in [`super::probe_json`].
+//! verdict. The `--json` document and `--events` lines are typed in [`crate::render::json`].
 //!
 //! Everything here that a server controls (its name, errors, stderr, stdout noise) is already
 //! redacted by the engine and is sanitised here before it reaches a terminal. JSON keeps the
@@ -25,43 +25,14 @@ pub(crate) use table::{
 
 use std::io::{self, Write};
 
-use crate::engine::diagnosis::Diagnosis;
 use crate::engine::policy::timings::format_ms;
 use crate::engine::probe::opening::{ChannelFinding, OpeningSummary};
 use crate::engine::probe::verdict::Verdict;
-use crate::engine::probe::{ProbeRun, Protocol};
-use crate::engine::stop::StopCause;
+use crate::engine::probe::ProbeRun;
+use crate::render::context::Context;
 use crate::render::sanitize::sanitize;
 use crate::render::style;
 use crate::render::text::layout::prose;
-
-/// The JSON document's version; bumped when a field changes meaning or goes away.
-pub const SCHEMA_VERSION: u32 = 1;
-
-/// What the report shows besides the run itself.
-pub struct Context<'a> {
-    /// The target as shown to a person (redacted).
-    pub target: &'a str,
-    /// The configuration entry probed (`--config FILE --server ID`), if any.
-    pub entry: Option<&'a EntryRef>,
-    pub protocol: Protocol,
-    /// What stopped the run from outside (Ctrl-C, SIGTERM, SIGHUP), if anything did.
-    pub interrupted: Option<StopCause>,
-    /// The likely causes of the ends, the surest first (empty when nothing died).
-    pub why: &'a [Diagnosis],
-}
-
-pub use crate::engine::fleet::EntryRef;
-
-// ---------------------------------------------------------------------------------------------
-// JSON.
-
-/// Write the `--json` document.
-pub fn write_json(run: &ProbeRun, verdict: &Verdict, ctx: &Context<'_>) -> io::Result<()> {
-    crate::render::probe_json::write_pretty(&crate::render::probe_json::ProbeDoc::of(
-        run, verdict, ctx,
-    ))
-}
 
 /// The text report on stdout: launch table, notes, verdict and predictions.
 pub fn write_text(
@@ -200,7 +171,7 @@ mod tests {
 
     use super::*;
     use crate::engine::policy::{Ended, Next, Outcome};
-    use crate::engine::probe::{AttemptReport, Finish, Stopped};
+    use crate::engine::probe::{AttemptReport, Finish, Protocol, Stopped};
     use crate::render::terminal::with_width;
     use crate::render::text::layout;
 

@@ -12,7 +12,7 @@ use crate::render::terminal::terminal_width;
 use crate::render::text::layout::fitted_table;
 use crate::render::units::{clock, round_ms};
 
-use super::Context;
+use crate::render::context::Context;
 
 /// When, since the start: `7.779 s`, `2:05.123`, then `h:mm:ss.mmm`.
 pub(crate) fn since_start(ms: f64) -> String {

@@ -5,30 +5,17 @@
 
 use std::io::{self, Write};
 
-use super::sanitize;
-use super::style;
-use super::terminal::terminal_width;
-use super::text::layout::{fitted_table_painted, prose};
-use super::text::probe::{write_text_to, Context};
-use super::units::round_ms;
-use crate::engine::diagnosis::Diagnosis;
+use super::layout::{fitted_table_painted, prose};
+use super::probe::write_text_to;
 use crate::engine::fleet::{counts, Counts};
-use crate::engine::fleet::{AllContext, Probed, ServerReport, ServerResult};
+use crate::engine::fleet::{AllContext, ServerReport, ServerResult};
 use crate::engine::policy::timings::format_ms;
 use crate::engine::probe::opening::OpeningSummary;
 use crate::engine::probe::verdict::{self, Pattern, Verdict, PREDICTED_RULES};
-
-impl Probed {
-    pub(crate) fn context<'a>(&'a self, why: &'a [Diagnosis]) -> Context<'a> {
-        Context {
-            target: &self.target,
-            entry: None,
-            protocol: self.protocol,
-            interrupted: self.interrupted,
-            why,
-        }
-    }
-}
+use crate::render::sanitize::sanitize;
+use crate::render::style;
+use crate::render::terminal::terminal_width;
+use crate::render::units::round_ms;
 
 fn pattern_words(p: Pattern) -> &'static str {
     match p {
@@ -75,11 +62,13 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 }
 
 /// Every probed server's timeline, named as in the summary table.
-pub fn tracks(servers: &[ServerReport]) -> Vec<super::timeline::Track> {
+pub fn tracks(servers: &[ServerReport]) -> Vec<crate::render::timeline::Track> {
     servers
         .iter()
         .filter_map(|s| match &s.result {
-            ServerResult::Probed(p) => Some(super::timeline::Track::of_probe(&s.name, &p.run)),
+            ServerResult::Probed(p) => {
+                Some(crate::render::timeline::Track::of_probe(&s.name, &p.run))
+            }
             _ => None,
         })
         .collect()
@@ -119,7 +108,7 @@ pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -
     }
     let why: Vec<(&ServerReport, String)> = servers
         .iter()
-        .filter_map(|s| super::text::why::one_line(&s.why).map(|line| (s, line)))
+        .filter_map(|s| super::why::one_line(&s.why).map(|line| (s, line)))
         .collect();
     if !why.is_empty() {
         writeln!(
@@ -135,7 +124,7 @@ pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -
     let tracks = tracks(servers);
     if !tracks.is_empty() {
         writeln!(out)?;
-        super::text::strip::write_probe_all(&mut out, &tracks)?;
+        super::strip::write_probe_all(&mut out, &tracks)?;
     }
 
     let not_probed: Vec<&ServerReport> = servers
@@ -232,77 +221,12 @@ fn summary_block(
     header.extend(
         rules
             .iter()
-            .map(|r| format!("mcpl-down\n{}", super::words::rule_cell(r))),
+            .map(|r| format!("mcpl-down\n{}", crate::render::words::rule_cell(r))),
     );
-    let mut rows: Vec<Vec<String>> = Vec::new();
-    for s in servers {
-        let (launches, pattern, verdict, downs): (u64, String, String, Vec<String>) =
-            match &s.result {
-                ServerResult::Probed(p) => {
-                    let (run, verdict) = (&p.run, &p.verdict);
-                    // Interrupted before it showed anything else: up until the stop, not
-                    // "stayed up".
-                    let mut pattern = match (verdict.pattern, ctx.interrupted) {
-                        (Pattern::StayedUp, Some(_)) => "up until stopped",
-                        (p, _) => pattern_words(p),
-                    }
-                    .to_string();
-                    let findings = OpeningSummary::of(&run.launches).findings;
-                    if !findings.is_empty() {
-                        // Why it counts against a clean exit although it stayed up.
-                        let ids: Vec<&str> = findings.iter().map(|f| f.id).collect();
-                        pattern.push_str(&format!(", but {}", ids.join(", ")));
-                    }
-                    (
-                        run.total_launches(),
-                        pattern,
-                        sanitize(&verdict.short),
-                        rules.iter().map(|r| first_down_cell(verdict, r)).collect(),
-                    )
-                }
-                other => {
-                    let (pattern, why) = match other {
-                        ServerResult::CannotLaunch(e) => ("cannot launch", sanitize(e)),
-                        ServerResult::Refused { label, .. } => {
-                            ("not probed", format!("{label} (see below)"))
-                        }
-                        ServerResult::Skipped(_) => ("skipped", "not probed (see below)".into()),
-                        ServerResult::Probed(_) => ("", String::new()),
-                    };
-                    (
-                        0,
-                        pattern.to_string(),
-                        why,
-                        rules.iter().map(|_| "-".to_string()).collect(),
-                    )
-                }
-            };
-        let name = sanitize(&s.name);
-        let mut row = if wide {
-            vec![
-                name,
-                s.transport.to_string(),
-                launches.to_string(),
-                pattern,
-                verdict,
-            ]
-        } else {
-            vec![
-                format!("{name}\n{}", s.transport),
-                if launches == 0 {
-                    pattern
-                } else {
-                    format!(
-                        "{pattern}\n{launches} launch{}",
-                        if launches == 1 { "" } else { "es" }
-                    )
-                },
-                verdict,
-            ]
-        };
-        row.extend(downs);
-        rows.push(row);
-    }
+    let rows: Vec<Vec<String>> = servers
+        .iter()
+        .map(|s| summary_row(s, ctx, &rules, wide))
+        .collect();
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
     // The pattern in the verdict's colours: green stayed up, red did not.
     let pattern_column = if wide { 3 } else { 1 };
@@ -328,6 +252,82 @@ fn summary_block(
         "",
     ));
     out.push('\n');
+    out.push_str(&prose(&format!("{}.", counts_line(ctx, c)), ""));
+    out.push('\n');
+    out
+}
+
+/// One entry's row of the summary table.
+fn summary_row(s: &ServerReport, ctx: &AllContext<'_>, rules: &[&str], wide: bool) -> Vec<String> {
+    let (launches, pattern, verdict, downs): (u64, String, String, Vec<String>) = match &s.result {
+        ServerResult::Probed(p) => {
+            let (run, verdict) = (&p.run, &p.verdict);
+            // Interrupted before it showed anything else: up until the stop, not
+            // "stayed up".
+            let mut pattern = match (verdict.pattern, ctx.interrupted) {
+                (Pattern::StayedUp, Some(_)) => "up until stopped",
+                (p, _) => pattern_words(p),
+            }
+            .to_string();
+            let findings = OpeningSummary::of(&run.launches).findings;
+            if !findings.is_empty() {
+                // Why it counts against a clean exit although it stayed up.
+                let ids: Vec<&str> = findings.iter().map(|f| f.id).collect();
+                pattern.push_str(&format!(", but {}", ids.join(", ")));
+            }
+            (
+                run.total_launches(),
+                pattern,
+                sanitize(&verdict.short),
+                rules.iter().map(|r| first_down_cell(verdict, r)).collect(),
+            )
+        }
+        other => {
+            let (pattern, why) = match other {
+                ServerResult::CannotLaunch(e) => ("cannot launch", sanitize(e)),
+                ServerResult::Refused { label, .. } => {
+                    ("not probed", format!("{label} (see below)"))
+                }
+                ServerResult::Skipped(_) => ("skipped", "not probed (see below)".into()),
+                ServerResult::Probed(_) => ("", String::new()),
+            };
+            (
+                0,
+                pattern.to_string(),
+                why,
+                rules.iter().map(|_| "-".to_string()).collect(),
+            )
+        }
+    };
+    let name = sanitize(&s.name);
+    let mut row = if wide {
+        vec![
+            name,
+            s.transport.to_string(),
+            launches.to_string(),
+            pattern,
+            verdict,
+        ]
+    } else {
+        vec![
+            format!("{name}\n{}", s.transport),
+            if launches == 0 {
+                pattern
+            } else {
+                format!(
+                    "{pattern}\n{launches} launch{}",
+                    if launches == 1 { "" } else { "es" }
+                )
+            },
+            verdict,
+        ]
+    };
+    row.extend(downs);
+    row
+}
+
+/// `3 servers stayed up, 1 did not (flapped or never connected), ...` (without the stop).
+fn counts_line(ctx: &AllContext<'_>, c: &Counts) -> String {
     let mut summary = vec![if ctx.interrupted.is_some() {
         plural(
             c.stayed_up,
@@ -360,12 +360,5 @@ fn summary_block(
     if c.skipped > 0 {
         summary.push(format!("{} skipped", c.skipped));
     }
-    out.push_str(&prose(&format!("{}.", summary.join(", ")), ""));
-    out.push('\n');
-    out
-}
-
-/// Write the `--json` document.
-pub fn write_json(servers: &[ServerReport], ctx: &AllContext<'_>) -> io::Result<()> {
-    super::probe_json::write_pretty(&super::probe_json::AllDoc::of(servers, ctx))
+    summary.join(", ")
 }

@@ -1,0 +1,218 @@
+//! `probe --config FILE --all --json` (and several `--server`): every probed server's
+//! single-server document with where its entry is, the entries that were not probed and why,
+//! and the counts.
+
+use std::io::{self};
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::ms::{ms, Ms};
+use super::probe::{ProbeDoc, SCHEMA_VERSION};
+use crate::engine::diagnosis::Diagnosis;
+use crate::engine::fleet::{counts, AllContext, Refusal, ServerReport, ServerResult};
+use crate::engine::probe::verdict::{self};
+use crate::render::units::rfc3339;
+
+// ---------------------------------------------------------------------------------------------
+// Every server of a configuration file (`--all`, several `--server`).
+
+/// A probed server of `--all`: where its entry is, then its single-server document.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ServerDoc<'a> {
+    /// The entry's id (with its JSON path when the id is not unique in the file).
+    pub id: &'a str,
+    /// `stdio`, `websocket` or `http`.
+    pub transport: &'a str,
+    /// `file:line:column` of the entry.
+    pub at: &'a str,
+    /// The entry's JSON path.
+    pub path: &'a str,
+    pub stayed_up: bool,
+    #[serde(flatten)]
+    pub doc: ProbeDoc<'a>,
+}
+
+/// One check-config error that kept an entry from being probed.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct RefusalDoc<'a> {
+    /// The finding's code (`binding`, `reconnect-timing`, ...).
+    pub code: &'static str,
+    /// `file:line:column` of the offending value.
+    pub at: &'a str,
+    pub path: &'a str,
+    /// The checker's message (redacted).
+    pub message: &'a str,
+}
+
+impl<'a> From<&'a Refusal> for RefusalDoc<'a> {
+    fn from(f: &'a Refusal) -> Self {
+        RefusalDoc {
+            code: f.code,
+            at: &f.at,
+            path: &f.path,
+            message: &f.message,
+        }
+    }
+}
+
+/// An entry that was not probed: it could not be launched (`error`, `diagnoses`), the host
+/// refuses it (`label`, `findings`) or does not start it on its own (`reason`).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct UnprobedDoc<'a> {
+    pub id: &'a str,
+    /// `stdio`, `websocket`, `http`, or `-` when the host cannot bind it.
+    pub transport: &'a str,
+    pub at: &'a str,
+    pub path: &'a str,
+    /// Why it could not be launched (redacted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<&'a str>,
+    /// The likely causes of the launch error.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diagnoses: Option<&'a [Diagnosis]>,
+    /// `refused by the host`, ...
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub findings: Option<Vec<RefusalDoc<'a>>>,
+    /// Why the host does not start it on its own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<&'a str>,
+}
+
+impl<'a> UnprobedDoc<'a> {
+    /// `None` for a probed server.
+    pub fn of(s: &'a ServerReport) -> Option<Self> {
+        let mut d = UnprobedDoc {
+            id: &s.name,
+            transport: &s.transport,
+            at: &s.at,
+            path: &s.path,
+            error: None,
+            diagnoses: None,
+            label: None,
+            findings: None,
+            reason: None,
+        };
+        match &s.result {
+            ServerResult::Probed(_) => return None,
+            ServerResult::CannotLaunch(error) => {
+                d.error = Some(error);
+                d.diagnoses = Some(&s.why);
+            }
+            ServerResult::Refused { label, findings } => {
+                d.label = Some(label);
+                d.findings = Some(findings.iter().map(RefusalDoc::from).collect());
+            }
+            ServerResult::Skipped(reason) => d.reason = Some(reason),
+        }
+        Some(d)
+    }
+}
+
+/// How many entries came to what.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SummaryDoc {
+    pub entries: usize,
+    pub probed: usize,
+    pub stayed_up: usize,
+    /// Of those that stayed up, how many have a finding about their opening
+    /// (`opening.findings`): they count against a clean exit too.
+    pub stayed_up_with_findings: usize,
+    pub did_not_stay_up: usize,
+    pub cannot_launch: usize,
+    pub refused: usize,
+    pub skipped: usize,
+    /// The longest single server's run.
+    pub slowest_server_ms: Ms,
+    /// Every server's run, one after another (what running them in parallel saved).
+    pub servers_one_after_another_ms: Ms,
+}
+
+/// `probe --config FILE --all --json` (and several `--server`).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct AllDoc<'a> {
+    pub schema_version: u32,
+    /// Always `probe`.
+    pub command: &'static str,
+    /// The configuration file as named.
+    pub config: &'a str,
+    /// The rule every server followed.
+    pub rule: &'a str,
+    pub seed: u64,
+    /// RFC 3339.
+    pub started_at: String,
+    pub elapsed_ms: Ms,
+    pub interrupted: bool,
+    pub summary: SummaryDoc,
+    /// Every probed server.
+    pub servers: Vec<ServerDoc<'a>>,
+    pub cannot_launch: Vec<UnprobedDoc<'a>>,
+    pub refused: Vec<UnprobedDoc<'a>>,
+    pub skipped: Vec<UnprobedDoc<'a>>,
+}
+
+impl<'a> AllDoc<'a> {
+    pub fn of(servers: &'a [ServerReport], ctx: &AllContext<'a>) -> Self {
+        let c = counts(servers);
+        let mut probed = Vec::new();
+        let (mut cannot, mut refused, mut skipped) = (Vec::new(), Vec::new(), Vec::new());
+        for s in servers {
+            match &s.result {
+                ServerResult::Probed(p) => probed.push(ServerDoc {
+                    id: &s.name,
+                    transport: &s.transport,
+                    at: &s.at,
+                    path: &s.path,
+                    stayed_up: verdict::stayed_up(&p.run),
+                    doc: ProbeDoc::of(&p.run, &p.verdict, &p.context(&s.why)),
+                }),
+                ServerResult::CannotLaunch(_) => cannot.extend(UnprobedDoc::of(s)),
+                ServerResult::Refused { .. } => refused.extend(UnprobedDoc::of(s)),
+                ServerResult::Skipped(_) => skipped.extend(UnprobedDoc::of(s)),
+            }
+        }
+        AllDoc {
+            schema_version: SCHEMA_VERSION,
+            command: "probe",
+            config: ctx.file,
+            rule: ctx.rule,
+            seed: ctx.seed,
+            started_at: rfc3339(ctx.started_wall),
+            elapsed_ms: ms(ctx.elapsed_ms),
+            interrupted: ctx.interrupted.is_some(),
+            summary: SummaryDoc {
+                entries: servers.len(),
+                probed: c.probed,
+                stayed_up: c.stayed_up,
+                stayed_up_with_findings: c.with_findings,
+                did_not_stay_up: c.did_not,
+                cannot_launch: c.cannot_launch,
+                refused: c.refused,
+                skipped: c.skipped,
+                slowest_server_ms: ms(c.slowest_ms),
+                servers_one_after_another_ms: ms(c.sum_ms),
+            },
+            servers: probed,
+            cannot_launch: cannot,
+            refused,
+            skipped,
+        }
+    }
+}
+
+/// What `probe --json` prints: one server's document, or every server's (`--all`). Only the
+/// schema tells them apart by name; the documents themselves differ by their members
+/// (`target` for one server, `config` and `servers` for `--all`).
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ProbeJson<'a> {
+    One(Box<ProbeDoc<'a>>),
+    All(Box<AllDoc<'a>>),
+}
+
+/// Write the `--json` document of every server.
+pub fn write_json(servers: &[ServerReport], ctx: &AllContext<'_>) -> io::Result<()> {
+    super::write::write_pretty(&AllDoc::of(servers, ctx))
+}
