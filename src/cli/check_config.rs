@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
+use super::error::{fail, Failure};
 use super::vocab::HostPresetArg;
 use crate::engine::config::discover::{self, Input};
 use crate::engine::config::Totals;
@@ -104,25 +105,21 @@ pub struct CheckConfigArgs {
     pub deny_warnings: bool,
 }
 
-pub fn run(args: CheckConfigArgs, color: ColorChoice) -> u8 {
+pub fn run(args: CheckConfigArgs, color: ColorChoice) -> anyhow::Result<u8> {
     let err_color = color.for_stderr();
     let preset: Preset = args.preset.into();
     if args.files.iter().filter(|f| is_stdin(f)).count() > 1 {
-        crate::say!("error: `-` (standard input) can be given only once");
-        return exit::USAGE;
+        return fail("`-` (standard input) can be given only once");
     }
     if args.stdin_filename.is_some() && !args.files.iter().any(|f| is_stdin(f)) {
-        crate::say!("error: --stdin-filename names standard input, but `-` is not among the files");
-        crate::say!("hint: add `-` to read the file from standard input");
-        return exit::USAGE;
+        return Err(Failure::new(
+            "--stdin-filename names standard input, but `-` is not among the files",
+        )
+        .hint("add `-` to read the file from standard input")
+        .into());
     }
-    let inputs = match discover::inputs(&args.files) {
-        Ok(i) => i,
-        Err(e) => {
-            crate::render::stderr_text(&render::usage_error(&e.to_string(), None, err_color));
-            return exit::USAGE;
-        }
-    };
+    let inputs = discover::inputs(&args.files)
+        .map_err(|e| Failure::new(crate::render::sanitize::sanitize(&e.to_string())))?;
     let options = CheckOptions {
         preset,
         env: &config::process_env,
@@ -152,11 +149,10 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> u8 {
     for extra in &args.output {
         let text = render_as(extra.format, false);
         if let Err(e) = std::fs::write(&extra.file, text) {
-            crate::say!(
-                "error: cannot write {}: {e}",
+            return fail(format!(
+                "cannot write {}: {e}",
                 crate::render::sanitize::sanitize(&extra.file.display().to_string())
-            );
-            return exit::USAGE;
+            ));
         }
     }
     let out = render_as(args.format, color.for_stdout());
@@ -166,19 +162,19 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> u8 {
         .and_then(|()| stdout.flush())
     {
         if !crate::render::is_broken_pipe(&e) {
-            crate::say!("error: cannot write the results: {e}");
-            return exit::USAGE;
+            return fail(format!("cannot write the results: {e}"));
         }
         // The reader went away (`| head`): end quietly, as ripgrep does.
-        return exit::OK;
+        return Ok(exit::OK);
     }
-    if !errors.is_empty() {
+    // A file that could not be read was told above, with the others' findings: exit 2.
+    Ok(if !errors.is_empty() {
         exit::USAGE
     } else if totals.errors > 0 || (args.deny_warnings && totals.warnings > 0) {
         exit::FINDINGS
     } else {
         exit::OK
-    }
+    })
 }
 
 /// Standard input, named `name` when given (its folder resolves `./` args, as the file's would).

@@ -20,16 +20,13 @@ pub fn generate(shell: Shell) -> Vec<u8> {
     out
 }
 
-pub fn run(args: CompletionsArgs) -> u8 {
+pub fn run(args: CompletionsArgs) -> anyhow::Result<u8> {
     use std::io::Write;
     let bytes = generate(args.shell);
     let mut stdout = std::io::stdout().lock();
     match stdout.write_all(&bytes).and_then(|()| stdout.flush()) {
-        Ok(()) => exit::OK,
-        Err(e) if crate::render::is_broken_pipe(&e) => exit::OK,
-        Err(e) => {
-            crate::say!("error: cannot write completions: {e}");
-            exit::USAGE
-        }
+        Ok(()) => Ok(exit::OK),
+        Err(e) if crate::render::is_broken_pipe(&e) => Ok(exit::OK),
+        Err(e) => super::error::fail(format!("cannot write completions: {e}")),
     }
 }

@@ -10,6 +10,7 @@ use crate::render::ColorChoice;
 
 pub mod check_config;
 pub mod completions;
+pub mod error;
 pub mod probe;
 pub mod schema;
 pub mod simulate;
@@ -85,13 +86,15 @@ where
         }
     };
     crate::render::text::strip::set_ascii(cli.ascii);
-    let code = match cli.command {
+    let ran = match cli.command {
         Command::Simulate(args) => simulate::run(args, cli.color),
         Command::CheckConfig(args) => check_config::run(args, cli.color),
         Command::Probe(args) => probe::run(args, cli.color),
         Command::Schema(args) => schema::run(args),
         Command::Completions(args) => completions::run(args),
     };
+    // The one place an error is printed, and its exit status chosen.
+    let code = ran.unwrap_or_else(|e| error::report(&e, cli.color.for_stderr()));
     ExitCode::from(code)
 }
 

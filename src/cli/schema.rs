@@ -19,7 +19,7 @@ pub struct SchemaArgs {
     pub which: Which,
 }
 
-pub fn run(args: SchemaArgs) -> u8 {
+pub fn run(args: SchemaArgs) -> anyhow::Result<u8> {
     use std::io::Write;
     let text = schema::text(args.which);
     let mut stdout = std::io::stdout().lock();
@@ -27,11 +27,8 @@ pub fn run(args: SchemaArgs) -> u8 {
         .write_all(text.as_bytes())
         .and_then(|()| stdout.flush())
     {
-        Ok(()) => exit::OK,
-        Err(e) if crate::render::is_broken_pipe(&e) => exit::OK,
-        Err(e) => {
-            crate::say!("error: cannot write the schema: {e}");
-            exit::USAGE
-        }
+        Ok(()) => Ok(exit::OK),
+        Err(e) if crate::render::is_broken_pipe(&e) => Ok(exit::OK),
+        Err(e) => super::error::fail(format!("cannot write the schema: {e}")),
     }
 }

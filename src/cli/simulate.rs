@@ -153,14 +153,12 @@ fn parse_span(s: &str) -> Result<f64, String> {
     }
 }
 
-pub fn run(args: SimulateArgs, color: ColorChoice) -> u8 {
+pub fn run(args: SimulateArgs, color: ColorChoice) -> anyhow::Result<u8> {
     let json = match (args.format, args.json) {
         (FormatArg::Events, _) => {
-            crate::say!(
-                "error: --format events is for `probe` (it reports as things happen); use \
-                 --format json"
+            return super::error::fail(
+                "--format events is for `probe` (it reports as things happen); use --format json",
             );
-            return exit::USAGE;
         }
         (FormatArg::Json, _) | (_, true) => true,
         (FormatArg::Human, false) => false,
@@ -234,8 +232,7 @@ pub fn run(args: SimulateArgs, color: ColorChoice) -> u8 {
     };
     if args.report.is_some() || args.svg.is_some() {
         if let Err(e) = write_pictures(&args, &view) {
-            eprintln!("error: {e}");
-            return exit::USAGE;
+            return super::error::fail(e);
         }
     }
     let result = if json {
@@ -244,12 +241,9 @@ pub fn run(args: SimulateArgs, color: ColorChoice) -> u8 {
         view::write_text(&view, color.for_stdout())
     };
     match result {
-        Ok(()) => exit::OK,
-        Err(e) if crate::render::is_broken_pipe(&e) => exit::OK,
-        Err(e) => {
-            crate::say!("error: cannot write the output: {e}");
-            exit::USAGE
-        }
+        Ok(()) => Ok(exit::OK),
+        Err(e) if crate::render::is_broken_pipe(&e) => Ok(exit::OK),
+        Err(e) => super::error::fail(format!("cannot write the output: {e}")),
     }
 }
 

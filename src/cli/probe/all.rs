@@ -8,8 +8,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::args::ProbeArgs;
-use super::plan::{attempt_options, duration, launch_limit, plan_error, plan_options};
+use super::plan::{attempt_options, duration, launch_limit, plan_options};
 use super::stop::handle_signals;
+use crate::cli::error::{fail, Failure};
 use crate::engine::fleet::{
     self, AllContext, EntryPlan, FleetEvent, FleetOptions, Item, Selection, ServerReport,
 };
@@ -45,42 +46,28 @@ fn raise_open_file_limit() {
     }
 }
 
-pub fn run(args: ProbeArgs, color: ColorChoice) -> u8 {
+pub fn run(args: ProbeArgs, color: ColorChoice) -> anyhow::Result<u8> {
     let Some(file) = args.config.clone() else {
-        crate::say!("error: --all and repeated --server need --config FILE");
-        return exit::USAGE;
+        return fail("--all and repeated --server need --config FILE");
     };
     if args.engine.is_some() {
-        crate::say!(
-            "error: --protocol applies to one server; each entry of --config has its own \
-             (a command's `protocol`, a URL's scheme)"
+        return fail(
+            "--protocol applies to one server; each entry of --config has its own (a command's \
+             `protocol`, a URL's scheme)",
         );
-        return exit::USAGE;
     }
     let selection = if args.all {
         Selection::All
     } else {
         Selection::Ids(&args.server)
     };
-    let items = match fleet::select(&file, selection, &plan_options(&args)) {
-        Ok(items) => items,
-        Err(e) => {
-            crate::say!("error: {}", plan_error(&e));
-            return exit::USAGE;
-        }
-    };
+    let items = fleet::select(&file, selection, &plan_options(&args))?;
     raise_open_file_limit();
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
+    let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(worker_threads())
         .enable_all()
         .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            crate::say!("error: cannot start the runtime: {e}");
-            return exit::USAGE;
-        }
-    };
+        .map_err(|e| Failure::new(format!("cannot start the runtime: {e}")))?;
     let file_text = if file.as_os_str() == "-" {
         "<stdin>".to_string()
     } else {
@@ -146,7 +133,12 @@ impl Writer {
     }
 }
 
-async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: ColorChoice) -> u8 {
+async fn run_async(
+    args: ProbeArgs,
+    file: String,
+    items: Vec<Item>,
+    color: ColorChoice,
+) -> anyhow::Result<u8> {
     let seed = args.seed.unwrap_or_else(|| fastrand::u64(..1_000_000));
     let (stop_handle, stop) = probe::stop_pair();
     let launches = launch_limit(&args);
@@ -206,12 +198,11 @@ async fn run_async(args: ProbeArgs, file: String, items: Vec<Item>, color: Color
     signals.finish();
     writer.live.clear();
     if let Some(e) = writer.write_error.lock().ok().and_then(|mut w| w.take()) {
-        crate::say!("error: cannot write the events: {e}");
-        return exit::USAGE;
+        return fail(format!("cannot write the events: {e}"));
     }
     if signals.cause().is_none() && signals.output_closed() {
         // The reader is gone: there is no one to give the report to.
-        return exit::OK;
+        return Ok(exit::OK);
     }
     let interrupted = (stop.level() >= StopLevel::Graceful)
         .then(|| signals.cause().unwrap_or(StopCause::Interrupt));
@@ -236,7 +227,7 @@ fn write_report(
     servers: &[ServerReport],
     ctx: &AllContext<'_>,
     color: ColorChoice,
-) -> u8 {
+) -> anyhow::Result<u8> {
     let pictures = super::args::write_pictures(
         args,
         &|| {
@@ -246,10 +237,7 @@ fn write_report(
         },
         &|| report::probe_all_svg(servers),
     );
-    if let Err(e) = pictures {
-        crate::say!("error: {e}");
-        return exit::USAGE;
-    }
+    pictures?;
     let written = if args.json {
         json_all::write_json(servers, ctx)
     } else if args.events {

@@ -174,13 +174,14 @@ pub(crate) fn write_pictures(
     args: &ProbeArgs,
     html: &dyn Fn() -> String,
     svg: &dyn Fn() -> String,
-) -> Result<(), String> {
+) -> anyhow::Result<()> {
+    use crate::cli::error::Failure;
     use crate::render::picture::report::write_file;
     if let Some(path) = &args.report {
-        write_file(path, &html())?;
+        write_file(path, &html()).map_err(Failure::new)?;
     }
     if let Some(path) = &args.svg {
-        write_file(path, &svg())?;
+        write_file(path, &svg()).map_err(Failure::new)?;
     }
     Ok(())
 }

@@ -18,7 +18,7 @@ pub use args::ProbeArgs;
 use crate::render::ColorChoice;
 use plan::short_redact_warning;
 
-pub fn run(mut args: ProbeArgs, color: ColorChoice) -> u8 {
+pub fn run(mut args: ProbeArgs, color: ColorChoice) -> anyhow::Result<u8> {
     args.normalise();
     if let Some(w) = short_redact_warning(&args) {
         crate::say!("{w}");

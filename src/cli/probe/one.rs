@@ -21,30 +21,19 @@ use crate::render::{ColorChoice, StopCause};
 use super::args::{live_bounds, write_pictures, ProbeArgs};
 use super::plan::{attempt_options, duration, launch_limit, resolve};
 use super::stop::handle_signals;
+use crate::cli::error::{fail, Failure};
 use crate::engine::fleet::Resolved;
 
-pub fn run(args: ProbeArgs, color: ColorChoice) -> u8 {
-    let resolved = match resolve(&args) {
-        Ok(r) => r,
-        Err(e) => {
-            crate::say!("error: {e}");
-            return exit::USAGE;
-        }
-    };
-    let runtime = match tokio::runtime::Builder::new_current_thread()
+pub fn run(args: ProbeArgs, color: ColorChoice) -> anyhow::Result<u8> {
+    let resolved = resolve(&args)?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            crate::say!("error: cannot start the runtime: {e}");
-            return exit::USAGE;
-        }
-    };
+        .map_err(|e| Failure::new(format!("cannot start the runtime: {e}")))?;
     runtime.block_on(run_async(args, resolved, color))
 }
 
-async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u8 {
+async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> anyhow::Result<u8> {
     let Resolved {
         mut target,
         protocol,
@@ -123,23 +112,27 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> u
     let run = match result {
         Ok(run) => run,
         Err(e) => {
-            crate::say!("error: {e}");
+            let mut failure = Failure::new(e.to_string());
             if matches!(target, Target::Stdio(_)) {
-                crate::say!("hint: check the command after `--` (it runs without a shell, from the current folder)");
+                failure = failure.hint(
+                    "check the command after `--` (it runs without a shell, from the current \
+                     folder)",
+                );
             }
             let why = [diagnosis::of_launch_error(&e, &setting)];
-            let mut err = std::io::stderr().lock();
-            let _ = crate::render::text::why::write_why(&mut err, &why);
-            return exit::USAGE;
+            let mut detail = Vec::new();
+            let _ = crate::render::text::why::write_why(&mut detail, &why);
+            return Err(failure
+                .detail(String::from_utf8_lossy(&detail).into_owned())
+                .into());
         }
     };
     if let Some(e) = write_error {
-        crate::say!("error: cannot write the events: {e}");
-        return exit::USAGE;
+        return fail(format!("cannot write the events: {e}"));
     }
     if signals.cause().is_none() && signals.output_closed() {
         // The reader is gone: there is no one to give the report to.
-        return exit::OK;
+        return Ok(exit::OK);
     }
     let interrupted = (run.finish == Finish::Interrupted || stop.level() >= StopLevel::Graceful)
         .then(|| signals.cause().unwrap_or(StopCause::Interrupt));
@@ -168,7 +161,7 @@ fn write_report(
     why: &[diagnosis::Diagnosis],
     redactor: &Redactor,
     color: ColorChoice,
-) -> u8 {
+) -> anyhow::Result<u8> {
     // The files first: a closed stdout (`| head`) does not cost the report.
     let pictures = write_pictures(
         args,
@@ -178,10 +171,7 @@ fn write_report(
         },
         &|| report::probe_svg(run, ctx),
     );
-    if let Err(e) = pictures {
-        crate::say!("error: {e}");
-        return exit::USAGE;
-    }
+    pictures?;
     let written = if args.json {
         json_view::write_json(run, verdict, ctx)
     } else if args.events {

@@ -10,6 +10,7 @@ use crate::engine::probe::Target;
 use crate::engine::probe::{self, AttemptOptions, PingOptions, Protocol, StdioTarget, StopSignal};
 
 use super::args::ProbeArgs;
+use crate::cli::error::{fail, Failure};
 
 pub(crate) use crate::engine::fleet::duration;
 
@@ -52,15 +53,15 @@ pub(crate) fn short_redact_warning(args: &ProbeArgs) -> Option<String> {
 
 /// The one target the command line names (`--url`, a command after `--`, or `--config FILE
 /// --server ID`), or why there is none (a usage error).
-pub(crate) fn resolve(args: &ProbeArgs) -> Result<Resolved, String> {
+pub(crate) fn resolve(args: &ProbeArgs) -> anyhow::Result<Resolved> {
     let plan = plan_options(args);
     let mut redactor = plan.base_redactor();
     if let Some(url) = &args.url {
         if let Some(t) = &args.token {
             redactor.add(t.clone());
         }
-        let (target, protocol) =
-            probe::urls::target_for_url(url, args.token.clone()).map_err(|e| e.to_string())?;
+        let (target, protocol) = probe::urls::target_for_url(url, args.token.clone())
+            .map_err(|e| Failure::new(e.to_string()))?;
         let target = plan.opened(target, &mut redactor);
         return runnable(&plan, target, protocol, redactor);
     }
@@ -68,12 +69,11 @@ pub(crate) fn resolve(args: &ProbeArgs) -> Result<Resolved, String> {
         return from_config(file, id, args, &plan);
     }
     let Some((command, rest)) = args.command.split_first() else {
-        return Err(
+        return fail(
             "nothing to probe: give one of\n  \
              mcpl-doctor probe -- COMMAND [ARGS...]             launch a server\n  \
              mcpl-doctor probe --url URL                        dial a ws://, wss://, http:// or https:// server\n  \
-             mcpl-doctor probe --config FILE --server ID|--all  entries of a host configuration"
-                .into(),
+             mcpl-doctor probe --config FILE --server ID|--all  entries of a host configuration",
         );
     };
     let target = Target::Stdio(StdioTarget {
@@ -95,10 +95,10 @@ fn runnable(
     target: Target,
     protocol: Protocol,
     redactor: crate::engine::redact::Redactor,
-) -> Result<Resolved, String> {
+) -> anyhow::Result<Resolved> {
     let timings = plan.timings_for(None);
     if let Some(why) = plan.timing_refusal(protocol, timings) {
-        return Err(format!("{why}\nhint: {}", why.hint()));
+        return Err(why.into());
     }
     Ok(Resolved {
         target,
@@ -109,14 +109,6 @@ fn runnable(
     })
 }
 
-/// A planning error as the message says it: the error, and its hint on a line of its own.
-pub(crate) fn plan_error(e: &fleet::PlanError) -> String {
-    match e.hint() {
-        Some(hint) => format!("{e}\nhint: {hint}"),
-        None => e.to_string(),
-    }
-}
-
 /// The entry `id` of `file` (the last of that id, as the host keeps), ready to probe, or why
 /// not (exit 2: the probe cannot do what was asked).
 fn from_config(
@@ -124,9 +116,9 @@ fn from_config(
     id: &str,
     args: &ProbeArgs,
     plan: &PlanOptions,
-) -> Result<Resolved, String> {
-    let (entries, report) = fleet::load_config(file, plan).map_err(|e| plan_error(&e))?;
-    let entry = fleet::find_entry(file, id, &entries).map_err(|e| plan_error(&e))?;
+) -> anyhow::Result<Resolved> {
+    let (entries, report) = fleet::load_config(file, plan)?;
+    let entry = fleet::find_entry(file, id, &entries)?;
     let at = fleet::entry_at(entry);
     match fleet::plan_entry(entry, &report, plan) {
         EntryPlan::Probe(mut resolved) => {
@@ -134,7 +126,7 @@ fn from_config(
                 if matches!(resolved.target, Target::Stdio(_)) {
                     resolved.protocol = p.into();
                 } else if Protocol::from(p) != resolved.protocol {
-                    return Err(format!(
+                    return fail(format!(
                         "{at}: server {id:?} is a {} server, which always speaks the {} \
                          handshake; leave out --engine",
                         resolved.target.transport(),
@@ -144,7 +136,7 @@ fn from_config(
             }
             Ok(*resolved)
         }
-        EntryPlan::Skipped(why) => Err(format!("{at}: server {id:?} is not probed: {why}")),
+        EntryPlan::Skipped(why) => fail(format!("{at}: server {id:?} is not probed: {why}")),
         EntryPlan::Refused(label, refusals) => {
             let mut text = String::new();
             for (i, r) in refusals.iter().enumerate() {
@@ -153,11 +145,11 @@ fn from_config(
                 }
                 text.push_str(&format!("{}: server {id:?} {label}: {}", r.at, r.message));
             }
-            text.push_str(&format!(
-                "\nhint: `mcpl-doctor check-config {}` lists every finding",
+            let hint = format!(
+                "`mcpl-doctor check-config {}` lists every finding",
                 file.display()
-            ));
-            Err(text)
+            );
+            Err(Failure::new(text).hint(hint).into())
         }
     }
 }

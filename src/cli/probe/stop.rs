@@ -98,19 +98,18 @@ pub(crate) fn exit_status(
     written: std::io::Result<()>,
     interrupted: Option<StopCause>,
     findings: bool,
-) -> u8 {
+) -> anyhow::Result<u8> {
     if let Err(e) = written {
         if !crate::render::is_broken_pipe(&e) {
-            crate::say!("error: cannot write the report: {e}");
-            return exit::USAGE;
+            return crate::cli::error::fail(format!("cannot write the report: {e}"));
         }
         if interrupted.is_none() {
-            return exit::OK;
+            return Ok(exit::OK);
         }
     }
-    match interrupted {
+    Ok(match interrupted {
         Some(by) => exit::stopped_by(by),
         None if findings => exit::FINDINGS,
         None => exit::OK,
-    }
+    })
 }
