@@ -195,17 +195,16 @@ fn write_report(
     } else {
         view::write_text(run, verdict, ctx, color.for_stdout())
     };
-    let status = super::stop::exit_status(written, ctx.interrupted, !verdict::all_clear(run));
+    let status = super::stop::exit_status(written, ctx.interrupted, !verdict::all_clear(run))?;
     match (run.finish, args.run_for) {
         (Finish::Deadline, Some(ms))
             if status == exit::FINDINGS
                 && run.launches.iter().all(|l| l.report.outcome.is_none()) =>
         {
             // Nothing was judged: the probe's own deadline, not a finding against the server.
-            crate::say!("error: {}", for_too_short(ms));
-            exit::USAGE
+            crate::cli::error::fail(for_too_short(ms))
         }
-        _ => status,
+        _ => Ok(status),
     }
 }
 
