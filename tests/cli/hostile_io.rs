@@ -742,6 +742,33 @@ fn a_notification_over_the_line_limit_before_the_answer_is_skipped_not_taken_for
 }
 
 #[test]
+fn a_thousand_pages_with_huge_cursors_keep_the_probe_small() {
+    // 1000 tools/list pages, each with a new 128 KiB nextCursor: 128 MB of cursors, of which
+    // the probe keeps only what tells a repeated one.
+    let run = Run::start(
+        &[
+            "probe",
+            "--launches",
+            "1",
+            "--watch",
+            "120s",
+            "--json",
+            "--",
+            python(),
+            &stdio_server(),
+            "huge-cursors",
+            "131072",
+        ],
+        Stdio::piped(),
+    );
+    let ended = run.wait(Duration::from_secs(120));
+    let doc = json_of(&ended);
+    let opening = &doc["launches"][0]["opening"];
+    assert_eq!(opening["tool_pages"], 1000, "{}", ended.stderr);
+    assert_bounded(&ended, "huge cursors");
+}
+
+#[test]
 fn invalid_utf8_in_the_servers_name_is_decoded_as_the_host_does() {
     // Node reads the line with U+FFFD for the bad byte and connects; so does the probe.
     let run = Run::start(

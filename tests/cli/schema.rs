@@ -131,6 +131,8 @@ fn simulate_json_validates_against_its_schema() {
             "handshake",
             "--interval",
             "0",
+            "--for",
+            "10s",
             "--rows",
             "3",
         ],

@@ -1,9 +1,10 @@
 //! Named policies: agent-framework's rules and the supervisors operators already trust.
 
-use super::{
-    AlertRule, EngineKind, GiveUp, Growth, Jitter, Policy, Release, Reset, TimerRule, Timings,
+use super::rule::{
+    AlertRule, EngineKind, GiveUp, Growth, Jitter, Policy, Release, Reset, TimerRule,
     DOWN_FROM_ATTEMPT,
 };
+use super::timings::Timings;
 
 /// Every preset name, in the order they are listed to a user.
 pub const PRESET_NAMES: &[&str] = &[

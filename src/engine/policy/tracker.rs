@@ -6,7 +6,7 @@
 use std::collections::VecDeque;
 use std::fmt;
 
-use super::{AlertText, Envelope, GiveUp, Jitter, Policy, Reset};
+use super::rule::{AlertText, Envelope, GiveUp, Jitter, Policy, Reset};
 
 /// How a connection or a launch ended, where known.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
@@ -419,6 +419,69 @@ impl Tracker {
             }
         }
         decision
+    }
+
+    /// Whether every further attempt that does what the last one did (`last`, its launch at
+    /// `launched`, its uptime) gets the same verdict and the same wait, whatever the jitter
+    /// draws, launched every `period`: the steady state a simulation may skip through (see
+    /// [`Tracker::skip`]). Attempt numbers may grow meanwhile; nothing else does.
+    pub fn steady_after(&self, last: &Decision, launched: f64, period: f64) -> bool {
+        let Next::Retry { wait, .. } = last.next else {
+            return false;
+        };
+        if self.finished || !self.wait_is_fixed(wait) {
+            return false;
+        }
+        let failing = match last.counted {
+            Counted::Failure | Counted::ShortLived => true,
+            Counted::Lasted | Counted::HandshakeReset => false,
+            _ => return false,
+        };
+        if failing
+            && (!self.policy.wait_settled(self.failures)
+                || (self.policy.has_alert() && last.alert.is_none()))
+        {
+            return false;
+        }
+        match self.policy.give_up {
+            GiveUp::Never => true,
+            GiveUp::AfterRetries { .. } => !failing,
+            GiveUp::ShortRuns { .. } => self.short_runs == 0,
+            GiveUp::StartBurst { starts, .. } => {
+                // The window holds only launches of the steady state, `period` apart.
+                self.launches.len() == starts as usize + 1
+                    && self.launches.back() == Some(&launched)
+                    && self
+                        .launches
+                        .iter()
+                        .zip(self.launches.iter().skip(1))
+                        .all(|(a, b)| b - a == period)
+            }
+        }
+    }
+
+    /// Whether the wait chosen is the same whatever the jitter draws.
+    fn wait_is_fixed(&self, wait: Wait) -> bool {
+        self.rng.is_none() || (wait.min_ms == wait.max_ms && wait.or_ms.is_none())
+    }
+
+    /// `n` more attempts, each doing what the last one did, the first launched at `launched`
+    /// and each `period` after the one before, after [`Tracker::steady_after`] said yes:
+    /// exactly the state `n` calls of [`Tracker::record`] would leave. No jitter is drawn (the
+    /// waits do not depend on it).
+    pub fn skip(&mut self, n: u64, last: &Decision, period: f64) {
+        if matches!(last.counted, Counted::Failure | Counted::ShortLived) {
+            let add = u32::try_from(n).unwrap_or(u32::MAX);
+            self.attempt = self.attempt.saturating_add(add);
+            self.failures = self.attempt;
+            self.consecutive_failures = self.consecutive_failures.saturating_add(add);
+        }
+        if let GiveUp::StartBurst { .. } = self.policy.give_up {
+            let shift = n as f64 * period;
+            for t in self.launches.iter_mut() {
+                *t += shift;
+            }
+        }
     }
 
     #[inline]

@@ -1,4 +1,6 @@
+use super::run::simulate_stepping;
 use super::*;
+use crate::engine::policy::Counted;
 use crate::engine::policy::{EngineKind, Preset, Timings};
 
 fn req(preset: Preset, timings: Timings, server: &str) -> Request {
@@ -168,8 +170,14 @@ fn legacy_engine_clears_the_down_line_only_after_a_settled_policy_exchange() {
     assert!(s.status_cleared_lines > 200, "{s:?}");
     let s = run(EngineKind::Legacy, "dies-after=300ms,settle=400ms");
     assert_eq!((s.status_down_lines, s.status_cleared_lines), (1, 0));
+    // Issue 21, item 11: a connection that ends at the very instant its exchange would settle
+    // did not carry a settled exchange, even with a zero settle time: nothing is cleared.
     let s = run(EngineKind::Legacy, "dies-after=0,settle=0");
-    assert_eq!((s.status_down_lines, s.status_cleared_lines), (288, 287));
+    assert_eq!((s.status_down_lines, s.status_cleared_lines), (1, 0));
+    let s = run(EngineKind::Legacy, "dies-after=100ms,settle=100ms");
+    assert_eq!((s.status_down_lines, s.status_cleared_lines), (1, 0));
+    let s = run(EngineKind::Legacy, "dies-after=101ms,settle=100ms");
+    assert!(s.status_cleared_lines > 200, "{s:?}");
     // The "cleared" line comes when the exchange settles, not at the handshake.
     let mut r = req(Preset::Lasting, Timings::default(), "lives=0,0,0,0,0,0,1h");
     r.max_attempts = Some(7);
@@ -261,6 +269,45 @@ fn nothing_past_the_span_is_counted() {
         (last.counted, last.connected_at_ms),
         (Counted::Pending, None)
     );
+}
+
+/// Issue 21, item 11: the span is half-open. A connection that ends exactly at its end is
+/// still up when it ends (its failure and alert are not counted); a failure due exactly at the
+/// end is still connecting.
+#[test]
+fn an_outcome_due_exactly_at_the_end_of_the_span_is_not_counted() {
+    // Modern engine, cap 22 ms, dies after 12 ms: a cycle of 34 ms, and the 105,883rd launch
+    // (at 3,599,988 ms) ends at exactly 1 h.
+    let mut r = req(Preset::Lasting, t(5000.0, 22.0), "dies-after=12ms");
+    r.policy = Preset::Lasting.policy_with(EngineKind::Modern, t(5000.0, 22.0));
+    r.span_ms = 3_600_000.0;
+    r.keep_rows = 0;
+    let s = simulate(&r).summary;
+    // Attempts 5 to 105,881 raise one each; the last launch's end is not seen.
+    assert_eq!((s.launches, s.downs), (105_883, 105_877));
+    assert_eq!(s.connected_ms, 105_883.0 * 12.0);
+    r.span_ms = 3_600_001.0;
+    let s = simulate(&r).summary;
+    assert_eq!((s.launches, s.downs), (105_883, 105_878));
+
+    let mut never = req(Preset::Lasting, Timings::default(), "never,fail-after=1s");
+    never.span_ms = 161_000.0;
+    let sim = simulate(&never);
+    let last = sim.rows.last().expect("rows");
+    assert_eq!(
+        (last.launched_at_ms, last.counted),
+        (160_000.0, Counted::Pending)
+    );
+    assert_eq!(sim.summary.downs, 0);
+    let mut dies = req(Preset::Lasting, Timings::default(), "dies-after=1s");
+    dies.span_ms = 161_000.0;
+    let sim = simulate(&dies);
+    let last = sim.rows.last().expect("rows");
+    assert_eq!(
+        (last.launched_at_ms, last.counted, last.lived_ms),
+        (160_000.0, Counted::StillUp, Some(1000.0))
+    );
+    assert_eq!(sim.summary.downs, 0);
 }
 
 /// Issue 10, item 5: the lifetime reported is the one the behaviour gave.
@@ -506,6 +553,182 @@ mod properties {
                 }
                 preceding_wait = row.wait.map_or(0.0, |w| w.ms);
             }
+        }
+    }
+}
+
+/// Issue 22: skipping through the steady state gives exactly what stepping every launch gives
+/// (rows, summary, strip), over every preset, both engines, lives lists, startups and settle
+/// times, on spans short enough to step.
+mod fast_forward {
+    use super::*;
+    use crate::engine::policy::{EngineKind, Preset, PRESET_NAMES};
+    use proptest::prelude::*;
+
+    fn same(r: &Request) -> Result<(), TestCaseError> {
+        let fast = simulate(r);
+        let slow = simulate_stepping(r);
+        prop_assert_eq!(fast.rows_total, slow.rows_total, "{:?}", r);
+        prop_assert_eq!(
+            format!("{:?}", fast.summary),
+            format!("{:?}", slow.summary),
+            "{:?}",
+            r
+        );
+        prop_assert_eq!(&fast.rows, &slow.rows);
+        prop_assert_eq!(
+            (fast.strip.cell_ms, fast.strip.end_ms),
+            (slow.strip.cell_ms, slow.strip.end_ms)
+        );
+        prop_assert_eq!(&fast.strip.alerts, &slow.strip.alerts, "{:?}", r);
+        prop_assert_eq!(
+            format!("{:?}", fast.strip.connected_ms),
+            format!("{:?}", slow.strip.connected_ms),
+            "{:?}",
+            r
+        );
+        // Stepping with every row kept adds up to the same (the quiet step is a copy).
+        let all = simulate_stepping(&Request {
+            keep_rows: usize::MAX,
+            ..r.clone()
+        });
+        prop_assert_eq!(format!("{:?}", all.summary), format!("{:?}", slow.summary));
+        prop_assert_eq!(&all.strip.alerts, &slow.strip.alerts);
+        prop_assert_eq!(&all.rows[..slow.rows.len()], &slow.rows[..]);
+        Ok(())
+    }
+
+    /// A duration on the run's scale: whole milliseconds mostly, now and then a fraction.
+    fn on(scale: f64) -> impl Strategy<Value = f64> {
+        prop_oneof![
+            6 => (0u32..40).prop_map(move |k| k as f64 * scale / 4.0),
+            1 => Just(0.0),
+            1 => (0.0f64..10.0).prop_map(move |x| x * scale),
+        ]
+        .prop_map(|ms: f64| if ms > 1.0 { ms.round() } else { ms })
+    }
+
+    prop_compose! {
+        fn request()(scale in prop::sample::select(vec![1.0, 7.0, 100.0, 1000.0, 20_000.0]))(
+            preset in prop::sample::select(PRESET_NAMES),
+            modern in any::<bool>(),
+            interval_ms in on(scale),
+            cap_ms in prop_oneof![4 => on(scale * 4.0), 1 => Just(f64::INFINITY)],
+            lives in prop_oneof![
+                1 => Just(None),
+                1 => Just(Some(vec![f64::INFINITY])),
+                6 => prop::collection::vec(on(scale), 1..4).prop_map(Some),
+            ],
+            startup_ms in prop_oneof![3 => Just(0.0), 1 => on(scale)],
+            fail_after_ms in on(scale),
+            settle_ms in prop_oneof![
+                2 => Just(DEFAULT_SETTLE_MS),
+                1 => Just(0.0),
+                1 => on(scale),
+            ],
+            cycles in 50.0f64..3_000.0,
+            bounded in prop::option::of(1u64..5_000),
+            seed in prop::option::of(0u64..5),
+            keep_rows in 0usize..6,
+            strip_width in 1usize..90,
+            scale in Just(scale),
+        ) -> Request {
+            let engine = if modern { EngineKind::Modern } else { EngineKind::Legacy };
+            let preset: Preset = preset.parse().expect("a preset");
+            let behaviour = match lives {
+                None => Behaviour::Never,
+                Some(l) if l == [f64::INFINITY] => Behaviour::Healthy,
+                Some(l) => Behaviour::Lives(l),
+            };
+            Request {
+                policy: preset.policy_with(engine, Timings { interval_ms, cap_ms }),
+                scenario: Scenario { behaviour, startup_ms, fail_after_ms, settle_ms },
+                max_attempts: bounded,
+                span_ms: if bounded.is_some() { 100.0 * 365.0 * DAY_MS } else {
+                    (cycles * scale * 3.0).round()
+                },
+                seed,
+                keep_rows,
+                strip_width,
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+        #[test]
+        fn skipping_the_steady_state_equals_stepping(r in request()) {
+            same(&r)?;
+        }
+    }
+
+    /// The cases that matter most, by hand: a year at 1 ms is 365 days of one day, and the
+    /// long runs of the issue agree with stepping on a span short enough to step.
+    #[test]
+    fn a_year_at_one_millisecond_is_365_days() {
+        let mut r = req(Preset::Handshake, t(1.0, 1.0), "dies-after=0");
+        r.keep_rows = 0;
+        let day = simulate(&r).summary;
+        r.span_ms = 365.0 * DAY_MS;
+        let year = simulate(&r).summary;
+        assert_eq!(year.launches, 365 * day.launches);
+        assert_eq!(year.count_resets, 365 * day.count_resets);
+        assert_eq!(day.launches, 86_400_000);
+        for (preset, engine, server, timings) in [
+            (
+                Preset::Lasting,
+                EngineKind::Legacy,
+                "dies-after=0",
+                Timings::default(),
+            ),
+            (
+                Preset::Lasting,
+                EngineKind::Modern,
+                "dies-after=0",
+                Timings::default(),
+            ),
+            (
+                Preset::Lasting,
+                EngineKind::Modern,
+                "dies-after=12ms",
+                t(5000.0, 22.0),
+            ),
+            (
+                Preset::Bounded,
+                EngineKind::Legacy,
+                "lives=1s,10m,2s",
+                t(1000.0, 60_000.0),
+            ),
+            (
+                Preset::Handshake,
+                EngineKind::Legacy,
+                "dies-after=1s",
+                t(1.0, 300_000.0),
+            ),
+            (
+                Preset::Systemd,
+                EngineKind::Legacy,
+                "dies-after=20s",
+                Timings::default(),
+            ),
+            (
+                Preset::Kubernetes,
+                EngineKind::Legacy,
+                "never,fail-after=3s",
+                t(10_000.0, 300_000.0),
+            ),
+        ] {
+            let mut r = req(preset, timings, server);
+            r.policy = preset.policy_with(engine, timings);
+            r.keep_rows = 3;
+            same(&r).unwrap_or_else(|e| panic!("{preset} {engine:?} {server}: {e}"));
+            let year = Request {
+                span_ms: 365.0 * DAY_MS,
+                ..r.clone()
+            };
+            let s = simulate(&year).summary;
+            assert_eq!(s.span_ms, 365.0 * DAY_MS);
         }
     }
 }

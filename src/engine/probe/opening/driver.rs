@@ -2,6 +2,7 @@
 //! the handshake, when, and what the answers mean.
 
 use std::collections::HashSet;
+use std::hash::{BuildHasher, RandomState};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -140,7 +141,10 @@ pub struct OpeningDriver {
     /// The subscription request (modern stdio), answered by an acknowledgement.
     listen_pending: Option<Outstanding>,
     policy_id: Option<i64>,
-    cursors: HashSet<String>,
+    /// The `nextCursor`s seen, as keyed hashes with their lengths: a server may send cursors
+    /// of megabytes on each of a thousand pages, and only their repetition matters.
+    cursors: HashSet<(u64, usize)>,
+    cursor_keys: RandomState,
     tools_seen: u32,
     registered: HashSet<String>,
     opening: Opening,
@@ -202,6 +206,7 @@ impl OpeningDriver {
             listen_pending: None,
             policy_id: None,
             cursors: HashSet::new(),
+            cursor_keys: RandomState::new(),
             tools_seen: 0,
             registered: HashSet::new(),
             opening: Opening {
@@ -542,7 +547,8 @@ impl OpeningDriver {
                 None
             }
             Some(c) => {
-                if !self.cursors.insert(c.clone()) || page >= MAX_TOOL_PAGES {
+                let key = (self.cursor_keys.hash_one(&c), c.len());
+                if !self.cursors.insert(key) || page >= MAX_TOOL_PAGES {
                     let e = &mut self.opening.exchanges[o.index];
                     e.result = malformed(if page >= MAX_TOOL_PAGES {
                         format!("more than {MAX_TOOL_PAGES} pages")
