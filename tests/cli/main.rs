@@ -18,5 +18,6 @@ mod probe_ws;
 mod schema;
 mod simulate;
 mod support;
+mod surface;
 mod vocabulary;
 mod widths;
