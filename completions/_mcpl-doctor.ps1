@@ -86,6 +86,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcpl-doctor' -ScriptBlock {
         'mcpl-doctor;probe' {
             [CompletionResult]::new('-u', '-u', [CompletionResultType]::ParameterName, 'A server to dial instead of launching one: ws:// or wss:// (legacy MCPL over WebSocket), http:// or https:// (modern MCP over HTTP)')
             [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'A server to dial instead of launching one: ws:// or wss:// (legacy MCPL over WebSocket), http:// or https:// (modern MCP over HTTP)')
+            [CompletionResult]::new('--transport', '--transport', [CompletionResultType]::ParameterName, 'With an http(s):// URL, the HTTP transport to speak instead of detecting it: `streamable-http` (MCP 2025-03-26 to 2025-11-25), `sse` (the 2024-11-05 HTTP+SSE transport) or `stateless` (MCP 2026-07-28)')
             [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'The token the host sends with --url: WebSocket `?token=...`, HTTP `Authorization: Bearer`. Never shown in any output')
             [CompletionResult]::new('--open-timeout', '--open-timeout', [CompletionResultType]::ParameterName, 'How long opening a connection may take: dial, TLS and WebSocket upgrade (WebSocket), the dial of each request (HTTP)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'A host configuration file to take server entries from (with --server or --all); `-` reads standard input')

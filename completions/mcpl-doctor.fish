@@ -98,6 +98,9 @@ complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l ascii -d 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -s u -l url -d 'A server to dial instead of launching one: ws:// or wss:// (legacy MCPL over WebSocket), http:// or https:// (modern MCP over HTTP)' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l transport -d 'With an http(s):// URL, the HTTP transport to speak instead of detecting it: `streamable-http` (MCP 2025-03-26 to 2025-11-25), `sse` (the 2024-11-05 HTTP+SSE transport) or `stateless` (MCP 2026-07-28)' -r -f -a "streamable-http\t''
+sse\t''
+stateless\t''"
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l token -d 'The token the host sends with --url: WebSocket `?token=...`, HTTP `Authorization: Bearer`. Never shown in any output' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l open-timeout -d 'How long opening a connection may take: dial, TLS and WebSocket upgrade (WebSocket), the dial of each request (HTTP)' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -s c -l config -d 'A host configuration file to take server entries from (with --server or --all); `-` reads standard input' -r -F

@@ -135,6 +135,7 @@ pub struct SimulateArgs {
 
 fn parse_settle(s: &str) -> Result<f64, String> {
     let ms = parse_duration_ms(s)?;
+    super::vocab::note_bare_ms(s, ms);
     if ms >= 0.0 {
         Ok(ms)
     } else {
@@ -144,6 +145,7 @@ fn parse_settle(s: &str) -> Result<f64, String> {
 
 fn parse_span(s: &str) -> Result<f64, String> {
     let ms = parse_duration_ms(s)?;
+    super::vocab::note_bare_ms(s, ms);
     if ms > 0.0 && ms <= MAX_SPAN_MS {
         Ok(ms)
     } else {

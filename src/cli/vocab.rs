@@ -116,6 +116,13 @@ pub enum FormatArg {
 /// milliseconds, which someone thinking in seconds would not expect.
 pub fn parse_timing(s: &str) -> Result<f64, String> {
     let ms = parse_duration_ms(s)?;
+    note_bare_ms(s, ms);
+    Ok(ms)
+}
+
+/// The note every duration flag prints for a bare number under 100: it is milliseconds, which
+/// someone thinking in seconds would not expect (`--handshake-timeout 5` is 5 ms).
+pub fn note_bare_ms(s: &str, ms: f64) {
     let t = s.trim();
     if ms > 0.0 && ms < 100.0 && t.parse::<f64>().is_ok() {
         crate::say!(
@@ -123,12 +130,12 @@ pub fn parse_timing(s: &str) -> Result<f64, String> {
              write {t}s for seconds"
         );
     }
-    Ok(ms)
 }
 
 /// A duration above 0.
 pub fn parse_positive(s: &str) -> Result<f64, String> {
     let ms = parse_duration_ms(s)?;
+    note_bare_ms(s, ms);
     if ms > 0.0 {
         Ok(ms)
     } else {
@@ -139,6 +146,7 @@ pub fn parse_positive(s: &str) -> Result<f64, String> {
 /// A finite duration of 0 or more.
 pub fn parse_nonnegative(s: &str) -> Result<f64, String> {
     let ms = parse_duration_ms(s)?;
+    note_bare_ms(s, ms);
     if ms.is_finite() && ms >= 0.0 {
         Ok(ms)
     } else {

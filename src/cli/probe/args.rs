@@ -44,6 +44,12 @@ pub struct ProbeArgs {
     #[arg(short = 'u', long, value_name = "URL", conflicts_with_all = ["command", "config"])]
     pub url: Option<String>,
 
+    /// With an http(s):// URL, the HTTP transport to speak instead of detecting it:
+    /// `streamable-http` (MCP 2025-03-26 to 2025-11-25), `sse` (the 2024-11-05 HTTP+SSE
+    /// transport) or `stateless` (MCP 2026-07-28).
+    #[arg(long, value_name = "ERA", value_parser = ["streamable-http", "sse", "stateless"])]
+    pub transport: Option<String>,
+
     /// The token the host sends with --url: WebSocket `?token=...`, HTTP `Authorization:
     /// Bearer`. Never shown in any output.
     #[arg(long, value_name = "TOKEN", requires = "url", conflicts_with_all = ["command", "config"])]

@@ -53,7 +53,8 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> a
         );
     }
     let target_text = target.describe(&redactor);
-    let setting = diagnosis::Setting::of(&target, protocol, &redactor);
+    let mut setting = diagnosis::Setting::of(&target, protocol, &redactor);
+    setting.handshake_timeout_ms = Some(args.handshake_timeout);
     let opts = RunOptions {
         policy,
         seed,
@@ -194,5 +195,25 @@ fn write_report(
     } else {
         view::write_text(run, verdict, ctx, color.for_stdout())
     };
-    super::stop::exit_status(written, ctx.interrupted, !verdict::all_clear(run))
+    let status = super::stop::exit_status(written, ctx.interrupted, !verdict::all_clear(run))?;
+    match (run.finish, args.run_for) {
+        (Finish::Deadline, Some(ms))
+            if status == exit::FINDINGS
+                && run.launches.iter().all(|l| l.report.outcome.is_none()) =>
+        {
+            // Nothing was judged: the probe's own deadline, not a finding against the server.
+            crate::cli::error::fail(for_too_short(ms))
+        }
+        _ => Ok(status),
+    }
+}
+
+/// What to say when `--for` ended before the first handshake.
+fn for_too_short(ms: f64) -> String {
+    let shown = crate::engine::policy::timings::format_ms(ms);
+    if ms < 100.0 {
+        format!("--for {shown} ended before the first handshake; did you mean {ms}s?")
+    } else {
+        format!("--for {shown} ended before the first handshake; give the server longer")
+    }
 }

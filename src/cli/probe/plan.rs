@@ -23,6 +23,10 @@ pub(crate) fn plan_options(args: &ProbeArgs) -> PlanOptions {
         open_timeout_ms: args.open_timeout,
         redact: args.redact.clone(),
         include_disabled: args.include_disabled,
+        http_era: args
+            .transport
+            .as_deref()
+            .and_then(probe::http::Era::from_name),
     }
 }
 

@@ -94,6 +94,8 @@ pub struct Setting {
     pub path: Option<String>,
     /// The handshake the probe spoke.
     pub protocol: Option<Protocol>,
+    /// The probe's `--handshake-timeout`, when it set one (a config check does not).
+    pub handshake_timeout_ms: Option<f64>,
 }
 
 impl Setting {

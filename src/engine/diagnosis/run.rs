@@ -29,6 +29,9 @@ pub fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
     if died.is_empty() {
         return Vec::new();
     }
+    if let Some(d) = timeout_too_short(&died, setting) {
+        return vec![d];
+    }
     let mut hits: Vec<Hit> = Vec::new();
     for l in &died {
         let mut on_launch: Vec<Hit> = Vec::new();
@@ -185,6 +188,59 @@ fn merge_evidence(list: &mut Vec<Evidence>, e: Evidence) {
         }
         None => list.push(e),
     }
+}
+
+/// The handshake timeouts under which every launch is suspected of being the probe's own
+/// doing: `--handshake-timeout 5` is 5 ms, which no real server starts in.
+const SHORT_HANDSHAKE_TIMEOUT_MS: f64 = 1000.0;
+
+/// `handshake-timeout-too-short`: every launch that died timed out in its handshake, under a
+/// `--handshake-timeout` shorter than a second. The server may be healthy; the limit is not.
+fn timeout_too_short(died: &[&Launch], setting: &Setting) -> Option<Diagnosis> {
+    let t = setting
+        .handshake_timeout_ms
+        .filter(|t| *t < SHORT_HANDSHAKE_TIMEOUT_MS)?;
+    let all_timed_out = died.iter().all(|l| match &l.report.outcome {
+        Some(o @ Outcome::FailedToConnect(_)) => {
+            o.error().to_string().ends_with("handshake timed out")
+        }
+        _ => false,
+    });
+    if !all_timed_out {
+        return None;
+    }
+    let shown = format_ms(t);
+    let bare = format!("{t}");
+    let next_step = if t < 100.0 {
+        format!(
+            "did you mean {bare}s? A bare number is milliseconds: give --handshake-timeout \
+             {bare}s (default 30s)"
+        )
+    } else {
+        "give --handshake-timeout more time (default 30s), e.g. --handshake-timeout 30s".to_string()
+    };
+    let first = died.first()?;
+    let error = first
+        .report
+        .outcome
+        .as_ref()
+        .map(|o| o.error().to_string())
+        .unwrap_or_default();
+    Some(Diagnosis {
+        id: Id::HandshakeTimeoutTooShort,
+        confidence: Confidence::High,
+        summary: format!(
+            "every handshake timed out at --handshake-timeout = {shown}, shorter than this \
+             server takes to start"
+        ),
+        launches: died.iter().map(|l| l.number).collect(),
+        evidence: vec![Evidence {
+            launches: died.iter().map(|l| l.number).collect(),
+            source: Source::Exit,
+            text: format!("{} after {shown}", text::quote(&error)),
+        }],
+        next_step,
+    })
 }
 
 /// `cause-unknown`: what was seen on the launches that died.

@@ -24,6 +24,7 @@ pub enum Id {
     ExitsAfterHandshake,
     KilledFromOutside,
     WrongProtocol,
+    HandshakeTimeoutTooShort,
     CauseUnknown,
 }
 
@@ -43,6 +44,7 @@ impl Id {
         Id::ExitsAfterHandshake,
         Id::KilledFromOutside,
         Id::WrongProtocol,
+        Id::HandshakeTimeoutTooShort,
         Id::CauseUnknown,
     ];
 
@@ -61,6 +63,7 @@ impl Id {
             Id::ExitsAfterHandshake => "exits-after-handshake",
             Id::KilledFromOutside => "killed-from-outside",
             Id::WrongProtocol => "wrong-protocol",
+            Id::HandshakeTimeoutTooShort => "handshake-timeout-too-short",
             Id::CauseUnknown => "cause-unknown",
         }
     }
@@ -81,6 +84,7 @@ impl Id {
             Id::ExitsAfterHandshake => "exit 0 right after the handshake: the server believes its input ended or it was told to stop",
             Id::KilledFromOutside => "a signal the probe did not send ended the server (OOM killer, supervisor, container limit)",
             Id::WrongProtocol => "the server refused or answered another protocol version: the entry's `protocol` is wrong",
+            Id::HandshakeTimeoutTooShort => "every handshake timed out at a --handshake-timeout under a second: the probe's own limit, not the server",
             Id::CauseUnknown => "none of the above fits: what was seen, to start from",
         }
     }

@@ -38,6 +38,8 @@ pub struct PlanOptions {
     pub redact: Vec<String>,
     /// `--include-disabled`.
     pub include_disabled: bool,
+    /// `--transport`: the HTTP era to speak instead of detecting it.
+    pub http_era: Option<probe::http::Era>,
 }
 
 /// A configuration entry, as `--server` names it and where it is.
@@ -115,6 +117,10 @@ impl PlanOptions {
 
     /// `target` with `--open-timeout`, its secrets added to `redactor`.
     pub fn opened(&self, target: Target, redactor: &mut Redactor) -> Target {
+        let target = match (target, self.http_era) {
+            (Target::Http(t), Some(era)) => Target::Http(t.with_era(era)),
+            (t, _) => t,
+        };
         for s in target.secrets() {
             redactor.add(s);
         }

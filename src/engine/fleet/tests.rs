@@ -19,6 +19,7 @@ fn options(rule: Preset) -> PlanOptions {
         open_timeout_ms: 15_000.0,
         redact: vec!["redacted-on-the-command-line".into()],
         include_disabled: false,
+        http_era: None,
     }
 }
 

@@ -274,7 +274,7 @@ fn read_error(protocol: Protocol, err: &Value, redactor: &Redactor) -> Answer {
     }
 }
 
-fn server_info(result: &Value, redactor: &Redactor) -> ServerInfo {
+pub fn server_info(result: &Value, redactor: &Redactor) -> ServerInfo {
     let info = result.get("serverInfo").or_else(|| {
         result
             .get("_meta")
@@ -296,6 +296,8 @@ fn server_info(result: &Value, redactor: &Redactor) -> ServerInfo {
             Family::PlainMcp
         }),
         mcpl_version: text(mcpl.and_then(|m| m.get("version"))),
+        era: None,
+        offered_version: None,
     }
 }
 

@@ -75,13 +75,44 @@ pub const PROTOCOL_HEADER: &str = "MCP-Protocol-Version";
 /// The `Mcp-Method` header's name.
 pub const METHOD_HEADER: &str = "Mcp-Method";
 
-/// A modern MCP server over HTTP: its URL, the bearer token the host sends, the dial deadline.
+/// The HTTP transport a server speaks (hosts.md 5.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Era {
+    /// MCP 2026-07-28: `server/discover`, no session.
+    Stateless,
+    /// MCP 2025-03-26 to 2025-11-25: `initialize` POSTed, `Mcp-Session-Id`.
+    StreamableHttp,
+    /// MCP 2024-11-05: a GET event stream and its `endpoint` event.
+    Sse,
+}
+
+impl Era {
+    /// The name in reports and in `--transport`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Era::Stateless => "stateless",
+            Era::StreamableHttp => "streamable-http",
+            Era::Sse => "sse",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Era> {
+        [Era::Stateless, Era::StreamableHttp, Era::Sse]
+            .into_iter()
+            .find(|e| e.name() == name)
+    }
+}
+
+/// An MCP server over HTTP: its URL, the bearer token the host sends, the dial deadline, and
+/// its era once known (detected at the first attempt and kept, or forced).
 #[derive(Debug, Clone, PartialEq)]
 pub struct HttpTarget {
     url: Url,
     token: Option<String>,
     /// The dial's deadline (default [`DEFAULT_OPEN_TIMEOUT`]).
     pub open_timeout: Duration,
+    /// The era, once detected or forced.
+    pub era: Option<Era>,
 }
 
 impl HttpTarget {
@@ -93,13 +124,25 @@ impl HttpTarget {
             url: parsed,
             token: token.filter(|t| !t.is_empty()),
             open_timeout: DEFAULT_OPEN_TIMEOUT,
+            era: None,
         })
+    }
+
+    /// The same target with its era forced (no detection).
+    pub fn with_era(mut self, era: Era) -> HttpTarget {
+        self.era = Some(era);
+        self
     }
 
     /// The same target with another dial deadline.
     pub fn with_open_timeout(mut self, open_timeout: Duration) -> HttpTarget {
         self.open_timeout = open_timeout;
         self
+    }
+
+    /// The bearer token, if any (never show it).
+    pub fn token(&self) -> Option<&str> {
+        self.token.as_deref()
     }
 
     /// The URL as configured (never show it: show [`Self::describe`]).

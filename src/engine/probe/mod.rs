@@ -9,6 +9,8 @@
 //!   written once over a [`session::Transport`].
 //! - [`stdio`], [`ws`], [`http`]: the transports. Each only frames and moves messages (NDJSON
 //!   on a child's pipes, WebSocket frames, one POST per request) and reports what it owns.
+//!   [`http_era`] finds which HTTP era a URL speaks: [`http`] (stateless), [`streamable`]
+//!   (Streamable HTTP) or [`legacy_sse`].
 //! - [`target`]: one [`Target`] variant per transport, and the [`Connector`] the runner drives.
 //!
 //! To add a transport: a file implementing [`session::Transport`] whose `attempt` calls
@@ -24,6 +26,10 @@ pub mod events;
 pub mod handshake;
 pub mod hostenv;
 pub mod http;
+pub mod http_client;
+pub mod http_era;
+pub mod initialize;
+pub mod legacy_sse;
 #[allow(dead_code)]
 mod lines;
 pub mod memory;
@@ -32,8 +38,10 @@ pub mod opening;
 pub mod run_record;
 pub mod runner;
 pub mod session;
+pub mod sse;
 pub mod stdio;
 pub mod stop;
+pub mod streamable;
 pub mod target;
 pub mod urls;
 pub mod verdict;

@@ -111,6 +111,14 @@ pub struct ServerInfo {
     pub family: Option<Family>,
     /// `capabilities.experimental.mcpl.version`, when given.
     pub mcpl_version: Option<String>,
+    /// HTTP: the transport era the server speaks: `stateless` (2026-07-28),
+    /// `streamable-http` (2025-03-26 to 2025-11-25) or `sse` (2024-11-05 HTTP+SSE).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub era: Option<String>,
+    /// The protocol version the probe offered in `initialize` (compare with
+    /// `protocol_version`, what the server answered).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offered_version: Option<String>,
 }
 
 /// How the probe stopped a process (or found it already gone).

@@ -121,6 +121,17 @@ pub trait Transport {
     /// The next thing from the server.
     fn recv(&mut self) -> impl Future<Output = Received> + Send;
 
+    /// The handshake's first request (a transport that speaks another revision's `initialize`
+    /// offers its own).
+    fn first_request(&self, protocol: Protocol) -> Value {
+        handshake::first_request(protocol)
+    }
+
+    /// Read a message against the pending handshake (see [`handshake::read_answer`]).
+    fn read_answer(&self, protocol: Protocol, msg: &Value, redactor: &Redactor) -> Answer {
+        handshake::read_answer(protocol, msg, redactor)
+    }
+
     /// Whether the transport is a process's stdio (the modern host opens its list-change
     /// subscription only there).
     fn is_stdio(&self) -> bool {
@@ -304,7 +315,7 @@ impl Session<'_> {
         } else if let Err(why) = t.open().await {
             return End::failed(Instant::now(), self.redactor.redact(&why), Closing::Gone);
         }
-        let first = handshake::first_request(self.protocol);
+        let first = t.first_request(self.protocol);
         let until = self.handshake_deadline;
         if let Some(end) = self.send_before_connected(t, &first, until).await {
             return end;
@@ -391,23 +402,21 @@ impl Session<'_> {
                 Closing::Polite
             };
             match next {
-                Received::Message(v) => {
-                    match handshake::read_answer(self.protocol, &v, &self.redactor) {
-                        Answer::NotYet => {}
-                        Answer::Connected(info) => {
-                            return self.connect(t, &v, info, ending, progress).await;
-                        }
-                        Answer::Failed { error, server } => {
-                            self.server = server;
-                            return Some(End::failed(at, error, closing));
-                        }
-                        Answer::Refused { error, server } => {
-                            self.server = Some(server);
-                            let outcome = Outcome::Permanent(Failure::Message(error));
-                            return Some(End::new(at, Some(outcome), closing));
-                        }
+                Received::Message(v) => match t.read_answer(self.protocol, &v, &self.redactor) {
+                    Answer::NotYet => {}
+                    Answer::Connected(info) => {
+                        return self.connect(t, &v, info, ending, progress).await;
                     }
-                }
+                    Answer::Failed { error, server } => {
+                        self.server = server;
+                        return Some(End::failed(at, error, closing));
+                    }
+                    Answer::Refused { error, server } => {
+                        self.server = Some(server);
+                        let outcome = Outcome::Permanent(Failure::Message(error));
+                        return Some(End::new(at, Some(outcome), closing));
+                    }
+                },
                 Received::Overlong { why } => return Some(End::failed(at, why, closing)),
                 Received::Failed { why, .. } => {
                     return Some(End::failed(at, why, Closing::Gone));

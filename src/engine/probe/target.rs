@@ -3,7 +3,8 @@
 use std::future::Future;
 use std::time::Duration;
 
-use super::http::{self, HttpTarget};
+use super::http::HttpTarget;
+use super::http_era;
 use super::model::{AttemptOptions, AttemptReport, LaunchError, Progress};
 use super::stdio::{self, StdioTarget};
 use super::ws::{self, WsTarget};
@@ -82,7 +83,7 @@ impl Connector for Target {
         match self {
             Target::Stdio(t) => stdio::attempt(t, opts, progress).await,
             Target::WebSocket(t) => ws::attempt(t, opts, progress).await,
-            Target::Http(t) => http::attempt(t, opts, progress).await,
+            Target::Http(t) => http_era::attempt(t, opts, progress).await,
         }
     }
 }
@@ -103,6 +104,6 @@ impl Connector for HttpTarget {
         opts: &AttemptOptions,
         progress: &mut (dyn FnMut(Progress) + Send),
     ) -> Result<AttemptReport, LaunchError> {
-        http::attempt(self, opts, progress).await
+        http_era::attempt(self, opts, progress).await
     }
 }

@@ -141,9 +141,17 @@ pub(crate) fn server_line(s: &ServerInfo) -> String {
     let version = s
         .protocol_version
         .as_ref()
-        .map(|v| format!(", protocol {}", sanitize(v)))
+        .map(|v| match &s.offered_version {
+            Some(o) if o != v => format!(", protocol {} (offered {})", sanitize(v), sanitize(o)),
+            _ => format!(", protocol {}", sanitize(v)),
+        })
         .unwrap_or_default();
-    format!("{name}: {family}{version}")
+    let era = s
+        .era
+        .as_ref()
+        .map(|e| format!(" over {}", sanitize(e)))
+        .unwrap_or_default();
+    format!("{name}: {family}{version}{era}")
 }
 
 pub(crate) fn finish_text(run: &ProbeRun, by: Option<StopCause>) -> String {

@@ -1,0 +1,255 @@
+//! One HTTP/1.1 request over a new connection, for the HTTP transports: the dial (bounded),
+//! the request with the host's headers, and the answer's head, its body left to stream.
+
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::Incoming;
+use hyper::header::{HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE, HOST};
+use hyper::{Method, StatusCode};
+use hyper_util::rt::TokioIo;
+use serde_json::Value;
+use url::Url;
+
+use super::dial::{self, seconds};
+use super::sse::{Fed, SseEvent, SseReader};
+use crate::engine::redact::Redactor;
+
+/// The `Mcp-Session-Id` header.
+pub const SESSION_HEADER: &str = "Mcp-Session-Id";
+/// The `MCP-Protocol-Version` header.
+pub const VERSION_HEADER: &str = "MCP-Protocol-Version";
+/// Both answer types a client must take (C16).
+pub const ACCEPT_BOTH: &str = "application/json, text/event-stream";
+/// The largest answer body read.
+pub const MAX_BODY: usize = 1024 * 1024;
+
+/// Aborts the connection task when the answer is dropped.
+pub struct ConnGuard(tokio::task::JoinHandle<()>);
+
+impl Drop for ConnGuard {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// An answer's head and its body, still streaming.
+pub struct Reply {
+    pub status: StatusCode,
+    pub headers: hyper::HeaderMap,
+    pub body: Incoming,
+    _conn: ConnGuard,
+}
+
+impl Reply {
+    /// The content type, lower case (empty when none).
+    pub fn content_type(&self) -> String {
+        self.header(CONTENT_TYPE.as_str()).to_ascii_lowercase()
+    }
+
+    /// A header's value as text (empty when absent or not text).
+    pub fn header(&self, name: &str) -> String {
+        self.headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string()
+    }
+
+    /// The body read as an event stream (the connection kept open while it is read).
+    pub fn events(self) -> EventBody {
+        EventBody {
+            body: self.body,
+            _conn: self._conn,
+            reader: SseReader::default(),
+            queue: Default::default(),
+            ended: false,
+        }
+    }
+
+    pub fn is_event_stream(&self) -> bool {
+        self.content_type().starts_with("text/event-stream")
+    }
+
+    /// The whole body (at most [`MAX_BODY`]), within `timeout`.
+    pub async fn bytes(self, timeout: Duration) -> Result<Bytes, String> {
+        let limited = Limited::new(self.body, MAX_BODY);
+        match tokio::time::timeout(timeout, limited.collect()).await {
+            Ok(Ok(c)) => Ok(c.to_bytes()),
+            Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => {
+                Err(format!("the answer is larger than {MAX_BODY} bytes"))
+            }
+            Ok(Err(e)) => Err(format!("the answer was cut short ({e})")),
+            Err(_) => Err(format!("the answer took over {}", seconds(timeout))),
+        }
+    }
+
+    /// `HTTP 404 Not Found`, and the JSON-RPC error in the body when there is one (read
+    /// briefly), redacted.
+    pub async fn failure(self, redactor: &Redactor) -> String {
+        let line = status_line(self.status);
+        match self.bytes(Duration::from_millis(500)).await {
+            Ok(b) => match jsonrpc_error_detail(&b, redactor) {
+                Some(d) => format!("{line} ({d})"),
+                None => line,
+            },
+            Err(_) => line,
+        }
+    }
+}
+
+/// Reads an event stream body event by event.
+pub struct EventBody {
+    body: Incoming,
+    _conn: ConnGuard,
+    reader: SseReader,
+    queue: std::collections::VecDeque<SseEvent>,
+    ended: bool,
+}
+
+impl EventBody {
+    /// The next event; `Ok(None)` when the stream ended; `Err` when it broke or overflowed.
+    pub async fn next(&mut self) -> Result<Option<SseEvent>, String> {
+        loop {
+            if let Some(e) = self.queue.pop_front() {
+                return Ok(Some(e));
+            }
+            if self.ended {
+                return Ok(None);
+            }
+            match self.body.frame().await {
+                Some(Ok(frame)) => {
+                    if let Ok(data) = frame.into_data() {
+                        match self.reader.push(&data) {
+                            Fed::Events(e) => self.queue.extend(e),
+                            Fed::TooLarge => {
+                                return Err(format!(
+                                    "an event of the stream is larger than {} bytes",
+                                    super::sse::MAX_EVENT
+                                ))
+                            }
+                        }
+                    }
+                }
+                Some(Err(e)) => return Err(format!("the event stream broke ({e})")),
+                None => {
+                    self.ended = true;
+                    self.queue.extend(self.reader.finish());
+                }
+            }
+        }
+    }
+}
+
+/// One request: `method` to `url` with `headers` (and `Authorization: Bearer token`), over a
+/// new connection dialled within `open_timeout`. The failure in plain words (not yet
+/// redacted), starting with `what`.
+pub async fn send(
+    url: &Url,
+    token: Option<&str>,
+    open_timeout: Duration,
+    method: Method,
+    headers: &[(&str, String)],
+    body: Option<&Value>,
+) -> Result<Reply, String> {
+    let stream = match tokio::time::timeout(open_timeout, dial::dial(url, &[b"http/1.1"])).await {
+        Ok(Ok(s)) => s,
+        Ok(Err(e)) => return Err(e.to_string()),
+        Err(_) => {
+            return Err(format!(
+                "connection timed out after {}",
+                seconds(open_timeout)
+            ))
+        }
+    };
+    let (mut sender, conn) =
+        hyper::client::conn::http1::handshake::<_, Full<Bytes>>(TokioIo::new(stream))
+            .await
+            .map_err(|e| format!("HTTP failure: {e}"))?;
+    let guard = ConnGuard(tokio::spawn(async move {
+        let _ = conn.await;
+    }));
+    let mut path = url.path().to_string();
+    if let Some(q) = url.query() {
+        path.push('?');
+        path.push_str(q);
+    }
+    let host = match (url.host_str(), url.port()) {
+        (Some(h), Some(p)) => format!("{h}:{p}"),
+        (Some(h), None) => h.to_string(),
+        (None, _) => return Err("bad URL: no host".into()),
+    };
+    let mut builder = hyper::Request::builder()
+        .method(method)
+        .uri(path)
+        .header(HOST, host);
+    for (name, value) in headers {
+        builder = builder.header(*name, value.as_str());
+    }
+    if let Some(token) = token {
+        let mut value = HeaderValue::from_str(&format!("Bearer {token}"))
+            .map_err(|_| "the token cannot be sent in an HTTP header".to_string())?;
+        value.set_sensitive(true);
+        builder = builder.header(AUTHORIZATION, value);
+    }
+    let bytes = body.map(|b| Bytes::from(b.to_string())).unwrap_or_default();
+    let request = builder
+        .body(Full::new(bytes))
+        .map_err(|_| "bad URL or header: the request cannot be sent".to_string())?;
+    let response = sender
+        .send_request(request)
+        .await
+        .map_err(|e| hyper_error(&e))?;
+    let (parts, body) = response.into_parts();
+    Ok(Reply {
+        status: parts.status,
+        headers: parts.headers,
+        body,
+        _conn: guard,
+    })
+}
+
+/// The headers of a JSON-RPC POST.
+pub fn post_headers() -> Vec<(&'static str, String)> {
+    vec![
+        (CONTENT_TYPE.as_str(), "application/json".to_string()),
+        (ACCEPT.as_str(), ACCEPT_BOTH.to_string()),
+    ]
+}
+
+/// `message, code N` of a JSON-RPC error body, if the body is one.
+pub fn jsonrpc_error_detail(body: &Bytes, redactor: &Redactor) -> Option<String> {
+    let v: Value = serde_json::from_slice(body).ok()?;
+    let err = v.get("error")?;
+    let code = err.get("code").and_then(Value::as_i64);
+    let message = err
+        .get("message")
+        .and_then(Value::as_str)
+        .map(|m| redactor.redact(m));
+    match (message, code) {
+        (Some(m), Some(c)) => Some(format!("{m}, code {c}")),
+        (Some(m), None) => Some(m),
+        (None, Some(c)) => Some(format!("code {c}")),
+        (None, None) => None,
+    }
+}
+
+pub fn status_line(status: StatusCode) -> String {
+    match status.canonical_reason() {
+        Some(r) => format!("HTTP {} {r}", status.as_u16()),
+        None => format!("HTTP {}", status.as_u16()),
+    }
+}
+
+fn hyper_error(e: &hyper::Error) -> String {
+    if e.is_incomplete_message() {
+        "the server closed the connection without answering".into()
+    } else if e.is_parse() {
+        format!("not an HTTP answer ({e})")
+    } else if e.is_timeout() {
+        "timed out".into()
+    } else {
+        format!("HTTP failure ({e})")
+    }
+}

@@ -1,0 +1,223 @@
+//! The legacy HTTP+SSE transport (MCP 2024-11-05) as a [`Transport`]: GET the URL as an event
+//! stream, wait for its `endpoint` event (a URL on the same origin), POST every message there,
+//! and read every answer from the stream. The connection lives as long as the stream: its end
+//! is the connection's end.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use hyper::header::ACCEPT;
+use hyper::Method;
+use serde_json::Value;
+use tokio::sync::mpsc;
+use tokio::task::JoinSet;
+use tokio::time::Instant;
+use url::Url;
+
+use super::dial::seconds;
+use super::handshake::{self, Answer, Incoming};
+use super::http::HttpTarget;
+use super::http_client::{self, EventBody};
+use super::initialize::{self, SSE_VERSION};
+use super::model::Protocol;
+use super::session::{Closing, Gone, Received, Remains, Sent, Transport};
+use super::stop::StopSignal;
+use crate::engine::policy::Ended;
+use crate::engine::redact::Redactor;
+
+/// The era's name in reports.
+pub const ERA: &str = "sse";
+
+pub struct SseTransport {
+    target: HttpTarget,
+    redactor: Arc<Redactor>,
+    endpoint: Option<Url>,
+    tx: mpsc::UnboundedSender<Received>,
+    rx: mpsc::UnboundedReceiver<Received>,
+    /// The stream's reader and the POSTs in flight.
+    tasks: JoinSet<()>,
+}
+
+impl SseTransport {
+    pub fn new(target: HttpTarget, redactor: Arc<Redactor>) -> SseTransport {
+        let (tx, rx) = mpsc::unbounded_channel();
+        SseTransport {
+            target,
+            redactor,
+            endpoint: None,
+            tx,
+            rx,
+            tasks: JoinSet::new(),
+        }
+    }
+}
+
+/// GET `target`'s URL as an event stream: the stream, or why not (not yet redacted).
+pub async fn open_stream(target: &HttpTarget) -> Result<EventBody, String> {
+    let headers = [(ACCEPT.as_str(), "text/event-stream".to_string())];
+    let reply = http_client::send(
+        target.url(),
+        target.token(),
+        target.open_timeout,
+        Method::GET,
+        &headers,
+        None,
+    )
+    .await
+    .map_err(|e| format!("GET: {e}"))?;
+    if !reply.status.is_success() {
+        return Err(format!("GET: {}", http_client::status_line(reply.status)));
+    }
+    if !reply.is_event_stream() {
+        let ct = reply.content_type();
+        return Err(format!(
+            "GET: the answer is {}, not an event stream",
+            if ct.is_empty() {
+                "without a content type"
+            } else {
+                ct.as_str()
+            }
+        ));
+    }
+    Ok(reply.events())
+}
+
+/// Read `events` up to the `endpoint` event: the URL to POST to (same origin as `base`).
+pub async fn endpoint(events: &mut EventBody, base: &Url) -> Result<Url, String> {
+    loop {
+        match events.next().await? {
+            Some(e) if e.event == "endpoint" => {
+                let url = base
+                    .join(e.data.trim())
+                    .map_err(|err| format!("the endpoint event is not a URL ({err})"))?;
+                if url.origin() != base.origin() {
+                    return Err("the endpoint event names another origin (not followed)".into());
+                }
+                return Ok(url);
+            }
+            Some(_) => {}
+            None => return Err("the event stream ended before its endpoint event".into()),
+        }
+    }
+}
+
+impl Transport for SseTransport {
+    fn redactor(&self) -> Arc<Redactor> {
+        self.redactor.clone()
+    }
+
+    fn launch(&mut self) -> Result<Option<u32>, super::model::LaunchError> {
+        Ok(None)
+    }
+
+    fn dials(&self) -> bool {
+        true
+    }
+
+    async fn open(&mut self) -> Result<(), String> {
+        let limit = self.target.open_timeout;
+        let opened = tokio::time::timeout(limit, async {
+            let mut events = open_stream(&self.target).await?;
+            let url = endpoint(&mut events, self.target.url()).await?;
+            Ok::<_, String>((events, url))
+        })
+        .await;
+        let (events, url) = match opened {
+            Ok(r) => r?,
+            Err(_) => return Err(format!("no endpoint event within {}", seconds(limit))),
+        };
+        self.endpoint = Some(url);
+        let (tx, redactor) = (self.tx.clone(), self.redactor.clone());
+        self.tasks.spawn(read_stream(events, tx, redactor));
+        Ok(())
+    }
+
+    fn first_request(&self, _protocol: Protocol) -> Value {
+        initialize::request(SSE_VERSION)
+    }
+
+    fn read_answer(&self, _protocol: Protocol, msg: &Value, redactor: &Redactor) -> Answer {
+        initialize::read_answer(msg, SSE_VERSION, &[SSE_VERSION], ERA, redactor)
+    }
+
+    async fn send(&mut self, msg: &Value, _until: Instant) -> Sent {
+        let Some(endpoint) = self.endpoint.clone() else {
+            return Sent::Failed("no endpoint".into());
+        };
+        let (target, redactor, tx) = (self.target.clone(), self.redactor.clone(), self.tx.clone());
+        let msg = msg.clone();
+        self.tasks.spawn(async move {
+            let id = msg.get("method").and(msg.get("id")).and_then(Value::as_i64);
+            let method = msg
+                .get("method")
+                .and_then(Value::as_str)
+                .unwrap_or("a reply");
+            let why = match http_client::send(
+                &endpoint,
+                target.token(),
+                target.open_timeout,
+                Method::POST,
+                &http_client::post_headers(),
+                Some(&msg),
+            )
+            .await
+            {
+                Ok(r) if r.status.is_success() => return,
+                Ok(r) => r.failure(&redactor).await,
+                Err(e) => e,
+            };
+            if let Some(id) = id {
+                let why = redactor.redact(&format!("{method}: {why}"));
+                let _ = tx.send(Received::Failed { id, why });
+            }
+        });
+        Sent::Done
+    }
+
+    async fn recv(&mut self) -> Received {
+        match self.rx.recv().await {
+            Some(r) => r,
+            None => std::future::pending().await,
+        }
+    }
+
+    fn unanswered(&self, timeout: Duration) -> Ended {
+        Ended::TransportError {
+            reason: format!("ping timed out after {}", seconds(timeout)),
+        }
+    }
+
+    async fn close(mut self, _how: Closing, _stop: &StopSignal) -> Remains {
+        self.tasks.abort_all();
+        Remains::default()
+    }
+}
+
+/// Pass on every message of the stream; its end ends the connection.
+async fn read_stream(
+    mut events: EventBody,
+    tx: mpsc::UnboundedSender<Received>,
+    redactor: Arc<Redactor>,
+) {
+    let reason = loop {
+        match events.next().await {
+            Ok(Some(e)) => {
+                if e.event.is_empty() || e.event == "message" {
+                    if let Incoming::Message(m) = handshake::classify(e.data.as_bytes()) {
+                        let _ = tx.send(Received::Message(m));
+                    }
+                }
+            }
+            Ok(None) => break "the server ended its event stream".to_string(),
+            Err(why) => break why,
+        }
+    };
+    let reason = redactor.redact(&reason);
+    let _ = tx.send(Received::Gone(Gone {
+        at: Instant::now(),
+        ended: Ended::TransportError {
+            reason: reason.clone(),
+        },
+        before_handshake: reason,
+    }));
+}
