@@ -62,8 +62,11 @@ mkdir -p "$out"
 # Reproducible: sorted names, fixed owner and times (the commit's time when in git).
 mtime=$(git log -1 --format=%ct 2>/dev/null || echo 0)
 tmp="$out/.$name.tar.gz.tmp"
-tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$mtime" \
+# GNU tar for the reproducible flags (macOS runners have it as gtar).
+tar_cmd=$(command -v gtar || command -v tar)
+"$tar_cmd" --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$mtime" \
     -C "$stage" -czf "$tmp" "$name"
 mv "$tmp" "$out/$name.tar.gz"
-(cd "$out" && sha256sum "$name.tar.gz" > "$name.tar.gz.sha256.tmp" && mv "$name.tar.gz.sha256.tmp" "$name.tar.gz.sha256")
+sha256() { if command -v sha256sum >/dev/null 2>&1; then sha256sum "$@"; else shasum -a 256 "$@"; fi; }
+(cd "$out" && sha256 "$name.tar.gz" > "$name.tar.gz.sha256.tmp" && mv "$name.tar.gz.sha256.tmp" "$name.tar.gz.sha256")
 echo "$out/$name.tar.gz"
