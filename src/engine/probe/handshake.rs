@@ -222,7 +222,9 @@ pub fn read_answer(protocol: Protocol, msg: &Value, redactor: &Redactor) -> Answ
     }
 }
 
-fn read_error(protocol: Protocol, err: &Value, redactor: &Redactor) -> Answer {
+/// A JSON-RPC error's code, its message and the versions its `data.supported` names, server
+/// text redacted.
+pub(crate) fn error_parts(err: &Value, redactor: &Redactor) -> (Option<i64>, String, Vec<String>) {
     let code = err.get("code").and_then(Value::as_i64);
     let message = err
         .get("message")
@@ -240,6 +242,11 @@ fn read_error(protocol: Protocol, err: &Value, redactor: &Redactor) -> Answer {
                 .collect()
         })
         .unwrap_or_default();
+    (code, message, supported)
+}
+
+fn read_error(protocol: Protocol, err: &Value, redactor: &Redactor) -> Answer {
+    let (code, message, supported) = error_parts(err, redactor);
     let code_text = code.map_or_else(|| "no code".to_string(), |c| format!("code {c}"));
     let said = if message.is_empty() {
         code_text.clone()

@@ -329,7 +329,9 @@ async fn post(
     if !status.is_success() {
         // Read a little of the body: a JSON-RPC error there says more than the status.
         let detail = match tokio::time::timeout(Duration::from_millis(500), body.collect()).await {
-            Ok(Ok(collected)) => jsonrpc_error_detail(&collected.to_bytes(), redactor),
+            Ok(Ok(collected)) => {
+                super::http_client::jsonrpc_error_detail(&collected.to_bytes(), redactor)
+            }
             _ => None,
         };
         let line = status_line(status);
@@ -422,23 +424,6 @@ fn build_request(
     builder
         .body(Full::new(Bytes::from(body)))
         .map_err(|_| "bad URL: the path cannot be sent".to_string())
-}
-
-/// `message, code N` of a JSON-RPC error body, if the body is one.
-fn jsonrpc_error_detail(body: &Bytes, redactor: &Redactor) -> Option<String> {
-    let v: Value = serde_json::from_slice(body).ok()?;
-    let err = v.get("error")?;
-    let code = err.get("code").and_then(Value::as_i64);
-    let message = err
-        .get("message")
-        .and_then(Value::as_str)
-        .map(|m| redactor.redact(m));
-    match (message, code) {
-        (Some(m), Some(c)) => Some(format!("{m}, code {c}")),
-        (Some(m), None) => Some(m),
-        (None, Some(c)) => Some(format!("code {c}")),
-        (None, None) => None,
-    }
 }
 
 fn status_line(status: hyper::StatusCode) -> String {

@@ -77,23 +77,7 @@ pub fn read_answer(
 /// An error answer to `initialize`: a version refusal (naming the versions the server
 /// supports, in `data.supported`) is permanent; anything else an ordinary failure.
 fn refused(err: &Value, offered: &str, mut info: ServerInfo, redactor: &Redactor) -> Answer {
-    let code = err.get("code").and_then(Value::as_i64);
-    let message = err
-        .get("message")
-        .and_then(Value::as_str)
-        .map(|m| redactor.redact(m))
-        .unwrap_or_default();
-    let supported: Vec<String> = err
-        .get("data")
-        .and_then(|d| d.get("supported"))
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(|s| redactor.redact(s))
-                .collect()
-        })
-        .unwrap_or_default();
+    let (code, message, supported) = handshake::error_parts(err, redactor);
     let code_text = code.map_or_else(|| "no code".to_string(), |c| format!("code {c}"));
     let said = if message.is_empty() {
         code_text
