@@ -628,17 +628,17 @@ fn the_timer_says_what_the_host_does_under_the_rule_in_use() {
 /// in the words of how the server was started (a bare command, or an entry's `args`).
 #[test]
 fn a_script_that_does_not_exist_is_a_wrong_path_not_a_missing_dependency() {
-    let line = "Error: Cannot find module '/work/missing.mjs'";
+    let line = "Error: Cannot find module '/srv/app/missing.mjs'";
     let run = || run_of(vec![launch(1, End::Before(exit(1)), &[line])]);
     let d = diagnose(&run(), &setting());
     assert_eq!(d[0].id, Id::MissingDependency);
     assert_eq!(
         d[0].summary,
-        "`/work/missing.mjs` does not exist (the script node was asked to run)"
+        "`/srv/app/missing.mjs` does not exist (the script node was asked to run)"
     );
     assert!(
         d[0].next_step
-            .starts_with("check the path: /work/missing.mjs does not exist (a relative path is from the current folder"),
+            .starts_with("check the path: /srv/app/missing.mjs does not exist (a relative path is from the current folder"),
         "{}",
         d[0].next_step
     );
