@@ -142,7 +142,8 @@ fn a_timeout_wrapper_is_a_timer_from_the_spawn() {
     assert_eq!(d[0]["launches"], serde_json::json!([1, 2, 3]));
     let summary = d[0]["summary"].as_str().unwrap_or_default();
     assert!(
-        summary.starts_with("every launch ended 2") && summary.contains(" s after it was started"),
+        summary.starts_with("every launch ended 2")
+            && summary.contains(" s (median) after it was started"),
         "{summary}"
     );
     let t = texts(&d[0]);

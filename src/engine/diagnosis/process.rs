@@ -98,6 +98,7 @@ fn limit_hit(i: usize, l: &Launch) -> Option<Hit> {
             Confidence::Medium
         },
         name,
+        says: None,
         next: None,
         launches: vec![l.number],
         evidence,
@@ -155,6 +156,7 @@ fn native_signal_hit(i: usize, l: &Launch, signals: &[i32]) -> Option<Hit> {
             RULES[i].confidence
         },
         name: Some(format!("{name} ({})", signal_meaning(signal))),
+        says: None,
         next: Some(next),
         launches: vec![l.number],
         evidence,

@@ -152,7 +152,7 @@ fn a_fixed_limit_from_the_spawn_is_a_timer_with_its_exit_code() {
     assert_eq!(d[0].confidence, Confidence::High);
     assert!(
         d[0].summary
-            .starts_with("every launch ended 2 s after it was started: a timer"),
+            .starts_with("every launch ended 2 s (median) after it was started: a timer"),
         "{}",
         d[0].summary
     );

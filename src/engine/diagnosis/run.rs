@@ -10,7 +10,8 @@ use super::process;
 use super::table::{self, Confidence, Id, When, RULES};
 use super::text;
 use crate::engine::policy::timings::format_ms;
-use crate::engine::policy::{Ended, Outcome};
+use crate::engine::policy::{AlertRule, Counted, Ended, Outcome, Reset};
+use crate::engine::probe::verdict::median;
 use crate::engine::probe::{Launch, ProbeRun};
 
 /// The likely causes of the ends in `run`, the surest first. Empty when every judged launch
@@ -53,7 +54,7 @@ pub fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
     }
     for (i, rule) in RULES.iter().enumerate() {
         if let When::SameLifetime = rule.when {
-            if let Some(mut h) = same_lifetime(i, &died) {
+            if let Some(mut h) = same_lifetime(i, &died, run) {
                 let explained = hits.iter().any(|o| {
                     rule.unless.contains(&RULES[o.rule].id)
                         && o.launches.iter().any(|n| h.launches.contains(n))
@@ -102,8 +103,8 @@ fn steady(lives: &[(u32, f64)], died: usize) -> Option<(f64, f64)> {
 /// `timer`: two or more launches whose connections lived the same time (measured from the
 /// handshake), or whose processes ended the same time after their spawn (a `timeout 2`
 /// wrapper: the handshake's own time varies with start-up). The steadier of the two is used,
-/// and the evidence says which.
-fn same_lifetime(i: usize, died: &[&Launch]) -> Option<Hit> {
+/// and the evidence says which. The figure named is the median, as in the verdict.
+fn same_lifetime(i: usize, died: &[&Launch], run: &ProbeRun) -> Option<Hit> {
     let connected: Vec<(u32, f64)> = died
         .iter()
         .filter_map(|l| match &l.report.outcome {
@@ -112,13 +113,6 @@ fn same_lifetime(i: usize, died: &[&Launch]) -> Option<Hit> {
         })
         .collect();
     // Ended on its own (an exit or a signal), not stopped by the probe.
-    let codes: Vec<Option<i32>> = died
-        .iter()
-        .map(|l| match ended(l) {
-            Some(Ended::Exit { code }) => Some(code),
-            _ => None,
-        })
-        .collect();
     let spawned: Vec<(u32, f64)> = died
         .iter()
         .filter(|l| matches!(ended(l), Some(Ended::Exit { .. } | Ended::Signal { .. })))
@@ -145,29 +139,28 @@ fn same_lifetime(i: usize, died: &[&Launch]) -> Option<Hit> {
         .collect();
     let more = if lives.len() > 6 { ", ..." } else { "" };
     let launches: Vec<u32> = lives.iter().map(|x| x.0).collect();
-    let about = format_ms(round_ms(mid));
-    // Every launch exited with the same code that means something (124: `timeout`).
-    let code = codes
-        .first()
-        .copied()
-        .flatten()
-        .filter(|c| codes.iter().all(|x| *x == Some(*c)));
+    let typical = median(lives.iter().map(|x| x.1).collect()).unwrap_or(mid);
+    let about = format_ms(round_ms(typical));
+    let code = same_exit_code(died);
     let meaning = code
         .filter(|c| meaning::exit_meaning(*c).is_some())
         .map(|c| format!(" ({})", meaning::exit_text(c)))
         .unwrap_or_default();
-    let (name, text, next) = if from_spawn {
+    let host = what_the_host_says(run);
+    let (says, text, next) = if from_spawn {
         let next = if code == Some(124) {
             format!(
-                "remove the `timeout` that wraps the command (it ends the server {about} after its start; exit 124 is its mark), or give it longer: a host keeps a server running as long as it is connected"
+                "remove the `timeout` that wraps the command (it ends the server {about} after its start; exit 124 is its mark), or give it longer: a host keeps a server running as long as it is connected; {host}"
             )
         } else {
             format!(
-                "look for a limit of about {about} on the whole process (a `timeout` wrapper, a supervisor's or a CI job's run-time limit, a deliberate exit): a host keeps a server running as long as it is connected"
+                "look for a limit of about {about} on the whole process (a `timeout` wrapper, a supervisor's or a CI job's run-time limit, a deliberate exit): {host}"
             )
         };
         (
-            format!("launch ended {about} after it was started"),
+            Some(format!(
+                "every launch ended {about} (median) after it was started: a timer (a `timeout` wrapper, a run-time limit or a deliberate exit)"
+            )),
             format!(
                 "ended {}{more} after it was started{meaning}",
                 shown.join(", ")
@@ -176,12 +169,12 @@ fn same_lifetime(i: usize, died: &[&Launch]) -> Option<Hit> {
         )
     } else {
         (
-            format!("connection lived {about}"),
+            None,
             format!(
                 "connected for {}{more} after the handshake{meaning}",
                 shown.join(", ")
             ),
-            RULES[i].next.replace("{}", &about),
+            format!("{}: {host}", RULES[i].next.replace("{}", &about)),
         )
     };
     Some(Hit {
@@ -191,7 +184,8 @@ fn same_lifetime(i: usize, died: &[&Launch]) -> Option<Hit> {
         } else {
             Confidence::Medium
         },
-        name: Some(name),
+        name: Some(format!("{about} (median)")),
+        says,
         next: Some(next),
         launches: launches.clone(),
         evidence: vec![Evidence {
@@ -200,6 +194,51 @@ fn same_lifetime(i: usize, died: &[&Launch]) -> Option<Hit> {
             text,
         }],
     })
+}
+
+/// The exit code every launch that died ended with, when they all did with the same one.
+fn same_exit_code(died: &[&Launch]) -> Option<i32> {
+    let codes: Vec<Option<i32>> = died
+        .iter()
+        .map(|l| match ended(l) {
+            Some(Ended::Exit { code }) => Some(code),
+            _ => None,
+        })
+        .collect();
+    let first = codes.first().copied().flatten()?;
+    codes.iter().all(|c| *c == Some(first)).then_some(first)
+}
+
+/// What the host does about connections that keep ending, under the rule in use and as this
+/// run saw it: the `mcpl-down` it raised (when), or why it stays silent.
+fn what_the_host_says(run: &ProbeRun) -> String {
+    let rule = &run.policy.name;
+    if let Some(l) = run.launches.iter().find(|l| l.alert.is_some()) {
+        return format!(
+            "under rule {rule} the host raised mcpl-down {} into this run (launch {})",
+            format_ms(round_ms(l.report.ended_at_ms)),
+            l.number
+        );
+    }
+    let resets = run.policy.reset == Reset::OnHandshake
+        || run
+            .launches
+            .iter()
+            .filter_map(|l| l.decision)
+            .any(|d| matches!(d.counted, Counted::HandshakeReset | Counted::Lasted));
+    match run.policy.alert {
+        AlertRule::Down { from_attempt, .. } if !resets => format!(
+            "under rule {rule} each such end counts as a failure, and the host raises mcpl-down \
+             from attempt {from_attempt}"
+        ),
+        AlertRule::None => format!(
+            "rule {rule} never raises mcpl-down: the host stays silent while the server restarts"
+        ),
+        AlertRule::Down { .. } => format!(
+            "under rule {rule} each connection resets the failure count: the host never raises \
+             mcpl-down for this and stays silent while the server restarts"
+        ),
+    }
 }
 
 /// Hits grouped into diagnoses: one per row and thing named, evidence merged across launches.
@@ -244,7 +283,9 @@ fn group(hits: Vec<Hit>) -> Vec<Diagnosis> {
             Diagnosis {
                 id: rule.id,
                 confidence: g.confidence,
-                summary: fill(rule.says, rule.says_unnamed, name),
+                summary: g
+                    .says
+                    .unwrap_or_else(|| fill(rule.says, rule.says_unnamed, name)),
                 launches: g.launches,
                 evidence: g.evidence,
                 next_step: g
