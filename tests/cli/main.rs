@@ -20,6 +20,7 @@ mod probe_http_eras;
 mod probe_ws;
 mod schema;
 mod simulate;
+mod simulate_interrupt;
 mod support;
 mod surface;
 mod vocabulary;
