@@ -67,7 +67,7 @@ pub fn write_json(view: &View) -> io::Result<()> {
                 rows: &r.simulation.rows,
                 rows_total: r.simulation.rows_total,
                 summary: &r.simulation.summary,
-                timeline: strip_line(&r.simulation.strip),
+                timeline: strip_line(&r.simulation),
                 interrupted_at_ms: r.simulation.interrupted_at_ms,
             })
             .collect(),
