@@ -5,6 +5,7 @@ mod check_config;
 mod check_config_ci;
 mod completions;
 mod diagnosis;
+mod diagnosis_words;
 mod docs;
 mod hostile_files;
 mod hostile_io;

@@ -14,6 +14,7 @@ pub mod table;
 #[cfg(test)]
 mod tests;
 pub mod text;
+pub mod words;
 
 pub use model::{Diagnosis, Evidence, Setting, Source, MAX_EVIDENCE};
 pub use run::diagnose;

@@ -96,6 +96,11 @@ pub struct Setting {
     pub protocol: Option<Protocol>,
     /// The probe's `--handshake-timeout`, when it set one (a config check does not).
     pub handshake_timeout_ms: Option<f64>,
+    /// The command's arguments (redacted), to tie what the server says to one of them.
+    pub args: Vec<String>,
+    /// The variables the server got that are not the host's standard ones, with their values
+    /// (redacted), to tie what the server says to one of them.
+    pub env_values: Vec<(String, String)>,
 }
 
 impl Setting {
@@ -112,6 +117,35 @@ impl Setting {
         if let Target::Stdio(t) = target {
             s.command = Some(redactor.redact(&t.command.to_string_lossy()));
             s.cwd = t.cwd.clone();
+            s.args = t
+                .args
+                .iter()
+                .map(|a| redactor.redact(&a.to_string_lossy()))
+                .collect();
+            let pairs: Vec<(String, String)> = match &t.env {
+                Some(env) => env
+                    .iter()
+                    .map(|(k, v)| {
+                        (
+                            k.to_string_lossy().into_owned(),
+                            v.to_string_lossy().into_owned(),
+                        )
+                    })
+                    .collect(),
+                None => std::env::vars_os()
+                    .map(|(k, v)| {
+                        (
+                            k.to_string_lossy().into_owned(),
+                            v.to_string_lossy().into_owned(),
+                        )
+                    })
+                    .collect(),
+            };
+            s.env_values = pairs
+                .into_iter()
+                .filter(|(k, _)| !super::words::is_standard_env(k))
+                .map(|(k, v)| (k, redactor.redact(&v)))
+                .collect();
             let path = match &t.env {
                 Some(env) => {
                     s.given_env = Some(
@@ -140,6 +174,8 @@ pub(super) struct Hit {
     pub(super) name: Option<String>,
     /// Overrides the rule's next step (the environment or the protocol decide it).
     pub(super) next: Option<String>,
+    /// Overrides the rule's summary (what the server was given decides it).
+    pub(super) summary: Option<String>,
     pub(super) launches: Vec<u32>,
     pub(super) evidence: Vec<Evidence>,
 }

@@ -109,6 +109,7 @@ fn same_lifetime(i: usize, died: &[&Launch]) -> Option<Hit> {
         },
         name: Some(about.clone()),
         next: Some(RULES[i].next.replace("{}", &about)),
+        summary: None,
         launches: launches.clone(),
         evidence: vec![Evidence {
             launches,
@@ -163,7 +164,10 @@ fn group(hits: Vec<Hit>) -> Vec<Diagnosis> {
             Diagnosis {
                 id: rule.id,
                 confidence: g.confidence,
-                summary: fill(rule.says, rule.says_unnamed, name),
+                summary: g
+                    .summary
+                    .clone()
+                    .unwrap_or_else(|| fill(rule.says, rule.says_unnamed, name)),
                 launches: g.launches,
                 evidence: g.evidence,
                 next_step: g

@@ -26,6 +26,8 @@ pub enum Id {
     WrongProtocol,
     HandshakeTimeoutTooShort,
     CauseUnknown,
+    BadArgument,
+    MissingArgument,
 }
 
 impl Id {
@@ -46,6 +48,8 @@ impl Id {
         Id::WrongProtocol,
         Id::HandshakeTimeoutTooShort,
         Id::CauseUnknown,
+        Id::BadArgument,
+        Id::MissingArgument,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -65,6 +69,8 @@ impl Id {
             Id::WrongProtocol => "wrong-protocol",
             Id::HandshakeTimeoutTooShort => "handshake-timeout-too-short",
             Id::CauseUnknown => "cause-unknown",
+            Id::BadArgument => "bad-argument",
+            Id::MissingArgument => "missing-argument",
         }
     }
 
@@ -86,6 +92,8 @@ impl Id {
             Id::WrongProtocol => "the server refused or answered another protocol version: the entry's `protocol` is wrong",
             Id::HandshakeTimeoutTooShort => "every handshake timed out at a --handshake-timeout under a second: the probe's own limit, not the server",
             Id::CauseUnknown => "none of the above fits: what was seen, to start from",
+            Id::BadArgument => "the server rejects a value it was given (an argument or a variable of the entry), and names it",
+            Id::MissingArgument => "the server says it needs an argument it was not given",
         }
     }
 }
@@ -134,6 +142,8 @@ pub enum Name {
     Port,
     /// The word before the needle: `sh: 1: nodee: not found`.
     CommandBefore,
+    /// The whole line: `Please provide a database URL as a command-line argument`.
+    Line,
 }
 
 impl Name {
@@ -196,6 +206,10 @@ pub enum When {
     QuietExitAfterHandshake { within_ms: f64 },
     /// A protocol-version refusal (-32022), or an answer with another version.
     VersionRefused,
+    /// A line of stderr (not a stack frame) with one of these words that names a value the
+    /// launch was given: an argument, or a variable's value (matched on word boundaries,
+    /// relative paths also made absolute).
+    NamesAValue(&'static [&'static str]),
 }
 
 /// One row.
@@ -226,6 +240,8 @@ const SPECIFIC: &[Id] = &[
     Id::PortInUse,
     Id::MissingEnvVar,
     Id::OutOfMemory,
+    Id::BadArgument,
+    Id::MissingArgument,
 ];
 
 /// Every row, in order.
@@ -300,7 +316,7 @@ pub const RULES: &[Rule] = &[
         says_unnamed: "a module the server imports is missing",
         next: "install the server's dependencies where it runs (`npm install` / `pip install` in its folder, with the same interpreter), or fix the import of `{}`",
         next_unnamed: "install the server's dependencies where it runs (`npm install` / `pip install` in its folder, with the same interpreter)",
-        unless: &[],
+        unless: &[Id::BadArgument],
     },
     Rule {
         id: Id::PortInUse,
@@ -398,6 +414,8 @@ pub const RULES: &[Rule] = &[
             Id::OutOfMemory,
             Id::DiesOnRequest,
             Id::ExitsAfterHandshake,
+            Id::BadArgument,
+            Id::MissingArgument,
         ],
     },
     Rule {
@@ -439,6 +457,76 @@ pub const RULES: &[Rule] = &[
         next: "{}",
         next_unnamed: "set the entry's `protocol` to the handshake the server speaks",
         unless: &[],
+    },
+    // The server's own words about what it was given (the next step is written from the
+    // argument or variable it names: see `words.rs`).
+    Rule {
+        id: Id::BadArgument,
+        when: When::NamesAValue(&[
+            "not a valid",
+            "is not a ",
+            "is not an ",
+            "does not exist",
+            "doesn't exist",
+            "not exist",
+            "Cannot access",
+            "cannot access",
+            "Can't access",
+            "No such file",
+            "no such file",
+            "ENOENT",
+            "EACCES",
+            "ENOTDIR",
+            "Permission denied",
+            "permission denied",
+            "not found",
+            "Not found",
+            "NotFound",
+            "nvalid",
+            "nknown",
+            "nrecognized",
+            "No such option",
+            "not accessible",
+            "NoSuchPathError",
+            "NotADirectoryError",
+            "FileNotFoundError",
+            "No time zone found",
+            "must be",
+            "xpected",
+            "ailed to",
+            "ould not",
+            "nable to",
+            "rror",
+        ]),
+        confidence: Confidence::High,
+        says: "the server rejects {}",
+        says_unnamed: "the server rejects a value it was given",
+        next: "change {} in the entry's args",
+        next_unnamed: "change the value the server names in the entry's args",
+        unless: &[Id::CommandNotFound],
+    },
+    Rule {
+        id: Id::MissingArgument,
+        when: When::Stderr(&[
+            text("Please provide ", Name::Line),
+            text("please provide ", Name::Line),
+            text("the following arguments are required", Name::Line),
+            text("Missing option ", Name::Line),
+            text("Missing argument ", Name::Line),
+            text("missing required argument", Name::Line),
+            text("required option ", Name::Line),
+            text("requires at least one", Name::Line),
+            text("must be provided", Name::Line),
+            // A usage line alone says less (medium: see `words.rs`).
+            text("Usage: ", Name::Line),
+            text("usage: ", Name::Line),
+        ]),
+        confidence: Confidence::High,
+        says: "it was started without an argument it needs",
+        says_unnamed: "it was started without an argument it needs",
+        next: "add the argument it asks for to the entry's args (it says: \"{}\")",
+        next_unnamed: "add the argument it asks for to the entry's args",
+        unless: &[Id::BadArgument, Id::MissingEnvVar, Id::MissingDependency],
     },
 ];
 
