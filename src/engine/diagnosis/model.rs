@@ -143,7 +143,7 @@ impl Setting {
             };
             s.env_values = pairs
                 .into_iter()
-                .filter(|(k, _)| !super::words::is_standard_env(k))
+                .filter(|(k, _)| !is_standard_env(k))
                 .map(|(k, v)| (k, redactor.redact(&v)))
                 .collect();
             let path = match &t.env {
@@ -196,4 +196,19 @@ pub(super) fn round_ms(ms: f64) -> f64 {
     } else {
         ms.round()
     }
+}
+
+/// Variables every host passes or every shell has: never the value a server complains about.
+pub fn is_standard_env(name: &str) -> bool {
+    const STANDARD: &[&str] = &[
+        "PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "LANG", "LANGUAGE", "PWD", "OLDPWD",
+        "TMPDIR", "TEMP", "TMP", "HOSTNAME", "SHLVL", "_", "TZ", "DISPLAY", "EDITOR", "PAGER",
+        "MAIL", "COLUMNS", "LINES", "HISTFILE",
+    ];
+    STANDARD.contains(&name)
+        || name.starts_with("LC_")
+        || name.starts_with("XDG_")
+        || name.starts_with("SSH_")
+        || name.starts_with("CARGO")
+        || name.starts_with("RUST")
 }

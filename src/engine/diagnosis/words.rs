@@ -11,21 +11,6 @@ use super::table::{self, Confidence, When, RULES};
 use super::text;
 use crate::engine::probe::Launch;
 
-/// Variables every host passes or every shell has: never the value a server complains about.
-pub fn is_standard_env(name: &str) -> bool {
-    const STANDARD: &[&str] = &[
-        "PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "LANG", "LANGUAGE", "PWD", "OLDPWD",
-        "TMPDIR", "TEMP", "TMP", "HOSTNAME", "SHLVL", "_", "TZ", "DISPLAY", "EDITOR", "PAGER",
-        "MAIL", "COLUMNS", "LINES", "HISTFILE",
-    ];
-    STANDARD.contains(&name)
-        || name.starts_with("LC_")
-        || name.starts_with("XDG_")
-        || name.starts_with("SSH_")
-        || name.starts_with("CARGO")
-        || name.starts_with("RUST")
-}
-
 /// Whether the server came from a configuration entry (the entry's terms) or a bare command.
 fn from_entry(setting: &Setting) -> bool {
     setting.given_env.is_some()
