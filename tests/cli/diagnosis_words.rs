@@ -339,3 +339,151 @@ fn the_same_servers_healthy_get_no_cause() {
         assert_eq!(doc["diagnoses"], json!([]), "{c:?}");
     }
 }
+
+/// The diagnoses of `probe -- COMMAND` run from `dir`.
+fn diagnoses_in(dir: &Path, command: &[&str]) -> Vec<Value> {
+    let mut cmd = probe_cmd(command);
+    cmd.current_dir(dir);
+    let out = cmd.output().expect("the binary runs");
+    doc_of(&out, 1)["diagnoses"]
+        .as_array()
+        .expect("diagnoses")
+        .clone()
+}
+
+#[test]
+fn python_dash_m_outside_the_venv_names_the_interpreter_and_the_venv() {
+    // Python's own `/path/python3: No module named X` for `python3 -m X`, X only in ./.venv.
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let site = dir
+        .path()
+        .join(".venv/lib/python3.11/site-packages/mcp_fixture_srv");
+    std::fs::create_dir_all(&site).expect("mkdir");
+    std::fs::write(site.join("__init__.py"), "").expect("write");
+    let d = diagnoses_in(dir.path(), &["python3", "-m", "mcp_fixture_srv"]);
+    let (summary, next, evidence) = first(&d, "wrong-interpreter");
+    assert!(
+        summary.ends_with(
+            "has no module `mcp_fixture_srv`: the server is installed in another environment"
+        ),
+        "{summary}"
+    );
+    let venv = dir.path().join(".venv").display().to_string();
+    assert!(
+        next.starts_with(&format!(
+            "run it with that environment's interpreter: `{venv}/bin/python -m mcp_fixture_srv`"
+        )),
+        "{next}"
+    );
+    assert!(evidence
+        .iter()
+        .any(|e| e.contains(": No module named mcp_fixture_srv")));
+    assert!(d.iter().all(|x| x["id"] != "missing-dependency"), "{d:#?}");
+}
+
+#[test]
+fn a_runtime_too_old_names_the_version_it_needs_python_and_node() {
+    // A typing name the running Python lacks: "needs Python >= 3.13", not "not installed".
+    let d = diagnoses(&["python3", &faults("py"), "--mode", "typing"]);
+    let (summary, next, evidence) = first(&d, "runtime-too-old");
+    assert!(
+        summary.starts_with("the server needs Python >= 3.1"),
+        "{summary}"
+    );
+    assert!(summary.contains("is new in Python 3.1"), "{summary}");
+    assert!(next.starts_with("run it with Python 3.1"), "{next}");
+    assert!(
+        evidence
+            .iter()
+            .any(|e| e.starts_with("this launch ran Python 3.")),
+        "{evidence:#?}"
+    );
+    assert_eq!(d.len(), 1, "{d:#?}");
+    // Node 14 on `??=`.
+    let d = diagnoses(&["node", &faults("mjs"), "--mode", "old-node"]);
+    let (summary, next, _) = first(&d, "runtime-too-old");
+    assert_eq!(
+        summary,
+        "the server needs Node.js >= 15: Node.js before 15 says `Unexpected token '??='`"
+    );
+    assert!(
+        next.starts_with("run it with Node.js 15 or newer"),
+        "{next}"
+    );
+    assert!(d.iter().all(|x| x["id"] != "crash"), "{d:#?}");
+}
+
+#[test]
+fn npm_e404_names_the_package_not_the_log_line() {
+    let d = diagnoses(&[
+        "node",
+        &faults("mjs"),
+        "--mode",
+        "npm-e404",
+        "@modelcontextprotocol/server-filesystm",
+    ]);
+    let (summary, next, _) = first(&d, "package-not-found");
+    assert_eq!(
+        summary,
+        "npm's registry has no package `@modelcontextprotocol/server-filesystm`"
+    );
+    assert!(
+        next.starts_with(
+            "check the package name `@modelcontextprotocol/server-filesystm` in the command (a typo?)"
+        ),
+        "{next}"
+    );
+    assert!(!serde_json::to_string(&d)
+        .expect("json")
+        .contains("complete log"));
+}
+
+#[test]
+fn a_broken_npx_cache_names_the_folder_to_delete() {
+    // Node's own ERR_MODULE_NOT_FOUND from a package in ~/.npm/_npx/<hash> whose dependency
+    // was never installed (an install killed half-way).
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let folder = dir.path().join(".npm/_npx/0a1b2c3d4e5f6789");
+    let pkg = folder.join("node_modules/fixture-srv");
+    std::fs::create_dir_all(&pkg).expect("mkdir");
+    std::fs::write(pkg.join("index.mjs"), "import 'zod-not-installed';\n").expect("write");
+    let script = pkg.join("index.mjs").display().to_string();
+    let d = diagnoses(&["node", &script]);
+    let (summary, next, _) = first(&d, "broken-npx-cache");
+    let folder = folder.display().to_string();
+    assert_eq!(
+        summary,
+        format!("npx's cached copy of the package is incomplete: {folder}")
+    );
+    assert!(
+        next.starts_with(&format!("delete {folder} (`rm -rf {folder}`)")),
+        "{next}"
+    );
+    assert!(d.iter().all(|x| x["id"] != "missing-dependency"), "{d:#?}");
+}
+
+#[test]
+fn a_dependency_that_changed_is_named_with_its_version_to_pin() {
+    // Python: `ImportError: cannot import name 'OldName' from 'mcpfixture_dep' (.../site-packages/...)`.
+    let d = diagnoses(&["python3", &faults("py"), "--mode", "drift"]);
+    let (summary, next, _) = first(&d, "dependency-drift");
+    assert_eq!(
+        summary,
+        "`mcpfixture_dep` 2.0.0 has no `OldName`, which the server imports: the dependency \
+         changed under the server"
+    );
+    assert!(
+        next.starts_with("pin `mcpfixture_dep` below 2.0.0 where the server runs"),
+        "{next}"
+    );
+    // Node: `The requested module 'fixture-dep' does not provide an export named 'z'`.
+    let server = fixture("servers/drift/server.mjs").display().to_string();
+    let d = diagnoses(&["node", &server]);
+    let (summary, next, _) = first(&d, "dependency-drift");
+    assert!(
+        summary.starts_with("`fixture-dep` 2.0.0 has no `z`"),
+        "{summary}"
+    );
+    assert!(next.starts_with("pin `fixture-dep` below 2.0.0"), "{next}");
+    assert!(d.iter().all(|x| x["id"] != "crash"), "{d:#?}");
+}

@@ -2,6 +2,7 @@
 //! it died on, its stdout and its handshake.
 
 use super::model::{round_ms, Evidence, Hit, Setting, Source};
+use super::runtime;
 use super::spawn::path_evidence;
 use super::table::{self, Confidence, Id, Rule, When, RULES};
 use super::text;
@@ -181,6 +182,9 @@ fn stderr_hit(
     }
     if rule.id == Id::MissingArgument {
         words::argument_advice(&mut h, &t, setting);
+    }
+    if !runtime::advice(&mut h, rule.id, &t, line, l, setting) {
+        return None;
     }
     if rule.id == Id::MissingDependency {
         if let Some(n) = &h.name {

@@ -9,6 +9,7 @@
 pub mod launch;
 pub mod model;
 pub mod run;
+pub mod runtime;
 pub mod spawn;
 pub mod table;
 #[cfg(test)]

@@ -28,6 +28,11 @@ pub enum Id {
     CauseUnknown,
     BadArgument,
     MissingArgument,
+    WrongInterpreter,
+    RuntimeTooOld,
+    PackageNotFound,
+    BrokenNpxCache,
+    DependencyDrift,
 }
 
 impl Id {
@@ -50,6 +55,11 @@ impl Id {
         Id::CauseUnknown,
         Id::BadArgument,
         Id::MissingArgument,
+        Id::WrongInterpreter,
+        Id::RuntimeTooOld,
+        Id::PackageNotFound,
+        Id::BrokenNpxCache,
+        Id::DependencyDrift,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -71,6 +81,11 @@ impl Id {
             Id::CauseUnknown => "cause-unknown",
             Id::BadArgument => "bad-argument",
             Id::MissingArgument => "missing-argument",
+            Id::WrongInterpreter => "wrong-interpreter",
+            Id::RuntimeTooOld => "runtime-too-old",
+            Id::PackageNotFound => "package-not-found",
+            Id::BrokenNpxCache => "broken-npx-cache",
+            Id::DependencyDrift => "dependency-drift",
         }
     }
 
@@ -94,6 +109,11 @@ impl Id {
             Id::CauseUnknown => "none of the above fits: what was seen, to start from",
             Id::BadArgument => "the server rejects a value it was given (an argument or a variable of the entry), and names it",
             Id::MissingArgument => "the server says it needs an argument it was not given",
+            Id::WrongInterpreter => "`python -m X` run by an interpreter that does not have X (outside the server's venv)",
+            Id::RuntimeTooOld => "the Python or Node.js that ran the server is older than the server needs",
+            Id::PackageNotFound => "npm or PyPI has no package of the name the entry gives (a typo)",
+            Id::BrokenNpxCache => "npx's cached copy of the package is incomplete: its folder must be deleted",
+            Id::DependencyDrift => "a dependency changed under the server: a name the server imports is gone from it",
         }
     }
 }
@@ -242,6 +262,11 @@ const SPECIFIC: &[Id] = &[
     Id::OutOfMemory,
     Id::BadArgument,
     Id::MissingArgument,
+    Id::WrongInterpreter,
+    Id::RuntimeTooOld,
+    Id::PackageNotFound,
+    Id::BrokenNpxCache,
+    Id::DependencyDrift,
 ];
 
 /// Every row, in order.
@@ -316,7 +341,14 @@ pub const RULES: &[Rule] = &[
         says_unnamed: "a module the server imports is missing",
         next: "install the server's dependencies where it runs (`npm install` / `pip install` in its folder, with the same interpreter), or fix the import of `{}`",
         next_unnamed: "install the server's dependencies where it runs (`npm install` / `pip install` in its folder, with the same interpreter)",
-        unless: &[Id::BadArgument],
+        unless: &[
+            Id::BadArgument,
+            Id::WrongInterpreter,
+            Id::RuntimeTooOld,
+            Id::PackageNotFound,
+            Id::BrokenNpxCache,
+            Id::DependencyDrift,
+        ],
     },
     Rule {
         id: Id::PortInUse,
@@ -503,7 +535,14 @@ pub const RULES: &[Rule] = &[
         says_unnamed: "the server rejects a value it was given",
         next: "change {} in the entry's args",
         next_unnamed: "change the value the server names in the entry's args",
-        unless: &[Id::CommandNotFound],
+        unless: &[
+            Id::CommandNotFound,
+            Id::WrongInterpreter,
+            Id::RuntimeTooOld,
+            Id::PackageNotFound,
+            Id::BrokenNpxCache,
+            Id::DependencyDrift,
+        ],
     },
     Rule {
         id: Id::MissingArgument,
@@ -527,6 +566,77 @@ pub const RULES: &[Rule] = &[
         next: "add the argument it asks for to the entry's args (it says: \"{}\")",
         next_unnamed: "add the argument it asks for to the entry's args",
         unless: &[Id::BadArgument, Id::MissingEnvVar, Id::MissingDependency],
+    },
+    // Runtime and install (the next step is written from the line: see `runtime.rs`).
+    Rule {
+        id: Id::WrongInterpreter,
+        when: When::Stderr(&[text(": No module named ", Name::QuotedOrWord)]),
+        confidence: Confidence::High,
+        says: "the interpreter that ran it has no module `{}`",
+        says_unnamed: "the interpreter that ran it lacks the server's module",
+        next: "run it with the interpreter of the environment where `{}` is installed",
+        next_unnamed: "run it with the interpreter of the environment where the server is installed",
+        unless: &[],
+    },
+    Rule {
+        id: Id::RuntimeTooOld,
+        when: When::Stderr(&[
+            text("cannot import name ", Name::Quoted),
+            text("ModuleNotFoundError: No module named ", Name::Quoted),
+            text("unsupported operand type(s) for |", Name::Nothing),
+            text("Unsupported engine", Name::Nothing),
+            text("Unexpected token '", Name::Nothing),
+            text(" is not defined", Name::Nothing),
+            text(" is not a function", Name::Nothing),
+        ]),
+        confidence: Confidence::High,
+        says: "the server needs {}",
+        says_unnamed: "the server needs a newer runtime",
+        next: "run it with {} or newer",
+        next_unnamed: "run it with a newer runtime",
+        unless: &[],
+    },
+    Rule {
+        id: Id::PackageNotFound,
+        when: When::Stderr(&[
+            text("is not in this registry", Name::Nothing),
+            text("404 Not Found - GET ", Name::Nothing),
+            text("No matching distribution found for ", Name::WordAfter),
+            text("was not found in the package registry", Name::Nothing),
+        ]),
+        confidence: Confidence::High,
+        says: "the registry has no package `{}`",
+        says_unnamed: "the registry has no package of that name",
+        next: "check the package name `{}` in the entry's args",
+        next_unnamed: "check the package name in the entry's args",
+        unless: &[],
+    },
+    Rule {
+        id: Id::BrokenNpxCache,
+        when: When::Stderr(&[Text {
+            contains: "/_npx/",
+            name: Name::Nothing,
+            with: Some("Cannot find "),
+        }]),
+        confidence: Confidence::High,
+        says: "npx's cached copy of the package is incomplete: {}",
+        says_unnamed: "npx's cached copy of the package is incomplete",
+        next: "delete {}; the next launch installs the package again",
+        next_unnamed: "delete the `~/.npm/_npx/<hash>` folder named above; the next launch installs the package again",
+        unless: &[],
+    },
+    Rule {
+        id: Id::DependencyDrift,
+        when: When::Stderr(&[
+            text("cannot import name ", Name::Quoted),
+            text("does not provide an export named ", Name::Quoted),
+        ]),
+        confidence: Confidence::High,
+        says: "a dependency no longer has `{}`, which the server imports",
+        says_unnamed: "a dependency changed under the server",
+        next: "pin the dependency to the version the server was built with",
+        next_unnamed: "pin the dependency to the version the server was built with",
+        unless: &[Id::RuntimeTooOld],
     },
 ];
 

@@ -327,11 +327,17 @@ fn path_fact(value: &str, cwd: Option<&Path>) -> Option<String> {
 }
 
 /// `bad-argument`: a line of the server's stderr that complains and names a value it was
-/// given.
+/// given, on a launch that ended before its handshake.
 pub(super) fn value_hit(i: usize, l: &Launch, setting: &Setting) -> Option<Hit> {
     let When::NamesAValue(words) = RULES[i].when else {
         return None;
     };
+    // A server that completed its handshake accepted what it was given: a later line naming
+    // one of its values (`crashed on tools/list` under `--crash-on tools/list`) is about
+    // something else.
+    if l.report.connected_at_ms.is_some() {
+        return None;
+    }
     let givens = givens(setting);
     if givens.is_empty() {
         return None;
