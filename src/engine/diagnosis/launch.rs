@@ -73,8 +73,8 @@ fn hit(rule: usize, l: &Launch, name: Option<String>, evidence: Vec<Evidence>) -
         rule,
         confidence: RULES[rule].confidence,
         name,
+        says: None,
         next: None,
-        summary: None,
         launches: vec![l.number],
         evidence,
     }
@@ -187,18 +187,44 @@ fn stderr_hit(
         return None;
     }
     if rule.id == Id::MissingDependency {
-        if let Some(n) = &h.name {
-            if n.starts_with('/') || n.starts_with('.') {
-                // Node could not find the script itself, not a dependency.
-                if t.contains.starts_with("Cannot find module") {
-                    h.next = Some(format!(
-                        "check the script's path in the entry's args: {n} does not exist (relative paths are from the host's working folder)"
-                    ));
-                }
+        if let Some(n) = h.name.clone() {
+            // Node could not find the script itself, not a dependency.
+            if (n.starts_with('/') || n.starts_with('.'))
+                && t.contains.starts_with("Cannot find module")
+            {
+                script_not_found(&mut h, n, setting);
             }
         }
     }
     Some(h)
+}
+
+/// Node could not find the script it was asked to run (`node missing.mjs`): a wrong path, not a
+/// missing dependency. For an entry, the entry's `args` and the host's working folder; for a
+/// bare command, the current folder.
+fn script_not_found(h: &mut Hit, path: String, setting: &Setting) {
+    let interpreter = setting
+        .command
+        .as_deref()
+        .map(|c| c.rsplit('/').next().unwrap_or(c).to_string())
+        .unwrap_or_else(|| "node".to_string());
+    h.says = Some(format!(
+        "`{path}` does not exist (the script {interpreter} was asked to run)"
+    ));
+    h.next = Some(if setting.entry {
+        format!(
+            "check the script's path in the entry's args: {path} does not exist (relative paths \
+             are from the host's working folder)"
+        )
+    } else {
+        let folder = setting
+            .cwd
+            .clone()
+            .or_else(|| std::env::current_dir().ok())
+            .map(|d| format!(", {}", d.display()))
+            .unwrap_or_default();
+        format!("check the path: {path} does not exist (a relative path is from the current folder{folder})")
+    });
 }
 
 /// `oom`: killed while its memory rose to the end.

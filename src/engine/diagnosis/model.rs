@@ -101,6 +101,10 @@ pub struct Setting {
     /// The variables the server got that are not the host's standard ones, with their values
     /// (redacted), to tie what the server says to one of them.
     pub env_values: Vec<(String, String)>,
+    /// The server comes from a host configuration's entry (`--config`): a next step may name
+    /// the entry's fields (`command`, `args`) and the host's working folder. `false`: a bare
+    /// command (`probe -- CMD`), run from the current folder.
+    pub entry: bool,
 }
 
 impl Setting {
@@ -172,10 +176,10 @@ pub(super) struct Hit {
     pub(super) confidence: Confidence,
     /// The thing named.
     pub(super) name: Option<String>,
+    /// Overrides the rule's summary (what the evidence shows is more precise than the row).
+    pub(super) says: Option<String>,
     /// Overrides the rule's next step (the environment or the protocol decide it).
     pub(super) next: Option<String>,
-    /// Overrides the rule's summary (what the server was given decides it).
-    pub(super) summary: Option<String>,
     pub(super) launches: Vec<u32>,
     pub(super) evidence: Vec<Evidence>,
 }

@@ -8,7 +8,8 @@ use super::model::{fill, round_ms, Diagnosis, Evidence, Hit, Setting, Source, MA
 use super::table::{self, Confidence, Id, When, RULES};
 use super::text;
 use crate::engine::policy::timings::format_ms;
-use crate::engine::policy::Outcome;
+use crate::engine::policy::{AlertRule, Counted, Outcome, Reset};
+use crate::engine::probe::verdict::median;
 use crate::engine::probe::{Launch, ProbeRun};
 
 /// The likely causes of the ends in `run`, the surest first. Empty when every judged launch
@@ -50,7 +51,7 @@ pub fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
     }
     for (i, rule) in RULES.iter().enumerate() {
         if let When::SameLifetime = rule.when {
-            if let Some(h) = same_lifetime(i, &died) {
+            if let Some(h) = same_lifetime(i, &died, run) {
                 let explained = hits.iter().any(|o| {
                     rule.unless.contains(&RULES[o.rule].id)
                         && o.launches.iter().any(|n| h.launches.contains(n))
@@ -68,8 +69,9 @@ pub fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
     out
 }
 
-/// `timer`: two or more connections that lived the same time (within 5 % or 50 ms).
-fn same_lifetime(i: usize, died: &[&Launch]) -> Option<Hit> {
+/// `timer`: two or more connections that lived the same time (within 5 % or 50 ms). The
+/// figure named is their median, as in the verdict (one figure for one fact).
+fn same_lifetime(i: usize, died: &[&Launch], run: &ProbeRun) -> Option<Hit> {
     let lives: Vec<(u32, f64)> = died
         .iter()
         .filter_map(|l| match &l.report.outcome {
@@ -99,7 +101,8 @@ fn same_lifetime(i: usize, died: &[&Launch]) -> Option<Hit> {
         .collect();
     let more = if lives.len() > 6 { ", ..." } else { "" };
     let launches: Vec<u32> = lives.iter().map(|x| x.0).collect();
-    let about = format_ms(round_ms(mid));
+    let typical = median(lives.iter().map(|x| x.1).collect()).unwrap_or(mid);
+    let about = format_ms(round_ms(typical));
     Some(Hit {
         rule: i,
         confidence: if lives.len() >= 3 {
@@ -107,9 +110,13 @@ fn same_lifetime(i: usize, died: &[&Launch]) -> Option<Hit> {
         } else {
             Confidence::Medium
         },
-        name: Some(about.clone()),
-        next: Some(RULES[i].next.replace("{}", &about)),
-        summary: None,
+        name: Some(format!("{about} (median)")),
+        says: None,
+        next: Some(format!(
+            "{}: {}",
+            RULES[i].next.replace("{}", &about),
+            what_the_host_says(run)
+        )),
         launches: launches.clone(),
         evidence: vec![Evidence {
             launches,
@@ -120,6 +127,38 @@ fn same_lifetime(i: usize, died: &[&Launch]) -> Option<Hit> {
             ),
         }],
     })
+}
+
+/// What the host does about connections that keep ending, under the rule in use and as this
+/// run saw it: the `mcpl-down` it raised (when), or why it stays silent.
+fn what_the_host_says(run: &ProbeRun) -> String {
+    let rule = &run.policy.name;
+    if let Some(l) = run.launches.iter().find(|l| l.alert.is_some()) {
+        return format!(
+            "under rule {rule} the host raised mcpl-down {} into this run (launch {})",
+            format_ms(round_ms(l.report.ended_at_ms)),
+            l.number
+        );
+    }
+    let resets = run.policy.reset == Reset::OnHandshake
+        || run
+            .launches
+            .iter()
+            .filter_map(|l| l.decision)
+            .any(|d| matches!(d.counted, Counted::HandshakeReset | Counted::Lasted));
+    match run.policy.alert {
+        AlertRule::Down { from_attempt, .. } if !resets => format!(
+            "under rule {rule} each such end counts as a failure, and the host raises mcpl-down \
+             from attempt {from_attempt}"
+        ),
+        AlertRule::None => format!(
+            "rule {rule} never raises mcpl-down: the host stays silent while the server restarts"
+        ),
+        AlertRule::Down { .. } => format!(
+            "under rule {rule} each connection resets the failure count: the host never raises \
+             mcpl-down for this and stays silent while the server restarts"
+        ),
+    }
 }
 
 /// Hits grouped into diagnoses: one per row and thing named, evidence merged across launches.
@@ -165,8 +204,7 @@ fn group(hits: Vec<Hit>) -> Vec<Diagnosis> {
                 id: rule.id,
                 confidence: g.confidence,
                 summary: g
-                    .summary
-                    .clone()
+                    .says
                     .unwrap_or_else(|| fill(rule.says, rule.says_unnamed, name)),
                 launches: g.launches,
                 evidence: g.evidence,

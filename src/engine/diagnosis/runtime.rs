@@ -124,7 +124,7 @@ fn wrong_interpreter(h: &mut Hit, line: &str, s: &Setting) -> bool {
     match &found {
         Some(venv) => {
             note(h, Source::Spawn, format!("{} has `{top}`", venv.display()));
-            h.summary = Some(format!(
+            h.says = Some(format!(
                 "`{interp}` has no module `{module}`: the server is installed in another environment"
             ));
             h.next = Some(format!(
@@ -138,7 +138,7 @@ fn wrong_interpreter(h: &mut Hit, line: &str, s: &Setting) -> bool {
                 Source::Spawn,
                 format!("no .venv or venv folder with `{top}` found from the server's folder up"),
             );
-            h.summary = Some(format!("`{interp}` has no module `{module}`"));
+            h.says = Some(format!("`{interp}` has no module `{module}`"));
             h.next = Some(format!(
                 "run it with the interpreter of the environment where `{module}` is installed (its `.venv/bin/python`) as {place}, install it for `{interp}` (`{interp} -m pip install ...`), or start it with `uvx`"
             ));
@@ -252,7 +252,7 @@ fn too_old(h: &mut Hit, t: &Text, line: &str, l: &Launch, s: &Setting) -> bool {
     }
     let used = seen.unwrap_or_else(|| format!("`{}`", s.command.clone().unwrap_or_default()));
     h.name = Some(format!("{runtime} >= {v}"));
-    h.summary = Some(format!("the server needs {runtime} >= {v}: {what}"));
+    h.says = Some(format!("the server needs {runtime} >= {v}: {what}"));
     let how = if python {
         format!("a newer `python3.x`, or `uvx --python {v} ...`")
     } else {
@@ -308,7 +308,7 @@ fn package_not_found(h: &mut Hit, t: &Text, line: &str, s: &Setting) -> bool {
         return false;
     };
     h.name = Some(name.clone());
-    h.summary = Some(format!("{registry} has no package `{name}`"));
+    h.says = Some(format!("{registry} has no package `{name}`"));
     h.next = Some(terms(
         &format!(
             "check the package name `{name}` in the entry's args (a typo?): {registry} has no package of that name; a private package needs its registry configured"
@@ -350,7 +350,7 @@ fn npx_cache(h: &mut Hit, line: &str) -> bool {
         },
     );
     h.name = Some(folder.clone());
-    h.summary = Some(format!(
+    h.says = Some(format!(
         "npx's cached copy of the package is incomplete: {folder}"
     ));
     h.next = Some(format!(
@@ -436,7 +436,7 @@ fn drift(h: &mut Hit, t: &Text, line: &str, l: &Launch) -> bool {
         None => format!("`{pkg}`"),
     };
     h.name = Some(pkg.clone());
-    h.summary = Some(format!(
+    h.says = Some(format!(
         "{shown} has no `{name}`, which the server imports: the dependency changed under the server"
     ));
     let pin = match (&version, python) {

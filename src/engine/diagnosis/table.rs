@@ -436,8 +436,8 @@ pub const RULES: &[Rule] = &[
         confidence: Confidence::High,
         says: "every connection lived {}: a timer (an idle timeout or a deliberate exit)",
         says_unnamed: "every connection lived the same time: a timer",
-        next: "look for a timeout of about {} in the server or what runs it (an idle timeout, a proxy closing idle connections): the host may stay silent for minutes",
-        next_unnamed: "look for a timeout in the server or what runs it (an idle timeout, a proxy closing idle connections): the host may stay silent for minutes",
+        next: "look for a timeout of about {} in the server or what runs it (an idle timeout, a proxy closing idle connections)",
+        next_unnamed: "look for a timeout in the server or what runs it (an idle timeout, a proxy closing idle connections)",
         unless: &[
             Id::Crash,
             Id::MissingDependency,

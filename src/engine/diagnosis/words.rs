@@ -13,7 +13,7 @@ use crate::engine::probe::Launch;
 
 /// Whether the server came from a configuration entry (the entry's terms) or a bare command.
 fn from_entry(setting: &Setting) -> bool {
-    setting.given_env.is_some()
+    setting.entry
 }
 
 /// `text` in the command's terms when the server is a bare command.
@@ -406,7 +406,7 @@ pub(super) fn value_hit(i: usize, l: &Launch, setting: &Setting) -> Option<Hit> 
             confidence: RULES[i].confidence,
             name: Some(g.shown.clone()),
             next: Some(next),
-            summary: Some(summary),
+            says: Some(summary),
             launches: vec![l.number],
             evidence,
         });
@@ -419,7 +419,7 @@ pub(super) fn value_hit(i: usize, l: &Launch, setting: &Setting) -> Option<Hit> 
 pub(super) fn argument_advice(h: &mut Hit, matched: &table::Text, setting: &Setting) {
     if matched.contains.eq_ignore_ascii_case("usage: ") {
         h.confidence = Confidence::Medium;
-        h.summary = Some("it printed its usage: an argument is wrong or missing".to_string());
+        h.says = Some("it printed its usage: an argument is wrong or missing".to_string());
         h.next = Some(terms(
             &format!(
                 "compare the entry's args with the usage it prints: \"{}\"",
@@ -532,7 +532,7 @@ pub(super) fn env_advice(h: &mut Hit, setting: &Setting, line: &str, keyed: bool
     if missing.is_empty() {
         // Everything it asks for, it got: the values are suspect, not their absence.
         h.confidence = Confidence::Medium;
-        h.summary = Some(format!(
+        h.says = Some(format!(
             "the server asks for {}, which it gets: {} suspect",
             names(&had),
             if had.len() == 1 {
@@ -549,7 +549,7 @@ pub(super) fn env_advice(h: &mut Hit, setting: &Setting, line: &str, keyed: bool
     }
     h.name = Some(missing.join(", "));
     if named.len() > 1 {
-        h.summary = Some(if had.is_empty() {
+        h.says = Some(if had.is_empty() {
             format!("the environment variables {} are not set", names(&missing))
         } else {
             format!(
