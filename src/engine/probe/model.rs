@@ -7,6 +7,7 @@ use std::time::{Duration, SystemTime};
 use serde::Serialize;
 use tokio::time::Instant;
 
+use super::limits;
 use super::memory;
 use super::opening::record::Opening;
 use super::stop::StopSignal;
@@ -240,6 +241,9 @@ pub struct ProcessFacts {
     pub exited: Option<Ended>,
     /// Its resident memory (with its descendants) while the attempt ran.
     pub memory: memory::MemoryTrace,
+    /// The resource limits it ran under that are not the usual ones (a finite address space or
+    /// CPU time, few open files or processes), from `/proc/PID/limits`.
+    pub limits: Vec<limits::Limit>,
 }
 
 impl AttemptReport {
