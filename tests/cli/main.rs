@@ -11,6 +11,7 @@ mod hostile_files;
 mod hostile_io;
 mod hostile_kill;
 mod hostile_proc;
+mod hostile_records;
 mod hostile_secrets;
 mod opening;
 mod packaging;

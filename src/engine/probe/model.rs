@@ -109,6 +109,9 @@ pub struct ServerInfo {
     /// Modern: `result.supportedVersions`; a -32022 refusal: `error.data.supported`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub supported_versions: Vec<String>,
+    /// Versions the server listed beyond the first 16 (not kept). Absent when 0.
+    #[serde(skip_serializing_if = "crate::engine::folded::is_zero")]
+    pub supported_versions_folded: u64,
     /// `serverInfo.name`.
     pub name: Option<String>,
     /// `serverInfo.version`.
