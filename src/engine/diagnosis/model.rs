@@ -101,6 +101,8 @@ pub struct Setting {
     /// The variables the server got that are not the host's standard ones, with their values
     /// (redacted), to tie what the server says to one of them.
     pub env_values: Vec<(String, String)>,
+    /// The probe's `--start-budget` (how long an install may take), when it set one.
+    pub start_budget_ms: Option<f64>,
     /// The server comes from a host configuration's entry (`--config`): a next step may name
     /// the entry's fields (`command`, `args`) and the host's working folder. `false`: a bare
     /// command (`probe -- CMD`), run from the current folder.

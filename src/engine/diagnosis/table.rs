@@ -104,6 +104,10 @@ pub enum When {
     /// launch was given: an argument, or a variable's value (matched on word boundaries,
     /// relative paths also made absolute).
     NamesAValue(&'static [&'static str]),
+    /// Ended (or stopped) while an installer in its process tree was still installing.
+    InstallUnfinished,
+    /// Its first process exited on its own while others of the launch kept running.
+    LeftRunning,
 }
 
 /// One row.
@@ -411,6 +415,8 @@ pub const RULES: &[Rule] = &[
             Id::FatalSignal,
             Id::BadArgument,
             Id::MissingArgument,
+            Id::Backgrounded,
+            Id::InstallCutShort,
         ],
     },
     Rule {
@@ -444,7 +450,7 @@ pub const RULES: &[Rule] = &[
         says_unnamed: "it ends right after its handshake without an error: it believes its input ended or it was told to stop",
         next: "run it by hand with its stdin held open (`cat | COMMAND`): a server must read until its stdin closes; look for a one-shot mode, or a wrapper that closes its stdin",
         next_unnamed: "run it by hand with its stdin held open (`cat | COMMAND`): a server must read until its stdin closes; look for a one-shot mode, or a wrapper that closes its stdin",
-        unless: &[Id::DiesOnRequest],
+        unless: &[Id::DiesOnRequest, Id::Backgrounded],
     },
     Rule {
         id: Id::KilledFromOutside,
@@ -474,6 +480,26 @@ pub const RULES: &[Rule] = &[
             Id::ResourceLimit,
             Id::Crash,
         ],
+    },
+    Rule {
+        id: Id::InstallCutShort,
+        when: When::InstallUnfinished,
+        confidence: Confidence::High,
+        says: "it was still installing ({}) when the launch ended: a first start longer than the host waits",
+        says_unnamed: "it was still installing when the launch ended: a first start longer than the host waits",
+        next: "install the package once before the host starts it (run the entry's command in a terminal until it serves, or install it globally and use its command), or give the host a longer start budget (probe: --start-budget)",
+        next_unnamed: "install the package once before the host starts it (run the entry's command in a terminal until it serves, or install it globally and use its command), or give the host a longer start budget (probe: --start-budget)",
+        unless: &[],
+    },
+    Rule {
+        id: Id::Backgrounded,
+        when: When::LeftRunning,
+        confidence: Confidence::High,
+        says: "the command exited and left {} running: it starts the server in the background",
+        says_unnamed: "the command exited and left the server running in the background",
+        next: "run the server in the foreground: drop the `&` (or `nohup`, `--daemon`, `--detach`) from the command, or `exec` it as the wrapper's last line; a host talks to the process it started, over its stdin and stdout, and takes that process's exit for the server's end",
+        next_unnamed: "run the server in the foreground: drop the `&` (or `nohup`, `--daemon`, `--detach`) from the command, or `exec` it as the wrapper's last line; a host talks to the process it started, over its stdin and stdout, and takes that process's exit for the server's end",
+        unless: &[],
     },
     Rule {
         id: Id::WrongProtocol,
