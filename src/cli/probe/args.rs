@@ -227,5 +227,6 @@ pub(crate) fn live_bounds(args: &ProbeArgs) -> Bounds {
         handshake_ms: args.handshake_timeout,
         watch_ms: args.watch,
         run_for_ms: args.run_for,
+        launches: super::plan::launch_limit(args),
     }
 }
