@@ -1,6 +1,7 @@
 //! Each row of the table against one launch: its exit, stderr, memory, signal, the request
 //! it died on, its stdout and its handshake.
 
+use super::meaning;
 use super::model::{round_ms, Evidence, Hit, Setting, Source};
 use super::spawn::path_evidence;
 use super::table::{self, Confidence, Id, Rule, When, RULES};
@@ -27,7 +28,7 @@ pub(super) fn ev(l: &Launch, source: Source, text: String) -> Evidence {
 }
 
 /// The first line of the launch's stderr matching one of `texts`, with the thing it names.
-fn stderr_match<'a>(
+pub(super) fn stderr_match<'a>(
     l: &'a Launch,
     texts: &[table::Text],
 ) -> Option<(&'a String, Option<String>, table::Text)> {
@@ -88,7 +89,7 @@ pub(super) fn launch_hit(i: usize, rule: &Rule, l: &Launch, setting: &Setting) -
                 Ended::Exit { code } if codes.contains(&code) => code,
                 _ => return None,
             };
-            let mut evidence = vec![ev(l, Source::Exit, format!("exit {code}"))];
+            let mut evidence = vec![ev(l, Source::Exit, meaning::exit_text(code))];
             let mut name = None;
             if let Some((line, n, _)) = stderr_match(l, named_by) {
                 evidence.push(ev(l, Source::Stderr, text::quote(line)));
@@ -161,6 +162,8 @@ pub(super) fn launch_hit(i: usize, rule: &Rule, l: &Launch, setting: &Setting) -
             ))
         }
         When::VersionRefused => version_hit(i, l, setting),
+        // In `process.rs`.
+        When::Limited { .. } | When::NativeSignal(_) => None,
     }
 }
 

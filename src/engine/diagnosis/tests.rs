@@ -93,6 +93,7 @@ fn launch(number: u32, end: End, stderr: &[&str]) -> Launch {
             process: Some(ProcessFacts {
                 exited,
                 memory: MemoryTrace::default(),
+                limits: Vec::new(),
             }),
             opening: None,
             misbehaviour: Default::default(),
@@ -806,3 +807,6 @@ fn the_docs_list_every_diagnosis_id() {
         );
     }
 }
+
+#[path = "process_tests.rs"]
+mod process_tests;
