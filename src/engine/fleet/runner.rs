@@ -68,7 +68,7 @@ struct Ran {
     target: String,
     protocol: Protocol,
     /// How it was started, for the diagnosis.
-    setting: Setting,
+    setting: Box<Setting>,
 }
 
 /// Every server's run, over and not yet judged.
@@ -89,7 +89,7 @@ enum Slot {
         task: tokio::task::JoinHandle<Result<ProbeRun, LaunchError>>,
         target: String,
         protocol: Protocol,
-        setting: Setting,
+        setting: Box<Setting>,
     },
 }
 
@@ -173,7 +173,7 @@ pub async fn run(items: Vec<Item>, opts: FleetOptions, sink: Arc<Sink>) -> Runs 
             task,
             target: target_text,
             protocol,
-            setting,
+            setting: Box::new(setting),
         });
     }
 
