@@ -222,10 +222,10 @@ impl<'a> Run<'a> {
         let scenario = &self.req.scenario;
         // The attempt: connected `startup` after its launch for `life`, or failed after
         // `fail_after`.
-        let connects = match self.lives.last() {
-            Some(&life) => Some((scenario.startup_ms.max(0.0), life)),
-            None => None,
-        };
+        let connects = self
+            .lives
+            .last()
+            .map(|&life| (scenario.startup_ms.max(0.0), life));
         let fail_after = scenario.fail_after_ms.max(0.0);
         let reported = connects.and_then(|(_, life)| match self.settle {
             None => Some(0.0),
