@@ -435,11 +435,7 @@ impl<'a> Run<'a> {
                 let notices = self.notices.state(next);
                 let (up, ended) = (connected_at, ended_at);
                 #[rustfmt::skip]
-                self.steady.saw(Cycle { launched, next, up, ended, reconnect, decision, lines, notices });
-                let saturated = self.lives.is_empty() || self.connections >= self.lives.len();
-                self.glide = saturated
-                    .then(|| self.tracker.glide_after(&decision))
-                    .flatten();
+                self.saw(Cycle { launched, next, up, ended, reconnect, decision, lines, notices });
             }
         }
         if keep {
@@ -450,6 +446,18 @@ impl<'a> Run<'a> {
             self.rows.push(row);
         }
         self.next(&decision, ended_at)
+    }
+
+    /// A quiet launch followed by a wait: a cycle for the steady state to compare, and
+    /// whether the launches like it may glide (see [`Run::glide`]).
+    #[inline]
+    fn saw(&mut self, cycle: Cycle) {
+        let decision = cycle.decision;
+        self.steady.saw(cycle);
+        let saturated = self.lives.is_empty() || self.connections >= self.lives.len();
+        self.glide = saturated
+            .then(|| self.tracker.glide_after(&decision))
+            .flatten();
     }
 
     /// After a decision: the next launch, or why reconnecting stopped.
