@@ -6,6 +6,7 @@ mod check_config_ci;
 mod completions;
 mod diagnosis;
 mod docs;
+mod host_dialects;
 mod hostile_files;
 mod hostile_io;
 mod hostile_kill;

@@ -267,6 +267,8 @@ pub struct Snippet {
 #[derive(Debug, Clone)]
 pub struct Report {
     pub file: String,
+    /// The host whose dialect the file was read in.
+    pub host: super::host::Host,
     /// Server entries found (across all tables).
     pub servers: usize,
     /// Findings in document order.

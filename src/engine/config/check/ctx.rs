@@ -5,6 +5,7 @@ use std::path::Path;
 use crate::engine::policy::Preset;
 
 use super::super::json::Doc;
+use super::super::vars::Scope;
 
 pub(super) const INTERVAL: &str = "reconnectIntervalMs";
 pub(super) const CAP: &str = "reconnectMaxIntervalMs";
@@ -17,6 +18,6 @@ pub(super) fn refuses_bad_timings(preset: Preset) -> bool {
 pub(super) struct Ctx<'a, 't> {
     pub doc: &'a Doc<'t>,
     pub preset: Preset,
-    pub env: &'a dyn Fn(&str) -> Option<String>,
+    pub scope: &'a Scope<'a>,
     pub dir: &'a Path,
 }

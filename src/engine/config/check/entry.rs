@@ -41,7 +41,7 @@ pub(super) fn check_entry(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, out: &mut Vec<Dra
     let typos = unknown_fields(ctx, e, out);
 
     // Binding and protocol.
-    let resolved = (!e.is_override).then(|| resolve(doc, e, ctx.dir, ctx.env));
+    let resolved = (!e.is_override).then(|| resolve(doc, e, ctx.dir, ctx.scope));
     if let Some(r) = &resolved {
         for p in &r.problems {
             let mut message = p.message.clone();
@@ -72,7 +72,7 @@ pub(super) fn check_entry(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, out: &mut Vec<Dra
     // `reconnect`.
     let reconnect = e
         .get_set(doc, "reconnect")
-        .map(|id| (id, js_of(doc, id, e, ctx.env)));
+        .map(|id| (id, js_of(doc, id, e, ctx.scope)));
     let legacy_on = reconnect.as_ref().is_some_and(|(_, js)| truthy(js));
     if let Some((id, js)) = &reconnect {
         reconnect_not_boolean(doc, e, *id, js, legacy_on, family, out);
