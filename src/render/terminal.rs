@@ -79,12 +79,18 @@ pub fn with_width<R>(width: u16, f: impl FnOnce() -> R) -> R {
     out
 }
 
-/// The terminal's width, or `COLUMNS`, or 80.
+/// Below this many columns a terminal's reported width is taken as unknown: a pty nobody gave
+/// a size (`script`, `expect`, some `docker exec -t`, `ssh -t` and CI runners) reports 0, and
+/// fitting text to it would put every word on its own line.
+pub const MIN_TERMINAL_WIDTH: u16 = 20;
+
+/// The terminal's width (when it reports a usable one, see [`MIN_TERMINAL_WIDTH`]), or
+/// `COLUMNS`, or 80.
 pub fn terminal_width() -> u16 {
     if let Some(w) = WIDTH.with(|w| w.get()) {
         return w;
     }
-    if let Some((w, _)) = terminal_size() {
+    if let Some((w, _)) = terminal_size().filter(|(w, _)| *w >= MIN_TERMINAL_WIDTH) {
         return w;
     }
     std::env::var("COLUMNS")

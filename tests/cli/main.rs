@@ -19,6 +19,7 @@ mod probe;
 mod probe_all;
 mod probe_http_eras;
 mod probe_ws;
+mod readable;
 mod schema;
 mod simulate;
 mod support;

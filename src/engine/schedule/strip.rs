@@ -115,13 +115,24 @@ impl Strip {
 
     /// A connection over more than one cell: a piece in each.
     fn connected_across(&mut self, from: f64, to: f64) {
+        // Walk the cells by index: finding each piece's cell from its start again
+        // (`cell(cell_end)`) can land one cell short when `cell_end * per_cell` rounds down,
+        // and the rest of the connection then went into that one cell (a healthy day drew 7
+        // cells of 53 connected).
+        let last = self.width() - 1;
+        let mut i = self.cell(from);
         let mut a = from;
         while a < to {
-            let i = self.cell(a);
             let cell_end = (i + 1) as f64 * self.cell_ms;
-            let b = if cell_end > a { to.min(cell_end) } else { to };
-            self.acc[i] += units(b - a);
-            a = b;
+            let b = if i >= last { to } else { to.min(cell_end) };
+            if b > a {
+                self.acc[i] += units(b - a);
+                a = b;
+            }
+            if i >= last {
+                break;
+            }
+            i += 1;
         }
     }
 

@@ -412,6 +412,28 @@ fn strip_stays_fixed_width_and_sums_connected_time() {
     assert!(used > 30 && used <= 60, "{used}");
 }
 
+/// Issue 20 (review row 13): a server up the whole day fills every cell of the strip, at any
+/// width (a piece's cell was found again from its start, and `cell_end * per_cell` rounding
+/// down put the rest of the day into one cell: 7 of 53 cells drawn connected).
+#[test]
+fn a_healthy_day_fills_every_cell() {
+    for width in 20..=100 {
+        let mut r = req(Preset::Lasting, Timings::default(), "healthy");
+        r.strip_width = width;
+        r.seed = Some(1);
+        let sim = simulate(&r);
+        assert_eq!(sim.summary.connected_share, 1.0);
+        let used = sim.strip.used_cells();
+        for i in 0..used {
+            assert!(
+                sim.strip.share(i) > 0.999,
+                "width {width}, cell {i}: {}",
+                sim.strip.share(i)
+            );
+        }
+    }
+}
+
 #[test]
 fn behaviour_specs_parse() {
     let s: Scenario = "lives=1s,5m,2h,startup=200ms".parse().expect("parses");

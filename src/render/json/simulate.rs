@@ -63,7 +63,7 @@ pub fn write_json(view: &View) -> io::Result<()> {
                 rows: &r.simulation.rows,
                 rows_total: r.simulation.rows_total,
                 summary: &r.simulation.summary,
-                timeline: strip_line(&r.simulation.strip),
+                timeline: strip_line(&r.simulation),
             })
             .collect(),
     };

@@ -14,7 +14,7 @@ use comfy_table::Table;
 
 use crate::engine::policy::timings::{format_ms, is_refused_timing};
 use crate::engine::policy::{EngineKind, Preset};
-use crate::engine::schedule::{Request, Row, Scenario, Simulation, Strip, Summary};
+use crate::engine::schedule::{Request, Row, Scenario, Simulation, Summary};
 
 /// One preset's simulation.
 pub struct Run {
@@ -288,11 +288,11 @@ fn paint_strip(strip: &str, g: Glyphs) -> String {
         .collect()
 }
 
-/// The one-line timeline of a run: `█` connected most of the cell, `▄` part of it, `·` not at
-/// all; `!` where `mcpl-down` was raised in a cell spent mostly down (block characters; the
-/// terminal's strip falls back to ASCII, see [`super::strip::Glyphs`]).
-pub fn strip_line(strip: &Strip) -> String {
-    super::strip::simulation_line(strip, Glyphs::UNICODE)
+/// The one-line timeline of a run: `!` where `mcpl-down` was raised, `█` connected most of the
+/// cell, `▄` part of it, `·` not at all (block characters; the terminal's strip falls back to
+/// ASCII, see [`super::strip::Glyphs`]).
+pub fn strip_line(sim: &Simulation) -> String {
+    super::strip::simulation_line(sim, Glyphs::UNICODE)
 }
 
 pub(crate) fn header(view: &View) -> String {
@@ -408,7 +408,7 @@ pub fn write_text(view: &View, color: bool) -> io::Result<()> {
         .max()
         .unwrap_or(0);
     for run in &view.runs {
-        let strip = super::strip::simulation_line(&run.simulation.strip, g);
+        let strip = super::strip::simulation_line(&run.simulation, g);
         let strip = if color { paint_strip(&strip, g) } else { strip };
         writeln!(
             out,

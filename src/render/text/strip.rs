@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use crate::engine::policy::timings::format_ms;
 use crate::engine::probe::ProbeRun;
-use crate::engine::schedule::Strip;
+use crate::engine::schedule::Simulation;
 
 use crate::render::sanitize::sanitize;
 use crate::render::terminal::terminal_width;
@@ -89,13 +89,15 @@ pub fn plain_ascii(flag: bool, env: &dyn Fn(&str) -> Option<String>) -> bool {
 // ---------------------------------------------------------------------------------------------
 // Terminal strips.
 
-/// One cell's character: connected most of it, then an `mcpl-down`, then a failed handshake,
-/// then connected part of it, else down or waiting.
+/// One cell's character: an `mcpl-down` first (the cell where the host raised it is always
+/// marked, even when the server was connected most of it, as a run stopped by `--until-down`
+/// ends), then connected most of it, then a failed handshake, then connected part of it, else
+/// down or waiting.
 fn cell_char(share: f64, alerts: u32, failures: u32, g: Glyphs) -> char {
-    if share >= 0.5 {
-        g.connected
-    } else if alerts > 0 {
+    if alerts > 0 {
         g.alert
+    } else if share >= 0.5 {
+        g.connected
     } else if failures > 0 {
         g.failed
     } else if share > 0.0 {
@@ -105,10 +107,17 @@ fn cell_char(share: f64, alerts: u32, failures: u32, g: Glyphs) -> char {
     }
 }
 
-/// `simulate`'s strip: from the simulation's own strip, one character per cell.
-pub fn simulation_line(strip: &Strip, g: Glyphs) -> String {
-    (0..strip.used_cells())
-        .map(|i| cell_char(strip.share(i), strip.alerts[i], 0, g))
+/// `simulate`'s strip (the terminal's and the JSON `timeline`): the simulation as a [`Track`]
+/// aggregated into [`Columns`] as the SVG draws it, one column per cell of the simulation's own
+/// strip (so its alerts and, for launches not kept as rows, its connected time map exactly).
+/// Failed handshakes are not marked: `simulate`'s legend has no `x`.
+pub fn simulation_line(sim: &Simulation, g: Glyphs) -> String {
+    let track = Track::of_simulation("", sim);
+    let used = sim.strip.used_cells();
+    let cols = Columns::of_track(&track, used, used as f64 * sim.strip.cell_ms);
+    let end = sim.strip.end_ms;
+    (0..cols.used)
+        .map(|i| cell_char(cols.share(i, end), cols.alerts[i], 0, g))
         .collect()
 }
 
@@ -187,6 +196,13 @@ pub fn write_probe_all(out: &mut dyn std::io::Write, tracks: &[Track]) -> std::i
     let name_w = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
     let width = cells_for(terminal_width() as usize, name_w + 20);
     writeln!(out, "{}", probe_legend(span, g))?;
+    if tracks.iter().any(|t| t.end_ms < span) {
+        // A server whose probe ended before the others' has blank cells after it.
+        writeln!(
+            out,
+            "(blank: after that server's probe ended, not observed)"
+        )?;
+    }
     for (t, name) in tracks.iter().zip(&names) {
         let cols = Columns::of_track(t, width, span);
         let pad = " ".repeat(name_w - name.chars().count());
@@ -239,7 +255,8 @@ mod tests {
     #[test]
     fn cell_characters_in_order_of_importance() {
         let g = Glyphs::UNICODE;
-        assert_eq!(cell_char(0.6, 1, 1, g), '█');
+        assert_eq!(cell_char(0.6, 1, 1, g), '!');
+        assert_eq!(cell_char(0.6, 0, 1, g), '█');
         assert_eq!(cell_char(0.2, 1, 1, g), '!');
         assert_eq!(cell_char(0.2, 0, 1, g), 'x');
         assert_eq!(cell_char(0.2, 0, 0, g), '▄');

@@ -2,8 +2,46 @@
 
 use crate::engine::probe::{AttemptReport, ProbeRun, Stopped};
 use crate::render::sanitize;
+use crate::render::text::why::launches_text;
 
+/// The notes, with consecutive launches whose stderr was as an earlier one's folded into one
+/// line (`launches 2-6: stderr as launch 1`).
 pub(crate) fn notes(run: &ProbeRun) -> Vec<String> {
+    fold_alike(each_launch(run))
+}
+
+/// Adjacent `launch K: stderr as launch N` lines with the same N as one line.
+fn fold_alike(lines: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut group: Option<(String, Vec<u32>)> = None;
+    let flush = |group: &mut Option<(String, Vec<u32>)>, out: &mut Vec<String>| {
+        if let Some((rest, launches)) = group.take() {
+            out.push(format!("{}: {rest}", launches_text(&launches)));
+        }
+    };
+    for line in lines {
+        let alike = line
+            .strip_prefix("launch ")
+            .and_then(|l| l.split_once(": "))
+            .filter(|(_, rest)| rest.starts_with("stderr as launch "))
+            .and_then(|(n, rest)| Some((n.parse::<u32>().ok()?, rest.to_string())));
+        match (alike, &mut group) {
+            (Some((n, rest)), Some((r, launches))) if *r == rest => launches.push(n),
+            (Some((n, rest)), _) => {
+                flush(&mut group, &mut out);
+                group = Some((rest, vec![n]));
+            }
+            (None, _) => {
+                flush(&mut group, &mut out);
+                out.push(line);
+            }
+        }
+    }
+    flush(&mut group, &mut out);
+    out
+}
+
+fn each_launch(run: &ProbeRun) -> Vec<String> {
     let mut out = Vec::new();
     let mut last_tail: Option<(u32, &Vec<String>)> = None;
     for l in &run.launches {
@@ -133,5 +171,33 @@ fn bytes(n: u64) -> String {
         format!("{:.1} MiB", n as f64 / 1048576.0)
     } else {
         format!("{:.2} GiB", n as f64 / 1073741824.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn alike_stderr_lines_fold_into_ranges() {
+        let lines = [
+            "launch 1: stderr (2 lines, 59 B):\n  | boom",
+            "launch 2: stderr as launch 1",
+            "launch 3: stderr as launch 1",
+            "launch 4: stderr as launch 1",
+            "launch 4: 1 ping sent, 1 answered",
+            "launch 5: stderr as launch 1",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(
+            fold_alike(lines),
+            [
+                "launch 1: stderr (2 lines, 59 B):\n  | boom",
+                "launches 2-4: stderr as launch 1",
+                "launch 4: 1 ping sent, 1 answered",
+                "launch 5: stderr as launch 1",
+            ]
+        );
     }
 }

@@ -8,6 +8,7 @@ use crate::engine::probe::opening::{
 };
 use crate::engine::probe::{Launch, ProbeRun};
 use crate::render::sanitize::sanitize;
+use crate::render::text::why::launches_text;
 
 /// The table's `opening` cell: `5 tools`, `✗ tools/list` (the connection ended while the host
 /// waited for it), `tools/list error`, `-` (no handshake, or `--handshake-only`).
@@ -122,10 +123,21 @@ pub fn notes(run: &ProbeRun, summary: &OpeningSummary) -> Vec<String> {
     out
 }
 
-/// Per launch, what its opening showed; a launch like the one before says so in a few words.
+/// Per launch, what its opening showed; launches like the one before are folded into one
+/// line (`launches 2-6: opening as launch 1`).
 fn launch_lines(run: &ProbeRun) -> Vec<String> {
     let mut out = Vec::new();
     let mut last: Option<(u32, String)> = None;
+    // Launches whose opening was as launch `.0`'s, not yet written.
+    let mut alike: Option<(u32, Vec<u32>)> = None;
+    let flush = |alike: &mut Option<(u32, Vec<u32>)>, out: &mut Vec<String>| {
+        if let Some((n, launches)) = alike.take() {
+            out.push(format!(
+                "{}: opening as launch {n}",
+                launches_text(&launches)
+            ));
+        }
+    };
     for l in &run.launches {
         let Some(o) = &l.report.opening else {
             continue;
@@ -150,14 +162,19 @@ fn launch_lines(run: &ProbeRun) -> Vec<String> {
             .collect::<String>();
         match &last {
             Some((n, prev)) if *prev == shape => {
-                out.push(format!("launch {}: opening as launch {n}", l.number));
+                alike
+                    .get_or_insert_with(|| (*n, Vec::new()))
+                    .1
+                    .push(l.number);
             }
             _ => {
+                flush(&mut alike, &mut out);
                 out.push(format!("launch {}: opening: {words}", l.number));
                 last = Some((l.number, shape));
             }
         }
     }
+    flush(&mut alike, &mut out);
     out
 }
 

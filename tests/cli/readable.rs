@@ -1,0 +1,229 @@
+//! What the person at the terminal reads (issue 20, review newcomer-3 §2): a terminal that
+//! reports no size, strips that agree with the tables and the figures beside them, folded
+//! repetition, one figure for one fact.
+
+use std::process::Stdio;
+
+use crate::support::{bin, fixture, json, server_mjs, stdout};
+
+/// Run the binary on a new pseudo-terminal (stdout and stderr), which, as under `script`,
+/// `expect`, some `docker exec -t` and CI runners, reports 0 rows and 0 columns. Python's `pty`
+/// module opens it; the helper ends with the binary, or after 60 s at most.
+fn on_sizeless_pty(dir: &std::path::Path, args: &[&str]) -> String {
+    const PY: &str = r#"
+import os, pty, signal, subprocess, sys
+signal.alarm(60)
+m, s = pty.openpty()
+p = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=s, stderr=s)
+os.close(s)
+out = b""
+while True:
+    try:
+        b = os.read(m, 65536)
+    except OSError:
+        break
+    if not b:
+        break
+    out += b
+p.wait()
+sys.stdout.buffer.write(out)
+"#;
+    let out = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(PY)
+        .arg(env!("CARGO_BIN_EXE_mcpl-doctor"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("COLUMNS")
+        .env_remove("NO_COLOR")
+        .env("TERM", "dumb")
+        .stdin(Stdio::null())
+        .output()
+        .expect("python3 runs (the pty helper of this test)");
+    assert!(out.status.success(), "the pty helper failed: {out:?}");
+    String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n")
+}
+
+/// The same command with stdout a pipe and no `COLUMNS`: 80 columns.
+fn piped(dir: &std::path::Path, args: &[&str]) -> String {
+    let out = bin()
+        .env_remove("COLUMNS")
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs");
+    stdout(&out)
+}
+
+/// Review row 7: a terminal that reports 0 columns is a terminal of unknown width (80), as
+/// `COLUMNS=0` is, not one word per line.
+#[test]
+fn a_terminal_reporting_zero_columns_is_read_as_80() {
+    let configs = fixture("configs");
+    for args in [
+        &["--color", "never", "simulate", "--seed", "1", "--rows", "4"][..],
+        &["--color", "never", "check-config", "hosts.json"][..],
+    ] {
+        let tty = on_sizeless_pty(&configs, args);
+        let pipe = piped(&configs, args);
+        // Everything the pipe printed is on the terminal too (the terminal adds stderr).
+        assert!(
+            tty.contains(pipe.trim_end()),
+            "{args:?} on a 0-column terminal differs from 80 columns:\n{tty}\n---\n{pipe}"
+        );
+        assert!(
+            !tty.lines()
+                .any(|l| l.trim().chars().count() == 1
+                    && l.trim().chars().all(char::is_alphanumeric)),
+            "a line of one character:\n{tty}"
+        );
+    }
+}
+
+/// Review row 13: a server that stays up draws a full strip, on the terminal and in the JSON
+/// `timeline`, beside "100.0% connected" (the SVG of the same run was already right).
+#[test]
+fn a_healthy_server_draws_a_full_strip() {
+    for width in [80u16, 100, 120] {
+        let out = bin()
+            .env("COLUMNS", width.to_string())
+            .args([
+                "simulate",
+                "--seed",
+                "1",
+                "--compare",
+                "lasting,bounded",
+                "--behaviour",
+                "healthy",
+            ])
+            .stdin(Stdio::null())
+            .output()
+            .expect("the binary runs");
+        let text = stdout(&out);
+        let strips: Vec<&str> = text.lines().filter(|l| l.contains("% connected")).collect();
+        assert_eq!(strips.len(), 2, "{text}");
+        for s in strips {
+            let cells = s.split('|').nth(1).expect("a strip");
+            assert!(cells.chars().all(|c| c == '#'), "{s}");
+            assert!(s.ends_with("| 100.0% connected"), "{s}");
+        }
+    }
+    for spec in ["healthy", "drops-every=1h"] {
+        let out = bin()
+            .args(["simulate", "--seed", "1", "-f", "json", "--behaviour", spec])
+            .stdin(Stdio::null())
+            .output()
+            .expect("the binary runs");
+        let doc = json(&out);
+        let timeline = doc["runs"][0]["timeline"].as_str().expect("a timeline");
+        let full = timeline.chars().filter(|c| *c == '█').count();
+        assert!(
+            full == timeline.chars().count(),
+            "{spec}: {timeline} beside {}",
+            doc["runs"][0]["summary"]["connected_share"]
+        );
+    }
+}
+
+/// Review row 11: the cell where the host raised `mcpl-down` is marked `!`, even when the
+/// server was connected most of it (a run stopped by `--until-down` ends in such a cell).
+#[test]
+fn the_mcpl_down_cell_is_marked_on_the_strip() {
+    let server = server_mjs();
+    let out = bin()
+        .args([
+            "probe",
+            "--preset",
+            "lasting",
+            "--interval",
+            "100ms",
+            "--until-down",
+            "--",
+            "node",
+            &server,
+            "--exit-after-handshake",
+            "300",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs");
+    let text = stdout(&out);
+    assert!(text.contains("mcpl-down on launch 6"), "{text}");
+    let strip = text
+        .lines()
+        .find(|l| l.ends_with("% connected"))
+        .expect("a strip");
+    assert_eq!(strip.matches('!').count(), 1, "{text}");
+}
+
+/// Review row 28: launches whose opening was as the first's are one line, not one each.
+#[test]
+fn launches_with_the_same_opening_fold_into_one_line() {
+    let server = server_mjs();
+    let out = bin()
+        .args([
+            "probe",
+            "--launches",
+            "4",
+            "--interval",
+            "100ms",
+            "--",
+            "node",
+            &server,
+            "--exit-after-handshake",
+            "200",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs");
+    let text = stdout(&out);
+    assert!(text.contains("launch 1: opening: "), "{text}");
+    assert!(
+        text.contains("\nlaunches 2-4: opening as launch 1\n"),
+        "{text}"
+    );
+    assert!(!text.contains("launch 2: opening"), "{text}");
+}
+
+/// Review row 29: `--all`'s strips on a shared time axis leave a server's cells blank after its
+/// probe ended; the legend says what a blank cell is.
+#[test]
+fn blank_cells_of_all_strips_are_in_the_legend() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let server = server_mjs();
+    let config = serde_json::json!({"mcplServers": {
+        "files": {"command": "node", "args": [&server], "reconnect": true},
+        "gone": {"command": "node", "args": ["does-not-exist.mjs"], "reconnect": true},
+    }});
+    let file = dir.path().join("mcpl-servers.json");
+    std::fs::write(&file, config.to_string()).expect("write the config");
+    let out = bin()
+        .args([
+            "probe",
+            "--all",
+            "--launches",
+            "1",
+            "--watch",
+            "1s",
+            "--config",
+        ])
+        .arg(&file)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs");
+    let text = stdout(&out);
+    let gone = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("gone |"))
+        .expect("gone's strip");
+    assert!(gone.contains(" |"), "{text}");
+    assert!(
+        gone.split('|').nth(1).is_some_and(|c| c.ends_with(' ')),
+        "{text}"
+    );
+    assert!(
+        text.contains("(blank: after that server's probe ended, not observed)"),
+        "{text}"
+    );
+}
