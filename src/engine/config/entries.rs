@@ -16,7 +16,7 @@ use super::json::{Doc, Kind};
 use super::source::Source;
 use super::subst::substituted_values;
 use super::values::{js_of, text_of, truthy, Js};
-use super::vars::{expand, Scope};
+use super::vars::{expand, reference_only, Scope};
 use super::walk::{load, RawEntry};
 
 /// The value nodes of an entry's secrets: `token`, `access` and every env value.
@@ -40,13 +40,15 @@ pub(crate) fn add_entry_secrets(
     scope: &Scope<'_>,
     r: &mut Redactor,
 ) {
+    // A value that is only `${...}` references, left as written, names variables: no secret.
+    let named_only = |s: &str| scope.host != Host::AgentFramework && reference_only(s);
     for id in secret_nodes(doc, entry) {
         match doc.kind(id) {
             Kind::String => {
-                if let Some(raw) = doc.string(id) {
+                if let Some(raw) = doc.string(id).filter(|s| !named_only(s)) {
                     r.add(raw.as_ref());
                 }
-                if let Some(t) = text_of(doc, id, entry, scope) {
+                if let Some(t) = text_of(doc, id, entry, scope).filter(|s| !named_only(s)) {
                     r.add(t.as_ref());
                 }
             }
@@ -61,7 +63,9 @@ pub(crate) fn add_entry_secrets(
     // password), as the probe masks them.
     let args = super::binding::args_of(doc, entry, std::path::Path::new("."), scope);
     for v in crate::engine::redact::secret_args(&args) {
-        r.add(v);
+        if !named_only(&v) {
+            r.add(v);
+        }
     }
 }
 

@@ -107,6 +107,12 @@ pub fn refs(s: &str) -> Vec<Ref<'_>> {
     out
 }
 
+/// Whether `s` is nothing but `${...}` references (it names values, holds none).
+pub fn reference_only(s: &str) -> bool {
+    let rs = refs(s);
+    !rs.is_empty() && rs.iter().map(|r| r.end - r.start).sum::<usize>() == s.len()
+}
+
 fn is_ident(s: &str) -> bool {
     !s.is_empty()
         && !s.as_bytes()[0].is_ascii_digit()

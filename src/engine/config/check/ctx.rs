@@ -5,6 +5,7 @@ use std::path::Path;
 use crate::engine::policy::Preset;
 
 use super::super::json::Doc;
+use super::super::source::Source;
 use super::super::vars::Scope;
 
 pub(super) const INTERVAL: &str = "reconnectIntervalMs";
@@ -19,5 +20,8 @@ pub(super) struct Ctx<'a, 't> {
     pub doc: &'a Doc<'t>,
     pub preset: Preset,
     pub scope: &'a Scope<'a>,
+    pub source: &'a Source,
+    /// The ids the file's top-level `inputs` declares (VS Code).
+    pub inputs: Vec<String>,
     pub dir: &'a Path,
 }

@@ -13,6 +13,7 @@ use super::super::values::{js_of, truthy, Js};
 use super::super::walk::RawEntry;
 use super::cleartext::cleartext;
 use super::ctx::Ctx;
+use super::dialect::dialect_checks;
 use super::timings::check_timings;
 use super::types::field_types;
 use super::unknown::{hidden_launch_fields, unknown_fields};
@@ -58,6 +59,9 @@ pub(super) fn check_entry(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, out: &mut Vec<Dra
     let family = binding.map(|b| b.family);
 
     field_types(ctx, e, out);
+
+    // The host's own dialect: variables, inputs, envFile, secrets, launchers.
+    dialect_checks(ctx, e, binding, out);
 
     // Modern-only rules.
     if let Some(b) = binding.filter(|b| b.family == EngineKind::Modern) {

@@ -10,7 +10,7 @@ use crate::engine::redact::Redactor;
 use super::draft::Draft;
 use super::entries::add_entry_secrets;
 use super::finding::{Code, Finding, Report};
-use super::json::{Doc, ROOT};
+use super::json::{Doc, Kind, ROOT};
 use super::snippet;
 use super::source::Source;
 use super::vars::{Dialect, Scope};
@@ -18,6 +18,7 @@ use super::walk::{load, Loaded};
 
 mod cleartext;
 mod ctx;
+mod dialect;
 mod entry;
 mod timings;
 mod types;
@@ -47,6 +48,8 @@ pub(crate) fn check(
         preset: options.preset,
         scope,
         dir: &source.dir,
+        source,
+        inputs: declared_inputs(doc),
     };
     // Each entry is checked as it is found; its secrets are kept only when it has findings.
     let mut redactors: HashMap<String, Redactor> = HashMap::new();
@@ -104,6 +107,25 @@ pub(crate) fn check(
         }
     }
     finish(source, doc, &loaded, drafts, &redactors, scope)
+}
+
+/// The ids the top-level `inputs` array declares (VS Code's prompted values).
+fn declared_inputs(doc: &Doc<'_>) -> Vec<String> {
+    if doc.kind(ROOT) != Kind::Object {
+        return Vec::new();
+    }
+    let Some(inputs) = doc
+        .children(ROOT)
+        .find(|&id| doc.key(id).as_deref() == Some("inputs"))
+    else {
+        return Vec::new();
+    };
+    doc.children(inputs)
+        .filter(|&i| doc.kind(i) == Kind::Object)
+        .flat_map(|i| doc.children(i))
+        .filter(|&m| doc.key(m).as_deref() == Some("id"))
+        .filter_map(|m| doc.string(m).map(|s| s.into_owned()))
+        .collect()
 }
 
 /// Positions, snippets and redaction; findings in document order.
