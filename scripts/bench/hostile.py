@@ -5,7 +5,8 @@
 
 Each case runs the probe for at most LIMIT seconds (then SIGKILL), sampling VmHWM (peak
 resident memory) from /proc/PID/status every 20 ms, and prints: case, peak MB, seconds, exit
-status ("killed" when the limit ended it). The figures are in docs/benchmarks.md.
+status ("killed" when the limit ended it), and for the cases that print `--json`, its size.
+The figures are in docs/benchmarks.md.
 """
 
 import os
@@ -42,11 +43,12 @@ def peak_kb(pid):
     return 0
 
 
-def measure(binary, args, limit, signal_at=None, stdin=None, cwd=None):
+def measure(binary, args, limit, signal_at=None, stdin=None, cwd=None, out=None):
     """Run; with `signal_at`, Ctrl-C twice (100 ms apart) that many seconds in, and report the
     time from the second Ctrl-C to the exit instead of the whole run's."""
     start = time.monotonic()
-    p = subprocess.Popen([binary, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    p = subprocess.Popen([binary, *args], stdout=out if out is not None else subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL,
                          stdin=stdin if stdin is not None else subprocess.DEVNULL, cwd=cwd)
     peak = 0
     status = None
@@ -87,6 +89,12 @@ def main():
         ("ws-big-message-64MiB", ("big-message", str(64 << 20)), ["--launches", "1", "--watch", "10s"], 30),
         ("ws-big-message-200MiB", ("big-message", str(200 << 20)), ["--launches", "1", "--watch", "10s"], 30),
         # A fast-flapping server with an 8 KiB stderr tail per launch: the end-of-run report.
+        # What the opening records (issue 21, item 1): 10 s floods, then the JSON.
+        ("stdio-content-flood", None, ["probe", "--launches", "1", "--watch", "30s", "--json", "--", py, stdio, "content-flood", "10", "1024"], 60),
+        ("stdio-register-flood", None, ["probe", "--launches", "1", "--watch", "30s", "--json", "--", py, stdio, "register-flood", "10", "1024"], 60),
+        ("stdio-method-flood", None, ["probe", "--launches", "1", "--watch", "30s", "--json", "--", py, stdio, "method-flood", "10", "1024"], 60),
+        ("stdio-tool-flood", None, ["probe", "--launches", "1", "--watch", "120s", "--json", "--", py, stdio, "tool-flood", str(1 << 20), "1", "250"], 150),
+        ("stdio-big-names-30", None, ["probe", "--preset", "handshake", "--interval", "1ms", "--launches", "30", "--json", "--", py, stdio, "big-names", str(1 << 20)], 120),
         ("report-3000-launches", None, ["probe", "--preset", "handshake", "--interval", "1ms", "--launches", "3000", "--", "sh", "-c",
           "head -c 9000 /dev/zero | tr '\\0' x >&2; echo >&2; exec sh " + os.path.join(ROOT, "scripts", "bench", "sh-server.sh") + " flap 0"], 900),
     ]
@@ -97,13 +105,17 @@ def main():
         if ws is not None:
             server, url = ws_server(*ws)
             args = ["probe", "--url", url, *args]
-        try:
-            mb, secs, status = measure(binary, args, limit, *signal_at)
-        finally:
-            if server is not None:
-                server.kill()
-                server.wait()
-        print("%-24s %8.1f MB %7.1f s  exit %s" % (name, mb, secs, status), flush=True)
+        import tempfile
+        with tempfile.TemporaryFile() as out:
+            try:
+                mb, secs, status = measure(binary, args, limit, *signal_at, out=out)
+            finally:
+                if server is not None:
+                    server.kill()
+                    server.wait()
+            size = out.tell()
+        json_size = "  json %d KB" % (size // 1024) if "--json" in args else ""
+        print("%-24s %8.1f MB %7.1f s  exit %s%s" % (name, mb, secs, status, json_size), flush=True)
     # check-config's inputs (issue 21 items 4 and 6): an endless standard input under
     # --stdin-filename; a glob through two symlink loops.
     if not wanted or "stdin-filename-zero" in wanted:

@@ -4,6 +4,7 @@
 pub mod config;
 pub mod diagnosis;
 pub mod fleet;
+pub mod folded;
 pub mod outfile;
 pub mod policy;
 pub mod probe;

@@ -28,6 +28,24 @@ pub fn percent(share: f64) -> String {
     }
 }
 
+/// `1,204,311`: a count with thousands separated.
+pub fn count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `… 1,204,311 more`: what a folded list says where its items were left out.
+pub fn more(folded: u64) -> String {
+    format!("… {} more", count(folded))
+}
+
 /// A duration rounded for reading: to 100 ms from a second up, else to the millisecond.
 pub fn round_ms(ms: f64) -> f64 {
     if ms >= 1000.0 {

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use crate::support::{bin, fixture};
 
 /// The peak memory the probe may reach while a server floods it.
-const FLOOD_PEAK_KB: u64 = 20 * 1024;
+pub(crate) const FLOOD_PEAK_KB: u64 = 20 * 1024;
 
 /// A marker in the environment of the probe and everything it starts, to find leftovers.
 fn marker() -> String {
@@ -101,7 +101,7 @@ fn vm_hwm_kb(pid: u32) -> Option<u64> {
 }
 
 /// A probe run: the child, its marker, what was measured.
-struct Run {
+pub(crate) struct Run {
     child: Child,
     marker: String,
     started: Instant,
@@ -109,16 +109,16 @@ struct Run {
 }
 
 /// How a run ended.
-struct Ended {
-    code: Option<i32>,
-    elapsed: Duration,
-    peak_kb: u64,
-    stdout: String,
-    stderr: String,
+pub(crate) struct Ended {
+    pub(crate) code: Option<i32>,
+    pub(crate) elapsed: Duration,
+    pub(crate) peak_kb: u64,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
 }
 
 impl Run {
-    fn start(args: &[&str], stdout: Stdio) -> Run {
+    pub(crate) fn start(args: &[&str], stdout: Stdio) -> Run {
         let marker = marker();
         let child = bin()
             .args(args)
@@ -141,7 +141,7 @@ impl Run {
     }
 
     /// Sample the peak memory until the probe exits; kill it (and fail) after `limit`.
-    fn wait(mut self, limit: Duration) -> Ended {
+    pub(crate) fn wait(mut self, limit: Duration) -> Ended {
         let mut stderr = self.child.stderr.take().expect("stderr");
         let err_reader = std::thread::spawn(move || {
             let mut s = String::new();
@@ -212,7 +212,7 @@ fn read_until(out: &mut BufReader<std::process::ChildStdout>, what: &str, limit:
     panic!("no {what:?} on stdout within {limit:?}");
 }
 
-fn python() -> &'static str {
+pub(crate) fn python() -> &'static str {
     // A test needing Python fails loudly when it is missing.
     let ok = Command::new("python3")
         .arg("--version")
@@ -223,7 +223,7 @@ fn python() -> &'static str {
     "python3"
 }
 
-fn stdio_server() -> String {
+pub(crate) fn stdio_server() -> String {
     fixture("servers/hostile_stdio.py").display().to_string()
 }
 
@@ -464,7 +464,7 @@ fn an_unwritable_stdout_and_stderr_never_panic() {
 // ---------------------------------------------------------------------------------------------
 // Servers that flood the probe and never read (items 1, 3, 4, 5).
 
-fn json_of(ended: &Ended) -> serde_json::Value {
+pub(crate) fn json_of(ended: &Ended) -> serde_json::Value {
     let v: serde_json::Value = serde_json::from_str(&ended.stdout).unwrap_or_else(|e| {
         panic!(
             "not JSON ({e}):\n{}\nstderr:\n{}",
@@ -475,7 +475,7 @@ fn json_of(ended: &Ended) -> serde_json::Value {
     v
 }
 
-fn assert_bounded(ended: &Ended, what: &str) {
+pub(crate) fn assert_bounded(ended: &Ended, what: &str) {
     assert!(
         ended.peak_kb > 0 && ended.peak_kb < FLOOD_PEAK_KB,
         "{what}: peak {} KB",

@@ -227,3 +227,97 @@ fn blank_cells_of_all_strips_are_in_the_legend() {
         "{text}"
     );
 }
+
+/// Review rows 12 and "two numbers for one fact": the verdict and the Why name one lifetime
+/// figure (the median, said so), and the timer's next step says what the host did under the
+/// rule in use in this very run (here: `mcpl-down` on launch 6), not "silent for minutes".
+#[test]
+fn the_verdict_and_the_why_agree_with_the_run() {
+    let server = server_mjs();
+    let out = bin()
+        .env("COLUMNS", "400")
+        .args([
+            "probe",
+            "--preset",
+            "lasting",
+            "--interval",
+            "100ms",
+            "--until-down",
+            "--",
+            "node",
+            &server,
+            "--exit-after-handshake",
+            "300",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs");
+    let text = stdout(&out);
+    let verdict = text
+        .lines()
+        .find(|l| l.starts_with("Verdict: connected, then closed "))
+        .unwrap_or_else(|| panic!("a verdict:\n{text}"));
+    let figure = verdict
+        .trim_start_matches("Verdict: connected, then closed ")
+        .split(" (median)")
+        .next()
+        .expect("a figure");
+    assert!(
+        verdict.contains(" (median) after its handshake"),
+        "{verdict}"
+    );
+    let timer = text
+        .lines()
+        .find(|l| l.contains("timer ("))
+        .unwrap_or_else(|| panic!("a timer diagnosis:\n{text}"));
+    assert!(
+        timer.contains(&format!("every connection lived {figure} (median)")),
+        "{figure} in the verdict, not in the Why: {timer}"
+    );
+    let next = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("next: look for a timeout"))
+        .expect("the timer's next step");
+    assert!(next.contains(&format!("of about {figure} ")), "{next}");
+    assert!(
+        next.contains("under rule lasting the host raised mcpl-down ")
+            && next.ends_with("into this run (launch 6)"),
+        "{next}"
+    );
+    assert!(!text.contains("silent for minutes"), "{text}");
+}
+
+/// Review row 14: a script path node cannot find is a wrong path, in the words of a bare
+/// command (the current folder), not a missing dependency in an entry's `args`.
+#[test]
+fn a_mistyped_script_path_is_named_as_such() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let out = bin()
+        .env("COLUMNS", "400")
+        .current_dir(dir.path())
+        .args([
+            "probe",
+            "--launches",
+            "2",
+            "--interval",
+            "100ms",
+            "--",
+            "node",
+            "missing.mjs",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs");
+    let text = stdout(&out);
+    assert!(
+        text.contains("missing.mjs` does not exist (the script node was asked to run)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("next: check the path: ")
+            && text.contains("(a relative path is from the current folder, "),
+        "{text}"
+    );
+    assert!(!text.contains("is not installed"), "{text}");
+    assert!(!text.contains("entry's args"), "{text}");
+}

@@ -1,6 +1,7 @@
 //! Each row of the table against one launch: its exit, stderr, memory, signal, the request
 //! it died on, its stdout and its handshake.
 
+use super::meaning;
 use super::model::{round_ms, Evidence, Hit, Setting, Source};
 use super::spawn::path_evidence;
 use super::table::{self, Confidence, Id, Rule, When, RULES};
@@ -27,7 +28,7 @@ pub(super) fn ev(l: &Launch, source: Source, text: String) -> Evidence {
 }
 
 /// The first line of the launch's stderr matching one of `texts`, with the thing it names.
-fn stderr_match<'a>(
+pub(super) fn stderr_match<'a>(
     l: &'a Launch,
     texts: &[table::Text],
 ) -> Option<(&'a String, Option<String>, table::Text)> {
@@ -71,6 +72,7 @@ fn hit(rule: usize, l: &Launch, name: Option<String>, evidence: Vec<Evidence>) -
         rule,
         confidence: RULES[rule].confidence,
         name,
+        says: None,
         next: None,
         launches: vec![l.number],
         evidence,
@@ -87,7 +89,7 @@ pub(super) fn launch_hit(i: usize, rule: &Rule, l: &Launch, setting: &Setting) -
                 Ended::Exit { code } if codes.contains(&code) => code,
                 _ => return None,
             };
-            let mut evidence = vec![ev(l, Source::Exit, format!("exit {code}"))];
+            let mut evidence = vec![ev(l, Source::Exit, meaning::exit_text(code))];
             let mut name = None;
             if let Some((line, n, _)) = stderr_match(l, named_by) {
                 evidence.push(ev(l, Source::Stderr, text::quote(line)));
@@ -160,6 +162,8 @@ pub(super) fn launch_hit(i: usize, rule: &Rule, l: &Launch, setting: &Setting) -
             ))
         }
         When::VersionRefused => version_hit(i, l, setting),
+        // In `process.rs`.
+        When::Limited { .. } | When::NativeSignal(_) => None,
     }
 }
 
@@ -229,18 +233,44 @@ fn stderr_hit(
         env_advice(&mut h, setting);
     }
     if rule.id == Id::MissingDependency {
-        if let Some(n) = &h.name {
-            if n.starts_with('/') || n.starts_with('.') {
-                // Node could not find the script itself, not a dependency.
-                if t.contains.starts_with("Cannot find module") {
-                    h.next = Some(format!(
-                        "check the script's path in the entry's args: {n} does not exist (relative paths are from the host's working folder)"
-                    ));
-                }
+        if let Some(n) = h.name.clone() {
+            // Node could not find the script itself, not a dependency.
+            if (n.starts_with('/') || n.starts_with('.'))
+                && t.contains.starts_with("Cannot find module")
+            {
+                script_not_found(&mut h, n, setting);
             }
         }
     }
     Some(h)
+}
+
+/// Node could not find the script it was asked to run (`node missing.mjs`): a wrong path, not a
+/// missing dependency. For an entry, the entry's `args` and the host's working folder; for a
+/// bare command, the current folder.
+fn script_not_found(h: &mut Hit, path: String, setting: &Setting) {
+    let interpreter = setting
+        .command
+        .as_deref()
+        .map(|c| c.rsplit('/').next().unwrap_or(c).to_string())
+        .unwrap_or_else(|| "node".to_string());
+    h.says = Some(format!(
+        "`{path}` does not exist (the script {interpreter} was asked to run)"
+    ));
+    h.next = Some(if setting.entry {
+        format!(
+            "check the script's path in the entry's args: {path} does not exist (relative paths \
+             are from the host's working folder)"
+        )
+    } else {
+        let folder = setting
+            .cwd
+            .clone()
+            .or_else(|| std::env::current_dir().ok())
+            .map(|d| format!(", {}", d.display()))
+            .unwrap_or_default();
+        format!("check the path: {path} does not exist (a relative path is from the current folder{folder})")
+    });
 }
 
 /// `oom`: killed while its memory rose to the end.

@@ -7,7 +7,9 @@
 //! diagnosis is `cause-unknown` with what was seen.
 
 pub mod launch;
+pub mod meaning;
 pub mod model;
+pub mod process;
 pub mod run;
 pub mod spawn;
 pub mod table;

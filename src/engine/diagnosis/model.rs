@@ -96,6 +96,10 @@ pub struct Setting {
     pub protocol: Option<Protocol>,
     /// The probe's `--handshake-timeout`, when it set one (a config check does not).
     pub handshake_timeout_ms: Option<f64>,
+    /// The server comes from a host configuration's entry (`--config`): a next step may name
+    /// the entry's fields (`command`, `args`) and the host's working folder. `false`: a bare
+    /// command (`probe -- CMD`), run from the current folder.
+    pub entry: bool,
 }
 
 impl Setting {
@@ -138,6 +142,8 @@ pub(super) struct Hit {
     pub(super) confidence: Confidence,
     /// The thing named.
     pub(super) name: Option<String>,
+    /// Overrides the rule's summary (what the evidence shows is more precise than the row).
+    pub(super) says: Option<String>,
     /// Overrides the rule's next step (the environment or the protocol decide it).
     pub(super) next: Option<String>,
     pub(super) launches: Vec<u32>,

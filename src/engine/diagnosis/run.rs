@@ -3,12 +3,15 @@
 
 use std::collections::BTreeSet;
 
-use super::launch::{ev, launch_hit};
+use super::launch::{ended, ev, launch_hit};
+use super::meaning;
 use super::model::{fill, round_ms, Diagnosis, Evidence, Hit, Setting, Source, MAX_EVIDENCE};
+use super::process;
 use super::table::{self, Confidence, Id, When, RULES};
 use super::text;
 use crate::engine::policy::timings::format_ms;
-use crate::engine::policy::Outcome;
+use crate::engine::policy::{AlertRule, Counted, Ended, Outcome, Reset};
+use crate::engine::probe::verdict::median;
 use crate::engine::probe::{Launch, ProbeRun};
 
 /// The likely causes of the ends in `run`, the surest first. Empty when every judged launch
@@ -36,7 +39,8 @@ pub fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
     for l in &died {
         let mut on_launch: Vec<Hit> = Vec::new();
         for (i, rule) in RULES.iter().enumerate() {
-            if let Some(h) = launch_hit(i, rule, l, setting) {
+            if let Some(h) = launch_hit(i, rule, l, setting).or_else(|| process::process_hit(i, l))
+            {
                 on_launch.push(h);
             }
         }
@@ -50,12 +54,24 @@ pub fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
     }
     for (i, rule) in RULES.iter().enumerate() {
         if let When::SameLifetime = rule.when {
-            if let Some(h) = same_lifetime(i, &died) {
+            if let Some(mut h) = same_lifetime(i, &died, run) {
                 let explained = hits.iter().any(|o| {
                     rule.unless.contains(&RULES[o.rule].id)
                         && o.launches.iter().any(|n| h.launches.contains(n))
                 });
                 if !explained {
+                    // The lifetime says more than each launch's `timeout` exit: one timer.
+                    let (same, other): (Vec<Hit>, Vec<Hit>) = std::mem::take(&mut hits)
+                        .into_iter()
+                        .partition(|o| RULES[o.rule].id == Id::Timer);
+                    hits = other;
+                    for o in same {
+                        for e in o.evidence {
+                            if e.source != Source::Exit {
+                                merge_evidence(&mut h.evidence, e);
+                            }
+                        }
+                    }
                     hits.push(h);
                 }
             }
@@ -68,24 +84,48 @@ pub fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
     out
 }
 
-/// `timer`: two or more connections that lived the same time (within 5 % or 50 ms).
-fn same_lifetime(i: usize, died: &[&Launch]) -> Option<Hit> {
-    let lives: Vec<(u32, f64)> = died
+/// The shortest life from the spawn that a timer on the whole process explains (a server that
+/// dies 50 ms after its spawn every time is no timer).
+const SPAWN_TIMER_MIN_MS: f64 = 1000.0;
+
+/// Whether `lives` (launch, ms) are all the launches that died (at least two) and the same
+/// within 5 % or 50 ms: their spread and middle.
+fn steady(lives: &[(u32, f64)], died: usize) -> Option<(f64, f64)> {
+    if lives.len() < 2 || lives.len() < died {
+        return None;
+    }
+    let lo = lives.iter().map(|x| x.1).fold(f64::INFINITY, f64::min);
+    let hi = lives.iter().map(|x| x.1).fold(0.0, f64::max);
+    let mid = (lo + hi) / 2.0;
+    (hi - lo <= 50.0_f64.max(mid * 0.05)).then_some((hi - lo, mid))
+}
+
+/// `timer`: two or more launches whose connections lived the same time (measured from the
+/// handshake), or whose processes ended the same time after their spawn (a `timeout 2`
+/// wrapper: the handshake's own time varies with start-up). The steadier of the two is used,
+/// and the evidence says which. The figure named is the median, as in the verdict.
+fn same_lifetime(i: usize, died: &[&Launch], run: &ProbeRun) -> Option<Hit> {
+    let connected: Vec<(u32, f64)> = died
         .iter()
         .filter_map(|l| match &l.report.outcome {
             Some(Outcome::Connected { lived_ms, .. }) => Some((l.number, *lived_ms)),
             _ => None,
         })
         .collect();
-    if lives.len() < 2 || lives.len() < died.len() {
-        return None;
-    }
-    let lo = lives.iter().map(|x| x.1).fold(f64::INFINITY, f64::min);
-    let hi = lives.iter().map(|x| x.1).fold(0.0, f64::max);
-    let mid = (lo + hi) / 2.0;
-    if hi - lo > 50.0_f64.max(mid * 0.05) {
-        return None;
-    }
+    // Ended on its own (an exit or a signal), not stopped by the probe.
+    let spawned: Vec<(u32, f64)> = died
+        .iter()
+        .filter(|l| matches!(ended(l), Some(Ended::Exit { .. } | Ended::Signal { .. })))
+        .map(|l| (l.number, l.report.ended_at_ms - l.report.launched_at_ms))
+        .collect();
+    let by_connection = steady(&connected, died.len());
+    let by_spawn = steady(&spawned, died.len()).filter(|(_, mid)| *mid >= SPAWN_TIMER_MIN_MS);
+    let (lives, from_spawn, mid) = match (by_connection, by_spawn) {
+        (Some((c, _)), Some((s, m))) if s < c => (spawned, true, m),
+        (Some((_, m)), _) => (connected, false, m),
+        (None, Some((_, m))) => (spawned, true, m),
+        (None, None) => return None,
+    };
     let shown: Vec<String> = lives
         .iter()
         .take(6)
@@ -99,7 +139,44 @@ fn same_lifetime(i: usize, died: &[&Launch]) -> Option<Hit> {
         .collect();
     let more = if lives.len() > 6 { ", ..." } else { "" };
     let launches: Vec<u32> = lives.iter().map(|x| x.0).collect();
-    let about = format_ms(round_ms(mid));
+    let typical = median(lives.iter().map(|x| x.1).collect()).unwrap_or(mid);
+    let about = format_ms(round_ms(typical));
+    let code = same_exit_code(died);
+    let meaning = code
+        .filter(|c| meaning::exit_meaning(*c).is_some())
+        .map(|c| format!(" ({})", meaning::exit_text(c)))
+        .unwrap_or_default();
+    let host = what_the_host_says(run);
+    let (says, text, next) = if from_spawn {
+        let next = if code == Some(124) {
+            format!(
+                "remove the `timeout` that wraps the command (it ends the server {about} after its start; exit 124 is its mark), or give it longer: a host keeps a server running as long as it is connected; {host}"
+            )
+        } else {
+            format!(
+                "look for a limit of about {about} on the whole process (a `timeout` wrapper, a supervisor's or a CI job's run-time limit, a deliberate exit): {host}"
+            )
+        };
+        (
+            Some(format!(
+                "every launch ended {about} (median) after it was started: a timer (a `timeout` wrapper, a run-time limit or a deliberate exit)"
+            )),
+            format!(
+                "ended {}{more} after it was started{meaning}",
+                shown.join(", ")
+            ),
+            next,
+        )
+    } else {
+        (
+            None,
+            format!(
+                "connected for {}{more} after the handshake{meaning}",
+                shown.join(", ")
+            ),
+            format!("{}: {host}", RULES[i].next.replace("{}", &about)),
+        )
+    };
     Some(Hit {
         rule: i,
         confidence: if lives.len() >= 3 {
@@ -107,18 +184,61 @@ fn same_lifetime(i: usize, died: &[&Launch]) -> Option<Hit> {
         } else {
             Confidence::Medium
         },
-        name: Some(about.clone()),
-        next: Some(RULES[i].next.replace("{}", &about)),
+        name: Some(format!("{about} (median)")),
+        says,
+        next: Some(next),
         launches: launches.clone(),
         evidence: vec![Evidence {
             launches,
             source: Source::Lifetime,
-            text: format!(
-                "connected for {}{more} after the handshake",
-                shown.join(", ")
-            ),
+            text,
         }],
     })
+}
+
+/// The exit code every launch that died ended with, when they all did with the same one.
+fn same_exit_code(died: &[&Launch]) -> Option<i32> {
+    let codes: Vec<Option<i32>> = died
+        .iter()
+        .map(|l| match ended(l) {
+            Some(Ended::Exit { code }) => Some(code),
+            _ => None,
+        })
+        .collect();
+    let first = codes.first().copied().flatten()?;
+    codes.iter().all(|c| *c == Some(first)).then_some(first)
+}
+
+/// What the host does about connections that keep ending, under the rule in use and as this
+/// run saw it: the `mcpl-down` it raised (when), or why it stays silent.
+fn what_the_host_says(run: &ProbeRun) -> String {
+    let rule = &run.policy.name;
+    if let Some(l) = run.launches.iter().find(|l| l.alert.is_some()) {
+        return format!(
+            "under rule {rule} the host raised mcpl-down {} into this run (launch {})",
+            format_ms(round_ms(l.report.ended_at_ms)),
+            l.number
+        );
+    }
+    let resets = run.policy.reset == Reset::OnHandshake
+        || run
+            .launches
+            .iter()
+            .filter_map(|l| l.decision)
+            .any(|d| matches!(d.counted, Counted::HandshakeReset | Counted::Lasted));
+    match run.policy.alert {
+        AlertRule::Down { from_attempt, .. } if !resets => format!(
+            "under rule {rule} each such end counts as a failure, and the host raises mcpl-down \
+             from attempt {from_attempt}"
+        ),
+        AlertRule::None => format!(
+            "rule {rule} never raises mcpl-down: the host stays silent while the server restarts"
+        ),
+        AlertRule::Down { .. } => format!(
+            "under rule {rule} each connection resets the failure count: the host never raises \
+             mcpl-down for this and stays silent while the server restarts"
+        ),
+    }
 }
 
 /// Hits grouped into diagnoses: one per row and thing named, evidence merged across launches.
@@ -163,7 +283,9 @@ fn group(hits: Vec<Hit>) -> Vec<Diagnosis> {
             Diagnosis {
                 id: rule.id,
                 confidence: g.confidence,
-                summary: fill(rule.says, rule.says_unnamed, name),
+                summary: g
+                    .says
+                    .unwrap_or_else(|| fill(rule.says, rule.says_unnamed, name)),
                 launches: g.launches,
                 evidence: g.evidence,
                 next_step: g
@@ -255,6 +377,13 @@ fn unknown(died: &[&Launch]) -> Diagnosis {
             ),
             Some(o) => o.error().to_string(),
             None => continue,
+        };
+        let what = match ended(l).and_then(|e| match e {
+            Ended::Exit { code } => meaning::exit_meaning(code).map(|m| (code, m)),
+            _ => None,
+        }) {
+            Some((code, m)) => format!("{what} (exit {code}: {m})"),
+            None => what,
         };
         merge_evidence(&mut evidence, ev(l, Source::Exit, text::quote(&what)));
         match r.stderr.lines.iter().rev().find(|s| !s.trim().is_empty()) {

@@ -69,6 +69,12 @@ pub fn of_launch_error(error: &LaunchError, setting: &Setting) -> Diagnosis {
         }
         _ => evidence.push(denied(&command, setting)),
     }
+    if next.is_none() && rule.id == Id::CommandNotFound && !setting.entry {
+        // A bare command (`probe -- CMD`): there is no entry whose `command` to fix.
+        next = Some(format!(
+            "install `{command}` or give its full path (it is looked up in PATH's folders, shown)"
+        ));
+    }
     Diagnosis {
         id: rule.id,
         confidence: rule.confidence,

@@ -5,6 +5,8 @@
 
 use serde::Serialize;
 
+use crate::engine::probe::limits::LimitKind;
+
 /// A diagnosis's stable id (in `--json`, `--events` and the docs).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, schemars::JsonSchema,
@@ -26,6 +28,8 @@ pub enum Id {
     WrongProtocol,
     HandshakeTimeoutTooShort,
     CauseUnknown,
+    ResourceLimit,
+    FatalSignal,
 }
 
 impl Id {
@@ -46,6 +50,8 @@ impl Id {
         Id::WrongProtocol,
         Id::HandshakeTimeoutTooShort,
         Id::CauseUnknown,
+        Id::ResourceLimit,
+        Id::FatalSignal,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -65,6 +71,8 @@ impl Id {
             Id::WrongProtocol => "wrong-protocol",
             Id::HandshakeTimeoutTooShort => "handshake-timeout-too-short",
             Id::CauseUnknown => "cause-unknown",
+            Id::ResourceLimit => "resource-limit",
+            Id::FatalSignal => "fatal-signal",
         }
     }
 
@@ -79,13 +87,15 @@ impl Id {
             Id::OutOfMemory => "the server ran out of memory (Node's heap limit, or killed with its memory rising)",
             Id::Crash => "an uncaught exception, a Python traceback, a Rust or Go panic: the error line and its first frame",
             Id::DiesOnRequest => "the connection ended while a host request was unanswered: the server dies on that request",
-            Id::Timer => "every connection lived the same time: an idle timeout or a deliberate exit",
+            Id::Timer => "every connection lived the same time after its handshake, or every launch the same time after its spawn: an idle timeout, a deliberate exit or a `timeout` wrapper",
             Id::StdoutLogging => "the server writes logs to stdout, where only JSON-RPC may go",
             Id::ExitsAfterHandshake => "exit 0 right after the handshake: the server believes its input ended or it was told to stop",
             Id::KilledFromOutside => "a signal the probe did not send ended the server (OOM killer, supervisor, container limit)",
             Id::WrongProtocol => "the server refused or answered another protocol version: the entry's `protocol` is wrong",
             Id::HandshakeTimeoutTooShort => "every handshake timed out at a --handshake-timeout under a second: the probe's own limit, not the server",
             Id::CauseUnknown => "none of the above fits: what was seen, to start from",
+            Id::ResourceLimit => "a resource limit too low for the server (ulimit -v, -t, -n, -u): a limit to raise, not a crash",
+            Id::FatalSignal => "a crash in native code (SIGSEGV, SIGABRT, SIGTRAP from V8's fatal handler, SIGBUS, SIGILL)",
         }
     }
 }
@@ -196,6 +206,18 @@ pub enum When {
     QuietExitAfterHandshake { within_ms: f64 },
     /// A protocol-version refusal (-32022), or an answer with another version.
     VersionRefused,
+    /// A resource limit too low for the server: a stderr line or a signal only that limit
+    /// gives (`sure`, `signals`), or one it gives when the limit is known to be set (read from
+    /// `/proc/PID/limits`: `if_limited`, `signals_if_limited`).
+    Limited {
+        limit: LimitKind,
+        sure: &'static [Text],
+        if_limited: &'static [Text],
+        signals: &'static [i32],
+        signals_if_limited: &'static [i32],
+    },
+    /// Ended by one of these signals of a crash in native code (or exit 128 plus one).
+    NativeSignal(&'static [i32]),
 }
 
 /// One row.
@@ -226,6 +248,7 @@ const SPECIFIC: &[Id] = &[
     Id::PortInUse,
     Id::MissingEnvVar,
     Id::OutOfMemory,
+    Id::ResourceLimit,
 ];
 
 /// Every row, in order.
@@ -255,7 +278,7 @@ pub const RULES: &[Rule] = &[
         says_unnamed: "a command it runs was not found (exit 127)",
         next: "install `{}` or use its full path in the wrapper that runs it (the PATH the server gets is shown)",
         next_unnamed: "install the missing command or use its full path in the wrapper that runs it (the PATH the server gets is shown)",
-        unless: &[Id::MissingDependency],
+        unless: &[Id::MissingDependency, Id::ResourceLimit],
     },
     Rule {
         id: Id::NotExecutable,
@@ -284,6 +307,91 @@ pub const RULES: &[Rule] = &[
         unless: &[],
     },
     Rule {
+        id: Id::ResourceLimit,
+        when: When::Limited {
+            limit: LimitKind::AddressSpace,
+            sure: &[
+                text("failed to map segment from shared object", Name::Nothing),
+                text("Failed to reserve virtual memory for CodeRange", Name::Nothing),
+            ],
+            if_limited: &[
+                text("Fatal process out of memory", Name::Nothing),
+                text("Fatal process OOM", Name::Nothing),
+                text("JavaScript heap out of memory", Name::Nothing),
+                text("MemoryError", Name::Nothing),
+                text("Cannot allocate memory", Name::Nothing),
+                text("std::bad_alloc", Name::Nothing),
+                text("uv_thread_create", Name::Nothing),
+                text("runtime: out of memory", Name::Nothing),
+                text("memory allocation of ", Name::Nothing),
+            ],
+            signals: &[],
+            signals_if_limited: &[5, 6, 11],
+        },
+        confidence: Confidence::High,
+        says: "it runs under an address-space limit of {}: too small to map its runtime and libraries",
+        says_unnamed: "it hit an address-space limit (`ulimit -v`, or a container's): too small to map its runtime and libraries",
+        next: "raise the address-space limit where the server is started (`ulimit -v unlimited` in the wrapper or the shell that starts the host, `LimitAS=` in a systemd unit): {} is too small; Node alone reserves over 1 GiB",
+        next_unnamed: "raise the address-space limit where the server is started (`ulimit -v`, in the wrapper or the shell that starts the host; `LimitAS=` in a systemd unit); Node alone reserves over 1 GiB",
+        unless: &[],
+    },
+    Rule {
+        id: Id::ResourceLimit,
+        when: When::Limited {
+            limit: LimitKind::CpuTime,
+            sure: &[],
+            if_limited: &[],
+            signals: &[24],
+            signals_if_limited: &[9],
+        },
+        confidence: Confidence::High,
+        says: "it runs under a CPU-time limit of {}, and used it up",
+        says_unnamed: "it used up its CPU-time limit (SIGXCPU: `ulimit -t`)",
+        next: "raise or remove the CPU-time limit where the server is started (`ulimit -t unlimited`, `LimitCPU=` in a systemd unit): {} of CPU is less than a long-running server uses",
+        next_unnamed: "raise or remove the CPU-time limit where the server is started (`ulimit -t unlimited`, `LimitCPU=` in a systemd unit)",
+        unless: &[],
+    },
+    Rule {
+        id: Id::ResourceLimit,
+        when: When::Limited {
+            limit: LimitKind::OpenFiles,
+            sure: &[
+                text("EMFILE", Name::Nothing),
+                text("Too many open files", Name::Nothing),
+            ],
+            if_limited: &[],
+            signals: &[],
+            signals_if_limited: &[],
+        },
+        confidence: Confidence::High,
+        says: "it runs under an open-files limit of {}, and reached it",
+        says_unnamed: "it ran out of file descriptors (EMFILE: `ulimit -n`)",
+        next: "raise the open-files limit where the server is started (`ulimit -n 65536`, `LimitNOFILE=` in a systemd unit): {} is too few; if it still runs out, it leaks descriptors",
+        next_unnamed: "raise the open-files limit where the server is started (`ulimit -n 65536`, `LimitNOFILE=` in a systemd unit); if it still runs out, it leaks descriptors",
+        unless: &[],
+    },
+    Rule {
+        id: Id::ResourceLimit,
+        when: When::Limited {
+            limit: LimitKind::Processes,
+            sure: &[],
+            if_limited: &[
+                text("Resource temporarily unavailable", Name::Nothing),
+                text("EAGAIN", Name::Nothing),
+                text("can't start new thread", Name::Nothing),
+                text("uv_thread_create", Name::Nothing),
+            ],
+            signals: &[],
+            signals_if_limited: &[],
+        },
+        confidence: Confidence::High,
+        says: "it runs under a processes limit of {}, and cannot start a thread or a process",
+        says_unnamed: "it cannot start a thread or a process (a processes limit: `ulimit -u`)",
+        next: "raise the processes limit where the server is started (`ulimit -u`, `LimitNPROC=` or `TasksMax=` in a systemd unit): {} counts every thread of the user",
+        next_unnamed: "raise the processes limit where the server is started (`ulimit -u`, `LimitNPROC=` or `TasksMax=` in a systemd unit)",
+        unless: &[],
+    },
+    Rule {
         id: Id::MissingDependency,
         when: When::Stderr(&[
             text("Cannot find package ", Name::Quoted),
@@ -300,7 +408,7 @@ pub const RULES: &[Rule] = &[
         says_unnamed: "a module the server imports is missing",
         next: "install the server's dependencies where it runs (`npm install` / `pip install` in its folder, with the same interpreter), or fix the import of `{}`",
         next_unnamed: "install the server's dependencies where it runs (`npm install` / `pip install` in its folder, with the same interpreter)",
-        unless: &[],
+        unless: &[Id::ResourceLimit],
     },
     Rule {
         id: Id::PortInUse,
@@ -350,7 +458,7 @@ pub const RULES: &[Rule] = &[
         says_unnamed: "it ran out of memory",
         next: "find what grows (a heap snapshot, `--inspect`, tracemalloc); raise the limit only once it stops growing (`--max-old-space-size`)",
         next_unnamed: "find what grows (a heap snapshot, `--inspect`, tracemalloc); raise the limit only once it stops growing (`--max-old-space-size`)",
-        unless: &[],
+        unless: &[Id::ResourceLimit],
     },
     Rule {
         id: Id::OutOfMemory,
@@ -360,7 +468,7 @@ pub const RULES: &[Rule] = &[
         says_unnamed: "it was killed with its memory rising (the OOM killer or a memory limit)",
         next: "confirm with `journalctl -k | grep -i oom` (or the container's memory events) and find what grows in the server",
         next_unnamed: "confirm with `journalctl -k | grep -i oom` (or the container's memory events) and find what grows in the server",
-        unless: &[],
+        unless: &[Id::ResourceLimit],
     },
     Rule {
         id: Id::Crash,
@@ -388,8 +496,8 @@ pub const RULES: &[Rule] = &[
         confidence: Confidence::High,
         says: "every connection lived {}: a timer (an idle timeout or a deliberate exit)",
         says_unnamed: "every connection lived the same time: a timer",
-        next: "look for a timeout of about {} in the server or what runs it (an idle timeout, a proxy closing idle connections): the host may stay silent for minutes",
-        next_unnamed: "look for a timeout in the server or what runs it (an idle timeout, a proxy closing idle connections): the host may stay silent for minutes",
+        next: "look for a timeout of about {} in the server or what runs it (an idle timeout, a proxy closing idle connections)",
+        next_unnamed: "look for a timeout in the server or what runs it (an idle timeout, a proxy closing idle connections)",
         unless: &[
             Id::Crash,
             Id::MissingDependency,
@@ -398,7 +506,22 @@ pub const RULES: &[Rule] = &[
             Id::OutOfMemory,
             Id::DiesOnRequest,
             Id::ExitsAfterHandshake,
+            Id::ResourceLimit,
+            Id::FatalSignal,
         ],
+    },
+    Rule {
+        id: Id::Timer,
+        when: When::Exit {
+            codes: &[124],
+            named_by: &[],
+        },
+        confidence: Confidence::Medium,
+        says: "a `timeout` wrapper ended it (exit 124)",
+        says_unnamed: "a `timeout` wrapper ended it (exit 124)",
+        next: "remove the `timeout` that wraps the command, or give it longer: a host keeps a server running as long as it is connected",
+        next_unnamed: "remove the `timeout` that wraps the command, or give it longer: a host keeps a server running as long as it is connected",
+        unless: &[Id::ResourceLimit, Id::Crash, Id::MissingDependency, Id::MissingEnvVar],
     },
     Rule {
         id: Id::StdoutLogging,
@@ -428,7 +551,26 @@ pub const RULES: &[Rule] = &[
         says_unnamed: "it was killed by a signal the probe did not send",
         next: "find who sends it: the kernel's OOM killer (`journalctl -k | grep -i oom`), a supervisor, a container limit or a script that kills old instances",
         next_unnamed: "find who sends it: the kernel's OOM killer (`journalctl -k | grep -i oom`), a supervisor, a container limit or a script that kills old instances",
-        unless: &[Id::OutOfMemory, Id::Crash],
+        unless: &[Id::OutOfMemory, Id::Crash, Id::ResourceLimit],
+    },
+    Rule {
+        id: Id::FatalSignal,
+        when: When::NativeSignal(&[5, 6, 11, 7, 4, 8]),
+        confidence: Confidence::High,
+        says: "it died of {}",
+        says_unnamed: "it died of a signal of a crash in native code",
+        next: "{}",
+        next_unnamed: "update the runtime and the server's native modules (`npm rebuild`, reinstall its wheels); run it by hand with `ulimit -c unlimited` to get a core dump",
+        unless: &[
+            Id::CommandNotFound,
+            Id::NotExecutable,
+            Id::MissingDependency,
+            Id::PortInUse,
+            Id::MissingEnvVar,
+            Id::OutOfMemory,
+            Id::ResourceLimit,
+            Id::Crash,
+        ],
     },
     Rule {
         id: Id::WrongProtocol,
@@ -455,6 +597,12 @@ pub fn is_notable(line: &str) -> bool {
         && !NOT_EVIDENCE.iter().any(|n| line.contains(n))
         && RULES.iter().any(|r| match r.when {
             When::Stderr(texts) => texts.iter().any(|t| line.contains(t.contains)),
+            When::Limited {
+                sure, if_limited, ..
+            } => sure
+                .iter()
+                .chain(if_limited)
+                .any(|t| line.contains(t.contains)),
             _ => false,
         })
 }

@@ -93,6 +93,7 @@ fn launch(number: u32, end: End, stderr: &[&str]) -> Launch {
             process: Some(ProcessFacts {
                 exited,
                 memory: MemoryTrace::default(),
+                limits: Vec::new(),
             }),
             opening: None,
             misbehaviour: Default::default(),
@@ -414,7 +415,11 @@ fn the_same_lifetime_on_every_launch_is_a_timer_unless_a_crash_explains_it() {
     assert_eq!(d[0].id, Id::Timer, "{d:#?}");
     assert_eq!(d[0].confidence, Confidence::High);
     assert_eq!(d[0].launches, vec![1, 2, 3]);
-    assert!(d[0].summary.contains("lived 1 s:"), "{}", d[0].summary);
+    assert!(
+        d[0].summary.contains("lived 1 s (median):"),
+        "{}",
+        d[0].summary
+    );
     assert_eq!(
         d[0].evidence[0].text,
         "connected for 1003 ms, 998 ms, 1010 ms after the handshake"
@@ -573,6 +578,96 @@ fn a_missing_variable_says_whether_the_host_passes_it() {
     assert_eq!(d[0].next_step, "set `API_KEY` in the entry's `env`");
 }
 
+/// Issue 20 (review row 12): what the timer's next step says the host does is computed from the
+/// rule in use and the run, not "the host may stay silent for minutes" under every rule.
+#[test]
+fn the_timer_says_what_the_host_does_under_the_rule_in_use() {
+    let lives = |n: u32| -> Vec<Launch> {
+        (1..=n)
+            .map(|i| launch(i, End::After(300.0 + f64::from(i), exit(0)), &[]))
+            .collect()
+    };
+    // lasting, no alert yet in this run: when it comes.
+    let d = diagnose(&run_of(lives(3)), &setting());
+    assert_eq!(d[0].id, Id::Timer, "{d:#?}");
+    assert!(
+        d[0].next_step.ends_with(
+            "under rule lasting each such end counts as a failure, and the host raises \
+             mcpl-down from attempt 5"
+        ),
+        "{}",
+        d[0].next_step
+    );
+    // The alert this run saw: when.
+    let mut ls = lives(6);
+    ls[5].alert = Some("MCPL server down (attempt 5): ...".into());
+    ls[5].report.ended_at_ms = 8_300.0;
+    let d = diagnose(&run_of(ls), &setting());
+    assert!(
+        d[0].next_step.ends_with(
+            "under rule lasting the host raised mcpl-down 8.3 s into this run (launch 6)"
+        ),
+        "{}",
+        d[0].next_step
+    );
+    // reset-on-handshake: silent.
+    let mut run = run_of(lives(3));
+    run.policy = Preset::Handshake.policy(EngineKind::Legacy);
+    let d = diagnose(&run, &setting());
+    assert!(
+        d[0].next_step.contains(
+            "under rule reset-on-handshake each connection resets the failure count: the host \
+             never raises mcpl-down"
+        ),
+        "{}",
+        d[0].next_step
+    );
+    assert!(!d[0].next_step.contains("minutes"));
+}
+
+/// Issue 20 (review row 14): node not finding the script it was asked to run is a wrong path,
+/// in the words of how the server was started (a bare command, or an entry's `args`).
+#[test]
+fn a_script_that_does_not_exist_is_a_wrong_path_not_a_missing_dependency() {
+    let line = "Error: Cannot find module '/srv/app/missing.mjs'";
+    let run = || run_of(vec![launch(1, End::Before(exit(1)), &[line])]);
+    let d = diagnose(&run(), &setting());
+    assert_eq!(d[0].id, Id::MissingDependency);
+    assert_eq!(
+        d[0].summary,
+        "`/srv/app/missing.mjs` does not exist (the script node was asked to run)"
+    );
+    assert!(
+        d[0].next_step
+            .starts_with("check the path: /srv/app/missing.mjs does not exist (a relative path is from the current folder"),
+        "{}",
+        d[0].next_step
+    );
+    assert!(!d[0].next_step.contains("entry"), "{}", d[0].next_step);
+    let mut s = setting();
+    s.entry = true;
+    let d = diagnose(&run(), &s);
+    assert!(
+        d[0].next_step
+            .starts_with("check the script's path in the entry's args"),
+        "{}",
+        d[0].next_step
+    );
+    // A module it imports is still a missing dependency.
+    let d = diagnose(
+        &run_of(vec![launch(
+            1,
+            End::Before(exit(1)),
+            &["Error: Cannot find module 'express'"],
+        )]),
+        &setting(),
+    );
+    assert_eq!(
+        d[0].summary,
+        "`express` is not installed where the server looks for it"
+    );
+}
+
 #[test]
 fn the_same_cause_on_every_launch_is_one_diagnosis_with_every_launch() {
     let line = "Error: Cannot find module 'express'";
@@ -681,3 +776,6 @@ fn the_docs_list_every_diagnosis_id() {
         );
     }
 }
+
+#[path = "process_tests.rs"]
+mod process_tests;

@@ -144,7 +144,8 @@ pub async fn run(items: Vec<Item>, opts: FleetOptions, sink: Arc<Sink>) -> Runs 
         let redactor = Arc::new(resolved.redactor.clone());
         let protocol = resolved.protocol;
         let target_text = resolved.target.describe(&redactor);
-        let setting = Setting::of(&resolved.target, protocol, &redactor);
+        let mut setting = Setting::of(&resolved.target, protocol, &redactor);
+        setting.entry = true;
         let mut attempt = opts.attempt.clone();
         attempt.protocol = protocol;
         attempt.redactor = redactor;

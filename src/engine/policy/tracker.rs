@@ -76,12 +76,18 @@ pub fn signal_name(signal: i32) -> String {
         1 => "SIGHUP",
         2 => "SIGINT",
         3 => "SIGQUIT",
+        4 => "SIGILL",
+        5 => "SIGTRAP",
         6 => "SIGABRT",
+        7 => "SIGBUS",
+        8 => "SIGFPE",
         9 => "SIGKILL",
         11 => "SIGSEGV",
         13 => "SIGPIPE",
         14 => "SIGALRM",
         15 => "SIGTERM",
+        24 => "SIGXCPU",
+        25 => "SIGXFSZ",
         _ => return format!("{signal}"),
     };
     name.to_string()

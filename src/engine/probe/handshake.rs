@@ -8,6 +8,7 @@ use serde_json::{json, Map, Value};
 use tokio::time::Instant;
 
 use super::model::{Family, Protocol, ServerInfo};
+use crate::engine::folded::short_text;
 use crate::engine::redact::Redactor;
 
 /// The only version the legacy engine accepts.
@@ -164,14 +165,15 @@ pub fn read_answer(protocol: Protocol, msg: &Value, redactor: &Redactor) -> Answ
         Protocol::Legacy => match result.get("protocolVersion") {
             Some(Value::String(v)) if v == LEGACY_VERSION => Answer::Connected(info),
             Some(other) => {
-                let shown = match other {
-                    Value::String(s) => format!("{:?}", redactor.redact(s)),
-                    v => redactor.redact(&v.to_string()),
+                let said = match other {
+                    Value::String(s) => short_text(redactor, s),
+                    v => short_text(redactor, &v.to_string()),
                 };
-                info.protocol_version = Some(match other {
-                    Value::String(s) => redactor.redact(s),
-                    v => redactor.redact(&v.to_string()),
-                });
+                let shown = match other {
+                    Value::String(_) => format!("{said:?}"),
+                    _ => said.clone(),
+                };
+                info.protocol_version = Some(said);
                 let modern = shown.contains(MODERN_VERSION);
                 Answer::Refused {
                     error: format!(
@@ -191,18 +193,11 @@ pub fn read_answer(protocol: Protocol, msg: &Value, redactor: &Redactor) -> Answ
             },
         },
         Protocol::Modern => {
-            let supported: Vec<String> = result
-                .get("supportedVersions")
-                .and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .filter_map(Value::as_str)
-                        .map(|s| redactor.redact(s))
-                        .collect()
-                })
-                .unwrap_or_default();
+            let listed = result.get("supportedVersions");
+            let (supported, folded) = versions(listed, redactor);
             info.supported_versions = supported.clone();
-            if supported.iter().any(|v| v == MODERN_VERSION) {
+            info.supported_versions_folded = folded;
+            if supports(listed, MODERN_VERSION) {
                 info.protocol_version = Some(MODERN_VERSION.to_string());
                 Answer::Connected(info)
             } else {
@@ -212,7 +207,7 @@ pub fn read_answer(protocol: Protocol, msg: &Value, redactor: &Redactor) -> Answ
                         if supported.is_empty() {
                             "no listed version".to_string()
                         } else {
-                            supported.join(", ")
+                            versions_text(&supported, folded)
                         }
                     ),
                     server: Some(info),
@@ -229,20 +224,47 @@ pub(crate) fn error_parts(err: &Value, redactor: &Redactor) -> (Option<i64>, Str
     let message = err
         .get("message")
         .and_then(Value::as_str)
-        .map(|m| redactor.redact(m))
+        .map(|m| short_text(redactor, m))
         .unwrap_or_default();
-    let supported: Vec<String> = err
-        .get("data")
-        .and_then(|d| d.get("supported"))
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(|s| redactor.redact(s))
-                .collect()
-        })
-        .unwrap_or_default();
+    let listed = err.get("data").and_then(|d| d.get("supported"));
+    let (mut supported, folded) = versions(listed, redactor);
+    if folded > 0 {
+        supported.push(format!("… {folded} more"));
+    }
     (code, message, supported)
+}
+
+/// The most versions kept of a list a server sends.
+pub const MAX_VERSIONS: usize = 2 * crate::engine::folded::KEEP;
+
+/// The first [`MAX_VERSIONS`] versions of a server's list (redacted, cut short), and how many
+/// more it listed.
+fn versions(list: Option<&Value>, redactor: &Redactor) -> (Vec<String>, u64) {
+    let all: Vec<&str> = list
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let kept = all
+        .iter()
+        .take(MAX_VERSIONS)
+        .map(|s| short_text(redactor, s))
+        .collect();
+    (kept, all.len().saturating_sub(MAX_VERSIONS) as u64)
+}
+
+/// Whether a server's list of versions names `version` (all of it, kept or not).
+fn supports(list: Option<&Value>, version: &str) -> bool {
+    list.and_then(Value::as_array)
+        .is_some_and(|a| a.iter().any(|v| v.as_str() == Some(version)))
+}
+
+/// `a, b, … 3 more`.
+fn versions_text(kept: &[String], folded: u64) -> String {
+    let mut t = kept.join(", ");
+    if folded > 0 {
+        t.push_str(&format!(", … {folded} more"));
+    }
+    t
 }
 
 fn read_error(protocol: Protocol, err: &Value, redactor: &Redactor) -> Answer {
@@ -287,7 +309,7 @@ pub fn server_info(result: &Value, redactor: &Redactor) -> ServerInfo {
             .get("_meta")
             .and_then(|m| m.get("io.modelcontextprotocol/serverInfo"))
     });
-    let text = |v: Option<&Value>| v.and_then(Value::as_str).map(|s| redactor.redact(s));
+    let text = |v: Option<&Value>| v.and_then(Value::as_str).map(|s| short_text(redactor, s));
     let mcpl = result
         .get("capabilities")
         .and_then(|c| c.get("experimental"))
@@ -295,6 +317,7 @@ pub fn server_info(result: &Value, redactor: &Redactor) -> ServerInfo {
     ServerInfo {
         protocol_version: text(result.get("protocolVersion")),
         supported_versions: Vec::new(),
+        supported_versions_folded: 0,
         name: text(info.and_then(|i| i.get("name"))),
         version: text(info.and_then(|i| i.get("version"))),
         family: Some(if mcpl.is_some() {

@@ -30,6 +30,7 @@ pub mod http_client;
 pub mod http_era;
 pub mod initialize;
 pub mod legacy_sse;
+pub mod limits;
 #[allow(dead_code)]
 mod lines;
 pub mod memory;

@@ -7,6 +7,7 @@ use std::time::{Duration, SystemTime};
 use serde::Serialize;
 use tokio::time::Instant;
 
+use super::limits;
 use super::memory;
 use super::opening::record::Opening;
 use super::stop::StopSignal;
@@ -103,6 +104,9 @@ pub struct ServerInfo {
     /// Modern: `result.supportedVersions`; a -32022 refusal: `error.data.supported`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub supported_versions: Vec<String>,
+    /// Versions the server listed beyond the first 16 (not kept). Absent when 0.
+    #[serde(skip_serializing_if = "crate::engine::folded::is_zero")]
+    pub supported_versions_folded: u64,
     /// `serverInfo.name`.
     pub name: Option<String>,
     /// `serverInfo.version`.
@@ -240,6 +244,9 @@ pub struct ProcessFacts {
     pub exited: Option<Ended>,
     /// Its resident memory (with its descendants) while the attempt ran.
     pub memory: memory::MemoryTrace,
+    /// The resource limits it ran under that are not the usual ones (a finite address space or
+    /// CPU time, few open files or processes), from `/proc/PID/limits`.
+    pub limits: Vec<limits::Limit>,
 }
 
 impl AttemptReport {

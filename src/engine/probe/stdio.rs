@@ -16,6 +16,7 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use super::handshake::{self, Incoming};
+use super::limits;
 use super::lines::{LineReader, Tail};
 use super::memory;
 use super::model::{
@@ -456,6 +457,7 @@ struct StdioTransport<'a> {
 struct Running {
     child: GroupChild,
     memory: memory::Sampler,
+    limits: limits::Watcher,
     noise: Arc<Mutex<StdoutNoise>>,
     stderr_state: Arc<Mutex<StderrState>>,
     messages: mpsc::Receiver<StdoutItem>,
@@ -551,6 +553,7 @@ impl Running {
         let Running {
             mut child,
             memory,
+            limits,
             noise,
             stderr_state,
             messages,
@@ -564,6 +567,7 @@ impl Running {
         let process = ProcessFacts {
             exited: child.status().map(ended_of),
             memory: memory.finish(),
+            limits: limits.finish(),
         };
         // From here on stdout is only drained (the reader sees no listener), so a server that
         // writes while it shuts down is never blocked on a full pipe.
@@ -632,6 +636,7 @@ impl Transport for StdioTransport<'_> {
         let child: GroupChild = spawned.child;
         let pid = child.pid();
         let memory = memory::Sampler::start(pid, self.epoch);
+        let limits = limits::Watcher::start(pid);
         let noise = Arc::new(Mutex::new(StdoutNoise::default()));
         let stderr_state = Arc::new(Mutex::new(StderrState {
             tail: Tail::new(STDERR_TAIL_LINES, STDERR_TAIL_BYTES),
@@ -645,6 +650,7 @@ impl Transport for StdioTransport<'_> {
         self.running = Some(Running {
             child,
             memory,
+            limits,
             noise,
             stderr_state,
             messages,

@@ -87,7 +87,9 @@ pub struct Verdict {
     pub predictions: Vec<Prediction>,
 }
 
-fn median(mut v: Vec<f64>) -> Option<f64> {
+/// The median of `v` (`None` when empty): the one figure the verdict and the Why give for how
+/// long connections lived (and how long handshakes took), so that they never differ.
+pub fn median(mut v: Vec<f64>) -> Option<f64> {
     if v.is_empty() {
         return None;
     }
@@ -290,12 +292,18 @@ fn closed_words(t: &Tally<'_>, n: usize, threshold: f64) -> (String, String) {
         let lo = lives.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = lives.iter().copied().fold(0.0, f64::max);
         if lives.len() > 1 && hi - lo >= 1000.0 {
-            format!(" (between {} and {})", format_ms(lo), format_ms(hi))
+            format!("; between {} and {}", format_ms(lo), format_ms(hi))
         } else {
             String::new()
         }
     };
     let all_hung = t.hung == lives.len();
+    // Several connections: their median, said so (the Why's timer names the same figure).
+    let typical_words = if lives.len() > 1 {
+        format!("{} (median{range})", format_ms(round_ms(typical)))
+    } else {
+        format_ms(round_ms(typical))
+    };
     let short = if all_hung {
         format!(
             "stopped answering pings {} after its handshake{}",
@@ -311,14 +319,12 @@ fn closed_words(t: &Tally<'_>, n: usize, threshold: f64) -> (String, String) {
     };
     let mut p = if all_hung {
         format!(
-            "connected, then stopped answering pings {}{range} after its handshake {} (a hung server)",
-            format_ms(round_ms(typical)),
+            "connected, then stopped answering pings {typical_words} after its handshake {} (a hung server)",
             on_launches(t.hung, n)
         )
     } else {
         format!(
-            "connected, then closed {}{range} after its handshake{how} {}",
-            format_ms(round_ms(typical)),
+            "connected, then closed {typical_words} after its handshake{how} {}",
             on_launches(lives.len(), n)
         )
     };
@@ -588,7 +594,7 @@ mod tests {
         assert_eq!(v.pattern, Pattern::ShortLived);
         assert_eq!(
             v.sentence,
-            "connected, then closed 300 ms after its handshake (exit 0) on 4 of 4 launches: short-lived every time (the relaunch loop of agent-framework issue #375)"
+            "connected, then closed 300 ms (median) after its handshake (exit 0) on 4 of 4 launches: short-lived every time (the relaunch loop of agent-framework issue #375)"
         );
         assert_eq!(
             v.scenario.as_ref().map(|s| &s.behaviour),
@@ -612,7 +618,7 @@ mod tests {
         assert_eq!(v.pattern, Pattern::Flapped);
         assert_eq!(
             v.sentence,
-            "connected, then stopped answering pings 1.5 s after its handshake on 2 of 2 launches (a hung server)"
+            "connected, then stopped answering pings 1.5 s (median) after its handshake on 2 of 2 launches (a hung server)"
         );
     }
 

@@ -17,6 +17,7 @@ use super::ms::{ms, opt_ms, unix_ms, Ms};
 use crate::engine::diagnosis::Diagnosis;
 use crate::engine::fleet::EntryRef;
 use crate::engine::policy::{Counted, Ended, Next, Outcome, Wait};
+use crate::engine::probe::limits::Limit;
 use crate::engine::probe::opening::{Opening, OpeningSummary};
 use crate::engine::probe::runner::{Finish, Folded, Planned};
 use crate::engine::probe::verdict::{Pattern, Prediction, Verdict};
@@ -213,6 +214,10 @@ pub struct LaunchDoc<'a> {
     pub opening: Option<&'a Opening>,
     /// Descendants found outside the server's process group, and stopped.
     pub escaped_processes: usize,
+    /// The resource limits the process ran under that are not the usual ones (a finite
+    /// address space or CPU time, few open files or processes; `soft` is enforced, `null` is
+    /// unlimited); empty for a URL or when all are usual.
+    pub limits: &'a [Limit],
 }
 
 impl<'a> LaunchDoc<'a> {
@@ -258,6 +263,7 @@ impl<'a> LaunchDoc<'a> {
             misbehaviour: &r.misbehaviour,
             opening: r.opening.as_ref(),
             escaped_processes: r.escaped,
+            limits: r.process.as_ref().map_or(&[][..], |p| &p.limits[..]),
         }
     }
 }

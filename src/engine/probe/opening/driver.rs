@@ -10,6 +10,7 @@ use serde_json::{json, Map, Value};
 use tokio::time::Instant;
 
 use super::record::*;
+use crate::engine::folded::{short_text, FoldedList};
 use crate::engine::probe::handshake::{self, MODERN_VERSION};
 use crate::engine::probe::model::Protocol;
 use crate::engine::redact::Redactor;
@@ -117,8 +118,8 @@ struct Outstanding {
     method: &'static str,
     sent_at: Instant,
     deadline: Instant,
-    /// Index into `Opening::exchanges`.
-    index: usize,
+    /// Its push number in `Opening::exchanges` (it may be folded away by then).
+    index: u64,
 }
 
 /// The host's opening as a state machine, independent of transport: the transport calls
@@ -146,9 +147,17 @@ pub struct OpeningDriver {
     cursors: HashSet<(u64, usize)>,
     cursor_keys: RandomState,
     tools_seen: u32,
-    registered: HashSet<String>,
+    /// The channels registered on this connection and not removed, as keyed hashes (see
+    /// `cursors`), at most [`MAX_REGISTERED`].
+    registered: HashSet<u64>,
+    /// More than [`MAX_REGISTERED`] channels were registered: which are is no longer known,
+    /// and no content counts as arriving before its registration.
+    registered_overflow: bool,
     opening: Opening,
 }
+
+/// The most registered channel ids remembered per connection (a few hundred kilobytes).
+pub const MAX_REGISTERED: usize = 16_384;
 
 /// How observation of the connection ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -175,10 +184,10 @@ impl OpeningDriver {
         let capabilities = result.get("capabilities").cloned().unwrap_or(Value::Null);
         let mcpl_caps = capabilities.get("experimental").and_then(|e| e.get("mcpl"));
         let mcpl = protocol == Protocol::Legacy && mcpl_caps.is_some();
-        let feature_sets: Vec<String> = mcpl_caps
+        let feature_sets: FoldedList<String> = mcpl_caps
             .and_then(|m| m.get("featureSets"))
             .and_then(Value::as_object)
-            .map(|m| m.keys().map(|k| redactor.redact(k)).collect())
+            .map(|m| m.keys().map(|k| short_text(&redactor, k)).collect())
             .unwrap_or_default();
         let grant: Vec<String> = advertised(&capabilities)
             .into_iter()
@@ -209,6 +218,7 @@ impl OpeningDriver {
             cursor_keys: RandomState::new(),
             tools_seen: 0,
             registered: HashSet::new(),
+            registered_overflow: false,
             opening: Opening {
                 feature_sets,
                 tools_advertised,
@@ -267,7 +277,7 @@ impl OpeningDriver {
             method,
             sent_at: now,
             deadline: now + timeout,
-            index: self.opening.exchanges.len() - 1,
+            index: self.opening.exchanges.total() - 1,
         };
         (
             json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}),
@@ -349,7 +359,7 @@ impl OpeningDriver {
         self.outstanding.retain(|o| o.deadline > now);
         for o in expired {
             let deadline_ms = (o.deadline - o.sent_at).as_secs_f64() * 1000.0;
-            self.opening.exchanges[o.index].result = ExchangeResult::TimedOut { deadline_ms };
+            self.set_result(o.index, ExchangeResult::TimedOut { deadline_ms });
             if Some(o.id) == self.policy_id {
                 // An unanswered policy request settles as "tools-only" (§6.7).
                 self.settle(now);
@@ -361,7 +371,8 @@ impl OpeningDriver {
         if let Some(l) = &self.listen_pending {
             if l.deadline <= now {
                 let deadline_ms = (l.deadline - l.sent_at).as_secs_f64() * 1000.0;
-                self.opening.exchanges[l.index].result = ExchangeResult::TimedOut { deadline_ms };
+                let index = l.index;
+                self.set_result(index, ExchangeResult::TimedOut { deadline_ms });
                 self.listen_pending = None;
             }
         }
@@ -376,7 +387,7 @@ impl OpeningDriver {
             return Vec::new();
         };
         let o = self.outstanding.remove(pos);
-        let message = self.redactor.redact(&message);
+        let message = short_text(&self.redactor, &message);
         self.answered(
             &o,
             now,
@@ -402,15 +413,24 @@ impl OpeningDriver {
     }
 
     fn answered(&mut self, o: &Outstanding, now: Instant, result: ExchangeResult) {
-        let e = &mut self.opening.exchanges[o.index];
-        e.round_trip_ms = Some(r3((now - o.sent_at).as_secs_f64() * 1000.0));
-        e.result = result;
+        if let Some(e) = self.opening.exchanges.get_mut(o.index) {
+            e.round_trip_ms = Some(r3((now - o.sent_at).as_secs_f64() * 1000.0));
+            e.result = result;
+        }
+    }
+
+    /// Set the result of exchange `index`, when it is still kept.
+    fn set_result(&mut self, index: u64, result: ExchangeResult) {
+        if let Some(e) = self.opening.exchanges.get_mut(index) {
+            e.result = result;
+        }
     }
 
     fn error_of(&self, err: &Value) -> ExchangeResult {
         ExchangeResult::Error {
             code: err.get("code").and_then(Value::as_i64),
-            message: self.redactor.redact(
+            message: short_text(
+                &self.redactor,
                 err.get("message")
                     .and_then(Value::as_str)
                     .unwrap_or_default(),
@@ -481,17 +501,18 @@ impl OpeningDriver {
             mode: result
                 .get("mode")
                 .and_then(Value::as_str)
-                .map(|m| self.redactor.redact(m)),
+                .map(|m| short_text(&self.redactor, m)),
             unavailable: result
                 .get("unavailableFeatures")
                 .and_then(Value::as_array)
                 .map(|a| {
                     a.iter()
                         .filter_map(|f| f.get("featureSet").and_then(Value::as_str))
-                        .map(|s| self.redactor.redact(s))
+                        .map(|s| short_text(&self.redactor, s))
                         .collect()
                 })
                 .unwrap_or_default(),
+            unavailable_folded: 0,
         }
     }
 
@@ -519,7 +540,7 @@ impl OpeningDriver {
             None => None,
             Some(Value::String(c)) => Some(c.clone()),
             Some(other) => {
-                let shown = self.redactor.redact(&other.to_string());
+                let shown = short_text(&self.redactor, &other.to_string());
                 self.answered(
                     o,
                     now,
@@ -530,14 +551,18 @@ impl OpeningDriver {
             }
         };
         self.answered(o, now, ExchangeResult::Answered);
+        self.opening.tool_pages_ms += (now - o.sent_at).as_secs_f64() * 1000.0;
         self.opening.tool_pages = page;
-        self.tools_seen += tools.len() as u32;
+        self.tools_seen = self.tools_seen.saturating_add(tools.len() as u32);
         for t in tools {
-            if self.opening.tool_names.len() >= MAX_TOOL_NAMES {
-                break;
-            }
             if let Some(name) = t.get("name").and_then(Value::as_str) {
-                self.opening.tool_names.push(self.redactor.redact(name));
+                self.opening.tool_names_digest = self
+                    .opening
+                    .tool_names_digest
+                    .wrapping_add(name_digest(name));
+                self.opening
+                    .tool_names
+                    .push(short_text(&self.redactor, name));
             }
         }
         match cursor {
@@ -549,12 +574,14 @@ impl OpeningDriver {
             Some(c) => {
                 let key = (self.cursor_keys.hash_one(&c), c.len());
                 if !self.cursors.insert(key) || page >= MAX_TOOL_PAGES {
-                    let e = &mut self.opening.exchanges[o.index];
-                    e.result = malformed(if page >= MAX_TOOL_PAGES {
-                        format!("more than {MAX_TOOL_PAGES} pages")
-                    } else {
-                        "a repeated nextCursor (the list would never end)".to_string()
-                    });
+                    self.set_result(
+                        o.index,
+                        malformed(if page >= MAX_TOOL_PAGES {
+                            format!("more than {MAX_TOOL_PAGES} pages")
+                        } else {
+                            "a repeated nextCursor (the list would never end)".to_string()
+                        }),
+                    );
                     self.stage = Stage::Done;
                     return None;
                 }
@@ -564,19 +591,26 @@ impl OpeningDriver {
     }
 
     fn count_request(&mut self, method: &str) {
-        let shown = self.redactor.redact(method);
-        match self
-            .opening
-            .server_requests
-            .iter_mut()
-            .find(|m| m.method == shown)
-        {
-            Some(m) => m.count += 1,
-            None => self.opening.server_requests.push(MethodCount {
+        let shown = short_text(&self.redactor, method);
+        let requests = &mut self.opening.server_requests;
+        match requests.iter().position(|m| m.method == shown) {
+            Some(i) => requests[i].count = requests[i].count.saturating_add(1),
+            None if requests.len() < MAX_METHODS => requests.push(MethodCount {
                 method: shown,
                 count: 1,
             }),
+            None => self.opening.server_requests_other += 1,
         }
+    }
+
+    fn channel_key(&self, id: &str) -> u64 {
+        self.cursor_keys.hash_one(id)
+    }
+
+    /// Whether channel `id` is registered on this connection (or may be: see
+    /// `registered_overflow`).
+    fn is_registered(&self, id: &str) -> bool {
+        self.registered_overflow || self.registered.contains(&self.channel_key(id))
     }
 
     fn register(&mut self, method: &str, descriptors: Option<&Value>, now: Instant) -> Vec<Value> {
@@ -590,17 +624,22 @@ impl OpeningDriver {
             })
             .unwrap_or_default();
         for id in &ids {
-            self.registered.insert(id.clone());
+            if self.registered.len() >= MAX_REGISTERED {
+                self.registered_overflow = true;
+                break;
+            }
+            self.registered.insert(self.channel_key(id));
         }
         if !ids.is_empty() {
-            self.opening
-                .channels
-                .registrations
-                .push(ChannelRegistration {
-                    at_ms: self.ms(now),
-                    method: method.to_string(),
-                    channel_ids: ids.iter().map(|i| self.redactor.redact(i)).collect(),
-                });
+            let channel_ids = ids.iter().map(|i| short_text(&self.redactor, i)).collect();
+            let c = &mut self.opening.channels;
+            c.channel_ids_total += ids.len() as u64;
+            c.registrations.push(ChannelRegistration {
+                at_ms: r3(now.saturating_duration_since(self.epoch).as_secs_f64() * 1000.0),
+                method: method.to_string(),
+                channel_ids,
+                channel_ids_folded: 0,
+            });
         }
         ids.into_iter()
             .map(|id| json!({"id": id, "accepted": true}))
@@ -629,7 +668,8 @@ impl OpeningDriver {
                     for r in removed {
                         let rid = r.as_str().or_else(|| r.get("id").and_then(Value::as_str));
                         if let Some(rid) = rid {
-                            self.registered.remove(rid);
+                            let key = self.channel_key(rid);
+                            self.registered.remove(&key);
                         }
                     }
                 }
@@ -643,18 +683,20 @@ impl OpeningDriver {
                     .unwrap_or_default();
                 let mut results = Vec::new();
                 for m in &messages {
-                    self.opening.channels.incoming_messages += 1;
+                    let c = &mut self.opening.channels;
+                    c.incoming_messages = c.incoming_messages.saturating_add(1);
                     let channel = m.get("channelId").and_then(Value::as_str).unwrap_or("");
                     let message_id = m.get("messageId").and_then(Value::as_str);
-                    if !self.registered.contains(channel) {
+                    if !self.is_registered(channel) {
+                        let content = ChannelContent {
+                            at_ms: self.ms(now),
+                            channel_id: short_text(&self.redactor, channel),
+                            message_id: message_id.map(|s| short_text(&self.redactor, s)),
+                        };
                         self.opening
                             .channels
                             .content_before_registration
-                            .push(ChannelContent {
-                                at_ms: self.ms(now),
-                                channel_id: self.redactor.redact(channel),
-                                message_id: message_id.map(|s| self.redactor.redact(s)),
-                            });
+                            .push(content);
                     }
                     results.push(json!({
                         "messageId": message_id.unwrap_or_default(),
@@ -685,10 +727,17 @@ impl OpeningDriver {
         } else {
             ExchangeResult::Unanswered
         };
-        for o in self.outstanding.iter().chain(self.listen_pending.iter()) {
-            self.opening.exchanges[o.index].result = how.clone();
+        let open: Vec<u64> = self
+            .outstanding
+            .iter()
+            .chain(self.listen_pending.iter())
+            .map(|o| o.index)
+            .collect();
+        for index in open {
+            self.set_result(index, how.clone());
         }
         let _ = at;
+        self.opening.seal();
         self.opening
     }
 
@@ -696,4 +745,13 @@ impl OpeningDriver {
     pub fn done(&self) -> bool {
         self.stage == Stage::Done && self.outstanding.is_empty()
     }
+}
+
+/// A digest of one tool name, the same in every launch of a run (summed over a listing, so the
+/// order of the names does not matter).
+fn name_digest(name: &str) -> u64 {
+    use std::hash::{DefaultHasher, Hash, Hasher};
+    let mut h = DefaultHasher::new();
+    name.hash(&mut h);
+    h.finish()
 }

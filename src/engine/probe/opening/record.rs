@@ -2,30 +2,51 @@
 
 use serde::Serialize;
 
+use crate::engine::folded::{is_zero, FoldedList};
+
 /// What the host did after the handshake on one connection, and what came back. Times are ms
 /// since the run's epoch, as every other time in an [`super::AttemptReport`]. Strings the server
 /// controls are redacted (not yet sanitised for a terminal: renderers do that).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, schemars::JsonSchema)]
 pub struct Opening {
-    /// Every request the host sent after the handshake, in the order sent.
-    pub exchanges: Vec<Exchange>,
+    /// The requests the host sent after the handshake, in the order sent: the first and last
+    /// 8 (a thousand `tools/list` pages are folded between them).
+    pub exchanges: FoldedList<Exchange>,
+    /// Requests left out of `exchanges` between its first and last 8. Absent when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub exchanges_folded: u64,
     /// The host's request still unanswered when the connection ended (the strongest evidence
     /// of what a server dies on). `None` when nothing was outstanding, or when the connection
     /// did not end (the probe stopped watching).
     pub pending_at_close: Option<PendingRequest>,
     /// Tools listed over every page, once `tools/list` reached its last page.
     pub tool_count: Option<u32>,
-    /// Their names (redacted, at most [`MAX_TOOL_NAMES`]), in the server's order.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub tool_names: Vec<String>,
+    /// Their names (redacted, each cut to 256 characters), in the server's order: the first
+    /// and last 8.
+    #[serde(skip_serializing_if = "FoldedList::is_empty")]
+    pub tool_names: FoldedList<String>,
+    /// Names left out of `tool_names` between its first and last 8. Absent when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub tool_names_folded: u64,
+    /// An order-independent digest of every name listed (kept or folded), to tell whether two
+    /// launches listed the same tools.
+    #[serde(skip)]
+    pub tool_names_digest: u64,
+    /// The sum of the answered `tools/list` pages' round trips, in ms (for the notes: the
+    /// pages themselves may be folded).
+    #[serde(skip)]
+    pub tool_pages_ms: f64,
     /// Whether the server's handshake answer advertised `capabilities.tools` (a failed
     /// `tools/list` is then a finding).
     pub tools_advertised: bool,
     /// `tools/list` pages read.
     pub tool_pages: u32,
     /// The feature sets the server declared in its handshake (`experimental.mcpl.featureSets`
-    /// keys), in its order. Empty for a plain MCP or modern server.
-    pub feature_sets: Vec<String>,
+    /// keys), in its order: the first and last 8. Empty for a plain MCP or modern server.
+    pub feature_sets: FoldedList<String>,
+    /// Feature sets left out of `feature_sets` between its first and last 8. Absent when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub feature_sets_folded: u64,
     /// What the server's answer to `featureSets/update` reported (its degradation receipt).
     pub receipt: Option<Receipt>,
     /// Legacy MCPL only: whether the policy exchange settled with the server still connected.
@@ -33,13 +54,17 @@ pub struct Opening {
     /// Channels the server registered on this connection and content it delivered.
     pub channels: ChannelEvidence,
     /// Server-to-host requests the probe answered (push/event, channels/*, ping, ...), by
-    /// method, in first-seen order.
+    /// method, in first-seen order: the first 16 methods.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub server_requests: Vec<MethodCount>,
+    /// Server-to-host requests of methods beyond the first 16 (counted, their
+    /// methods not kept). Absent when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub server_requests_other: u64,
 }
 
-/// The most tool names kept per connection.
-pub const MAX_TOOL_NAMES: usize = 200;
+/// The most distinct server-request methods counted by name per connection.
+pub const MAX_METHODS: usize = 2 * crate::engine::folded::KEEP;
 
 /// A host request outstanding when the connection ended.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
@@ -87,8 +112,11 @@ pub enum ExchangeResult {
 pub struct Receipt {
     /// `mode`: `full` or `degraded`, when given (redacted).
     pub mode: Option<String>,
-    /// Feature sets the server reports unavailable (redacted).
-    pub unavailable: Vec<String>,
+    /// Feature sets the server reports unavailable (redacted): the first and last 8.
+    pub unavailable: FoldedList<String>,
+    /// Feature sets left out of `unavailable` between its first and last 8. Absent when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unavailable_folded: u64,
 }
 
 /// Legacy MCPL: whether the policy exchange (`featureSets/update`) settled — answered, refused
@@ -109,11 +137,22 @@ pub struct ChannelEvidence {
     /// Whether the probe granted channel registration (the server advertised `channels` and
     /// the policy exchange carried `channels.register`), or would have on a plain grant.
     pub granted: bool,
-    /// Every `channels/register` (and `channels/changed` adding channels) on this connection.
-    pub registrations: Vec<ChannelRegistration>,
+    /// The `channels/register`s (and `channels/changed` adding channels) on this connection:
+    /// the first and last 8.
+    pub registrations: FoldedList<ChannelRegistration>,
+    /// Registrations left out of `registrations` between its first and last 8. Absent when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub registrations_folded: u64,
+    /// Channel ids registered in all (kept or folded), counting repeats.
+    #[serde(skip)]
+    pub channel_ids_total: u64,
     /// Channel content (`channels/incoming`) for a channel not registered on this connection
-    /// when it arrived.
-    pub content_before_registration: Vec<ChannelContent>,
+    /// when it arrived: the first and last 8.
+    pub content_before_registration: FoldedList<ChannelContent>,
+    /// Content left out of `content_before_registration` between its first and last 8.
+    /// Absent when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub content_before_registration_folded: u64,
     /// `channels/incoming` messages seen in all.
     pub incoming_messages: u32,
 }
@@ -125,8 +164,11 @@ pub struct ChannelRegistration {
     pub at_ms: f64,
     /// `channels/register` or `channels/changed`.
     pub method: String,
-    /// The channel ids (redacted).
-    pub channel_ids: Vec<String>,
+    /// The channel ids (redacted): the first and last 8.
+    pub channel_ids: FoldedList<String>,
+    /// Ids left out of `channel_ids` between its first and last 8. Absent when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub channel_ids_folded: u64,
 }
 
 /// Content for an unregistered channel.
@@ -145,6 +187,24 @@ pub struct ChannelContent {
 pub struct MethodCount {
     pub method: String,
     pub count: u32,
+}
+
+impl Opening {
+    /// Fill in the fold counts from the lists (once the record is complete).
+    pub fn seal(&mut self) {
+        self.exchanges_folded = self.exchanges.folded();
+        self.tool_names_folded = self.tool_names.folded();
+        self.feature_sets_folded = self.feature_sets.folded();
+        if let Some(r) = &mut self.receipt {
+            r.unavailable_folded = r.unavailable.folded();
+        }
+        let c = &mut self.channels;
+        c.registrations_folded = c.registrations.folded();
+        c.content_before_registration_folded = c.content_before_registration.folded();
+        for g in c.registrations.iter_mut() {
+            g.channel_ids_folded = g.channel_ids.folded();
+        }
+    }
 }
 
 /// Milliseconds to the microsecond, as every other time in the JSON documents.

@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use super::record::*;
+use crate::engine::folded::{is_zero, FoldedList};
 use crate::engine::probe::run_record::Launch;
 
 /// What the openings of a whole run add up to (the `opening` member of `--json` and of the
@@ -60,8 +61,12 @@ pub struct ChannelFinding {
     pub id: &'static str,
     /// One sentence, for a person.
     pub text: String,
-    /// Per connection: what it registered and what arrived before.
-    pub evidence: Vec<ChannelConnection>,
+    /// Per connection: what it registered and what arrived before (the first and last 8
+    /// connections).
+    pub evidence: FoldedList<ChannelConnection>,
+    /// Connections left out of `evidence` between its first and last 8. Absent when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub evidence_folded: u64,
 }
 
 /// One connection's channel evidence.
@@ -70,12 +75,19 @@ pub struct ChannelConnection {
     pub launch: u32,
     /// How long the connection was watched after its handshake, in ms.
     pub connected_ms: f64,
-    /// Channel ids registered on it (redacted), in order.
-    pub registered: Vec<String>,
+    /// Channel ids registered on it (redacted), in order: the first and last 8.
+    pub registered: FoldedList<String>,
+    /// Ids left out of `registered` (registered on it but not listed). Absent when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub registered_folded: u64,
     /// When its first registration came, ms after its handshake.
     pub first_registration_ms: Option<f64>,
-    /// Content that arrived for a channel not registered on it.
-    pub content_before_registration: Vec<ChannelContent>,
+    /// Content that arrived for a channel not registered on it: the first and last 8.
+    pub content_before_registration: FoldedList<ChannelContent>,
+    /// Content left out of `content_before_registration` between its first and last 8.
+    /// Absent when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub content_before_registration_folded: u64,
 }
 
 /// One finding id per kind, stable for machines.
@@ -88,7 +100,7 @@ impl OpeningSummary {
     pub fn of(launches: &[Launch]) -> OpeningSummary {
         let mut s = OpeningSummary::default();
         let mut channel_conns: Vec<ChannelConnection> = Vec::new();
-        let mut listings: Vec<(u32, u32, &Vec<String>)> = Vec::new();
+        let mut listings: Vec<(u32, u32, u64, Vec<&String>)> = Vec::new();
         for l in launches {
             let r = &l.report;
             let (Some(o), Some(connected_at)) = (&r.opening, r.connected_at_ms) else {
@@ -112,46 +124,58 @@ impl OpeningSummary {
                 }
             }
             if let Some(n) = o.tool_count {
-                listings.push((l.number, n, &o.tool_names));
+                listings.push((
+                    l.number,
+                    n,
+                    o.tool_names_digest,
+                    o.tool_names.iter().collect(),
+                ));
             }
-            let registered: Vec<String> = o
+            let registered: FoldedList<String> = o
                 .channels
                 .registrations
                 .iter()
                 .flat_map(|g| g.channel_ids.iter().cloned())
                 .collect();
+            let registered_folded = o
+                .channels
+                .channel_ids_total
+                .saturating_sub(registered.len() as u64);
+            let early = &o.channels.content_before_registration;
             channel_conns.push(ChannelConnection {
                 launch: l.number,
                 connected_ms: r3((r.ended_at_ms - connected_at).max(0.0)),
                 registered,
+                registered_folded,
                 first_registration_ms: o
                     .channels
                     .registrations
                     .first()
                     .map(|g| r3((g.at_ms - connected_at).max(0.0))),
-                content_before_registration: o.channels.content_before_registration.clone(),
+                content_before_registration: early.clone(),
+                content_before_registration_folded: early.folded(),
             });
         }
-        if let Some((_, first_n, first_names)) = listings.first().copied() {
+        if let Some((_, first_n, first_digest, first_names)) = listings.first().cloned() {
             let differ = listings
                 .iter()
-                .any(|(_, n, names)| *n != first_n || *names != first_names);
+                .any(|(_, n, digest, _)| *n != first_n || *digest != first_digest);
             if differ {
                 s.tools_differ = Some(
                     listings
                         .iter()
-                        .map(|(launch, n, names)| ToolsOnLaunch {
+                        .map(|(launch, n, _, names)| ToolsOnLaunch {
                             launch: *launch,
                             tool_count: *n,
                             added: names
                                 .iter()
                                 .filter(|x| !first_names.contains(x))
-                                .cloned()
+                                .map(|x| (*x).clone())
                                 .collect(),
                             missing: first_names
                                 .iter()
                                 .filter(|x| !names.contains(x))
-                                .cloned()
+                                .map(|x| (*x).clone())
                                 .collect(),
                         })
                         .collect(),
@@ -237,7 +261,8 @@ fn tools_list_finding(launches: &[Launch]) -> Option<ChannelFinding> {
             "tools/list failed on {on} ({how}): the server advertises tools, but the host \
              gets none from it on {connections}, and nothing reconnects or alerts"
         ),
-        evidence: Vec::new(),
+        evidence: FoldedList::new(),
+        evidence_folded: 0,
     })
 }
 
@@ -256,19 +281,25 @@ fn channel_findings(conns: &[ChannelConnection]) -> Vec<ChannelFinding> {
             .collect();
         if !silent.is_empty() {
             let launches: Vec<String> = silent.iter().map(|c| c.launch.to_string()).collect();
+            let mut ids: Vec<String> = first.registered.iter().cloned().collect();
+            if first.registered_folded > 0 {
+                ids.push(format!("and {} more", first.registered_folded));
+            }
             let text = format!(
                 "registered its channels ({}) on launch {} only; launch{} {} connected without registering any (for at least as long as the first took, {} ms): after each reconnect the host keeps them unconfirmed and the agent cannot speak first into a quiet channel",
-                first.registered.join(", "),
+                ids.join(", "),
                 first.launch,
                 if silent.len() == 1 { "" } else { "es" },
                 launches.join(", "),
                 took.round(),
             );
-            let mut evidence = vec![first.clone()];
+            let mut evidence: FoldedList<ChannelConnection> = FoldedList::new();
+            evidence.push(first.clone());
             evidence.extend(silent.into_iter().cloned());
             out.push(ChannelFinding {
                 id: CHANNELS_REGISTERED_ONCE,
                 text,
+                evidence_folded: evidence.folded(),
                 evidence,
             });
         }
@@ -278,17 +309,21 @@ fn channel_findings(conns: &[ChannelConnection]) -> Vec<ChannelFinding> {
         .filter(|c| !c.content_before_registration.is_empty())
         .collect();
     if !early.is_empty() {
-        let first = &early[0].content_before_registration[0];
+        let Some(first) = early[0].content_before_registration.first() else {
+            return out;
+        };
         let text = format!(
             "delivered channel content before registering the channel on this connection (launch {}: channel {}, message {}); MCPL requires registration under the new grant first",
             early[0].launch,
             first.channel_id,
             first.message_id.as_deref().unwrap_or("(no id)"),
         );
+        let evidence: FoldedList<ChannelConnection> = early.into_iter().cloned().collect();
         out.push(ChannelFinding {
             id: CONTENT_BEFORE_REGISTRATION,
             text,
-            evidence: early.into_iter().cloned().collect(),
+            evidence_folded: evidence.folded(),
+            evidence,
         });
     }
     out

@@ -145,11 +145,11 @@ async fn legacy_mcpl_policy_then_every_page() {
     assert!(d.done());
     let o = d.finish(Close::Ended, t2);
     assert_eq!(o.tool_count, Some(3));
-    assert_eq!(o.tool_names, ["a", "b [redacted]", "c"]);
+    assert_eq!(o.tool_names.to_vec(), ["a", "b [redacted]", "c"]);
     assert_eq!(o.tool_pages, 2);
-    assert_eq!(o.feature_sets, ["chat"]);
+    assert_eq!(o.feature_sets.to_vec(), ["chat"]);
     assert_eq!(
-        o.receipt.as_ref().map(|r| r.unavailable.clone()),
+        o.receipt.as_ref().map(|r| r.unavailable.to_vec()),
         Some(vec!["chat".to_string()])
     );
     assert_eq!(
@@ -321,11 +321,132 @@ async fn channels_are_recorded_and_answered_as_granted() {
     assert_eq!(d.on_message(&other, t0)[0]["error"]["code"], -32601);
     let o = d.finish(Close::Watching, t0 + Duration::from_millis(4));
     assert!(o.channels.granted);
-    assert_eq!(o.channels.registrations[0].channel_ids, ["c1", "c2"]);
+    assert_eq!(
+        o.channels.registrations[0].channel_ids.to_vec(),
+        ["c1", "c2"]
+    );
     assert_eq!(o.channels.content_before_registration.len(), 1);
     assert_eq!(o.channels.content_before_registration[0].channel_id, "c1");
     assert_eq!(o.channels.incoming_messages, 2);
     assert_eq!(o.server_requests.len(), 4);
     assert_eq!(o.pending_at_close, None, "still connected: nothing died");
     assert_eq!(o.exchanges[0].result, ExchangeResult::Unanswered);
+}
+
+/// A server that sends content before registering at a chat's rate, registers many channels,
+/// asks with many methods and lists many long tool names: the record keeps counts and the first
+/// and last few of each, none of its texts longer than `TEXT_MAX` (issue 21, item 1).
+#[tokio::test(start_paused = true)]
+async fn every_record_of_a_flooding_server_is_folded() {
+    use crate::engine::folded::{KEEP, TEXT_MAX};
+    let t0 = Instant::now();
+    let mut d = driver(Protocol::Legacy, false, mcpl_caps(), t0);
+    d.start(t0);
+    let n = 20_000u64;
+    for i in 0..n {
+        let early = json!({"jsonrpc": "2.0", "id": i, "method": "channels/incoming",
+            "params": {"messages": [{"channelId": format!("early-{i}"), "messageId": format!("m{i}")}]}});
+        d.on_message(&early, t0);
+    }
+    for i in 0..n {
+        let reg = json!({"jsonrpc": "2.0", "id": i, "method": "channels/register",
+            "params": {"channels": [{"id": format!("c{i}")}, {"id": format!("d{i}")}]}});
+        d.on_message(&reg, t0);
+        let ask = json!({"jsonrpc": "2.0", "id": i, "method": format!("x/m{i}")});
+        d.on_message(&ask, t0);
+    }
+    // The policy answer, then pages of long tool names.
+    d.on_message(&reply(1, json!({"mode": "full"})), t0);
+    let long = "n".repeat(1 << 16);
+    for page in 0..50 {
+        let tools: Vec<Value> = (0..40)
+            .map(|k| json!({"name": format!("{page}-{k}-{long}")}))
+            .collect();
+        let mut result = json!({"tools": tools});
+        if page < 49 {
+            result["nextCursor"] = json!(format!("p{page}"));
+        }
+        d.on_message(&reply(2 + page, result), t0);
+    }
+    let o = d.finish(Close::Watching, t0);
+    let c = &o.channels;
+    assert_eq!(c.content_before_registration.total(), n);
+    assert_eq!(c.content_before_registration.len(), 2 * KEEP);
+    assert_eq!(c.content_before_registration_folded, n - 2 * KEEP as u64);
+    assert_eq!(c.content_before_registration[0].channel_id, "early-0");
+    assert_eq!(
+        c.content_before_registration
+            .last()
+            .map(|x| x.channel_id.as_str()),
+        Some(format!("early-{}", n - 1).as_str())
+    );
+    assert_eq!(c.registrations.total(), n);
+    assert_eq!(c.registrations_folded, n - 2 * KEEP as u64);
+    assert_eq!(c.channel_ids_total, 2 * n);
+    assert_eq!(c.incoming_messages, n as u32);
+    assert_eq!(o.server_requests.len(), MAX_METHODS);
+    // Every channels/incoming and channels/register is a request too.
+    let named: u64 = o.server_requests.iter().map(|m| u64::from(m.count)).sum();
+    assert_eq!(named + o.server_requests_other, 3 * n);
+    assert_eq!(o.tool_count, Some(50 * 40));
+    assert_eq!(o.tool_pages, 50);
+    assert_eq!(o.tool_names.total(), 2000);
+    assert_eq!(o.tool_names_folded, 2000 - 2 * KEEP as u64);
+    assert!(o
+        .tool_names
+        .iter()
+        .all(|t| t.chars().count() <= TEXT_MAX + 1));
+    assert!(o.tool_names[0].starts_with("0-0-nnn") && o.tool_names[0].ends_with('…'));
+    assert_eq!(o.exchanges.total(), 51);
+    assert_eq!(o.exchanges_folded, 51 - 2 * KEEP as u64);
+    let json = serde_json::to_string(&o).unwrap_or_default();
+    assert!(json.len() < 32 * 1024, "{} bytes", json.len());
+    assert!(json.contains("\"content_before_registration_folded\":19984"));
+}
+
+/// Content for a channel registered long before, among more registered channels than the probe
+/// remembers, is not taken for content before registration.
+#[tokio::test(start_paused = true)]
+async fn past_the_remembered_channels_no_content_is_called_early() {
+    let t0 = Instant::now();
+    let mut d = driver(Protocol::Legacy, false, mcpl_caps(), t0);
+    d.start(t0);
+    for i in 0..(MAX_REGISTERED + 10) {
+        let reg = json!({"jsonrpc": "2.0", "method": "channels/register",
+            "params": {"channels": [{"id": format!("c{i}")}]}});
+        d.on_message(&reg, t0);
+    }
+    let late = json!({"jsonrpc": "2.0", "method": "channels/incoming",
+        "params": {"messages": [{"channelId": format!("c{}", MAX_REGISTERED + 5)}]}});
+    d.on_message(&late, t0);
+    let o = d.finish(Close::Watching, t0);
+    assert!(o.channels.content_before_registration.is_empty());
+}
+
+#[tokio::test(start_paused = true)]
+async fn launches_listing_the_same_many_tools_do_not_differ_and_others_do() {
+    let t0 = Instant::now();
+    let listed = |names: &[String]| {
+        let mut d = driver(Protocol::Legacy, false, json!({"tools": {}}), t0);
+        d.start(t0);
+        let tools: Vec<Value> = names.iter().map(|n| json!({"name": n})).collect();
+        d.on_message(&reply(1, json!({"tools": tools})), t0);
+        d.finish(Close::Watching, t0)
+    };
+    let names: Vec<String> = (0..100).map(|i| format!("t{i}")).collect();
+    let mut changed = names.clone();
+    changed[50] = "other".into();
+    let same = OpeningSummary::of(&[
+        launch_with(1, listed(&names)),
+        launch_with(2, listed(&names)),
+    ]);
+    assert_eq!(same.tools_differ, None);
+    let differ = OpeningSummary::of(&[
+        launch_with(1, listed(&names)),
+        launch_with(2, listed(&changed)),
+    ]);
+    assert!(
+        differ.tools_differ.is_some(),
+        "a folded name that changed is seen"
+    );
 }

@@ -1,5 +1,6 @@
 //! The lines under the launch table: what each launch showed besides its outcome.
 
+use crate::engine::probe::limits::Limit;
 use crate::engine::probe::{AttemptReport, ProbeRun, Stopped};
 use crate::render::sanitize;
 use crate::render::text::why::launches_text;
@@ -44,8 +45,12 @@ fn fold_alike(lines: Vec<String>) -> Vec<String> {
 fn each_launch(run: &ProbeRun) -> Vec<String> {
     let mut out = Vec::new();
     let mut last_tail: Option<(u32, &Vec<String>)> = None;
+    let mut last_limits: &[Limit] = &[];
     for l in &run.launches {
         let r: &AttemptReport = &l.report;
+        let limits = r.process.as_ref().map_or(&[][..], |p| &p.limits[..]);
+        out.extend(limits_note(l.number, limits, last_limits));
+        last_limits = limits;
         if r.stdout.non_json_lines > 0 {
             let sample = r
                 .stdout
@@ -152,6 +157,18 @@ fn each_launch(run: &ProbeRun) -> Vec<String> {
         }
     }
     out
+}
+
+/// The unusual limits a launch ran under, unless the launch before ran under the same.
+fn limits_note(number: u32, limits: &[Limit], before: &[Limit]) -> Option<String> {
+    if limits.is_empty() || limits == before {
+        return None;
+    }
+    let shown: Vec<String> = limits.iter().map(Limit::describe).collect();
+    Some(format!(
+        "launch {number}: runs under limits that are not the usual ones: {}",
+        shown.join(", ")
+    ))
 }
 
 fn plural(n: u64) -> &'static str {

@@ -2,6 +2,7 @@
 //! compact `opening` column, the notes under the table, and the run's summary for `--json`.
 //! Everything a server controls is redacted by the engine and sanitised here.
 
+use crate::engine::folded::FoldedList;
 use crate::engine::policy::timings::format_ms;
 use crate::engine::probe::opening::{
     ChannelFinding, ExchangeResult, Opening, OpeningSummary, ToolsOnLaunch,
@@ -9,6 +10,17 @@ use crate::engine::probe::opening::{
 use crate::engine::probe::{Launch, ProbeRun};
 use crate::render::sanitize::sanitize;
 use crate::render::text::why::launches_text;
+use crate::render::units::more;
+
+/// The kept items of a folded list, sanitised, with `… N more` where the fold is, joined.
+fn folded_words(list: &FoldedList<String>, folded: u64) -> String {
+    let mut words: Vec<String> = list.iter().map(|s| sanitize(s)).collect();
+    if folded > 0 {
+        let at = list.fold_at().unwrap_or(words.len()).min(words.len());
+        words.insert(at, more(folded));
+    }
+    words.join(", ")
+}
 
 /// The table's `opening` cell: `5 tools`, `✗ tools/list` (the connection ended while the host
 /// waited for it), `tools/list error`, `-` (no handshake, or `--handshake-only`).
@@ -48,13 +60,12 @@ fn round(ms: f64) -> String {
 /// not found)`.
 fn exchange_words(o: &Opening) -> String {
     let mut parts: Vec<String> = Vec::new();
-    let mut pages = 0;
-    let mut page_rt = 0.0;
+    // The pages answered: counted whole, though their exchanges may be folded.
+    let pages = o.tool_pages;
+    let page_rt = o.tool_pages_ms;
     for e in &o.exchanges {
         let method = sanitize(&e.method);
         if e.method == "tools/list" && matches!(e.result, ExchangeResult::Answered) {
-            pages += 1;
-            page_rt += e.round_trip_ms.unwrap_or(0.0);
             continue;
         }
         parts.push(match &e.result {
@@ -144,14 +155,21 @@ fn launch_lines(run: &ProbeRun) -> Vec<String> {
         };
         let mut words = exchange_words(o);
         if !o.feature_sets.is_empty() {
-            let sets: Vec<String> = o.feature_sets.iter().map(|s| sanitize(s)).collect();
-            words.push_str(&format!("; feature sets: {}", sets.join(", ")));
+            let sets = folded_words(&o.feature_sets, o.feature_sets_folded);
+            words.push_str(&format!("; feature sets: {sets}"));
         }
         if let Some(r) = &o.receipt {
             if !r.unavailable.is_empty() {
-                let sets: Vec<String> = r.unavailable.iter().map(|s| sanitize(s)).collect();
-                words.push_str(&format!(" (unavailable: {})", sets.join(", ")));
+                let sets = folded_words(&r.unavailable, r.unavailable_folded);
+                words.push_str(&format!(" (unavailable: {sets})"));
             }
+        }
+        if !o.server_requests.is_empty() && o.server_requests_other > 0 {
+            words.push_str(&format!(
+                "; server requests of {} methods, {} of others",
+                o.server_requests.len(),
+                crate::render::units::count(o.server_requests_other)
+            ));
         }
         if words.is_empty() {
             continue;
@@ -219,31 +237,37 @@ fn finding_line(f: &ChannelFinding) -> String {
         "tools"
     };
     let mut line = format!("{subject} ({}): {}", f.id, sanitize(&f.text));
-    for c in &f.evidence {
+    for (i, c) in f.evidence.iter().enumerate() {
+        if f.evidence.fold_at() == Some(i) {
+            line.push_str(&format!(
+                "\n  | {} connection{}",
+                more(f.evidence_folded),
+                if f.evidence_folded == 1 { "" } else { "s" }
+            ));
+        }
         let registered = if c.registered.is_empty() {
             "registered nothing".to_string()
         } else {
             format!(
                 "registered {} {} after its handshake",
-                sanitize(&c.registered.join(", ")),
+                folded_words(&c.registered, c.registered_folded),
                 round(c.first_registration_ms.unwrap_or(0.0))
             )
         };
         let early = if c.content_before_registration.is_empty() {
             String::new()
         } else {
-            let items: Vec<String> = c
-                .content_before_registration
-                .iter()
-                .map(|x| {
-                    format!(
-                        "{} (message {})",
-                        sanitize(&x.channel_id),
-                        sanitize(x.message_id.as_deref().unwrap_or("-"))
-                    )
-                })
-                .collect();
-            format!("; content before registration: {}", items.join(", "))
+            let items = c.content_before_registration.map(|x| {
+                format!(
+                    "{} (message {})",
+                    x.channel_id,
+                    x.message_id.as_deref().unwrap_or("-")
+                )
+            });
+            format!(
+                "; content before registration: {}",
+                folded_words(&items, c.content_before_registration_folded)
+            )
         };
         line.push_str(&format!(
             "\n  | launch {}: connected {}, {registered}{early}",

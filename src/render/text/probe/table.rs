@@ -123,8 +123,16 @@ pub(crate) fn server_line(s: &ServerInfo) -> String {
             "refused the handshake".into()
         } else {
             format!(
-                "refused the handshake; supports {}",
-                sanitize(&s.supported_versions.join(", "))
+                "refused the handshake; supports {}{}",
+                sanitize(&s.supported_versions.join(", ")),
+                if s.supported_versions_folded > 0 {
+                    format!(
+                        ", {}",
+                        crate::render::units::more(s.supported_versions_folded)
+                    )
+                } else {
+                    String::new()
+                }
             )
         };
     }

@@ -1,0 +1,164 @@
+//! Rows about the process itself rather than what it wrote: the resource limits it ran under
+//! and the signal it died of.
+
+use super::launch::{ended, ev, stderr_match};
+use super::meaning::{exit_text, signal_meaning};
+use super::model::{Evidence, Hit, Source};
+use super::table::{self, Confidence, RULES};
+use super::text;
+use crate::engine::policy::signal_name;
+use crate::engine::policy::Ended;
+use crate::engine::probe::limits::{Limit, LimitKind};
+use crate::engine::probe::Launch;
+
+/// The signal `l` died of: its own, or 128 + N passed on by a wrapper (`true`).
+fn died_of(l: &Launch) -> Option<(i32, bool)> {
+    match ended(l)? {
+        Ended::Signal { signal } => Some((signal, false)),
+        Ended::Exit { code } if (129..=159).contains(&code) => Some((code - 128, true)),
+        _ => None,
+    }
+}
+
+/// The limit of `kind` the launch ran under, when it was not unlimited (from its
+/// `/proc/PID/limits`).
+fn limit_of(l: &Launch, kind: LimitKind) -> Option<Limit> {
+    l.report
+        .process
+        .as_ref()?
+        .limits
+        .iter()
+        .find(|x| x.limit == kind && x.soft.is_some())
+        .copied()
+}
+
+/// `293 MiB (ulimit -v 300000)`: the amount of a limit with the command that sets it.
+fn amount(limit: &Limit) -> String {
+    let d = limit.describe();
+    d.strip_prefix(limit.limit.words())
+        .map(|s| s.trim().to_string())
+        .unwrap_or(d)
+}
+
+/// The rows of this file on launch `l` (`None` for the other rows: see [`super::launch`]).
+pub(super) fn process_hit(i: usize, l: &Launch) -> Option<Hit> {
+    match RULES[i].when {
+        table::When::Limited { .. } => limit_hit(i, l),
+        table::When::NativeSignal(signals) => native_signal_hit(i, l, signals),
+        _ => None,
+    }
+}
+
+/// `resource-limit`: a line or signal that a limit too low gives.
+fn limit_hit(i: usize, l: &Launch) -> Option<Hit> {
+    let table::When::Limited {
+        limit,
+        sure,
+        if_limited,
+        signals,
+        signals_if_limited,
+    } = RULES[i].when
+    else {
+        return None;
+    };
+    let set = limit_of(l, limit);
+    let mut evidence: Vec<Evidence> = Vec::new();
+    if let Some((line, _, _)) = stderr_match(l, sure) {
+        evidence.push(ev(l, Source::Stderr, text::quote(line)));
+    } else if set.is_some() {
+        if let Some((line, _, _)) = stderr_match(l, if_limited) {
+            evidence.push(ev(l, Source::Stderr, text::quote(line)));
+        }
+    }
+    if let Some((signal, via_code)) = died_of(l) {
+        let counts =
+            signals.contains(&signal) || (set.is_some() && signals_if_limited.contains(&signal));
+        if counts {
+            evidence.push(ev(l, Source::Exit, signal_text(signal, via_code)));
+        }
+    }
+    if evidence.is_empty() {
+        return None;
+    }
+    let name = set.map(|s| amount(&s));
+    if let Some(s) = &set {
+        evidence.push(ev(
+            l,
+            Source::Environment,
+            format!("its limits: {}", s.describe()),
+        ));
+    }
+    Some(Hit {
+        rule: i,
+        // The limit read from /proc: sure; a line or signal only that limit gives, without
+        // the limit read (it died before it could be): less sure.
+        confidence: if set.is_some() {
+            RULES[i].confidence
+        } else {
+            Confidence::Medium
+        },
+        name,
+        says: None,
+        next: None,
+        launches: vec![l.number],
+        evidence,
+    })
+}
+
+/// `signal SIGTRAP (a trap: V8's ...)` or `exit 133 (128 + 5: ...)`.
+fn signal_text(signal: i32, via_code: bool) -> String {
+    if via_code {
+        exit_text(signal + 128)
+    } else {
+        format!(
+            "signal {} ({})",
+            signal_name(signal),
+            signal_meaning(signal)
+        )
+    }
+}
+
+/// `fatal-signal`: died of a signal of a crash in native code.
+fn native_signal_hit(i: usize, l: &Launch, signals: &[i32]) -> Option<Hit> {
+    let (signal, via_code) = died_of(l)?;
+    if !signals.contains(&signal) {
+        return None;
+    }
+    let name = signal_name(signal);
+    let mut evidence = vec![ev(l, Source::Exit, signal_text(signal, via_code))];
+    // The last words before it died say what failed (V8's `# Fatal error`, an assertion).
+    if let Some(last) = l
+        .report
+        .stderr
+        .lines
+        .iter()
+        .rev()
+        .map(|s| s.trim())
+        .find(|s| !s.is_empty() && s.chars().any(char::is_alphabetic))
+    {
+        evidence.push(ev(
+            l,
+            Source::Stderr,
+            format!("last line: {}", text::quote(last)),
+        ));
+    }
+    let next = match signal {
+        5 | 6 => "read the fatal error above the end of its stderr (shown): if it names memory or a thread, look at the limits it runs under (`ulimit -a`); otherwise update Node/the runtime and the server's native modules (`npm rebuild`)".to_string(),
+        4 => "install a build of the runtime or the native module for this CPU (a binary built for a newer CPU, or another architecture under emulation)".to_string(),
+        7 => "look for a memory-mapped file truncated under it or a full `/dev/shm` (a container's default is 64 MiB: `--shm-size`)".to_string(),
+        _ => "update the runtime and the server's native modules (`npm rebuild`, reinstall its wheels for this platform); run it by hand with `ulimit -c unlimited` to get a core dump".to_string(),
+    };
+    Some(Hit {
+        rule: i,
+        confidence: if via_code {
+            Confidence::Medium
+        } else {
+            RULES[i].confidence
+        },
+        name: Some(format!("{name} ({})", signal_meaning(signal))),
+        says: None,
+        next: Some(next),
+        launches: vec![l.number],
+        evidence,
+    })
+}

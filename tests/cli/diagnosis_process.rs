@@ -1,0 +1,158 @@
+//! The rows about the process itself through the real binary and real runtimes (issue 19): an
+//! address-space limit set by a wrapper (`ulimit -v`), read back from `/proc/PID/limits`; a
+//! native crash's signal; a `timeout 2` wrapper around a server whose start-up varies.
+
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+use crate::support::{bin, server_mjs, stderr, stdout};
+
+/// `probe --json ARGS -- COMMAND...`: the document, after checking exit 1 (not stayed up).
+fn probe_json(args: &[&str], command: &[&str]) -> Value {
+    let out = probe(args, command, true)
+        .output()
+        .expect("the binary runs");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}\n{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    crate::support::json(&out)
+}
+
+fn probe(args: &[&str], command: &[&str], json: bool) -> Command {
+    let mut cmd = bin();
+    cmd.arg("probe").args(args);
+    if json {
+        cmd.arg("--json");
+    }
+    cmd.arg("--").args(command).stdin(Stdio::null());
+    cmd
+}
+
+fn texts(d: &Value) -> Vec<String> {
+    d["evidence"]
+        .as_array()
+        .expect("evidence")
+        .iter()
+        .map(|e| e["text"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[test]
+fn node_under_an_address_space_limit_is_told_to_raise_it() {
+    // Node 20 cannot reserve V8's code range in 300,000 KiB: `# Fatal process OOM in Failed to
+    // reserve virtual memory for CodeRange`, then SIGTRAP.
+    let script = format!("ulimit -v 300000; exec node {}", server_mjs());
+    let doc = probe_json(&["--launches", "1"], &["sh", "-c", &script]);
+    let d = doc["diagnoses"].as_array().expect("diagnoses");
+    assert_eq!(d[0]["id"], "resource-limit", "{d:#?}");
+    assert_eq!(d[0]["confidence"], "high", "{d:#?}");
+    let summary = d[0]["summary"].as_str().unwrap_or_default();
+    assert!(
+        summary.contains("address-space limit of 293 MiB (ulimit -v 300000)"),
+        "{summary}"
+    );
+    let t = texts(&d[0]);
+    assert!(t.iter().any(|x| x.contains("CodeRange")), "{t:#?}");
+    assert!(t.iter().any(|x| x.contains("SIGTRAP")), "{t:#?}");
+    assert!(d
+        .iter()
+        .all(|x| x["id"] != "fatal-signal" && x["id"] != "crash"));
+    // The limits it ran under, in the launch's JSON.
+    let limits = &doc["launches"][0]["limits"];
+    assert_eq!(limits[0]["limit"], "address-space", "{limits}");
+    assert_eq!(limits[0]["soft"], 300_000u64 * 1024);
+    // And under the launch table.
+    let out = probe(&["--launches", "1"], &["sh", "-c", &script], false)
+        .output()
+        .expect("runs");
+    let text = stdout(&out);
+    assert!(
+        text.contains("launch 1: runs under limits that are not the usual ones: address space 293 MiB (ulimit -v 300000)"),
+        "{text}"
+    );
+    assert!(text.contains("resource-limit (high confidence)"), "{text}");
+}
+
+#[test]
+fn a_healthy_server_shows_no_limits_and_no_cause() {
+    let out = probe(
+        &["--launches", "1", "--watch", "300ms"],
+        &["node", &server_mjs()],
+        true,
+    )
+    .output()
+    .expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let doc = crate::support::json(&out);
+    assert_eq!(doc["diagnoses"], serde_json::json!([]));
+    assert_eq!(doc["launches"][0]["limits"], serde_json::json!([]));
+}
+
+#[test]
+fn a_segfault_names_its_signal() {
+    // CPython reading address 0 through ctypes: SIGSEGV, no traceback.
+    let doc = probe_json(
+        &["--launches", "1"],
+        &["python3", "-c", "import ctypes; ctypes.string_at(0)"],
+    );
+    let d = doc["diagnoses"].as_array().expect("diagnoses");
+    assert_eq!(d[0]["id"], "fatal-signal", "{d:#?}");
+    assert!(d[0]["summary"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("SIGSEGV (an invalid memory access in native code)"));
+}
+
+#[test]
+fn a_timeout_wrapper_is_a_timer_from_the_spawn() {
+    // Start-up 100, 700, 1300 ms under `timeout 2`: every connection lives a different time,
+    // every launch ends 2 s after its spawn with exit 124.
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let cycle = dir.path().join("cycle");
+    let server = server_mjs();
+    let cycle = cycle.to_str().expect("utf-8 path");
+    let doc = probe_json(
+        &[
+            "--preset",
+            "handshake",
+            "--interval",
+            "50ms",
+            "--launches",
+            "3",
+        ],
+        &[
+            "timeout",
+            "2",
+            "node",
+            &server,
+            "--startup-ms",
+            "100,700,1300",
+            "--cycle-file",
+            cycle,
+        ],
+    );
+    let d = doc["diagnoses"].as_array().expect("diagnoses");
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0]["id"], "timer", "{d:#?}");
+    assert_eq!(d[0]["launches"], serde_json::json!([1, 2, 3]));
+    let summary = d[0]["summary"].as_str().unwrap_or_default();
+    assert!(
+        summary.starts_with("every launch ended 2")
+            && summary.contains(" s (median) after it was started"),
+        "{summary}"
+    );
+    let t = texts(&d[0]);
+    assert!(
+        t[0].contains("after it was started (exit 124 (what `timeout(1)`"),
+        "{t:#?}"
+    );
+    assert!(d[0]["next_step"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("remove the `timeout`"));
+}
