@@ -1,13 +1,17 @@
 //! `mcpl-doctor simulate`: what-if tables from the engine's simulator.
 
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::vocab::{parse_nonnegative, parse_timing, EngineArg, FormatArg, PresetArg};
-use crate::engine::policy::timings::parse_duration_ms;
+use crate::engine::policy::timings::{format_ms, parse_duration_ms};
 use crate::engine::policy::{EngineKind, Preset, Timings};
-use crate::engine::schedule::{self, Request, Scenario, DAY_MS};
+use crate::engine::schedule::{self, Drive, Request, Scenario, Simulation, DAY_MS};
 use crate::exit;
 use crate::render::json::simulate as json_view;
 use crate::render::text::simulate::{self as view, Run, View};
@@ -198,30 +202,39 @@ pub fn run(args: SimulateArgs, color: ColorChoice) -> anyhow::Result<u8> {
         (None, None) => (DAY_MS, None),
     };
     let strip_width = view::strip_width(presets.iter().map(|p| p.name().len()).max().unwrap_or(0));
-    let runs: Vec<Run> = presets
-        .iter()
-        .map(|preset| {
-            let defaults = preset.default_timings();
-            let timings = Timings {
-                interval_ms: args.interval.unwrap_or(defaults.interval_ms),
-                cap_ms: args.cap.unwrap_or(defaults.cap_ms),
-            };
-            let request = Request {
-                policy: preset.policy_with(engine, timings),
-                scenario: scenario.clone(),
-                max_attempts,
-                span_ms,
-                seed,
-                keep_rows,
-                strip_width,
-            };
-            Run {
-                preset: *preset,
-                simulation: schedule::simulate(&request),
-                request,
-            }
-        })
-        .collect();
+    let mut watcher = Watcher::new(
+        !json && std::io::stderr().is_terminal(),
+        presets.len(),
+        span_ms,
+        max_attempts,
+    );
+    let mut runs: Vec<Run> = Vec::with_capacity(presets.len());
+    for preset in &presets {
+        if watcher.interrupted() {
+            break;
+        }
+        let defaults = preset.default_timings();
+        let timings = Timings {
+            interval_ms: args.interval.unwrap_or(defaults.interval_ms),
+            cap_ms: args.cap.unwrap_or(defaults.cap_ms),
+        };
+        let request = Request {
+            policy: preset.policy_with(engine, timings),
+            scenario: scenario.clone(),
+            max_attempts,
+            span_ms,
+            seed,
+            keep_rows,
+            strip_width,
+        };
+        let simulation = watcher.simulate(preset.name(), &request);
+        runs.push(Run {
+            preset: *preset,
+            simulation,
+            request,
+        });
+    }
+    let not_simulated: Vec<Preset> = presets[runs.len()..].to_vec();
     let view = View {
         runs,
         scenario,
@@ -230,18 +243,24 @@ pub fn run(args: SimulateArgs, color: ColorChoice) -> anyhow::Result<u8> {
         show_rows: keep_rows > 0,
         explicit_timings: (args.interval, args.cap),
     };
-    if args.report.is_some() || args.svg.is_some() {
-        if let Err(e) = write_pictures(&args, &view) {
+    if (args.report.is_some() || args.svg.is_some()) && !watcher.interrupted() {
+        if let Err(e) = write_pictures(&args, &view, &mut watcher) {
+            watcher.done();
             return super::error::fail(e);
         }
     }
+    watcher.done();
+    let interrupted = watcher.interrupted();
     let result = if json {
         json_view::write_json(&view)
     } else {
         view::write_text(&view, color.for_stdout())
+            .and_then(|()| write_interrupted(&view, &not_simulated))
     };
     match result {
+        Ok(()) if interrupted => Ok(exit::INTERRUPTED),
         Ok(()) => Ok(exit::OK),
+        Err(e) if crate::render::is_broken_pipe(&e) && interrupted => Ok(exit::INTERRUPTED),
         Err(e) if crate::render::is_broken_pipe(&e) => Ok(exit::OK),
         Err(e) => super::error::fail(format!("cannot write the output: {e}")),
     }
@@ -249,24 +268,27 @@ pub fn run(args: SimulateArgs, color: ColorChoice) -> anyhow::Result<u8> {
 
 /// `--report` and `--svg`: the runs again with every row kept (up to a bound) and a strip as
 /// wide as the picture.
-fn write_pictures(args: &SimulateArgs, view: &View) -> Result<(), String> {
+fn write_pictures(args: &SimulateArgs, view: &View, watcher: &mut Watcher) -> Result<(), String> {
     use crate::render::picture::report;
-    let runs = view
-        .runs
-        .iter()
-        .map(|r| {
-            let request = Request {
-                keep_rows: report::SIMULATION_ROWS,
-                strip_width: report::STRIP_COLUMNS,
-                ..r.request.clone()
-            };
-            Run {
-                preset: r.preset,
-                simulation: schedule::simulate(&request),
-                request,
-            }
-        })
-        .collect();
+    watcher.again();
+    let mut runs = Vec::with_capacity(view.runs.len());
+    for r in &view.runs {
+        let request = Request {
+            keep_rows: report::SIMULATION_ROWS,
+            strip_width: report::STRIP_COLUMNS,
+            ..r.request.clone()
+        };
+        let simulation = watcher.simulate(r.preset.name(), &request);
+        if watcher.interrupted() {
+            // Ctrl-C while drawing: the tables are still written, the pictures are not.
+            return Ok(());
+        }
+        runs.push(Run {
+            preset: r.preset,
+            simulation,
+            request,
+        });
+    }
     let pictured = View {
         runs,
         scenario: view.scenario.clone(),
@@ -286,4 +308,195 @@ fn write_pictures(args: &SimulateArgs, view: &View) -> Result<(), String> {
         report::write_file(path, &report::simulate_svg(&pictured))?;
     }
     Ok(())
+}
+
+/// After Ctrl-C (interrupted runs end early, their figures holding over the time reached): one
+/// line per interrupted rule saying over which span its figures hold, and the rules not
+/// simulated at all.
+fn write_interrupted(view: &View, not_simulated: &[Preset]) -> std::io::Result<()> {
+    let mut lines = Vec::new();
+    let several = view.runs.len() > 1;
+    for run in &view.runs {
+        let Some(at) = run.simulation.interrupted_at_ms else {
+            continue;
+        };
+        let whose = if several {
+            format!("{}'s figures", run.preset.name())
+        } else {
+            "these figures".to_string()
+        };
+        let of = match run.request.max_attempts {
+            Some(n) => format!(
+                "{} launches of {n} ({} simulated)",
+                run.simulation.summary.launches,
+                format_ms(at)
+            ),
+            None => format!("{} of {}", format_ms(at), format_ms(run.request.span_ms)),
+        };
+        lines.push(format!("interrupted: {whose} hold for the first {of}"));
+    }
+    if !not_simulated.is_empty() {
+        let names: Vec<&str> = not_simulated.iter().map(|p| p.name()).collect();
+        lines.push(format!("interrupted: not simulated: {}", names.join(", ")));
+    }
+    if lines.is_empty() {
+        return Ok(());
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(out)?;
+    for line in lines {
+        writeln!(out, "{}", crate::render::text::layout::prose(&line, "  "))?;
+    }
+    out.flush()
+}
+
+/// Ctrl-C while simulating: set by the signal handler, read between launches.
+static INTERRUPT: AtomicBool = AtomicBool::new(false);
+
+#[cfg(unix)]
+extern "C" fn on_interrupt(_: nix::libc::c_int) {
+    if INTERRUPT.swap(true, Ordering::Relaxed) {
+        // A second Ctrl-C: leave at once.
+        // SAFETY: `_exit` is async-signal-safe.
+        unsafe { nix::libc::_exit(i32::from(exit::INTERRUPTED)) }
+    }
+}
+
+/// Catch Ctrl-C: the run under way stops at its next look (every 2^20 launches), and the
+/// command reports what it has so far.
+fn catch_interrupt() {
+    #[cfg(unix)]
+    {
+        use nix::sys::signal::{sigaction, SaFlags, SigAction, SigHandler, SigSet, Signal};
+        let action = SigAction::new(
+            SigHandler::Handler(on_interrupt),
+            SaFlags::SA_RESTART,
+            SigSet::empty(),
+        );
+        // SAFETY: the handler only touches an atomic and calls `_exit`, both
+        // async-signal-safe.
+        let _ = unsafe { sigaction(Signal::SIGINT, &action) };
+    }
+}
+
+/// A run expected to take longer than this shows a progress bar (on a terminal).
+const SHOW_AFTER: Duration = Duration::from_secs(1);
+
+/// Watches the simulations: Ctrl-C, and a progress bar on stderr (a terminal only, never with
+/// `--format json`) for a run expected to take over a second.
+struct Watcher {
+    enabled: bool,
+    bar: Option<ProgressBar>,
+    started: Instant,
+    /// Runs to go through, and those done.
+    runs: usize,
+    done: usize,
+    span_ms: f64,
+    max_attempts: Option<u64>,
+}
+
+impl Watcher {
+    fn new(enabled: bool, runs: usize, span_ms: f64, max_attempts: Option<u64>) -> Watcher {
+        catch_interrupt();
+        Watcher {
+            enabled,
+            bar: None,
+            started: Instant::now(),
+            runs: runs.max(1),
+            done: 0,
+            span_ms,
+            max_attempts,
+        }
+    }
+
+    fn interrupted(&self) -> bool {
+        INTERRUPT.load(Ordering::Relaxed)
+    }
+
+    /// The same runs again (the pictures): the bar starts over.
+    fn again(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+        self.started = Instant::now();
+        self.done = 0;
+    }
+
+    fn done(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+    }
+
+    fn simulate(&mut self, name: &str, request: &Request) -> Simulation {
+        let mut watch = |t: f64| {
+            self.at(name, t);
+            !self.interrupted()
+        };
+        let simulation = schedule::simulate_driven(
+            request,
+            Drive {
+                watch: Some(&mut watch),
+                ..Drive::default()
+            },
+        );
+        self.done += 1;
+        simulation
+    }
+
+    /// Simulated time `t` reached in the current run.
+    fn at(&mut self, name: &str, t: f64) {
+        if !self.enabled {
+            return;
+        }
+        // Under --launches the end in time is not known: a spinner with the time reached.
+        let bounded = self.max_attempts.is_none() && self.span_ms.is_finite();
+        let whole = self.span_ms * self.runs as f64;
+        let reached = self.span_ms * self.done as f64 + t.max(0.0);
+        if self.bar.is_none() {
+            let elapsed = self.started.elapsed();
+            let expected = if bounded && reached > 0.0 {
+                elapsed.as_secs_f64() * whole / reached
+            } else {
+                elapsed.as_secs_f64()
+            };
+            if expected <= SHOW_AFTER.as_secs_f64() {
+                return;
+            }
+            self.bar = Some(new_bar(bounded.then_some(whole), self.runs == 1));
+        }
+        if let Some(bar) = &self.bar {
+            let of = if bounded {
+                bar.set_position(reached as u64);
+                format!(" of {}", format_ms(self.span_ms))
+            } else {
+                bar.tick();
+                String::new()
+            };
+            let rule = if self.runs > 1 {
+                format!("{name}: ")
+            } else {
+                String::new()
+            };
+            bar.set_message(format!("{rule}simulated {}{of}", format_ms(t)));
+        }
+    }
+}
+
+/// A bar over `len` simulated ms (a spinner without it), on stderr. Within 80 columns: a word
+/// on Ctrl-C when one rule runs, the rule's name in the message when several do.
+fn new_bar(len: Option<f64>, hint: bool) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(len.map(|l| l as u64), ProgressDrawTarget::stderr());
+    let style = match (len, hint) {
+        (Some(_), true) => {
+            ProgressStyle::with_template("{bar:16} {msg}, ETA {eta} (Ctrl-C: summary so far)")
+        }
+        (Some(_), false) => ProgressStyle::with_template("{bar:16} {msg}, ETA {eta}"),
+        (None, true) => ProgressStyle::with_template("{spinner} {msg} (Ctrl-C: summary so far)"),
+        (None, false) => ProgressStyle::with_template("{spinner} {msg}"),
+    };
+    if let Ok(style) = style {
+        bar.set_style(style);
+    }
+    bar
 }

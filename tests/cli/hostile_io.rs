@@ -10,7 +10,7 @@ use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::support::{bin, fixture};
+use crate::support::{bin, fixture, FixtureLog};
 
 /// The peak memory the probe may reach while a server floods it.
 pub(crate) const FLOOD_PEAK_KB: u64 = 20 * 1024;
@@ -119,9 +119,14 @@ pub(crate) struct Ended {
 
 impl Run {
     pub(crate) fn start(args: &[&str], stdout: Stdio) -> Run {
+        Run::start_env(args, stdout, &[])
+    }
+
+    pub(crate) fn start_env(args: &[&str], stdout: Stdio, env: &[(&str, &str)]) -> Run {
         let marker = marker();
         let child = bin()
             .args(args)
+            .envs(env.iter().copied())
             .env(MARKER_VAR, &marker)
             .stdin(Stdio::null())
             .stdout(stdout)
@@ -140,13 +145,15 @@ impl Run {
         self.child.id()
     }
 
-    /// Sample the peak memory until the probe exits; kill it (and fail) after `limit`.
+    /// Sample the peak memory until the probe exits; kill it (and fail) after `limit`. A
+    /// stderr the test took is its own to read (`stderr` is then empty).
     pub(crate) fn wait(mut self, limit: Duration) -> Ended {
-        let mut stderr = self.child.stderr.take().expect("stderr");
-        let err_reader = std::thread::spawn(move || {
-            let mut s = String::new();
-            let _ = stderr.read_to_string(&mut s);
-            s
+        let err_reader = self.child.stderr.take().map(|mut e| {
+            std::thread::spawn(move || {
+                let mut s = String::new();
+                let _ = e.read_to_string(&mut s);
+                s
+            })
         });
         let out_reader = self.child.stdout.take().map(|mut o| {
             std::thread::spawn(move || {
@@ -180,7 +187,9 @@ impl Run {
             stdout: out_reader
                 .map(|r| r.join().unwrap_or_default())
                 .unwrap_or_default(),
-            stderr: err_reader.join().unwrap_or_default(),
+            stderr: err_reader
+                .map(|r| r.join().unwrap_or_default())
+                .unwrap_or_default(),
         };
         assert_nothing_left(&self.marker);
         ended
@@ -196,20 +205,38 @@ impl Run {
     }
 }
 
-/// Read lines of the child's stdout until one contains `what` (for at most `limit`).
-fn read_until(out: &mut BufReader<std::process::ChildStdout>, what: &str, limit: Duration) {
-    let until = Instant::now() + limit;
-    let mut line = String::new();
-    while Instant::now() < until {
-        line.clear();
-        if out.read_line(&mut line).unwrap_or(0) == 0 {
-            panic!("stdout ended before {what:?}");
-        }
-        if line.contains(what) {
-            return;
-        }
+/// Read lines of `out` until one contains `what`; fails after `limit` even when nothing at all
+/// arrives (the reading thread is left blocked until the writer ends). Gives the reader back.
+fn read_until<R: BufRead + Send + 'static>(mut out: R, what: &str, limit: Duration) -> R {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let want = what.to_string();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let found = loop {
+            line.clear();
+            if out.read_line(&mut line).unwrap_or(0) == 0 {
+                break false;
+            }
+            if line.contains(&want) {
+                break true;
+            }
+        };
+        let _ = tx.send(found.then_some(out));
+    });
+    match rx.recv_timeout(limit) {
+        Ok(Some(out)) => out,
+        Ok(None) => panic!("the output ended before {what:?}"),
+        Err(_) => panic!("no {what:?} within {limit:?}"),
     }
-    panic!("no {what:?} on stdout within {limit:?}");
+}
+
+/// Waits (up to `limit`) until the fixture server's log shows `n` handshakes.
+fn wait_for_handshakes(log: &FixtureLog, n: usize, limit: Duration) {
+    let t = Instant::now();
+    while log.events("handshake").len() < n {
+        assert!(t.elapsed() < limit, "no handshake logged within {limit:?}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
 
 pub(crate) fn python() -> &'static str {
@@ -231,10 +258,11 @@ fn server_mjs() -> String {
     fixture("servers/server.mjs").display().to_string()
 }
 
-/// A hostile WebSocket server (killed on drop).
+/// A hostile WebSocket server (killed on drop); what it says after its port stays readable.
 struct WsServer {
     child: Child,
     url: String,
+    out: Option<BufReader<std::process::ChildStdout>>,
 }
 
 impl WsServer {
@@ -247,14 +275,20 @@ impl WsServer {
             .spawn()
             .expect("the WebSocket fixture starts");
         let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("stdout"))
-            .read_line(&mut line)
-            .expect("its port");
+        let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+        out.read_line(&mut line).expect("its port");
         let port: u16 = line.trim().parse().expect("a port");
         WsServer {
             child,
             url: format!("ws://127.0.0.1:{port}/mcpl"),
+            out: Some(out),
         }
+    }
+
+    /// Waits (up to `limit`) for a line of the server's containing `what`.
+    fn wait_for(&mut self, what: &str, limit: Duration) {
+        let out = self.out.take().expect("the server's stdout");
+        self.out = Some(read_until(out, what, limit));
     }
 }
 
@@ -270,7 +304,9 @@ impl Drop for WsServer {
 
 #[test]
 fn sigterm_says_terminated_exits_143_and_never_says_stayed_up() {
-    let run = Run::start(
+    let log = FixtureLog::new();
+    let log_path = log.path.display().to_string();
+    let run = Run::start_env(
         &[
             "probe",
             "--launches",
@@ -282,9 +318,10 @@ fn sigterm_says_terminated_exits_143_and_never_says_stayed_up() {
             &server_mjs(),
         ],
         Stdio::piped(),
+        &[("FIXTURE_LOG", &log_path)],
     );
-    // Wait for the handshake (the server logs nothing on stdout; give it time on a busy machine).
-    std::thread::sleep(Duration::from_millis(1500));
+    // Once connected (the server logs its handshake), so the report has a launch to stop.
+    wait_for_handshakes(&log, 1, Duration::from_secs(30));
     run.signal("TERM");
     let ended = run.wait(Duration::from_secs(30));
     assert_eq!(ended.code, Some(143), "stderr: {}", ended.stderr);
@@ -324,8 +361,8 @@ fn events_into_a_closed_pipe_stop_the_server_and_exit_0_quietly() {
         ],
         Stdio::piped(),
     );
-    let mut out = BufReader::new(run.child.stdout.take().expect("stdout"));
-    read_until(&mut out, "\"connected\"", Duration::from_secs(30));
+    let out = BufReader::new(run.child.stdout.take().expect("stdout"));
+    let out = read_until(out, "\"connected\"", Duration::from_secs(30));
     drop(out); // `| head -1` has what it wants
     let ended = run.wait(Duration::from_secs(20));
     assert_eq!(ended.code, Some(0), "stderr: {}", ended.stderr);
@@ -343,9 +380,11 @@ fn a_text_or_json_report_into_a_closed_pipe_stops_the_run_and_exits_0() {
         if mode == "--json" {
             args.insert(1, "--json");
         }
-        let mut run = Run::start(&args, Stdio::piped());
+        let log = FixtureLog::new();
+        let log_path = log.path.display().to_string();
+        let mut run = Run::start_env(&args, Stdio::piped(), &[("FIXTURE_LOG", &log_path)]);
         // Nothing is written before the end: the reader goes away while the server runs.
-        std::thread::sleep(Duration::from_millis(1000));
+        wait_for_handshakes(&log, 1, Duration::from_secs(30));
         drop(run.child.stdout.take());
         let ended = run.wait(Duration::from_secs(20));
         assert_eq!(ended.code, Some(0), "{mode}: {}", ended.stderr);
@@ -513,7 +552,7 @@ fn a_websocket_server_that_floods_requests_and_never_reads_is_bounded_and_report
 
 #[test]
 fn a_second_ctrl_c_ends_the_probe_of_a_non_reading_websocket_server_at_once() {
-    let server = WsServer::start(&["flood-requests"]);
+    let mut server = WsServer::start(&["flood-requests"]);
     let mut run = Run::start(
         &[
             "probe",
@@ -527,27 +566,34 @@ fn a_second_ctrl_c_ends_the_probe_of_a_non_reading_websocket_server_at_once() {
         ],
         Stdio::piped(),
     );
-    let mut out = BufReader::new(run.child.stdout.take().expect("stdout"));
-    read_until(&mut out, "\"connected\"", Duration::from_secs(30));
+    let out = BufReader::new(run.child.stdout.take().expect("stdout"));
+    let mut out = read_until(out, "\"connected\"", Duration::from_secs(30));
     // Keep reading the events so stdout never fills.
     let drain = std::thread::spawn(move || {
         let mut sink = String::new();
         let _ = out.read_to_string(&mut sink);
         sink
     });
-    // Long enough for the probe to be stuck on a send to the server, had it no bound.
-    std::thread::sleep(Duration::from_millis(3000));
+    // Once the probe's sends no longer reach the server (it would be stuck on one, had it no
+    // bound): the server says so when what it leaves unread stops growing.
+    server.wait_for("stalled", Duration::from_secs(30));
+    let err = BufReader::new(run.child.stderr.take().expect("stderr"));
     run.signal("INT");
-    std::thread::sleep(Duration::from_millis(100));
+    // The first Ctrl-C is heard (two signals sent at once may arrive as one).
+    let mut err = read_until(err, "again to kill at once", Duration::from_secs(30));
     run.signal("INT");
     let second = Instant::now();
     let ended = run.wait(Duration::from_secs(30));
     let after_second = second.elapsed();
     let events = drain.join().unwrap_or_default();
-    assert_eq!(ended.code, Some(130), "{}", ended.stderr);
-    // 1 s is the goal (docs/benchmarks.md); the bound allows for a loaded 2-core machine.
+    let mut stderr = String::new();
+    let _ = err.read_to_string(&mut stderr);
+    assert_eq!(ended.code, Some(130), "{stderr}");
+    assert!(stderr.contains("killing"), "{stderr}");
+    // 1 s is the goal (docs/benchmarks.md), measured there; here the bound only catches a
+    // probe stuck on its send (it would run to --watch, 120 s).
     assert!(
-        after_second < Duration::from_secs(3),
+        after_second < Duration::from_secs(20),
         "ended {after_second:?} after the second Ctrl-C"
     );
     assert!(events.contains("\"report\""), "{events}");
@@ -761,7 +807,8 @@ fn a_thousand_pages_with_huge_cursors_keep_the_probe_small() {
         ],
         Stdio::piped(),
     );
-    let ended = run.wait(Duration::from_secs(120));
+    // A hang guard: 1000 pages take seconds, and minutes under a load average of 19.
+    let ended = run.wait(Duration::from_secs(600));
     let doc = json_of(&ended);
     let opening = &doc["launches"][0]["opening"];
     assert_eq!(opening["tool_pages"], 1000, "{}", ended.stderr);

@@ -19,6 +19,11 @@ use crate::support::{
 // are measured by scripts/bench/probe.sh, not here.
 const TOLERANCE_MS: f64 = 400.0;
 
+/// How much shorter than the server's own account a lifetime may be measured: the probe notes
+/// its connection once its `notifications/initialized` is sent, the server logs its handshake on
+/// reading it, and on a loaded machine the probe may run a scheduler's slice later.
+const EARLY_MS: f64 = 50.0;
+
 /// Wall-clock ms of an RFC 3339 time with milliseconds, e.g. `2026-01-02T03:04:05.678Z`.
 fn wall_ms(text: &str) -> f64 {
     let t = humantime::parse_rfc3339(text).expect("rfc3339");
@@ -43,9 +48,10 @@ fn check_against_log(doc: &Value, log: &FixtureLog) {
         let server_launch = log
             .time(pid, "launch")
             .expect("the server logged its launch");
-        // The server starts after the probe spawns it, and not long after.
+        // The server starts after the probe spawns it, and not long after (Node took 2.8 s to
+        // run its first line under a load average of 19 on 2 cores).
         assert!(
-            server_launch >= launched - 2.0 && server_launch - launched < 2000.0,
+            server_launch >= launched - 2.0 && server_launch - launched < 10_000.0,
             "launch {}: server launch {server_launch} vs probe {launched}",
             l["launch"]
         );
@@ -65,7 +71,7 @@ fn check_against_log(doc: &Value, log: &FixtureLog) {
                 let server_lived = server_exit - server_hs;
                 let lived = f(&l["outcome"]["lived_ms"]);
                 assert!(
-                    lived >= server_lived - 2.0 && lived - server_lived < TOLERANCE_MS,
+                    lived >= server_lived - EARLY_MS && lived - server_lived < TOLERANCE_MS,
                     "launch {}: lived {lived} ms (probe) vs {server_lived} ms (server)",
                     l["launch"]
                 );
@@ -223,10 +229,16 @@ fn a_server_that_never_answers_times_out_and_is_stopped() {
     assert_eq!(l["error"], "initialize handshake timed out");
     let took = f(&l["ended_at_ms"]) - f(&l["launched_at_ms"]);
     assert!((1500.0..1500.0 + TOLERANCE_MS).contains(&took), "{took}");
-    // Closing stdin was enough for this one.
+    // Closing stdin was enough for this one (or SIGTERM, for a Node that had not yet run its
+    // first line when the handshake timed out, on a loaded machine).
     assert_eq!(l["stopped"], "after-sigterm");
-    assert!(!log.events("stdin-closed").is_empty() || !log.events("exit").is_empty());
-    assert!(t.elapsed() < Duration::from_secs(7));
+    assert!(
+        log.events("launch").is_empty()
+            || !log.events("stdin-closed").is_empty()
+            || !log.events("exit").is_empty()
+    );
+    // A hang guard only: the probe's own clock above is the measure.
+    assert!(t.elapsed() < Duration::from_secs(30));
     assert_all_gone(&log.pids());
 }
 
@@ -338,8 +350,10 @@ fn a_server_that_ignores_sigterm_is_killed_after_the_grace() {
     let doc = json(&out);
     assert_eq!(launches(&doc)[0]["stopped"], "after-sigkill");
     assert!(!log.events("sigterm-ignored").is_empty());
+    // The grace was waited out; the upper bound only catches a hang ("after-sigkill" above
+    // says the probe killed it when the grace ran out).
     assert!(took >= Duration::from_secs(2), "{took:?}");
-    assert!(took < Duration::from_secs(6), "{took:?}");
+    assert!(took < Duration::from_secs(30), "{took:?}");
     assert_all_gone(&log.pids());
 }
 
@@ -419,7 +433,9 @@ fn a_stderr_flood_leaves_memory_bounded_and_a_bounded_tail() {
     let log = FixtureLog::new();
     let (out, peak) = run_measuring_peak(probe_cmd(
         &log,
-        &["--watch", "100ms", "--json"],
+        // The flood comes before the answer: 64 MB of it can outlast the default handshake
+        // timeout on a loaded machine.
+        &["--watch", "100ms", "--handshake-timeout", "120s", "--json"],
         &["--flood-stderr", "64"],
     ));
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -637,7 +653,7 @@ fn spawn_until(log: &FixtureLog, cmd: &mut Command, event: &str) -> std::process
         .expect("spawn");
     let t = Instant::now();
     while log.events(event).is_empty() {
-        assert!(t.elapsed() < Duration::from_secs(10), "no {event} logged");
+        assert!(t.elapsed() < Duration::from_secs(30), "no {event} logged");
         std::thread::sleep(Duration::from_millis(10));
     }
     child
@@ -676,16 +692,16 @@ fn a_second_ctrl_c_kills_a_server_that_ignores_sigterm() {
     let t = Instant::now();
     sigint(&child);
     while log.events("sigterm-ignored").is_empty() {
-        assert!(t.elapsed() < Duration::from_secs(2), "no SIGTERM seen");
+        // A hang guard: the server logs SIGTERM at once (past the 2 s grace the probe would
+        // kill it itself, and `stopped` below would say "after-sigkill").
+        assert!(t.elapsed() < Duration::from_secs(30), "no SIGTERM seen");
         std::thread::sleep(Duration::from_millis(5));
     }
     sigint(&child);
     let out = child.wait_with_output().expect("wait");
-    assert!(
-        t.elapsed() < Duration::from_millis(1900),
-        "{:?}",
-        t.elapsed()
-    );
+    // Only a hang guard: "forced" below says the kill came from the second Ctrl-C, before the
+    // 2 s grace after SIGTERM ran out (the grace running out is "after-sigkill").
+    assert!(t.elapsed() < Duration::from_secs(30), "{:?}", t.elapsed());
     assert_eq!(out.status.code(), Some(130));
     let doc = json(&out);
     assert_eq!(doc["interrupted"], true);

@@ -206,23 +206,23 @@ fn all_servers_run_at_once_and_the_json_holds_every_one() {
     assert_eq!(doc["summary"]["refused"], 2);
     assert_eq!(doc["summary"]["skipped"], 1);
 
-    // At once: the whole run took about the slowest server's time, not the sum.
+    // At once: the whole run took about the slowest server's time, not the sum. Ratios of
+    // the probe's own clock, which a loaded machine stretches alike (under two busy loops on 2
+    // cores the slowest server took 9.3 s of a 9.3 s run, the sum 22 s).
     let slowest = f(&doc["summary"]["slowest_server_ms"]);
     let sum = f(&doc["summary"]["servers_one_after_another_ms"]);
     let elapsed = f(&doc["elapsed_ms"]);
     assert!(slowest >= 700.0, "{slowest}");
     assert!(
-        elapsed < slowest + 1000.0,
+        slowest <= elapsed && elapsed < 1.25 * slowest + 500.0,
         "the run took {elapsed} ms, the slowest server {slowest} ms"
     );
     assert!(
         elapsed < 0.6 * sum,
         "the run took {elapsed} ms, the servers one after another {sum} ms"
     );
-    assert!(
-        took < Duration::from_millis(slowest as u64 + 1500),
-        "{took:?}"
-    );
+    // Only a hang guard: the process's start and end are the machine's, not the probe's.
+    assert!(took < Duration::from_secs(60), "{took:?}");
     // Nothing left running: every stdio server launched is gone.
     let pids = setup.log.pids();
     assert_eq!(pids.len(), 2 + 3, "{pids:?}");
@@ -344,8 +344,10 @@ fn repeated_server_picks_those_entries_only() {
             "flappy",
             "--launches",
             "2",
+            // Far past flappy's 100 ms life, so that a loaded machine does not see it still up
+            // when the watch ends (at 300 ms it once did); api stays up for all of it.
             "--watch",
-            "300ms",
+            "1500ms",
             "--json",
         ],
     ));
@@ -405,20 +407,31 @@ fn for_is_one_deadline_for_every_server() {
     let doc: Value = crate::support::json(&out);
     for s in doc["servers"].as_array().expect("servers") {
         assert_eq!(s["finish"]["reason"], "for", "{}", s["id"]);
-        // Nothing launched past the deadline; stopping what was running takes a moment more.
+        // Nothing launched past the deadline; stopping what was running takes at most the
+        // host's stop ladder more (2 s of grace after SIGTERM, 2 s after SIGKILL).
         for l in s["launches"].as_array().expect("launches") {
             assert!(f(&l["launched_at_ms"]) < 2500.0, "{}: {l}", s["id"]);
         }
         assert!(
-            f(&s["elapsed_ms"]) < 2500.0 + 1500.0,
+            f(&s["elapsed_ms"]) < 2500.0 + 4000.0,
             "{} ran {} ms",
             s["id"],
             s["elapsed_ms"]
         );
+        assert!(f(&s["elapsed_ms"]) <= f(&doc["elapsed_ms"]) + 1.0);
     }
-    // Stopping the stdio servers the host's way takes a moment past the deadline, no more.
-    assert!(took < Duration::from_millis(2500 + 1500), "{took:?}");
-    assert_all_gone(&setup.log.pids());
+    // Only a hang guard: the process's start and end are the machine's, not the probe's.
+    assert!(took < Duration::from_secs(60), "{took:?}");
+    // Every process the probe launched is gone (its own pids: on a loaded machine a Node
+    // server may not have run its first line, the one that logs its pid, within 2.5 s).
+    let pids: Vec<u32> = doc["servers"]
+        .as_array()
+        .expect("servers")
+        .iter()
+        .flat_map(|s| s["launches"].as_array().cloned().unwrap_or_default())
+        .filter_map(|l| l["pid"].as_u64().map(|p| p as u32))
+        .collect();
+    assert_all_gone(&pids);
 }
 
 #[test]
@@ -437,7 +450,7 @@ fn ctrl_c_stops_every_server_and_prints_the_report_so_far() {
     let t = Instant::now();
     while setup.log.events("handshake").len() < 2 {
         assert!(
-            t.elapsed() < Duration::from_secs(10),
+            t.elapsed() < Duration::from_secs(30),
             "no handshakes logged"
         );
         std::thread::sleep(Duration::from_millis(10));
@@ -485,7 +498,7 @@ fn a_second_ctrl_c_kills_every_server_at_once() {
     let t = Instant::now();
     while setup.log.events("handshake").len() < 2 {
         assert!(
-            t.elapsed() < Duration::from_secs(10),
+            t.elapsed() < Duration::from_secs(30),
             "no handshakes logged"
         );
         std::thread::sleep(Duration::from_millis(10));
@@ -500,17 +513,16 @@ fn a_second_ctrl_c_kills_every_server_at_once() {
     let t = Instant::now();
     sigint();
     while setup.log.events("sigterm-ignored").len() < 2 {
-        assert!(t.elapsed() < Duration::from_secs(2), "no SIGTERM seen");
+        // A hang guard: the server logs SIGTERM at once (past the 2 s grace the probe would
+        // kill it itself, and `stopped` below would say "after-sigkill").
+        assert!(t.elapsed() < Duration::from_secs(30), "no SIGTERM seen");
         std::thread::sleep(Duration::from_millis(5));
     }
     sigint();
     let out = child.wait_with_output().expect("wait");
-    // Well before the 2 s grace after SIGTERM would have run out.
-    assert!(
-        t.elapsed() < Duration::from_millis(1900),
-        "{:?}",
-        t.elapsed()
-    );
+    // Only a hang guard: "forced" below says the kill came from the second Ctrl-C, before the
+    // 2 s grace after SIGTERM ran out (the grace running out is "after-sigkill").
+    assert!(t.elapsed() < Duration::from_secs(30), "{:?}", t.elapsed());
     assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
     let doc: Value = crate::support::json(&out);
     for id in ["stubborn-a", "stubborn-b"] {

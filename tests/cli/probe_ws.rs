@@ -16,6 +16,12 @@ use crate::support::{bin, f, json, launches, stderr, stdout};
 // are measured by scripts/bench/probe.sh, not here.
 const TOLERANCE_MS: f64 = 400.0;
 
+/// How much shorter than the server's own timer a lifetime may be measured: the probe notes
+/// its connection once its `notifications/initialized` is sent, the server starts its timer on
+/// reading it, and on a loaded machine the probe may run a scheduler's slice later (seen: 73 ms
+/// of an 80 ms timer under two busy loops on 2 cores).
+const EARLY_MS: f64 = 50.0;
+
 /// A token no output may ever show.
 const TOKEN: &str = "ws-tok-5f3a9c1e77";
 
@@ -75,7 +81,7 @@ fn a_close_after_the_handshake_is_short_lived_with_its_code_and_backs_off_to_the
         assert_eq!(l["server"]["family"], "mcpl");
         let lived = f(&l["outcome"]["lived_ms"]);
         assert!(
-            (80.0 - 2.0..80.0 + TOLERANCE_MS).contains(&lived),
+            (80.0 - EARLY_MS..80.0 + TOLERANCE_MS).contains(&lived),
             "launch {i}: lived {lived} ms, the server closed after 80 ms"
         );
         let wait = &l["wait"];
@@ -212,7 +218,8 @@ fn a_server_that_accepts_tcp_and_never_answers_hits_the_open_timeout() {
         (300.0..300.0 + TOLERANCE_MS).contains(&took),
         "the attempt took {took} ms"
     );
-    assert!(t.elapsed() < std::time::Duration::from_secs(5));
+    // A hang guard only: the probe's own clock above is the measure.
+    assert!(t.elapsed() < std::time::Duration::from_secs(30));
 }
 
 #[test]
@@ -229,7 +236,10 @@ fn a_connection_dropped_without_a_close_frame_says_so() {
             "connected, then closed after 0 s (connection dropped without a close frame)"
         );
         let lived = f(&l["outcome"]["lived_ms"]);
-        assert!((48.0..50.0 + TOLERANCE_MS).contains(&lived), "{lived}");
+        assert!(
+            (50.0 - EARLY_MS..50.0 + TOLERANCE_MS).contains(&lived),
+            "{lived}"
+        );
     }
 }
 

@@ -117,7 +117,9 @@ pub fn is_running(pid: u32) -> bool {
     }
 }
 
-/// Assert that none of `pids` is left running (allowing a moment for the kernel to finish).
+/// Assert that none of `pids` is left running (allowing a moment for the kernel to finish; a
+/// loaded machine may take seconds to reap, and a wait that ends as soon as they are gone costs
+/// nothing when it is quick).
 pub fn assert_all_gone(pids: &[u32]) {
     assert!(
         !pids.is_empty(),
@@ -129,7 +131,7 @@ pub fn assert_all_gone(pids: &[u32]) {
         if left.is_empty() {
             return;
         }
-        if t.elapsed() > std::time::Duration::from_millis(500) {
+        if t.elapsed() > std::time::Duration::from_secs(10) {
             panic!("processes left running: {left:?}");
         }
         std::thread::sleep(std::time::Duration::from_millis(10));

@@ -1,11 +1,11 @@
 //! What `probe`'s arguments resolve to before anything runs: the request the engine's planning
 //! gets ([`plan_options`]), one target (`--url`, a command, or `--config FILE --server ID`
-//! planned by [`engine::fleet`](crate::engine::fleet)), the per-attempt options. Both runners
-//! use it.
+//! planned by [`engine::fleet::plan_one`](crate::engine::fleet::plan_one)), the per-attempt
+//! options. Both runners use it.
 
 use std::sync::Arc;
 
-use crate::engine::fleet::{self, EntryPlan, PlanOptions, Resolved};
+use crate::engine::fleet::{self, PlanOptions, Resolved};
 use crate::engine::probe::Target;
 use crate::engine::probe::{self, AttemptOptions, PingOptions, Protocol, StdioTarget, StopSignal};
 
@@ -73,7 +73,8 @@ pub(crate) fn resolve(args: &ProbeArgs) -> anyhow::Result<Resolved> {
         return runnable(&plan, target, protocol, redactor);
     }
     if let (Some(file), [id]) = (&args.config, args.server.as_slice()) {
-        return from_config(file, id, args, &plan);
+        let engine = args.engine.map(Protocol::from);
+        return Ok(fleet::plan_one(file, id, engine, &plan)?);
     }
     let Some((command, rest)) = args.command.split_first() else {
         return fail(
@@ -114,51 +115,6 @@ fn runnable(
         redactor,
         entry: None,
     })
-}
-
-/// The entry `id` of `file` (the last of that id, as the host keeps), ready to probe, or why
-/// not (exit 2: the probe cannot do what was asked).
-fn from_config(
-    file: &std::path::Path,
-    id: &str,
-    args: &ProbeArgs,
-    plan: &PlanOptions,
-) -> anyhow::Result<Resolved> {
-    let (entries, report) = fleet::load_config(file, plan)?;
-    let entry = fleet::find_entry(file, id, &entries)?;
-    let at = fleet::entry_at(entry);
-    match fleet::plan_entry(entry, &report, plan) {
-        EntryPlan::Probe(mut resolved) => {
-            if let Some(p) = args.engine {
-                if matches!(resolved.target, Target::Stdio(_)) {
-                    resolved.protocol = p.into();
-                } else if Protocol::from(p) != resolved.protocol {
-                    return fail(format!(
-                        "{at}: server {id:?} is a {} server, which always speaks the {} \
-                         handshake; leave out --engine",
-                        resolved.target.transport(),
-                        resolved.protocol.name()
-                    ));
-                }
-            }
-            Ok(*resolved)
-        }
-        EntryPlan::Skipped(why) => fail(format!("{at}: server {id:?} is not probed: {why}")),
-        EntryPlan::Refused(label, refusals) => {
-            let mut text = String::new();
-            for (i, r) in refusals.iter().enumerate() {
-                if i > 0 {
-                    text.push('\n');
-                }
-                text.push_str(&format!("{}: server {id:?} {label}: {}", r.at, r.message));
-            }
-            let hint = format!(
-                "`mcpl-doctor check-config {}` lists every finding",
-                file.display()
-            );
-            Err(Failure::new(text).hint(hint).into())
-        }
-    }
 }
 
 /// `--launches`, with its default: 5, or no limit with `--for` or `--until-down`.

@@ -85,6 +85,37 @@ pub enum PlanError {
     /// `--server` names no entry, or several: the message lists them.
     #[error("{0}")]
     NotFound(String),
+    /// The named entry is one the host does not start on its own.
+    #[error("{at}: server {id:?} is not probed: {why}")]
+    Skipped { at: String, id: String, why: String },
+    /// The host refuses the named entry: the checker's findings, one line each.
+    #[error("{}", refused_lines(id, label, refusals))]
+    Refused {
+        file: String,
+        id: String,
+        label: String,
+        refusals: Vec<Refusal>,
+    },
+    /// `--engine` asks a handshake the entry's transport never speaks.
+    #[error(
+        "{at}: server {id:?} is a {transport} server, which always speaks the {protocol} \
+         handshake; leave out --engine"
+    )]
+    EngineFixed {
+        at: String,
+        id: String,
+        transport: &'static str,
+        protocol: &'static str,
+    },
+}
+
+/// `file:line:column: server "id" refused by the host: message`, one line per refusal.
+fn refused_lines(id: &str, label: &str, refusals: &[Refusal]) -> String {
+    refusals
+        .iter()
+        .map(|r| format!("{}: server {id:?} {label}: {}", r.at, r.message))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 impl PlanError {
@@ -92,6 +123,9 @@ impl PlanError {
     pub fn hint(&self) -> Option<String> {
         match self {
             PlanError::Load(e) => e.hint(),
+            PlanError::Refused { file, .. } => Some(format!(
+                "`mcpl-doctor check-config {file}` lists every finding"
+            )),
             _ => None,
         }
     }

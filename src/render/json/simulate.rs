@@ -32,6 +32,10 @@ pub(crate) struct JsonRun<'a> {
     rows_total: u64,
     summary: &'a Summary,
     timeline: String,
+    /// Where Ctrl-C stopped this run (simulated ms): its rows, summary and timeline hold over
+    /// the time before it. Absent when the run went to its end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    interrupted_at_ms: Option<f64>,
 }
 
 /// Infinity is not JSON: timings that are infinite are written as null with a note.
@@ -64,6 +68,7 @@ pub fn write_json(view: &View) -> io::Result<()> {
                 rows_total: r.simulation.rows_total,
                 summary: &r.simulation.summary,
                 timeline: strip_line(&r.simulation),
+                interrupted_at_ms: r.simulation.interrupted_at_ms,
             })
             .collect(),
     };
