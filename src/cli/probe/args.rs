@@ -133,6 +133,11 @@ pub struct ProbeArgs {
     #[arg(long, value_name = "DUR", default_value = "30s", value_parser = parse_positive)]
     pub handshake_timeout: f64,
 
+    /// How long a launch that is installing its package (npx -y, uvx, pip: seen in its
+    /// process tree) may take to its handshake: the host's budget for a first start.
+    #[arg(long, value_name = "DUR", default_value = "60s", value_parser = parse_positive)]
+    pub start_budget: f64,
+
     /// Send a JSON-RPC ping this often while connected.
     #[arg(long, value_name = "DUR", value_parser = parse_positive)]
     pub ping_every: Option<f64>,

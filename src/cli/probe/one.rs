@@ -55,6 +55,7 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> a
     let target_text = target.describe(&redactor);
     let mut setting = diagnosis::Setting::of(&target, protocol, &redactor);
     setting.handshake_timeout_ms = Some(args.handshake_timeout);
+    setting.start_budget_ms = Some(args.start_budget);
     setting.entry = entry.is_some();
     let opts = RunOptions {
         policy,

@@ -145,6 +145,7 @@ pub(crate) fn attempt_options(
         stop,
         deadline: None,
         epoch: tokio::time::Instant::now(),
+        start_budget: duration(args.start_budget),
         handshake_only: args.handshake_only,
     }
 }

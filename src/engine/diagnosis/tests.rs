@@ -94,6 +94,8 @@ fn launch(number: u32, end: End, stderr: &[&str]) -> Launch {
                 exited,
                 memory: MemoryTrace::default(),
                 limits: Vec::new(),
+                install: None,
+                left_running: Vec::new(),
             }),
             opening: None,
             misbehaviour: Default::default(),
