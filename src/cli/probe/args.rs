@@ -8,7 +8,6 @@ use clap::Args;
 use crate::cli::vocab::{parse_positive, parse_timing, EngineArg, FormatArg, PresetArg};
 use crate::engine::policy::Preset;
 use crate::engine::probe::Protocol;
-use crate::render::text::probe::Bounds;
 
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("selection").args(["server", "all"])))]
@@ -226,14 +225,5 @@ impl From<EngineArg> for Protocol {
             EngineArg::Legacy => Protocol::Legacy,
             EngineArg::Modern => Protocol::Modern,
         }
-    }
-}
-
-/// What the progress line names while it waits.
-pub(crate) fn live_bounds(args: &ProbeArgs) -> Bounds {
-    Bounds {
-        handshake_ms: args.handshake_timeout,
-        watch_ms: args.watch,
-        run_for_ms: args.run_for,
     }
 }
