@@ -386,23 +386,21 @@ fn a_fifo_matched_by_a_glob_or_found_in_a_folder_is_never_opened_and_said() {
     std::fs::create_dir_all(root.join("pipe")).expect("mkdir");
     // Opening it to read would block until a writer comes: none ever does.
     mkfifo(&root.join("pipe/mcp.json"));
-    for args in [
-        vec!["*/mcp.json"],
-        vec!["**/mcp.json"],
-        vec!["pipe/mcp.js[o]n", "ok"],
-        vec!["."],
+    // A folder argument's paths start with the folder as given (`./`).
+    for (args, prefix) in [
+        (vec!["*/mcp.json"], ""),
+        (vec!["**/mcp.json"], ""),
+        (vec!["*/mcp.js[o]n"], ""),
+        (vec!["."], "./"),
     ] {
         let (o, doc) = check_config_in(root, &args);
         assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
-        assert_eq!(files_of(&doc), ["ok/mcp.json"], "{args:?}");
-        assert!(
-            stderr(&o).contains(
-                "note: pipe/mcp.json: a FIFO (named pipe), not a file; skipped (reading it \
-                 could block)"
-            ),
-            "{args:?}: {}",
-            stderr(&o)
+        assert_eq!(files_of(&doc), [format!("{prefix}ok/mcp.json")], "{args:?}");
+        let note = format!(
+            "note: {prefix}pipe/mcp.json: a FIFO (named pipe), not a file; skipped (reading it \
+             could block)"
         );
+        assert!(stderr(&o).contains(&note), "{args:?}: {}", stderr(&o));
     }
     // A glob that matches the FIFO alone matches no file to read.
     let (o, _) = check_config_out(root, &["pipe/*.json"]);
@@ -432,17 +430,14 @@ fn a_dangling_host_file_link_is_said_not_silently_skipped() {
     write(&root.join("ok/mcp.json"), CONFIG);
     std::fs::create_dir_all(root.join("gone")).expect("mkdir");
     symlink("../nowhere/mcp.json", &root.join("gone/mcp.json"));
-    for args in [vec!["**/mcp.json"], vec!["."]] {
+    for (args, prefix) in [(vec!["**/mcp.json"], ""), (vec!["."], "./")] {
         let (o, doc) = check_config_in(root, &args);
         assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
-        assert_eq!(files_of(&doc), ["ok/mcp.json"], "{args:?}");
-        assert!(
-            stderr(&o).contains(
-                "note: gone/mcp.json: a symbolic link to a file that does not exist; skipped"
-            ),
-            "{args:?}: {}",
-            stderr(&o)
+        assert_eq!(files_of(&doc), [format!("{prefix}ok/mcp.json")], "{args:?}");
+        let note = format!(
+            "note: {prefix}gone/mcp.json: a symbolic link to a file that does not exist; skipped"
         );
+        assert!(stderr(&o).contains(&note), "{args:?}: {}", stderr(&o));
     }
 }
 
@@ -471,7 +466,7 @@ fn an_unreadable_folder_is_said_not_silently_skipped() {
             return;
         }
     }
-    for args in [vec!["**/mcp.json"], vec!["."]] {
+    for (args, prefix) in [(vec!["**/mcp.json"], ""), (vec!["."], "./")] {
         let mut cmd = if root_user {
             let mut c = Command::new("setpriv");
             c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
@@ -489,12 +484,42 @@ fn an_unreadable_folder_is_said_not_silently_skipped() {
         let doc: serde_json::Value = serde_json::from_slice(&o.stdout)
             .unwrap_or_else(|e| panic!("not JSON ({e}): {}", stderr(&o)));
         assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
-        assert_eq!(files_of(&doc), ["ok/mcp.json"], "{args:?}");
-        assert!(
-            stderr(&o).contains("note: locked: cannot read this folder (Permission denied"),
-            "{args:?}: {}",
-            stderr(&o)
-        );
+        assert_eq!(files_of(&doc), [format!("{prefix}ok/mcp.json")], "{args:?}");
+        let note = format!("note: {prefix}locked: cannot read this folder (Permission denied");
+        assert!(stderr(&o).contains(&note), "{args:?}: {}", stderr(&o));
     }
     mode(&root.join("locked"), 0o755);
+}
+
+#[test]
+fn a_fifo_given_by_name_is_never_waited_on_and_a_pipe_with_a_writer_is_read() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let root = dir.path();
+    mkfifo(&root.join("mcp.json"));
+    // No program ever writes to it: before, opening it blocked forever.
+    let (o, _) = check_config_out(root, &["mcp.json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "mcp.json: a FIFO (named pipe) that no program writes to; not read (reading it would \
+             block)"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    // `<(command)` is a pipe too, with a writer: it is read whole.
+    write(&root.join("real.json"), CONFIG);
+    let mut cmd = Command::new("bash");
+    cmd.current_dir(root)
+        .args([
+            "-c",
+            r#""$0" check-config --format json <(cat real.json)"#,
+            env!("CARGO_BIN_EXE_mcpl-doctor"),
+        ])
+        .stdin(Stdio::null());
+    let (o, _) = bounded(cmd, Duration::from_secs(60));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", stderr(&o)));
+    assert_eq!(doc["files"].as_array().map(Vec::len), Some(1), "{doc}");
 }

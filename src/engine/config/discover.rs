@@ -116,28 +116,26 @@ impl std::fmt::Display for Skipped {
     }
 }
 
-/// What the arguments found: the inputs, and what a folder search or a glob passed over.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Found {
-    pub inputs: Vec<Input>,
-    pub skipped: Vec<Skipped>,
-}
-
 /// The inputs of the command's arguments, in order, each file once.
 pub fn inputs(args: &[PathBuf]) -> Result<Vec<Input>, DiscoverError> {
-    inputs_noting(args).map(|f| f.inputs)
+    inputs_noting(args, &mut Vec::new())
 }
 
-/// [`inputs`], with what was skipped. A file reached by several paths (links, a glob through a
-/// symlinked folder) is read once (by device and inode); symlinked folders are not followed
-/// below a folder argument or by a glob's wildcards (a link loop would otherwise repeat every
-/// file, or never end); FIFOs, devices and sockets found by a search or a glob are never opened
-/// (a FIFO blocks until a writer comes). A path given as it is is read as given.
-pub fn inputs_noting(args: &[PathBuf]) -> Result<Found, DiscoverError> {
-    let mut found = Found::default();
+/// [`inputs`], adding to `skipped` what a folder search or a glob passed over (also when an
+/// argument then gives no file, so that the error can be explained). A file reached by several
+/// paths (links, a glob through a symlinked folder) is read once (by device and inode);
+/// symlinked folders are not followed below a folder argument or by a glob's wildcards (a link
+/// loop would otherwise repeat every file, or never end); FIFOs, devices and sockets found by a
+/// search or a glob are never opened (a FIFO blocks until a writer comes). A path given as it is
+/// is read as given.
+pub fn inputs_noting(
+    args: &[PathBuf],
+    skipped: &mut Vec<Skipped>,
+) -> Result<Vec<Input>, DiscoverError> {
+    let mut found = Vec::new();
     let mut seen_paths = std::collections::HashSet::new();
     let mut seen_files = std::collections::HashSet::new();
-    let mut push = |found: &mut Found, i: Input| {
+    let mut push = |found: &mut Vec<Input>, i: Input| {
         if let Input::File(p) = &i {
             use std::os::unix::fs::MetadataExt;
             if let Ok(m) = std::fs::metadata(p) {
@@ -147,7 +145,7 @@ pub fn inputs_noting(args: &[PathBuf]) -> Result<Found, DiscoverError> {
             }
         }
         if seen_paths.insert(i.clone()) {
-            found.inputs.push(i);
+            found.push(i);
         }
     };
     for arg in args {
@@ -156,7 +154,7 @@ pub fn inputs_noting(args: &[PathBuf]) -> Result<Found, DiscoverError> {
             continue;
         }
         if arg.is_dir() {
-            let files = search_noting(arg, &mut found.skipped);
+            let files = search_noting(arg, skipped);
             if files.is_empty() {
                 return Err(DiscoverError::EmptyFolder(arg.display().to_string()));
             }
@@ -167,12 +165,12 @@ pub fn inputs_noting(args: &[PathBuf]) -> Result<Found, DiscoverError> {
         }
         let text = arg.to_string_lossy();
         if !arg.exists() && has_glob_chars(&text) {
-            let mut matched = expand_glob(&text, &mut found.skipped)?;
+            let mut matched = expand_glob(&text, skipped)?;
             matched.sort();
             let mut any = false;
             for p in matched {
                 if p.is_dir() {
-                    for f in search_noting(&p, &mut found.skipped) {
+                    for f in search_noting(&p, skipped) {
                         any = true;
                         push(&mut found, Input::File(f));
                     }
@@ -188,8 +186,6 @@ pub fn inputs_noting(args: &[PathBuf]) -> Result<Found, DiscoverError> {
         }
         push(&mut found, Input::File(arg.clone()));
     }
-    found.skipped.sort();
-    found.skipped.dedup();
     Ok(found)
 }
 
