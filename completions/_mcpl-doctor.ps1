@@ -108,6 +108,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcpl-doctor' -ScriptBlock {
             [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Stop when a connection is still up this long after its handshake')
             [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Stop when a connection is still up this long after its handshake')
             [CompletionResult]::new('--handshake-timeout', '--handshake-timeout', [CompletionResultType]::ParameterName, 'A handshake not completed this long after launch is a failed attempt')
+            [CompletionResult]::new('--start-budget', '--start-budget', [CompletionResultType]::ParameterName, 'How long a launch that is installing its package (npx -y, uvx, pip: seen in its process tree) may take to its handshake: the host''s budget for a first start')
             [CompletionResult]::new('--ping-every', '--ping-every', [CompletionResultType]::ParameterName, 'Send a JSON-RPC ping this often while connected')
             [CompletionResult]::new('--ping-timeout', '--ping-timeout', [CompletionResultType]::ParameterName, 'A ping unanswered this long ends the connection as "stopped answering"')
             [CompletionResult]::new('--redact', '--redact', [CompletionResultType]::ParameterName, 'A secret to mask in all output (repeatable). The entry''s env values and token are masked anyway')

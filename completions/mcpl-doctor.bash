@@ -231,7 +231,7 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__probe)
-            opts="-u -c -s -a -e -p -i -n -t -w -f -h --url --transport --token --open-timeout --config --server --all --include-disabled --engine --preset --interval --cap --seed --launches --for --until-down --watch --handshake-timeout --ping-every --ping-timeout --handshake-only --redact --format --json --events --report --svg --color --ascii --help"
+            opts="-u -c -s -a -e -p -i -n -t -w -f -h --url --transport --token --open-timeout --config --server --all --include-disabled --engine --preset --interval --cap --seed --launches --for --until-down --watch --handshake-timeout --start-budget --ping-every --ping-timeout --handshake-only --redact --format --json --events --report --svg --color --ascii --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -330,6 +330,10 @@ _mcpl__doctor() {
                     return 0
                     ;;
                 --handshake-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --start-budget)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -102,6 +102,7 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand -w 'Stop when a connection is still up this long after its handshake'
             cand --watch 'Stop when a connection is still up this long after its handshake'
             cand --handshake-timeout 'A handshake not completed this long after launch is a failed attempt'
+            cand --start-budget 'How long a launch that is installing its package (npx -y, uvx, pip: seen in its process tree) may take to its handshake: the host''s budget for a first start'
             cand --ping-every 'Send a JSON-RPC ping this often while connected'
             cand --ping-timeout 'A ping unanswered this long ends the connection as "stopped answering"'
             cand --redact 'A secret to mask in all output (repeatable). The entry''s env values and token are masked anyway'

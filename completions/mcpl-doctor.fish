@@ -124,6 +124,7 @@ complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -s n -l l
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -s t -l for -d 'Stop after this long (a pending wait is cut; the planned next launch is reported). With several servers, one deadline for all' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -s w -l watch -d 'Stop when a connection is still up this long after its handshake' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l handshake-timeout -d 'A handshake not completed this long after launch is a failed attempt' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l start-budget -d 'How long a launch that is installing its package (npx -y, uvx, pip: seen in its process tree) may take to its handshake: the host\'s budget for a first start' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l ping-every -d 'Send a JSON-RPC ping this often while connected' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l ping-timeout -d 'A ping unanswered this long ends the connection as "stopped answering"' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l redact -d 'A secret to mask in all output (repeatable). The entry\'s env values and token are masked anyway' -r

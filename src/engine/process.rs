@@ -121,6 +121,11 @@ impl GroupChild {
         self.pgid.as_raw() as u32
     }
 
+    /// The launch's marker (see [`super::process_tree`]).
+    pub fn marker(&self) -> &str {
+        &self.marker
+    }
+
     /// How many of its descendants had left the group (setsid, setpgid, a double fork) and
     /// were found and stopped when the group was.
     pub fn escaped(&self) -> usize {

@@ -446,6 +446,13 @@ pub fn escaped(marker: &str, pgid: u32) -> Vec<Proc> {
     out
 }
 
+/// The live processes of launch `marker` (in its group or out of it).
+pub fn running_of(marker: &str) -> Vec<u32> {
+    let mut out = Vec::new();
+    each_marked(&|m| m == marker, &|_| true, &mut |p, _| out.push(p.pid));
+    out
+}
+
 /// Whether `p` is still that process and running.
 pub fn is_running(p: Proc) -> bool {
     stat(p.pid).is_some_and(|s| s.start == p.start && !s.zombie)

@@ -32,3 +32,13 @@ pub(crate) fn rule_cell(name: &str) -> String {
         _ => name.to_string(),
     }
 }
+
+/// A rule's name as a column's header (`simulate`'s summary): whole from 100 columns, where a
+/// side-by-side summary has room for it; broken as [`rule_cell`] below.
+pub(crate) fn rule_header(name: &str) -> String {
+    if crate::render::terminal::terminal_width() >= 100 {
+        name.to_string()
+    } else {
+        rule_cell(name)
+    }
+}

@@ -91,6 +91,8 @@ fn a_healthy_server_shows_no_limits_and_no_cause() {
     let doc = crate::support::json(&out);
     assert_eq!(doc["diagnoses"], serde_json::json!([]));
     assert_eq!(doc["launches"][0]["limits"], serde_json::json!([]));
+    assert_eq!(doc["launches"][0]["install"], Value::Null);
+    assert_eq!(doc["launches"][0]["left_running"], serde_json::json!([]));
 }
 
 #[test]
@@ -155,4 +157,122 @@ fn a_timeout_wrapper_is_a_timer_from_the_spawn() {
         .as_str()
         .unwrap_or_default()
         .contains("remove the `timeout`"));
+}
+
+/// `fixtures/servers/installer/npx`: a first `npx -y` that installs slowly into
+/// `$npm_config_cache/_npx/<hash>`, then serves.
+fn npx_probe(cache: &std::path::Path, args: &[&str], install_ms: &str) -> Command {
+    let npx = crate::support::fixture("servers/installer/npx");
+    let npx = npx.to_str().expect("utf-8 path").to_string();
+    let mut cmd = probe(
+        args,
+        &[&npx, "-y", "fake-server", "--install-ms", install_ms],
+        true,
+    );
+    cmd.env("npm_config_cache", cache);
+    cmd
+}
+
+#[test]
+fn an_install_under_way_gets_the_start_budget() {
+    // A 1 s handshake timeout, a 2.5 s install: the install is seen, the handshake waits.
+    let cache = tempfile::tempdir().expect("a temp dir");
+    let out = npx_probe(
+        cache.path(),
+        &[
+            "--launches",
+            "1",
+            "--watch",
+            "300ms",
+            "--handshake-timeout",
+            "1s",
+            "--start-budget",
+            "20s",
+        ],
+        "2500",
+    )
+    .output()
+    .expect("runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}\n{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let doc = crate::support::json(&out);
+    assert_eq!(doc["diagnoses"], serde_json::json!([]));
+    let install = &doc["launches"][0]["install"];
+    assert_eq!(install["tool"], "npx", "{install}");
+    assert_eq!(install["unfinished"], false);
+    assert!(
+        install["spent_ms"].as_f64().unwrap_or(0.0) >= 2000.0,
+        "{install}"
+    );
+}
+
+#[test]
+fn a_launch_stopped_during_an_install_names_the_folder_to_delete() {
+    let cache = tempfile::tempdir().expect("a temp dir");
+    let out = npx_probe(
+        cache.path(),
+        &[
+            "--launches",
+            "1",
+            "--handshake-timeout",
+            "1s",
+            "--start-budget",
+            "2s",
+        ],
+        "8000",
+    )
+    .output()
+    .expect("runs");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let doc = crate::support::json(&out);
+    let d = doc["diagnoses"].as_array().expect("diagnoses");
+    assert_eq!(d[0]["id"], "install-cut-short", "{d:#?}");
+    assert_eq!(d[0]["confidence"], "high");
+    let t = texts(&d[0]);
+    assert!(
+        t.iter()
+            .any(|x| x.starts_with("npm warn exec The following package was not found")),
+        "{t:#?}"
+    );
+    // The half-written folder, named, and the step to delete it.
+    let npx_dir = cache.path().join("_npx");
+    let folder = std::fs::read_dir(&npx_dir)
+        .expect("npx's folder")
+        .next()
+        .expect("one package folder")
+        .expect("entry")
+        .path();
+    assert!(folder.join(".lock").exists(), "the fixture left its lock");
+    let folder = folder.display().to_string();
+    assert!(t.iter().any(|x| x.ends_with(&folder)), "{t:#?}");
+    let next = d[0]["next_step"].as_str().unwrap_or_default();
+    assert!(next.starts_with("launch 1 spent 2"), "{next}");
+    assert!(next.contains("the host's budget is 2 s"), "{next}");
+    assert!(next.contains(&format!("Delete {folder}")), "{next}");
+    assert_eq!(doc["launches"][0]["install"]["unfinished"], true);
+}
+
+#[test]
+fn a_wrapper_that_starts_the_server_in_the_background_is_named() {
+    let script = crate::support::fixture("servers/background.sh");
+    let doc = probe_json(&["--launches", "1"], &[script.to_str().expect("utf-8")]);
+    let d = doc["diagnoses"].as_array().expect("diagnoses");
+    assert_eq!(d[0]["id"], "backgrounded", "{d:#?}");
+    assert_eq!(d[0]["confidence"], "high");
+    let t = texts(&d[0]);
+    assert!(t.iter().any(|x| x.starts_with("exit 0 ")), "{t:#?}");
+    assert!(t.iter().any(|x| x == "still running: sleep 20"), "{t:#?}");
+    assert_eq!(
+        doc["launches"][0]["left_running"],
+        serde_json::json!(["sleep 20"])
+    );
+    assert!(d[0]["next_step"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("drop the `&`"));
 }

@@ -231,8 +231,19 @@ fn blank_cells_of_all_strips_are_in_the_legend() {
 /// Review rows 12 and "two numbers for one fact": the verdict and the Why name one lifetime
 /// figure (the median, said so), and the timer's next step says what the host did under the
 /// rule in use in this very run (here: `mcpl-down` on launch 6), not "silent for minutes".
+/// (A machine busy enough to spread the lifetimes past 5 % gives no timer: run once more.)
 #[test]
 fn the_verdict_and_the_why_agree_with_the_run() {
+    for tries_left in (0..3).rev() {
+        match verdict_and_why() {
+            Ok(()) => return,
+            Err(e) if tries_left == 0 => panic!("{e}"),
+            Err(_) => continue,
+        }
+    }
+}
+
+fn verdict_and_why() -> Result<(), String> {
     let server = server_mjs();
     let out = bin()
         .env("COLUMNS", "400")
@@ -266,10 +277,9 @@ fn the_verdict_and_the_why_agree_with_the_run() {
         verdict.contains(" (median) after its handshake"),
         "{verdict}"
     );
-    let timer = text
-        .lines()
-        .find(|l| l.contains("timer ("))
-        .unwrap_or_else(|| panic!("a timer diagnosis:\n{text}"));
+    let Some(timer) = text.lines().find(|l| l.contains("timer (")) else {
+        return Err(format!("no timer diagnosis (a busy machine?):\n{text}"));
+    };
     assert!(
         timer.contains(&format!("every connection lived {figure} (median)")),
         "{figure} in the verdict, not in the Why: {timer}"
@@ -285,6 +295,7 @@ fn the_verdict_and_the_why_agree_with_the_run() {
         "{next}"
     );
     assert!(!text.contains("silent for minutes"), "{text}");
+    Ok(())
 }
 
 /// Review row 14: a script path node cannot find is a wrong path, in the words of a bare
@@ -320,4 +331,146 @@ fn a_mistyped_script_path_is_named_as_such() {
     );
     assert!(!text.contains("is not installed"), "{text}");
     assert!(!text.contains("entry's args"), "{text}");
+}
+
+fn at(width: u16, dir: &std::path::Path, args: &[&str]) -> String {
+    let out = bin()
+        .env("COLUMNS", width.to_string())
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs");
+    stdout(&out)
+}
+
+fn fits(text: &str, width: usize) {
+    for line in text.lines() {
+        assert!(
+            unicode_width::UnicodeWidthStr::width(line) <= width,
+            "wider than {width}: {line}\n{text}"
+        );
+    }
+}
+
+/// Review row 18: below 80 columns a table is one block per launch (or rule), a field a line,
+/// instead of rows that hard-wrap; the strip's legend wraps too.
+#[test]
+fn below_80_columns_tables_are_blocks() {
+    let servers = fixture("servers");
+    let server = server_mjs();
+    let probe = at(
+        60,
+        &servers,
+        &[
+            "probe",
+            "--launches",
+            "3",
+            "--interval",
+            "200ms",
+            "--seed",
+            "1",
+            "--",
+            "node",
+            &server,
+            "--exit-after-handshake",
+            "300",
+        ],
+    );
+    fits(&probe, 60);
+    assert!(!probe.contains('┆'), "no table at 60 columns:\n{probe}");
+    for n in 1..=3 {
+        assert!(
+            probe.contains(&format!("\nlaunch {n}\n  attempt ")),
+            "{probe}"
+        );
+    }
+    assert!(probe.contains("\n  handshake   "), "{probe}");
+    assert!(probe.contains("\nlasting\n  launches a day "), "{probe}");
+    let sim = at(
+        60,
+        &servers,
+        &[
+            "simulate",
+            "--seed",
+            "375",
+            "--rows",
+            "3",
+            "--compare",
+            "lasting,bounded",
+        ],
+    );
+    fits(&sim, 60);
+    assert!(!sim.contains('┆'), "{sim}");
+    assert!(sim.contains("\nlaunch 1\n  attempt "), "{sim}");
+    assert!(sim.contains("\nbounded\n  base / cap "), "{sim}");
+}
+
+/// Review row 17: at 110 columns "what happened" is not squeezed to one word a line beside a
+/// half-empty column: the table is no taller than at 80, and the summary keeps
+/// `reset-on-handshake` whole.
+#[test]
+fn a_wider_terminal_never_draws_a_taller_table() {
+    let root = crate::support::root();
+    let args = ["simulate", "--seed", "375", "--rows", "6"];
+    // The rows without an alert or status line (1 to 5; row 6 carries the first mcpl-down, in
+    // a column of its own from 110 columns and in a note under the table below).
+    let lines_of_lasting = |text: &str| {
+        let from = text.find("\nlasting: ").expect("the lasting table");
+        let to = text[from..].find("\n│ 6 ").expect("row 6") + from;
+        text[from..to].lines().count()
+    };
+    let wide = at(110, &root, &args);
+    let narrow = at(80, &root, &args);
+    fits(&wide, 110);
+    assert!(
+        lines_of_lasting(&wide) <= lines_of_lasting(&narrow),
+        "taller at 110 than at 80:\n{wide}\n{narrow}"
+    );
+    assert!(wide.contains("┆ connected, then  ┆"), "{wide}");
+    assert!(wide.contains("┆ reset-on-handshake ┆"), "{wide}");
+}
+
+/// Review rows 15 and 16: a header over two stacked facts says so (`handshake /` over
+/// `connected`), and a column of times has one format (`0:49.800` beside `1:28.767`, the
+/// header naming `m:ss`), never `49.800 s` in one table and `1:28.767` in the next.
+#[test]
+fn one_time_format_per_column_and_stacked_headers_marked() {
+    let root = crate::support::root();
+    let sim = at(80, &root, &["simulate", "--cap", "86400000", "--seed", "1"]);
+    assert!(sim.contains("(m:ss)"), "{sim}");
+    let launched: Vec<&str> = sim
+        .lines()
+        .filter(|l| l.starts_with("│ ") && l.matches('┆').count() >= 5)
+        .filter_map(|l| l.split('┆').nth(2).map(str::trim))
+        .filter(|c| !c.is_empty() && *c != "launched" && *c != "(m:ss)")
+        .collect();
+    assert!(launched.len() > 10, "{sim}");
+    for c in &launched {
+        assert!(
+            c.contains(':') && !c.ends_with(" s"),
+            "{c} in a column of m:ss.mmm:\n{sim}"
+        );
+    }
+    let server = server_mjs();
+    let probe = at(
+        90,
+        &fixture("servers"),
+        &[
+            "probe",
+            "--launches",
+            "2",
+            "--interval",
+            "100ms",
+            "--",
+            "node",
+            &server,
+            "--exit-after-handshake",
+            "100",
+        ],
+    );
+    // The `/` is held to its word by a no-break space.
+    for h in ["handshake\u{a0}/", "ended\u{a0}/", "as\u{a0}/"] {
+        assert!(probe.contains(h), "{h}:\n{probe}");
+    }
 }

@@ -151,7 +151,7 @@ async fn run_async(
         .collect();
     let live_enabled = std::io::stderr().is_terminal() && !args.events;
     let writer = Arc::new(Writer {
-        live: MultiLive::new(live_enabled, &names, super::args::live_bounds(&args)),
+        live: MultiLive::new(live_enabled, &names, super::plan::live_bounds(&args)),
         events: args.events,
         broken_pipe: signals.output_closed.clone(),
         write_error: std::sync::Mutex::new(None),

@@ -8,7 +8,6 @@ use clap::Args;
 use crate::cli::vocab::{parse_positive, parse_timing, EngineArg, FormatArg, PresetArg};
 use crate::engine::policy::Preset;
 use crate::engine::probe::Protocol;
-use crate::render::text::probe::Bounds;
 
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("selection").args(["server", "all"])))]
@@ -133,6 +132,11 @@ pub struct ProbeArgs {
     #[arg(long, value_name = "DUR", default_value = "30s", value_parser = parse_positive)]
     pub handshake_timeout: f64,
 
+    /// How long a launch that is installing its package (npx -y, uvx, pip: seen in its
+    /// process tree) may take to its handshake: the host's budget for a first start.
+    #[arg(long, value_name = "DUR", default_value = "60s", value_parser = parse_positive)]
+    pub start_budget: f64,
+
     /// Send a JSON-RPC ping this often while connected.
     #[arg(long, value_name = "DUR", value_parser = parse_positive)]
     pub ping_every: Option<f64>,
@@ -218,14 +222,5 @@ impl From<EngineArg> for Protocol {
             EngineArg::Legacy => Protocol::Legacy,
             EngineArg::Modern => Protocol::Modern,
         }
-    }
-}
-
-/// What the progress line names while it waits.
-pub(crate) fn live_bounds(args: &ProbeArgs) -> Bounds {
-    Bounds {
-        handshake_ms: args.handshake_timeout,
-        watch_ms: args.watch,
-        run_for_ms: args.run_for,
     }
 }

@@ -18,8 +18,8 @@ use crate::render::picture::report;
 use crate::render::text::probe::{self as view, LiveLine};
 use crate::render::{ColorChoice, StopCause};
 
-use super::args::{live_bounds, write_pictures, ProbeArgs};
-use super::plan::{attempt_options, duration, launch_limit, resolve};
+use super::args::{write_pictures, ProbeArgs};
+use super::plan::{attempt_options, duration, launch_limit, live_bounds, resolve};
 use super::stop::handle_signals;
 use crate::cli::error::{fail, Failure};
 use crate::engine::fleet::Resolved;
@@ -55,6 +55,7 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> a
     let target_text = target.describe(&redactor);
     let mut setting = diagnosis::Setting::of(&target, protocol, &redactor);
     setting.handshake_timeout_ms = Some(args.handshake_timeout);
+    setting.start_budget_ms = Some(args.start_budget);
     setting.entry = entry.is_some();
     let opts = RunOptions {
         policy,

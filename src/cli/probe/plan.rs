@@ -11,6 +11,7 @@ use crate::engine::probe::{self, AttemptOptions, PingOptions, Protocol, StdioTar
 
 use super::args::ProbeArgs;
 use crate::cli::error::{fail, Failure};
+use crate::render::text::probe::Bounds;
 
 pub(crate) use crate::engine::fleet::duration;
 
@@ -115,6 +116,16 @@ fn runnable(
 }
 
 /// `--launches`, with its default: 5, or no limit with `--for` or `--until-down`.
+/// What the progress line names while it waits.
+pub(crate) fn live_bounds(args: &ProbeArgs) -> Bounds {
+    Bounds {
+        handshake_ms: args.handshake_timeout,
+        watch_ms: args.watch,
+        run_for_ms: args.run_for,
+        launches: launch_limit(args),
+    }
+}
+
 pub(crate) fn launch_limit(args: &ProbeArgs) -> Option<u32> {
     match (args.launches, args.run_for, args.until_down) {
         (Some(n), _, _) => Some(n),
@@ -142,6 +153,7 @@ pub(crate) fn attempt_options(
         stop,
         deadline: None,
         epoch: tokio::time::Instant::now(),
+        start_budget: duration(args.start_budget),
         handshake_only: args.handshake_only,
     }
 }

@@ -163,7 +163,10 @@ pub(super) fn launch_hit(i: usize, rule: &Rule, l: &Launch, setting: &Setting) -
         }
         When::VersionRefused => version_hit(i, l, setting),
         // In `process.rs`.
-        When::Limited { .. } | When::NativeSignal(_) => None,
+        When::Limited { .. }
+        | When::NativeSignal(_)
+        | When::InstallUnfinished
+        | When::LeftRunning => None,
     }
 }
 

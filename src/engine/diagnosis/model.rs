@@ -96,6 +96,8 @@ pub struct Setting {
     pub protocol: Option<Protocol>,
     /// The probe's `--handshake-timeout`, when it set one (a config check does not).
     pub handshake_timeout_ms: Option<f64>,
+    /// The probe's `--start-budget` (how long an install may take), when it set one.
+    pub start_budget_ms: Option<f64>,
     /// The server comes from a host configuration's entry (`--config`): a next step may name
     /// the entry's fields (`command`, `args`) and the host's working folder. `false`: a bare
     /// command (`probe -- CMD`), run from the current folder.

@@ -3,10 +3,11 @@
 
 use super::launch::{ended, ev, stderr_match};
 use super::meaning::{exit_text, signal_meaning};
-use super::model::{Evidence, Hit, Source};
+use super::model::{round_ms, Evidence, Hit, Setting, Source};
 use super::table::{self, Confidence, RULES};
 use super::text;
 use crate::engine::policy::signal_name;
+use crate::engine::policy::timings::format_ms;
 use crate::engine::policy::Ended;
 use crate::engine::probe::limits::{Limit, LimitKind};
 use crate::engine::probe::Launch;
@@ -41,12 +42,115 @@ fn amount(limit: &Limit) -> String {
 }
 
 /// The rows of this file on launch `l` (`None` for the other rows: see [`super::launch`]).
-pub(super) fn process_hit(i: usize, l: &Launch) -> Option<Hit> {
+pub(super) fn process_hit(i: usize, l: &Launch, setting: &Setting) -> Option<Hit> {
     match RULES[i].when {
         table::When::Limited { .. } => limit_hit(i, l),
         table::When::NativeSignal(signals) => native_signal_hit(i, l, signals),
+        table::When::InstallUnfinished => install_hit(i, l, setting),
+        table::When::LeftRunning => left_running_hit(i, l),
         _ => None,
     }
+}
+
+fn plain_hit(i: usize, l: &Launch, name: Option<String>, evidence: Vec<Evidence>) -> Hit {
+    Hit {
+        rule: i,
+        confidence: RULES[i].confidence,
+        name,
+        says: None,
+        next: None,
+        launches: vec![l.number],
+        evidence,
+    }
+}
+
+/// `install-cut-short`: the launch ended while its installer was still at work.
+fn install_hit(i: usize, l: &Launch, setting: &Setting) -> Option<Hit> {
+    let install = l.report.process.as_ref()?.install.as_ref()?;
+    if !install.unfinished {
+        return None;
+    }
+    let budget = setting.start_budget_ms.unwrap_or(60_000.0);
+    let spent = format_ms(round_ms(install.spent_ms));
+    let how = match ended(l) {
+        Some(e) => format!("it ended ({e})"),
+        None => "the probe stopped it".to_string(),
+    };
+    let mut evidence = vec![ev(
+        l,
+        Source::Lifetime,
+        format!(
+            "spent {spent} installing ({}) and was still installing when {how}; the start budget is {}",
+            install.tool,
+            format_ms(round_ms(budget))
+        ),
+    )];
+    // npm's own words (`npm warn exec The following package was not found and will be
+    // installed: ...`).
+    if let Some(line) = l.report.stderr.lines.iter().find(|x| {
+        x.starts_with("npm ") || x.starts_with("Downloading ") || x.starts_with("Resolved ")
+    }) {
+        evidence.push(ev(l, Source::Stderr, text::quote(line)));
+    }
+    for f in &install.folders {
+        evidence.push(ev(
+            l,
+            Source::Spawn,
+            format!("written during the launch, may be left half-written: {f}"),
+        ));
+    }
+    let mut h = plain_hit(i, l, Some(install.tool.clone()), evidence);
+    let mut next = format!(
+        "launch {} spent {spent} installing; the host's budget is {}. ",
+        l.number,
+        format_ms(round_ms(budget))
+    );
+    if !install.folders.is_empty() {
+        next.push_str(&format!(
+            "Delete {} (left half-written: later launches may hang on its lock or fail to load it), then ",
+            install.folders.join(" and ")
+        ));
+    }
+    next.push_str(RULES[i].next);
+    h.next = Some(next);
+    Some(h)
+}
+
+/// `backgrounded`: the first process exited on its own and left others running.
+fn left_running_hit(i: usize, l: &Launch) -> Option<Hit> {
+    let p = l.report.process.as_ref()?;
+    if p.left_running.is_empty() {
+        return None;
+    }
+    let e = ended(l)?;
+    let when = match l.report.connected_at_ms {
+        Some(c) => format!(
+            "{} after its handshake",
+            format_ms(round_ms(l.report.ended_at_ms - c))
+        ),
+        None => format!(
+            "{} after its spawn, before its handshake",
+            format_ms(round_ms(l.report.ended_at_ms - l.report.launched_at_ms))
+        ),
+    };
+    let mut evidence = vec![ev(l, Source::Exit, format!("{e} {when}"))];
+    for c in &p.left_running {
+        evidence.push(ev(
+            l,
+            Source::Spawn,
+            format!("still running: {}", text::quote(c)),
+        ));
+    }
+    let name = p.left_running.first().map(|c| {
+        let w: Vec<&str> = c.split_whitespace().take(2).collect();
+        format!("`{}`", w.join(" "))
+    });
+    let mut h = plain_hit(i, l, name, evidence);
+    if !matches!(e, Ended::Exit { code: 0 }) {
+        // An exit with an error that leaves a child behind: less surely a background start.
+        h.confidence = Confidence::Medium;
+    }
+    Some(h)
 }
 
 /// `resource-limit`: a line or signal that a limit too low gives.

@@ -39,7 +39,8 @@ pub fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
     for l in &died {
         let mut on_launch: Vec<Hit> = Vec::new();
         for (i, rule) in RULES.iter().enumerate() {
-            if let Some(h) = launch_hit(i, rule, l, setting).or_else(|| process::process_hit(i, l))
+            if let Some(h) =
+                launch_hit(i, rule, l, setting).or_else(|| process::process_hit(i, l, setting))
             {
                 on_launch.push(h);
             }

@@ -30,6 +30,8 @@ pub enum Id {
     CauseUnknown,
     ResourceLimit,
     FatalSignal,
+    InstallCutShort,
+    Backgrounded,
 }
 
 impl Id {
@@ -52,6 +54,8 @@ impl Id {
         Id::CauseUnknown,
         Id::ResourceLimit,
         Id::FatalSignal,
+        Id::InstallCutShort,
+        Id::Backgrounded,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -73,6 +77,8 @@ impl Id {
             Id::CauseUnknown => "cause-unknown",
             Id::ResourceLimit => "resource-limit",
             Id::FatalSignal => "fatal-signal",
+            Id::InstallCutShort => "install-cut-short",
+            Id::Backgrounded => "backgrounded",
         }
     }
 
@@ -95,6 +101,8 @@ impl Id {
             Id::HandshakeTimeoutTooShort => "every handshake timed out at a --handshake-timeout under a second: the probe's own limit, not the server",
             Id::CauseUnknown => "none of the above fits: what was seen, to start from",
             Id::ResourceLimit => "a resource limit too low for the server (ulimit -v, -t, -n, -u): a limit to raise, not a crash",
+            Id::InstallCutShort => "a launch stopped while its installer (npx -y, uvx, pip) was still installing: the install may be left half-written",
+            Id::Backgrounded => "the command started the server in the background and exited: the host talks to the process it started",
             Id::FatalSignal => "a crash in native code (SIGSEGV, SIGABRT, SIGTRAP from V8's fatal handler, SIGBUS, SIGILL)",
         }
     }
@@ -218,6 +226,10 @@ pub enum When {
     },
     /// Ended by one of these signals of a crash in native code (or exit 128 plus one).
     NativeSignal(&'static [i32]),
+    /// Ended (or stopped) while an installer in its process tree was still installing.
+    InstallUnfinished,
+    /// Its first process exited on its own while others of the launch kept running.
+    LeftRunning,
 }
 
 /// One row.
@@ -508,6 +520,8 @@ pub const RULES: &[Rule] = &[
             Id::ExitsAfterHandshake,
             Id::ResourceLimit,
             Id::FatalSignal,
+            Id::Backgrounded,
+            Id::InstallCutShort,
         ],
     },
     Rule {
@@ -541,7 +555,7 @@ pub const RULES: &[Rule] = &[
         says_unnamed: "it ends right after its handshake without an error: it believes its input ended or it was told to stop",
         next: "run it by hand with its stdin held open (`cat | COMMAND`): a server must read until its stdin closes; look for a one-shot mode, or a wrapper that closes its stdin",
         next_unnamed: "run it by hand with its stdin held open (`cat | COMMAND`): a server must read until its stdin closes; look for a one-shot mode, or a wrapper that closes its stdin",
-        unless: &[Id::DiesOnRequest],
+        unless: &[Id::DiesOnRequest, Id::Backgrounded],
     },
     Rule {
         id: Id::KilledFromOutside,
@@ -571,6 +585,26 @@ pub const RULES: &[Rule] = &[
             Id::ResourceLimit,
             Id::Crash,
         ],
+    },
+    Rule {
+        id: Id::InstallCutShort,
+        when: When::InstallUnfinished,
+        confidence: Confidence::High,
+        says: "it was still installing ({}) when the launch ended: a first start longer than the host waits",
+        says_unnamed: "it was still installing when the launch ended: a first start longer than the host waits",
+        next: "install the package once before the host starts it (run the entry's command in a terminal until it serves, or install it globally and use its command), or give the host a longer start budget (probe: --start-budget)",
+        next_unnamed: "install the package once before the host starts it (run the entry's command in a terminal until it serves, or install it globally and use its command), or give the host a longer start budget (probe: --start-budget)",
+        unless: &[],
+    },
+    Rule {
+        id: Id::Backgrounded,
+        when: When::LeftRunning,
+        confidence: Confidence::High,
+        says: "the command exited and left {} running: it starts the server in the background",
+        says_unnamed: "the command exited and left the server running in the background",
+        next: "run the server in the foreground: drop the `&` (or `nohup`, `--daemon`, `--detach`) from the command, or `exec` it as the wrapper's last line; a host talks to the process it started, over its stdin and stdout, and takes that process's exit for the server's end",
+        next_unnamed: "run the server in the foreground: drop the `&` (or `nohup`, `--daemon`, `--detach`) from the command, or `exec` it as the wrapper's last line; a host talks to the process it started, over its stdin and stdout, and takes that process's exit for the server's end",
+        unless: &[],
     },
     Rule {
         id: Id::WrongProtocol,

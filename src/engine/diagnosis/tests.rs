@@ -94,6 +94,8 @@ fn launch(number: u32, end: End, stderr: &[&str]) -> Launch {
                 exited,
                 memory: MemoryTrace::default(),
                 limits: Vec::new(),
+                install: None,
+                left_running: Vec::new(),
             }),
             opening: None,
             misbehaviour: Default::default(),
@@ -623,6 +625,37 @@ fn the_timer_says_what_the_host_does_under_the_rule_in_use() {
         d[0].next_step
     );
     assert!(!d[0].next_step.contains("minutes"));
+}
+
+/// Issue 20 ("two numbers for one fact"): the timer names the verdict's figure, the median
+/// (the midrange of 300, 310 and 330 ms is 315 ms; the median 310 ms).
+#[test]
+fn the_timer_and_the_verdict_name_one_figure() {
+    let ls = [300.0, 330.0, 310.0]
+        .iter()
+        .enumerate()
+        .map(|(i, l)| launch(i as u32 + 1, End::After(*l, exit(0)), &[]))
+        .collect();
+    let run = run_of(ls);
+    let d = diagnose(&run, &setting());
+    assert_eq!(d[0].id, Id::Timer, "{d:#?}");
+    assert!(
+        d[0].summary.contains("lived 310 ms (median):"),
+        "{}",
+        d[0].summary
+    );
+    assert!(
+        d[0].next_step.contains("of about 310 ms "),
+        "{}",
+        d[0].next_step
+    );
+    let v = crate::engine::probe::verdict::judge(&run, EngineKind::Legacy, 0.0);
+    assert!(
+        v.sentence
+            .contains("closed 310 ms (median) after its handshake"),
+        "{}",
+        v.sentence
+    );
 }
 
 /// Issue 20 (review row 14): node not finding the script it was asked to run is a wrong path,

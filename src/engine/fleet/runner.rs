@@ -89,7 +89,7 @@ enum Slot {
         task: tokio::task::JoinHandle<Result<ProbeRun, LaunchError>>,
         target: String,
         protocol: Protocol,
-        setting: Setting,
+        setting: Box<Setting>,
     },
 }
 
@@ -173,7 +173,7 @@ pub async fn run(items: Vec<Item>, opts: FleetOptions, sink: Arc<Sink>) -> Runs 
             task,
             target: target_text,
             protocol,
-            setting,
+            setting: Box::new(setting),
         });
     }
 
@@ -194,7 +194,7 @@ pub async fn run(items: Vec<Item>, opts: FleetOptions, sink: Arc<Sink>) -> Runs 
                     outcome: task.await,
                     target,
                     protocol,
-                    setting,
+                    setting: *setting,
                 };
                 (head, Some(ran))
             }

@@ -44,6 +44,7 @@ pub mod stdio;
 pub mod stop;
 pub mod streamable;
 pub mod target;
+pub mod tree_watch;
 pub mod urls;
 pub mod verdict;
 pub mod ws;

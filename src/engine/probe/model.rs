@@ -11,6 +11,7 @@ use super::limits;
 use super::memory;
 use super::opening::record::Opening;
 use super::stop::StopSignal;
+use super::tree_watch;
 use crate::engine::policy::{Ended, EngineKind, Outcome};
 use crate::engine::redact::Redactor;
 
@@ -73,6 +74,10 @@ pub struct AttemptOptions {
     pub deadline: Option<Instant>,
     /// The run's start; every `*_ms` time in a report is measured from it (monotonic clock).
     pub epoch: Instant,
+    /// `--start-budget`: how long a launch whose process tree shows an install at work
+    /// (`npx -y`, `uvx`, `pip`) may take to its handshake, when longer than
+    /// `handshake_timeout` (the host's budget for a first start).
+    pub start_budget: Duration,
     /// `--handshake-only`: stop talking after the handshake (no `featureSets/update`, no
     /// `tools/list`, no subscription), as the probe did before it played the host's opening.
     pub handshake_only: bool,
@@ -247,6 +252,11 @@ pub struct ProcessFacts {
     /// The resource limits it ran under that are not the usual ones (a finite address space or
     /// CPU time, few open files or processes), from `/proc/PID/limits`.
     pub limits: Vec<limits::Limit>,
+    /// An install seen in its process tree (`npx -y`, `uvx`, `pip`).
+    pub install: Option<tree_watch::Install>,
+    /// What was still running of the launch when its first process exited on its own (the
+    /// commands, redacted; at most 3): a server started in the background.
+    pub left_running: Vec<String>,
 }
 
 impl AttemptReport {

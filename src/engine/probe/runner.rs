@@ -449,6 +449,7 @@ mod tests {
                 stop,
                 deadline: None,
                 epoch: Instant::now(),
+                start_budget: Duration::from_secs(60),
                 handshake_only: false,
             },
             target: "script".into(),

@@ -132,6 +132,12 @@ pub trait Transport {
         handshake::read_answer(protocol, msg, redactor)
     }
 
+    /// Whether an installer is at work in what was launched (`npx -y` installing its
+    /// package): the handshake then waits up to the start budget.
+    fn installing(&self) -> bool {
+        false
+    }
+
     /// Whether the transport is a process's stdio (the modern host opens its list-change
     /// subscription only there).
     fn is_stdio(&self) -> bool {
@@ -213,6 +219,8 @@ struct Session<'a> {
     server: Option<ServerInfo>,
     connected: Option<Connected>,
     handshake_deadline: Instant,
+    /// How long the handshake may wait while an install is under way (the start budget).
+    install_deadline: Instant,
     deadline: Instant,
 }
 
@@ -243,6 +251,7 @@ pub async fn play<T: Transport>(
         server: None,
         connected: None,
         handshake_deadline: launched + opts.handshake_timeout,
+        install_deadline: launched + opts.start_budget.max(opts.handshake_timeout),
         deadline: opts.deadline.unwrap_or(far(launched)),
     };
     let end = s.run(&mut transport, progress).await;
@@ -378,21 +387,27 @@ impl Session<'_> {
         let mut ending: Option<Instant> = None;
         loop {
             let next = match ending {
-                Some(_) => t.recv().await,
+                Some(_) => Some(t.recv().await),
                 None => tokio::select! {
                     biased;
                     () = self.opts.stop.reached(StopLevel::Graceful) => {
                         return Some(End::new(Instant::now(), None, Closing::Polite));
                     }
-                    r = t.recv() => r,
-                    () = tokio::time::sleep_until(self.handshake_deadline) => {
-                        let why = handshake::timeout_message(self.protocol).to_string();
-                        return Some(End::failed(Instant::now(), why, Closing::Polite));
-                    }
+                    r = t.recv() => Some(r),
+                    () = tokio::time::sleep_until(self.handshake_deadline) => None,
                     () = tokio::time::sleep_until(self.deadline) => {
                         return Some(End::new(Instant::now(), None, Closing::Polite));
                     }
                 },
+            };
+            let Some(next) = next else {
+                // An install under way gets the start budget (the host's, for a first start).
+                if self.handshake_deadline < self.install_deadline && t.installing() {
+                    self.handshake_deadline = self.install_deadline;
+                    continue;
+                }
+                let why = handshake::timeout_message(self.protocol).to_string();
+                return Some(End::failed(Instant::now(), why, Closing::Polite));
             };
             let now = Instant::now();
             let at = ending.unwrap_or(now);

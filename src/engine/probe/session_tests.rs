@@ -89,6 +89,7 @@ fn opts(stop: StopSignal) -> AttemptOptions {
         stop,
         deadline: None,
         epoch: Instant::now(),
+        start_budget: Duration::from_secs(60),
         handshake_only: true,
     }
 }

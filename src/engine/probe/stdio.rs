@@ -25,6 +25,7 @@ use super::model::{
 };
 use super::session::{self, Closing, Gone, Received, Remains, Sent, Transport};
 use super::stop::{StopLevel, StopSignal};
+use super::tree_watch::TreeWatch;
 use crate::engine::diagnosis::table::is_notable;
 use crate::engine::policy::Ended;
 use crate::engine::process::{self, GroupChild, StopResult};
@@ -391,6 +392,23 @@ fn spawn_writer(mut stdin: ChildStdin) -> (Outbox, JoinHandle<()>) {
     (outbox, task)
 }
 
+/// The commands of what launch `marker` still runs (at most 3, redacted).
+fn left_running(marker: &str, redactor: &Redactor) -> Vec<String> {
+    crate::engine::process_tree::running_of(marker)
+        .into_iter()
+        .filter_map(|pid| {
+            let raw = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+            let words: Vec<String> = raw
+                .split(|b| *b == 0)
+                .filter(|a| !a.is_empty())
+                .map(|a| String::from_utf8_lossy(a).into_owned())
+                .collect();
+            (!words.is_empty()).then(|| redactor.redact(&words.join(" ")))
+        })
+        .take(3)
+        .collect()
+}
+
 fn frame(v: &Value) -> Vec<u8> {
     let mut bytes = serde_json::to_vec(v).unwrap_or_default();
     bytes.push(b'\n');
@@ -458,6 +476,7 @@ struct Running {
     child: GroupChild,
     memory: memory::Sampler,
     limits: limits::Watcher,
+    tree: TreeWatch,
     noise: Arc<Mutex<StdoutNoise>>,
     stderr_state: Arc<Mutex<StderrState>>,
     messages: mpsc::Receiver<StdoutItem>,
@@ -548,12 +567,19 @@ impl Running {
         }
     }
 
-    /// Stop the process group the host's way (or at once when forced) and report.
-    async fn stop(self, stop: &StopSignal, redactor: &Redactor) -> Remains {
+    /// Stop the process group the host's way (or at once when forced) and report. `env` is the
+    /// server's environment (where an installer's cache is).
+    async fn stop(
+        self,
+        stop: &StopSignal,
+        redactor: &Redactor,
+        env: Option<&[(OsString, OsString)]>,
+    ) -> Remains {
         let Running {
             mut child,
             memory,
             limits,
+            tree,
             noise,
             stderr_state,
             messages,
@@ -564,10 +590,23 @@ impl Running {
             ..
         } = self;
         // How it ended on its own (before the probe stops it), and its memory until then.
+        let exited = child.status().map(ended_of);
+        // What of the launch still runs once its first process exited on its own.
+        let left_running = if exited.is_some() {
+            left_running(child.marker(), redactor)
+        } else {
+            Vec::new()
+        };
+        let install = tree.finish(env).map(|mut i| {
+            i.folders = i.folders.iter().map(|f| redactor.redact(f)).collect();
+            i
+        });
         let process = ProcessFacts {
-            exited: child.status().map(ended_of),
+            exited,
             memory: memory.finish(),
             limits: limits.finish(),
+            install,
+            left_running,
         };
         // From here on stdout is only drained (the reader sees no listener), so a server that
         // writes while it shuts down is never blocked on a full pipe.
@@ -637,6 +676,7 @@ impl Transport for StdioTransport<'_> {
         let pid = child.pid();
         let memory = memory::Sampler::start(pid, self.epoch);
         let limits = limits::Watcher::start(pid);
+        let tree = TreeWatch::start(pid);
         let noise = Arc::new(Mutex::new(StdoutNoise::default()));
         let stderr_state = Arc::new(Mutex::new(StderrState {
             tail: Tail::new(STDERR_TAIL_LINES, STDERR_TAIL_BYTES),
@@ -651,6 +691,7 @@ impl Transport for StdioTransport<'_> {
             child,
             memory,
             limits,
+            tree,
             noise,
             stderr_state,
             messages,
@@ -688,9 +729,16 @@ impl Transport for StdioTransport<'_> {
         true
     }
 
+    fn installing(&self) -> bool {
+        self.running.as_ref().is_some_and(|r| r.tree.installing())
+    }
+
     async fn close(self, _how: Closing, stop: &StopSignal) -> Remains {
         match self.running {
-            Some(r) => r.stop(stop, &self.redactor).await,
+            Some(r) => {
+                r.stop(stop, &self.redactor, self.target.env.as_deref())
+                    .await
+            }
             None => Remains::default(),
         }
     }

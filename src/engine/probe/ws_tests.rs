@@ -27,6 +27,7 @@ fn opts() -> AttemptOptions {
         stop: StopSignal::never(),
         deadline: None,
         epoch: Instant::now(),
+        start_budget: Duration::from_secs(60),
         handshake_only: false,
     }
 }

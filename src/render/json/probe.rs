@@ -20,6 +20,7 @@ use crate::engine::policy::{Counted, Ended, Next, Outcome, Wait};
 use crate::engine::probe::limits::Limit;
 use crate::engine::probe::opening::{Opening, OpeningSummary};
 use crate::engine::probe::runner::{Finish, Folded, Planned};
+use crate::engine::probe::tree_watch::Install;
 use crate::engine::probe::verdict::{Pattern, Prediction, Verdict};
 use crate::engine::probe::{
     Launch, Misbehaviour, ProbeRun, Protocol, ServerInfo, StderrTail, StdoutNoise, Stopped,
@@ -218,6 +219,12 @@ pub struct LaunchDoc<'a> {
     /// address space or CPU time, few open files or processes; `soft` is enforced, `null` is
     /// unlimited); empty for a URL or when all are usual.
     pub limits: &'a [Limit],
+    /// An install seen in its process tree (`npx -y`, `uvx`, `pip`): how long it took, and
+    /// whether the launch ended during it (then the cache folders it may leave half-written).
+    pub install: Option<&'a Install>,
+    /// What was still running of the launch when its first process exited on its own (the
+    /// commands, redacted): a server started in the background.
+    pub left_running: &'a [String],
 }
 
 impl<'a> LaunchDoc<'a> {
@@ -264,6 +271,8 @@ impl<'a> LaunchDoc<'a> {
             opening: r.opening.as_ref(),
             escaped_processes: r.escaped,
             limits: r.process.as_ref().map_or(&[][..], |p| &p.limits[..]),
+            install: r.process.as_ref().and_then(|p| p.install.as_ref()),
+            left_running: r.process.as_ref().map_or(&[][..], |p| &p.left_running[..]),
         }
     }
 }

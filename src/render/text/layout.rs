@@ -3,10 +3,11 @@
 //! `(150-2`/`50 ms)`), and a number stays with its unit (`300 ms`, never `300`/`ms`).
 //!
 //! How the width is shared: every column first gets its longest unbreakable piece (a word, or a
-//! number with its unit); then the columns whose whole text fits in what is left get it,
-//! narrowest need first, so short words (`reset by handshake`) stay on one line; the rest goes
-//! to the free-text columns. Only a piece wider than [`LONGEST_PIECE`] (a long URL or path) is
-//! ever cut.
+//! number with its unit); then every column up to a comfortable floor (16, or its whole text);
+//! then the columns whose whole text fits in what is left get it, narrowest need first, so short
+//! words (`reset by handshake`) stay on one line; the rest goes to the free-text columns. Only a
+//! piece wider than [`LONGEST_PIECE`] (a long URL or path) is ever cut. Below 80 columns a table
+//! is drawn as blocks, one per row, a field a line ([`Grid`]).
 
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, ContentArrangement, Table};
 use unicode_width::UnicodeWidthStr;
@@ -16,6 +17,20 @@ use crate::render::terminal::terminal_width;
 
 /// Pieces wider than this may be cut to keep a table within the terminal.
 pub const LONGEST_PIECE: usize = 24;
+
+/// A column gets at least this many terminal columns (or its whole text, if shorter) before
+/// any column gets more, when the table has the room.
+const COMFORTABLE: usize = 16;
+
+/// Below this many terminal columns, tables are drawn as blocks, one per row, each field on a
+/// line of its own: columns side by side would wrap every cell to a word a line.
+pub const BLOCKS_BELOW: u16 = 80;
+
+/// Whether tables are drawn as blocks at the terminal's width (see [`BLOCKS_BELOW`]): callers
+/// then give every fact its own column (the wide layout), since a block has room for them.
+pub fn blocks() -> bool {
+    terminal_width() < BLOCKS_BELOW
+}
 
 /// Units that stay on the line of the number before them.
 const UNITS: [&str; 10] = ["ms", "s", "min", "h", "d", "%", "B", "KiB", "MiB", "GiB"];
@@ -150,7 +165,21 @@ fn widths(columns: &[Vec<&str>], total: usize) -> Vec<usize> {
     }
     let mut w = least.clone();
     let mut spare = room.saturating_sub(w.iter().sum());
-    // Whole columns first, the smallest need first.
+    // A free-text column squeezed to its longest word stacks one word a line (`connected,` /
+    // `then` / `closed` / `after 0 s`) while a wider one beside it stays half empty: first
+    // every column up to a comfortable floor (its whole text if shorter), the smallest need
+    // first.
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&i| natural[i].min(COMFORTABLE).saturating_sub(w[i]));
+    for &i in &order {
+        let floor = natural[i].min(COMFORTABLE);
+        if w[i] < floor {
+            let give = (floor - w[i]).min(spare);
+            w[i] += give;
+            spare -= give;
+        }
+    }
+    // Whole columns next, the smallest need first.
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by_key(|&i| natural[i] - w[i]);
     for &i in &order {
@@ -174,10 +203,101 @@ fn widths(columns: &[Vec<&str>], total: usize) -> Vec<usize> {
     w
 }
 
+/// A table as it is drawn: columns side by side, or (below [`BLOCKS_BELOW`] columns) one block
+/// per row.
+pub enum Grid {
+    Table(Box<Table>),
+    Blocks(String),
+}
+
+impl std::fmt::Display for Grid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Grid::Table(t) => write!(f, "{t}"),
+            Grid::Blocks(b) => f.write_str(b.trim_end_matches('\n')),
+        }
+    }
+}
+
+/// A cell's lines as one line (`181 ms\n(150-250 ms)` reads `181 ms (150-250 ms)`; a word
+/// broken after its hyphen, `reset-on-\nhandshake`, is whole again).
+fn one_line(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.split('\n').map(str::trim).filter(|l| !l.is_empty()) {
+        if !out.is_empty() && !out.ends_with('-') {
+            out.push(' ');
+        }
+        out.push_str(line);
+    }
+    out
+}
+
+/// Rows as blocks within `total` columns: a title line (a `#` column reads `launch N`, any other
+/// first column its cell), then one line per field (`  label  value`, the value wrapped under
+/// itself), empty fields left out, a blank line between blocks.
+fn blocks_of(
+    color: bool,
+    header: &[&str],
+    rows: &[Vec<String>],
+    total: usize,
+    paint: &dyn Fn(usize, usize) -> Option<anstyle::Style>,
+) -> String {
+    let labels: Vec<String> = header
+        .iter()
+        .map(|h| {
+            one_line(h)
+                .trim_end_matches(['/', ' ', '\u{a0}'])
+                .to_string()
+        })
+        .collect();
+    let mut out = String::new();
+    for (r, row) in rows.iter().enumerate() {
+        // The labels of this block's fields, aligned.
+        let label_w = labels
+            .iter()
+            .enumerate()
+            .skip(1)
+            .filter(|(i, _)| !one_line(row.get(*i).map_or("", String::as_str)).is_empty())
+            .map(|(_, l)| width(l))
+            .max()
+            .unwrap_or(0);
+        let first = one_line(row.first().map_or("", String::as_str));
+        let title = match header.first() {
+            Some(&"#") => format!("launch {first}"),
+            _ => first,
+        };
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&title);
+        out.push('\n');
+        for (i, label) in labels.iter().enumerate().skip(1) {
+            let value = one_line(row.get(i).map_or("", String::as_str));
+            if value.is_empty() {
+                continue;
+            }
+            let lead = format!("  {label}{}  ", " ".repeat(label_w - width(label)));
+            let room = total.saturating_sub(width(&lead)).max(20);
+            let mut lines = wrap_indented(&value, room, "").into_iter();
+            let painted = |t: &str| match paint(r, i).filter(|_| color) {
+                Some(st) => crate::render::style::paint(true, st, t),
+                None => t.to_string(),
+            };
+            if let Some(l) = lines.next() {
+                out.push_str(&format!("{lead}{}\n", painted(&l)));
+            }
+            for l in lines {
+                out.push_str(&format!("{}{}\n", " ".repeat(width(&lead)), painted(&l)));
+            }
+        }
+    }
+    out
+}
+
 /// A table in the house style whose cells are wrapped to fit the terminal (or `COLUMNS`):
 /// `header` (a `\n` in a header is a line break), `rows` of cells, and the columns in `right`
 /// aligned right.
-pub fn fitted_table(color: bool, header: &[&str], rows: &[Vec<String>], right: &[usize]) -> Table {
+pub fn fitted_table(color: bool, header: &[&str], rows: &[Vec<String>], right: &[usize]) -> Grid {
     fitted_table_within(
         color,
         header,
@@ -196,7 +316,7 @@ pub fn fitted_table_painted(
     rows: &[Vec<String>],
     right: &[usize],
     paint: &dyn Fn(usize, usize) -> Option<anstyle::Style>,
-) -> Table {
+) -> Grid {
     fitted_table_within(
         color,
         header,
@@ -215,7 +335,10 @@ pub fn fitted_table_within(
     right: &[usize],
     total: usize,
     paint: &dyn Fn(usize, usize) -> Option<anstyle::Style>,
-) -> Table {
+) -> Grid {
+    if total < usize::from(BLOCKS_BELOW) {
+        return Grid::Blocks(blocks_of(color, header, rows, total, paint));
+    }
     let n = header.len();
     let columns: Vec<Vec<&str>> = (0..n)
         .map(|i| {
@@ -259,7 +382,7 @@ pub fn fitted_table_within(
                 .collect::<Vec<_>>(),
         );
     }
-    table
+    Grid::Table(Box::new(table))
 }
 
 #[cfg(test)]

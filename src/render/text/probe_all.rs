@@ -205,7 +205,7 @@ fn summary_block(
     c: &Counts,
     color: bool,
 ) -> String {
-    let wide = terminal_width() >= 110;
+    let wide = terminal_width() >= 110 || super::layout::blocks();
     let rules = down_rules(ctx.rule);
     let mut header: Vec<String> = if wide {
         vec![

@@ -3,14 +3,13 @@
 
 use std::io::{self, Write};
 
-use super::layout::{fitted_table, prose};
+use super::layout::{blocks, fitted_table, prose, Grid};
 use super::probe::{range, since_start};
 use super::strip::Glyphs;
 use crate::render::style;
 use crate::render::terminal::terminal_width;
-use crate::render::words::rule_cell;
-
-use comfy_table::Table;
+use crate::render::units::ColumnClock;
+use crate::render::words::rule_header;
 
 use crate::engine::policy::timings::{format_ms, is_refused_timing};
 use crate::engine::policy::{EngineKind, Preset};
@@ -149,12 +148,13 @@ fn counted_words(row: &Row) -> &'static str {
 
 /// One preset's schedule. From 110 columns the `mcpl-down` and status lines in a column of their
 /// own; narrower, listed under the table.
-fn rows_table(run: &Run, color: bool) -> (Table, Vec<String>) {
-    let wide = terminal_width() >= 110;
+fn rows_table(run: &Run, when: ColumnClock, color: bool) -> (Grid, Vec<String>) {
+    let wide = terminal_width() >= 110 || blocks();
+    let launched = when.header("launched");
     let mut header = vec![
         "#",
         "attempt",
-        "launched",
+        launched.as_str(),
         "what happened",
         "counted as",
         "wait",
@@ -173,7 +173,7 @@ fn rows_table(run: &Run, color: bool) -> (Table, Vec<String>) {
             let mut cells = vec![
                 row.launch.to_string(),
                 row.attempt.to_string(),
-                since_start(row.launched_at_ms),
+                when.cell(row.launched_at_ms),
                 happened_cell(row),
             ];
             if wide {
@@ -245,9 +245,9 @@ pub(crate) fn summary_rows(run: &Run) -> Vec<(&'static str, String)> {
     ]
 }
 
-fn summary_table(view: &View, color: bool) -> Table {
+fn summary_table(view: &View, color: bool) -> Grid {
     let mut header: Vec<String> = vec![String::new()];
-    header.extend(view.runs.iter().map(|r| rule_cell(r.preset.name())));
+    header.extend(view.runs.iter().map(|r| rule_header(r.preset.name())));
     let columns: Vec<Vec<(&str, String)>> = view.runs.iter().map(summary_rows).collect();
     let mut labels: Vec<&str> = vec!["base / cap"];
     labels.extend(columns.first().map_or(vec![], |c| {
@@ -268,6 +268,21 @@ fn summary_table(view: &View, color: bool) -> Table {
             cells
         })
         .collect();
+    if blocks() {
+        // A block per rule: its figures under its name.
+        let mut by_rule: Vec<Vec<String>> = vec![Vec::new(); view.runs.len()];
+        for row in &rows {
+            for (r, cell) in row.iter().skip(1).enumerate() {
+                by_rule[r].push(cell.clone());
+            }
+        }
+        for (r, run) in view.runs.iter().enumerate() {
+            by_rule[r].insert(0, run.preset.name().to_string());
+        }
+        let mut head: Vec<&str> = vec!["rule"];
+        head.extend(labels.iter().copied());
+        return fitted_table(color, &head, &by_rule, &[]);
+    }
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
     fitted_table(color, &header, &rows, &[])
 }
@@ -345,6 +360,12 @@ pub fn write_text(view: &View, color: bool) -> io::Result<()> {
         writeln!(out, "{}", prose(note, "  "))?;
     }
     if view.show_rows {
+        // One format for the `launched` column of every rule's table.
+        let when = ColumnClock::for_times(
+            view.runs
+                .iter()
+                .flat_map(|r| r.simulation.rows.iter().map(|row| row.launched_at_ms)),
+        );
         for run in &view.runs {
             writeln!(out)?;
             let title = format!(
@@ -361,18 +382,18 @@ pub fn write_text(view: &View, color: bool) -> io::Result<()> {
                 writeln!(out, "{}", prose(&refused, "  "))?;
                 continue;
             }
-            let (table, notes) = rows_table(run, color);
+            let (table, notes) = rows_table(run, when, color);
             writeln!(out, "{table}")?;
             for note in notes {
                 writeln!(out, "{}", prose(&note, "  "))?;
             }
             let shown = run.simulation.rows.len() as u64;
             if shown < run.simulation.rows_total {
-                writeln!(
-                    out,
+                let showing = format!(
                     "showing {shown} of {} launches (--rows N for more; the summary covers all)",
                     run.simulation.rows_total
-                )?;
+                );
+                writeln!(out, "{}", prose(&showing, "  "))?;
             }
         }
     }

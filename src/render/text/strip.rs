@@ -136,18 +136,35 @@ pub fn launch_line(c: &Columns, g: Glyphs) -> String {
     s.trim_end().to_string()
 }
 
-/// The lines above probe strips: the span and what the characters mean (within 80 columns).
+/// The lines above probe strips: the span and what the characters mean, packed item by item
+/// into the terminal's width (78 columns on one line).
 pub fn probe_legend(span_ms: f64, g: Glyphs) -> String {
+    let items = [
+        format!("{} connected", g.connected),
+        format!("{} partly", g.partly),
+        format!("{} down or waiting", g.down),
+        format!("{} handshake failed", g.failed),
+        format!("{} mcpl-down", g.alert),
+        format!("{} launch", g.launch),
+    ];
+    let width = usize::from(terminal_width());
+    let mut lines: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for item in items {
+        if cur.is_empty() {
+            cur = item;
+        } else if cur.chars().count() + 1 + item.chars().count() <= width {
+            cur.push(' ');
+            cur.push_str(&item);
+        } else {
+            lines.push(std::mem::replace(&mut cur, item));
+        }
+    }
+    lines.push(cur);
     format!(
-        "Timeline over {}:\n{} connected {} partly {} down or waiting {} handshake failed \
-         {} mcpl-down {} launch",
+        "Timeline over {}:\n{}",
         format_ms(round_ms(span_ms)),
-        g.connected,
-        g.partly,
-        g.down,
-        g.failed,
-        g.alert,
-        g.launch
+        lines.join("\n")
     )
 }
 

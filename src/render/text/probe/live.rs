@@ -35,6 +35,8 @@ pub struct Bounds {
     pub watch_ms: f64,
     /// `--for`, ms from the start.
     pub run_for_ms: Option<f64>,
+    /// How many launches the run makes at most (`--launches`, or the default), if bounded.
+    pub launches: Option<u32>,
 }
 
 enum LiveState {
@@ -151,43 +153,60 @@ impl LiveLine {
         self.tick();
     }
 
+    /// The line: `launch 2 of 5 (attempt 1): handshaking 0.4 s (--handshake-timeout 30 s)`,
+    /// `...: connected 3.4 s (--watch 30 s)`, `...: ended; attempt 2 in 1.2 s`, with `; --for:
+    /// 12 s left` under `--for`; cut to the terminal's width so that it never wraps.
     fn message(&self) -> String {
         let now = std::time::Instant::now();
-        let head = format!("launch {} (attempt {})", self.launch, self.attempt);
+        let of = self
+            .bounds
+            .launches
+            .map(|n| format!(" of {n}"))
+            .unwrap_or_default();
+        let head = format!("launch {}{of} (attempt {})", self.launch, self.attempt);
         let bound = |ms: f64, flag: &str| {
-            if ms > 0.0 {
-                format!("up to {} ({flag})", format_ms(ms))
+            if ms > 0.0 && ms.is_finite() {
+                format!(" ({flag} {})", format_ms(ms))
             } else {
                 String::new()
             }
         };
-        let msg = match &self.state {
+        let mut msg = match &self.state {
             LiveState::Starting => "starting".to_string(),
             LiveState::Handshaking { since } => format!(
-                "{head}: waiting {} for the handshake, {} so far",
+                "{head}: handshaking {}{}",
+                format_ms(round_ms(ms(now - *since))),
                 bound(self.bounds.handshake_ms, "--handshake-timeout"),
-                format_ms(round_ms(ms(now - *since)))
             ),
             LiveState::Connected { since } => format!(
-                "{head}: connected for {}; waiting {} for the connection to end",
+                "{head}: connected {}{}",
                 format_ms(round_ms(ms(now - *since))),
                 bound(self.bounds.watch_ms, "--watch")
             ),
             LiveState::Waiting { until, next } => format!(
-                "{head}: ended; the host's wait before attempt {next}: {} left",
+                "{head}: ended; attempt {next} in {}",
                 format_ms(round_ms(ms(until.saturating_duration_since(now))))
             ),
             LiveState::Stopping => format!("{head}: ended"),
             LiveState::Finished(text) => text.clone(),
         };
-        let mut msg = msg.replace("waiting  for", "waiting for");
-        if let (Some(limit), LiveState::Connected { .. } | LiveState::Waiting { .. }) =
-            (self.bounds.run_for_ms, &self.state)
-        {
+        if let (Some(limit), false) = (
+            self.bounds.run_for_ms,
+            matches!(self.state, LiveState::Finished(_) | LiveState::Starting),
+        ) {
             let left = (limit - ms(now - self.started)).max(0.0);
-            msg.push_str(&format!("; --for ends in {}", format_ms(round_ms(left))));
+            msg.push_str(&format!("; --for: {} left", format_ms(round_ms(left))));
         }
-        format!("{}{msg}", self.prefix)
+        // The spinner and a space before it; a line that wraps is redrawn as two.
+        let room = usize::from(crate::render::terminal::terminal_width()).saturating_sub(3);
+        let line = format!("{}{msg}", self.prefix);
+        if line.chars().count() > room {
+            let mut cut: String = line.chars().take(room.saturating_sub(1)).collect();
+            cut.push('…');
+            cut
+        } else {
+            line
+        }
     }
 
     /// Redraw (call every 100 ms or so).
@@ -355,4 +374,76 @@ fn duration(ms: f64) -> Duration {
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::terminal::with_width;
+
+    fn line(state: LiveState, bounds: Bounds) -> LiveLine {
+        let mut l = LiveLine::new(false).with_bounds(bounds);
+        l.launch = 2;
+        l.attempt = 1;
+        l.state = state;
+        l
+    }
+
+    /// Issue 20 (review row 27): the progress line says which launch of how many and what it
+    /// waits for, within 80 columns (it was 95, padded, and wrapped to two rows).
+    #[test]
+    fn the_progress_line_fits_and_counts_launches() {
+        let now = std::time::Instant::now();
+        let bounds = Bounds {
+            handshake_ms: 30_000.0,
+            watch_ms: 30_000.0,
+            run_for_ms: None,
+            launches: Some(5),
+        };
+        let texts = with_width(80, || {
+            [
+                line(LiveState::Handshaking { since: now }, bounds).message(),
+                line(LiveState::Connected { since: now }, bounds).message(),
+                line(
+                    LiveState::Waiting {
+                        until: now + Duration::from_millis(1200),
+                        next: 2,
+                    },
+                    bounds,
+                )
+                .message(),
+            ]
+        });
+        assert!(
+            texts[0].starts_with("launch 2 of 5 (attempt 1): handshaking ")
+                && texts[0].ends_with(" (--handshake-timeout 30 s)"),
+            "{}",
+            texts[0]
+        );
+        assert!(texts[1].ends_with(" (--watch 30 s)"), "{}", texts[1]);
+        assert!(
+            texts[2].starts_with("launch 2 of 5 (attempt 1): ended; attempt 2 in 1."),
+            "{}",
+            texts[2]
+        );
+        for t in &texts {
+            assert!(t.chars().count() + 2 <= 80, "{t}");
+        }
+        // --for: the time left; without a launch limit, no "of".
+        let for_bounds = Bounds {
+            run_for_ms: Some(60_000.0),
+            launches: None,
+            ..bounds
+        };
+        let t = with_width(80, || {
+            line(LiveState::Connected { since: now }, for_bounds).message()
+        });
+        assert!(t.starts_with("launch 2 (attempt 1): connected "), "{t}");
+        assert!(t.contains("; --for: "), "{t}");
+        // A narrow terminal: cut, never wrapped.
+        let t = with_width(40, || {
+            line(LiveState::Handshaking { since: now }, bounds).message()
+        });
+        assert!(t.chars().count() + 2 <= 40 && t.ends_with('…'), "{t}");
+    }
 }

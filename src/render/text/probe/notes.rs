@@ -1,7 +1,7 @@
 //! The lines under the launch table: what each launch showed besides its outcome.
 
 use crate::engine::probe::limits::Limit;
-use crate::engine::probe::{AttemptReport, ProbeRun, Stopped};
+use crate::engine::probe::{AttemptReport, ProbeRun, ProcessFacts, Stopped};
 use crate::render::sanitize;
 use crate::render::text::why::launches_text;
 
@@ -50,6 +50,9 @@ fn each_launch(run: &ProbeRun) -> Vec<String> {
         let r: &AttemptReport = &l.report;
         let limits = r.process.as_ref().map_or(&[][..], |p| &p.limits[..]);
         out.extend(limits_note(l.number, limits, last_limits));
+        if let Some(p) = &r.process {
+            out.extend(process_notes(l.number, p));
+        }
         last_limits = limits;
         if r.stdout.non_json_lines > 0 {
             let sample = r
@@ -155,6 +158,38 @@ fn each_launch(run: &ProbeRun) -> Vec<String> {
                 }
             }
         }
+    }
+    out
+}
+
+/// An install seen in the launch's process tree, and what it left running.
+fn process_notes(number: u32, p: &ProcessFacts) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(i) = &p.install {
+        let spent =
+            crate::engine::policy::timings::format_ms(crate::render::units::round_ms(i.spent_ms));
+        out.push(if i.unfinished {
+            format!(
+                "launch {number}: spent {spent} installing its package ({}) and was still \
+                 installing when it ended",
+                i.tool
+            )
+        } else {
+            format!(
+                "launch {number}: spent {spent} installing its package ({}) before it started",
+                i.tool
+            )
+        });
+    }
+    if !p.left_running.is_empty() {
+        out.push(format!(
+            "launch {number}: its first process exited and left running: {}",
+            p.left_running
+                .iter()
+                .map(|c| sanitize(c))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ));
     }
     out
 }

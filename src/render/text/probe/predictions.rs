@@ -1,11 +1,9 @@
 //! What each host rule would do over a day, and the behaviour the predictions replay.
 
-use comfy_table::Table;
-
 use crate::engine::policy::timings::format_ms;
 use crate::engine::probe::verdict::Prediction;
 use crate::engine::schedule::{Behaviour, Scenario};
-use crate::render::text::layout::fitted_table;
+use crate::render::text::layout::{fitted_table, Grid};
 use crate::render::units::round_ms;
 use crate::render::words::rule_cell;
 
@@ -21,7 +19,7 @@ pub(crate) fn per_day(v: f64) -> String {
     }
 }
 
-pub(super) fn predictions_table(preds: &[Prediction], color: bool) -> Table {
+pub(super) fn predictions_table(preds: &[Prediction], color: bool) -> Grid {
     let header = [
         "rule",
         "launches a day",

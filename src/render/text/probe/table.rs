@@ -1,7 +1,5 @@
 //! The launch table and its cells, the stop line.
 
-use comfy_table::Table;
-
 use crate::engine::policy::timings::format_ms;
 use crate::engine::policy::{Ended, Next, Outcome};
 use crate::engine::probe::runner::Finish;
@@ -9,8 +7,8 @@ use crate::engine::probe::{Family, Launch, ProbeRun, ServerInfo};
 use crate::engine::stop::StopCause;
 use crate::render::sanitize::sanitize;
 use crate::render::terminal::terminal_width;
-use crate::render::text::layout::fitted_table;
-use crate::render::units::{clock, round_ms};
+use crate::render::text::layout::{blocks, fitted_table, Grid};
+use crate::render::units::{clock, round_ms, ColumnClock};
 
 use crate::render::context::Context;
 
@@ -217,11 +215,14 @@ fn dialled(ctx: &Context<'_>) -> bool {
         .any(|s| ctx.target.starts_with(s))
 }
 
-/// The launch table. From 110 columns: one column per fact. Narrower: the handshake time over
-/// the connection's lifetime in one column, and `mcpl-down` under what the attempt counted as.
-pub(super) fn launch_table(run: &ProbeRun, ctx: &Context<'_>, color: bool) -> Table {
-    let started = if dialled(ctx) { "dialled" } else { "launched" };
-    let wide = terminal_width() >= 110;
+/// The launch table. From 110 columns (and as blocks below 80): one column per fact. Between:
+/// the handshake time over the connection's lifetime in one column, the opening under how it
+/// ended, and `mcpl-down` under what the attempt counted as, each such header marked `/`.
+pub(super) fn launch_table(run: &ProbeRun, ctx: &Context<'_>, color: bool) -> Grid {
+    let when = ColumnClock::for_times(run.launches.iter().map(|l| l.report.launched_at_ms));
+    let started = when.header(if dialled(ctx) { "dialled" } else { "launched" });
+    let started = started.as_str();
+    let wide = terminal_width() >= 110 || blocks();
     let header: Vec<&str> = if wide {
         vec![
             "#",
@@ -236,13 +237,15 @@ pub(super) fn launch_table(run: &ProbeRun, ctx: &Context<'_>, color: bool) -> Ta
             "opening",
         ]
     } else {
+        // Two facts stacked in a cell: the header says so with a `/` (`handshake /` over
+        // `connected`), held to its word by a no-break space.
         vec![
             "#",
             "attempt",
             started,
-            "handshake\nconnected",
-            "ended",
-            "counted as",
+            "handshake\u{a0}/\nconnected",
+            "ended\u{a0}/\nopening",
+            "counted as\u{a0}/\nmcpl-down",
             "wait",
         ]
     };
@@ -279,7 +282,7 @@ pub(super) fn launch_table(run: &ProbeRun, ctx: &Context<'_>, color: bool) -> Ta
             let mut row = vec![
                 l.number.to_string(),
                 l.attempt.to_string(),
-                since_start(r.launched_at_ms),
+                when.cell(r.launched_at_ms),
             ];
             if wide {
                 row.extend([
