@@ -253,7 +253,9 @@ pub enum LoadError {
     Empty { file: String },
     #[error("{file}: larger than {} MiB, where mcpl-doctor stops reading (a host configuration is a few KB: an endless stream such as /dev/zero?)", MAX_INPUT >> 20)]
     TooLarge { file: String, bytes: usize },
-    #[error("{file}: a FIFO (named pipe) that no program writes to; not read (reading it would block)")]
+    #[error(
+        "{file}: a FIFO (named pipe) that no program writes to; not read (reading it would block)"
+    )]
     FifoWithoutWriter { file: String },
     #[error("{file}:{line}:{column}: {message}; the host's JSON.parse refuses this file")]
     Syntax {
