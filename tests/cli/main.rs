@@ -6,6 +6,7 @@ mod check_config_ci;
 mod completions;
 mod diagnosis;
 mod diagnosis_process;
+mod diagnosis_words;
 mod docs;
 mod hostile_files;
 mod hostile_io;

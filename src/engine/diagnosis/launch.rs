@@ -3,9 +3,11 @@
 
 use super::meaning;
 use super::model::{round_ms, Evidence, Hit, Setting, Source};
+use super::runtime;
 use super::spawn::path_evidence;
 use super::table::{self, Confidence, Id, Rule, When, RULES};
 use super::text;
+use super::words;
 use crate::engine::policy::timings::format_ms;
 use crate::engine::policy::{Ended, Outcome};
 use crate::engine::probe::handshake::{LEGACY_VERSION, MODERN_VERSION};
@@ -162,63 +164,12 @@ pub(super) fn launch_hit(i: usize, rule: &Rule, l: &Launch, setting: &Setting) -
             ))
         }
         When::VersionRefused => version_hit(i, l, setting),
+        When::NamesAValue(_) => words::value_hit(i, l, setting),
         // In `process.rs`.
         When::Limited { .. }
         | When::NativeSignal(_)
         | When::InstallUnfinished
         | When::LeftRunning => None,
-    }
-}
-
-/// The next step for a missing variable, from what the server was given.
-fn env_advice(h: &mut Hit, setting: &Setting) {
-    let Some(name) = h.name.clone() else {
-        return;
-    };
-    let in_own = setting.own_env.contains(&name);
-    match &setting.given_env {
-        Some(given) if !given.contains(&name) => {
-            h.evidence.push(Evidence {
-                launches: Vec::new(),
-                source: Source::Environment,
-                text: if in_own {
-                    format!("{name} is set here, but the host does not pass it: the entry has no env.{name} and no inheritEnv")
-                } else {
-                    format!("{name} is set neither in the entry's env nor here")
-                },
-            });
-            h.next = Some(if in_own {
-                format!("add `{name}` to the entry's `env` (as `\"{name}\": \"${{{name}}}\"`), or set `\"inheritEnv\": true`: the host passes only its allowlist")
-            } else {
-                format!("set `{name}` in the entry's `env`")
-            });
-        }
-        Some(_) => {
-            h.evidence.push(Evidence {
-                launches: Vec::new(),
-                source: Source::Environment,
-                text: format!("{name} is passed to the server: check its value"),
-            });
-            h.confidence = Confidence::Medium;
-            h.next = Some(format!("check the value the entry gives `{name}`"));
-        }
-        None => {
-            h.evidence.push(Evidence {
-                launches: Vec::new(),
-                source: Source::Environment,
-                text: if in_own {
-                    format!("{name} is set in the environment it got: check its value")
-                } else {
-                    format!("{name} is not set in the environment it got")
-                },
-            });
-            if in_own {
-                h.confidence = Confidence::Medium;
-            }
-            h.next = Some(format!(
-                "set `{name}` for the server (for the host: in the entry's `env`)"
-            ));
-        }
     }
 }
 
@@ -233,7 +184,13 @@ fn stderr_hit(
     let (line, name, t) = stderr_match(l, texts)?;
     let mut h = hit(i, l, name, vec![ev(l, Source::Stderr, text::quote(line))]);
     if rule.id == Id::MissingEnvVar {
-        env_advice(&mut h, setting);
+        words::env_advice(&mut h, setting, line, t.with.is_some());
+    }
+    if rule.id == Id::MissingArgument {
+        words::argument_advice(&mut h, &t, setting);
+    }
+    if !runtime::advice(&mut h, rule.id, &t, line, l, setting) {
+        return None;
     }
     if rule.id == Id::MissingDependency {
         if let Some(n) = h.name.clone() {

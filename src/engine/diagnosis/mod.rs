@@ -6,16 +6,19 @@
 //! and groups what it finds. A cause is never given without evidence: when nothing fits, the
 //! diagnosis is `cause-unknown` with what was seen.
 
+pub mod ids;
 pub mod launch;
 pub mod meaning;
 pub mod model;
 pub mod process;
 pub mod run;
+pub mod runtime;
 pub mod spawn;
 pub mod table;
 #[cfg(test)]
 mod tests;
 pub mod text;
+pub mod words;
 
 pub use model::{Diagnosis, Evidence, Setting, Source, MAX_EVIDENCE};
 pub use run::diagnose;

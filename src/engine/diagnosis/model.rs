@@ -96,6 +96,11 @@ pub struct Setting {
     pub protocol: Option<Protocol>,
     /// The probe's `--handshake-timeout`, when it set one (a config check does not).
     pub handshake_timeout_ms: Option<f64>,
+    /// The command's arguments (redacted), to tie what the server says to one of them.
+    pub args: Vec<String>,
+    /// The variables the server got that are not the host's standard ones, with their values
+    /// (redacted), to tie what the server says to one of them.
+    pub env_values: Vec<(String, String)>,
     /// The probe's `--start-budget` (how long an install may take), when it set one.
     pub start_budget_ms: Option<f64>,
     /// The server comes from a host configuration's entry (`--config`): a next step may name
@@ -118,6 +123,35 @@ impl Setting {
         if let Target::Stdio(t) = target {
             s.command = Some(redactor.redact(&t.command.to_string_lossy()));
             s.cwd = t.cwd.clone();
+            s.args = t
+                .args
+                .iter()
+                .map(|a| redactor.redact(&a.to_string_lossy()))
+                .collect();
+            let pairs: Vec<(String, String)> = match &t.env {
+                Some(env) => env
+                    .iter()
+                    .map(|(k, v)| {
+                        (
+                            k.to_string_lossy().into_owned(),
+                            v.to_string_lossy().into_owned(),
+                        )
+                    })
+                    .collect(),
+                None => std::env::vars_os()
+                    .map(|(k, v)| {
+                        (
+                            k.to_string_lossy().into_owned(),
+                            v.to_string_lossy().into_owned(),
+                        )
+                    })
+                    .collect(),
+            };
+            s.env_values = pairs
+                .into_iter()
+                .filter(|(k, _)| !is_standard_env(k))
+                .map(|(k, v)| (k, redactor.redact(&v)))
+                .collect();
             let path = match &t.env {
                 Some(env) => {
                     s.given_env = Some(
@@ -168,4 +202,19 @@ pub(super) fn round_ms(ms: f64) -> f64 {
     } else {
         ms.round()
     }
+}
+
+/// Variables every host passes or every shell has: never the value a server complains about.
+pub fn is_standard_env(name: &str) -> bool {
+    const STANDARD: &[&str] = &[
+        "PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "LANG", "LANGUAGE", "PWD", "OLDPWD",
+        "TMPDIR", "TEMP", "TMP", "HOSTNAME", "SHLVL", "_", "TZ", "DISPLAY", "EDITOR", "PAGER",
+        "MAIL", "COLUMNS", "LINES", "HISTFILE",
+    ];
+    STANDARD.contains(&name)
+        || name.starts_with("LC_")
+        || name.starts_with("XDG_")
+        || name.starts_with("SSH_")
+        || name.starts_with("CARGO")
+        || name.starts_with("RUST")
 }

@@ -3,137 +3,9 @@
 //! [`super`] knows how to look for each kind of [`When`]; everything a row says (the texts it
 //! matches, what it names, how sure it is, the next step) is here.
 
-use serde::Serialize;
-
 use crate::engine::probe::limits::LimitKind;
 
-/// A diagnosis's stable id (in `--json`, `--events` and the docs).
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum Id {
-    CommandNotFound,
-    NotExecutable,
-    MissingDependency,
-    PortInUse,
-    MissingEnvVar,
-    OutOfMemory,
-    Crash,
-    DiesOnRequest,
-    Timer,
-    StdoutLogging,
-    ExitsAfterHandshake,
-    KilledFromOutside,
-    WrongProtocol,
-    HandshakeTimeoutTooShort,
-    CauseUnknown,
-    ResourceLimit,
-    FatalSignal,
-    InstallCutShort,
-    Backgrounded,
-}
-
-impl Id {
-    /// Every id, in the docs' order.
-    pub const ALL: &'static [Id] = &[
-        Id::CommandNotFound,
-        Id::NotExecutable,
-        Id::MissingDependency,
-        Id::PortInUse,
-        Id::MissingEnvVar,
-        Id::OutOfMemory,
-        Id::Crash,
-        Id::DiesOnRequest,
-        Id::Timer,
-        Id::StdoutLogging,
-        Id::ExitsAfterHandshake,
-        Id::KilledFromOutside,
-        Id::WrongProtocol,
-        Id::HandshakeTimeoutTooShort,
-        Id::CauseUnknown,
-        Id::ResourceLimit,
-        Id::FatalSignal,
-        Id::InstallCutShort,
-        Id::Backgrounded,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Id::CommandNotFound => "command-not-found",
-            Id::NotExecutable => "not-executable",
-            Id::MissingDependency => "missing-dependency",
-            Id::PortInUse => "port-in-use",
-            Id::MissingEnvVar => "missing-env-var",
-            Id::OutOfMemory => "out-of-memory",
-            Id::Crash => "crash",
-            Id::DiesOnRequest => "dies-on-request",
-            Id::Timer => "timer",
-            Id::StdoutLogging => "stdout-logging",
-            Id::ExitsAfterHandshake => "exits-after-handshake",
-            Id::KilledFromOutside => "killed-from-outside",
-            Id::WrongProtocol => "wrong-protocol",
-            Id::HandshakeTimeoutTooShort => "handshake-timeout-too-short",
-            Id::CauseUnknown => "cause-unknown",
-            Id::ResourceLimit => "resource-limit",
-            Id::FatalSignal => "fatal-signal",
-            Id::InstallCutShort => "install-cut-short",
-            Id::Backgrounded => "backgrounded",
-        }
-    }
-
-    /// What the diagnosis means, in one line (docs and help).
-    pub fn meaning(self) -> &'static str {
-        match self {
-            Id::CommandNotFound => "the command (or its `#!` interpreter) is in none of PATH's folders",
-            Id::NotExecutable => "the command exists but cannot be run (no execute permission, a folder)",
-            Id::MissingDependency => "a module, package or shared library the server imports is not installed",
-            Id::PortInUse => "the port the server listens on is taken, likely by an earlier instance still running",
-            Id::MissingEnvVar => "an environment variable the server needs is not set (or the host does not pass it)",
-            Id::OutOfMemory => "the server ran out of memory (Node's heap limit, or killed with its memory rising)",
-            Id::Crash => "an uncaught exception, a Python traceback, a Rust or Go panic: the error line and its first frame",
-            Id::DiesOnRequest => "the connection ended while a host request was unanswered: the server dies on that request",
-            Id::Timer => "every connection lived the same time after its handshake, or every launch the same time after its spawn: an idle timeout, a deliberate exit or a `timeout` wrapper",
-            Id::StdoutLogging => "the server writes logs to stdout, where only JSON-RPC may go",
-            Id::ExitsAfterHandshake => "exit 0 right after the handshake: the server believes its input ended or it was told to stop",
-            Id::KilledFromOutside => "a signal the probe did not send ended the server (OOM killer, supervisor, container limit)",
-            Id::WrongProtocol => "the server refused or answered another protocol version: the entry's `protocol` is wrong",
-            Id::HandshakeTimeoutTooShort => "every handshake timed out at a --handshake-timeout under a second: the probe's own limit, not the server",
-            Id::CauseUnknown => "none of the above fits: what was seen, to start from",
-            Id::ResourceLimit => "a resource limit too low for the server (ulimit -v, -t, -n, -u): a limit to raise, not a crash",
-            Id::InstallCutShort => "a launch stopped while its installer (npx -y, uvx, pip) was still installing: the install may be left half-written",
-            Id::Backgrounded => "the command started the server in the background and exited: the host talks to the process it started",
-            Id::FatalSignal => "a crash in native code (SIGSEGV, SIGABRT, SIGTRAP from V8's fatal handler, SIGBUS, SIGILL)",
-        }
-    }
-}
-
-impl std::fmt::Display for Id {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// How sure a diagnosis is.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Confidence {
-    Low,
-    Medium,
-    High,
-}
-
-impl Confidence {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Confidence::Low => "low",
-            Confidence::Medium => "medium",
-            Confidence::High => "high",
-        }
-    }
-}
+pub use super::ids::{Confidence, Id};
 
 /// How a row names the thing a matched line is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -152,6 +24,8 @@ pub enum Name {
     Port,
     /// The word before the needle: `sh: 1: nodee: not found`.
     CommandBefore,
+    /// The whole line: `Please provide a database URL as a command-line argument`.
+    Line,
 }
 
 impl Name {
@@ -226,6 +100,10 @@ pub enum When {
     },
     /// Ended by one of these signals of a crash in native code (or exit 128 plus one).
     NativeSignal(&'static [i32]),
+    /// A line of stderr (not a stack frame) with one of these words that names a value the
+    /// launch was given: an argument, or a variable's value (matched on word boundaries,
+    /// relative paths also made absolute).
+    NamesAValue(&'static [&'static str]),
     /// Ended (or stopped) while an installer in its process tree was still installing.
     InstallUnfinished,
     /// Its first process exited on its own while others of the launch kept running.
@@ -261,6 +139,13 @@ const SPECIFIC: &[Id] = &[
     Id::MissingEnvVar,
     Id::OutOfMemory,
     Id::ResourceLimit,
+    Id::BadArgument,
+    Id::MissingArgument,
+    Id::WrongInterpreter,
+    Id::RuntimeTooOld,
+    Id::PackageNotFound,
+    Id::BrokenNpxCache,
+    Id::DependencyDrift,
 ];
 
 /// Every row, in order.
@@ -420,7 +305,15 @@ pub const RULES: &[Rule] = &[
         says_unnamed: "a module the server imports is missing",
         next: "install the server's dependencies where it runs (`npm install` / `pip install` in its folder, with the same interpreter), or fix the import of `{}`",
         next_unnamed: "install the server's dependencies where it runs (`npm install` / `pip install` in its folder, with the same interpreter)",
-        unless: &[Id::ResourceLimit],
+        unless: &[
+            Id::ResourceLimit,
+            Id::BadArgument,
+            Id::WrongInterpreter,
+            Id::RuntimeTooOld,
+            Id::PackageNotFound,
+            Id::BrokenNpxCache,
+            Id::DependencyDrift,
+        ],
     },
     Rule {
         id: Id::PortInUse,
@@ -520,6 +413,8 @@ pub const RULES: &[Rule] = &[
             Id::ExitsAfterHandshake,
             Id::ResourceLimit,
             Id::FatalSignal,
+            Id::BadArgument,
+            Id::MissingArgument,
             Id::Backgrounded,
             Id::InstallCutShort,
         ],
@@ -615,6 +510,154 @@ pub const RULES: &[Rule] = &[
         next: "{}",
         next_unnamed: "set the entry's `protocol` to the handshake the server speaks",
         unless: &[],
+    },
+    // The server's own words about what it was given (the next step is written from the
+    // argument or variable it names: see `words.rs`).
+    Rule {
+        id: Id::BadArgument,
+        when: When::NamesAValue(&[
+            "not a valid",
+            "is not a ",
+            "is not an ",
+            "does not exist",
+            "doesn't exist",
+            "not exist",
+            "Cannot access",
+            "cannot access",
+            "Can't access",
+            "No such file",
+            "no such file",
+            "ENOENT",
+            "EACCES",
+            "ENOTDIR",
+            "Permission denied",
+            "permission denied",
+            "not found",
+            "Not found",
+            "NotFound",
+            "nvalid",
+            "nknown",
+            "nrecognized",
+            "No such option",
+            "not accessible",
+            "NoSuchPathError",
+            "NotADirectoryError",
+            "FileNotFoundError",
+            "No time zone found",
+            "must be",
+            "xpected",
+            "ailed to",
+            "ould not",
+            "nable to",
+            "rror",
+        ]),
+        confidence: Confidence::High,
+        says: "the server rejects {}",
+        says_unnamed: "the server rejects a value it was given",
+        next: "change {} in the entry's args",
+        next_unnamed: "change the value the server names in the entry's args",
+        unless: &[
+            Id::CommandNotFound,
+            Id::WrongInterpreter,
+            Id::RuntimeTooOld,
+            Id::PackageNotFound,
+            Id::BrokenNpxCache,
+            Id::DependencyDrift,
+        ],
+    },
+    Rule {
+        id: Id::MissingArgument,
+        when: When::Stderr(&[
+            text("Please provide ", Name::Line),
+            text("please provide ", Name::Line),
+            text("the following arguments are required", Name::Line),
+            text("Missing option ", Name::Line),
+            text("Missing argument ", Name::Line),
+            text("missing required argument", Name::Line),
+            text("required option ", Name::Line),
+            text("requires at least one", Name::Line),
+            text("must be provided", Name::Line),
+            // A usage line alone says less (medium: see `words.rs`).
+            text("Usage: ", Name::Line),
+            text("usage: ", Name::Line),
+        ]),
+        confidence: Confidence::High,
+        says: "it was started without an argument it needs",
+        says_unnamed: "it was started without an argument it needs",
+        next: "add the argument it asks for to the entry's args (it says: \"{}\")",
+        next_unnamed: "add the argument it asks for to the entry's args",
+        unless: &[Id::BadArgument, Id::MissingEnvVar, Id::MissingDependency],
+    },
+    // Runtime and install (the next step is written from the line: see `runtime.rs`).
+    Rule {
+        id: Id::WrongInterpreter,
+        when: When::Stderr(&[text(": No module named ", Name::QuotedOrWord)]),
+        confidence: Confidence::High,
+        says: "the interpreter that ran it has no module `{}`",
+        says_unnamed: "the interpreter that ran it lacks the server's module",
+        next: "run it with the interpreter of the environment where `{}` is installed",
+        next_unnamed: "run it with the interpreter of the environment where the server is installed",
+        unless: &[],
+    },
+    Rule {
+        id: Id::RuntimeTooOld,
+        when: When::Stderr(&[
+            text("cannot import name ", Name::Quoted),
+            text("ModuleNotFoundError: No module named ", Name::Quoted),
+            text("unsupported operand type(s) for |", Name::Nothing),
+            text("Unsupported engine", Name::Nothing),
+            text("Unexpected token '", Name::Nothing),
+            text(" is not defined", Name::Nothing),
+            text(" is not a function", Name::Nothing),
+        ]),
+        confidence: Confidence::High,
+        says: "the server needs {}",
+        says_unnamed: "the server needs a newer runtime",
+        next: "run it with {} or newer",
+        next_unnamed: "run it with a newer runtime",
+        unless: &[],
+    },
+    Rule {
+        id: Id::PackageNotFound,
+        when: When::Stderr(&[
+            text("is not in this registry", Name::Nothing),
+            text("404 Not Found - GET ", Name::Nothing),
+            text("No matching distribution found for ", Name::WordAfter),
+            text("was not found in the package registry", Name::Nothing),
+        ]),
+        confidence: Confidence::High,
+        says: "the registry has no package `{}`",
+        says_unnamed: "the registry has no package of that name",
+        next: "check the package name `{}` in the entry's args",
+        next_unnamed: "check the package name in the entry's args",
+        unless: &[],
+    },
+    Rule {
+        id: Id::BrokenNpxCache,
+        when: When::Stderr(&[Text {
+            contains: "/_npx/",
+            name: Name::Nothing,
+            with: Some("Cannot find "),
+        }]),
+        confidence: Confidence::High,
+        says: "npx's cached copy of the package is incomplete: {}",
+        says_unnamed: "npx's cached copy of the package is incomplete",
+        next: "delete {}; the next launch installs the package again",
+        next_unnamed: "delete the `~/.npm/_npx/<hash>` folder named above; the next launch installs the package again",
+        unless: &[],
+    },
+    Rule {
+        id: Id::DependencyDrift,
+        when: When::Stderr(&[
+            text("cannot import name ", Name::Quoted),
+            text("does not provide an export named ", Name::Quoted),
+        ]),
+        confidence: Confidence::High,
+        says: "a dependency no longer has `{}`, which the server imports",
+        says_unnamed: "a dependency changed under the server",
+        next: "pin the dependency to the version the server was built with",
+        next_unnamed: "pin the dependency to the version the server was built with",
+        unless: &[Id::RuntimeTooOld],
     },
 ];
 

@@ -29,6 +29,7 @@ pub fn name_in(line: &str, needle: &str, name: Name) -> Option<String> {
         Name::EnvVar => env_var(line),
         Name::Port => port(line),
         Name::CommandBefore => command_before(&line[..at]),
+        Name::Line => Some(line.trim().to_string()),
     }?;
     let found = found.trim().to_string();
     (!found.is_empty()).then(|| quote(&found))
@@ -65,13 +66,27 @@ pub fn is_env_name(w: &str) -> bool {
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }
 
+/// Upper-case words that are not variables: log levels and acronyms.
+const NOT_NAMES: &[&str] = &[
+    "ERROR", "FATAL", "WARN", "WARNING", "INFO", "DEBUG", "ERR", "ENV", "PATH_", "NOTE", "KEY",
+    "TOKEN", "API", "MCP", "MCPL", "JSON", "HTTP", "URL",
+];
+
+/// Every environment variable `line` names, in order, once each: `Please set A and B
+/// environment variables` names `A` and `B`.
+pub fn env_vars(line: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for w in line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+        if is_env_name(w) && !NOT_NAMES.contains(&w) && !out.iter().any(|o| o == w) {
+            out.push(w.to_string());
+        }
+    }
+    out
+}
+
 /// The environment variable `line` is about: a quoted upper-case name first, else the first
 /// bare one (`ERROR`, `FATAL` and the like excluded).
 fn env_var(line: &str) -> Option<String> {
-    const NOT_NAMES: &[&str] = &[
-        "ERROR", "FATAL", "WARN", "WARNING", "INFO", "DEBUG", "ERR", "ENV", "PATH_", "NOTE", "KEY",
-        "TOKEN", "API", "MCP", "MCPL", "JSON", "HTTP", "URL",
-    ];
     let words = || {
         line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .filter(|w| is_env_name(w) && !NOT_NAMES.contains(w))

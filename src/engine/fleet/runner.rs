@@ -68,7 +68,7 @@ struct Ran {
     target: String,
     protocol: Protocol,
     /// How it was started, for the diagnosis.
-    setting: Setting,
+    setting: Box<Setting>,
 }
 
 /// Every server's run, over and not yet judged.
@@ -194,7 +194,7 @@ pub async fn run(items: Vec<Item>, opts: FleetOptions, sink: Arc<Sink>) -> Runs 
                     outcome: task.await,
                     target,
                     protocol,
-                    setting: *setting,
+                    setting,
                 };
                 (head, Some(ran))
             }

@@ -1,0 +1,160 @@
+//! The diagnoses' stable ids (in `--json`, `--events` and the docs), what each means, and how
+//! sure a diagnosis is.
+
+use serde::Serialize;
+
+/// A diagnosis's stable id (in `--json`, `--events` and the docs).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Id {
+    CommandNotFound,
+    NotExecutable,
+    MissingDependency,
+    PortInUse,
+    MissingEnvVar,
+    OutOfMemory,
+    Crash,
+    DiesOnRequest,
+    Timer,
+    StdoutLogging,
+    ExitsAfterHandshake,
+    KilledFromOutside,
+    WrongProtocol,
+    HandshakeTimeoutTooShort,
+    CauseUnknown,
+    ResourceLimit,
+    FatalSignal,
+    InstallCutShort,
+    Backgrounded,
+    BadArgument,
+    MissingArgument,
+    WrongInterpreter,
+    RuntimeTooOld,
+    PackageNotFound,
+    BrokenNpxCache,
+    DependencyDrift,
+}
+
+impl Id {
+    /// Every id, in the docs' order.
+    pub const ALL: &'static [Id] = &[
+        Id::CommandNotFound,
+        Id::NotExecutable,
+        Id::MissingDependency,
+        Id::PortInUse,
+        Id::MissingEnvVar,
+        Id::OutOfMemory,
+        Id::Crash,
+        Id::DiesOnRequest,
+        Id::Timer,
+        Id::StdoutLogging,
+        Id::ExitsAfterHandshake,
+        Id::KilledFromOutside,
+        Id::WrongProtocol,
+        Id::HandshakeTimeoutTooShort,
+        Id::CauseUnknown,
+        Id::ResourceLimit,
+        Id::FatalSignal,
+        Id::InstallCutShort,
+        Id::Backgrounded,
+        Id::BadArgument,
+        Id::MissingArgument,
+        Id::WrongInterpreter,
+        Id::RuntimeTooOld,
+        Id::PackageNotFound,
+        Id::BrokenNpxCache,
+        Id::DependencyDrift,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Id::CommandNotFound => "command-not-found",
+            Id::NotExecutable => "not-executable",
+            Id::MissingDependency => "missing-dependency",
+            Id::PortInUse => "port-in-use",
+            Id::MissingEnvVar => "missing-env-var",
+            Id::OutOfMemory => "out-of-memory",
+            Id::Crash => "crash",
+            Id::DiesOnRequest => "dies-on-request",
+            Id::Timer => "timer",
+            Id::StdoutLogging => "stdout-logging",
+            Id::ExitsAfterHandshake => "exits-after-handshake",
+            Id::KilledFromOutside => "killed-from-outside",
+            Id::WrongProtocol => "wrong-protocol",
+            Id::HandshakeTimeoutTooShort => "handshake-timeout-too-short",
+            Id::CauseUnknown => "cause-unknown",
+            Id::ResourceLimit => "resource-limit",
+            Id::FatalSignal => "fatal-signal",
+            Id::InstallCutShort => "install-cut-short",
+            Id::Backgrounded => "backgrounded",
+            Id::BadArgument => "bad-argument",
+            Id::MissingArgument => "missing-argument",
+            Id::WrongInterpreter => "wrong-interpreter",
+            Id::RuntimeTooOld => "runtime-too-old",
+            Id::PackageNotFound => "package-not-found",
+            Id::BrokenNpxCache => "broken-npx-cache",
+            Id::DependencyDrift => "dependency-drift",
+        }
+    }
+
+    /// What the diagnosis means, in one line (docs and help).
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Id::CommandNotFound => "the command (or its `#!` interpreter) is in none of PATH's folders",
+            Id::NotExecutable => "the command exists but cannot be run (no execute permission, a folder)",
+            Id::MissingDependency => "a module, package or shared library the server imports is not installed",
+            Id::PortInUse => "the port the server listens on is taken, likely by an earlier instance still running",
+            Id::MissingEnvVar => "an environment variable the server needs is not set (or the host does not pass it)",
+            Id::OutOfMemory => "the server ran out of memory (Node's heap limit, or killed with its memory rising)",
+            Id::Crash => "an uncaught exception, a Python traceback, a Rust or Go panic: the error line and its first frame",
+            Id::DiesOnRequest => "the connection ended while a host request was unanswered: the server dies on that request",
+            Id::Timer => "every connection lived the same time after its handshake, or every launch the same time after its spawn: an idle timeout, a deliberate exit or a `timeout` wrapper",
+            Id::StdoutLogging => "the server writes logs to stdout, where only JSON-RPC may go",
+            Id::ExitsAfterHandshake => "exit 0 right after the handshake: the server believes its input ended or it was told to stop",
+            Id::KilledFromOutside => "a signal the probe did not send ended the server (OOM killer, supervisor, container limit)",
+            Id::WrongProtocol => "the server refused or answered another protocol version: the entry's `protocol` is wrong",
+            Id::HandshakeTimeoutTooShort => "every handshake timed out at a --handshake-timeout under a second: the probe's own limit, not the server",
+            Id::CauseUnknown => "none of the above fits: what was seen, to start from",
+            Id::ResourceLimit => "a resource limit too low for the server (ulimit -v, -t, -n, -u): a limit to raise, not a crash",
+            Id::FatalSignal => "a crash in native code (SIGSEGV, SIGABRT, SIGTRAP from V8's fatal handler, SIGBUS, SIGILL)",
+            Id::InstallCutShort => "a launch stopped while its installer (npx -y, uvx, pip) was still installing: the install may be left half-written",
+            Id::Backgrounded => "the command started the server in the background and exited: the host talks to the process it started",
+            Id::BadArgument => "the server rejects a value it was given (an argument or a variable of the entry), and names it",
+            Id::MissingArgument => "the server says it needs an argument it was not given",
+            Id::WrongInterpreter => "`python -m X` run by an interpreter that does not have X (outside the server's venv)",
+            Id::RuntimeTooOld => "the Python or Node.js that ran the server is older than the server needs",
+            Id::PackageNotFound => "npm or PyPI has no package of the name the entry gives (a typo)",
+            Id::BrokenNpxCache => "npx's cached copy of the package is incomplete: its folder must be deleted",
+            Id::DependencyDrift => "a dependency changed under the server: a name the server imports is gone from it",
+        }
+    }
+}
+
+impl std::fmt::Display for Id {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How sure a diagnosis is.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Confidence {
+    Low,
+    Medium,
+    High,
+}
+
+impl Confidence {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Confidence::Low => "low",
+            Confidence::Medium => "medium",
+            Confidence::High => "high",
+        }
+    }
+}

@@ -1,0 +1,455 @@
+//! Runtime and install, from the server's own words: the interpreter a `python -m` launch
+//! used, a runtime too old for the server, a package the registry does not have, npx's cache
+//! left broken, a dependency that changed under the server. Each names the thing to change:
+//! the interpreter, the version, the package name, the folder to delete, the package to pin.
+
+use std::path::{Path, PathBuf};
+
+use super::model::{Evidence, Hit, Setting, Source};
+use super::table::{Id, Text};
+use super::words::terms;
+use crate::engine::probe::Launch;
+
+/// What Python added in which version: (module, name, version); an empty name is the module.
+const PYTHON_NEW: &[(&str, &str, &str)] = &[
+    ("typing", "TypeAlias", "3.10"),
+    ("typing", "ParamSpec", "3.10"),
+    ("typing", "Concatenate", "3.10"),
+    ("typing", "TypeGuard", "3.10"),
+    ("typing", "is_typeddict", "3.10"),
+    ("typing", "Self", "3.11"),
+    ("typing", "LiteralString", "3.11"),
+    ("typing", "Never", "3.11"),
+    ("typing", "assert_never", "3.11"),
+    ("typing", "assert_type", "3.11"),
+    ("typing", "reveal_type", "3.11"),
+    ("typing", "Required", "3.11"),
+    ("typing", "NotRequired", "3.11"),
+    ("typing", "TypeVarTuple", "3.11"),
+    ("typing", "Unpack", "3.11"),
+    ("typing", "dataclass_transform", "3.11"),
+    ("typing", "override", "3.12"),
+    ("typing", "TypeAliasType", "3.12"),
+    ("typing", "TypeIs", "3.13"),
+    ("typing", "ReadOnly", "3.13"),
+    ("typing", "NoDefault", "3.13"),
+    ("typing", "evaluate_forward_ref", "3.14"),
+    ("annotationlib", "", "3.14"),
+    ("enum", "StrEnum", "3.11"),
+    ("datetime", "UTC", "3.11"),
+    ("itertools", "pairwise", "3.10"),
+    ("itertools", "batched", "3.12"),
+    ("tomllib", "", "3.11"),
+    ("zoneinfo", "", "3.9"),
+    ("graphlib", "", "3.9"),
+];
+
+/// What an older Node says about syntax or globals it lacks: (text, the first Node with it).
+const NODE_NEW: &[(&str, &str)] = &[
+    ("Unexpected token '??='", "15"),
+    ("Unexpected token '||='", "15"),
+    ("Unexpected token '&&='", "15"),
+    ("Unexpected token '?.'", "14"),
+    ("Unexpected token '??'", "14"),
+    ("Unexpected token 'with'", "18.20"),
+    ("AbortController is not defined", "15"),
+    ("performance is not defined", "16"),
+    ("structuredClone is not defined", "17"),
+    ("fetch is not defined", "18"),
+    ("ReadableStream is not defined", "18"),
+    ("File is not defined", "20"),
+    ("replaceAll is not a function", "15"),
+    ("Object.hasOwn is not a function", "16.9"),
+    ("findLast is not a function", "18"),
+    ("toSorted is not a function", "20"),
+];
+
+/// The stderr lines of the launch, oldest first (the notable ones that scrolled out first).
+fn lines(l: &Launch) -> Vec<&String> {
+    let tail = &l.report.stderr;
+    tail.notable
+        .iter()
+        .filter(|n| !tail.lines.contains(n))
+        .chain(tail.lines.iter())
+        .collect()
+}
+
+fn note(h: &mut Hit, source: Source, text: String) {
+    h.evidence.push(Evidence {
+        launches: Vec::new(),
+        source,
+        text,
+    });
+}
+
+/// The first quoted text of `s`.
+fn first_quoted(s: &str) -> Option<String> {
+    let (a, q) = s
+        .char_indices()
+        .find(|(_, c)| matches!(c, '\'' | '"' | '`'))?;
+    let rest = &s[a + q.len_utf8()..];
+    Some(rest[..rest.find(q)?].to_string())
+}
+
+/// Fill in the rows of this file from the line they matched; `false` when the line is no
+/// evidence for the row after all (a `No module named` inside a traceback, a typing name that
+/// is no version's).
+pub(super) fn advice(h: &mut Hit, id: Id, t: &Text, line: &str, l: &Launch, s: &Setting) -> bool {
+    match id {
+        Id::WrongInterpreter => wrong_interpreter(h, line, s),
+        Id::RuntimeTooOld => too_old(h, t, line, l, s),
+        Id::PackageNotFound => package_not_found(h, t, line, s),
+        Id::BrokenNpxCache => npx_cache(h, line),
+        Id::DependencyDrift => drift(h, t, line, l),
+        _ => true,
+    }
+}
+
+/// `/usr/bin/python3: No module named mcp_server_time`: `python -m X` run by an interpreter
+/// that does not have X.
+fn wrong_interpreter(h: &mut Hit, line: &str, s: &Setting) -> bool {
+    let Some(at) = line.find(": No module named ") else {
+        return false;
+    };
+    let interp = line[..at].trim();
+    if interp.is_empty() || interp.contains(' ') || interp.ends_with("Error") {
+        return false;
+    }
+    let Some(module) = h.name.clone() else {
+        return false;
+    };
+    let top = module.split('.').next().unwrap_or(&module).to_string();
+    let found = venv_with(&top, s);
+    let place = terms("the entry's `command`", s);
+    match &found {
+        Some(venv) => {
+            note(h, Source::Spawn, format!("{} has `{top}`", venv.display()));
+            h.says = Some(format!(
+                "`{interp}` has no module `{module}`: the server is installed in another environment"
+            ));
+            h.next = Some(format!(
+                "run it with that environment's interpreter: `{}/bin/python -m {module}` as {place}, not `{interp}`",
+                venv.display()
+            ));
+        }
+        None => {
+            note(
+                h,
+                Source::Spawn,
+                format!("no .venv or venv folder with `{top}` found from the server's folder up"),
+            );
+            h.says = Some(format!("`{interp}` has no module `{module}`"));
+            h.next = Some(format!(
+                "run it with the interpreter of the environment where `{module}` is installed (its `.venv/bin/python`) as {place}, install it for `{interp}` (`{interp} -m pip install ...`), or start it with `uvx`"
+            ));
+        }
+    }
+    true
+}
+
+/// A `.venv`, `venv` or `env` folder in the server's folder or one above it whose
+/// `site-packages` holds `module`.
+fn venv_with(module: &str, s: &Setting) -> Option<PathBuf> {
+    let start = s.cwd.clone().or_else(|| std::env::current_dir().ok())?;
+    for dir in start.ancestors().take(4) {
+        for name in [".venv", "venv", "env"] {
+            let venv = dir.join(name);
+            let Ok(libs) = std::fs::read_dir(venv.join("lib")) else {
+                continue;
+            };
+            for lib in libs.flatten() {
+                let site = lib.path().join("site-packages");
+                if site.join(module).is_dir() || site.join(format!("{module}.py")).is_file() {
+                    return Some(venv);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The Python or Node version the launch ran, from its stderr (`/lib/python3.11/`,
+/// `Node.js v14.21.3`, npm's `current: { node: 'v16.20.2'`).
+fn version_seen(l: &Launch, python: bool) -> Option<String> {
+    for line in lines(l).iter().rev() {
+        if python {
+            if let Some(at) = line.find("/python3.") {
+                let v: String = line[at + 7..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_digit() || *c == '.')
+                    .collect();
+                let v = v.trim_end_matches('.');
+                if v.len() >= 3 {
+                    return Some(format!("Python {v}"));
+                }
+            }
+        } else if let Some(v) = line.trim().strip_prefix("Node.js v") {
+            return Some(format!("Node.js v{v}"));
+        } else if let Some(at) = line.find("current: { node: '") {
+            let v: String = line[at + 18..].chars().take_while(|c| *c != '\'').collect();
+            return Some(format!("Node.js {v}"));
+        }
+    }
+    None
+}
+
+/// What the runtime lacks and the version that has it.
+fn lacks(t: &Text, line: &str, l: &Launch, name: Option<&str>) -> Option<(bool, String, String)> {
+    let python = |what: String, v: &str| Some((true, what, v.to_string()));
+    match t.contains {
+        "cannot import name " => {
+            let name = name?;
+            let module = first_quoted(&line[line.find(" from ")?..])?;
+            let (_, _, v) = PYTHON_NEW
+                .iter()
+                .find(|(m, n, _)| *m == module && *n == name)?;
+            python(format!("`{module}.{name}` is new in Python {v}"), v)
+        }
+        c if c.ends_with("No module named ") => {
+            let module = name?;
+            let (_, _, v) = PYTHON_NEW
+                .iter()
+                .find(|(m, n, _)| *m == module && n.is_empty())?;
+            python(format!("the module `{module}` is new in Python {v}"), v)
+        }
+        "unsupported operand type(s) for |" => {
+            python("a `X | Y` type union needs Python 3.10".to_string(), "3.10")
+        }
+        "Unsupported engine" => {
+            let required = lines(l).iter().find_map(|x| {
+                let at = x.find("required: { node: '")?;
+                Some(
+                    x[at + 19..]
+                        .chars()
+                        .take_while(|c| *c != '\'')
+                        .collect::<String>(),
+                )
+            })?;
+            let v = required
+                .trim_start_matches(['>', '=', '^', '~', ' '])
+                .to_string();
+            Some((false, format!("the package requires Node.js {required}"), v))
+        }
+        _ => {
+            let (text, v) = NODE_NEW.iter().find(|(x, _)| line.contains(x))?;
+            Some((
+                false,
+                format!("Node.js before {v} says `{text}`"),
+                v.to_string(),
+            ))
+        }
+    }
+}
+
+fn too_old(h: &mut Hit, t: &Text, line: &str, l: &Launch, s: &Setting) -> bool {
+    let Some((python, what, v)) = lacks(t, line, l, h.name.as_deref()) else {
+        return false;
+    };
+    let runtime = if python { "Python" } else { "Node.js" };
+    let seen = version_seen(l, python);
+    if let Some(seen) = &seen {
+        note(h, Source::Stderr, format!("this launch ran {seen}"));
+    }
+    let used = seen.unwrap_or_else(|| format!("`{}`", s.command.clone().unwrap_or_default()));
+    h.name = Some(format!("{runtime} >= {v}"));
+    h.says = Some(format!("the server needs {runtime} >= {v}: {what}"));
+    let how = if python {
+        format!("a newer `python3.x`, or `uvx --python {v} ...`")
+    } else {
+        "a newer `node`, e.g. its full path under nvm".to_string()
+    };
+    h.next = Some(format!(
+        "run it with {runtime} {v} or newer (this launch used {used}): set {} to {how}",
+        terms("the entry's `command`", s)
+    ));
+    true
+}
+
+/// `'@scope/name@*'` -> `@scope/name`; `name==1.0` -> `name`.
+fn bare_package(p: &str) -> String {
+    let p = p.trim_matches(['\'', '"', '`', ',', '.']);
+    let p = match p.rfind('@') {
+        Some(i) if i > 0 => &p[..i],
+        _ => p,
+    };
+    p.split(['=', '<', '>', '~', '!', '['])
+        .next()
+        .unwrap_or(p)
+        .to_string()
+}
+
+fn package_not_found(h: &mut Hit, t: &Text, line: &str, s: &Setting) -> bool {
+    let (name, registry) = match t.contains {
+        "is not in this registry" => (
+            first_quoted(line).map(|q| bare_package(&q)),
+            "npm's registry",
+        ),
+        "404 Not Found - GET " => {
+            let url = line.split("GET ").nth(1).unwrap_or_default();
+            let url = url.split_whitespace().next().unwrap_or_default();
+            let last = url.rsplit("registry.npmjs.org/").next().unwrap_or(url);
+            let decoded = last
+                .replace("%2f", "/")
+                .replace("%2F", "/")
+                .replace("%40", "@");
+            (Some(bare_package(&decoded)), "npm's registry")
+        }
+        "No matching distribution found for " => (h.name.as_deref().map(bare_package), "PyPI"),
+        "was not found in the package registry" => {
+            let before = &line[..line.find(" was not found").unwrap_or(0)];
+            (
+                before.split_whitespace().last().map(bare_package),
+                "the package registry",
+            )
+        }
+        _ => (None, ""),
+    };
+    let Some(name) = name.filter(|n| !n.is_empty()) else {
+        return false;
+    };
+    h.name = Some(name.clone());
+    h.says = Some(format!("{registry} has no package `{name}`"));
+    h.next = Some(terms(
+        &format!(
+            "check the package name `{name}` in the entry's args (a typo?): {registry} has no package of that name; a private package needs its registry configured"
+        ),
+        s,
+    ));
+    true
+}
+
+/// `/home/u/.npm/_npx/6b1a.../node_modules/x/index.js` -> `/home/u/.npm/_npx/6b1a...`.
+fn npx_folder(line: &str) -> Option<String> {
+    let at = line.find("/_npx/")?;
+    let start = line[..at]
+        .rfind(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | '(' | '`'))
+        .map_or(0, |i| i + 1);
+    let mut path = &line[start..at];
+    if let Some(p) = path.strip_prefix("file://") {
+        path = p;
+    }
+    let hash: String = line[at + 6..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect();
+    (!hash.is_empty() && path.starts_with(['/', '~'])).then(|| format!("{path}/_npx/{hash}"))
+}
+
+fn npx_cache(h: &mut Hit, line: &str) -> bool {
+    let Some(folder) = npx_folder(line) else {
+        return false;
+    };
+    let there = Path::new(&folder).is_dir();
+    note(
+        h,
+        Source::Spawn,
+        if there {
+            format!("{folder} is npx's cached copy of the package, and is there")
+        } else {
+            format!("{folder} is gone now")
+        },
+    );
+    h.name = Some(folder.clone());
+    h.says = Some(format!(
+        "npx's cached copy of the package is incomplete: {folder}"
+    ));
+    h.next = Some(format!(
+        "delete {folder} (`rm -rf {folder}`): npx's copy of the package, left incomplete (a first launch stopped mid-install, or two installs at once); the next launch installs it again"
+    ));
+    true
+}
+
+/// The installed version of Python package `pkg` beside `site` (its `*.dist-info`).
+fn dist_version(site: &Path, pkg: &str) -> Option<String> {
+    let norm = |s: &str| s.to_ascii_lowercase().replace('-', "_");
+    let want = norm(pkg);
+    std::fs::read_dir(site).ok()?.flatten().find_map(|e| {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let stem = name.strip_suffix(".dist-info")?;
+        let (n, v) = stem.split_once('-')?;
+        (norm(n) == want).then(|| v.to_string())
+    })
+}
+
+/// The version in `node_modules/pkg/package.json` from `from` up.
+fn node_version(from: &Path, pkg: &str) -> Option<String> {
+    from.ancestors().find_map(|d| {
+        let text =
+            std::fs::read_to_string(d.join("node_modules").join(pkg).join("package.json")).ok()?;
+        let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+        v["version"].as_str().map(str::to_string)
+    })
+}
+
+fn drift(h: &mut Hit, t: &Text, line: &str, l: &Launch) -> bool {
+    let Some(name) = h.name.clone() else {
+        return false;
+    };
+    let (pkg, version, python) = if t.contains == "cannot import name " {
+        let Some(from) = line.find(" from ") else {
+            return false;
+        };
+        let Some(module) = first_quoted(&line[from..]) else {
+            return false;
+        };
+        if PYTHON_NEW
+            .iter()
+            .any(|(m, n, _)| *m == module && *n == name)
+        {
+            return false;
+        }
+        let path = line
+            .rsplit('(')
+            .next()
+            .unwrap_or_default()
+            .trim_end_matches(')');
+        let Some(site_at) = path.find("-packages/") else {
+            // The server's own module, not a dependency.
+            return false;
+        };
+        let pkg = module.split('.').next().unwrap_or(&module).to_string();
+        let version = dist_version(Path::new(&path[..site_at + 9]), &pkg);
+        (pkg, version, true)
+    } else {
+        let Some(pkg) = first_quoted(line) else {
+            return false;
+        };
+        if pkg.starts_with(['.', '/']) || pkg.starts_with("file:") || pkg.starts_with("node:") {
+            return false;
+        }
+        let importer = lines(l).iter().find_map(|x| {
+            let p = x.trim().strip_prefix("file://")?;
+            let p = p.rsplit_once(':').map_or(p, |(a, _)| a);
+            Some(PathBuf::from(p))
+        });
+        let version = importer
+            .as_deref()
+            .and_then(Path::parent)
+            .and_then(|d| node_version(d, &pkg));
+        (pkg, version, false)
+    };
+    if let Some(v) = &version {
+        note(h, Source::Spawn, format!("installed: {pkg} {v}"));
+    }
+    let shown = match &version {
+        Some(v) => format!("`{pkg}` {v}"),
+        None => format!("`{pkg}`"),
+    };
+    h.name = Some(pkg.clone());
+    h.says = Some(format!(
+        "{shown} has no `{name}`, which the server imports: the dependency changed under the server"
+    ));
+    let pin = match (&version, python) {
+        (Some(v), true) => {
+            format!("pin `{pkg}` below {v} where the server runs (`pip install '{pkg}<{v}'`)")
+        }
+        (Some(v), false) => format!(
+            "pin `{pkg}` below {v} for the server (`npm install '{pkg}@<{v}'` in its folder)"
+        ),
+        (None, _) => format!("pin `{pkg}` to the version the server was built with"),
+    };
+    h.next = Some(format!(
+        "{pin}, or install the server from its lock file; or update the server to a release that works with the new `{pkg}`"
+    ));
+    true
+}
