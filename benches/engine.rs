@@ -51,9 +51,11 @@ fn bench(name: &str, req: &Request, runs: usize, sim: fn(&Request) -> Simulation
     let (wall, cpu) = (median(wall), median(cpu));
     let per = |s: f64| s * 1e9 / launches.max(1) as f64;
     println!(
-        "{name}: {launches} launches, median {wall:.3} s wall ({:.1} ns per launch), {cpu:.3} s \
-         CPU ({:.1} ns per launch) over {runs} runs, peak RSS {} KiB",
+        "{name}: {launches} launches, median {:.3} ms wall ({:.2} ns per launch), {:.3} ms \
+         CPU ({:.2} ns per launch) over {runs} runs, peak RSS {} KiB",
+        wall * 1e3,
         per(wall),
+        cpu * 1e3,
         per(cpu),
         peak_rss_kib().map_or("?".to_string(), |k| k.to_string()),
     );

@@ -17,7 +17,9 @@ pub use rule::{
     LASTING_FLOOR_MS,
 };
 pub use timings::{Timings, DEFAULT_CAP_MS, DEFAULT_INTERVAL_MS, TIMER_LIMIT_MS};
-pub use tracker::{signal_name, Counted, Decision, Ended, Failure, Next, Outcome, Tracker, Wait};
+pub use tracker::{
+    signal_name, Counted, Decision, Ended, Failure, Glide, Next, Outcome, Tracker, Wait,
+};
 
 #[cfg(test)]
 mod tests;

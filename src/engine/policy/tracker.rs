@@ -260,6 +260,22 @@ pub struct Decision {
     pub next: Next,
 }
 
+/// A steady state whose waits are each drawn afresh: what every further attempt like the last
+/// one is counted as, and the one nominal wait the jitter spreads (see
+/// [`Tracker::glide_after`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Glide {
+    /// Each attempt is a failure (the count grows; the wait does not).
+    pub failing: bool,
+    /// Each raises `mcpl-down`.
+    pub alert: bool,
+    /// Each starts the count afresh (a lasting connection, or a handshake).
+    pub resets: bool,
+    pub nominal_ms: f64,
+    /// Under a short-runs give-up: an uptime below this ends the glide (it would count).
+    pub short_under_ms: Option<f64>,
+}
+
 /// One server's reconnect state under one policy.
 #[derive(Debug, Clone)]
 pub struct Tracker {
@@ -464,6 +480,72 @@ impl Tracker {
                         .all(|(a, b)| b - a == period)
             }
         }
+    }
+
+    /// Whether every further attempt that does what the last one did (`last`) gets the same
+    /// verdict, whatever the waits the jitter draws (each a draw of its own, unlike
+    /// [`Tracker::steady_after`]): then [`Tracker::repeat`] may stand for [`Tracker::record`].
+    /// Rules whose verdict depends on the waits or launch times (the preceding-wait threshold,
+    /// a start burst) never glide.
+    pub fn glide_after(&self, last: &Decision) -> Option<Glide> {
+        let Next::Retry { .. } = last.next else {
+            return None;
+        };
+        if self.finished || self.policy.reset == Reset::PrecedingWait {
+            return None;
+        }
+        let failing = match last.counted {
+            Counted::Failure | Counted::ShortLived => true,
+            Counted::Lasted | Counted::HandshakeReset => false,
+            _ => return None,
+        };
+        if failing
+            && (!self.policy.wait_settled(self.failures)
+                || (self.policy.has_alert() && last.alert.is_none()))
+        {
+            return None;
+        }
+        let short_under_ms = match self.policy.give_up {
+            GiveUp::Never => None,
+            GiveUp::AfterRetries { .. } if !failing => None,
+            GiveUp::ShortRuns { under_ms, .. } if self.short_runs == 0 => Some(under_ms),
+            _ => return None,
+        };
+        let k = if failing { self.failures } else { 0 };
+        Some(Glide {
+            failing,
+            alert: last.alert.is_some(),
+            resets: !failing,
+            nominal_ms: self.policy.nominal_wait(k),
+            short_under_ms,
+        })
+    }
+
+    /// What [`Tracker::record`] does to an attempt like the last one after
+    /// [`Tracker::glide_after`] said yes (the same state changes, the same jitter draw);
+    /// returns the wait before the next attempt.
+    #[inline]
+    pub fn repeat(&mut self, glide: &Glide) -> f64 {
+        if glide.failing {
+            self.failures = self.attempt.saturating_add(1);
+            self.consecutive_failures = self.consecutive_failures.saturating_add(1);
+        } else {
+            self.failures = 0;
+            self.consecutive_failures = 0;
+        }
+        // `glide_after` asked for none, and the caller stops before a short run.
+        self.short_runs = 0;
+        let nominal = glide.nominal_ms;
+        let jittered = match (self.policy.jitter, self.rng.as_mut()) {
+            (Jitter::Multiplicative { spread }, Some(rng)) => {
+                nominal * (1.0 - spread + 2.0 * spread * rng.f64())
+            }
+            _ => nominal,
+        };
+        let ms = self.policy.timer_wait(jittered);
+        self.attempt = self.failures.max(1);
+        self.preceding_wait_ms = ms;
+        ms
     }
 
     /// Whether the wait chosen is the same whatever the jitter draws.

@@ -8,7 +8,7 @@ use super::model::{
 use super::notices::Notices;
 use super::scenario::{attempt_at, Attempt, Behaviour};
 use super::strip::Strip;
-use crate::engine::policy::{Counted, Decision, Next, Outcome, TimingRefusal, Tracker};
+use crate::engine::policy::{Counted, Decision, Glide, Next, Outcome, TimingRefusal, Tracker};
 
 /// Run a simulation. Nothing past the span is counted or shown: a launch inside it whose
 /// outcome comes later is a row "still connecting", without its failure or alert. The steady
@@ -98,7 +98,14 @@ pub fn simulate_driven(req: &Request, mut drive: Drive<'_>) -> Simulation {
         }
         if drive.fast_forward {
             if let Some(cycle) = run.steady.take() {
-                t = run.fast_forward(&cycle).unwrap_or(t);
+                if let Some(next) = run.fast_forward(&cycle) {
+                    t = next;
+                    run.glide = None;
+                }
+            }
+            if let Some(glide) = run.glide.take() {
+                let limit = req.max_attempts.map_or(next_watch, |m| m.min(next_watch));
+                t = run.glide(&glide, t, limit);
             }
         }
     }
@@ -127,6 +134,8 @@ struct Run<'a> {
     steady: Steady,
     /// Where the run was stopped early, if it was.
     interrupted_at: Option<f64>,
+    /// A steady state whose waits are drawn afresh each time, once seen (see [`Run::glide`]).
+    glide: Option<Glide>,
 }
 
 /// What comes after a launch.
@@ -169,6 +178,7 @@ impl<'a> Run<'a> {
             end: 0.0,
             steady: Steady::default(),
             interrupted_at: None,
+            glide: None,
         }
     }
 
@@ -201,6 +211,69 @@ impl<'a> Run<'a> {
             .saturating_add(usize::try_from(n).unwrap_or(usize::MAX));
         self.end = end;
         Some(next)
+    }
+
+    /// Step launches like the last one from `t` while they stay inside the span and below
+    /// `limit` launches: what [`Run::launch`] does to each (the same sums in the same order,
+    /// the same jitter draws), without its general case. Returns the next launch's time. Stops
+    /// before a launch that [`Run::launch`] must take: one whose outcome reaches the span's end,
+    /// one in which no time passes, or (short-runs rules) a short run.
+    fn glide(&mut self, g: &Glide, mut t: f64, limit: u64) -> f64 {
+        let scenario = &self.req.scenario;
+        // The attempt: connected `startup` after its launch for `life`, or failed after
+        // `fail_after`.
+        let connects = self
+            .lives
+            .last()
+            .map(|&life| (scenario.startup_ms.max(0.0), life));
+        let fail_after = scenario.fail_after_ms.max(0.0);
+        let reported = connects.and_then(|(_, life)| match self.settle {
+            None => Some(0.0),
+            Some(settle) => (life > settle).then_some(settle),
+        });
+        let span = self.span;
+        while t < span && self.s.launches < limit {
+            let launched = t;
+            let (up, ended) = match connects {
+                Some((startup, life)) => {
+                    let up = launched + startup;
+                    (up, up + life)
+                }
+                None => (launched, launched + fail_after),
+            };
+            if !(ended < span && ended > launched)
+                || g.short_under_ms
+                    .is_some_and(|under| ended - launched < under)
+            {
+                break;
+            }
+            self.s.launches += 1;
+            if connects.is_some() {
+                self.connections += 1;
+                if let Some(after) = reported {
+                    self.notices.reconnected(up + after, None);
+                }
+                if ended > up {
+                    self.s.connected_ms += ended - up;
+                    self.strip.connected(up, ended);
+                }
+            }
+            let wait = self.tracker.repeat(g);
+            self.end = ended;
+            if g.resets {
+                self.s.count_resets += 1;
+            }
+            if g.alert {
+                self.s.downs += 1;
+                if self.notices.alert(ended, None, None) {
+                    self.s.webhooks += 1;
+                }
+                self.strip.alert(ended);
+            }
+            self.s.longest_wait_ms = self.s.longest_wait_ms.max(wait);
+            t = ended + wait;
+        }
+        t
     }
 
     /// Launches without end at `t`: no wait, no lifetime, so time never passes.
@@ -362,7 +435,7 @@ impl<'a> Run<'a> {
                 let notices = self.notices.state(next);
                 let (up, ended) = (connected_at, ended_at);
                 #[rustfmt::skip]
-                self.steady.saw(Cycle { launched, next, up, ended, reconnect, decision, lines, notices });
+                self.saw(Cycle { launched, next, up, ended, reconnect, decision, lines, notices });
             }
         }
         if keep {
@@ -373,6 +446,18 @@ impl<'a> Run<'a> {
             self.rows.push(row);
         }
         self.next(&decision, ended_at)
+    }
+
+    /// A quiet launch followed by a wait: a cycle for the steady state to compare, and
+    /// whether the launches like it may glide (see [`Run::glide`]).
+    #[inline]
+    fn saw(&mut self, cycle: Cycle) {
+        let decision = cycle.decision;
+        self.steady.saw(cycle);
+        let saturated = self.lives.is_empty() || self.connections >= self.lives.len();
+        self.glide = saturated
+            .then(|| self.tracker.glide_after(&decision))
+            .flatten();
     }
 
     /// After a decision: the next launch, or why reconnecting stopped.

@@ -29,9 +29,19 @@ pub struct Strip {
 /// 2^64: one millisecond in the units of [`Strip::acc`].
 const UNITS: f64 = 18_446_744_073_709_551_616.0;
 
+/// `ms` in units of 2^-64 ms, truncated: `(ms * UNITS) as i128`, without the slow general
+/// conversion from `f64` to `i128` for the usual case (0 to 2^63 ms): the whole milliseconds
+/// and the fraction are converted apart, both exactly.
 #[inline]
 fn units(ms: f64) -> i128 {
-    (ms * UNITS) as i128
+    if (0.0..9.2e18).contains(&ms) {
+        let whole = ms as u64;
+        // Exact: `whole` is `ms` truncated, so the difference is representable.
+        let fraction = ms - whole as f64;
+        (i128::from(whole) << 64) + i128::from((fraction * UNITS) as u64)
+    } else {
+        (ms * UNITS) as i128
+    }
 }
 
 impl Strip {
@@ -219,4 +229,38 @@ fn first(lo: u64, hi: u64, past: impl Fn(u64) -> bool) -> u64 {
         }
     }
     lo
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{units, UNITS};
+
+    #[test]
+    fn units_equal_the_general_conversion() {
+        let mut rng = fastrand::Rng::with_seed(22);
+        let mut cases = vec![
+            0.0,
+            -0.0,
+            1.0,
+            0.5,
+            1e-30,
+            f64::MIN_POSITIVE,
+            4_503_599_627_370_496.5,
+            9_007_199_254_740_993.0,
+            9.19e18,
+            9.2e18,
+            1e19,
+            -3.25,
+            f64::NAN,
+            f64::INFINITY,
+        ];
+        for _ in 0..100_000 {
+            let scale = 10f64.powi(rng.i32(-12..19));
+            cases.push(rng.f64() * scale);
+            cases.push(rng.u64(..1 << 40) as f64);
+        }
+        for ms in cases {
+            assert_eq!(units(ms), (ms * UNITS) as i128, "{ms:e}");
+        }
+    }
 }
