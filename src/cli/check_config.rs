@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
+use super::dialect::DialectArgs;
 use super::error::{fail, Failure};
 use super::vocab::HostPresetArg;
 use crate::engine::config::discover::{self, Input};
@@ -103,6 +104,9 @@ pub struct CheckConfigArgs {
     /// Exit with status 1 when there are warnings, not only errors.
     #[arg(long)]
     pub deny_warnings: bool,
+
+    #[command(flatten)]
+    pub dialect: DialectArgs,
 }
 
 pub fn run(args: CheckConfigArgs, color: ColorChoice) -> anyhow::Result<u8> {
@@ -135,6 +139,7 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> anyhow::Result<u8> {
     let options = CheckOptions {
         preset,
         env: &config::process_env,
+        dialect: args.dialect.dialect(),
     };
     let mut reports: Vec<Report> = Vec::new();
     let mut errors: Vec<LoadError> = Vec::new();
