@@ -122,8 +122,20 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> anyhow::Result<u8> {
         .hint("add `-` to read the file from standard input")
         .into());
     }
-    let inputs = discover::inputs(&args.files)
-        .map_err(|e| Failure::new(crate::render::sanitize::sanitize(&e.to_string())))?;
+    let mut skipped = Vec::new();
+    let found = discover::inputs_noting(&args.files, &mut skipped);
+    // What a folder search or a glob passed over is said, never silently dropped (also before
+    // an argument's "no file" error, which it explains).
+    skipped.sort();
+    skipped.dedup();
+    for skipped in &skipped {
+        crate::render::stderr_line(format_args!(
+            "note: {}",
+            crate::render::sanitize::sanitize(&skipped.to_string())
+        ));
+    }
+    let inputs =
+        found.map_err(|e| Failure::new(crate::render::sanitize::sanitize(&e.to_string())))?;
     let options = CheckOptions {
         preset,
         env: &config::process_env,
