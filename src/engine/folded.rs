@@ -60,6 +60,18 @@ impl<T> FoldedList<T> {
         }
     }
 
+    /// Count `n` items never seen one by one (folded where they were read) as if pushed here:
+    /// the first ones kept stay, the last ones kept are those pushed after.
+    pub fn skip(&mut self, n: u64) {
+        if n == 0 {
+            return;
+        }
+        self.total += n;
+        // What was kept at the end is no longer next to what follows: folded too, so the
+        // kept items stay in order with one gap.
+        self.last.clear();
+    }
+
     /// Items pushed in all (kept and folded).
     pub fn total(&self) -> u64 {
         self.total

@@ -11,6 +11,7 @@ use tokio::time::Instant;
 
 use super::record::*;
 use crate::engine::folded::{short_text, FoldedList};
+use crate::engine::probe::bounded_json::{name_digest, FOLDED_TOOLS};
 use crate::engine::probe::handshake::{self, MODERN_VERSION};
 use crate::engine::probe::model::Protocol;
 use crate::engine::redact::Redactor;
@@ -531,11 +532,13 @@ impl OpeningDriver {
             code: None,
             message: format!("malformed tools/list page {page}: {why}"),
         };
-        let Some(tools) = result.get("tools").and_then(Value::as_array) else {
+        let tools = result.get("tools");
+        let folded = tools.and_then(|t| t.get(FOLDED_TOOLS));
+        if folded.is_none() && !tools.is_some_and(Value::is_array) {
             self.answered(o, now, malformed("no tools array".into()));
             self.stage = Stage::Done;
             return None;
-        };
+        }
         let cursor = match result.get("nextCursor") {
             None => None,
             Some(Value::String(c)) => Some(c.clone()),
@@ -553,16 +556,16 @@ impl OpeningDriver {
         self.answered(o, now, ExchangeResult::Answered);
         self.opening.tool_pages_ms += (now - o.sent_at).as_secs_f64() * 1000.0;
         self.opening.tool_pages = page;
-        self.tools_seen = self.tools_seen.saturating_add(tools.len() as u32);
-        for t in tools {
-            if let Some(name) = t.get("name").and_then(Value::as_str) {
-                self.opening.tool_names_digest = self
-                    .opening
-                    .tool_names_digest
-                    .wrapping_add(name_digest(name));
-                self.opening
-                    .tool_names
-                    .push(short_text(&self.redactor, name));
+        match folded {
+            Some(f) => self.count_folded_tools(f),
+            None => {
+                let tools = tools.and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+                self.tools_seen = self.tools_seen.saturating_add(tools.len() as u32);
+                for t in tools {
+                    if let Some(name) = t.get("name").and_then(Value::as_str) {
+                        self.count_tool_name(name);
+                    }
+                }
             }
         }
         match cursor {
@@ -587,6 +590,45 @@ impl OpeningDriver {
                 }
                 Some(self.send_tools_page(Some(c), now))
             }
+        }
+    }
+
+    fn count_tool_name(&mut self, name: &str) {
+        self.opening.tool_names_digest = self
+            .opening
+            .tool_names_digest
+            .wrapping_add(name_digest(name));
+        self.opening
+            .tool_names
+            .push(short_text(&self.redactor, name));
+    }
+
+    /// A page folded as it was read (see `bounded_json`): its count and digest, and its first
+    /// and last names kept (those between counted as folded).
+    fn count_folded_tools(&mut self, f: &Value) {
+        let n = |k: &str| f.get(k).and_then(Value::as_u64).unwrap_or(0);
+        let count = u32::try_from(n("count")).unwrap_or(u32::MAX);
+        self.tools_seen = self.tools_seen.saturating_add(count);
+        self.opening.tool_names_digest = self.opening.tool_names_digest.wrapping_add(n("digest"));
+        let names = |k: &str| -> Vec<String> {
+            f.get(k)
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .map(|s| short_text(&self.redactor, s))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let (first, last) = (names("first"), names("last"));
+        let between = n("named").saturating_sub((first.len() + last.len()) as u64);
+        for name in first {
+            self.opening.tool_names.push(name);
+        }
+        self.opening.tool_names.skip(between);
+        for name in last {
+            self.opening.tool_names.push(name);
         }
     }
 
@@ -747,11 +789,3 @@ impl OpeningDriver {
     }
 }
 
-/// A digest of one tool name, the same in every launch of a run (summed over a listing, so the
-/// order of the names does not matter).
-fn name_digest(name: &str) -> u64 {
-    use std::hash::{DefaultHasher, Hash, Hasher};
-    let mut h = DefaultHasher::new();
-    name.hash(&mut h);
-    h.finish()
-}
