@@ -100,6 +100,30 @@ fn long_tool_names_over_many_pages_are_cut_and_folded() {
 }
 
 #[test]
+fn a_tools_list_page_over_the_kept_line_is_read_as_the_host_reads_it() {
+    // Issue 21, item 10: one page of 120,000 tools (about 11 MiB on one line), over the 4 MiB
+    // a stdout line is kept whole, gave a false tools-list-failed after 60 s. The host reads
+    // it; the probe parses it as it comes, keeping a count and the first and last names.
+    let (ended, doc) = flood(
+        &["tool-flood", "8", "120000", "1"],
+        Duration::from_secs(120),
+    );
+    // Within the host's reading limit one copy of the message is the ceiling; the page is
+    // parsed as it is read, its tools folded, so it costs well under that.
+    assert!(
+        ended.peak_kb < crate::hostile_io::FLOOD_PEAK_KB + 11 * 1024,
+        "one 11 MiB tools/list page: peak {} KB",
+        ended.peak_kb
+    );
+    let o = &doc["launches"][0]["opening"];
+    assert_eq!(o["tool_count"], 120_000, "{o}\n{}", ended.stderr);
+    assert_eq!(o["tool_pages"], 1);
+    assert_eq!(o["tool_names_folded"], 120_000 - 16);
+    assert_eq!(o["tool_names"][15], "t1-119999-nnnnnnnn");
+    assert!(!ended.stdout.contains("tools-list-failed"), "{o}");
+}
+
+#[test]
 fn huge_server_names_on_every_launch_are_cut() {
     let server = stdio_server();
     let ended = Run::start(

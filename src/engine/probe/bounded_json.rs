@@ -171,35 +171,35 @@ impl<'de> Visitor<'de> for Tools {
         f.write_str("any JSON value")
     }
 
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+    fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Value, E> {
         PLAIN.visit_bool(v)
     }
 
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Value, E> {
         PLAIN.visit_i64(v)
     }
 
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Value, E> {
         PLAIN.visit_u64(v)
     }
 
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Value, E> {
         PLAIN.visit_f64(v)
     }
 
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Value, E> {
         PLAIN.visit_str(v)
     }
 
-    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+    fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Value, E> {
         PLAIN.visit_string(v)
     }
 
-    fn visit_unit<E>(self) -> Result<Value, E> {
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Value, E> {
         PLAIN.visit_unit()
     }
 
-    fn visit_none<E>(self) -> Result<Value, E> {
+    fn visit_none<E: serde::de::Error>(self) -> Result<Value, E> {
         PLAIN.visit_none()
     }
 
@@ -225,8 +225,10 @@ impl<'de> Visitor<'de> for Tools {
                 }
             }
         }
-        Ok(json!({FOLDED_TOOLS: {"count": count, "named": named, "digest": digest,
-            "first": first, "last": last}}))
+        Ok(
+            json!({FOLDED_TOOLS: {"count": count, "named": named, "digest": digest,
+            "first": first, "last": last}}),
+        )
     }
 }
 
@@ -351,8 +353,8 @@ mod tests {
             "nextCursor": "c"}})
         .to_string();
         // Read a few bytes at a time: nothing needs the message whole.
-        let v = parse_reader(std::io::BufReader::with_capacity(7, text.as_bytes()))
-            .unwrap_or_default();
+        let v =
+            parse_reader(std::io::BufReader::with_capacity(7, text.as_bytes())).unwrap_or_default();
         let f = &v["result"]["tools"][FOLDED_TOOLS];
         assert_eq!(f["count"], 1002);
         assert_eq!(f["named"], 1000);

@@ -40,6 +40,8 @@ pub struct LineReader<R> {
     full: bool,
     /// Bytes read in all.
     pub total_bytes: u64,
+    /// [`LineReader::next_head`] returned the head of a line whose rest is still unread.
+    in_line: bool,
 }
 
 impl<R: AsyncRead + Unpin> LineReader<R> {
@@ -56,6 +58,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
             eof: false,
             full: false,
             total_bytes: 0,
+            in_line: false,
         }
     }
 
@@ -109,6 +112,102 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
                     self.full = n == self.buf.len();
                     self.total_bytes += n as u64;
                 }
+            }
+        }
+    }
+
+    /// Like [`LineReader::next_line`], but a line longer than the limit is returned at its
+    /// first `limit` bytes (`truncated`, `len` those bytes) with its rest left unread: read it
+    /// with [`LineReader::rest_chunk`] (the next call skips what is left of it).
+    pub async fn next_head(&mut self) -> Option<Line<'_>> {
+        while self.rest_chunk().await.is_some() {}
+        self.line.clear();
+        self.truncated = false;
+        self.line_len = 0;
+        loop {
+            let room = self.limit.saturating_sub(self.line.len());
+            let avail = &self.buf[self.start..self.end];
+            let nl = avail.iter().take(room + 1).position(|&b| b == b'\n');
+            if let Some(i) = nl {
+                self.take(self.start + i);
+                self.start += i + 1;
+                return Some(self.finish());
+            }
+            if avail.len() >= room {
+                // Over the limit (or exactly at it without its newline yet): the head.
+                self.take(self.start + room);
+                self.start += room;
+                self.in_line = true;
+                self.truncated = true;
+                return Some(Line {
+                    bytes: &self.line,
+                    truncated: true,
+                    len: self.line_len,
+                });
+            }
+            self.take(self.end);
+            self.start = 0;
+            self.end = 0;
+            if self.eof {
+                return None;
+            }
+            if !self.fill().await {
+                if !self.line.is_empty() {
+                    return Some(self.finish());
+                }
+                return None;
+            }
+        }
+    }
+
+    /// The head [`LineReader::next_head`] returned, taken (no copy).
+    pub fn take_head(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.line)
+    }
+
+    /// The next piece of the line whose head [`LineReader::next_head`] returned, up to its
+    /// newline; `None` at its end.
+    pub async fn rest_chunk(&mut self) -> Option<&[u8]> {
+        if !self.in_line {
+            return None;
+        }
+        if self.start == self.end {
+            self.start = 0;
+            self.end = 0;
+            if self.eof || !self.fill().await {
+                self.in_line = false;
+                return None;
+            }
+        }
+        let (a, b) = (self.start, self.end);
+        match self.buf[a..b].iter().position(|&c| c == b'\n') {
+            Some(i) => {
+                self.start = a + i + 1;
+                self.in_line = false;
+                Some(&self.buf[a..a + i])
+            }
+            None => {
+                self.start = b;
+                Some(&self.buf[a..b])
+            }
+        }
+    }
+
+    /// Read into the (empty) buffer; `false` at the end of the stream.
+    async fn fill(&mut self) -> bool {
+        if self.full && self.buf.len() < MAX_CHUNK {
+            self.buf = vec![0; (self.buf.len() * 2).min(MAX_CHUNK)].into_boxed_slice();
+        }
+        match self.inner.read(&mut self.buf).await {
+            Ok(0) | Err(_) => {
+                self.eof = true;
+                false
+            }
+            Ok(n) => {
+                self.end = n;
+                self.full = n == self.buf.len();
+                self.total_bytes += n as u64;
+                true
             }
         }
     }
@@ -269,5 +368,35 @@ mod tests {
         let mut t = Tail::new(20, 8);
         t.push("é".repeat(10));
         assert!(t.lines().next().is_some_and(|l| l.len() <= 8));
+    }
+
+    #[tokio::test]
+    async fn a_long_lines_rest_is_read_in_pieces_after_its_head() {
+        let mut input = b"short\n".to_vec();
+        input.extend(std::iter::repeat_n(b'x', 100_000));
+        input.extend_from_slice(b"\nafter\n0123456789\nend");
+        let mut r = LineReader::new(&input[..], 10);
+        let l = r.next_head().await.expect("a line");
+        assert_eq!((l.bytes, l.truncated), (&b"short"[..], false));
+        let l = r.next_head().await.expect("a head");
+        assert_eq!((l.bytes, l.truncated), (&b"xxxxxxxxxx"[..], true));
+        let mut rest = 0;
+        while let Some(c) = r.rest_chunk().await {
+            assert!(c.iter().all(|&b| b == b'x'));
+            rest += c.len();
+        }
+        assert_eq!(rest, 100_000 - 10);
+        let l = r.next_head().await.expect("a line");
+        assert_eq!((l.bytes, l.truncated), (&b"after"[..], false));
+        // Exactly at the limit: whole; a head's rest unread is skipped by the next call.
+        let l = r.next_head().await.expect("a line");
+        assert_eq!((l.bytes, l.truncated), (&b"0123456789"[..], false));
+        let l = r.next_head().await.expect("a line");
+        assert_eq!((l.bytes, l.truncated), (&b"end"[..], false));
+        assert!(r.next_head().await.is_none());
+        let mut r = LineReader::new(&b"0123456789abc\nok\n"[..], 4);
+        assert!(r.next_head().await.is_some_and(|l| l.truncated));
+        let l = r.next_head().await.expect("a line");
+        assert_eq!(l.bytes, b"ok");
     }
 }

@@ -34,6 +34,7 @@ pub mod legacy_sse;
 pub mod limits;
 #[allow(dead_code)]
 mod lines;
+mod long_message;
 pub mod memory;
 pub mod model;
 pub mod opening;

@@ -18,6 +18,7 @@ use tokio::time::Instant;
 use super::handshake::{self, Incoming};
 use super::limits;
 use super::lines::{LineReader, Tail};
+use super::long_message;
 use super::memory;
 use super::model::{
     AttemptOptions, AttemptReport, LaunchError, Misbehaviour, ProcessFacts, Progress, StderrTail,
@@ -31,10 +32,9 @@ use crate::engine::policy::Ended;
 use crate::engine::process::{self, GroupChild, StopResult};
 use crate::engine::redact::Redactor;
 
-/// The longest stdout line read as a message (4 MiB); longer ones are skipped and counted, and
-/// one that comes before the handshake's answer fails the attempt as "answer too large" with
-/// its size. (The host reads lines of any length; the probe keeps its memory bounded instead,
-/// at a limit far above any real answer.)
+/// The longest stdout line kept whole (4 MiB). A longer one that may be an answer is parsed as
+/// it is read, up to the host's own limit (`long_message`); other longer lines are skipped and
+/// counted, and one that fails before the handshake's answer fails the attempt with its size.
 pub const STDOUT_LINE_LIMIT: usize = 4 * 1024 * 1024;
 /// At most this much waits for a server that does not read its stdin (replies, pings); past it
 /// the probe stops answering (a finding) rather than queue more. An empty queue always takes
@@ -206,22 +206,34 @@ fn spawn_stdout_reader(
     let task = tokio::spawn(async move {
         let mut reader = LineReader::new(stdout, STDOUT_LINE_LIMIT);
         loop {
-            let Some(line) = reader.next_line().await else {
+            let Some(line) = reader.next_head().await else {
                 break;
             };
             let item = if line.truncated {
-                if let Ok(mut n) = noise.lock() {
-                    n.overlong_lines += 1;
-                }
-                // A message (it opens as a JSON object) too large to read that may be an answer;
+                // A message (it opens as a JSON object) too long to keep that may be an
+                // answer is parsed as it is read (the host reads it: a big tools/list page);
                 // other overlong lines (noise, a request, a notification) are skipped.
                 let json_like = line
                     .bytes
                     .iter()
                     .find(|b| !b.is_ascii_whitespace())
                     .is_some_and(|b| *b == b'{');
-                (json_like && may_be_an_answer(line.bytes))
-                    .then_some(StdoutItem::Overlong(line.len))
+                let read = json_like && may_be_an_answer(line.bytes);
+                let parsed = if read {
+                    let head = reader.take_head();
+                    long_message::read(&mut reader, head).await
+                } else {
+                    Err(0)
+                };
+                match parsed {
+                    Ok(v) => Some(StdoutItem::Message(v)),
+                    Err(len) => {
+                        if let Ok(mut n) = noise.lock() {
+                            n.overlong_lines += 1;
+                        }
+                        read.then_some(StdoutItem::Overlong(len))
+                    }
+                }
             } else {
                 match handshake::classify(line.bytes) {
                     Incoming::Blank => None,
@@ -434,14 +446,15 @@ fn before_handshake(ended: &Ended) -> String {
     }
 }
 
-/// The failure for a message over [`STDOUT_LINE_LIMIT`] before the handshake's answer (it is
-/// taken for the answer rather than waiting for the handshake's deadline; afterwards it is
-/// skipped and counted).
+/// The failure for a line over [`STDOUT_LINE_LIMIT`] that may be an answer but could not be
+/// read as one, before the handshake's answer (it is taken for the answer rather than waiting
+/// for the handshake's deadline; afterwards it is skipped and counted).
 fn too_large(len: u64) -> Received {
     Received::Overlong {
         why: format!(
-            "answer too large: {len} bytes (the probe reads messages of up to {} MiB)",
-            STDOUT_LINE_LIMIT >> 20
+            "unreadable answer: {len} bytes on one line, not a JSON-RPC message or over the \
+             host's {} MiB",
+            long_message::HOST_LINE_LIMIT >> 20
         ),
     }
 }

@@ -559,7 +559,9 @@ impl OpeningDriver {
         match folded {
             Some(f) => self.count_folded_tools(f),
             None => {
-                let tools = tools.and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+                let tools = tools
+                    .and_then(Value::as_array)
+                    .map_or(&[][..], Vec::as_slice);
                 self.tools_seen = self.tools_seen.saturating_add(tools.len() as u32);
                 for t in tools {
                     if let Some(name) = t.get("name").and_then(Value::as_str) {
@@ -788,4 +790,3 @@ impl OpeningDriver {
         self.stage == Stage::Done && self.outstanding.is_empty()
     }
 }
-
