@@ -106,6 +106,8 @@ def main():
         ("stdio-register-flood", None, ["probe", "--launches", "1", "--watch", "30s", "--json", "--", py, stdio, "register-flood", "10", "1024"], 60),
         ("stdio-method-flood", None, ["probe", "--launches", "1", "--watch", "30s", "--json", "--", py, stdio, "method-flood", "10", "1024"], 60),
         ("stdio-tool-flood", None, ["probe", "--launches", "1", "--watch", "120s", "--json", "--", py, stdio, "tool-flood", str(1 << 20), "1", "250"], 150),
+        # One tools/list page over the 4 MiB line kept whole (issue 21, item 10): 11 MiB.
+        ("stdio-tools-page-11MiB", None, ["probe", "--launches", "1", "--watch", "60s", "--json", "--", py, stdio, "tool-flood", "8", "120000", "1"], 90),
         ("stdio-big-names-30", None, ["probe", "--preset", "handshake", "--interval", "1ms", "--launches", "30", "--json", "--", py, stdio, "big-names", str(1 << 20)], 120),
         ("report-3000-launches", None, ["probe", "--preset", "handshake", "--interval", "1ms", "--launches", "3000", "--", "sh", "-c",
           "head -c 9000 /dev/zero | tr '\\0' x >&2; echo >&2; exec sh " + os.path.join(ROOT, "scripts", "bench", "sh-server.sh") + " flap 0"], 900),
