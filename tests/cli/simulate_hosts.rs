@@ -49,7 +49,10 @@ fn cline_http_waits_2_to_64_s_then_gives_up_in_its_words() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     for wait in ["2 s", "4 s", "8 s", "16 s", "32 s", "1 min 4 s", "gives up"] {
-        assert!(text.contains(&format!(" {wait} ")), "{wait:?} not in\n{text}");
+        assert!(
+            text.contains(&format!(" {wait} ")),
+            "{wait:?} not in\n{text}"
+        );
     }
     assert!(text.contains("Cline gives up after 6 tries"), "{text}");
 
@@ -65,12 +68,12 @@ fn cline_http_waits_2_to_64_s_then_gives_up_in_its_words() {
 #[test]
 fn backoff_hosts_wait_their_schedules_then_give_up() {
     for (preset, waits, words) in [
+        ("claude-code-remote", vec![1.0, 2.0, 4.0, 8.0, 16.0], "/mcp"),
         (
-            "claude-code-remote",
-            vec![1.0, 2.0, 4.0, 8.0, 16.0],
-            "/mcp",
+            "ts-sdk-sse",
+            vec![1.0, 1.5],
+            "Maximum reconnection attempts (2)",
         ),
-        ("ts-sdk-sse", vec![1.0, 1.5], "Maximum reconnection attempts (2)"),
         ("hermes", vec![1.0, 2.0, 4.0, 8.0, 16.0], "never resets"),
     ] {
         let run = run_of(preset, &["--behaviour", "never"]);

@@ -114,6 +114,12 @@ impl std::fmt::Display for Preset {
 /// Cline's and Copilot CLI's fixed time for a server's handshake (hosts.md 4.1).
 pub const HOST_START_BUDGET_MS: f64 = 60_000.0;
 
+/// A timer that runs a wait as it is (the supervisors', the hosts' own rules).
+const NATIVE: TimerRule = TimerRule {
+    clamp_to_limit: false,
+    javascript: false,
+};
+
 const AF_JITTER: Jitter = Jitter::Multiplicative { spread: 0.25 };
 
 impl Preset {
@@ -169,7 +175,9 @@ impl Preset {
             Preset::ClaudeCodeRemote => {
                 "Claude Code, remote servers: 1, 2, 4, 8, 16 s, then failed (/mcp to reconnect)"
             }
-            Preset::ClaudeCodeStdio => "Claude Code, stdio servers: relaunched on the next tool call",
+            Preset::ClaudeCodeStdio => {
+                "Claude Code, stdio servers: relaunched on the next tool call"
+            }
             Preset::ClaudeDesktop => "Claude Desktop: never relaunches a server",
             Preset::Vscode => "VS Code: relaunches a stopped server on its next use",
             Preset::VscodeHttp => "VS Code's HTTP back-channel: min(n s, 30 s), without end",
@@ -230,24 +238,12 @@ impl Preset {
             clamp_to_limit: clamp,
             javascript: true,
         };
-        let native = TimerRule {
-            clamp_to_limit: false,
-            javascript: false,
-        };
         let down = |release| AlertRule::Down {
             from_attempt: DOWN_FROM_ATTEMPT,
             engine,
             release,
         };
         let x2 = Growth::Exponential { factor: 2.0 };
-        // A host's own rule: exact waits, no alert, `retries` tries (0: none at all).
-        let host = |growth, reset, retries| {
-            let give_up = match retries {
-                0 => GiveUp::Never,
-                retries => GiveUp::AfterRetries { retries },
-            };
-            (growth, Jitter::None, native, reset, give_up, AlertRule::None)
-        };
         let (growth, jitter, timer, reset, give_up, alert) = match self {
             Preset::Handshake => (
                 x2,
@@ -284,7 +280,7 @@ impl Preset {
             Preset::Kubernetes => (
                 x2,
                 Jitter::None,
-                native,
+                NATIVE,
                 Reset::AfterUptime { ms: 600_000.0 },
                 GiveUp::Never,
                 AlertRule::None,
@@ -292,7 +288,7 @@ impl Preset {
             Preset::Docker => (
                 x2,
                 Jitter::None,
-                native,
+                NATIVE,
                 Reset::AfterUptime { ms: 10_000.0 },
                 GiveUp::Never,
                 AlertRule::None,
@@ -300,7 +296,7 @@ impl Preset {
             Preset::Pm2 => (
                 Growth::ExponentialFloored { factor: 1.5 },
                 Jitter::None,
-                native,
+                NATIVE,
                 Reset::AfterUptime { ms: 30_000.0 },
                 GiveUp::ShortRuns {
                     restarts: 16,
@@ -311,7 +307,7 @@ impl Preset {
             Preset::Supervisord => (
                 Growth::Linear { step_ms: 1000.0 },
                 Jitter::None,
-                native,
+                NATIVE,
                 Reset::AfterUptime { ms: 1000.0 },
                 GiveUp::AfterRetries { retries: 3 },
                 AlertRule::None,
@@ -319,7 +315,7 @@ impl Preset {
             Preset::Systemd => (
                 Growth::Constant,
                 Jitter::None,
-                native,
+                NATIVE,
                 Reset::Never,
                 GiveUp::StartBurst {
                     starts: 5,
@@ -330,27 +326,12 @@ impl Preset {
             Preset::McpSdkHttp | Preset::TsSdkSse => (
                 Growth::Exponential { factor: 1.5 },
                 Jitter::None,
-                native,
+                NATIVE,
                 Reset::OnHandshake,
                 GiveUp::AfterRetries { retries: 2 },
                 AlertRule::None,
             ),
-            Preset::ClaudeCodeRemote => host(x2, Reset::OnHandshake, 5),
-            Preset::ClineHttp => host(x2, Reset::OnHandshake, 6),
-            Preset::Hermes => host(x2, Reset::Never, 5),
-            Preset::VscodeHttp => (
-                Growth::Linear { step_ms: 1000.0 },
-                Jitter::None,
-                native,
-                Reset::OnHandshake,
-                GiveUp::Never,
-                AlertRule::None,
-            ),
-            Preset::ClaudeCodeStdio
-            | Preset::ClaudeDesktop
-            | Preset::Vscode
-            | Preset::ClineStdio
-            | Preset::CopilotCli => host(Growth::Constant, Reset::OnHandshake, 0),
+            _ => self.host_shape(),
         };
         Policy {
             name: self.name().to_string(),
@@ -370,6 +351,34 @@ impl Preset {
                 .then_some(HOST_START_BUDGET_MS),
             give_up_words: self.give_up_words(),
         }
+    }
+
+    /// A host's own rule (hosts.md 4.2): exact waits (no jitter), no alert; its growth, when
+    /// its count starts afresh and its give-up.
+    fn host_shape(self) -> (Growth, Jitter, TimerRule, Reset, GiveUp, AlertRule) {
+        let x2 = Growth::Exponential { factor: 2.0 };
+        let (growth, reset, give_up) = match self {
+            Preset::ClaudeCodeRemote => {
+                (x2, Reset::OnHandshake, GiveUp::AfterRetries { retries: 5 })
+            }
+            Preset::ClineHttp => (x2, Reset::OnHandshake, GiveUp::AfterRetries { retries: 6 }),
+            Preset::Hermes => (x2, Reset::Never, GiveUp::AfterRetries { retries: 5 }),
+            Preset::VscodeHttp => (
+                Growth::Linear { step_ms: 1000.0 },
+                Reset::OnHandshake,
+                GiveUp::Never,
+            ),
+            // The others do not relaunch by themselves (see [`Preset::relaunch`]).
+            _ => (Growth::Constant, Reset::OnHandshake, GiveUp::Never),
+        };
+        (
+            growth,
+            Jitter::None,
+            NATIVE,
+            reset,
+            give_up,
+            AlertRule::None,
+        )
     }
 
     /// Whether the host relaunches by itself, on the next tool call, or never (in its words).
