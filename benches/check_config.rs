@@ -98,6 +98,7 @@ fn main() {
     let options = CheckOptions {
         preset: Preset::Lasting,
         env: &no_env,
+        dialect: Default::default(),
     };
     let source = |text: String| Source {
         name: "bench.json".to_string(),

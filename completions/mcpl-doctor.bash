@@ -77,7 +77,7 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__check__subcmd__config)
-            opts="-p -q -h --preset --format --output --stdin-filename --quiet --deny-warnings --color --ascii --help"
+            opts="-p -q -h --preset --format --output --stdin-filename --quiet --deny-warnings --host --workspace --input --color --ascii --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -100,6 +100,18 @@ _mcpl__doctor() {
                     return 0
                     ;;
                 --stdin-filename)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -W "agent-framework claude-desktop claude-code vscode cursor windsurf cline zed copilot" -- "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --input)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -231,7 +243,7 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__probe)
-            opts="-u -c -s -a -e -p -i -n -t -w -f -h --url --transport --token --open-timeout --config --server --all --include-disabled --engine --preset --interval --cap --seed --launches --for --until-down --watch --handshake-timeout --start-budget --ping-every --ping-timeout --handshake-only --redact --format --json --events --report --svg --color --ascii --help"
+            opts="-u -c -s -a -e -p -i -n -t -w -f -h --url --transport --token --open-timeout --config --server --all --include-disabled --engine --preset --interval --cap --seed --launches --for --until-down --watch --handshake-timeout --start-budget --ping-every --ping-timeout --handshake-only --redact --format --json --events --report --svg --host --workspace --input --color --ascii --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -362,6 +374,18 @@ _mcpl__doctor() {
                     return 0
                     ;;
                 --svg)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -W "agent-framework claude-desktop claude-code vscode cursor windsurf cline zed copilot" -- "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --input)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

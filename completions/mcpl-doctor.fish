@@ -110,6 +110,17 @@ github\t'GitHub Actions workflow commands (annotations on the pull request\'s di
 sarif\t'SARIF 2.1.0 (GitHub code scanning, GitLab, Azure DevOps)'"
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l output -d 'Also write FORMAT to FILE (repeatable), e.g. `--output sarif=results.sarif`: a human log and a SARIF file from one run' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l stdin-filename -d 'The file name findings from standard input (`-`) are placed on, e.g. `.vscode/mcp.json`' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l host -d 'The host the file is written for (its keys, variables, env and folder rules). Default: detected from the file\'s name and shape (.vscode/mcp.json, .cursor/mcp.json, .mcp.json, claude_desktop_config.json, cline_mcp_settings.json, mcp_config.json, context_servers)' -r -f -a "agent-framework\t'connectome-host and agent-framework (`mcplServers`, recipes)'
+claude-desktop\t'claude_desktop_config.json: no variables'
+claude-code\t'.mcp.json, ~/.claude.json: `${VAR}`, `${VAR:-default}`'
+vscode\t'.vscode/mcp.json: `servers`, `inputs`, `${input:ID}`, `${env:VAR}`, envFile, cwd'
+cursor\t'.cursor/mcp.json: `${env:VAR}`, `${workspaceFolder}`, `${userHome}`, envFile'
+windsurf\t'mcp_config.json: `serverUrl`, `${env:VAR}`'
+cline\t'cline_mcp_settings.json: no variables, `url` without `type` is SSE, env plus PATH only'
+zed\t'settings.json `context_servers`'
+copilot\t'Copilot CLI mcp-config.json: `${VAR}`, `${VAR:-default}`'"
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l workspace -d 'The folder `${workspaceFolder}` stands for. Default: the folder holding .vscode/ or .cursor/ (or the file\'s own folder)' -r -F
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l input -d 'The value of `${input:ID}` (repeatable). An entry naming an input not given is not launched. Values are secrets: never shown' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l color -d 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -163,6 +174,17 @@ json\t'One JSON document with `schema_version`'
 events\t'JSON lines as things happen, the last one the whole report (`probe` only)'"
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l report -d 'Also write a self-contained HTML report (timeline, launches, verdict, predictions) to FILE, to open in a browser or attach to an incident (with --all: every server on one page)' -r -F
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l svg -d 'Also write the timeline alone as an SVG picture to FILE' -r -F
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l host -d 'The host the file is written for (its keys, variables, env and folder rules). Default: detected from the file\'s name and shape (.vscode/mcp.json, .cursor/mcp.json, .mcp.json, claude_desktop_config.json, cline_mcp_settings.json, mcp_config.json, context_servers)' -r -f -a "agent-framework\t'connectome-host and agent-framework (`mcplServers`, recipes)'
+claude-desktop\t'claude_desktop_config.json: no variables'
+claude-code\t'.mcp.json, ~/.claude.json: `${VAR}`, `${VAR:-default}`'
+vscode\t'.vscode/mcp.json: `servers`, `inputs`, `${input:ID}`, `${env:VAR}`, envFile, cwd'
+cursor\t'.cursor/mcp.json: `${env:VAR}`, `${workspaceFolder}`, `${userHome}`, envFile'
+windsurf\t'mcp_config.json: `serverUrl`, `${env:VAR}`'
+cline\t'cline_mcp_settings.json: no variables, `url` without `type` is SSE, env plus PATH only'
+zed\t'settings.json `context_servers`'
+copilot\t'Copilot CLI mcp-config.json: `${VAR}`, `${VAR:-default}`'"
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l workspace -d 'The folder `${workspaceFolder}` stands for. Default: the folder holding .vscode/ or .cursor/ (or the file\'s own folder)' -r -F
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l input -d 'The value of `${input:ID}` (repeatable). An entry naming an input not given is not launched. Values are secrets: never shown' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l color -d 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"

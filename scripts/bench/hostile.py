@@ -43,6 +43,16 @@ def peak_kb(pid):
     return 0
 
 
+def cpu_ticks(pid):
+    """utime + stime of a process, in clock ticks."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
 def measure(binary, args, limit, signal_at=None, stdin=None, cwd=None, out=None):
     """Run; with `signal_at`, Ctrl-C twice (100 ms apart) that many seconds in, and report the
     time from the second Ctrl-C to the exit instead of the whole run's."""
@@ -87,6 +97,8 @@ def main():
         # Seconds from the second Ctrl-C to the exit (the goal: within 1 s).
         ("ws-second-ctrl-c", ("flood-requests",), ["--launches", "1", "--watch", "120s"], 60, 4),
         ("ws-big-message-64MiB", ("big-message", str(64 << 20)), ["--launches", "1", "--watch", "10s"], 30),
+        # One whole message within the host's 100 MiB, before the answer (issue 21, item 9).
+        ("ws-big-notification-99MiB", ("big-notification", str(99 << 20)), ["--launches", "1", "--watch", "2s", "--handshake-timeout", "60s"], 90),
         ("ws-big-message-200MiB", ("big-message", str(200 << 20)), ["--launches", "1", "--watch", "10s"], 30),
         # A fast-flapping server with an 8 KiB stderr tail per launch: the end-of-run report.
         # What the opening records (issue 21, item 1): 10 s floods, then the JSON.
@@ -122,6 +134,28 @@ def main():
         with open("/dev/zero", "rb") as zero:
             mb, secs, status = measure(binary, ["check-config", "--stdin-filename", "mcp.json", "-"], 60, stdin=zero)
         print("%-24s %8.1f MB %7.1f s  exit %s" % ("stdin-filename-zero", mb, secs, status), flush=True)
+    # The /proc scans of an idle probe (issue 21, item 10): CPU over 10 s of watching a quiet
+    # stdio server, with 2,000 sleeping processes on the machine (each lives 60 s at most).
+    if not wanted or "idle-scan-2000-processes" in wanted:
+        sleepers = [subprocess.Popen(["sleep", "60"]) for _ in range(2000)]
+        try:
+            p = subprocess.Popen([binary, "probe", "--launches", "1", "--watch", "20s", "--", py,
+                                  os.path.join(SERVERS, "hostile.py")],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                 stdin=subprocess.DEVNULL)
+            time.sleep(4)
+            t0, c0 = time.monotonic(), cpu_ticks(p.pid)
+            time.sleep(10)
+            t1, c1 = time.monotonic(), cpu_ticks(p.pid)
+            p.kill()
+            p.wait()
+            share = (c1 - c0) / os.sysconf("SC_CLK_TCK") / (t1 - t0) * 100
+            print("%-24s %8.2f %% of a core over %.0f s" % ("idle-scan-2000-processes", share, t1 - t0), flush=True)
+        finally:
+            for s in sleepers:
+                s.kill()
+            for s in sleepers:
+                s.wait()
     if not wanted or "glob-two-symlink-loops" in wanted:
         import tempfile
         with tempfile.TemporaryDirectory() as d:

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
+use super::dialect::DialectArgs;
 use super::error::{fail, Failure};
 use super::vocab::HostPresetArg;
 use crate::engine::config::discover::{self, Input};
@@ -103,6 +104,9 @@ pub struct CheckConfigArgs {
     /// Exit with status 1 when there are warnings, not only errors.
     #[arg(long)]
     pub deny_warnings: bool,
+
+    #[command(flatten)]
+    pub dialect: DialectArgs,
 }
 
 pub fn run(args: CheckConfigArgs, color: ColorChoice) -> anyhow::Result<u8> {
@@ -118,11 +122,24 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> anyhow::Result<u8> {
         .hint("add `-` to read the file from standard input")
         .into());
     }
-    let inputs = discover::inputs(&args.files)
-        .map_err(|e| Failure::new(crate::render::sanitize::sanitize(&e.to_string())))?;
+    let mut skipped = Vec::new();
+    let found = discover::inputs_noting(&args.files, &mut skipped);
+    // What a folder search or a glob passed over is said, never silently dropped (also before
+    // an argument's "no file" error, which it explains).
+    skipped.sort();
+    skipped.dedup();
+    for skipped in &skipped {
+        crate::render::stderr_line(format_args!(
+            "note: {}",
+            crate::render::sanitize::sanitize(&skipped.to_string())
+        ));
+    }
+    let inputs =
+        found.map_err(|e| Failure::new(crate::render::sanitize::sanitize(&e.to_string())))?;
     let options = CheckOptions {
         preset,
         env: &config::process_env,
+        dialect: args.dialect.dialect(),
     };
     let mut reports: Vec<Report> = Vec::new();
     let mut errors: Vec<LoadError> = Vec::new();

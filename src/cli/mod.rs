@@ -10,6 +10,7 @@ use crate::render::ColorChoice;
 
 pub mod check_config;
 pub mod completions;
+pub mod dialect;
 pub mod error;
 pub mod probe;
 pub mod schema;

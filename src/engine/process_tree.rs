@@ -193,15 +193,78 @@ pub fn reap_inherited() {
     }
 }
 
+/// Every this many scans, one reads every process's `/proc/<pid>/stat`; the scans between read
+/// only those of processes new since the scan before and of the launches' own processes.
+pub const FULL_SCAN_EVERY: u32 = 10;
+
+/// What the scans between full ones remember.
+#[derive(Default)]
+struct ScanState {
+    /// Scans since the last full one.
+    since_full: u32,
+    /// The pids `/proc` listed at the last scan.
+    listed: HashSet<u32>,
+    /// Processes seen in a launch's group or carrying its marker: a process in the group may
+    /// leave it later (setsid) without a new pid, so each scan looks at these again.
+    watched: HashSet<u32>,
+}
+
+/// The processes a scan looks at: every one on a full scan; else those new since the last scan
+/// and the watched ones (what a server's descendants can be: a process the probe's launch
+/// started is new when it starts, and watched from then on). Reading `/proc`'s listing costs
+/// little; reading each process's `stat` is what a machine with thousands of them pays for.
+fn scan_list(state: &mut ScanState) -> Vec<Stat> {
+    let full = state.since_full == 0;
+    state.since_full = (state.since_full + 1) % FULL_SCAN_EVERY;
+    if full {
+        let procs = list();
+        state.listed = pids().into_iter().collect();
+        return procs;
+    }
+    let now: HashSet<u32> = pids().into_iter().collect();
+    let mut look: Vec<u32> = now
+        .iter()
+        .copied()
+        .filter(|p| !state.listed.contains(p) || state.watched.contains(p))
+        .collect();
+    look.sort_unstable();
+    state.watched.retain(|p| now.contains(p));
+    state.listed = now;
+    let since = self_start();
+    look.into_iter()
+        .filter_map(stat)
+        .filter(|s| s.start >= since)
+        .collect()
+}
+
+/// The pids `/proc` lists.
+fn pids() -> Vec<u32> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .collect()
+}
+
+fn scan_state() -> MutexGuard<'static, ScanState> {
+    static STATE: OnceLock<Mutex<ScanState>> = OnceLock::new();
+    let m = STATE.get_or_init(|| Mutex::new(ScanState::default()));
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// Tell the keeper about this probe's descendants found outside their server's group.
 fn track_escaped() {
+    let mut state = scan_state();
     if registry().launches.is_empty() {
+        *state = ScanState::default();
         return;
     }
-    let procs = list();
+    let procs = scan_list(&mut state);
     let mut r = registry();
     for p in procs.iter().filter(|p| !p.zombie) {
         if r.launches.values().any(|&g| g == p.pgid) {
+            state.watched.insert(p.pid);
             continue;
         }
         let Some(marker) = marker_of(p.pid) else {
@@ -210,6 +273,7 @@ fn track_escaped() {
         if !r.launches.contains_key(&marker) {
             continue;
         }
+        state.watched.insert(p.pid);
         note_session(&mut r, &marker, p);
         let proc_ = Proc {
             pid: p.pid,
@@ -274,8 +338,7 @@ fn list() -> Vec<Stat> {
 /// [`list`], one process at a time as `/proc` is read (in pid order, so a child forked during
 /// the scan usually comes later in it).
 fn each_process(f: &mut dyn FnMut(Stat)) {
-    static SELF_START: OnceLock<u64> = OnceLock::new();
-    let since = *SELF_START.get_or_init(|| stat(std::process::id()).map_or(0, |s| s.start));
+    let since = self_start();
     let Ok(dir) = std::fs::read_dir("/proc") else {
         return;
     };
@@ -287,6 +350,12 @@ fn each_process(f: &mut dyn FnMut(Stat)) {
     {
         f(s);
     }
+}
+
+/// When the probe started (`/proc/self/stat` field 22): no older process can be a server's.
+fn self_start() -> u64 {
+    static SELF_START: OnceLock<u64> = OnceLock::new();
+    *SELF_START.get_or_init(|| stat(std::process::id()).map_or(0, |s| s.start))
 }
 
 /// The launch marker in a process's environment (the value of its first

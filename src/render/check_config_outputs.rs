@@ -149,7 +149,11 @@ proptest! {
             dir: PathBuf::from("/"),
             text,
         };
-        let options = CheckOptions { preset, env: &env };
+        let options = CheckOptions {
+            preset,
+            env: &env,
+            dialect: Default::default(),
+        };
         let (reports, errors): (Vec<_>, Vec<LoadError>) = match check_source(&src, &options) {
             Ok(r) => (vec![r], vec![]),
             Err(e) => (vec![], vec![e]),

@@ -18,6 +18,7 @@ fn check(args: &[&str]) -> Output {
         .env_remove("FILES_INTERVAL")
         .env_remove("FILES_CAP")
         .env_remove("REMOTE_TOKEN")
+        .env_remove("MCPL_DOCTOR_UNSET_FOR_TESTS")
         .stdin(Stdio::null())
         .output()
         .expect("the binary runs")
@@ -160,6 +161,34 @@ const INVALID: &[(&str, Expected, i32)] = &[
     ),
     ("jsonc-registry.json", &[("jsonc-syntax", 3, 5)], 0),
     ("not-hosts.json", &[("no-servers", 1, 1)], 0),
+    // Host dialects (issue 18): each read as its host reads it, detected from its name.
+    (
+        "dialects/vscode/.vscode/mcp.json",
+        &[
+            ("literal-secret", 7, 38),
+            ("variable-unsupported", 7, 85),
+            ("env-file-missing", 9, 18),
+            ("input-undeclared", 12, 18),
+            ("variable-unset", 13, 19),
+            ("literal-secret", 14, 25),
+        ],
+        1,
+    ),
+    (
+        "dialects/claude/claude_desktop_config.json",
+        &[
+            ("launcher-without-shell-path", 3, 23),
+            ("variable-not-expanded", 3, 88),
+            ("windows-only-command", 4, 24),
+            ("windows-only-command", 5, 25),
+        ],
+        0,
+    ),
+    (
+        "dialects/project/.mcp.json",
+        &[("variable-unsupported", 6, 40), ("variable-unset", 7, 24)],
+        0,
+    ),
     (
         "minified.json",
         &[
@@ -595,6 +624,7 @@ fn typos_are_named_with_the_field_meant_and_its_default() {
 fn fields_of_claude_and_vs_code_formats_are_not_flagged_there() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let vscode = dir.path().join("mcp.json");
+    std::fs::write(dir.path().join(".env"), "A=1\n").expect("write");
     std::fs::write(
         &vscode,
         r#"{"servers": {"a": {"type": "stdio", "command": "x", "cwd": ".", "envFile": ".env"}},

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::support::{bin, stderr};
+use crate::support::{bin, stderr, stdout};
 
 /// Run `cmd` to its end within `bound` (killed and failed past it), sampling its peak memory.
 fn bounded(mut cmd: Command, bound: Duration) -> (Output, u64) {
@@ -300,4 +300,226 @@ fn an_output_that_is_a_fifo_or_a_device_is_refused_at_once() {
     );
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("is a FIFO"), "{}", stderr(&o));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Item 4: globs and folder searches through symlink loops, FIFOs, dangling links and unreadable
+// folders. Each run is bounded: before, two links looping hung with memory growing, and a FIFO
+// matched by a glob blocked forever.
+
+/// `check-config --format json ARGS` run from `cwd`, within 60 s.
+fn check_config_in(cwd: &std::path::Path, args: &[&str]) -> (Output, serde_json::Value) {
+    let mut cmd = bin();
+    cmd.current_dir(cwd)
+        .args(["check-config", "--format", "json"])
+        .args(args)
+        .stdin(Stdio::null());
+    let (o, peak_kb) = bounded(cmd, Duration::from_secs(60));
+    assert!(peak_kb < 100 * 1024, "peak {peak_kb} KB");
+    let doc = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", stdout(&o), stderr(&o)));
+    (o, doc)
+}
+
+/// The files a `check-config --format json` document reports on, in order.
+fn files_of(doc: &serde_json::Value) -> Vec<String> {
+    doc["files"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no files in {doc}"))
+        .iter()
+        .map(|f| f["file"].as_str().expect("file").to_string())
+        .collect()
+}
+
+fn write(path: &std::path::Path, text: &str) {
+    std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
+    std::fs::write(path, text).expect("write");
+}
+
+fn symlink(target: &str, link: &std::path::Path) {
+    std::os::unix::fs::symlink(target, link).expect("symlink");
+}
+
+#[test]
+fn a_glob_through_a_symlink_loop_of_one_link_reads_each_file_once() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let root = dir.path();
+    write(&root.join("repo/.vscode/mcp.json"), CONFIG);
+    write(&root.join("repo/sub/mcp.json"), CONFIG);
+    // repo/sub/again -> .. : `**` through it would see repo/ again and again (41 times).
+    symlink("..", &root.join("repo/sub/again"));
+    for pattern in ["repo/**/mcp.json", "repo/*/mcp.json"] {
+        let (o, doc) = check_config_in(root, &[pattern]);
+        assert_eq!(o.status.code(), Some(0), "{pattern}: {}", stderr(&o));
+        assert_eq!(files_of(&doc), ["repo/sub/mcp.json"], "{pattern}");
+    }
+    // A folder argument does not enter the link either; `.vscode` is searched.
+    let (o, doc) = check_config_in(root, &["repo"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        files_of(&doc),
+        ["repo/.vscode/mcp.json", "repo/sub/mcp.json"]
+    );
+}
+
+#[test]
+fn a_glob_through_a_loop_of_two_links_ends_and_reads_each_file_once() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let root = dir.path();
+    write(&root.join("a/mcp.json"), CONFIG);
+    write(&root.join("b/mcp.json"), CONFIG);
+    symlink("../b", &root.join("a/to-b"));
+    symlink("../a", &root.join("b/to-a"));
+    let (o, doc) = check_config_in(root, &["**/mcp.json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(files_of(&doc), ["a/mcp.json", "b/mcp.json"]);
+    // The same file by two names (a link given, and its target) is read once.
+    let (_, doc) = check_config_in(root, &["a/mcp.json", "b/to-a/mcp.json"]);
+    assert_eq!(files_of(&doc), ["a/mcp.json"]);
+}
+
+#[test]
+fn a_fifo_matched_by_a_glob_or_found_in_a_folder_is_never_opened_and_said() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let root = dir.path();
+    write(&root.join("ok/mcp.json"), CONFIG);
+    std::fs::create_dir_all(root.join("pipe")).expect("mkdir");
+    // Opening it to read would block until a writer comes: none ever does.
+    mkfifo(&root.join("pipe/mcp.json"));
+    // A folder argument's paths start with the folder as given (`./`).
+    for (args, prefix) in [
+        (vec!["*/mcp.json"], ""),
+        (vec!["**/mcp.json"], ""),
+        (vec!["*/mcp.js[o]n"], ""),
+        (vec!["."], "./"),
+    ] {
+        let (o, doc) = check_config_in(root, &args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        assert_eq!(files_of(&doc), [format!("{prefix}ok/mcp.json")], "{args:?}");
+        let note = format!(
+            "note: {prefix}pipe/mcp.json: a FIFO (named pipe), not a file; skipped (reading it \
+             could block)"
+        );
+        assert!(stderr(&o).contains(&note), "{args:?}: {}", stderr(&o));
+    }
+    // A glob that matches the FIFO alone matches no file to read.
+    let (o, _) = check_config_out(root, &["pipe/*.json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("a FIFO (named pipe)"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("pipe/*.json: no file matches this pattern"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// `check-config ARGS` run from `cwd` within 60 s, for runs whose stdout is not a document.
+fn check_config_out(cwd: &std::path::Path, args: &[&str]) -> (Output, u64) {
+    let mut cmd = bin();
+    cmd.current_dir(cwd)
+        .arg("check-config")
+        .args(args)
+        .stdin(Stdio::null());
+    bounded(cmd, Duration::from_secs(60))
+}
+
+#[test]
+fn a_dangling_host_file_link_is_said_not_silently_skipped() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let root = dir.path();
+    write(&root.join("ok/mcp.json"), CONFIG);
+    std::fs::create_dir_all(root.join("gone")).expect("mkdir");
+    symlink("../nowhere/mcp.json", &root.join("gone/mcp.json"));
+    for (args, prefix) in [(vec!["**/mcp.json"], ""), (vec!["."], "./")] {
+        let (o, doc) = check_config_in(root, &args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        assert_eq!(files_of(&doc), [format!("{prefix}ok/mcp.json")], "{args:?}");
+        let note = format!(
+            "note: {prefix}gone/mcp.json: a symbolic link to a file that does not exist; skipped"
+        );
+        assert!(stderr(&o).contains(&note), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn an_unreadable_folder_is_said_not_silently_skipped() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let root = dir.path();
+    write(&root.join("ok/mcp.json"), CONFIG);
+    write(&root.join("locked/mcp.json"), CONFIG);
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &std::path::Path, m: u32| {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).expect("chmod")
+    };
+    mode(&root.join("locked"), 0o000);
+    // Root reads a chmod 000 folder: as root, the check runs as `nobody` (setpriv, from
+    // util-linux), for whom the rest of the tree must be open.
+    let root_user = {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0)
+    };
+    if root_user {
+        mode(root, 0o755);
+        if Command::new("setpriv").arg("--version").output().is_err() {
+            eprintln!("skipped: running as root without setpriv, a chmod 000 folder is readable");
+            mode(&root.join("locked"), 0o755);
+            return;
+        }
+    }
+    for (args, prefix) in [(vec!["**/mcp.json"], ""), (vec!["."], "./")] {
+        let mut cmd = if root_user {
+            let mut c = Command::new("setpriv");
+            c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+                .arg(env!("CARGO_BIN_EXE_mcpl-doctor"));
+            c
+        } else {
+            bin()
+        };
+        cmd.current_dir(root)
+            .env("TERM", "dumb")
+            .args(["check-config", "--format", "json"])
+            .args(&args)
+            .stdin(Stdio::null());
+        let (o, _) = bounded(cmd, Duration::from_secs(60));
+        let doc: serde_json::Value = serde_json::from_slice(&o.stdout)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", stderr(&o)));
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        assert_eq!(files_of(&doc), [format!("{prefix}ok/mcp.json")], "{args:?}");
+        let note = format!("note: {prefix}locked: cannot read this folder (Permission denied");
+        assert!(stderr(&o).contains(&note), "{args:?}: {}", stderr(&o));
+    }
+    mode(&root.join("locked"), 0o755);
+}
+
+#[test]
+fn a_fifo_given_by_name_is_never_waited_on_and_a_pipe_with_a_writer_is_read() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let root = dir.path();
+    mkfifo(&root.join("mcp.json"));
+    // No program ever writes to it: before, opening it blocked forever.
+    let (o, _) = check_config_out(root, &["mcp.json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "mcp.json: a FIFO (named pipe) that no program writes to; not read (reading it would \
+             block)"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    // `<(command)` is a pipe too, with a writer: it is read whole.
+    write(&root.join("real.json"), CONFIG);
+    let mut cmd = Command::new("bash");
+    cmd.current_dir(root)
+        .args([
+            "-c",
+            r#""$0" check-config --format json <(cat real.json)"#,
+            env!("CARGO_BIN_EXE_mcpl-doctor"),
+        ])
+        .stdin(Stdio::null());
+    let (o, _) = bounded(cmd, Duration::from_secs(60));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", stderr(&o)));
+    assert_eq!(doc["files"].as_array().map(Vec::len), Some(1), "{doc}");
 }

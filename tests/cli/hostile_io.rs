@@ -259,14 +259,14 @@ fn server_mjs() -> String {
 }
 
 /// A hostile WebSocket server (killed on drop); what it says after its port stays readable.
-struct WsServer {
+pub(crate) struct WsServer {
     child: Child,
-    url: String,
+    pub(crate) url: String,
     out: Option<BufReader<std::process::ChildStdout>>,
 }
 
 impl WsServer {
-    fn start(args: &[&str]) -> WsServer {
+    pub(crate) fn start(args: &[&str]) -> WsServer {
         let mut child = Command::new(python())
             .arg(fixture("servers/hostile_ws.py"))
             .args(args)
@@ -338,6 +338,84 @@ fn sigterm_says_terminated_exits_143_and_never_says_stayed_up() {
     );
     assert!(!ended.stdout.contains("stayed up"), "{}", ended.stdout);
     assert!(!ended.stdout.contains("Ctrl-C"), "{}", ended.stdout);
+}
+
+#[test]
+fn an_invalid_websocket_close_code_is_not_reported_as_the_servers_1002() {
+    // Issue 21, item 10: tungstenite replaces a code no close frame may carry with 1002
+    // "Protocol violation"; the report says the server sent an invalid code instead.
+    for (code, invalid) in [("999", true), ("1005", true), ("4000", false)] {
+        let server = WsServer::start(&["close-code", code]);
+        let ended = Run::start(
+            &["probe", "--url", &server.url, "--launches", "1", "--json"],
+            Stdio::piped(),
+        )
+        .wait(Duration::from_secs(60));
+        let doc = json_of(&ended);
+        let e = &doc["launches"][0]["outcome"]["ended"];
+        if invalid {
+            assert_eq!(e["kind"], "transport-error", "{code}: {e}");
+            let reason = e["reason"].as_str().unwrap_or_default();
+            assert!(reason.contains("invalid close code"), "{code}: {reason}");
+        } else {
+            assert_eq!(e["kind"], "ws-close", "{code}: {e}");
+            assert_eq!(e["code"], 4000);
+            assert_eq!(e["reason"], "bye");
+        }
+    }
+}
+
+#[test]
+fn an_interrupted_run_never_gives_the_all_clear_in_any_format() {
+    // Issue 21, item 10: the verdict of a run stopped by Ctrl-C while its server was up said
+    // `stayed-up`.
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let log = dir.path().join("fixture.log");
+    let report = dir.path().join("report.html");
+    let server = fixture("servers/hostile.py").display().to_string();
+    let marker = marker();
+    let mut child = bin()
+        .args([
+            "probe",
+            "--launches",
+            "1",
+            "--watch",
+            "60s",
+            "--json",
+            "--report",
+        ])
+        .arg(&report)
+        .args(["--", python(), &server])
+        .env("FIXTURE_LOG", &log)
+        .env(MARKER_VAR, &marker)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let started = Instant::now();
+    while !std::fs::read_to_string(&log).is_ok_and(|l| l.contains("\"handshake\"")) {
+        assert!(started.elapsed() < Duration::from_secs(30), "no handshake");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status();
+    let mut out = String::new();
+    if let Some(mut o) = child.stdout.take() {
+        let _ = o.read_to_string(&mut out);
+    }
+    let status = child.wait().expect("the probe ends");
+    assert_eq!(status.code(), Some(130));
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(doc["interrupted"], true);
+    assert_ne!(doc["verdict"]["pattern"], "stayed-up", "{}", doc["verdict"]);
+    let text = doc["verdict"]["text"].as_str().unwrap_or_default();
+    assert!(text.starts_with("interrupted while still up"), "{text}");
+    let html = std::fs::read_to_string(&report).expect("the report");
+    assert!(html.contains("interrupted while still up"));
+    assert!(!html.contains("stayed up"));
+    assert_nothing_left(&marker);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -589,7 +667,9 @@ fn a_second_ctrl_c_ends_the_probe_of_a_non_reading_websocket_server_at_once() {
     let mut stderr = String::new();
     let _ = err.read_to_string(&mut stderr);
     assert_eq!(ended.code, Some(130), "{stderr}");
-    assert!(stderr.contains("killing"), "{stderr}");
+    // The graceful stop no longer waits on the unread send (measured: the probe ended 10 ms
+    // after the first Ctrl-C), so it often ends before the second is handled and `killing` is
+    // not always said. What matters is that it ends.
     // 1 s is the goal (docs/benchmarks.md), measured there; here the bound only catches a
     // probe stuck on its send (it would run to --watch, 120 s).
     assert!(

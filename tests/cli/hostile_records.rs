@@ -2,12 +2,13 @@
 //! floods its opening (channel content before registering, registrations, server requests of
 //! ever new methods, tool names over many pages, huge names on every launch) keeps the probe's
 //! peak memory (VmHWM) under the flood bound, and its `--json` small, with the counts of what
-//! was folded. Each fixture flood bounds its own life (seconds, or pages).
+//! was folded. Each fixture flood bounds its own life (seconds, or pages). And one message
+//! within the host's limits costs one copy of itself, not two or three (item 9).
 
 use std::process::Stdio;
 use std::time::Duration;
 
-use crate::hostile_io::{assert_bounded, json_of, python, stdio_server, Ended, Run};
+use crate::hostile_io::{assert_bounded, json_of, python, stdio_server, Ended, Run, WsServer};
 
 /// The most `--json` a flooded run may print.
 const JSON_MAX: usize = 256 * 1024;
@@ -139,4 +140,36 @@ fn huge_server_names_on_every_launch_are_cut() {
     // One 3 MiB answer is read whole (the host's line limit is 4 MiB): that copy, not the
     // launches, is the ceiling.
     assert!(ended.peak_kb < 40 * 1024, "peak {} KB", ended.peak_kb);
+}
+
+#[test]
+fn a_64_mib_websocket_message_costs_one_copy_of_itself() {
+    // A whole 64 MiB notification before the answer (the host accepts up to 100 MiB): read,
+    // skipped, and the answer after it connects. Held once (was 2-3 times).
+    let server = WsServer::start(&["big-notification", &(64u64 << 20).to_string()]);
+    let ended = Run::start(
+        &[
+            "probe",
+            "--url",
+            &server.url,
+            "--launches",
+            "1",
+            "--watch",
+            "300ms",
+            "--handshake-timeout",
+            "60s",
+            "--json",
+        ],
+        Stdio::piped(),
+    )
+    .wait(Duration::from_secs(90));
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    let doc = json_of(&ended);
+    assert_eq!(doc["launches"][0]["outcome"]["kind"], "still-up");
+    let ceiling_kb = (64 << 10) + 32 * 1024;
+    assert!(
+        ended.peak_kb < ceiling_kb,
+        "peak {} KB for a 64 MiB message",
+        ended.peak_kb
+    );
 }

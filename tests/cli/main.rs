@@ -8,6 +8,7 @@ mod diagnosis;
 mod diagnosis_process;
 mod diagnosis_words;
 mod docs;
+mod host_dialects;
 mod hostile_files;
 mod hostile_io;
 mod hostile_kill;

@@ -781,7 +781,10 @@ fn a_config_entry_is_launched_as_the_host_would() {
         .expect("runs");
     let text = stdout(&out);
     assert!(text.starts_with("Probed entry flappy ("), "{text}");
-    assert!(text.contains("$.mcplServers.flappy): node"), "{text}");
+    assert!(
+        text.contains("$.mcplServers.flappy) as agent-framework reads it: node"),
+        "{text}"
+    );
     assert!(!text.contains(secret), "{text}");
     assert_all_gone(&log.pids());
 

@@ -177,6 +177,9 @@ pub struct ProbeArgs {
     /// Also write the timeline alone as an SVG picture to FILE.
     #[arg(long, value_name = "FILE.svg")]
     pub svg: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub dialect: crate::cli::dialect::DialectArgs,
 }
 
 /// Write `--report` and `--svg` for a run; an error names the file.

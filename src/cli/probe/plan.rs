@@ -28,6 +28,9 @@ pub(crate) fn plan_options(args: &ProbeArgs) -> PlanOptions {
             .transport
             .as_deref()
             .and_then(probe::http::Era::from_name),
+        host: args.dialect.host.map(Into::into),
+        workspace: args.dialect.dialect().workspace,
+        inputs: args.dialect.inputs.clone(),
     }
 }
 

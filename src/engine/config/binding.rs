@@ -8,8 +8,10 @@ use crate::engine::policy::EngineKind;
 use super::draft::describe;
 use super::entry::{Binding, Transport};
 use super::finding::Code;
+use super::host::Host;
 use super::json::{Doc, Kind};
 use super::values::text_of;
+use super::vars::Scope;
 use super::walk::RawEntry;
 
 /// Why an entry cannot be bound, or a protocol error.
@@ -49,8 +51,11 @@ pub(crate) fn resolve(
     doc: &Doc<'_>,
     entry: &RawEntry<'_>,
     dir: &Path,
-    env: &dyn Fn(&str) -> Option<String>,
+    env: &Scope<'_>,
 ) -> Resolved {
+    if env.host != Host::AgentFramework {
+        return resolve_host(doc, entry, dir, env);
+    }
     let mut problems = Vec::new();
     let fail = |problems: Vec<Problem>| Resolved {
         binding: None,
@@ -134,7 +139,7 @@ fn resolve_stdio(
     doc: &Doc<'_>,
     entry: &RawEntry<'_>,
     dir: &Path,
-    env: &dyn Fn(&str) -> Option<String>,
+    env: &Scope<'_>,
     command: Option<String>,
     mut problems: Vec<Problem>,
 ) -> Resolved {
@@ -180,6 +185,7 @@ fn resolve_stdio(
             command: Some(command),
             args,
             url: None,
+            sse: false,
         }),
         problems,
     }
@@ -189,7 +195,7 @@ fn resolve_stdio(
 fn resolve_url(
     doc: &Doc<'_>,
     entry: &RawEntry<'_>,
-    env: &dyn Fn(&str) -> Option<String>,
+    env: &Scope<'_>,
     url_id: u32,
     transport: Option<Transport>,
     mut problems: Vec<Problem>,
@@ -274,6 +280,7 @@ fn resolve_url(
             command: None,
             args: Vec::new(),
             url: Some(url_text.into_owned()),
+            sse: false,
         }),
         problems,
     }
@@ -291,7 +298,7 @@ pub(super) fn args_of(
     doc: &Doc<'_>,
     entry: &RawEntry<'_>,
     dir: &Path,
-    env: &dyn Fn(&str) -> Option<String>,
+    env: &Scope<'_>,
 ) -> Vec<String> {
     let Some(id) = entry.get_set(doc, "args") else {
         return Vec::new();
@@ -302,7 +309,8 @@ pub(super) fn args_of(
     doc.children(id)
         .filter_map(|a| text_of(doc, a, entry, env))
         .map(|a| {
-            if a.starts_with("./") || a.starts_with("../") {
+            let relative = a.starts_with("./") || a.starts_with("../");
+            if relative && env.host.resolves_relative_args() {
                 normalize(&dir.join(a.as_ref()))
                     .to_string_lossy()
                     .into_owned()
@@ -328,4 +336,160 @@ fn normalize(p: &Path) -> PathBuf {
         }
     }
     out
+}
+
+/// What a host's `type` says about an entry's transport.
+enum Via {
+    Stdio,
+    /// Streamable HTTP (the era is detected).
+    Http,
+    /// The legacy HTTP+SSE transport.
+    Sse,
+}
+
+/// An entry of a host other than agent-framework: its `type` (Cline's `transportType`)
+/// decides, else `command` means stdio and a url means HTTP (Cline: SSE).
+fn resolve_host(doc: &Doc<'_>, entry: &RawEntry<'_>, dir: &Path, scope: &Scope<'_>) -> Resolved {
+    let host = scope.host;
+    let fail = |code: Code, field: Option<&'static str>, message: String| Resolved {
+        binding: None,
+        problems: vec![problem(code, field, message)],
+    };
+    let type_field = ["type", "transportType"]
+        .into_iter()
+        .find(|f| entry.get_set(doc, f).is_some() && (host == Host::Cline || *f == "type"));
+    let written = type_field.and_then(|f| entry.get_set(doc, f).map(|id| (f, id)));
+    let kind = match written {
+        None => None,
+        Some((f, id)) => match text_of(doc, id, entry, scope).as_deref() {
+            Some("stdio" | "local") => Some(Via::Stdio),
+            Some("http" | "streamable-http" | "streamableHttp") => Some(Via::Http),
+            Some("sse") => Some(Via::Sse),
+            _ => {
+                return fail(
+                    Code::Binding,
+                    Some(f),
+                    format!(
+                        "`{f}` is {} that {} does not know (stdio, http or sse); it refuses \
+                         this server",
+                        describe(doc, id),
+                        host.title()
+                    ),
+                )
+            }
+        },
+    };
+    let command = entry
+        .get_set(doc, "command")
+        .map(|id| (id, text_of(doc, id, entry, scope)));
+    let url_key = host.url_key();
+    let url = entry.get_set(doc, url_key);
+    let kind = match (kind, &command, url) {
+        (Some(k), _, _) => k,
+        (None, Some(_), _) => Via::Stdio,
+        (None, None, Some(_)) if host == Host::Cline => Via::Sse,
+        (None, None, Some(_)) => Via::Http,
+        (None, None, None) => {
+            let other = if url_key == "url" && entry.get_set(doc, "serverUrl").is_some() {
+                " (`serverUrl` is Windsurf's key; this host reads `url`)"
+            } else if url_key == "serverUrl" && entry.get_set(doc, "url").is_some() {
+                " (Windsurf reads a remote server's address from `serverUrl`, not `url`)"
+            } else {
+                ""
+            };
+            return fail(
+                Code::Binding,
+                None,
+                format!(
+                    "this entry has neither `command` nor `{url_key}`{other}, so {} can neither \
+                     launch nor dial it",
+                    host.title()
+                ),
+            );
+        }
+    };
+    if let Via::Stdio = kind {
+        let command = match command {
+            Some((_, Some(c))) if !c.is_empty() => c.into_owned(),
+            Some((id, Some(_))) | Some((id, None)) if doc.kind(id) != Kind::String => {
+                return fail(
+                    Code::Binding,
+                    Some("command"),
+                    format!(
+                        "`command` is {}, not a string; {} cannot launch this server",
+                        describe(doc, id),
+                        host.title()
+                    ),
+                )
+            }
+            _ => {
+                return fail(
+                    Code::Binding,
+                    Some("command"),
+                    format!(
+                        "a stdio server needs a `command`; {} refuses this one",
+                        host.title()
+                    ),
+                )
+            }
+        };
+        return Resolved {
+            binding: Some(Binding {
+                transport: Transport::Stdio,
+                family: EngineKind::Legacy,
+                command: Some(command),
+                args: args_of(doc, entry, dir, scope),
+                url: None,
+                sse: false,
+            }),
+            problems: Vec::new(),
+        };
+    }
+    let Some(url_id) = url else {
+        return fail(
+            Code::Binding,
+            type_field,
+            format!(
+                "a remote server needs `{url_key}`; {} refuses this one",
+                host.title()
+            ),
+        );
+    };
+    host_url(doc, entry, scope, url_id, matches!(kind, Via::Sse))
+}
+
+/// A remote entry of a host other than agent-framework: an http:// or https:// URL.
+fn host_url(
+    doc: &Doc<'_>,
+    entry: &RawEntry<'_>,
+    scope: &Scope<'_>,
+    url_id: u32,
+    sse: bool,
+) -> Resolved {
+    let url_key = scope.host.url_key();
+    let text = text_of(doc, url_id, entry, scope).unwrap_or_default();
+    match url::Url::parse(&text) {
+        Ok(u) if matches!(u.scheme(), "http" | "https") => Resolved {
+            binding: Some(Binding {
+                transport: Transport::Http,
+                family: EngineKind::Modern,
+                command: None,
+                args: Vec::new(),
+                url: Some(text.into_owned()),
+                sse,
+            }),
+            problems: Vec::new(),
+        },
+        _ => Resolved {
+            binding: None,
+            problems: vec![problem(
+                Code::Binding,
+                Some(if url_key == "url" { "url" } else { "serverUrl" }),
+                format!(
+                    "`{url_key}` is not an http:// or https:// URL; {} refuses this server",
+                    scope.host.title()
+                ),
+            )],
+        },
+    }
 }

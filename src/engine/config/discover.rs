@@ -78,53 +78,105 @@ fn has_glob_chars(s: &str) -> bool {
     s.contains(['*', '?', '['])
 }
 
+/// Something a folder search or a glob passed over without reading it, and why: the user is
+/// told, since a file that is not read is otherwise silently unchecked.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Skipped {
+    pub path: PathBuf,
+    pub why: SkipReason,
+}
+
+/// Why a path was passed over.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SkipReason {
+    /// A folder that cannot be listed (the error's words).
+    UnreadableFolder(String),
+    /// A symbolic link to nothing.
+    DanglingLink,
+    /// A FIFO, a device or a socket: opening or reading it could block.
+    NotAFile(&'static str),
+}
+
+impl std::fmt::Display for Skipped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let path = self.path.display();
+        match &self.why {
+            SkipReason::UnreadableFolder(e) => {
+                write!(f, "{path}: cannot read this folder ({e}); skipped")
+            }
+            SkipReason::DanglingLink => write!(
+                f,
+                "{path}: a symbolic link to a file that does not exist; skipped"
+            ),
+            SkipReason::NotAFile(what) => write!(
+                f,
+                "{path}: {what}, not a file; skipped (reading it could block)"
+            ),
+        }
+    }
+}
+
 /// The inputs of the command's arguments, in order, each file once.
 pub fn inputs(args: &[PathBuf]) -> Result<Vec<Input>, DiscoverError> {
-    let mut out: Vec<Input> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    let mut push = |out: &mut Vec<Input>, i: Input| {
-        if seen.insert(i.clone()) {
-            out.push(i);
+    inputs_noting(args, &mut Vec::new())
+}
+
+/// [`inputs`], adding to `skipped` what a folder search or a glob passed over (also when an
+/// argument then gives no file, so that the error can be explained). A file reached by several
+/// paths (links, a glob through a symlinked folder) is read once (by device and inode);
+/// symlinked folders are not followed below a folder argument or by a glob's wildcards (a link
+/// loop would otherwise repeat every file, or never end); FIFOs, devices and sockets found by a
+/// search or a glob are never opened (a FIFO blocks until a writer comes). A path given as it is
+/// is read as given.
+pub fn inputs_noting(
+    args: &[PathBuf],
+    skipped: &mut Vec<Skipped>,
+) -> Result<Vec<Input>, DiscoverError> {
+    let mut found = Vec::new();
+    let mut seen_paths = std::collections::HashSet::new();
+    let mut seen_files = std::collections::HashSet::new();
+    let mut push = |found: &mut Vec<Input>, i: Input| {
+        if let Input::File(p) = &i {
+            use std::os::unix::fs::MetadataExt;
+            if let Ok(m) = std::fs::metadata(p) {
+                if !seen_files.insert((m.dev(), m.ino())) {
+                    return;
+                }
+            }
+        }
+        if seen_paths.insert(i.clone()) {
+            found.push(i);
         }
     };
     for arg in args {
         if arg == Path::new("-") {
-            push(&mut out, Input::Stdin);
+            push(&mut found, Input::Stdin);
             continue;
         }
         if arg.is_dir() {
-            let found = search(arg);
-            if found.is_empty() {
+            let files = search_noting(arg, skipped);
+            if files.is_empty() {
                 return Err(DiscoverError::EmptyFolder(arg.display().to_string()));
             }
-            for f in found {
-                push(&mut out, Input::File(f));
+            for f in files {
+                push(&mut found, Input::File(f));
             }
             continue;
         }
         let text = arg.to_string_lossy();
         if !arg.exists() && has_glob_chars(&text) {
-            // As shells do: `*` does not match a leading dot.
-            let options = glob::MatchOptions {
-                require_literal_leading_dot: true,
-                ..glob::MatchOptions::new()
-            };
-            let paths = glob::glob_with(&text, options).map_err(|e| DiscoverError::BadPattern {
-                pattern: text.to_string(),
-                reason: e.msg.to_string(),
-            })?;
-            let mut found: Vec<PathBuf> = paths.filter_map(Result::ok).collect();
-            found.sort();
+            let mut matched = expand_glob(&text, skipped)?;
+            matched.sort();
             let mut any = false;
-            for p in found {
+            for p in matched {
                 if p.is_dir() {
-                    for f in search(&p) {
+                    for f in search_noting(&p, skipped) {
                         any = true;
-                        push(&mut out, Input::File(f));
+                        push(&mut found, Input::File(f));
                     }
                 } else {
                     any = true;
-                    push(&mut out, Input::File(p));
+                    push(&mut found, Input::File(p));
                 }
             }
             if !any {
@@ -132,18 +184,198 @@ pub fn inputs(args: &[PathBuf]) -> Result<Vec<Input>, DiscoverError> {
             }
             continue;
         }
-        push(&mut out, Input::File(arg.clone()));
+        push(&mut found, Input::File(arg.clone()));
     }
+    Ok(found)
+}
+
+/// What a path found by a search or a glob is, following a link at its end.
+enum Kind {
+    File,
+    Dir,
+    Skipped(SkipReason),
+}
+
+fn kind_of(path: &Path) -> Kind {
+    use std::os::unix::fs::FileTypeExt;
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(_) => {
+            let dangling =
+                std::fs::symlink_metadata(path).is_ok_and(|l| l.file_type().is_symlink());
+            // Anything else is left to reading it, which says what is wrong.
+            return if dangling {
+                Kind::Skipped(SkipReason::DanglingLink)
+            } else {
+                Kind::File
+            };
+        }
+    };
+    let t = meta.file_type();
+    if t.is_file() {
+        Kind::File
+    } else if t.is_dir() {
+        Kind::Dir
+    } else if t.is_fifo() {
+        Kind::Skipped(SkipReason::NotAFile("a FIFO (named pipe)"))
+    } else if t.is_char_device() || t.is_block_device() {
+        Kind::Skipped(SkipReason::NotAFile("a device"))
+    } else if t.is_socket() {
+        Kind::Skipped(SkipReason::NotAFile("a socket"))
+    } else {
+        Kind::Skipped(SkipReason::NotAFile("not a regular file"))
+    }
+}
+
+/// One component of a glob pattern: `**`, a literal name, or a pattern for one name.
+enum Part {
+    AnyFolders,
+    Literal(String),
+    Pattern(glob::Pattern),
+}
+
+/// The files and folders a glob pattern matches, walked one component at a time: `**` enters
+/// real folders only (never a symbolic link to one), down to [`MAX_DEPTH`]; a wildcard
+/// component matches names in one folder and enters real folders only; a literal component is
+/// followed as given. As shells do, `*` (and `**`) do not match a leading dot. What matches and
+/// is no file nor folder is added to `skipped`, never opened.
+fn expand_glob(pattern: &str, skipped: &mut Vec<Skipped>) -> Result<Vec<PathBuf>, DiscoverError> {
+    let bad = |e: glob::PatternError| DiscoverError::BadPattern {
+        pattern: pattern.to_string(),
+        reason: e.msg.to_string(),
+    };
+    // Checked whole first, for the same messages as before.
+    glob::Pattern::new(pattern).map_err(bad)?;
+    let mut base = PathBuf::new();
+    let mut parts = Vec::new();
+    for c in Path::new(pattern).components() {
+        let text = c.as_os_str().to_string_lossy().into_owned();
+        if parts.is_empty() && !has_glob_chars(&text) {
+            base.push(c.as_os_str());
+        } else if text == "**" {
+            parts.push(Part::AnyFolders);
+        } else if has_glob_chars(&text) {
+            parts.push(Part::Pattern(glob::Pattern::new(&text).map_err(bad)?));
+        } else {
+            parts.push(Part::Literal(text));
+        }
+    }
+    let mut matched = Vec::new();
+    walk(&base, &parts, 0, &mut matched, skipped);
+    let mut out = Vec::new();
+    for p in matched {
+        match kind_of(&p) {
+            Kind::File | Kind::Dir => out.push(p),
+            Kind::Skipped(why) => skipped.push(Skipped { path: p, why }),
+        }
+    }
+    out.sort();
+    out.dedup();
     Ok(out)
+}
+
+/// `dir`'s entries: name, path, and whether it is a real folder (a link to one is not); a
+/// folder that cannot be listed is added to `skipped` (one that does not exist is not).
+fn listing(dir: &Path, skipped: &mut Vec<Skipped>) -> Vec<(String, PathBuf, bool)> {
+    let shown = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    match std::fs::read_dir(shown) {
+        Ok(entries) => entries
+            .flatten()
+            .filter_map(|e| {
+                let name = e.file_name().to_str()?.to_string();
+                let real_dir = e.file_type().is_ok_and(|t| t.is_dir());
+                Some((name, dir.join(e.file_name()), real_dir))
+            })
+            .collect(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => Vec::new(),
+        Err(e) => {
+            skipped.push(Skipped {
+                path: shown.to_path_buf(),
+                why: SkipReason::UnreadableFolder(e.to_string()),
+            });
+            Vec::new()
+        }
+    }
+}
+
+fn walk(
+    dir: &Path,
+    parts: &[Part],
+    depth: usize,
+    out: &mut Vec<PathBuf>,
+    skipped: &mut Vec<Skipped>,
+) {
+    let Some((first, rest)) = parts.split_first() else {
+        out.push(dir.to_path_buf());
+        return;
+    };
+    let options = glob::MatchOptions {
+        require_literal_leading_dot: true,
+        ..glob::MatchOptions::new()
+    };
+    match first {
+        Part::AnyFolders => {
+            // No folder, or any number of real ones.
+            walk(dir, rest, depth, out, skipped);
+            if depth >= MAX_DEPTH {
+                return;
+            }
+            for (name, path, real_dir) in listing(dir, skipped) {
+                if real_dir && !name.starts_with('.') {
+                    walk(&path, parts, depth + 1, out, skipped);
+                }
+            }
+        }
+        Part::Literal(name) => {
+            let path = dir.join(name);
+            if rest.is_empty() {
+                if std::fs::symlink_metadata(&path).is_ok() {
+                    out.push(path);
+                }
+            } else if path.is_dir() {
+                walk(&path, rest, depth + 1, out, skipped);
+            }
+        }
+        Part::Pattern(p) => {
+            for (name, path, real_dir) in listing(dir, skipped) {
+                if !p.matches_with(&name, options) {
+                    continue;
+                }
+                if rest.is_empty() {
+                    out.push(path);
+                } else if real_dir {
+                    walk(&path, rest, depth + 1, out, skipped);
+                }
+            }
+        }
+    }
 }
 
 /// Every host file below `dir`, sorted; symlinked folders are not followed.
 pub fn search(dir: &Path) -> Vec<PathBuf> {
+    search_noting(dir, &mut Vec::new())
+}
+
+/// [`search`], adding to `skipped` what it passed over: folders it cannot list, and entries
+/// with a host file's name that are FIFOs, devices, sockets or dangling links.
+pub fn search_noting(dir: &Path, skipped: &mut Vec<Skipped>) -> Vec<PathBuf> {
     let mut found = Vec::new();
     let mut stack = vec![(dir.to_path_buf(), 0usize)];
     while let Some((d, depth)) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
+        let entries = match std::fs::read_dir(&d) {
+            Ok(entries) => entries,
+            Err(e) => {
+                skipped.push(Skipped {
+                    path: d,
+                    why: SkipReason::UnreadableFolder(e.to_string()),
+                });
+                continue;
+            }
         };
         for entry in entries.flatten() {
             let path = entry.path();
@@ -151,17 +383,19 @@ pub fn search(dir: &Path) -> Vec<PathBuf> {
                 continue;
             };
             if kind.is_dir() {
-                let skipped = entry
+                let skipped_dir = entry
                     .file_name()
                     .to_str()
                     .is_some_and(|n| SKIPPED_DIRS.contains(&n));
-                if !skipped && depth < MAX_DEPTH {
+                if !skipped_dir && depth < MAX_DEPTH {
                     stack.push((path, depth + 1));
                 }
-            } else if (kind.is_file() || (kind.is_symlink() && path.is_file()))
-                && is_host_file(&path)
-            {
-                found.push(path);
+            } else if is_host_file(&path) {
+                match kind_of(&path) {
+                    Kind::File => found.push(path),
+                    Kind::Dir => {}
+                    Kind::Skipped(why) => skipped.push(Skipped { path, why }),
+                }
             }
         }
     }

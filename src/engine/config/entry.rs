@@ -5,6 +5,8 @@ use serde::Serialize;
 
 use crate::engine::policy::{EngineKind, Timings};
 
+use super::host::{EnvRule, Host};
+
 /// Which table format an entry came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum TableKind {
@@ -17,6 +19,9 @@ pub enum TableKind {
     /// VS Code `.vscode/mcp.json`.
     #[serde(rename = "servers")]
     Servers,
+    /// Zed `settings.json`.
+    #[serde(rename = "context_servers")]
+    ContextServers,
 }
 
 impl TableKind {
@@ -25,6 +30,7 @@ impl TableKind {
             TableKind::McplServers => "mcplServers",
             TableKind::McpServers => "mcpServers",
             TableKind::Servers => "servers",
+            TableKind::ContextServers => "context_servers",
         }
     }
 
@@ -68,6 +74,9 @@ pub struct Binding {
     pub args: Vec<String>,
     /// websocket / http: the URL to dial.
     pub url: Option<String>,
+    /// http: the legacy HTTP+SSE transport (`type: sse`, Cline's untyped `url`), not
+    /// Streamable HTTP.
+    pub sse: bool,
 }
 
 /// One server entry as the host would load it.
@@ -89,8 +98,19 @@ pub struct ServerEntry {
     pub is_override: bool,
     /// The binding, or why the host refuses the entry (binding or protocol error).
     pub binding: Result<Binding, String>,
-    /// `env`: added on top of the host's allowlist of its own variables. Secret: never print.
+    /// The host whose dialect the file is read in.
+    pub host: Host,
+    /// How the host builds the server's environment from its own and `env`.
+    pub env_rule: EnvRule,
+    /// `env` (after the `envFile`'s variables, which it overrides): added on top of the
+    /// host's environment as `env_rule` says. Secret: never print.
     pub env: Vec<(String, String)>,
+    /// Variables the entry unsets (VS Code: `"NAME": null` in `env`).
+    pub env_unset: Vec<String>,
+    /// The folder the host launches the server in (`None`: the doctor's own).
+    pub cwd: Option<std::path::PathBuf>,
+    /// `${input:ID}` references with no `--input ID=VALUE`: the entry is not launched.
+    pub missing_inputs: Vec<String>,
     /// `inheritEnv: true`: the host passes its whole environment.
     pub inherit_env: bool,
     /// `token`: WebSocket `?token=`, HTTP `Authorization: Bearer`. Secret: never print.
@@ -122,7 +142,12 @@ impl std::fmt::Debug for ServerEntry {
             .field("disabled", &self.disabled)
             .field("is_override", &self.is_override)
             .field("binding", &self.binding)
+            .field("host", &self.host)
+            .field("env_rule", &self.env_rule)
             .field("env (names only)", &env_names)
+            .field("env_unset", &self.env_unset)
+            .field("cwd", &self.cwd)
+            .field("missing_inputs", &self.missing_inputs)
             .field("inherit_env", &self.inherit_env)
             .field("token", &self.token.as_ref().map(|_| "[redacted]"))
             .field("reconnect", &self.reconnect)

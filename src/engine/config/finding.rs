@@ -77,6 +77,23 @@ pub enum Code {
     /// A field the host does not read (in an entry), or a near-miss of a server table's key:
     /// the host ignores it and uses its default.
     UnknownField,
+    // Host dialects.
+    /// `${input:ID}` with no declared input of that id (VS Code cannot prompt for it).
+    InputUndeclared,
+    /// An `envFile` that does not exist.
+    EnvFileMissing,
+    /// A `${...}` form the host does not expand (it reaches the server as written).
+    VariableUnsupported,
+    /// A `${...}` in a file whose host expands no variables at all.
+    VariableNotExpanded,
+    /// A variable the host expands but that is not set here (names only).
+    VariableUnset,
+    /// A secret written into the file (`env`, `args`): never printed.
+    LiteralSecret,
+    /// `npx`/`uvx`/`node` by name on a host that launches without the user's shell PATH.
+    LauncherWithoutShellPath,
+    /// `cmd /c` or a `.cmd`/`.bat` command in a file for a Unix host.
+    WindowsOnlyCommand,
 }
 
 impl Code {
@@ -105,6 +122,14 @@ impl Code {
         Code::JsoncSyntax,
         Code::NoServers,
         Code::UnknownField,
+        Code::InputUndeclared,
+        Code::EnvFileMissing,
+        Code::VariableUnsupported,
+        Code::VariableNotExpanded,
+        Code::VariableUnset,
+        Code::LiteralSecret,
+        Code::LauncherWithoutShellPath,
+        Code::WindowsOnlyCommand,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -132,6 +157,14 @@ impl Code {
             Code::JsoncSyntax => "jsonc-syntax",
             Code::NoServers => "no-servers",
             Code::UnknownField => "unknown-field",
+            Code::InputUndeclared => "input-undeclared",
+            Code::EnvFileMissing => "env-file-missing",
+            Code::VariableUnsupported => "variable-unsupported",
+            Code::VariableNotExpanded => "variable-not-expanded",
+            Code::VariableUnset => "variable-unset",
+            Code::LiteralSecret => "literal-secret",
+            Code::LauncherWithoutShellPath => "launcher-without-shell-path",
+            Code::WindowsOnlyCommand => "windows-only-command",
         }
     }
 
@@ -161,6 +194,14 @@ impl Code {
             Code::JsoncSyntax => "Comments or trailing commas in a file that is plain JSON for its host",
             Code::NoServers => "No server table anywhere in the file",
             Code::UnknownField => "A field the host does not read (often a misspelt one): the host ignores it and uses its default",
+            Code::InputUndeclared => "An `${input:ID}` that no entry of the file's `inputs` declares",
+            Code::EnvFileMissing => "An `envFile` that does not exist: the host cannot start the server",
+            Code::VariableUnsupported => "A `${...}` form this host does not expand: the server gets it as written",
+            Code::VariableNotExpanded => "A `${...}` in a host that expands no variables (Claude Desktop, Cline, Zed)",
+            Code::VariableUnset => "A `${VAR}` or `${env:VAR}` whose variable is not set here",
+            Code::LiteralSecret => "A token-looking value or a URL password written in `env` or `args`",
+            Code::LauncherWithoutShellPath => "`npx`, `uvx` or `node` by bare name on a host that launches without the login shell's PATH",
+            Code::WindowsOnlyCommand => "A Windows-only form (`cmd /c`, a `.cmd` or `.bat` shim) in a file for a Unix host",
         }
     }
 
@@ -190,6 +231,14 @@ impl Code {
             Code::JsoncSyntax => "Remove comments and trailing commas.",
             Code::NoServers => "Check the file: servers live under `mcplServers`, `mcpServers` or `servers`.",
             Code::UnknownField => "Fix the spelling (the finding names the field meant), or remove the field; `mcpl-doctor schema config` lists the fields hosts read.",
+            Code::InputUndeclared => "Declare the input in `inputs` (`{\"type\": \"promptString\", \"id\": \"ID\", \"password\": true}`), or fix the id.",
+            Code::EnvFileMissing => "Create the file, or fix the path (relative paths are read from the workspace folder).",
+            Code::VariableUnsupported => "Use a form the host expands (docs/hosts.md lists them), or write the value.",
+            Code::VariableNotExpanded => "Write the value itself, or launch through a wrapper that reads it from the environment.",
+            Code::VariableUnset => "Set the variable where the host runs, or give a default (`${VAR:-value}` where the host reads it).",
+            Code::LiteralSecret => "Move the secret out of the file: an input, an env file or a variable the host expands.",
+            Code::LauncherWithoutShellPath => "Give the launcher's absolute path (`which npx`), or set `PATH` in the entry's env.",
+            Code::WindowsOnlyCommand => "Launch the program itself (`npx ...`), not through cmd or a .cmd shim.",
         }
     }
 
@@ -202,7 +251,9 @@ impl Code {
             | Code::ReconnectTiming
             | Code::ServerTable
             | Code::EntryNotObject
-            | Code::MissingId => Severity::Error,
+            | Code::MissingId
+            | Code::InputUndeclared
+            | Code::EnvFileMissing => Severity::Error,
             _ => Severity::Warning,
         }
     }
@@ -267,6 +318,8 @@ pub struct Snippet {
 #[derive(Debug, Clone)]
 pub struct Report {
     pub file: String,
+    /// The host whose dialect the file was read in.
+    pub host: super::host::Host,
     /// Server entries found (across all tables).
     pub servers: usize,
     /// Findings in document order.

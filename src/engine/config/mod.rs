@@ -13,22 +13,27 @@ mod draft;
 mod duplicates;
 mod entries;
 mod entry;
+mod envfile;
 pub mod fields;
 mod finding;
+pub mod host;
 pub mod json;
 mod snippet;
 pub mod source;
 mod subst;
 mod totals;
 mod values;
+pub mod vars;
 mod walk;
 
 pub use check::CheckOptions;
 pub use entry::{Binding, ServerEntry, TableKind, Transport};
 pub use finding::{Code, Finding, Report, Severity, Snippet};
+pub use host::{EnvRule, Host};
 pub use source::{LineIndex, LoadError, Source, STDIN_NAME};
 pub use subst::{has_env_ref, substitute, substituted_values};
 pub use totals::Totals;
+pub use vars::{Dialect, Scope};
 
 /// The process environment, for [`CheckOptions::env`] and [`load_servers_with`].
 pub fn process_env(name: &str) -> Option<String> {
@@ -44,7 +49,8 @@ pub fn check_file(path: &Path, options: &CheckOptions<'_>) -> Result<Report, Loa
 /// Check a file already read.
 pub fn check_source(source: &Source, options: &CheckOptions<'_>) -> Result<Report, LoadError> {
     let doc = parse(source)?;
-    Ok(check::check(source, &doc, options))
+    let scope = scope_of(source, &doc, &options.dialect, options.env);
+    Ok(check::check(source, &doc, options, &scope))
 }
 
 /// Load every server entry of a configuration file the way the host reads it: the file is
@@ -77,8 +83,42 @@ pub fn load_servers_from(
     source: &Source,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Vec<ServerEntry>, LoadError> {
+    load_servers_in(source, env, &Dialect::default())
+}
+
+/// [`load_servers_from`] in a chosen dialect (`--host`, `--workspace`, `--input`).
+pub fn load_servers_in(
+    source: &Source,
+    env: &dyn Fn(&str) -> Option<String>,
+    dialect: &Dialect<'_>,
+) -> Result<Vec<ServerEntry>, LoadError> {
     let doc = parse(source)?;
-    Ok(entries::server_entries(source, &doc, env))
+    let scope = scope_of(source, &doc, dialect, env);
+    Ok(entries::server_entries(source, &doc, &scope))
+}
+
+/// The scope `source` is read in.
+fn scope_of<'e>(
+    source: &Source,
+    doc: &json::Doc<'_>,
+    dialect: &Dialect<'e>,
+    env: &'e dyn Fn(&str) -> Option<String>,
+) -> Scope<'e> {
+    let keys: Vec<String> = if doc.kind(json::ROOT) == json::Kind::Object {
+        doc.children(json::ROOT)
+            .filter_map(|id| doc.key(id).map(|k| k.into_owned()))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+    dialect.scope(Path::new(&source.name), &keys, &source.text, env)
+}
+
+/// The host a file is read as (given, or detected from its name and shape).
+pub fn host_of(source: &Source, dialect: &Dialect<'_>) -> Result<Host, LoadError> {
+    let doc = parse(source)?;
+    Ok(scope_of(source, &doc, dialect, &|_| None).host)
 }
 
 /// [`load_servers`] and [`check_file`] on one reading of the file: every server entry, and
@@ -89,7 +129,7 @@ pub fn load_and_check(
     options: &CheckOptions<'_>,
 ) -> Result<(Vec<ServerEntry>, Report), LoadError> {
     let source = Source::read(path)?;
-    let entries = load_servers_from(&source, options.env)?;
+    let entries = load_servers_in(&source, options.env, &options.dialect)?;
     let report = check_source(&source, options)?;
     Ok((entries, report))
 }

@@ -25,6 +25,23 @@ pub const STDIN_NAME: &str = "<stdin>";
 /// host's Node could read one up to its string limit (about 512 MiB), which no real file nears.
 pub const MAX_INPUT: usize = 256 * 1024 * 1024;
 
+/// `path` opened to read, and whether it is a FIFO. Opening a FIFO blocks until a program opens
+/// it to write, maybe never: it is opened non-blocking (at once), then read blocking, which
+/// ends at once with nothing when no program has it open to write (a pipe from `<(command)`
+/// has one, and is read whole).
+fn open_never_blocking(path: &Path) -> std::io::Result<(std::fs::File, bool)> {
+    use nix::fcntl::{fcntl, FcntlArg, OFlag};
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(OFlag::O_NONBLOCK.bits())
+        .open(path)?;
+    let fifo = file.metadata()?.file_type().is_fifo();
+    let flags = OFlag::from_bits_truncate(fcntl(&file, FcntlArg::F_GETFL)?);
+    fcntl(&file, FcntlArg::F_SETFL(flags - OFlag::O_NONBLOCK))?;
+    Ok((file, fifo))
+}
+
 /// Read all of `r`, refusing more than [`MAX_INPUT`] bytes (memory never grows past it).
 fn read_capped(mut r: impl Read, name: &str) -> Result<Vec<u8>, LoadError> {
     let mut bytes: Vec<u8> = Vec::new();
@@ -66,11 +83,14 @@ impl Source {
         }
         let name = path.display().to_string();
         crate::engine::outfile::remember_input(path);
-        let file = std::fs::File::open(path).map_err(|source| LoadError::Io {
+        let (file, fifo) = open_never_blocking(path).map_err(|source| LoadError::Io {
             file: name.clone(),
             source,
         })?;
         let bytes = read_capped(file, &name)?;
+        if fifo && bytes.is_empty() {
+            return Err(LoadError::FifoWithoutWriter { file: name });
+        }
         let parent = match path.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
@@ -233,6 +253,10 @@ pub enum LoadError {
     Empty { file: String },
     #[error("{file}: larger than {} MiB, where mcpl-doctor stops reading (a host configuration is a few KB: an endless stream such as /dev/zero?)", MAX_INPUT >> 20)]
     TooLarge { file: String, bytes: usize },
+    #[error(
+        "{file}: a FIFO (named pipe) that no program writes to; not read (reading it would block)"
+    )]
+    FifoWithoutWriter { file: String },
     #[error("{file}:{line}:{column}: {message}; the host's JSON.parse refuses this file")]
     Syntax {
         file: String,
@@ -251,6 +275,7 @@ impl LoadError {
             | LoadError::InvalidUtf8 { file, .. }
             | LoadError::Bom { file }
             | LoadError::Empty { file }
+            | LoadError::FifoWithoutWriter { file }
             | LoadError::TooLarge { file, .. }
             | LoadError::Syntax { file, .. } => file,
         }

@@ -22,7 +22,11 @@ fn source(name: &str, text: &str) -> Source {
 }
 
 fn report_as(name: &str, text: &str, preset: Preset) -> Report {
-    let options = CheckOptions { preset, env: &env };
+    let options = CheckOptions {
+        preset,
+        env: &env,
+        dialect: Default::default(),
+    };
     match check_source(&source(name, text), &options) {
         Ok(r) => r,
         Err(e) => panic!("{text}: {e}"),
@@ -478,6 +482,7 @@ fn load_servers_resolves_bindings() {
                 "2000".into()
             ],
             url: None,
+            sse: false,
         })
     );
     assert_eq!(
@@ -515,6 +520,7 @@ fn load_errors_name_the_position() {
     let options = CheckOptions {
         preset: Preset::Lasting,
         env: &env,
+        dialect: Default::default(),
     };
     for (text, pos) in cases {
         match check_source(&source("x.json", text), &options) {
@@ -666,7 +672,11 @@ mod properties {
 
     fn check_all(text: &str) {
         for preset in [Preset::Lasting, Preset::Handshake, Preset::PrecedingWait] {
-            let options = CheckOptions { preset, env: &env };
+            let options = CheckOptions {
+                preset,
+                env: &env,
+                dialect: Default::default(),
+            };
             let src = source("p.json", text);
             if let Ok(r) = check_source(&src, &options) {
                 for f in &r.findings {
@@ -743,6 +753,7 @@ fn errors_for_picks_each_entrys_own_errors() {
     let options = CheckOptions {
         preset: Preset::Lasting,
         env: &env,
+        dialect: Default::default(),
     };
     let report = check_source(&src, &options).expect("checks");
     let errors = |path: &str| -> Vec<&'static str> {
@@ -766,6 +777,7 @@ fn errors_for_picks_each_entrys_own_errors() {
     let main = CheckOptions {
         preset: Preset::Handshake,
         env: &env,
+        dialect: Default::default(),
     };
     let report = check_source(&src, &main).expect("checks");
     let a = entries

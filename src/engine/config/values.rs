@@ -5,23 +5,30 @@ use std::borrow::Cow;
 
 use crate::engine::policy::jsnum::{self, JsValue};
 
+use super::host::Host;
 use super::json::{Doc, Kind};
 use super::subst::substitute;
+use super::vars::{expand, Scope};
 use super::walk::RawEntry;
 
-/// A value's text at load: a string, decoded, with `${VAR}` substituted when its table does
-/// that.
+/// A value's text at load: a string, decoded, with its variables expanded as the host does
+/// (agent-framework: `${VAR}` substituted where its table does that).
 pub(crate) fn text_of<'t>(
     doc: &Doc<'t>,
     id: u32,
     entry: &RawEntry<'_>,
-    env: &dyn Fn(&str) -> Option<String>,
+    scope: &Scope<'_>,
 ) -> Option<Cow<'t, str>> {
     let s = doc.string(id)?;
-    if entry.table.substitutes_env() && s.contains("${") {
-        Some(Cow::Owned(substitute(&s, env).into_owned()))
-    } else {
-        Some(s)
+    if !s.contains("${") {
+        return Some(s);
+    }
+    match scope.host {
+        Host::AgentFramework if entry.table.substitutes_env() => {
+            Some(Cow::Owned(substitute(&s, scope.env).into_owned()))
+        }
+        Host::AgentFramework => Some(s),
+        _ => Some(Cow::Owned(expand(&s, scope).text)),
     }
 }
 
@@ -55,12 +62,7 @@ impl Js<'_> {
     }
 }
 
-pub(crate) fn js_of<'t>(
-    doc: &Doc<'t>,
-    id: u32,
-    entry: &RawEntry<'_>,
-    env: &dyn Fn(&str) -> Option<String>,
-) -> Js<'t> {
+pub(crate) fn js_of<'t>(doc: &Doc<'t>, id: u32, entry: &RawEntry<'_>, env: &Scope<'_>) -> Js<'t> {
     let scalar = |id: u32| -> Js<'t> {
         match doc.kind(id) {
             Kind::Null => Js::Null,

@@ -9,6 +9,7 @@ use super::duplicates::{duplicate_drafts, live_members, nested_duplicates};
 use super::entry::TableKind;
 use super::fields;
 use super::finding::Code;
+use super::host::Host;
 use super::json::{Doc, Kind, ROOT};
 use super::source::{LineIndex, Source};
 
@@ -65,6 +66,7 @@ fn table_kind(key: &str) -> Option<TableKind> {
         "mcplServers" => Some(TableKind::McplServers),
         "mcpServers" => Some(TableKind::McpServers),
         "servers" => Some(TableKind::Servers),
+        "context_servers" => Some(TableKind::ContextServers),
         _ => None,
     }
 }
@@ -80,7 +82,12 @@ struct Frame<'t> {
 pub(crate) type Visit<'v, 't> = dyn FnMut(RawEntry<'t>, &mut Vec<Draft>, usize) + 'v;
 
 /// Find every table and entry in `doc`, handing each entry to `visit`.
-pub(crate) fn load<'t>(source: &Source, doc: &Doc<'t>, visit: &mut Visit<'_, 't>) -> Loaded {
+pub(crate) fn load<'t>(
+    source: &Source,
+    doc: &Doc<'t>,
+    host: Host,
+    visit: &mut Visit<'_, 't>,
+) -> Loaded {
     let mut loaded = Loaded {
         lines: LineIndex::new(doc.text()),
         entries: 0,
@@ -89,7 +96,9 @@ pub(crate) fn load<'t>(source: &Source, doc: &Doc<'t>, visit: &mut Visit<'_, 't>
         plain_json_table: false,
         drafts: Vec::new(),
     };
+    // Policy-only overrides are agent-framework's (recipes and agent overlays).
     let overlay = source.name.ends_with(".agent.json");
+    let agent = host == Host::AgentFramework;
     let mut segs: Vec<Seg> = Vec::new();
     let mut stack: Vec<Frame<'t>> = Vec::new();
     if let Some(frame) = open_frame(doc, ROOT, &segs, &mut loaded) {
@@ -115,7 +124,15 @@ pub(crate) fn load<'t>(source: &Source, doc: &Doc<'t>, visit: &mut Visit<'_, 't>
             if let Some(kind) = table_kind(&key) {
                 segs.push(seg);
                 let path = render_path(doc, &segs);
-                let handled = read_table(doc, child, kind, &path, overlay, &mut loaded, visit);
+                let handled = read_table(
+                    doc,
+                    child,
+                    kind,
+                    &path,
+                    (overlay, agent),
+                    &mut loaded,
+                    visit,
+                );
                 segs.pop();
                 if handled {
                     continue;
@@ -190,14 +207,14 @@ fn read_table<'t>(
     table: u32,
     kind: TableKind,
     path: &str,
-    overlay: bool,
+    (overlay, agent): (bool, bool),
     loaded: &mut Loaded,
     visit: &mut Visit<'_, 't>,
 ) -> bool {
     let value_kind = doc.kind(table);
     match (kind, value_kind) {
         (_, Kind::Null) => return true,
-        (TableKind::Servers, k) if k != Kind::Object => return false,
+        (TableKind::Servers | TableKind::ContextServers, k) if k != Kind::Object => return false,
         (TableKind::McplServers, Kind::Array) | (_, Kind::Object) => {}
         _ => {
             let expects = if kind == TableKind::McplServers {
@@ -223,10 +240,10 @@ fn read_table<'t>(
     for entry in doc.children(table) {
         collect_numeric_secrets(doc, entry, &mut loaded.numeric_secrets);
     }
-    if kind != TableKind::Servers {
+    if !matches!(kind, TableKind::Servers | TableKind::ContextServers) {
         loaded.plain_json_table = true;
     }
-    let policy_only_allowed = kind.substitutes_env() || overlay;
+    let policy_only_allowed = agent && (kind.substitutes_env() || overlay);
     let table = Table {
         node: table,
         kind,

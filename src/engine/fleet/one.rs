@@ -66,6 +66,9 @@ mod tests {
             redact: vec![],
             include_disabled: false,
             http_era: None,
+            host: None,
+            workspace: None,
+            inputs: Vec::new(),
         }
     }
 

@@ -40,6 +40,12 @@ pub struct PlanOptions {
     pub include_disabled: bool,
     /// `--transport`: the HTTP era to speak instead of detecting it.
     pub http_era: Option<probe::http::Era>,
+    /// `--host` (`None`: detected from the file).
+    pub host: Option<config::Host>,
+    /// `--workspace`: what `${workspaceFolder}` stands for.
+    pub workspace: Option<std::path::PathBuf>,
+    /// `--input ID=VALUE` values for `${input:ID}` (secrets).
+    pub inputs: Vec<(String, String)>,
 }
 
 /// A configuration entry, as `--server` names it and where it is.
@@ -52,6 +58,9 @@ pub struct EntryRef {
     pub at: String,
     /// Its JSON path (`$.hosts.prod.mcplServers.files`).
     pub path: String,
+    /// The host whose dialect the file was read in (`--host`, or detected): `vscode`,
+    /// `claude-code`, `agent-framework`...
+    pub host: String,
 }
 
 /// One target, with everything its run needs.
@@ -129,7 +138,19 @@ impl PlanOptions {
         for r in &self.redact {
             redactor.add(r.clone());
         }
+        for (_, v) in &self.inputs {
+            redactor.add(v.clone());
+        }
         redactor
+    }
+
+    /// How configuration files are read: `--host`, `--workspace`, `--input`.
+    pub fn dialect(&self) -> config::Dialect<'_> {
+        config::Dialect {
+            host: self.host,
+            workspace: self.workspace.clone(),
+            inputs: &self.inputs,
+        }
     }
 
     /// The timings a run follows: `--interval`/`--cap` when given, else the entry's (host
@@ -226,6 +247,9 @@ pub fn entry_at(entry: &ServerEntry) -> String {
     format!("{}:{}:{}", entry.file, entry.line, entry.column)
 }
 
+/// The code of an entry not launched for an `${input:ID}` no `--input` gives.
+pub const INPUT_NOT_GIVEN: &str = "input-not-given";
+
 /// The label of an entry the host refuses.
 const REFUSED: &str = "refused by the host";
 
@@ -263,6 +287,34 @@ pub fn plan_entry(entry: &ServerEntry, report: &Report, opts: &PlanOptions) -> E
         code: code.as_str(),
         message: redactor.redact(message),
     };
+    if !entry.missing_inputs.is_empty() {
+        let names: Vec<String> = entry
+            .missing_inputs
+            .iter()
+            .map(|i| format!("`{i}`"))
+            .collect();
+        let message = format!(
+            "{} prompts for the input {} (`${{input:...}}`) when it starts this server; give \
+             {} (the value is never shown); nothing was launched",
+            entry.host.title(),
+            names.join(", "),
+            entry
+                .missing_inputs
+                .iter()
+                .map(|i| format!("--input {i}=VALUE"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+        return EntryPlan::Refused(
+            "not launched".into(),
+            vec![Refusal {
+                at: entry_at(entry),
+                path: entry.path.clone(),
+                code: INPUT_NOT_GIVEN,
+                message: redactor.redact(&message),
+            }],
+        );
+    }
     if let Some(refusals) = checker_refusals(entry, report, opts, &redactor) {
         return EntryPlan::Refused(REFUSED.into(), refusals);
     }
@@ -289,6 +341,7 @@ pub fn plan_entry(entry: &ServerEntry, report: &Report, opts: &PlanOptions) -> E
             id: qualified_id(entry),
             at: entry_at(entry),
             path: entry.path.clone(),
+            host: entry.host.name().to_string(),
         }),
     }))
 }
@@ -336,12 +389,18 @@ fn bound_target(entry: &ServerEntry) -> Result<(Target, Protocol), String> {
             let Some(command) = &binding.command else {
                 return Err("the stdio transport requires command".into());
             };
-            let env = probe::hostenv::build(std::env::vars_os(), entry.inherit_env, &entry.env);
+            let env = probe::hostenv::build_for(
+                entry.env_rule,
+                std::env::vars_os(),
+                entry.inherit_env,
+                &entry.env,
+                &entry.env_unset,
+            );
             let target = Target::Stdio(StdioTarget {
                 command: command.into(),
                 args: binding.args.iter().map(OsString::from).collect(),
                 env: Some(env),
-                cwd: None,
+                cwd: entry.cwd.clone(),
             });
             let protocol = match binding.family {
                 EngineKind::Legacy => Protocol::Legacy,
@@ -356,7 +415,13 @@ fn bound_target(entry: &ServerEntry) -> Result<(Target, Protocol), String> {
                     binding.transport.as_str()
                 ));
             };
-            probe::urls::target_for_url(url, entry.token.clone()).map_err(|e| e.to_string())
+            let (target, protocol) =
+                probe::urls::target_for_url(url, entry.token.clone()).map_err(|e| e.to_string())?;
+            let target = match target {
+                Target::Http(t) if binding.sse => Target::Http(t.with_era(probe::http::Era::Sse)),
+                t => t,
+            };
+            Ok((target, protocol))
         }
     }
 }
@@ -369,6 +434,7 @@ pub fn load_config(
     let options = CheckOptions {
         preset: opts.check_preset(),
         env: &config::process_env,
+        dialect: opts.dialect(),
     };
     let (entries, report) = config::load_and_check(file, &options)?;
     if entries.is_empty() {

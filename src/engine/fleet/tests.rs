@@ -20,6 +20,9 @@ fn options(rule: Preset) -> PlanOptions {
         redact: vec!["redacted-on-the-command-line".into()],
         include_disabled: false,
         http_era: None,
+        host: None,
+        workspace: None,
+        inputs: Vec::new(),
     }
 }
 
@@ -30,6 +33,7 @@ fn loaded(name: &str, text: &str, opts: &PlanOptions) -> (Vec<ServerEntry>, Repo
     let check = CheckOptions {
         preset: opts.check_preset(),
         env: &|_| None,
+        dialect: Default::default(),
     };
     let entries = config::load_servers_from(&source, &|_| None).expect("parses");
     let report = config::check_source(&source, &check).expect("parses");

@@ -7,6 +7,7 @@ use std::time::Duration;
 use serde_json::{json, Map, Value};
 use tokio::time::Instant;
 
+use super::bounded_json;
 use super::model::{Family, Protocol, ServerInfo};
 use crate::engine::folded::short_text;
 use crate::engine::redact::Redactor;
@@ -122,9 +123,10 @@ pub fn classify(bytes: &[u8]) -> Incoming {
     }
     // Invalid UTF-8 is decoded as the host's Node does (each bad sequence a U+FFFD), not
     // refused: a server whose name has a stray byte still connects.
+    // Parsed without a second copy of its bulk: long strings are cut (see `bounded_json`).
     let parsed = match std::str::from_utf8(bytes) {
-        Ok(text) => serde_json::from_str::<Value>(text),
-        Err(_) => serde_json::from_str::<Value>(&String::from_utf8_lossy(bytes)),
+        Ok(text) => bounded_json::parse(text),
+        Err(_) => bounded_json::parse(&String::from_utf8_lossy(bytes)),
     };
     match parsed {
         Ok(v) if v.get("jsonrpc").and_then(Value::as_str) == Some("2.0") => Incoming::Message(v),

@@ -3,6 +3,8 @@
 
 use std::ffi::{OsStr, OsString};
 
+use crate::engine::config::EnvRule;
+
 /// Variables passed through by name.
 const ALLOWED: &[&str] = &[
     "PATH",
@@ -60,6 +62,39 @@ pub fn build(
         let k = OsString::from(k);
         out.retain(|(existing, _)| *existing != k);
         out.push((k, OsString::from(v)));
+    }
+    out
+}
+
+/// The child's whole environment under a host's rule: agent-framework's allowlist (or
+/// `inherit`), the whole environment (most hosts), or `PATH` alone (Cline); then `unset`
+/// removed and the entry's `env` on top.
+pub fn build_for(
+    rule: EnvRule,
+    caller: impl IntoIterator<Item = (OsString, OsString)>,
+    inherit: bool,
+    entry_env: &[(String, String)],
+    unset: &[String],
+) -> Vec<(OsString, OsString)> {
+    let caller: Vec<(OsString, OsString)> = caller
+        .into_iter()
+        .filter(|(k, _)| rule != EnvRule::PathOnly || k == "PATH")
+        .collect();
+    let path = caller.iter().find(|(k, _)| k == "PATH").cloned();
+    let inherit = inherit || rule != EnvRule::Allowlist;
+    let mut out = build(caller, inherit, &[]);
+    out.retain(|(k, _)| !unset.iter().any(|u| k == u.as_str()));
+    for (k, v) in entry_env {
+        let k = OsString::from(k);
+        out.retain(|(existing, _)| *existing != k);
+        out.push((k, OsString::from(v)));
+    }
+    if rule == EnvRule::PathOnly {
+        // Cline puts its own PATH last, over the entry's (`{...config.env, PATH}`).
+        if let Some(path) = path {
+            out.retain(|(k, _)| k != "PATH");
+            out.push(path);
+        }
     }
     out
 }

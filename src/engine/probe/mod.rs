@@ -20,6 +20,7 @@
 //!   wait and alert, and reports [`Event`]s to a sink. It never prints.
 //! - [`run_record`]: what a run keeps ([`ProbeRun`], [`Launch`]); [`verdict`] judges it.
 
+pub mod bounded_json;
 pub mod dial;
 pub mod endpoint;
 pub mod events;

@@ -177,6 +177,19 @@ pub fn judge(run: &ProbeRun, engine: EngineKind, settle_ms: f64) -> Verdict {
     };
     let scenario = scenario_of(&judged, settle_ms);
     let predictions = predictions(run, engine, &scenario);
+    if pattern == Pattern::StayedUp && run.finish == Finish::Interrupted {
+        // Stopped from outside while up: no all-clear, nothing says how long it stays up.
+        return Verdict {
+            pattern: Pattern::Unknown,
+            sentence: format!(
+                "interrupted while still up: {}; too soon to judge how long it stays up",
+                parts.join("; ")
+            ),
+            short: "interrupted while still up".to_string(),
+            scenario: Some(scenario),
+            predictions,
+        };
+    }
     Verdict {
         pattern,
         sentence: parts.join("; "),

@@ -186,11 +186,12 @@ impl WsTransport<'_> {
             Incoming::NotJsonRpc => {
                 self.noise.non_json_lines += 1;
                 if self.noise.samples.len() < NOISE_SAMPLES {
-                    let text = match msg {
-                        Message::Text(t) => t.as_str().to_string(),
+                    // A sample is a few hundred characters: never a copy of the whole frame.
+                    let sampled = match msg {
+                        Message::Text(t) => sample(t.as_str(), &self.redactor),
                         _ => format!("(binary frame, {} bytes)", bytes.len()),
                     };
-                    self.noise.samples.push(sample(&text, &self.redactor));
+                    self.noise.samples.push(sampled);
                 }
                 None
             }
@@ -319,10 +320,15 @@ impl Transport for WsTransport<'_> {
     }
 }
 
-/// A redacted, shortened sample of server text.
+/// A redacted, shortened sample of server text (only its start is read).
 fn sample(text: &str, redactor: &Redactor) -> String {
-    let redacted = redactor.redact(text.trim_end());
-    if redacted.chars().count() > SAMPLE_CHARS {
+    let text = text.trim_end();
+    let margin = SAMPLE_CHARS + redactor.longest().max(4096);
+    let (redacted, cut) = match text.char_indices().nth(margin) {
+        None => (redactor.redact(text), false),
+        Some((end, _)) => (redactor.redact_cut(&text[..end]), true),
+    };
+    if cut || redacted.chars().count() > SAMPLE_CHARS {
         let mut s: String = redacted.chars().take(SAMPLE_CHARS).collect();
         s.push('…');
         s
@@ -391,8 +397,23 @@ fn ws_error(e: &tungstenite::Error) -> String {
     }
 }
 
+/// What tungstenite puts in place of a close frame whose code no close frame may carry (999,
+/// 1005, 1006, 1015, 5000...): the code it reports instead, and its reason. The code the server
+/// sent is not kept.
+const INVALID_CODE_STAND_IN: (u16, &str) = (1002, "Protocol violation");
+
 /// How a close frame ended the connection (reason redacted).
 fn close_ended(frame: Option<&CloseFrame>, redactor: &Redactor) -> Ended {
+    if let Some(f) = frame {
+        if (u16::from(f.code), f.reason.as_str()) == INVALID_CODE_STAND_IN {
+            // Not the server's 1002: the library's stand-in for an invalid code.
+            return Ended::TransportError {
+                reason: "the server sent an invalid close code (one no close frame may \
+                         carry, such as 999 or 1005; read as 1002 \"Protocol violation\")"
+                    .into(),
+            };
+        }
+    }
     match frame {
         Some(f) => Ended::WsClose {
             code: u16::from(f.code),

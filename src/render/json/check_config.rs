@@ -15,6 +15,8 @@ pub const SCHEMA_VERSION: u32 = 1;
 pub(crate) struct JsonFile<'a> {
     /// The file as named (`<stdin>`, or `--stdin-filename`'s name, for standard input).
     file: &'a str,
+    /// The host whose dialect it was read in (`--host`, or detected from its name and shape).
+    host: &'a str,
     /// Server entries found in it.
     servers: usize,
     errors: usize,
@@ -60,6 +62,7 @@ pub fn json(reports: &[Report], errors: &[LoadError], totals: &Totals, preset: &
             .iter()
             .map(|r| JsonFile {
                 file: &r.file,
+                host: r.host.name(),
                 servers: r.servers,
                 errors: r.errors(),
                 warnings: r.warnings(),

@@ -5,7 +5,7 @@
 //! never reach here (the engine masks them).
 
 use crate::engine::config::Totals;
-use crate::engine::config::{Finding, LoadError, Report, Severity, Snippet};
+use crate::engine::config::{Finding, Host, LoadError, Report, Severity, Snippet};
 
 use crate::render::sanitize::sanitize;
 use crate::render::style;
@@ -180,6 +180,14 @@ pub fn human(reports: &[Report], totals: &Totals, color: bool, quiet: bool) -> S
     }
     if quiet {
         return out;
+    }
+    for r in reports.iter().filter(|r| r.host != Host::AgentFramework) {
+        out.push_str(&format!(
+            "note: {} is read as {} reads it (--host {})\n",
+            sanitize(&r.file),
+            r.host.title(),
+            r.host.name()
+        ));
     }
     let line = summary_line(totals);
     let painted = if totals.errors > 0 {

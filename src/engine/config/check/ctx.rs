@@ -5,6 +5,8 @@ use std::path::Path;
 use crate::engine::policy::Preset;
 
 use super::super::json::Doc;
+use super::super::source::Source;
+use super::super::vars::Scope;
 
 pub(super) const INTERVAL: &str = "reconnectIntervalMs";
 pub(super) const CAP: &str = "reconnectMaxIntervalMs";
@@ -17,6 +19,9 @@ pub(super) fn refuses_bad_timings(preset: Preset) -> bool {
 pub(super) struct Ctx<'a, 't> {
     pub doc: &'a Doc<'t>,
     pub preset: Preset,
-    pub env: &'a dyn Fn(&str) -> Option<String>,
+    pub scope: &'a Scope<'a>,
+    pub source: &'a Source,
+    /// The ids the file's top-level `inputs` declares (VS Code).
+    pub inputs: Vec<String>,
     pub dir: &'a Path,
 }

@@ -13,6 +13,7 @@ use super::super::values::{js_of, truthy, Js};
 use super::super::walk::RawEntry;
 use super::cleartext::cleartext;
 use super::ctx::Ctx;
+use super::dialect::dialect_checks;
 use super::timings::check_timings;
 use super::types::field_types;
 use super::unknown::{hidden_launch_fields, unknown_fields};
@@ -41,7 +42,7 @@ pub(super) fn check_entry(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, out: &mut Vec<Dra
     let typos = unknown_fields(ctx, e, out);
 
     // Binding and protocol.
-    let resolved = (!e.is_override).then(|| resolve(doc, e, ctx.dir, ctx.env));
+    let resolved = (!e.is_override).then(|| resolve(doc, e, ctx.dir, ctx.scope));
     if let Some(r) = &resolved {
         for p in &r.problems {
             let mut message = p.message.clone();
@@ -59,6 +60,9 @@ pub(super) fn check_entry(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, out: &mut Vec<Dra
 
     field_types(ctx, e, out);
 
+    // The host's own dialect: variables, inputs, envFile, secrets, launchers.
+    dialect_checks(ctx, e, binding, out);
+
     // Modern-only rules.
     if let Some(b) = binding.filter(|b| b.family == EngineKind::Modern) {
         modern_rules(ctx, e, b, out);
@@ -72,7 +76,7 @@ pub(super) fn check_entry(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, out: &mut Vec<Dra
     // `reconnect`.
     let reconnect = e
         .get_set(doc, "reconnect")
-        .map(|id| (id, js_of(doc, id, e, ctx.env)));
+        .map(|id| (id, js_of(doc, id, e, ctx.scope)));
     let legacy_on = reconnect.as_ref().is_some_and(|(_, js)| truthy(js));
     if let Some((id, js)) = &reconnect {
         reconnect_not_boolean(doc, e, *id, js, legacy_on, family, out);

@@ -10,13 +10,15 @@ use crate::engine::redact::Redactor;
 use super::draft::Draft;
 use super::entries::add_entry_secrets;
 use super::finding::{Code, Finding, Report};
-use super::json::{Doc, ROOT};
+use super::json::{Doc, Kind, ROOT};
 use super::snippet;
 use super::source::Source;
+use super::vars::{Dialect, Scope};
 use super::walk::{load, Loaded};
 
 mod cleartext;
 mod ctx;
+mod dialect;
 mod entry;
 mod timings;
 mod types;
@@ -30,26 +32,35 @@ pub struct CheckOptions<'e> {
     pub preset: Preset,
     /// Looks up an environment variable for `${VAR}` substitution.
     pub env: &'e dyn Fn(&str) -> Option<String>,
+    /// The host whose dialect the file is read in, its workspace folder and inputs.
+    pub dialect: Dialect<'e>,
 }
 
 /// Every finding of a loaded document.
-pub(crate) fn check(source: &Source, doc: &Doc<'_>, options: &CheckOptions<'_>) -> Report {
+pub(crate) fn check(
+    source: &Source,
+    doc: &Doc<'_>,
+    options: &CheckOptions<'_>,
+    scope: &Scope<'_>,
+) -> Report {
     let ctx = Ctx {
         doc,
         preset: options.preset,
-        env: options.env,
+        scope,
         dir: &source.dir,
+        source,
+        inputs: declared_inputs(doc),
     };
     // Each entry is checked as it is found; its secrets are kept only when it has findings.
     let mut redactors: HashMap<String, Redactor> = HashMap::new();
-    let mut loaded = load(source, doc, &mut |entry, drafts, mark| {
+    let mut loaded = load(source, doc, scope.host, &mut |entry, drafts, mark| {
         entry::check_entry(&ctx, &entry, drafts);
         if drafts[mark..]
             .iter()
             .any(|d| d.server.as_deref() == Some(entry.id.as_str()))
         {
             let r = redactors.entry(entry.id.clone()).or_default();
-            add_entry_secrets(doc, &entry, options.env, r);
+            add_entry_secrets(doc, &entry, scope, r);
         }
     });
     let mut drafts = std::mem::take(&mut loaded.drafts);
@@ -95,7 +106,26 @@ pub(crate) fn check(source: &Source, doc: &Doc<'_>, options: &CheckOptions<'_>) 
             });
         }
     }
-    finish(source, doc, &loaded, drafts, &redactors)
+    finish(source, doc, &loaded, drafts, &redactors, scope)
+}
+
+/// The ids the top-level `inputs` array declares (VS Code's prompted values).
+fn declared_inputs(doc: &Doc<'_>) -> Vec<String> {
+    if doc.kind(ROOT) != Kind::Object {
+        return Vec::new();
+    }
+    let Some(inputs) = doc
+        .children(ROOT)
+        .find(|&id| doc.key(id).as_deref() == Some("inputs"))
+    else {
+        return Vec::new();
+    };
+    doc.children(inputs)
+        .filter(|&i| doc.kind(i) == Kind::Object)
+        .flat_map(|i| doc.children(i))
+        .filter(|&m| doc.key(m).as_deref() == Some("id"))
+        .filter_map(|m| doc.string(m).map(|s| s.into_owned()))
+        .collect()
 }
 
 /// Positions, snippets and redaction; findings in document order.
@@ -105,6 +135,7 @@ fn finish(
     loaded: &Loaded,
     mut drafts: Vec<Draft>,
     redactors: &HashMap<String, Redactor>,
+    scope: &Scope<'_>,
 ) -> Report {
     drafts.sort_by_key(|d| {
         (
@@ -146,6 +177,7 @@ fn finish(
         .collect();
     Report {
         file: source.name.clone(),
+        host: scope.host,
         servers: loaded.entries,
         findings,
     }

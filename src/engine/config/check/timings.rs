@@ -59,7 +59,7 @@ pub(super) fn check_timings(
     let doc = ctx.doc;
     let read = |name: &'static str, default: f64| -> Option<Timing<'_>> {
         let id = e.get_set(doc, name)?;
-        let js = js_of(doc, id, e, ctx.env);
+        let js = js_of(doc, id, e, ctx.scope);
         let ms = read_timing(Some(&js.value()), default);
         Some(Timing {
             name,

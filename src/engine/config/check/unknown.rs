@@ -22,7 +22,9 @@ pub(super) fn unknown_fields(
     let doc = ctx.doc;
     let mut typos = Vec::new();
     for (name, id) in &e.fields {
-        if fields::entry_field(e.table, name).is_some() {
+        if fields::entry_field(e.table, name).is_some()
+            || ctx.scope.host.extra_fields().contains(&name.as_ref())
+        {
             continue;
         }
         let meant = fields::suggest_entry_field(e.table, name);

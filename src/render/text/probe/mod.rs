@@ -58,11 +58,14 @@ pub fn write_text_to(
         .map(|t| format!(", lasting after {}", format_ms(t)))
         .unwrap_or_else(|| ", every handshake resets the count".into());
     let entry = ctx.entry.map_or(String::new(), |e| {
+        let host =
+            crate::engine::config::Host::from_name(&e.host).map_or(e.host.as_str(), |h| h.title());
         format!(
-            "entry {} ({}, {}): ",
+            "entry {} ({}, {}) as {} reads it: ",
             sanitize(&e.id),
             sanitize(&e.at),
-            sanitize(&e.path)
+            sanitize(&e.path),
+            sanitize(host)
         )
     });
     let head = format!(

@@ -1,0 +1,348 @@
+//! The checks of a host's own dialect (hosts.md section 3.3, copied into
+//! `tests/reference/hosts-dialects.md`): variables the host does not expand or that are unset,
+//! inputs no `inputs` entry declares, a missing `envFile`, secrets written into the file,
+//! launchers a desktop host will not find on its PATH, and Windows-only commands on Unix.
+
+use super::super::draft::{short, Draft};
+use super::super::entries::env_file_of;
+use super::super::entry::{Binding, Transport};
+use super::super::finding::Code;
+use super::super::host::{Host, VarForm};
+use super::super::json::{Doc, Kind};
+use super::super::vars::{classify, refs, Kind as RefKind};
+use super::super::walk::RawEntry;
+use super::ctx::Ctx;
+
+/// Every dialect finding of one entry.
+pub(super) fn dialect_checks(
+    ctx: &Ctx<'_, '_>,
+    e: &RawEntry<'_>,
+    binding: Option<&Binding>,
+    out: &mut Vec<Draft>,
+) {
+    literal_secrets(ctx, e, out);
+    if ctx.scope.host == Host::AgentFramework {
+        return;
+    }
+    variables(ctx, e, out);
+    if let Some((id, path)) = env_file_of(ctx.source, ctx.doc, e, ctx.scope) {
+        if !path.is_file() {
+            let shown = match ctx
+                .scope
+                .workspace
+                .as_ref()
+                .and_then(|w| path.strip_prefix(w).ok())
+            {
+                Some(rel) => format!("{} in the workspace folder", rel.display()),
+                None => path.display().to_string(),
+            };
+            out.push(at(
+                ctx.doc,
+                e,
+                id,
+                Code::EnvFileMissing,
+                "envFile",
+                format!(
+                    "`envFile` names {}, which does not exist: {} cannot read the server's \
+                     variables and does not start it",
+                    short(&shown),
+                    ctx.scope.host.title()
+                ),
+            ));
+        }
+    }
+    if let Some(b) = binding.filter(|b| b.transport == Transport::Stdio) {
+        launcher(ctx, e, b, out);
+    }
+}
+
+fn at(doc: &Doc<'_>, e: &RawEntry<'_>, id: u32, code: Code, field: &str, message: String) -> Draft {
+    Draft::at_value(doc, id, code, e.field_path(field), message)
+        .server(&e.id)
+        .field(field)
+}
+
+/// Every string value of the entry, with the top-level field it is under.
+fn strings<'e>(doc: &Doc<'_>, e: &'e RawEntry<'_>) -> Vec<(&'e str, u32)> {
+    let mut out = Vec::new();
+    for (name, id) in &e.fields {
+        let mut stack = vec![*id];
+        while let Some(n) = stack.pop() {
+            match doc.kind(n) {
+                Kind::String => out.push((name.as_ref(), n)),
+                Kind::Array | Kind::Object => stack.extend(doc.children(n)),
+                _ => {}
+            }
+        }
+    }
+    out.sort_by_key(|(_, id)| doc.node(*id).start());
+    out
+}
+
+/// What the host reads instead of a form it does not expand.
+fn instead(host: Host, form: Option<VarForm>, name: &str) -> String {
+    let env_form = if host.expands(VarForm::Env) {
+        Some(format!("`${{env:{name}}}`"))
+    } else if host.expands(VarForm::Plain) {
+        Some(format!("`${{{name}}}`"))
+    } else {
+        None
+    };
+    match (form, env_form) {
+        (Some(VarForm::Plain | VarForm::Env | VarForm::Default), Some(f)) => {
+            format!("; for an environment variable {} reads {f}", host.title())
+        }
+        _ => String::new(),
+    }
+}
+
+/// `${...}` references: not expanded by this host, unset, or an undeclared input.
+fn variables(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, out: &mut Vec<Draft>) {
+    let doc = ctx.doc;
+    let host = ctx.scope.host;
+    for (field, id) in strings(doc, e) {
+        let Some(text) = doc.string(id) else {
+            continue;
+        };
+        for r in refs(&text) {
+            let written = short(&text[r.start..r.end]);
+            if host.expands_none() {
+                out.push(at(
+                    doc,
+                    e,
+                    id,
+                    Code::VariableNotExpanded,
+                    field,
+                    format!(
+                        "{} expands no variables: the server gets `{written}` as written, not \
+                         a value (write the value itself, or launch through a wrapper that \
+                         reads it from the environment)",
+                        host.title()
+                    ),
+                ));
+                continue;
+            }
+            match classify(r.inner, host) {
+                RefKind::Known(form, name) if host.expands(form) => {
+                    known(ctx, e, id, field, form, name, &written, out)
+                }
+                kind => {
+                    let (form, name) = match kind {
+                        RefKind::Known(f, n) => (Some(f), n),
+                        RefKind::Unknown => (None, r.inner),
+                    };
+                    out.push(at(
+                        doc,
+                        e,
+                        id,
+                        Code::VariableUnsupported,
+                        field,
+                        format!(
+                            "{} does not expand `{written}`: the server gets it as written{}",
+                            host.title(),
+                            instead(host, form, &short(name))
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// A reference the host expands: an input must be declared, a variable set.
+#[allow(clippy::too_many_arguments)]
+fn known(
+    ctx: &Ctx<'_, '_>,
+    e: &RawEntry<'_>,
+    id: u32,
+    field: &str,
+    form: VarForm,
+    name: &str,
+    written: &str,
+    out: &mut Vec<Draft>,
+) {
+    let host = ctx.scope.host;
+    match form {
+        VarForm::Input if !ctx.inputs.iter().any(|i| i == name) => out.push(at(
+            ctx.doc,
+            e,
+            id,
+            Code::InputUndeclared,
+            field,
+            format!(
+                "`{written}` names an input that no entry of `inputs` declares: {} cannot \
+                 prompt for it and does not start the server (declare {{\"type\": \
+                 \"promptString\", \"id\": \"{}\", \"password\": true}})",
+                host.title(),
+                short(name)
+            ),
+        )),
+        VarForm::Plain | VarForm::Env if (ctx.scope.env)(name).is_none() => {
+            let becomes = if form == VarForm::Plain {
+                "stays as written"
+            } else {
+                "becomes the empty string"
+            };
+            out.push(at(
+                ctx.doc,
+                e,
+                id,
+                Code::VariableUnset,
+                field,
+                format!(
+                    "`{written}` names a variable that is not set here: under {} it {becomes} \
+                     unless the variable is set where the host runs",
+                    host.title()
+                ),
+            ));
+        }
+        _ => {}
+    }
+}
+
+/// A token-looking value, or a URL with a password, written in `env` or `args`.
+fn literal_secrets(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, out: &mut Vec<Draft>) {
+    let doc = ctx.doc;
+    for field in ["env", "args"] {
+        let Some(table) = e.get_set(doc, field) else {
+            continue;
+        };
+        if !matches!(doc.kind(table), Kind::Object | Kind::Array) {
+            continue;
+        }
+        for id in doc.children(table) {
+            let Some(text) = doc.string(id) else {
+                continue;
+            };
+            let what = if crate::engine::redact::mask_token_shapes(&text) != text.as_ref() {
+                "a token (a known token shape: GitHub, OpenAI or Anthropic, Slack, AWS or a JWT)"
+            } else if has_url_password(&text) {
+                "a URL with a password (`scheme://user:password@`)"
+            } else {
+                continue;
+            };
+            let place = match doc.key(id) {
+                Some(k) if field == "env" => format!("`env.{}`", short(&k)),
+                _ => "an argument".to_string(),
+            };
+            out.push(at(
+                doc,
+                e,
+                id,
+                Code::LiteralSecret,
+                field,
+                format!(
+                    "{place} holds {what} written into the file: whoever reads the file (or its \
+                     history) has it; take it from an input, an env file or a variable the \
+                     host expands"
+                ),
+            ));
+        }
+    }
+}
+
+/// Whether `text` holds a `scheme://user:password@host` URL.
+fn has_url_password(text: &str) -> bool {
+    let mut from = 0;
+    while let Some(off) = text[from..].find("://") {
+        let at = from + off;
+        let start = text[..at]
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')))
+            .map_or(0, |i| i + 1);
+        let end = text[at..]
+            .find(|c: char| c.is_whitespace() || c == '"' || c == '\'')
+            .map_or(text.len(), |i| at + i);
+        if let Ok(u) = url::Url::parse(&text[start..end]) {
+            if u.password().is_some_and(|p| !p.is_empty()) {
+                return true;
+            }
+        }
+        from = at + 3;
+    }
+    false
+}
+
+/// `npx`, `uvx` and the like by bare name on a host without the shell's PATH; `cmd /c` or a
+/// `.cmd` shim on Unix.
+fn launcher(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, b: &Binding, out: &mut Vec<Draft>) {
+    let (doc, host) = (ctx.doc, ctx.scope.host);
+    let Some(command) = b.command.as_deref() else {
+        return;
+    };
+    let Some(id) = e.get_set(doc, "command") else {
+        return;
+    };
+    let lower = command.to_ascii_lowercase();
+    let first_arg = b.args.first().map(|a| a.to_ascii_lowercase());
+    let cmd_c = matches!(lower.as_str(), "cmd" | "cmd.exe") && first_arg.as_deref() == Some("/c");
+    let shim = lower.ends_with(".cmd") || lower.ends_with(".bat");
+    if cfg!(unix) && (cmd_c || shim) {
+        let form = if cmd_c {
+            "`cmd /c`".to_string()
+        } else {
+            format!("`{}`", short(command))
+        };
+        out.push(at(
+            doc,
+            e,
+            id,
+            Code::WindowsOnlyCommand,
+            "command",
+            format!(
+                "{form} is a Windows-only form, and this file is read on a Unix host: the \
+                 launch fails (spawn ENOENT); launch the program itself (e.g. `npx ...`)"
+            ),
+        ));
+    }
+    const LAUNCHERS: &[&str] = &["npx", "uvx", "uv", "node", "npm", "bunx", "pnpx"];
+    if host.lacks_shell_path() && LAUNCHERS.contains(&command) {
+        let found = which(command, (ctx.scope.env)("PATH").as_deref())
+            .map(|p| format!("; here it is {}: give that path", short(&p)))
+            .unwrap_or_default();
+        out.push(at(
+            doc,
+            e,
+            id,
+            Code::LauncherWithoutShellPath,
+            "command",
+            format!(
+                "{} launches servers without your login shell's PATH, so `{command}` from \
+                 nvm, asdf, mise, Homebrew or ~/.local/bin is not found (spawn {command} \
+                 ENOENT){found}",
+                host.title()
+            ),
+        ));
+    }
+}
+
+/// Where `PATH` finds `command`.
+fn which(command: &str, path: Option<&str>) -> Option<String> {
+    path?
+        .split(':')
+        .filter(|d| !d.is_empty())
+        .map(|d| std::path::Path::new(d).join(command))
+        .find(|p| p.is_file())
+        .map(|p| p.display().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn url_passwords_are_found_inside_arguments() {
+        for yes in [
+            "postgres://u:p4ss@db/x",
+            "--db=mysql://root:secret@127.0.0.1:3306/app",
+            "DATABASE_URL=redis://:pw@cache:6379",
+        ] {
+            assert!(super::has_url_password(yes), "{yes}");
+        }
+        for no in [
+            "https://host/mcp",
+            "postgres://user@db/x",
+            "not a url",
+            "a://",
+        ] {
+            assert!(!super::has_url_password(no), "{no}");
+        }
+    }
+}
