@@ -294,11 +294,11 @@ _mcpl__doctor() {
                     return 0
                     ;;
                 --preset)
-                    COMPREPLY=($(compgen -W "reset-on-handshake lasting bounded preceding-wait kubernetes docker pm2 supervisord systemd mcp-sdk-http" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "reset-on-handshake lasting bounded preceding-wait kubernetes docker pm2 supervisord systemd mcp-sdk-http claude-code-remote claude-code-stdio claude-desktop vscode vscode-http cline-http cline-stdio copilot-cli ts-sdk-sse hermes" -- "${cur}"))
                     return 0
                     ;;
                 -p)
-                    COMPREPLY=($(compgen -W "reset-on-handshake lasting bounded preceding-wait kubernetes docker pm2 supervisord systemd mcp-sdk-http" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "reset-on-handshake lasting bounded preceding-wait kubernetes docker pm2 supervisord systemd mcp-sdk-http claude-code-remote claude-code-stdio claude-desktop vscode vscode-http cline-http cline-stdio copilot-cli ts-sdk-sse hermes" -- "${cur}"))
                     return 0
                     ;;
                 --interval)
@@ -426,15 +426,15 @@ _mcpl__doctor() {
             fi
             case "${prev}" in
                 --preset)
-                    COMPREPLY=($(compgen -W "reset-on-handshake lasting bounded preceding-wait kubernetes docker pm2 supervisord systemd mcp-sdk-http" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "reset-on-handshake lasting bounded preceding-wait kubernetes docker pm2 supervisord systemd mcp-sdk-http claude-code-remote claude-code-stdio claude-desktop vscode vscode-http cline-http cline-stdio copilot-cli ts-sdk-sse hermes" -- "${cur}"))
                     return 0
                     ;;
                 -p)
-                    COMPREPLY=($(compgen -W "reset-on-handshake lasting bounded preceding-wait kubernetes docker pm2 supervisord systemd mcp-sdk-http" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "reset-on-handshake lasting bounded preceding-wait kubernetes docker pm2 supervisord systemd mcp-sdk-http claude-code-remote claude-code-stdio claude-desktop vscode vscode-http cline-http cline-stdio copilot-cli ts-sdk-sse hermes" -- "${cur}"))
                     return 0
                     ;;
                 --compare)
-                    COMPREPLY=($(compgen -W "reset-on-handshake lasting bounded preceding-wait kubernetes docker pm2 supervisord systemd mcp-sdk-http" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "reset-on-handshake lasting bounded preceding-wait kubernetes docker pm2 supervisord systemd mcp-sdk-http claude-code-remote claude-code-stdio claude-desktop vscode vscode-http cline-http cline-stdio copilot-cli ts-sdk-sse hermes" -- "${cur}"))
                     return 0
                     ;;
                 --engine)

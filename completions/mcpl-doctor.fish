@@ -45,7 +45,17 @@ docker\t'Docker\'s restart=always'
 pm2\t'PM2 with exp_backoff_restart_delay'
 supervisord\t'supervisord'
 systemd\t'systemd Restart=on-failure'
-mcp-sdk-http\t'The MCP TypeScript SDK\'s HTTP reconnection'"
+mcp-sdk-http\t'The MCP TypeScript SDK\'s HTTP reconnection'
+claude-code-remote\t'Claude Code\'s remote servers: 1, 2, 4, 8, 16 s, then failed'
+claude-code-stdio\t'Claude Code\'s stdio servers: relaunched on the next tool call'
+claude-desktop\t'Claude Desktop: never relaunches'
+vscode\t'VS Code: relaunches a stopped server on its next use'
+vscode-http\t'VS Code\'s HTTP back-channel: min(n s, 30 s), without end'
+cline-http\t'Cline over HTTP: 2, 4, 8, 16, 32, 64 s, then disconnected'
+cline-stdio\t'Cline\'s stdio servers: never relaunched; 60 s to start'
+copilot-cli\t'GitHub Copilot CLI: never relaunches; 60 s to initialize'
+ts-sdk-sse\t'The TypeScript SDK\'s SSE stream: 1 s x1.5 to 30 s, 2 retries'
+hermes\t'Hermes agent: 1-16 s, 5 tries, the count never reset'"
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l compare -d 'Summaries of several rules side by side, one column each (comma-separated)' -r -f -a "reset-on-handshake\t'Older hosts: every completed handshake resets the failure count'
 lasting\t'Hosts with the lasting-connection fix: a connection resets the count once it has lasted the cap (at least 5 min)'
 bounded\t'Proposed: lasting after the cap, at least 5 min and at most 1 h'
@@ -55,7 +65,17 @@ docker\t'Docker\'s restart=always'
 pm2\t'PM2 with exp_backoff_restart_delay'
 supervisord\t'supervisord'
 systemd\t'systemd Restart=on-failure'
-mcp-sdk-http\t'The MCP TypeScript SDK\'s HTTP reconnection'"
+mcp-sdk-http\t'The MCP TypeScript SDK\'s HTTP reconnection'
+claude-code-remote\t'Claude Code\'s remote servers: 1, 2, 4, 8, 16 s, then failed'
+claude-code-stdio\t'Claude Code\'s stdio servers: relaunched on the next tool call'
+claude-desktop\t'Claude Desktop: never relaunches'
+vscode\t'VS Code: relaunches a stopped server on its next use'
+vscode-http\t'VS Code\'s HTTP back-channel: min(n s, 30 s), without end'
+cline-http\t'Cline over HTTP: 2, 4, 8, 16, 32, 64 s, then disconnected'
+cline-stdio\t'Cline\'s stdio servers: never relaunched; 60 s to start'
+copilot-cli\t'GitHub Copilot CLI: never relaunches; 60 s to initialize'
+ts-sdk-sse\t'The TypeScript SDK\'s SSE stream: 1 s x1.5 to 30 s, 2 retries'
+hermes\t'Hermes agent: 1-16 s, 5 tries, the count never reset'"
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -s e -l engine -d 'Which of the host\'s engines: alert wording (MCPL/MCP), whether a reconnect waits for the policy exchange to settle (legacy), and under reset-on-handshake whether waits are clamped to the timer limit (the modern engine clamps)' -r -f -a "legacy\t'MCP 2024-11-05 `initialize` with MCPL; alerts read `MCPL server ...`'
 modern\t'MCP 2026-07-28 `server/discover`; alerts read `MCP server ...`'"
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -s i -l interval -d 'The backoff\'s base (`reconnectIntervalMs`). Default: the rule\'s own (5 s for the host)' -r
@@ -127,7 +147,17 @@ docker\t'Docker\'s restart=always'
 pm2\t'PM2 with exp_backoff_restart_delay'
 supervisord\t'supervisord'
 systemd\t'systemd Restart=on-failure'
-mcp-sdk-http\t'The MCP TypeScript SDK\'s HTTP reconnection'"
+mcp-sdk-http\t'The MCP TypeScript SDK\'s HTTP reconnection'
+claude-code-remote\t'Claude Code\'s remote servers: 1, 2, 4, 8, 16 s, then failed'
+claude-code-stdio\t'Claude Code\'s stdio servers: relaunched on the next tool call'
+claude-desktop\t'Claude Desktop: never relaunches'
+vscode\t'VS Code: relaunches a stopped server on its next use'
+vscode-http\t'VS Code\'s HTTP back-channel: min(n s, 30 s), without end'
+cline-http\t'Cline over HTTP: 2, 4, 8, 16, 32, 64 s, then disconnected'
+cline-stdio\t'Cline\'s stdio servers: never relaunched; 60 s to start'
+copilot-cli\t'GitHub Copilot CLI: never relaunches; 60 s to initialize'
+ts-sdk-sse\t'The TypeScript SDK\'s SSE stream: 1 s x1.5 to 30 s, 2 retries'
+hermes\t'Hermes agent: 1-16 s, 5 tries, the count never reset'"
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -s i -l interval -d 'The backoff\'s base. Default: the entry\'s reconnectIntervalMs, else 5 s. With several entries it applies to all of them' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l cap -d 'The backoff\'s ceiling. Default: the entry\'s reconnectMaxIntervalMs, else 5 min. With several entries it applies to all of them' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l seed -d 'Seed for the wait\'s jitter, to repeat a run\'s waits. Default: random, printed. With several servers each uses N plus its entry\'s position in the file (shown in its report)' -r

@@ -36,6 +36,26 @@ pub enum PresetArg {
     Systemd,
     /// The MCP TypeScript SDK's HTTP reconnection.
     McpSdkHttp,
+    /// Claude Code's remote servers: 1, 2, 4, 8, 16 s, then failed.
+    ClaudeCodeRemote,
+    /// Claude Code's stdio servers: relaunched on the next tool call.
+    ClaudeCodeStdio,
+    /// Claude Desktop: never relaunches.
+    ClaudeDesktop,
+    /// VS Code: relaunches a stopped server on its next use.
+    Vscode,
+    /// VS Code's HTTP back-channel: min(n s, 30 s), without end.
+    VscodeHttp,
+    /// Cline over HTTP: 2, 4, 8, 16, 32, 64 s, then disconnected.
+    ClineHttp,
+    /// Cline's stdio servers: never relaunched; 60 s to start.
+    ClineStdio,
+    /// GitHub Copilot CLI: never relaunches; 60 s to initialize.
+    CopilotCli,
+    /// The TypeScript SDK's SSE stream: 1 s x1.5 to 30 s, 2 retries.
+    TsSdkSse,
+    /// Hermes agent: 1-16 s, 5 tries, the count never reset.
+    Hermes,
 }
 
 impl From<PresetArg> for Preset {
@@ -51,6 +71,16 @@ impl From<PresetArg> for Preset {
             PresetArg::Supervisord => Preset::Supervisord,
             PresetArg::Systemd => Preset::Systemd,
             PresetArg::McpSdkHttp => Preset::McpSdkHttp,
+            PresetArg::ClaudeCodeRemote => Preset::ClaudeCodeRemote,
+            PresetArg::ClaudeCodeStdio => Preset::ClaudeCodeStdio,
+            PresetArg::ClaudeDesktop => Preset::ClaudeDesktop,
+            PresetArg::Vscode => Preset::Vscode,
+            PresetArg::VscodeHttp => Preset::VscodeHttp,
+            PresetArg::ClineHttp => Preset::ClineHttp,
+            PresetArg::ClineStdio => Preset::ClineStdio,
+            PresetArg::CopilotCli => Preset::CopilotCli,
+            PresetArg::TsSdkSse => Preset::TsSdkSse,
+            PresetArg::Hermes => Preset::Hermes,
         }
     }
 }

@@ -166,7 +166,9 @@ impl Track {
                         Next::Retry { attempt, wait } => row
                             .push_str(&format!("; attempt {attempt} after {}", wait_words(&wait))),
                         Next::Halt => row.push_str("; stops reconnecting"),
-                        Next::GiveUp { reason } => row.push_str(&format!("; {reason}")),
+                        Next::GiveUp { reason } | Next::OnNextCall { reason } => {
+                            row.push_str(&format!("; {reason}"))
+                        }
                         Next::Watching => {}
                     }
                 }

@@ -25,6 +25,7 @@ mod probe_ws;
 mod readable;
 mod schema;
 mod simulate;
+mod simulate_hosts;
 mod simulate_interrupt;
 mod support;
 mod surface;

@@ -13,8 +13,8 @@ mod tracker;
 pub use presets::{Preset, PRESET_NAMES};
 pub use rule::{
     js_max, js_min, AlertRule, AlertText, EngineKind, Envelope, GiveUp, Growth, Jitter, Policy,
-    Release, Reset, TimerRule, TimingField, TimingRefusal, BOUNDED_CEILING_MS, DOWN_FROM_ATTEMPT,
-    LASTING_FLOOR_MS,
+    Relaunch, Release, Reset, TimerRule, TimingField, TimingRefusal, BOUNDED_CEILING_MS,
+    DOWN_FROM_ATTEMPT, LASTING_FLOOR_MS,
 };
 pub use timings::{Timings, DEFAULT_CAP_MS, DEFAULT_INTERVAL_MS, TIMER_LIMIT_MS};
 pub use tracker::{

@@ -1,7 +1,7 @@
 //! Named policies: agent-framework's rules and the supervisors operators already trust.
 
 use super::rule::{
-    AlertRule, EngineKind, GiveUp, Growth, Jitter, Policy, Release, Reset, TimerRule,
+    AlertRule, EngineKind, GiveUp, Growth, Jitter, Policy, Relaunch, Release, Reset, TimerRule,
     DOWN_FROM_ATTEMPT,
 };
 use super::timings::Timings;
@@ -18,6 +18,16 @@ pub const PRESET_NAMES: &[&str] = &[
     "supervisord",
     "systemd",
     "mcp-sdk-http",
+    "claude-code-remote",
+    "claude-code-stdio",
+    "claude-desktop",
+    "vscode",
+    "vscode-http",
+    "cline-http",
+    "cline-stdio",
+    "copilot-cli",
+    "ts-sdk-sse",
+    "hermes",
 ];
 
 /// A preset's identity.
@@ -39,6 +49,26 @@ pub enum Preset {
     Supervisord,
     Systemd,
     McpSdkHttp,
+    /// Claude Code's remote (HTTP, SSE, WebSocket) servers: 1, 2, 4, 8, 16 s, then `failed`.
+    ClaudeCodeRemote,
+    /// Claude Code's stdio servers: relaunched on the next tool call.
+    ClaudeCodeStdio,
+    /// Claude Desktop: never relaunches.
+    ClaudeDesktop,
+    /// VS Code: relaunches a server in `Error` or `Stopped` on its next use.
+    Vscode,
+    /// VS Code's HTTP back-channel (the GET stream): `min(n s, 30 s)` without end.
+    VscodeHttp,
+    /// Cline's Streamable HTTP: 2, 4, 8, 16, 32, 64 s, then `disconnected`.
+    ClineHttp,
+    /// Cline's stdio servers: never relaunched; a fixed 60 s start budget.
+    ClineStdio,
+    /// GitHub Copilot CLI: never relaunches; a fixed 60 s `initialize` budget.
+    CopilotCli,
+    /// The TypeScript SDK's SSE stream: 1 s x1.5 up to 30 s, 2 retries.
+    TsSdkSse,
+    /// Hermes agent: 1, 2, 4, 8, 16 s, 5 tries, the count never reset.
+    Hermes,
 }
 
 impl std::str::FromStr for Preset {
@@ -55,6 +85,16 @@ impl std::str::FromStr for Preset {
             "supervisord" => Preset::Supervisord,
             "systemd" => Preset::Systemd,
             "mcp-sdk-http" => Preset::McpSdkHttp,
+            "claude-code-remote" => Preset::ClaudeCodeRemote,
+            "claude-code-stdio" => Preset::ClaudeCodeStdio,
+            "claude-desktop" => Preset::ClaudeDesktop,
+            "vscode" => Preset::Vscode,
+            "vscode-http" => Preset::VscodeHttp,
+            "cline-http" => Preset::ClineHttp,
+            "cline-stdio" => Preset::ClineStdio,
+            "copilot-cli" => Preset::CopilotCli,
+            "ts-sdk-sse" => Preset::TsSdkSse,
+            "hermes" => Preset::Hermes,
             other => {
                 return Err(format!(
                     "unknown preset {other:?} (one of: {})",
@@ -71,6 +111,15 @@ impl std::fmt::Display for Preset {
     }
 }
 
+/// Cline's and Copilot CLI's fixed time for a server's handshake (hosts.md 4.1).
+pub const HOST_START_BUDGET_MS: f64 = 60_000.0;
+
+/// A timer that runs a wait as it is (the supervisors', the hosts' own rules).
+const NATIVE: TimerRule = TimerRule {
+    clamp_to_limit: false,
+    javascript: false,
+};
+
 const AF_JITTER: Jitter = Jitter::Multiplicative { spread: 0.25 };
 
 impl Preset {
@@ -86,6 +135,16 @@ impl Preset {
             Preset::Supervisord => "supervisord",
             Preset::Systemd => "systemd",
             Preset::McpSdkHttp => "mcp-sdk-http",
+            Preset::ClaudeCodeRemote => "claude-code-remote",
+            Preset::ClaudeCodeStdio => "claude-code-stdio",
+            Preset::ClaudeDesktop => "claude-desktop",
+            Preset::Vscode => "vscode",
+            Preset::VscodeHttp => "vscode-http",
+            Preset::ClineHttp => "cline-http",
+            Preset::ClineStdio => "cline-stdio",
+            Preset::CopilotCli => "copilot-cli",
+            Preset::TsSdkSse => "ts-sdk-sse",
+            Preset::Hermes => "hermes",
         }
     }
 
@@ -113,6 +172,20 @@ impl Preset {
             Preset::McpSdkHttp => {
                 "MCP TypeScript SDK HTTP reconnection: 1 s x1.5 to 30 s, 2 retries"
             }
+            Preset::ClaudeCodeRemote => {
+                "Claude Code, remote servers: 1, 2, 4, 8, 16 s, then failed (/mcp to reconnect)"
+            }
+            Preset::ClaudeCodeStdio => {
+                "Claude Code, stdio servers: relaunched on the next tool call"
+            }
+            Preset::ClaudeDesktop => "Claude Desktop: never relaunches a server",
+            Preset::Vscode => "VS Code: relaunches a stopped server on its next use",
+            Preset::VscodeHttp => "VS Code's HTTP back-channel: min(n s, 30 s), without end",
+            Preset::ClineHttp => "Cline over HTTP: 2, 4, 8, 16, 32, 64 s, then disconnected",
+            Preset::ClineStdio => "Cline, stdio servers: never relaunched; 60 s to start",
+            Preset::CopilotCli => "GitHub Copilot CLI: never relaunches; 60 s to initialize",
+            Preset::TsSdkSse => "TypeScript SDK SSE stream: 1 s x1.5 to 30 s, 2 retries",
+            Preset::Hermes => "Hermes agent: 1, 2, 4, 8, 16 s, 5 tries, the count never reset",
         }
     }
 
@@ -139,7 +212,16 @@ impl Preset {
             Preset::Pm2 => t(100.0, 15_000.0),
             Preset::Supervisord => t(1000.0, f64::INFINITY),
             Preset::Systemd => t(100.0, f64::INFINITY),
-            Preset::McpSdkHttp => t(1000.0, 30_000.0),
+            Preset::McpSdkHttp | Preset::TsSdkSse => t(1000.0, 30_000.0),
+            Preset::ClaudeCodeRemote | Preset::Hermes => t(1000.0, 16_000.0),
+            Preset::ClineHttp => t(2000.0, 64_000.0),
+            Preset::VscodeHttp => t(0.0, 30_000.0),
+            // No wait: these hosts do not relaunch by themselves.
+            Preset::ClaudeCodeStdio
+            | Preset::ClaudeDesktop
+            | Preset::Vscode
+            | Preset::ClineStdio
+            | Preset::CopilotCli => t(0.0, 0.0),
         }
     }
 
@@ -155,10 +237,6 @@ impl Preset {
         let js = |clamp: bool| TimerRule {
             clamp_to_limit: clamp,
             javascript: true,
-        };
-        let native = TimerRule {
-            clamp_to_limit: false,
-            javascript: false,
         };
         let down = |release| AlertRule::Down {
             from_attempt: DOWN_FROM_ATTEMPT,
@@ -202,7 +280,7 @@ impl Preset {
             Preset::Kubernetes => (
                 x2,
                 Jitter::None,
-                native,
+                NATIVE,
                 Reset::AfterUptime { ms: 600_000.0 },
                 GiveUp::Never,
                 AlertRule::None,
@@ -210,7 +288,7 @@ impl Preset {
             Preset::Docker => (
                 x2,
                 Jitter::None,
-                native,
+                NATIVE,
                 Reset::AfterUptime { ms: 10_000.0 },
                 GiveUp::Never,
                 AlertRule::None,
@@ -218,7 +296,7 @@ impl Preset {
             Preset::Pm2 => (
                 Growth::ExponentialFloored { factor: 1.5 },
                 Jitter::None,
-                native,
+                NATIVE,
                 Reset::AfterUptime { ms: 30_000.0 },
                 GiveUp::ShortRuns {
                     restarts: 16,
@@ -229,7 +307,7 @@ impl Preset {
             Preset::Supervisord => (
                 Growth::Linear { step_ms: 1000.0 },
                 Jitter::None,
-                native,
+                NATIVE,
                 Reset::AfterUptime { ms: 1000.0 },
                 GiveUp::AfterRetries { retries: 3 },
                 AlertRule::None,
@@ -237,7 +315,7 @@ impl Preset {
             Preset::Systemd => (
                 Growth::Constant,
                 Jitter::None,
-                native,
+                NATIVE,
                 Reset::Never,
                 GiveUp::StartBurst {
                     starts: 5,
@@ -245,14 +323,15 @@ impl Preset {
                 },
                 AlertRule::None,
             ),
-            Preset::McpSdkHttp => (
+            Preset::McpSdkHttp | Preset::TsSdkSse => (
                 Growth::Exponential { factor: 1.5 },
                 Jitter::None,
-                native,
+                NATIVE,
                 Reset::OnHandshake,
                 GiveUp::AfterRetries { retries: 2 },
                 AlertRule::None,
             ),
+            _ => self.host_shape(),
         };
         Policy {
             name: self.name().to_string(),
@@ -267,6 +346,100 @@ impl Preset {
                 self,
                 Preset::Lasting | Preset::Bounded | Preset::PrecedingWait
             ),
+            relaunch: self.relaunch(),
+            start_budget_ms: matches!(self, Preset::ClineStdio | Preset::CopilotCli)
+                .then_some(HOST_START_BUDGET_MS),
+            give_up_words: self.give_up_words(),
         }
+    }
+
+    /// A host's own rule (hosts.md 4.2): exact waits (no jitter), no alert; its growth, when
+    /// its count starts afresh and its give-up.
+    fn host_shape(self) -> (Growth, Jitter, TimerRule, Reset, GiveUp, AlertRule) {
+        let x2 = Growth::Exponential { factor: 2.0 };
+        let (growth, reset, give_up) = match self {
+            Preset::ClaudeCodeRemote => {
+                (x2, Reset::OnHandshake, GiveUp::AfterRetries { retries: 5 })
+            }
+            Preset::ClineHttp => (x2, Reset::OnHandshake, GiveUp::AfterRetries { retries: 6 }),
+            Preset::Hermes => (x2, Reset::Never, GiveUp::AfterRetries { retries: 5 }),
+            Preset::VscodeHttp => (
+                Growth::Linear { step_ms: 1000.0 },
+                Reset::OnHandshake,
+                GiveUp::Never,
+            ),
+            // The others do not relaunch by themselves (see [`Preset::relaunch`]).
+            _ => (Growth::Constant, Reset::OnHandshake, GiveUp::Never),
+        };
+        (
+            growth,
+            Jitter::None,
+            NATIVE,
+            reset,
+            give_up,
+            AlertRule::None,
+        )
+    }
+
+    /// Whether the host relaunches by itself, on the next tool call, or never (in its words).
+    fn relaunch(self) -> Relaunch {
+        match self {
+            Preset::ClaudeCodeStdio => Relaunch::OnNextCall {
+                words: "Claude Code waits for the next tool call to relaunch this server",
+            },
+            Preset::Vscode => Relaunch::OnNextCall {
+                words: "VS Code waits for the next tool call to relaunch this server (or \
+                        Restart Server)",
+            },
+            Preset::ClaudeDesktop => Relaunch::Never {
+                words: "Claude Desktop will not relaunch this server: it stays disconnected \
+                        until the app restarts",
+            },
+            Preset::ClineStdio => Relaunch::Never {
+                words: "Cline will not relaunch this server: it stays disconnected until \
+                        Restart Server",
+            },
+            Preset::CopilotCli => Relaunch::Never {
+                words: "Copilot CLI will not relaunch this server: it stays failed for the \
+                        session",
+            },
+            _ => Relaunch::Backoff,
+        }
+    }
+
+    /// The host's words when it gives up after its tries.
+    fn give_up_words(self) -> Option<&'static str> {
+        Some(match self {
+            Preset::ClaudeCodeRemote => {
+                "Claude Code gives up after 5 tries: the server is failed until /mcp reconnects it"
+            }
+            Preset::ClineHttp => {
+                "Cline gives up after 6 tries: the server stays disconnected until Restart Server"
+            }
+            Preset::Hermes => {
+                "Hermes gives up after 5 tries in all (the count never resets): the server is \
+                 dead until the agent restarts"
+            }
+            Preset::TsSdkSse => "Maximum reconnection attempts (2) exceeded",
+            _ => return None,
+        })
+    }
+
+    /// The host's rule for servers of a `--host` dialect (`claude-code`, `vscode`, ...), over
+    /// stdio or a remote transport (`remote`). `None`: a host whose rule has no preset (Cursor,
+    /// Windsurf, Zed: unknown), or agent-framework, whose rule comes from its config.
+    pub fn for_host(host: &str, remote: bool) -> Option<Preset> {
+        Some(match (host, remote) {
+            ("claude-code", false) => Preset::ClaudeCodeStdio,
+            ("claude-code", true) => Preset::ClaudeCodeRemote,
+            ("claude-desktop", _) => Preset::ClaudeDesktop,
+            ("vscode", false) => Preset::Vscode,
+            ("vscode", true) => Preset::VscodeHttp,
+            ("cline", false) => Preset::ClineStdio,
+            ("cline", true) => Preset::ClineHttp,
+            ("copilot" | "copilot-cli", _) => Preset::CopilotCli,
+            ("hermes", _) => Preset::Hermes,
+            _ => return None,
+        })
     }
 }

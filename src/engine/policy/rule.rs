@@ -86,6 +86,19 @@ pub enum GiveUp {
     },
 }
 
+/// When the host relaunches at all.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Relaunch {
+    /// After a wait, by the rule's backoff (and its give-up).
+    Backoff,
+    /// Not by itself: on the next tool call (Claude Code's stdio servers, VS Code). The server
+    /// stays down until then; the host's words say so.
+    OnNextCall { words: &'static str },
+    /// Never: the server stays down until the user restarts it or the host (Claude Desktop,
+    /// Cline's stdio servers, Copilot CLI). The host's words say so.
+    Never { words: &'static str },
+}
+
 /// Which agent-framework engine's words the alert uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -131,6 +144,14 @@ pub struct Policy {
     /// The host refuses a server whose timing reads as 0, below 0 or not a number, at start,
     /// instead of running every wait after 1 ms (hosts with the lasting-connection fix).
     pub refuses_bad_timings: bool,
+    /// Whether the host relaunches by itself, on the next tool call, or never.
+    pub relaunch: Relaunch,
+    /// How long the host waits for a launch's handshake before it counts it failed (Cline's
+    /// and Copilot CLI's fixed 60 s); `None`: as long as the server takes.
+    pub start_budget_ms: Option<f64>,
+    /// The host's words when it gives up (`None`: the supervisor's, e.g. `gave up: out of
+    /// retries`).
+    pub give_up_words: Option<&'static str>,
 }
 
 /// Which timing field a refusal names.

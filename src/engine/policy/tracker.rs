@@ -6,7 +6,7 @@
 use std::collections::VecDeque;
 use std::fmt;
 
-use super::rule::{AlertText, Envelope, GiveUp, Jitter, Policy, Reset};
+use super::rule::{AlertText, Envelope, GiveUp, Jitter, Policy, Relaunch, Reset};
 
 /// How a connection or a launch ended, where known.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
@@ -239,6 +239,9 @@ pub enum Next {
     Retry { attempt: u32, wait: Wait },
     /// The supervisor gives up (its own words).
     GiveUp { reason: &'static str },
+    /// The host relaunches only on the next tool call (its own words): until then the server
+    /// stays down.
+    OnNextCall { reason: &'static str },
     /// Reconnecting halts on a permanent failure.
     Halt,
     /// Nothing to schedule: the connection is still up.
@@ -410,6 +413,19 @@ impl Tracker {
         }
         decision.failures = self.failures;
 
+        match self.policy.relaunch {
+            Relaunch::Backoff => {}
+            Relaunch::Never { words } => {
+                decision.next = Next::GiveUp { reason: words };
+                self.finished = true;
+                return decision;
+            }
+            Relaunch::OnNextCall { words } => {
+                decision.next = Next::OnNextCall { reason: words };
+                self.finished = true;
+                return decision;
+            }
+        }
         if let Some(reason) = self.gives_up(ended_at_ms) {
             decision.next = Next::GiveUp { reason };
             self.finished = true;
@@ -491,7 +507,10 @@ impl Tracker {
         let Next::Retry { .. } = last.next else {
             return None;
         };
-        if self.finished || self.policy.reset == Reset::PrecedingWait {
+        if self.finished
+            || self.policy.reset == Reset::PrecedingWait
+            || self.policy.start_budget_ms.is_some()
+        {
             return None;
         }
         let failing = match last.counted {
@@ -576,9 +595,11 @@ impl Tracker {
     fn gives_up(&self, _now_ms: f64) -> Option<&'static str> {
         match self.policy.give_up {
             GiveUp::Never | GiveUp::StartBurst { .. } => None,
-            GiveUp::AfterRetries { retries } => {
-                (self.consecutive_failures > retries).then_some("gave up: out of retries")
-            }
+            GiveUp::AfterRetries { retries } => (self.consecutive_failures > retries).then_some(
+                self.policy
+                    .give_up_words
+                    .unwrap_or("gave up: out of retries"),
+            ),
             GiveUp::ShortRuns { restarts, .. } => {
                 (self.short_runs >= restarts).then_some("errored: unstable restarts")
             }

@@ -109,7 +109,8 @@ pub async fn run<C: Connector>(
                 };
             }
             Next::Halt => break Finish::Halted,
-            Next::GiveUp { reason } => break Finish::GaveUp(reason),
+            // The host relaunches only on the next tool call: a probe makes none, so it ends.
+            Next::GiveUp { reason } | Next::OnNextCall { reason } => break Finish::GaveUp(reason),
             Next::Retry { attempt, wait } => {
                 let at_ms = ended_at_ms + wait.ms;
                 planned = Some(Planned {

@@ -12,7 +12,7 @@ mod scenario;
 mod strip;
 
 pub use model::{
-    Happened, Request, Row, Simulation, StatusLine, Summary, DAY_MS, STATUS_AFTER_MS,
+    Happened, Request, Row, Simulation, StatusLine, Summary, Then, DAY_MS, STATUS_AFTER_MS,
     WEBHOOK_PERIOD_MS,
 };
 pub use notices::Notices;

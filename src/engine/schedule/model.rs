@@ -2,7 +2,7 @@
 
 use super::scenario::Scenario;
 use super::strip::Strip;
-use crate::engine::policy::{Counted, Policy, Wait};
+use crate::engine::policy::{Counted, Next, Policy, Wait};
 
 /// A day in milliseconds.
 pub const DAY_MS: f64 = 86_400_000.0;
@@ -47,6 +47,35 @@ pub enum Happened {
     Pending,
 }
 
+/// What the host does after a launch: states of their own, apart from the wait.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Then {
+    /// It waits (`wait`), then relaunches.
+    Relaunches,
+    /// It gives up: the server stays down (`stopped` says so in the host's words).
+    GivesUp,
+    /// It relaunches only on the next tool call: until then the server stays down.
+    WaitsForNextToolCall,
+    /// It stops on a permanent failure.
+    Halts,
+    /// Nothing yet: still up, or still connecting, when observation ended.
+    Watching,
+}
+
+impl Then {
+    /// After a verdict.
+    pub fn of(next: Next) -> Then {
+        match next {
+            Next::Retry { .. } => Then::Relaunches,
+            Next::GiveUp { .. } => Then::GivesUp,
+            Next::OnNextCall { .. } => Then::WaitsForNextToolCall,
+            Next::Halt => Then::Halts,
+            Next::Watching => Then::Watching,
+        }
+    }
+}
+
 /// One launch.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct Row {
@@ -71,6 +100,8 @@ pub struct Row {
     pub webhook: bool,
     /// Status lines posted while this row was current.
     pub status: Vec<StatusLine>,
+    /// What the host does next.
+    pub then: Then,
     /// Why reconnecting stopped here, if it did.
     pub stopped: Option<String>,
 }
@@ -104,6 +135,8 @@ pub struct Summary {
     /// Why reconnecting stopped, if it did.
     pub stopped: Option<String>,
     pub stopped_at_ms: Option<f64>,
+    /// How it stopped, if it did: the host gives up, waits for the next tool call, or halts.
+    pub stopped_as: Option<Then>,
     /// The host refuses the server at start (a timing that reads as 0, below 0 or not a
     /// number, on a host with the lasting-connection fix): the `mcpl-down` it raises at time 0,
     /// naming the field. Nothing is launched.
@@ -145,6 +178,7 @@ pub(crate) fn empty_summary() -> Summary {
         count_starts_afresh: false,
         stopped: None,
         stopped_at_ms: None,
+        stopped_as: None,
         refused_at_start: None,
     }
 }

@@ -3,7 +3,7 @@
 
 use super::fast_forward::{self, Bounds, Cycle, Parts, Steady};
 use super::model::{
-    empty_summary, Happened, Request, Row, Simulation, StatusLine, Summary, DAY_MS,
+    empty_summary, Happened, Request, Row, Simulation, StatusLine, Summary, Then, DAY_MS,
 };
 use super::notices::Notices;
 use super::scenario::{attempt_at, Attempt, Behaviour};
@@ -346,6 +346,7 @@ impl<'a> Run<'a> {
             self.lives,
             &mut self.connections,
             launched,
+            self.req.policy.start_budget_ms,
         );
         // An outcome past the span is not counted: the launch is still connecting at its end.
         let pending = match connected_at {
@@ -468,6 +469,7 @@ impl<'a> Run<'a> {
             other => {
                 self.s.stopped = stopped(other);
                 self.s.stopped_at_ms = Some(ended_at);
+                self.s.stopped_as = Some(Then::of(other));
                 Step::Stop
             }
         }
@@ -517,6 +519,7 @@ impl<'a> Run<'a> {
             alert,
             webhook,
             status,
+            then: Then::of(decision.next),
             stopped: stopped(decision.next),
         }
     }
@@ -580,7 +583,7 @@ struct Kept<'o> {
 fn stopped(next: Next) -> Option<String> {
     match next {
         Next::Retry { .. } | Next::Watching => None,
-        Next::GiveUp { reason } => Some(reason.to_string()),
+        Next::GiveUp { reason } | Next::OnNextCall { reason } => Some(reason.to_string()),
         Next::Halt => Some("permanent failure: reconnecting stops".to_string()),
     }
 }
@@ -599,7 +602,8 @@ fn happened_text(outcome: &Outcome, counted: Counted) -> String {
     match (outcome, counted) {
         (Outcome::Connected { .. }, Counted::Lasted) => "lasted".to_string(),
         (Outcome::Connected { .. }, _) => outcome.error().to_string(),
-        _ => "failed to connect".to_string(),
+        // `failed to connect`, or the host's reason (a start budget run out).
+        _ => outcome.error().to_string(),
     }
 }
 
@@ -673,6 +677,7 @@ fn pending_row(launch: u64, tracker: &Tracker, launched: f64) -> Row {
         alert: None,
         webhook: false,
         status: Vec::new(),
+        then: Then::Watching,
         stopped: None,
     }
 }
@@ -692,6 +697,7 @@ fn still_up_row(launch: u64, tracker: &Tracker, launched: f64, up: f64, lived: f
         alert: None,
         webhook: false,
         status: Vec::new(),
+        then: Then::Watching,
         stopped: None,
     }
 }

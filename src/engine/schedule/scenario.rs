@@ -169,13 +169,33 @@ pub(super) struct Attempt {
     pub life: Option<f64>,
 }
 
-/// The scripted server's `connections`-th connection, launched at `launched`.
+/// The scripted server's `connections`-th connection, launched at `launched`. A host with a
+/// start budget (`budget`) counts a launch whose handshake (or failure) comes later than that
+/// as failed when the budget runs out; the connection is not made.
 pub(super) fn attempt_at(
     scenario: &Scenario,
     lives: &[f64],
     connections: &mut usize,
     launched: f64,
+    budget: Option<f64>,
 ) -> Attempt {
+    if let Some(budget) = budget {
+        let takes = match (&scenario.behaviour, lives.is_empty()) {
+            (Behaviour::Never, _) => scenario.fail_after_ms,
+            _ => scenario.startup_ms,
+        };
+        if takes > budget {
+            return Attempt {
+                outcome: Outcome::FailedToConnect(Failure::Message(format!(
+                    "no handshake within the host's {} start budget",
+                    crate::engine::policy::timings::format_ms(budget)
+                ))),
+                ended_at: launched + budget,
+                connected_at: None,
+                life: None,
+            };
+        }
+    }
     match (&scenario.behaviour, lives.is_empty()) {
         (Behaviour::Never, _) => Attempt {
             outcome: Outcome::FailedToConnect(Failure::Simulated),

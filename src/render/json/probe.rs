@@ -236,7 +236,9 @@ impl<'a> LaunchDoc<'a> {
                 (Some(attempt), Some(WaitDoc::from(&wait)), None)
             }
             Some(Next::Halt) => (None, None, Some("halt")),
-            Some(Next::GiveUp { reason }) => (None, None, Some(reason)),
+            Some(Next::GiveUp { reason } | Next::OnNextCall { reason }) => {
+                (None, None, Some(reason))
+            }
             _ => (None, None, None),
         };
         LaunchDoc {

@@ -12,8 +12,8 @@ use crate::render::units::ColumnClock;
 use crate::render::words::rule_header;
 
 use crate::engine::policy::timings::{format_ms, is_refused_timing};
-use crate::engine::policy::{EngineKind, Preset};
-use crate::engine::schedule::{Request, Row, Scenario, Simulation, Summary};
+use crate::engine::policy::{EngineKind, Preset, Relaunch};
+use crate::engine::schedule::{Request, Row, Scenario, Simulation, Summary, Then};
 
 /// One preset's simulation.
 pub struct Run {
@@ -61,7 +61,15 @@ fn percent(share: f64) -> String {
     }
 }
 
+/// Whether the rule's host relaunches by itself (its timings mean nothing otherwise).
+fn relaunches_by_itself(run: &Run) -> bool {
+    run.request.policy.relaunch == Relaunch::Backoff
+}
+
 pub(crate) fn timings_line(run: &Run) -> String {
+    if !relaunches_by_itself(run) {
+        return "no timed relaunch".into();
+    }
     let t = run.request.policy.timings;
     format!(
         "interval {}, cap {}",
@@ -71,13 +79,20 @@ pub(crate) fn timings_line(run: &Run) -> String {
 }
 
 fn timings_short(run: &Run) -> String {
+    if !relaunches_by_itself(run) {
+        return "none".into();
+    }
     let t = run.request.policy.timings;
     format!("{} / {}", format_ms(t.interval_ms), format_ms(t.cap_ms))
 }
 
 pub(crate) fn wait_cell(row: &Row) -> String {
     match row.wait {
-        None => "-".into(),
+        None => match row.then {
+            Then::GivesUp => "gives up".into(),
+            Then::WaitsForNextToolCall => "next tool call".into(),
+            _ => "-".into(),
+        },
         Some(w) if (w.max_ms - w.min_ms).abs() < 0.5 => format_ms(w.ms),
         Some(w) => format!(
             "{}\n({}){}",
@@ -237,6 +252,9 @@ pub(crate) fn summary_rows(run: &Run) -> Vec<(&'static str, String)> {
         (
             "gives up",
             match (&s.stopped, s.stopped_at_ms) {
+                (Some(reason), Some(at)) if s.stopped_as == Some(Then::WaitsForNextToolCall) => {
+                    format!("no: {reason}, from {}", format_ms(at))
+                }
                 (Some(reason), Some(at)) => format!("{reason}, at {}", format_ms(at)),
                 (Some(reason), None) => reason.clone(),
                 _ => "never".into(),

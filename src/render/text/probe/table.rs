@@ -94,7 +94,7 @@ pub(crate) fn wait_cell(l: &Launch) -> String {
             }
         }
         Some(Next::Halt) => "stops reconnecting".into(),
-        Some(Next::GiveUp { reason }) => reason.to_string(),
+        Some(Next::GiveUp { reason } | Next::OnNextCall { reason }) => reason.to_string(),
         _ => dash(),
     }
 }
