@@ -271,3 +271,100 @@ fn launch_markers_are_random_and_matched_exactly() {
     assert_ne!(markers[0], markers[1]);
     freeze_and_kill(&m);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Item 10: the `/proc` scans of an idle probe on a machine with many processes.
+
+/// The read calls a process has made (`syscr` in /proc/PID/io).
+fn read_calls(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/io"))
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("syscr:"))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+fn process_count() -> u64 {
+    std::fs::read_dir("/proc")
+        .map(|d| {
+            d.flatten()
+                .filter(|e| {
+                    e.file_name()
+                        .to_str()
+                        .is_some_and(|n| n.parse::<u32>().is_ok())
+                })
+                .count() as u64
+        })
+        .unwrap_or(0)
+}
+
+/// Children killed when the test ends, whatever happens.
+struct Children(Vec<std::process::Child>);
+
+impl Drop for Children {
+    fn drop(&mut self) {
+        for c in &mut self.0 {
+            let _ = c.kill();
+        }
+        for c in &mut self.0 {
+            let _ = c.wait();
+        }
+    }
+}
+
+#[test]
+fn an_idle_probe_reads_every_process_only_on_its_full_scans() {
+    // Before, each scan (every 500 ms) read the `stat` of every process on the machine: with
+    // 2,000 of them, 4-8 % of a core for a probe watching a quiet server. Now only a full scan
+    // every 5 s does; between, only new processes and the launch's own are read, each `stat`
+    // in one read call (it took six). Counted in read calls: under one per process a second
+    // holds with room for two full scans in the window and other tests' processes, against
+    // twelve before (six reads, two scans a second).
+    let mut sleepers = Children(Vec::new());
+    for _ in 0..1000 {
+        let c = Command::new("sleep")
+            .arg("120")
+            .stdin(Stdio::null())
+            .spawn()
+            .expect("sleep runs");
+        sleepers.0.push(c);
+    }
+    let log = FixtureLog::new();
+    let probe = bin()
+        .args([
+            "probe",
+            "--launches",
+            "1",
+            "--watch",
+            "60s",
+            "--",
+            "python3",
+        ])
+        .arg(fixture("servers/hostile.py"))
+        .env("FIXTURE_LOG", &log.path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("runs");
+    let pid = probe.id();
+    let probe = Children(vec![probe]);
+    let t = Instant::now();
+    while log.events("handshake").is_empty() {
+        assert!(t.elapsed() < Duration::from_secs(30), "no handshake");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let (start, reads, before) = (Instant::now(), read_calls(pid), process_count());
+    // A window of a dozen scans.
+    while start.elapsed() < Duration::from_secs(6) {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let per_second = (read_calls(pid) - reads) as f64 / start.elapsed().as_secs_f64();
+    let processes = before.max(process_count()) as f64;
+    drop(probe);
+    assert!(
+        per_second < processes,
+        "{per_second:.0} reads a second with {processes} processes on the machine"
+    );
+}

@@ -104,14 +104,14 @@ impl FixtureLog {
 
 /// Whether a process is running (a zombie counts as gone: it runs nothing and holds nothing).
 pub fn is_running(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+    // Bytes: the process name may be any (a hostile one is not UTF-8).
+    match std::fs::read(format!("/proc/{pid}/stat")) {
         Ok(stat) => {
             let state = stat
-                .rsplit_once(')')
-                .and_then(|(_, rest)| rest.split_whitespace().next())
-                .unwrap_or("?")
-                .to_string();
-            state != "Z" && state != "X"
+                .iter()
+                .rposition(|&b| b == b')')
+                .and_then(|at| stat[at + 1..].iter().find(|b| !b.is_ascii_whitespace()));
+            !matches!(state, Some(b'Z') | Some(b'X'))
         }
         Err(_) => false,
     }
