@@ -121,8 +121,21 @@ fn hopper_run(marker: &str, sigkill: bool) -> String {
             assert!(t.elapsed() < Duration::from_secs(15), "no hopper started");
             std::thread::sleep(Duration::from_millis(5));
         }
-        // Hopping for a moment, some hundreds of generations.
-        std::thread::sleep(Duration::from_millis(300));
+        // Hopping: the pid it was born with has re-forked and gone.
+        let born: Vec<u32> = log
+            .events("grandchild")
+            .iter()
+            .filter_map(|e| e["child"].as_u64())
+            .map(|p| p as u32)
+            .collect();
+        let t = Instant::now();
+        while born.iter().any(|&p| is_running(p)) {
+            assert!(
+                t.elapsed() < Duration::from_secs(15),
+                "the hopper did not hop"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
         let _ = Command::new("kill")
             .args(["-KILL", &probe.to_string()])
             .status();
@@ -140,11 +153,12 @@ fn hopper_run(marker: &str, sigkill: bool) -> String {
             "the probe did not end"
         );
     }
-    // A moment for the keeper, then nothing may be left.
+    // The keeper may still be at work (it gives itself 5 s): nothing may be left once it ends
+    // (15 s: a loaded machine).
     let t = Instant::now();
     let left = loop {
         let left = marked(marker);
-        if left.is_empty() || t.elapsed() > Duration::from_secs(2) {
+        if left.is_empty() || t.elapsed() > Duration::from_secs(15) {
             break left;
         }
         std::thread::sleep(Duration::from_millis(50));
@@ -234,11 +248,21 @@ fn launch_markers_are_random_and_matched_exactly() {
                 .expect("setsid runs")
         })
         .collect();
-    // The probe's scans run every 500 ms; then a SIGKILL hands over to the keeper.
-    std::thread::sleep(Duration::from_millis(1200));
+    // The probe's scans (every 500 ms) look at the impostors; then a SIGKILL hands over to
+    // the keeper, which kills what carries the probe's markers and ends.
+    crate::support::wait_for_scans(probe.id(), 2, Duration::from_secs(15));
     let _ = probe.kill();
     let _ = probe.wait();
-    std::thread::sleep(Duration::from_millis(700));
+    let imps: Vec<u32> = impostors.iter().map(std::process::Child::id).collect();
+    let t = Instant::now();
+    while marked(&m).iter().any(|p| !imps.contains(p)) {
+        assert!(
+            t.elapsed() < Duration::from_secs(15),
+            "the keeper and the server did not end: {:?}",
+            marked(&m)
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
     for mut imp in impostors {
         let alive = imp.try_wait().expect("try_wait").is_none();
         let _ = imp.kill();
