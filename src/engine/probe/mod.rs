@@ -52,6 +52,7 @@ pub mod tree_watch;
 pub mod urls;
 pub mod verdict;
 pub mod ws;
+mod ws_tail;
 
 pub use events::Event;
 pub use http::HttpTarget;
