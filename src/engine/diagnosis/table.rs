@@ -391,8 +391,8 @@ pub const RULES: &[Rule] = &[
         confidence: Confidence::High,
         says: "it dies on the host's `{}` request",
         says_unnamed: "it dies on a host request",
-        next: "send the server `{}` by hand (or run `probe --events`) and fix its handler; `--handshake-only` probes it without that request meanwhile",
-        next_unnamed: "run `probe --events` to see the request it dies on and fix its handler; `--handshake-only` probes it without that request meanwhile",
+        next: "send the server `{}` by hand (or run `probe --format events`) and fix its handler; `--handshake-only` probes it without that request meanwhile",
+        next_unnamed: "run `probe --format events` to see the request it dies on and fix its handler; `--handshake-only` probes it without that request meanwhile",
         unless: &[],
     },
     Rule {
@@ -686,4 +686,4 @@ pub fn is_notable(line: &str) -> bool {
 
 /// What `cause-unknown` says and suggests.
 pub const UNKNOWN_SAYS: &str = "no known pattern in what was seen";
-pub const UNKNOWN_NEXT: &str = "run the command by hand with the entry's environment and watch its stderr; `--events` shows each launch as it happens";
+pub const UNKNOWN_NEXT: &str = "run the command by hand with the entry's environment and watch its stderr; `--format events` shows each launch as it happens";

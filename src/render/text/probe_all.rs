@@ -1,7 +1,7 @@
 //! Drawing `probe --config FILE --all` (or several `--server`): one summary table of every
 //! server, the entries that were not probed and why, then each server that did not stay up in
-//! the single-server report's own words; the `--json` document holding every server's
-//! single-server document; `--events` lines tagged with their server.
+//! the single-server report's own words; the `--format json` document holding every server's
+//! single-server document; `--format events` lines tagged with their server.
 
 use std::io::{self, Write};
 
@@ -75,8 +75,13 @@ pub fn tracks(servers: &[ServerReport]) -> Vec<crate::render::timeline::Track> {
 }
 
 /// The text report: the summary table, what was not probed, then the details of every server
-/// that did not stay up.
-pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -> io::Result<()> {
+/// that did not stay up (not when `quiet`: `probe --all --quiet` is the summary alone).
+pub fn write_text(
+    servers: &[ServerReport],
+    ctx: &AllContext<'_>,
+    color: bool,
+    quiet: bool,
+) -> io::Result<()> {
     let mut out = io::stdout().lock();
     let c = counts(servers);
     let head = format!(
@@ -173,7 +178,7 @@ pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -
         };
         // A server that stayed up is shown in full only when its opening has findings (they
         // count against a clean exit, and this is where they are told).
-        if verdict::all_clear(&p.run) {
+        if quiet || verdict::all_clear(&p.run) {
             continue;
         }
         writeln!(out)?;
