@@ -220,12 +220,7 @@ pub fn run(args: SimulateArgs, color: ColorChoice) -> anyhow::Result<u8> {
         (None, Some(span)) => (span, None),
         (None, None) => (DAY_MS, None),
     };
-    // A typo in a path must not cost the run: check the files before simulating anything.
-    for path in args.report.iter().chain(args.svg.iter()) {
-        if let Err(e) = crate::engine::outfile::check(path) {
-            return super::error::fail(crate::render::sanitize::sanitize(&e));
-        }
-    }
+    check_pictures(&args)?;
     let strip_width = view::strip_width(presets.iter().map(|p| p.name().len()).max().unwrap_or(0));
     let mut watcher = Watcher::new(
         !json && !args.quiet && std::io::stderr().is_terminal(),
@@ -291,6 +286,17 @@ pub fn run(args: SimulateArgs, color: ColorChoice) -> anyhow::Result<u8> {
         Err(e) if crate::render::is_broken_pipe(&e) => Ok(exit::OK),
         Err(e) => super::error::fail(format!("cannot write the output: {e}")),
     }
+}
+
+/// A typo in a `--report` or `--svg` path must not cost the run: the files are checked before
+/// anything is simulated.
+fn check_pictures(args: &SimulateArgs) -> anyhow::Result<()> {
+    for path in args.report.iter().chain(args.svg.iter()) {
+        if let Err(e) = crate::engine::outfile::check(path) {
+            return super::error::fail(crate::render::sanitize::sanitize(&e));
+        }
+    }
+    Ok(())
 }
 
 /// `--report` and `--svg`: the runs again with every row kept (up to a bound) and a strip as

@@ -120,25 +120,7 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> a
 
     let run = match result {
         Ok(run) => run,
-        Err(e) => {
-            let mut failure = Failure::new(e.to_string());
-            if let Target::Stdio(stdio) = &target {
-                failure =
-                    match crate::cli::error::windows_path_hint(&stdio.command.to_string_lossy()) {
-                        Some(hint) => failure.hint(hint),
-                        None => failure.hint(
-                            "check the command after `--` (it runs without a shell, from the \
-                         current folder)",
-                        ),
-                    };
-            }
-            let why = [diagnosis::of_launch_error(&e, &setting)];
-            let mut detail = Vec::new();
-            let _ = crate::render::text::why::write_why(&mut detail, &why);
-            return Err(failure
-                .detail(String::from_utf8_lossy(&detail).into_owned())
-                .into());
-        }
+        Err(e) => return Err(launch_failure(&e, &target, &setting)),
     };
     if let Some(e) = write_error {
         return fail(format!("cannot write the events: {e}"));
@@ -162,6 +144,30 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> a
         why: &why,
     };
     write_report(&args, &run, &verdict, &ctx, &why, &redactor, color)
+}
+
+/// A run that could not launch at all: the error, a hint on the command after `--`, and the Why.
+fn launch_failure(
+    e: &probe::LaunchError,
+    target: &Target,
+    setting: &diagnosis::Setting,
+) -> anyhow::Error {
+    let mut failure = Failure::new(e.to_string());
+    if let Target::Stdio(stdio) = target {
+        failure = match crate::cli::error::windows_path_hint(&stdio.command.to_string_lossy()) {
+            Some(hint) => failure.hint(hint),
+            None => failure.hint(
+                "check the command after `--` (it runs without a shell, from the current \
+                 folder)",
+            ),
+        };
+    }
+    let why = [diagnosis::of_launch_error(e, setting)];
+    let mut detail = Vec::new();
+    let _ = crate::render::text::why::write_why(&mut detail, &why);
+    failure
+        .detail(String::from_utf8_lossy(&detail).into_owned())
+        .into()
 }
 
 /// The files first (a closed stdout, `| head`, does not cost them), then the report on

@@ -171,6 +171,18 @@ pub fn write_text(
         }
     }
 
+    let details = !quiet && write_details(&mut out, servers, color)?;
+    if details {
+        // The summary again, last, after the details it sums up.
+        writeln!(out)?;
+        writeln!(out, "== summary ==")?;
+        write!(out, "{summary}")?;
+    }
+    out.flush()
+}
+
+/// The full report of every server that did not stay up; whether there was one.
+fn write_details(out: &mut dyn Write, servers: &[ServerReport], color: bool) -> io::Result<bool> {
     let mut details = false;
     for s in servers {
         let ServerResult::Probed(p) = &s.result else {
@@ -178,7 +190,7 @@ pub fn write_text(
         };
         // A server that stayed up is shown in full only when its opening has findings (they
         // count against a clean exit, and this is where they are told).
-        if quiet || verdict::all_clear(&p.run) {
+        if verdict::all_clear(&p.run) {
             continue;
         }
         writeln!(out)?;
@@ -189,16 +201,10 @@ pub fn write_text(
             s.transport,
             sanitize(&s.at)
         )?;
-        write_text_to(&mut out, &p.run, &p.verdict, &p.context(&s.why), color)?;
+        write_text_to(out, &p.run, &p.verdict, &p.context(&s.why), color)?;
         details = true;
     }
-    if details {
-        // The summary again, last, after the details it sums up.
-        writeln!(out)?;
-        writeln!(out, "== summary ==")?;
-        write!(out, "{summary}")?;
-    }
-    out.flush()
+    Ok(details)
 }
 
 /// The summary table (one row per entry) and its two lines under it. From 110 columns one
