@@ -329,7 +329,8 @@ fn launch_errors_say_what_is_true() {
 #[test]
 fn descendants_that_leave_the_group_are_found_stopped_and_reported() {
     let py = python();
-    for how in ["setsid", "setpgid", "double-fork"] {
+    // setsid-badname: a process name that is not UTF-8 hid it from every scan (issue 21).
+    for how in ["setsid", "setpgid", "double-fork", "setsid-badname"] {
         let m = marker(how);
         for format in ["human", "--json"] {
             let mut cmd = doctor(&m);

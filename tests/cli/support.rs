@@ -104,14 +104,14 @@ impl FixtureLog {
 
 /// Whether a process is running (a zombie counts as gone: it runs nothing and holds nothing).
 pub fn is_running(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+    // Bytes: the process name may be any (a hostile one is not UTF-8).
+    match std::fs::read(format!("/proc/{pid}/stat")) {
         Ok(stat) => {
             let state = stat
-                .rsplit_once(')')
-                .and_then(|(_, rest)| rest.split_whitespace().next())
-                .unwrap_or("?")
-                .to_string();
-            state != "Z" && state != "X"
+                .iter()
+                .rposition(|&b| b == b')')
+                .and_then(|at| stat[at + 1..].iter().find(|b| !b.is_ascii_whitespace()));
+            !matches!(state, Some(b'Z') | Some(b'X'))
         }
         Err(_) => false,
     }
@@ -142,6 +142,11 @@ pub fn assert_all_gone(pids: &[u32]) {
 /// Between two of its scans for descendants outside their group (every 500 ms) it reads
 /// nothing; each scan reads `/proc/<pid>/stat` of at least the servers' own processes.
 fn reaper_read(probe: u32) -> Option<u64> {
+    reaper_io(probe, "rchar:")
+}
+
+/// A `field` (`rchar:`, `syscr:`, ...) of the probe's `reaper` thread's `io` file.
+pub fn reaper_io(probe: u32, field: &str) -> Option<u64> {
     for task in std::fs::read_dir(format!("/proc/{probe}/task"))
         .ok()?
         .flatten()
@@ -151,7 +156,7 @@ fn reaper_read(probe: u32) -> Option<u64> {
             let io = std::fs::read_to_string(task.path().join("io")).ok()?;
             return io
                 .lines()
-                .find_map(|l| l.strip_prefix("rchar:"))
+                .find_map(|l| l.strip_prefix(field))
                 .and_then(|v| v.trim().parse().ok());
         }
     }
