@@ -184,9 +184,15 @@ pub(crate) fn finish_text(run: &ProbeRun, by: Option<StopCause>) -> String {
         Finish::GaveUp(why) => format!("the rule gives up ({why})"),
         Finish::Interrupted => by.unwrap_or(StopCause::Interrupt).words().into(),
     };
+    // A URL is dialled, not launched: its launches have no process.
+    let verb = if run.launches.iter().all(|l| l.report.pid.is_none()) && !run.launches.is_empty() {
+        "dial"
+    } else {
+        "launch"
+    };
     match run.planned {
         Some(p) => format!(
-            "Stopped: {what}; the host would launch attempt {} at {} (after a wait of {}).{}",
+            "Stopped: {what}; the host would {verb} attempt {} at {} (after a wait of {}).{}",
             p.attempt,
             since_start(p.at_ms),
             format_ms(p.wait.ms.round()),
