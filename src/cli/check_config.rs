@@ -151,7 +151,7 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> anyhow::Result<u8> {
         match checked {
             Ok(r) => reports.push(r),
             Err(e) => {
-                crate::render::stderr_text(&render::load_error(&e, err_color));
+                crate::render::stderr_text(&super::error::render_error(&e, err_color));
                 errors.push(e);
             }
         }
