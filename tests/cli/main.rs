@@ -5,6 +5,7 @@ mod check_config;
 mod check_config_ci;
 mod completions;
 mod diagnosis;
+mod diagnosis_modes;
 mod diagnosis_process;
 mod diagnosis_words;
 mod docs;

@@ -225,6 +225,10 @@ pub struct LaunchDoc<'a> {
     /// What was still running of the launch when its first process exited on its own (the
     /// commands, redacted): a server started in the background.
     pub left_running: &'a [String],
+    /// What the process's stdin was when it was not the probe's pipe (`/dev/null`, a file: a
+    /// wrapper replaced it); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stdin: Option<&'a str>,
 }
 
 impl<'a> LaunchDoc<'a> {
@@ -275,6 +279,7 @@ impl<'a> LaunchDoc<'a> {
             limits: r.process.as_ref().map_or(&[][..], |p| &p.limits[..]),
             install: r.process.as_ref().and_then(|p| p.install.as_ref()),
             left_running: r.process.as_ref().map_or(&[][..], |p| &p.left_running[..]),
+            stdin: r.process.as_ref().and_then(|p| p.stdin.as_deref()),
         }
     }
 }
