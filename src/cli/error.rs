@@ -143,6 +143,18 @@ pub fn report(e: &anyhow::Error, color: bool) -> u8 {
     exit::USAGE
 }
 
+/// For a path that looks like a Windows one (a drive letter, backslashes): a hint naming the
+/// platforms mcpl-doctor runs on.
+pub fn windows_path_hint(path: &str) -> Option<&'static str> {
+    let b = path.as_bytes();
+    let drive =
+        b.len() >= 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && matches!(b[2], b'\\' | b'/');
+    (drive || path.contains('\\')).then_some(
+        "this looks like a Windows path; mcpl-doctor runs on Linux (and macOS, untested), and \
+         reads paths as they are written there (forward slashes, no drive letters)",
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -182,13 +182,39 @@ pub(crate) fn finish_text(run: &ProbeRun, by: Option<StopCause>) -> String {
     };
     match run.planned {
         Some(p) => format!(
-            "Stopped: {what}; the host would launch attempt {} at {} (after a wait of {}).",
+            "Stopped: {what}; the host would launch attempt {} at {} (after a wait of {}).{}",
             p.attempt,
             since_start(p.at_ms),
-            format_ms(p.wait.ms.round())
+            format_ms(p.wait.ms.round()),
+            alert_to_come(run, p.attempt)
         ),
         None => format!("Stopped: {what}."),
     }
+}
+
+/// After `--launches` stopped a run one launch before the host's first `mcpl-down` (every
+/// attempt counted as a failure, none raised it yet, and the next one would): say so, so that
+/// the run does not end silently just before the alert the tool is about.
+fn alert_to_come(run: &ProbeRun, next_attempt: u32) -> String {
+    use crate::engine::policy::AlertRule;
+    let AlertRule::Down { from_attempt, .. } = run.policy.alert else {
+        return String::new();
+    };
+    let alerted = run.folded.alerts > 0 || run.launches.iter().any(|l| l.alert.is_some());
+    // The count grew by one a launch (nothing reset it).
+    let counting = run
+        .launches
+        .last()
+        .is_some_and(|l| l.attempt + 1 == l.number)
+        && u64::from(next_attempt) == run.total_launches();
+    if alerted || !counting || next_attempt < from_attempt {
+        return String::new();
+    }
+    if !matches!(run.finish, Finish::Launches(_)) {
+        return String::new();
+    }
+    " If it fails as these did, the host raises mcpl-down then (--until-down runs until it)."
+        .to_string()
 }
 
 /// An alert, marked as the host's own words; where its text gives the lifetime in the host's
