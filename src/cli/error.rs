@@ -89,13 +89,26 @@ pub fn render(e: &anyhow::Error, color: bool) -> String {
 }
 
 /// [`render`] for an error a run reports and goes on after (`check-config`'s file that cannot
-/// be read, beside the others' findings): the same lines, from the same place.
-pub fn render_error(e: &(dyn std::error::Error + 'static), color: bool) -> String {
+/// be read, beside the others' findings): the same lines, from the same place, and `also` as
+/// one more `hint:` line.
+pub fn render_error(
+    e: &(dyn std::error::Error + 'static),
+    also: Option<&str>,
+    color: bool,
+) -> String {
     let mut chain = vec![e];
     while let Some(cause) = chain.last().and_then(|c| c.source()) {
         chain.push(cause);
     }
-    render_chain(&chain, color)
+    let mut out = render_chain(&chain, color);
+    if let Some(hint) = also {
+        out.push_str(&format!(
+            "{}: {}\n",
+            paint(color, HINT, "hint"),
+            sanitize(hint)
+        ));
+    }
+    out
 }
 
 /// `error:` for the first of `chain`, `caused by:` for the rest not already said, `hint:`, detail.

@@ -162,7 +162,7 @@ proptest! {
         assert_clean("human", &human(&reports, &totals, false, false));
         for e in &errors {
             // Printed by the CLI's one error printer.
-            assert_clean("load error", &crate::cli::error::render_error(e, false));
+            assert_clean("load error", &crate::cli::error::render_error(e, None, false));
         }
         assert_clean("json", &json(&reports, &errors, &totals, "lasting"));
         assert_clean("github", &github(&reports, &errors, &totals, false));
