@@ -175,12 +175,11 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> anyhow::Result<u8> {
         match checked {
             Ok(r) => reports.push(r),
             Err(e) => {
-                crate::render::stderr_text(&render::load_error(&e, err_color));
-                if let Input::File(file) = input {
-                    if let Some(hint) = super::error::windows_path_hint(&file.to_string_lossy()) {
-                        crate::render::stderr_line(format_args!("hint: {hint}"));
-                    }
-                }
+                let windows = match input {
+                    Input::File(file) => super::error::windows_path_hint(&file.to_string_lossy()),
+                    Input::Stdin => None,
+                };
+                crate::render::stderr_text(&super::error::render_error(&e, windows, err_color));
                 errors.push(e);
             }
         }

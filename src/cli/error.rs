@@ -66,8 +66,8 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
 }
 
 /// The hint the first error in the chain that has one gives.
-fn hint_of(e: &anyhow::Error) -> Option<String> {
-    e.chain().find_map(|c| {
+fn hint_of(chain: &[&(dyn std::error::Error + 'static)]) -> Option<String> {
+    chain.iter().find_map(|c| {
         if let Some(f) = c.downcast_ref::<Failure>() {
             f.hint.clone()
         } else if let Some(p) = c.downcast_ref::<PlanError>() {
@@ -85,15 +85,43 @@ fn hint_of(e: &anyhow::Error) -> Option<String> {
 /// the lines above do not already hold, `hint: ...`, then any detail. Every line is sanitised
 /// for the terminal (server and file names reach these messages).
 pub fn render(e: &anyhow::Error, color: bool) -> String {
+    render_chain(&e.chain().collect::<Vec<_>>(), color)
+}
+
+/// [`render`] for an error a run reports and goes on after (`check-config`'s file that cannot
+/// be read, beside the others' findings): the same lines, from the same place, and `also` as
+/// one more `hint:` line.
+pub fn render_error(
+    e: &(dyn std::error::Error + 'static),
+    also: Option<&str>,
+    color: bool,
+) -> String {
+    let mut chain = vec![e];
+    while let Some(cause) = chain.last().and_then(|c| c.source()) {
+        chain.push(cause);
+    }
+    let mut out = render_chain(&chain, color);
+    if let Some(hint) = also {
+        out.push_str(&format!(
+            "{}: {}\n",
+            paint(color, HINT, "hint"),
+            sanitize(hint)
+        ));
+    }
+    out
+}
+
+/// `error:` for the first of `chain`, `caused by:` for the rest not already said, `hint:`, detail.
+fn render_chain(chain: &[&(dyn std::error::Error + 'static)], color: bool) -> String {
     let lines = |text: &str| -> String {
         text.split('\n')
             .map(sanitize)
             .collect::<Vec<_>>()
             .join("\n")
     };
-    let mut said = e.to_string();
+    let mut said = chain.first().map(ToString::to_string).unwrap_or_default();
     let mut out = format!("{}: {}\n", paint(color, BAD, "error"), lines(&said));
-    for cause in e.chain().skip(1) {
+    for cause in chain.iter().skip(1) {
         let text = cause.to_string();
         if said.contains(&text) {
             continue;
@@ -102,15 +130,15 @@ pub fn render(e: &anyhow::Error, color: bool) -> String {
         said.push('\n');
         said.push_str(&text);
     }
-    if let Some(hint) = hint_of(e) {
+    if let Some(hint) = hint_of(chain) {
         out.push_str(&format!(
             "{}: {}\n",
             paint(color, HINT, "hint"),
             lines(&hint)
         ));
     }
-    if let Some(detail) = e
-        .chain()
+    if let Some(detail) = chain
+        .iter()
         .find_map(|c| c.downcast_ref::<Failure>()?.detail.clone())
     {
         out.push_str(&detail);
