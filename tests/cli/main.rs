@@ -31,5 +31,6 @@ mod simulate_hosts;
 mod simulate_interrupt;
 mod support;
 mod surface;
+mod surface_one;
 mod vocabulary;
 mod widths;

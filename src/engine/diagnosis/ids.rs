@@ -1,9 +1,9 @@
-//! The diagnoses' stable ids (in `--json`, `--events` and the docs), what each means, and how
+//! The diagnoses' stable ids (in `--format json`, `--format events` and the docs), what each means, and how
 //! sure a diagnosis is.
 
 use serde::Serialize;
 
-/// A diagnosis's stable id (in `--json`, `--events` and the docs).
+/// A diagnosis's stable id (in `--format json`, `--format events` and the docs).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, schemars::JsonSchema,
 )]

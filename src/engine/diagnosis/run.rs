@@ -393,7 +393,7 @@ fn unknown_next(evidence: &[Evidence], setting: &Setting) -> String {
             "it hangs without a word on stderr ({ended}): see what it is doing when it stops answering (`py-spy dump --pid PID`, `node --inspect`, `gdb -p PID`), run with {env}"
         ),
         _ => format!(
-            "it ended without a word on stderr ({ended}): run it with {env} and look at its own log files and where it exits; `--events` shows each launch as it happens"
+            "it ended without a word on stderr ({ended}): run it with {env} and look at its own log files and where it exits; `--format events` shows each launch as it happens"
         ),
     }
 }

@@ -406,8 +406,8 @@ pub const RULES: &[Rule] = &[
         confidence: Confidence::High,
         says: "it dies on the host's `{}` request",
         says_unnamed: "it dies on a host request",
-        next: "send the server `{}` by hand (or run `probe --events`) and fix its handler; `--handshake-only` probes it without that request meanwhile",
-        next_unnamed: "run `probe --events` to see the request it dies on and fix its handler; `--handshake-only` probes it without that request meanwhile",
+        next: "send the server `{}` by hand (or run `probe --format events`) and fix its handler; `--handshake-only` probes it without that request meanwhile",
+        next_unnamed: "run `probe --format events` to see the request it dies on and fix its handler; `--handshake-only` probes it without that request meanwhile",
         unless: &[],
     },
     Rule {

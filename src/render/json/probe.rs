@@ -1,7 +1,7 @@
-//! `probe --json` for one server, typed: the launches, the finish, the verdict and its
+//! `probe --format json` for one server, typed: the launches, the finish, the verdict and its
 //! predictions. `mcpl-doctor schema probe` is generated from these structs (schemars), so a
 //! field cannot change without the checked-in schemas under `schema/` changing too (a test
-//! compares them). Every server of `--all` is [`super::probe_all`]; `--events` lines are
+//! compares them). Every server of `--all` is [`super::probe_all`]; `--format events` lines are
 //! [`super::events`].
 //!
 //! Times are milliseconds rounded to a microsecond ([`Ms`]). Text a server controls is already
@@ -28,7 +28,7 @@ use crate::engine::probe::{
 use crate::render::context::Context;
 use crate::render::units::rfc3339;
 
-/// The `--json` document's version (one server, or every server of `--all`); bumped when a field changes meaning or goes away.
+/// The `--format json` document's version (one server, or every server of `--all`); bumped when a field changes meaning or goes away.
 pub const SCHEMA_VERSION: u32 = 1;
 
 // ---------------------------------------------------------------------------------------------
@@ -397,7 +397,7 @@ pub struct TimingsDoc {
     pub cap_ms: Ms,
 }
 
-/// `probe --json` for one server (and, with `event: report`, the last `--events` line).
+/// `probe --format json` for one server (and, with `event: report`, the last `--format events` line).
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ProbeDoc<'a> {
     pub schema_version: u32,
@@ -469,7 +469,7 @@ impl<'a> ProbeDoc<'a> {
     }
 }
 
-/// Write the `--json` document.
+/// Write the `--format json` document.
 pub fn write_json(run: &ProbeRun, verdict: &Verdict, ctx: &Context<'_>) -> io::Result<()> {
     super::write::write_pretty(&ProbeDoc::of(run, verdict, ctx))
 }
