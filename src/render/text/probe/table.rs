@@ -32,7 +32,8 @@ pub(crate) fn since_start(ms: f64) -> String {
     }
 }
 
-/// A jitter range in the unit of its upper end: `150-250 ms`, `2.4-4 s`.
+/// A jitter range in the unit of its upper end: `150-250 ms`, `2.4-4 s`; from a minute, the two
+/// ends whole: `1 min 17 s to 2 min 8 s`.
 pub(crate) fn range(min: f64, max: f64) -> String {
     let whole = format_ms(max);
     let (scale, unit) = if whole.ends_with(" ms") {
@@ -40,7 +41,10 @@ pub(crate) fn range(min: f64, max: f64) -> String {
     } else if whole.ends_with(" s") && !whole.contains("min") {
         (1000.0, " s")
     } else {
-        return format!("{}-{}", format_ms(min), whole);
+        // Minutes: each end kept whole (no-break spaces), a break only between them, so a
+        // narrow column never splits a value from its unit (`(1 min 17` / `s-2 min 8 s)`).
+        let whole_word = |t: String| t.replace(' ', "\u{a0}");
+        return format!("{} to {}", whole_word(format_ms(min)), whole_word(whole));
     };
     let short = |v: f64| {
         let t = format!("{:.2}", v / scale);
@@ -180,9 +184,15 @@ pub(crate) fn finish_text(run: &ProbeRun, by: Option<StopCause>) -> String {
         Finish::GaveUp(why) => format!("the rule gives up ({why})"),
         Finish::Interrupted => by.unwrap_or(StopCause::Interrupt).words().into(),
     };
+    // A URL is dialled, not launched: its launches have no process.
+    let verb = if run.launches.iter().all(|l| l.report.pid.is_none()) && !run.launches.is_empty() {
+        "dial"
+    } else {
+        "launch"
+    };
     match run.planned {
         Some(p) => format!(
-            "Stopped: {what}; the host would launch attempt {} at {} (after a wait of {}).{}",
+            "Stopped: {what}; the host would {verb} attempt {} at {} (after a wait of {}).{}",
             p.attempt,
             since_start(p.at_ms),
             format_ms(p.wait.ms.round()),
