@@ -99,6 +99,7 @@ case("sequential-thinking", "node", H, "none", {}, [f"{N}/mcp-server-sequential-
 case("everything", "node", H, "none", {}, [f"{N}/mcp-server-everything"])
 case("github", "node", H, "none (token set)", {"GITHUB_PERSONAL_ACCESS_TOKEN": SECRETS["GITHUB_PERSONAL_ACCESS_TOKEN"]}, [f"{N}/mcp-server-github"])
 case("brave-search", "node", H, "none (key set)", {"BRAVE_API_KEY": SECRETS["BRAVE_API_KEY"]}, [f"{N}/mcp-server-brave-search"])
+case("brave-search", "node", H, "none (key in an `env NAME=value` prefix)", {}, ["env", f"BRAVE_API_KEY={SECRETS['BRAVE_API_KEY']}", f"{N}/mcp-server-brave-search"])
 case("slack", "node", H, "none (both set)", {"SLACK_BOT_TOKEN": SECRETS["SLACK_BOT_TOKEN"], "SLACK_TEAM_ID": SECRETS["SLACK_TEAM_ID"]}, [f"{N}/mcp-server-slack"])
 case("npx sequential-thinking", "node", H, "none (warm npx cache)", npx_env("npx-warm"), ["npx", "-y", "@modelcontextprotocol/server-sequential-thinking"])
 case("git", "python", H, "none", {}, [f"{V}/mcp-server-git", "--repository", f"{WORK}/repo"])
@@ -150,11 +151,22 @@ def inspector(c):
     for k, v in c["env"].items():
         cmd += ["-e", f"{k}={v}"]
     cmd += c["cmd"] + ["--method", "tools/list"]
+    # In its own process group, ended whole: a server it started (in HTTP mode, holding a port)
+    # must not outlive it into the next case.
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         cwd=c["cwd"], start_new_session=True)
     try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=40, cwd=c["cwd"])
-        out = (p.stdout + "\n" + p.stderr).strip()
+        stdout, stderr = p.communicate(timeout=40)
     except subprocess.TimeoutExpired:
+        os.killpg(p.pid, 9)
+        p.communicate()
         return "(no answer in 40 s)"
+    try:
+        os.killpg(p.pid, 9)
+    except ProcessLookupError:
+        pass
+    p.stdout, p.stderr = stdout, stderr
+    out = (p.stdout + "\n" + p.stderr).strip()
     if p.returncode == 0 and '"tools"' in out:
         try:
             return f"{len(json.loads(p.stdout)['tools'])} tools listed"
@@ -210,7 +222,7 @@ for c in C:
         step = " ".join(x.strip() for x in nxt.group(1).splitlines()) if nxt else ""
         top = {"id": m.group(1), "next_step": step} if m else None
         verdict = f"exit {p.returncode}"
-    if any(k in c["env"].values() for k in PLANTED) or PG_PASSWORD in " ".join(c["cmd"]):
+    if any(k in c["env"].values() for k in PLANTED) or any(k in " ".join(c["cmd"]) for k in PLANTED):
         html = f"{WORK}/report.html"
         for fmt, extra in (("human", ()), ("events", ()), ("human", ("--report", html))):
             t, _ = probe(c, fmt, extra)

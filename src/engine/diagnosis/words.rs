@@ -23,6 +23,7 @@ pub(super) fn terms(text: &str, setting: &Setting) -> String {
     }
     text.replace("the entry's args", "the command")
         .replace("the entry's `env`", "the server's environment")
+        .replace("the entry's `command`", "the command's program")
 }
 
 /// A value the launch gave the server, and how to name it.
