@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use crate::engine::diagnosis;
 use crate::engine::probe::verdict::{self, Verdict};
-use crate::engine::probe::{self, Event, Finish, ProbeRun, RunOptions, StopLevel, Target};
+use crate::engine::probe::{
+    self, AttemptOptions, Event, Finish, ProbeRun, RunOptions, StopLevel, Target,
+};
 use crate::engine::redact::Redactor;
 use crate::exit;
 use crate::render::context::Context;
@@ -37,12 +39,13 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> a
     let Resolved {
         mut target,
         protocol,
+        rule,
         timings,
         redactor,
         entry,
     } = resolved;
     let redactor = Arc::new(redactor);
-    let policy = args.rule().policy_with(protocol.engine(), timings);
+    let policy = rule.policy_with(protocol.engine(), timings);
     let seed = args.seed.unwrap_or_else(|| fastrand::u64(..1_000_000));
     let (stop_handle, stop) = probe::stop_pair();
     let launches = launch_limit(&args);
@@ -54,8 +57,10 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> a
     }
     let target_text = target.describe(&redactor);
     let mut setting = diagnosis::Setting::of(&target, protocol, &redactor);
-    setting.handshake_timeout_ms = Some(args.handshake_timeout);
-    setting.start_budget_ms = Some(args.start_budget);
+    let handshake_ms = args.handshake_timeout_ms(policy.start_budget_ms);
+    setting.handshake_timeout_ms = Some(handshake_ms);
+    let start_budget_ms = args.start_budget_ms(policy.start_budget_ms);
+    setting.start_budget_ms = Some(start_budget_ms);
     setting.entry = entry.is_some();
     let opts = RunOptions {
         policy,
@@ -63,7 +68,11 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> a
         launches,
         run_for: args.run_for.map(duration),
         until_down: args.until_down,
-        attempt: attempt_options(&args, protocol, redactor.clone(), stop.clone()),
+        attempt: AttemptOptions {
+            handshake_timeout: duration(handshake_ms),
+            start_budget: duration(start_budget_ms),
+            ..attempt_options(&args, protocol, redactor.clone(), stop.clone())
+        },
         target: target_text.clone(),
     };
     let signals = handle_signals(stop_handle, "the server");

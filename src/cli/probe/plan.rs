@@ -19,6 +19,7 @@ pub(crate) use crate::engine::fleet::duration;
 pub(crate) fn plan_options(args: &ProbeArgs) -> PlanOptions {
     PlanOptions {
         rule: args.rule(),
+        rule_given: args.preset.is_some(),
         interval: args.interval,
         cap: args.cap,
         open_timeout_ms: args.open_timeout,
@@ -112,6 +113,7 @@ fn runnable(
     Ok(Resolved {
         target,
         protocol,
+        rule: plan.rule,
         timings,
         redactor,
         entry: None,
@@ -122,7 +124,7 @@ fn runnable(
 /// What the progress line names while it waits.
 pub(crate) fn live_bounds(args: &ProbeArgs) -> Bounds {
     Bounds {
-        handshake_ms: args.handshake_timeout,
+        handshake_ms: args.handshake_timeout_ms(None),
         watch_ms: args.watch,
         run_for_ms: args.run_for,
         launches: launch_limit(args),
@@ -146,7 +148,7 @@ pub(crate) fn attempt_options(
 ) -> AttemptOptions {
     AttemptOptions {
         protocol,
-        handshake_timeout: duration(args.handshake_timeout),
+        handshake_timeout: duration(args.handshake_timeout_ms(None)),
         watch: duration(args.watch),
         ping: args.ping_every.map(|every| PingOptions {
             every: duration(every),
@@ -156,7 +158,7 @@ pub(crate) fn attempt_options(
         stop,
         deadline: None,
         epoch: tokio::time::Instant::now(),
-        start_budget: duration(args.start_budget),
+        start_budget: duration(args.start_budget_ms(None)),
         handshake_only: args.handshake_only,
     }
 }
