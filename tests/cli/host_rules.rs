@@ -18,14 +18,17 @@ fn file_of(name: &str, args: &[&str]) -> (tempfile::TempDir, PathBuf) {
     (dir, path)
 }
 
+/// `probe --config FILE --server x`, 3 launches watched 2 s unless `extra` says otherwise.
 fn probe(file: &PathBuf, extra: &[&str]) -> Output {
-    bin()
-        .args(["probe", "--config"])
+    let mut cmd = bin();
+    cmd.args(["probe", "--config"])
         .arg(file)
-        .args(["--server", "x", "--watch", "2s", "--launches", "3"])
-        .args(extra)
-        .output()
-        .expect("runs")
+        .args(["--server", "x", "--launches", "3"])
+        .args(extra);
+    if !extra.contains(&"--watch") {
+        cmd.args(["--watch", "2s"]);
+    }
+    cmd.output().expect("runs")
 }
 
 #[test]
@@ -59,7 +62,10 @@ fn a_claude_desktop_file_follows_claude_desktops_rule_in_its_words() {
 
 #[test]
 fn a_claude_code_file_weighs_the_handshake_against_claude_codes_start_budget() {
-    let (_dir, file) = file_of(".mcp.json", &["--exit-after-handshake", "200", "--plain-mcp"]);
+    let (_dir, file) = file_of(
+        ".mcp.json",
+        &["--exit-after-handshake", "200", "--plain-mcp"],
+    );
     let out = probe(&file, &[]);
     let text = stdout(&out);
     let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -84,4 +90,52 @@ fn a_cline_file_weighs_the_handshake_against_clines_60_s_start_budget() {
     let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(flat.contains("under rule cline-stdio"), "{text}");
     assert!(flat.contains("within Cline's 1 min start budget"), "{text}");
+}
+
+/// The server's `serverInfo`-side facts of launch 1 in a `--json` probe.
+fn server_of(doc: &serde_json::Value) -> &serde_json::Value {
+    &launches(doc)[0]["server"]
+}
+
+#[test]
+fn over_stdio_the_version_answered_is_reported_against_the_one_offered() {
+    // An editor's client offers the SDK's newest version and accepts an older one.
+    let (_dir, file) = file_of(".mcp.json", &["--answer", "version:2025-06-18", "--plain-mcp"]);
+    let doc = json(&probe(&file, &["--json"]));
+    let server = server_of(&doc);
+    assert_eq!(server["protocol_version"], "2025-06-18", "{doc}");
+    assert_eq!(server["offered_version"], "2025-11-25", "{doc}");
+    assert_eq!(server["era"], "stdio", "{doc}");
+    let text = stdout(&probe(&file, &[]));
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("protocol 2025-06-18 (offered 2025-11-25) over stdio"),
+        "{text}"
+    );
+
+    // agent-framework offers 2024-11-05 and says so too.
+    let (_dir, file) = file_of("mcpl-servers.json", &["--plain-mcp"]);
+    let doc = json(&probe(&file, &["--json", "--watch", "300ms"]));
+    assert_eq!(server_of(&doc)["offered_version"], "2024-11-05", "{doc}");
+}
+
+#[test]
+fn a_version_the_editors_client_cannot_use_is_a_negotiation_failure_diagnosed() {
+    let (_dir, file) = file_of(".mcp.json", &["--answer", "version:1999-01-01", "--plain-mcp"]);
+    let out = probe(&file, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(
+            "server answered protocol version \"1999-01-01\" to initialize offering 2025-11-25"
+        ),
+        "{text}"
+    );
+    assert!(flat.contains("Claude Code disconnects"), "{text}");
+    assert!(flat.contains("wrong-protocol"), "{text}");
+    assert!(
+        flat.contains("update the server to a release that speaks 2025-11-25"),
+        "{text}"
+    );
 }

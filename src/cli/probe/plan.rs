@@ -91,6 +91,7 @@ pub(crate) fn resolve(args: &ProbeArgs) -> anyhow::Result<Resolved> {
         args: rest.to_vec(),
         env: None,
         cwd: None,
+        client: Default::default(),
     });
     let protocol = args.engine.map_or(Protocol::Legacy, Protocol::from);
     runnable(&plan, target, protocol, redactor).map(|mut r| {

@@ -422,6 +422,10 @@ fn bound_target(entry: &ServerEntry) -> Result<(Target, Protocol), String> {
                 args: binding.args.iter().map(OsString::from).collect(),
                 env: Some(env),
                 cwd: entry.cwd.clone(),
+                client: match entry.host {
+                    config::Host::AgentFramework => probe::initialize::Client::AgentFramework,
+                    _ => probe::initialize::Client::Mcp,
+                },
             });
             let protocol = match binding.family {
                 EngineKind::Legacy => Protocol::Legacy,

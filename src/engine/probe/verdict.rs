@@ -143,7 +143,7 @@ pub fn judge(run: &ProbeRun, engine: EngineKind, settle_ms: f64) -> Verdict {
             predictions: Vec::new(),
         };
     }
-    if let Some(verdict) = refused(&judged) {
+    if let Some(verdict) = refused(&judged, run) {
         return verdict;
     }
     let tally = Tally::of(&judged);
@@ -261,16 +261,25 @@ fn judged_launches(run: &ProbeRun) -> Vec<&Launch> {
 }
 
 /// The verdict on a permanent failure, when a judged launch had one.
-fn refused(judged: &[&Launch]) -> Option<Verdict> {
+fn refused(judged: &[&Launch], run: &ProbeRun) -> Option<Verdict> {
     let l = judged
         .iter()
         .find(|l| matches!(l.report.outcome, Some(Outcome::Permanent(_))))?;
     let error = l.error.clone().unwrap_or_default();
+    let host = run
+        .policy
+        .name
+        .parse::<Preset>()
+        .ok()
+        .and_then(Preset::host_title);
+    let then = match host {
+        Some(host) => format!("{host} disconnects, and every relaunch meets the same answer"),
+        None => "every host rule stops reconnecting at once and raises mcpl-down".to_string(),
+    };
     Some(Verdict {
         pattern: Pattern::Refused,
         sentence: format!(
-            "a permanent verdict on launch {}: {error}; every host rule stops reconnecting \
-             at once and raises mcpl-down",
+            "a permanent verdict on launch {}: {error}; {then}",
             l.number
         ),
         short: format!("permanent failure: {error}"),
