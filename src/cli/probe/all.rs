@@ -179,7 +179,7 @@ async fn run_async(
         launches,
         run_for: args.run_for.map(duration),
         until_down: args.until_down,
-        attempt: attempt_options(&args, Protocol::Legacy, base, stop.clone()),
+        attempt: attempt_options(&args, Protocol::Legacy, base, stop.clone(), None),
     };
     let ticker = writer.live.enabled().then(|| {
         let writer = writer.clone();

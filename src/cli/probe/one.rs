@@ -7,9 +7,7 @@ use std::time::Duration;
 
 use crate::engine::diagnosis;
 use crate::engine::probe::verdict::{self, Verdict};
-use crate::engine::probe::{
-    self, AttemptOptions, Event, Finish, ProbeRun, RunOptions, StopLevel, Target,
-};
+use crate::engine::probe::{self, Event, Finish, ProbeRun, RunOptions, StopLevel, Target};
 use crate::engine::redact::Redactor;
 use crate::exit;
 use crate::render::context::Context;
@@ -57,22 +55,18 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> a
     }
     let target_text = target.describe(&redactor);
     let mut setting = diagnosis::Setting::of(&target, protocol, &redactor);
-    let handshake_ms = args.handshake_timeout_ms(policy.start_budget_ms);
-    setting.handshake_timeout_ms = Some(handshake_ms);
-    let start_budget_ms = args.start_budget_ms(policy.start_budget_ms);
-    setting.start_budget_ms = Some(start_budget_ms);
+    let host_budget = policy.start_budget_ms;
+    setting.handshake_timeout_ms = Some(args.handshake_timeout_ms(host_budget));
+    setting.start_budget_ms = Some(args.start_budget_ms(host_budget));
     setting.entry = entry.is_some();
+    let attempt = attempt_options(&args, protocol, redactor.clone(), stop.clone(), host_budget);
     let opts = RunOptions {
         policy,
         seed,
         launches,
         run_for: args.run_for.map(duration),
         until_down: args.until_down,
-        attempt: AttemptOptions {
-            handshake_timeout: duration(handshake_ms),
-            start_budget: duration(start_budget_ms),
-            ..attempt_options(&args, protocol, redactor.clone(), stop.clone())
-        },
+        attempt,
         target: target_text.clone(),
     };
     let signals = handle_signals(stop_handle, "the server");

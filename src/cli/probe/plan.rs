@@ -140,16 +140,18 @@ pub(crate) fn launch_limit(args: &ProbeArgs) -> Option<u32> {
     }
 }
 
-/// The per-attempt options every run shares.
+/// The per-attempt options every run shares; `host_budget_ms`: the start budget of the
+/// host whose rule the run follows, the default of `--handshake-timeout` and `--start-budget`.
 pub(crate) fn attempt_options(
     args: &ProbeArgs,
     protocol: Protocol,
     redactor: Arc<crate::engine::redact::Redactor>,
     stop: StopSignal,
+    host_budget_ms: Option<f64>,
 ) -> AttemptOptions {
     AttemptOptions {
         protocol,
-        handshake_timeout: duration(args.handshake_timeout_ms(None)),
+        handshake_timeout: duration(args.handshake_timeout_ms(host_budget_ms)),
         watch: duration(args.watch),
         ping: args.ping_every.map(|every| PingOptions {
             every: duration(every),
@@ -159,7 +161,7 @@ pub(crate) fn attempt_options(
         stop,
         deadline: None,
         epoch: tokio::time::Instant::now(),
-        start_budget: duration(args.start_budget_ms(None)),
+        start_budget: duration(args.start_budget_ms(host_budget_ms)),
         handshake_only: args.handshake_only,
     }
 }

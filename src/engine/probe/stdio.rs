@@ -674,6 +674,7 @@ impl Running {
             process: Some(process),
             escaped: child.escaped(),
             misbehaviour,
+            get_stream: None,
         }
     }
 }
