@@ -100,7 +100,10 @@ fn server_of(doc: &serde_json::Value) -> &serde_json::Value {
 #[test]
 fn over_stdio_the_version_answered_is_reported_against_the_one_offered() {
     // An editor's client offers the SDK's newest version and accepts an older one.
-    let (_dir, file) = file_of(".mcp.json", &["--answer", "version:2025-06-18", "--plain-mcp"]);
+    let (_dir, file) = file_of(
+        ".mcp.json",
+        &["--answer", "version:2025-06-18", "--plain-mcp"],
+    );
     let doc = json(&probe(&file, &["--json"]));
     let server = server_of(&doc);
     assert_eq!(server["protocol_version"], "2025-06-18", "{doc}");
@@ -121,7 +124,10 @@ fn over_stdio_the_version_answered_is_reported_against_the_one_offered() {
 
 #[test]
 fn a_version_the_editors_client_cannot_use_is_a_negotiation_failure_diagnosed() {
-    let (_dir, file) = file_of(".mcp.json", &["--answer", "version:1999-01-01", "--plain-mcp"]);
+    let (_dir, file) = file_of(
+        ".mcp.json",
+        &["--answer", "version:1999-01-01", "--plain-mcp"],
+    );
     let out = probe(&file, &[]);
     assert_eq!(out.status.code(), Some(1));
     let text = stdout(&out);
