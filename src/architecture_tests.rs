@@ -619,6 +619,98 @@ fn no_tracked_file_refers_to_a_path_outside_the_repository() {
     );
 }
 
+/// docs/architecture.md stays true of the tree: every file or folder it names in backticks
+/// (`name.rs`, `name/`) exists under `src/`, and every folder under `src/` and every product
+/// file directly in `engine/` and `render/` (the shared leaves) is named there.
+#[test]
+fn the_architecture_page_names_what_exists() {
+    let page = std::fs::read_to_string(root().join("docs/architecture.md")).expect("the page");
+    // Backticked names, and the first word of each line of the fenced map at the top.
+    let fenced = page.split("```").nth(1).unwrap_or_default();
+    let named: Vec<&str> = page
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .chain(fenced.lines().filter_map(|l| l.split_whitespace().next()))
+        .map(|t| t.trim_end_matches(','))
+        .filter(|t| !t.contains(' ') && (t.ends_with(".rs") || t.ends_with('/')))
+        .collect();
+    let mut paths: Vec<String> = Vec::new();
+    fn walk(dir: &Path, src: &Path, out: &mut Vec<String>) {
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            let rel = p
+                .strip_prefix(src)
+                .unwrap_or(&p)
+                .to_string_lossy()
+                .to_string();
+            if p.is_dir() {
+                out.push(format!("{rel}/"));
+                walk(&p, src, out);
+            } else {
+                out.push(rel);
+            }
+        }
+    }
+    let src = root().join("src");
+    walk(&src, &src, &mut paths);
+    let exists = |t: &str| {
+        if ["tests/", "fixtures/", "schema/", "docs/"]
+            .iter()
+            .any(|top| t.starts_with(top))
+        {
+            return root().join(t).exists();
+        }
+        let t = t.trim_start_matches("src/");
+        paths
+            .iter()
+            .any(|p| p == t || p.ends_with(&format!("/{t}")))
+    };
+    let mut bad: Vec<String> = named
+        .iter()
+        .filter(|t| !exists(t))
+        .map(|t| format!("named but missing: {t}"))
+        .collect();
+    let is_named = |p: &str| {
+        named.iter().any(|t| {
+            let t = t.trim_start_matches("src/");
+            t == p || p.ends_with(&format!("/{t}"))
+        })
+    };
+    let test_only = |rel: &str| {
+        let path = src.join(rel);
+        let stem = path.file_stem().map(|s| s.to_string_lossy().to_string());
+        let parent = path.parent().map(|d| d.join("mod.rs"));
+        match (stem, parent.and_then(|m| std::fs::read_to_string(m).ok())) {
+            (Some(stem), Some(m)) => {
+                let lines: Vec<&str> = m.lines().collect();
+                lines.iter().enumerate().any(|(i, l)| {
+                    l.trim() == format!("mod {stem};")
+                        && i > 0
+                        && lines[i - 1].trim() == "#[cfg(test)]"
+                })
+            }
+            _ => false,
+        }
+    };
+    for p in &paths {
+        let leaf = p.matches('/').count() == 1
+            && (p.starts_with("engine/") || p.starts_with("render/"))
+            && p.ends_with(".rs")
+            && !p.ends_with("/mod.rs");
+        let room = p.ends_with('/') && !p.ends_with("/snapshots/");
+        if (room || leaf) && !is_named(p) && !is_test_file(&src.join(p)) && !test_only(p) {
+            bad.push(format!("not named in docs/architecture.md: src/{p}"));
+        }
+    }
+    bad.sort();
+    assert!(
+        bad.is_empty(),
+        "docs/architecture.md is out of date:\n{}",
+        bad.join("\n")
+    );
+}
+
 #[test]
 fn the_checker_sees_what_it_checks() {
     // A cycle, a `pub use` re-export, a nested use tree, and strings/comments ignored.

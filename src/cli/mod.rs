@@ -78,7 +78,10 @@ where
             } else {
                 text.to_string()
             };
-            return ExitCode::from(print_help(&unwrap_examples(&text)));
+            let printed = print_help(&unwrap_examples(&text));
+            return ExitCode::from(
+                printed.unwrap_or_else(|e| error::report(&e, color.for_stderr())),
+            );
         }
         Err(e) => {
             let _ = with_tips(e, &args).print();
@@ -99,17 +102,14 @@ where
 }
 
 /// Help or version text on stdout, never a panic: a reader gone (`| head`) ends quietly
-/// (exit 0); a closed or full stdout is said on stderr (exit 2).
-fn print_help(text: &str) -> u8 {
+/// (exit 0); a closed or full stdout is an error (said by [`error::report`], exit 2).
+fn print_help(text: &str) -> anyhow::Result<u8> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Ok(()) => exit::OK,
-        Err(e) if crate::render::is_broken_pipe(&e) => exit::OK,
-        Err(e) => {
-            crate::say!("error: cannot write to standard output: {e}");
-            exit::USAGE
-        }
+        Ok(()) => Ok(exit::OK),
+        Err(e) if crate::render::is_broken_pipe(&e) => Ok(exit::OK),
+        Err(e) => error::fail(format!("cannot write to standard output: {e}")),
     }
 }
 

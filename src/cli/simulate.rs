@@ -467,10 +467,8 @@ impl Watcher {
         }
         if let Some(bar) = &self.bar {
             let of = if bounded {
-                bar.set_position(reached as u64);
                 format!(" of {}", format_ms(self.span_ms))
             } else {
-                bar.tick();
                 String::new()
             };
             let rule = if self.runs > 1 {
@@ -478,7 +476,13 @@ impl Watcher {
             } else {
                 String::new()
             };
+            // The words first: a new bar's first frame already says how far the run is.
             bar.set_message(format!("{rule}simulated {}{of}", format_ms(t)));
+            if bounded {
+                bar.set_position(reached as u64);
+            } else {
+                bar.tick();
+            }
         }
     }
 }

@@ -325,13 +325,15 @@ pub fn too_few_file_descriptors() -> Option<u64> {
 pub fn is_alive(pid: u32) -> bool {
     #[cfg(target_os = "linux")]
     {
-        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        match std::fs::read(format!("/proc/{pid}/stat")) {
             Ok(stat) => {
-                // "pid (comm) S ...": the state follows the last ')'.
+                // "pid (comm) S ...": the state follows the last ')' (the name may be any
+                // bytes, not always UTF-8).
                 let state = stat
-                    .rsplit_once(')')
-                    .and_then(|(_, rest)| rest.split_whitespace().next());
-                !matches!(state, Some("Z") | Some("X") | None)
+                    .iter()
+                    .rposition(|&b| b == b')')
+                    .and_then(|at| stat[at + 1..].iter().find(|b| !b.is_ascii_whitespace()));
+                !matches!(state, Some(b'Z') | Some(b'X') | None)
             }
             Err(_) => false,
         }
@@ -409,7 +411,7 @@ mod tests {
         let pid = s.child.pid();
         drop(s);
         let t = Instant::now();
-        while is_alive(pid) && t.elapsed() < Duration::from_secs(2) {
+        while is_alive(pid) && t.elapsed() < Duration::from_secs(10) {
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
         assert!(!is_alive(pid));

@@ -348,18 +348,31 @@ fn a_glob_through_a_symlink_loop_of_one_link_reads_each_file_once() {
     write(&root.join("repo/sub/mcp.json"), CONFIG);
     // repo/sub/again -> .. : `**` through it would see repo/ again and again (41 times).
     symlink("..", &root.join("repo/sub/again"));
+    let note = "note: repo/sub/again: a symbolic link to a folder; not followed";
     for pattern in ["repo/**/mcp.json", "repo/*/mcp.json"] {
         let (o, doc) = check_config_in(root, &[pattern]);
         assert_eq!(o.status.code(), Some(0), "{pattern}: {}", stderr(&o));
         assert_eq!(files_of(&doc), ["repo/sub/mcp.json"], "{pattern}");
+        // `**` passes the link over, and says so.
+        assert_eq!(
+            stderr(&o).contains(note),
+            pattern.contains("**"),
+            "{pattern}: {}",
+            stderr(&o)
+        );
     }
-    // A folder argument does not enter the link either; `.vscode` is searched.
+    // A folder argument does not enter the link either (and says so); `.vscode` is searched.
     let (o, doc) = check_config_in(root, &["repo"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(
         files_of(&doc),
         ["repo/.vscode/mcp.json", "repo/sub/mcp.json"]
     );
+    assert!(stderr(&o).contains(note), "{}", stderr(&o));
+    // A one-name wildcard follows the link as shells do: the pattern bounds the depth.
+    let (o, doc) = check_config_in(root, &["repo/*/*/*/mcp.json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(files_of(&doc), ["repo/sub/again/sub/mcp.json"]);
 }
 
 #[test]
@@ -373,6 +386,16 @@ fn a_glob_through_a_loop_of_two_links_ends_and_reads_each_file_once() {
     let (o, doc) = check_config_in(root, &["**/mcp.json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(files_of(&doc), ["a/mcp.json", "b/mcp.json"]);
+    for link in ["a/to-b", "b/to-a"] {
+        let note = format!("note: {link}: a symbolic link to a folder; not followed");
+        assert!(stderr(&o).contains(&note), "{}", stderr(&o));
+    }
+    // Through the links one name at a time, as a shell expands it; each file once.
+    let (_, doc) = check_config_in(root, &["*/*/*/mcp.json"]);
+    assert_eq!(
+        files_of(&doc),
+        ["a/to-b/to-a/mcp.json", "b/to-a/to-b/mcp.json"]
+    );
     // The same file by two names (a link given, and its target) is read once.
     let (_, doc) = check_config_in(root, &["a/mcp.json", "b/to-a/mcp.json"]);
     assert_eq!(files_of(&doc), ["a/mcp.json"]);

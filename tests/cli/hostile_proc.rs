@@ -69,7 +69,7 @@ fn assert_none_left(marker: &str) {
         if left.is_empty() {
             return;
         }
-        if t.elapsed() > Duration::from_secs(1) {
+        if t.elapsed() > Duration::from_secs(10) {
             for pid in &left {
                 let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
             }
@@ -329,7 +329,8 @@ fn launch_errors_say_what_is_true() {
 #[test]
 fn descendants_that_leave_the_group_are_found_stopped_and_reported() {
     let py = python();
-    for how in ["setsid", "setpgid", "double-fork"] {
+    // setsid-badname: a process name that is not UTF-8 hid it from every scan (issue 21).
+    for how in ["setsid", "setpgid", "double-fork", "setsid-badname"] {
         let m = marker(how);
         for format in ["human", "--json"] {
             let mut cmd = doctor(&m);
@@ -417,7 +418,7 @@ fn inherited_children_are_reaped_as_they_exit() {
         if !running && zombies.is_empty() {
             break;
         }
-        if t.elapsed() > Duration::from_secs(3) {
+        if t.elapsed() > Duration::from_secs(15) {
             let _ = probe.kill();
             panic!("zombies under the probe: {zombies:?} (orphans running: {running})");
         }
@@ -467,8 +468,9 @@ fn sigkill_to_the_probe_takes_every_servers_processes_with_it() {
             std::thread::sleep(Duration::from_millis(5));
         }
         if when == "connected" {
-            // The probe's scan for descendants outside the group runs every 500 ms.
-            std::thread::sleep(Duration::from_millis(1200));
+            // The probe's scans for descendants outside the group (every 500 ms) have seen
+            // the escaped one.
+            crate::support::wait_for_scans(probe.id(), 2, Duration::from_secs(15));
         }
         probe.kill().expect("SIGKILL");
         let _ = probe.wait();

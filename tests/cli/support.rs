@@ -104,14 +104,14 @@ impl FixtureLog {
 
 /// Whether a process is running (a zombie counts as gone: it runs nothing and holds nothing).
 pub fn is_running(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+    // Bytes: the process name may be any (a hostile one is not UTF-8).
+    match std::fs::read(format!("/proc/{pid}/stat")) {
         Ok(stat) => {
             let state = stat
-                .rsplit_once(')')
-                .and_then(|(_, rest)| rest.split_whitespace().next())
-                .unwrap_or("?")
-                .to_string();
-            state != "Z" && state != "X"
+                .iter()
+                .rposition(|&b| b == b')')
+                .and_then(|at| stat[at + 1..].iter().find(|b| !b.is_ascii_whitespace()));
+            !matches!(state, Some(b'Z') | Some(b'X'))
         }
         Err(_) => false,
     }
@@ -133,6 +133,56 @@ pub fn assert_all_gone(pids: &[u32]) {
         }
         if t.elapsed() > std::time::Duration::from_secs(10) {
             panic!("processes left running: {left:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+/// What the probe's `reaper` thread has read so far (`rchar` of `/proc/<pid>/task/<tid>/io`).
+/// Between two of its scans for descendants outside their group (every 500 ms) it reads
+/// nothing; each scan reads `/proc/<pid>/stat` of at least the servers' own processes.
+fn reaper_read(probe: u32) -> Option<u64> {
+    reaper_io(probe, "rchar:")
+}
+
+/// A `field` (`rchar:`, `syscr:`, ...) of the probe's `reaper` thread's `io` file.
+pub fn reaper_io(probe: u32, field: &str) -> Option<u64> {
+    for task in std::fs::read_dir(format!("/proc/{probe}/task"))
+        .ok()?
+        .flatten()
+    {
+        let comm = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
+        if comm.trim() == "reaper" {
+            let io = std::fs::read_to_string(task.path().join("io")).ok()?;
+            return io
+                .lines()
+                .find_map(|l| l.strip_prefix(field))
+                .and_then(|v| v.trim().parse().ok());
+        }
+    }
+    None
+}
+
+/// Waits (up to `limit`) until the probe `probe` has run `n` more of its scans for descendants
+/// outside their group (its reaper thread's reads grew `n` times, 200 ms apart or more: the
+/// scans run every 500 ms), so that what a test set up before is known to have been scanned.
+pub fn wait_for_scans(probe: u32, n: usize, limit: std::time::Duration) {
+    let t = std::time::Instant::now();
+    let (mut last, mut seen) = (None, 0);
+    let mut grew_at: Option<std::time::Instant> = None;
+    while seen < n {
+        assert!(t.elapsed() < limit, "{seen} of {n} scans within {limit:?}");
+        let now = reaper_read(probe);
+        if now.is_some() && last.is_some() && now > last {
+            let apart =
+                grew_at.is_none_or(|g| g.elapsed() >= std::time::Duration::from_millis(200));
+            if apart {
+                seen += 1;
+                grew_at = Some(std::time::Instant::now());
+            }
+        }
+        if now.is_some() {
+            last = now;
         }
         std::thread::sleep(std::time::Duration::from_millis(10));
     }

@@ -33,7 +33,7 @@ pub fn run(mut args: ProbeArgs, color: ColorChoice) -> anyhow::Result<u8> {
     // Before any thread starts: a keeper that kills every server's group, and what left it,
     // should the probe be SIGKILLed (see engine::process_tree).
     if !crate::engine::process_tree::start_keeper() {
-        eprintln!(
+        crate::say!(
             "warning: cannot start the keeper process: should the probe be killed with SIGKILL, \
              a server's grandchildren may be left running"
         );

@@ -93,6 +93,8 @@ pub enum SkipReason {
     UnreadableFolder(String),
     /// A symbolic link to nothing.
     DanglingLink,
+    /// A symbolic link to a folder, which `**` and folder searches do not follow.
+    FolderLink,
     /// A FIFO, a device or a socket: opening or reading it could block.
     NotAFile(&'static str),
 }
@@ -108,6 +110,9 @@ impl std::fmt::Display for Skipped {
                 f,
                 "{path}: a symbolic link to a file that does not exist; skipped"
             ),
+            SkipReason::FolderLink => {
+                write!(f, "{path}: a symbolic link to a folder; not followed")
+            }
             SkipReason::NotAFile(what) => write!(
                 f,
                 "{path}: {what}, not a file; skipped (reading it could block)"
@@ -124,8 +129,8 @@ pub fn inputs(args: &[PathBuf]) -> Result<Vec<Input>, DiscoverError> {
 /// [`inputs`], adding to `skipped` what a folder search or a glob passed over (also when an
 /// argument then gives no file, so that the error can be explained). A file reached by several
 /// paths (links, a glob through a symlinked folder) is read once (by device and inode);
-/// symlinked folders are not followed below a folder argument or by a glob's wildcards (a link
-/// loop would otherwise repeat every file, or never end); FIFOs, devices and sockets found by a
+/// symlinked folders are not followed below a folder argument or by a glob's `**` (a link loop
+/// would otherwise repeat every file, or never end), and are noted; FIFOs, devices and sockets found by a
 /// search or a glob are never opened (a FIFO blocks until a writer comes). A path given as it is
 /// is read as given.
 pub fn inputs_noting(
@@ -235,8 +240,9 @@ enum Part {
 }
 
 /// The files and folders a glob pattern matches, walked one component at a time: `**` enters
-/// real folders only (never a symbolic link to one), down to [`MAX_DEPTH`]; a wildcard
-/// component matches names in one folder and enters real folders only; a literal component is
+/// real folders only (a symbolic link to one is noted in `skipped`), down to [`MAX_DEPTH`]; a
+/// wildcard component matches names in one folder and enters folders and links to them, as
+/// shells do (each consumes a component, so a link loop cannot go on); a literal component is
 /// followed as given. As shells do, `*` (and `**`) do not match a leading dot. What matches and
 /// is no file nor folder is added to `skipped`, never opened.
 fn expand_glob(pattern: &str, skipped: &mut Vec<Skipped>) -> Result<Vec<PathBuf>, DiscoverError> {
@@ -274,9 +280,20 @@ fn expand_glob(pattern: &str, skipped: &mut Vec<Skipped>) -> Result<Vec<PathBuf>
     Ok(out)
 }
 
-/// `dir`'s entries: name, path, and whether it is a real folder (a link to one is not); a
-/// folder that cannot be listed is added to `skipped` (one that does not exist is not).
-fn listing(dir: &Path, skipped: &mut Vec<Skipped>) -> Vec<(String, PathBuf, bool)> {
+/// How an entry of a listed folder stands.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Entry {
+    /// A real folder.
+    Dir,
+    /// A symbolic link to a folder.
+    DirLink,
+    /// Anything else.
+    Other,
+}
+
+/// `dir`'s entries: name, path, and whether it is a folder or a link to one; a folder that
+/// cannot be listed is added to `skipped` (one that does not exist is not).
+fn listing(dir: &Path, skipped: &mut Vec<Skipped>) -> Vec<(String, PathBuf, Entry)> {
     let shown = if dir.as_os_str().is_empty() {
         Path::new(".")
     } else {
@@ -287,8 +304,13 @@ fn listing(dir: &Path, skipped: &mut Vec<Skipped>) -> Vec<(String, PathBuf, bool
             .flatten()
             .filter_map(|e| {
                 let name = e.file_name().to_str()?.to_string();
-                let real_dir = e.file_type().is_ok_and(|t| t.is_dir());
-                Some((name, dir.join(e.file_name()), real_dir))
+                let path = dir.join(e.file_name());
+                let entry = match e.file_type() {
+                    Ok(t) if t.is_dir() => Entry::Dir,
+                    Ok(t) if t.is_symlink() && path.is_dir() => Entry::DirLink,
+                    _ => Entry::Other,
+                };
+                Some((name, path, entry))
             })
             .collect(),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
@@ -325,9 +347,18 @@ fn walk(
             if depth >= MAX_DEPTH {
                 return;
             }
-            for (name, path, real_dir) in listing(dir, skipped) {
-                if real_dir && !name.starts_with('.') {
-                    walk(&path, parts, depth + 1, out, skipped);
+            for (name, path, entry) in listing(dir, skipped) {
+                if name.starts_with('.') {
+                    continue;
+                }
+                match entry {
+                    Entry::Dir => walk(&path, parts, depth + 1, out, skipped),
+                    // Never followed: a link loop would repeat every file, or never end.
+                    Entry::DirLink => skipped.push(Skipped {
+                        path,
+                        why: SkipReason::FolderLink,
+                    }),
+                    Entry::Other => {}
                 }
             }
         }
@@ -342,13 +373,15 @@ fn walk(
             }
         }
         Part::Pattern(p) => {
-            for (name, path, real_dir) in listing(dir, skipped) {
+            for (name, path, entry) in listing(dir, skipped) {
                 if !p.matches_with(&name, options) {
                     continue;
                 }
                 if rest.is_empty() {
                     out.push(path);
-                } else if real_dir {
+                } else if entry != Entry::Other {
+                    // A link to a folder too, as shells follow it: one component of the
+                    // pattern each, so a loop ends with the pattern.
                     walk(&path, rest, depth + 1, out, skipped);
                 }
             }
@@ -361,8 +394,9 @@ pub fn search(dir: &Path) -> Vec<PathBuf> {
     search_noting(dir, &mut Vec::new())
 }
 
-/// [`search`], adding to `skipped` what it passed over: folders it cannot list, and entries
-/// with a host file's name that are FIFOs, devices, sockets or dangling links.
+/// [`search`], adding to `skipped` what it passed over: folders it cannot list, symbolic links
+/// to folders, and entries with a host file's name that are FIFOs, devices, sockets or dangling
+/// links.
 pub fn search_noting(dir: &Path, skipped: &mut Vec<Skipped>) -> Vec<PathBuf> {
     let mut found = Vec::new();
     let mut stack = vec![(dir.to_path_buf(), 0usize)];
@@ -382,14 +416,19 @@ pub fn search_noting(dir: &Path, skipped: &mut Vec<Skipped>) -> Vec<PathBuf> {
             let Ok(kind) = entry.file_type() else {
                 continue;
             };
+            let skipped_dir = entry
+                .file_name()
+                .to_str()
+                .is_some_and(|n| SKIPPED_DIRS.contains(&n));
             if kind.is_dir() {
-                let skipped_dir = entry
-                    .file_name()
-                    .to_str()
-                    .is_some_and(|n| SKIPPED_DIRS.contains(&n));
                 if !skipped_dir && depth < MAX_DEPTH {
                     stack.push((path, depth + 1));
                 }
+            } else if kind.is_symlink() && !skipped_dir && path.is_dir() {
+                skipped.push(Skipped {
+                    path,
+                    why: SkipReason::FolderLink,
+                });
             } else if is_host_file(&path) {
                 match kind_of(&path) {
                     Kind::File => found.push(path),

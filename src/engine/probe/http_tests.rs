@@ -167,7 +167,7 @@ async fn discover_failures_in_plain_words() {
     let d = discover_once(&server, Duration::from_millis(300)).await;
     assert_eq!(d.result, DiscoverResult::TimedOut);
     let took = started.elapsed().as_millis();
-    assert!((290..1500).contains(&took), "took {took} ms");
+    assert!((290..5000).contains(&took), "took {took} ms");
 
     let port = {
         let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
@@ -198,7 +198,7 @@ async fn an_attempt_is_connected_at_the_first_answer_and_ends_at_the_first_faile
     let Some(Outcome::Connected { lived_ms, .. }) = report.outcome else {
         panic!("{report:?}")
     };
-    assert!((190.0..1000.0).contains(&lived_ms), "lived {lived_ms} ms");
+    assert!((190.0..3000.0).contains(&lived_ms), "lived {lived_ms} ms");
     assert_eq!((report.pings_sent, report.pings_answered), (2, 1));
     assert!(report.connected_at_ms.is_some());
     let methods: Vec<String> = server
@@ -291,7 +291,7 @@ async fn an_attempt_still_answering_at_the_end_of_the_watch_is_still_up() {
     let Some(Outcome::StillUp { lived_ms }) = report.outcome else {
         panic!("{report:?}")
     };
-    assert!((290.0..1000.0).contains(&lived_ms), "lived {lived_ms} ms");
+    assert!((290.0..3000.0).contains(&lived_ms), "lived {lived_ms} ms");
     assert!(report.pings_sent >= 2);
     assert!(report.pings_answered + 1 >= report.pings_sent);
 }
@@ -363,14 +363,14 @@ async fn a_server_that_fails_while_listing_is_seen_and_the_listing_is_what_it_di
         HttpTools::Silent,
     );
     let mut o = opts();
-    o.watch = Duration::from_secs(5);
+    o.watch = Duration::from_secs(30);
     o.ping = Some(PingOptions {
         every: Duration::from_millis(100),
         timeout: Duration::from_millis(500),
     });
     let started = Instant::now();
     let report = attempt_once(&target(&server), &o).await;
-    assert!(started.elapsed() < Duration::from_secs(3), "{report:?}");
+    assert!(started.elapsed() < Duration::from_secs(15), "{report:?}");
     assert!(
         matches!(report.outcome, Some(Outcome::Connected { .. })),
         "{report:?}"

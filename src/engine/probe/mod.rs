@@ -50,6 +50,7 @@ pub mod tree_watch;
 pub mod urls;
 pub mod verdict;
 pub mod ws;
+mod ws_tail;
 
 pub use events::Event;
 pub use http::HttpTarget;

@@ -51,6 +51,7 @@ use super::model::{
 };
 use super::session::{self, Closing, Gone, Received, Remains, Sent, Transport};
 use super::stop::{StopLevel, StopSignal};
+use super::ws_tail::FrameWatch;
 use crate::engine::policy::Ended;
 use crate::engine::redact::Redactor;
 
@@ -125,7 +126,7 @@ impl WsTarget {
     }
 }
 
-type Ws = WebSocketStream<Stream>;
+type Ws = WebSocketStream<FrameWatch<Stream>>;
 
 /// Make one attempt against `target`: open, handshake, watch, close. Never `Err` once the target
 /// exists (every failure is an outcome); `Result` for the `Connector` shape.
@@ -270,7 +271,8 @@ impl Transport for WsTransport<'_> {
             match next {
                 Some(Ok(Message::Close(frame))) => {
                     self.closed_by_server = true;
-                    let ended = close_ended(frame.as_ref(), &self.redactor);
+                    let sent = ws.get_ref().close_sent();
+                    let ended = close_ended(frame.as_ref(), sent, &self.redactor);
                     return Received::Gone(Gone {
                         at,
                         before_handshake: format!("closed during the handshake ({ended})"),
@@ -347,7 +349,13 @@ async fn open(url: &Url) -> Result<Ws, String> {
         .as_str()
         .into_client_request()
         .map_err(|e| format!("bad URL: {}", ws_error(&e)))?;
-    match tokio_tungstenite::client_async_with_config(request, stream, Some(ws_config())).await {
+    match tokio_tungstenite::client_async_with_config(
+        request,
+        FrameWatch::new(stream),
+        Some(ws_config()),
+    )
+    .await
+    {
         Ok((ws, _response)) => Ok(ws),
         Err(tungstenite::Error::Http(response)) => {
             let status = response.status();
@@ -399,19 +407,39 @@ fn ws_error(e: &tungstenite::Error) -> String {
 
 /// What tungstenite puts in place of a close frame whose code no close frame may carry (999,
 /// 1005, 1006, 1015, 5000...): the code it reports instead, and its reason. The code the server
-/// sent is not kept.
+/// sent is read off the wire ([`FrameWatch`]).
 const INVALID_CODE_STAND_IN: (u16, &str) = (1002, "Protocol violation");
 
-/// How a close frame ended the connection (reason redacted).
-fn close_ended(frame: Option<&CloseFrame>, redactor: &Redactor) -> Ended {
+/// How a close frame ended the connection (reason redacted); `sent` is the first close frame's
+/// code and reason as the server sent them.
+fn close_ended(
+    frame: Option<&CloseFrame>,
+    sent: Option<(u16, String)>,
+    redactor: &Redactor,
+) -> Ended {
     if let Some(f) = frame {
         if (u16::from(f.code), f.reason.as_str()) == INVALID_CODE_STAND_IN {
-            // Not the server's 1002: the library's stand-in for an invalid code.
-            return Ended::TransportError {
-                reason: "the server sent an invalid close code (one no close frame may \
-                         carry, such as 999 or 1005; read as 1002 \"Protocol violation\")"
-                    .into(),
+            // The library's stand-in for an invalid code, unless the server sent 1002 itself.
+            let reason = match sent {
+                Some(s) if s == (INVALID_CODE_STAND_IN.0, INVALID_CODE_STAND_IN.1.into()) => None,
+                Some((code, why)) => {
+                    // As the host's `ws` reads it: "invalid status code 999".
+                    let why = redactor.redact(&why);
+                    Some(if why.is_empty() {
+                        format!("invalid close code {code}")
+                    } else {
+                        format!("invalid close code {code}: {why}")
+                    })
+                }
+                None => Some(
+                    "the server sent an invalid close code (one no close frame may carry, such \
+                     as 999 or 1005; read as 1002 \"Protocol violation\")"
+                        .into(),
+                ),
             };
+            if let Some(reason) = reason {
+                return Ended::TransportError { reason };
+            }
         }
     }
     match frame {
