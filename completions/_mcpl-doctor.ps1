@@ -22,7 +22,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcpl-doctor' -ScriptBlock {
     $completions = @(switch ($command) {
         'mcpl-doctor' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never')
-            [CompletionResult]::new('--ascii', '--ascii', [CompletionResultType]::ParameterName, 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)')
+            [CompletionResult]::new('--ascii', '--ascii', [CompletionResultType]::ParameterName, 'Before the subcommand: the same as `probe --ascii` / `simulate --ascii` (kept for scripts; the subcommands that draw strips show it)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -32,6 +32,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcpl-doctor' -ScriptBlock {
             [CompletionResult]::new('probe', 'probe', [CompletionResultType]::ParameterValue, 'Launch a real server (or dial its ws:// or http:// URL; or every server of a configuration at once), speak the host''s handshake, measure each connection, relaunch it under the host''s rule, and give a verdict')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print a JSON Schema: `config` for host configuration files (editors use it through `$schema`), or one of the output documents')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions generated from this command line''s definition')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print a man page (or write them all with --out) from this binary''s own definition')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -62,8 +63,12 @@ Register-ArgumentCompleter -Native -CommandName 'mcpl-doctor' -ScriptBlock {
             [CompletionResult]::new('--svg', '--svg', [CompletionResultType]::ParameterName, 'Also write the timelines alone as an SVG picture to FILE')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never')
             [CompletionResult]::new('--no-jitter', '--no-jitter', [CompletionResultType]::ParameterName, 'Nominal waits, no jitter')
-            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'The same as --format json (kept for scripts)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print the summary and the timelines only (as --rows 0), and no progress line')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print the summary and the timelines only (as --rows 0), and no progress line')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show up to 100 rows of each rule''s schedule (as --rows 100; --rows sets another number)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Show up to 100 rows of each rule''s schedule (as --rows 100; --rows sets another number)')
             [CompletionResult]::new('--ascii', '--ascii', [CompletionResultType]::ParameterName, 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'The same as --format json (kept for scripts)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -71,6 +76,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcpl-doctor' -ScriptBlock {
         'mcpl-doctor;check-config' {
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'Which host''s reconnect rule the findings describe: `lasting` (hosts with the lasting-connection fix, which refuse bad timings at start), `reset-on-handshake` (older hosts), or a proposal')
             [CompletionResult]::new('--preset', '--preset', [CompletionResultType]::ParameterName, 'Which host''s reconnect rule the findings describe: `lasting` (hosts with the lasting-connection fix, which refuse bad timings at start), `reset-on-handshake` (older hosts), or a proposal')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format on standard output')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format on standard output')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Also write FORMAT to FILE (repeatable), e.g. `--output sarif=results.sarif`: a human log and a SARIF file from one run')
             [CompletionResult]::new('--stdin-filename', '--stdin-filename', [CompletionResultType]::ParameterName, 'The file name findings from standard input (`-`) are placed on, e.g. `.vscode/mcp.json`')
@@ -78,10 +84,11 @@ Register-ArgumentCompleter -Native -CommandName 'mcpl-doctor' -ScriptBlock {
             [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The folder `${workspaceFolder}` stands for. Default: the folder holding .vscode/ or .cursor/ (or the file''s own folder)')
             [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'The value of `${input:ID}` (repeatable). An entry naming an input not given is not launched. Values are secrets: never shown')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never')
-            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print findings only: no summary line when there is nothing to say')
-            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print findings only: no summary line when there is nothing to say')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print findings only: no summary line when there is nothing to say, no notes')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print findings only: no summary line when there is nothing to say, no notes')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also name every file read, and every `.json` file a folder search passed over')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also name every file read, and every `.json` file a folder search passed over')
             [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Exit with status 1 when there are warnings, not only errors')
-            [CompletionResult]::new('--ascii', '--ascii', [CompletionResultType]::ParameterName, 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -130,6 +137,10 @@ Register-ArgumentCompleter -Native -CommandName 'mcpl-doctor' -ScriptBlock {
             [CompletionResult]::new('--handshake-only', '--handshake-only', [CompletionResultType]::ParameterName, 'Stop talking after the handshake: no featureSets/update, tools/list or subscription (for a server known to misbehave on them)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'The same as --format json (kept for scripts)')
             [CompletionResult]::new('--events', '--events', [CompletionResultType]::ParameterName, 'The same as --format events (kept for scripts)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only the verdict and its Why (with --all: the summary), and no progress line')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only the verdict and its Why (with --all: the summary), and no progress line')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also print a line on stderr for each launch, handshake, end, alert and wait as it happens (the --format events stream, for a person), terminal or not')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also print a line on stderr for each launch, handshake, end, alert and wait as it happens (the --format events stream, for a person), terminal or not')
             [CompletionResult]::new('--ascii', '--ascii', [CompletionResultType]::ParameterName, 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -137,14 +148,19 @@ Register-ArgumentCompleter -Native -CommandName 'mcpl-doctor' -ScriptBlock {
         }
         'mcpl-doctor;schema' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never')
-            [CompletionResult]::new('--ascii', '--ascii', [CompletionResultType]::ParameterName, 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'mcpl-doctor;completions' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never')
-            [CompletionResult]::new('--ascii', '--ascii', [CompletionResultType]::ParameterName, 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'mcpl-doctor;man' {
+            [CompletionResult]::new('--out', '--out', [CompletionResultType]::ParameterName, 'Write every page (mcpl-doctor.1 and one per subcommand) into DIR instead, creating it')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -155,6 +171,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcpl-doctor' -ScriptBlock {
             [CompletionResult]::new('probe', 'probe', [CompletionResultType]::ParameterValue, 'Launch a real server (or dial its ws:// or http:// URL; or every server of a configuration at once), speak the host''s handshake, measure each connection, relaunch it under the host''s rule, and give a verdict')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print a JSON Schema: `config` for host configuration files (editors use it through `$schema`), or one of the output documents')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions generated from this command line''s definition')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print a man page (or write them all with --out) from this binary''s own definition')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -171,6 +188,9 @@ Register-ArgumentCompleter -Native -CommandName 'mcpl-doctor' -ScriptBlock {
             break
         }
         'mcpl-doctor;help;completions' {
+            break
+        }
+        'mcpl-doctor;help;man' {
             break
         }
         'mcpl-doctor;help;help' {

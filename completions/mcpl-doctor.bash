@@ -25,6 +25,9 @@ _mcpl__doctor() {
             mcpl__doctor,help)
                 cmd="mcpl__doctor__subcmd__help"
                 ;;
+            mcpl__doctor,man)
+                cmd="mcpl__doctor__subcmd__man"
+                ;;
             mcpl__doctor,probe)
                 cmd="mcpl__doctor__subcmd__probe"
                 ;;
@@ -43,6 +46,9 @@ _mcpl__doctor() {
             mcpl__doctor__subcmd__help,help)
                 cmd="mcpl__doctor__subcmd__help__subcmd__help"
                 ;;
+            mcpl__doctor__subcmd__help,man)
+                cmd="mcpl__doctor__subcmd__help__subcmd__man"
+                ;;
             mcpl__doctor__subcmd__help,probe)
                 cmd="mcpl__doctor__subcmd__help__subcmd__probe"
                 ;;
@@ -59,7 +65,7 @@ _mcpl__doctor() {
 
     case "${cmd}" in
         mcpl__doctor)
-            opts="-h -V --color --ascii --help --version simulate check-config probe schema completions help"
+            opts="-h -V --color --ascii --help --version simulate check-config probe schema completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -77,7 +83,7 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__check__subcmd__config)
-            opts="-p -q -h --preset --format --output --stdin-filename --quiet --deny-warnings --host --workspace --input --color --ascii --help"
+            opts="-p -f -q -v -h --preset --format --output --stdin-filename --quiet --verbose --deny-warnings --host --workspace --input --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -92,6 +98,10 @@ _mcpl__doctor() {
                     return 0
                     ;;
                 --format)
+                    COMPREPLY=($(compgen -W "human json github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
                     COMPREPLY=($(compgen -W "human json github sarif" -- "${cur}"))
                     return 0
                     ;;
@@ -127,7 +137,7 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__completions)
-            opts="-h --color --ascii --help bash elvish fish powershell zsh"
+            opts="-h --color --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -145,7 +155,7 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__help)
-            opts="simulate check-config probe schema completions help"
+            opts="simulate check-config probe schema completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -187,6 +197,20 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcpl__subcmd__doctor__subcmd__help__subcmd__man)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -242,8 +266,30 @@ _mcpl__doctor() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        mcpl__subcmd__doctor__subcmd__man)
+            opts="-h --out --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         mcpl__subcmd__doctor__subcmd__probe)
-            opts="-u -c -s -a -e -p -i -n -t -w -f -h --url --transport --token --open-timeout --config --server --all --include-disabled --engine --preset --interval --cap --seed --launches --for --until-down --watch --handshake-timeout --start-budget --ping-every --ping-timeout --handshake-only --redact --format --json --events --report --svg --host --workspace --input --color --ascii --help"
+            opts="-u -c -s -a -e -p -i -n -t -w -f -q -v -h --url --transport --token --open-timeout --config --server --all --include-disabled --engine --preset --interval --cap --seed --launches --for --until-down --watch --handshake-timeout --start-budget --ping-every --ping-timeout --handshake-only --redact --format --json --events --report --svg --quiet --verbose --ascii --host --workspace --input --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -401,7 +447,7 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__schema)
-            opts="-h --color --ascii --help config check-config simulate probe events"
+            opts="-h --color --help config check-config simulate probe events"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -419,7 +465,7 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__simulate)
-            opts="-p -e -i -b -n -t -r -f -h --preset --compare --engine --interval --cap --behaviour --fail-after --startup --settle --launches --for --seed --no-jitter --rows --format --json --report --svg --color --ascii --help"
+            opts="-p -e -i -b -n -t -r -f -q -v -h --preset --compare --engine --interval --cap --behaviour --fail-after --startup --settle --launches --for --seed --no-jitter --rows --format --quiet --verbose --ascii --json --report --svg --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -506,11 +552,11 @@ _mcpl__doctor() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "human json events" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "human json events" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
                     ;;
                 --report)

@@ -19,7 +19,7 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
     var completions = [
         &'mcpl-doctor'= {
             cand --color 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never'
-            cand --ascii 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
+            cand --ascii 'Before the subcommand: the same as `probe --ascii` / `simulate --ascii` (kept for scripts; the subcommands that draw strips show it)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -29,6 +29,7 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand probe 'Launch a real server (or dial its ws:// or http:// URL; or every server of a configuration at once), speak the host''s handshake, measure each connection, relaunch it under the host''s rule, and give a verdict'
             cand schema 'Print a JSON Schema: `config` for host configuration files (editors use it through `$schema`), or one of the output documents'
             cand completions 'Print shell completions generated from this command line''s definition'
+            cand man 'Print a man page (or write them all with --out) from this binary''s own definition'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'mcpl-doctor;simulate'= {
@@ -58,14 +59,19 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand --svg 'Also write the timelines alone as an SVG picture to FILE'
             cand --color 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never'
             cand --no-jitter 'Nominal waits, no jitter'
-            cand --json 'The same as --format json (kept for scripts)'
+            cand -q 'Print the summary and the timelines only (as --rows 0), and no progress line'
+            cand --quiet 'Print the summary and the timelines only (as --rows 0), and no progress line'
+            cand -v 'Show up to 100 rows of each rule''s schedule (as --rows 100; --rows sets another number)'
+            cand --verbose 'Show up to 100 rows of each rule''s schedule (as --rows 100; --rows sets another number)'
             cand --ascii 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
+            cand --json 'The same as --format json (kept for scripts)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
         &'mcpl-doctor;check-config'= {
             cand -p 'Which host''s reconnect rule the findings describe: `lasting` (hosts with the lasting-connection fix, which refuse bad timings at start), `reset-on-handshake` (older hosts), or a proposal'
             cand --preset 'Which host''s reconnect rule the findings describe: `lasting` (hosts with the lasting-connection fix, which refuse bad timings at start), `reset-on-handshake` (older hosts), or a proposal'
+            cand -f 'Output format on standard output'
             cand --format 'Output format on standard output'
             cand --output 'Also write FORMAT to FILE (repeatable), e.g. `--output sarif=results.sarif`: a human log and a SARIF file from one run'
             cand --stdin-filename 'The file name findings from standard input (`-`) are placed on, e.g. `.vscode/mcp.json`'
@@ -73,10 +79,11 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand --workspace 'The folder `${workspaceFolder}` stands for. Default: the folder holding .vscode/ or .cursor/ (or the file''s own folder)'
             cand --input 'The value of `${input:ID}` (repeatable). An entry naming an input not given is not launched. Values are secrets: never shown'
             cand --color 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never'
-            cand -q 'Print findings only: no summary line when there is nothing to say'
-            cand --quiet 'Print findings only: no summary line when there is nothing to say'
+            cand -q 'Print findings only: no summary line when there is nothing to say, no notes'
+            cand --quiet 'Print findings only: no summary line when there is nothing to say, no notes'
+            cand -v 'Also name every file read, and every `.json` file a folder search passed over'
+            cand --verbose 'Also name every file read, and every `.json` file a folder search passed over'
             cand --deny-warnings 'Exit with status 1 when there are warnings, not only errors'
-            cand --ascii 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -124,19 +131,27 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand --handshake-only 'Stop talking after the handshake: no featureSets/update, tools/list or subscription (for a server known to misbehave on them)'
             cand --json 'The same as --format json (kept for scripts)'
             cand --events 'The same as --format events (kept for scripts)'
+            cand -q 'Print only the verdict and its Why (with --all: the summary), and no progress line'
+            cand --quiet 'Print only the verdict and its Why (with --all: the summary), and no progress line'
+            cand -v 'Also print a line on stderr for each launch, handshake, end, alert and wait as it happens (the --format events stream, for a person), terminal or not'
+            cand --verbose 'Also print a line on stderr for each launch, handshake, end, alert and wait as it happens (the --format events stream, for a person), terminal or not'
             cand --ascii 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
         &'mcpl-doctor;schema'= {
             cand --color 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never'
-            cand --ascii 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
         &'mcpl-doctor;completions'= {
             cand --color 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never'
-            cand --ascii 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'mcpl-doctor;man'= {
+            cand --out 'Write every page (mcpl-doctor.1 and one per subcommand) into DIR instead, creating it'
+            cand --color 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -146,6 +161,7 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand probe 'Launch a real server (or dial its ws:// or http:// URL; or every server of a configuration at once), speak the host''s handshake, measure each connection, relaunch it under the host''s rule, and give a verdict'
             cand schema 'Print a JSON Schema: `config` for host configuration files (editors use it through `$schema`), or one of the output documents'
             cand completions 'Print shell completions generated from this command line''s definition'
+            cand man 'Print a man page (or write them all with --out) from this binary''s own definition'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'mcpl-doctor;help;simulate'= {
@@ -157,6 +173,8 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
         &'mcpl-doctor;help;schema'= {
         }
         &'mcpl-doctor;help;completions'= {
+        }
+        &'mcpl-doctor;help;man'= {
         }
         &'mcpl-doctor;help;help'= {
         }

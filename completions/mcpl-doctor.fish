@@ -27,7 +27,7 @@ end
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -l color -d 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -l ascii -d 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -l ascii -d 'Before the subcommand: the same as `probe --ascii` / `simulate --ascii` (kept for scripts; the subcommands that draw strips show it)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -s h -l help -d 'Print help'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -s V -l version -d 'Print version'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -f -a "simulate" -d 'Print what-if tables: attempts, waits, down alerts, status lines and uptime under a reconnect rule, for any timings and server behaviour'
@@ -35,6 +35,7 @@ complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -f -a "check-confi
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -f -a "probe" -d 'Launch a real server (or dial its ws:// or http:// URL; or every server of a configuration at once), speak the host\'s handshake, measure each connection, relaunch it under the host\'s rule, and give a verdict'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -f -a "schema" -d 'Print a JSON Schema: `config` for host configuration files (editors use it through `$schema`), or one of the output documents'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -f -a "completions" -d 'Print shell completions generated from this command line\'s definition'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -f -a "man" -d 'Print a man page (or write them all with --out) from this binary\'s own definition'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -s p -l preset -d 'The reconnect rule. Without it (and without --compare): reset-on-handshake and lasting side by side' -r -f -a "reset-on-handshake\t'Older hosts: every completed handshake resets the failure count'
 lasting\t'Hosts with the lasting-connection fix: a connection resets the count once it has lasted the cap (at least 5 min)'
@@ -89,22 +90,23 @@ complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -s t -
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l seed -d 'Seed for the jitter, to repeat a run exactly. Default: a random seed, printed' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -s r -l rows -d 'How many rows of the schedule to show per rule (the summary always covers all)' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -s f -l format -d 'Output: human (tables) or json (one document with schema_version)' -r -f -a "human\t'Tables for a person (default)'
-json\t'One JSON document with `schema_version`'
-events\t'JSON lines as things happen, the last one the whole report (`probe` only)'"
+json\t'One JSON document with `schema_version`'"
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l report -d 'Also write a self-contained HTML report (timelines, schedules, each rule over a day) to FILE' -r -F
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l svg -d 'Also write the timelines alone as an SVG picture to FILE' -r -F
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l color -d 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l no-jitter -d 'Nominal waits, no jitter'
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l json -d 'The same as --format json (kept for scripts)'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -s q -l quiet -d 'Print the summary and the timelines only (as --rows 0), and no progress line'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -s v -l verbose -d 'Show up to 100 rows of each rule\'s schedule (as --rows 100; --rows sets another number)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l ascii -d 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -l json -d 'The same as --format json (kept for scripts)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand simulate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -s p -l preset -d 'Which host\'s reconnect rule the findings describe: `lasting` (hosts with the lasting-connection fix, which refuse bad timings at start), `reset-on-handshake` (older hosts), or a proposal' -r -f -a "reset-on-handshake\t'Older hosts: every completed handshake resets the failure count'
 lasting\t'Hosts with the lasting-connection fix (they refuse bad timings at start)'
 bounded\t'Proposed: lasting after the cap, at least 5 min and at most 1 h'
 preceding-wait\t'Proposed: lasting after the wait that preceded it, at least 5 min'"
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l format -d 'Output format on standard output' -r -f -a "human\t'Compiler-style diagnostics with the source line (default)'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -s f -l format -d 'Output format on standard output' -r -f -a "human\t'Compiler-style diagnostics with the source line (default)'
 json\t'One JSON document with `schema_version` and every finding'
 github\t'GitHub Actions workflow commands (annotations on the pull request\'s diff)'
 sarif\t'SARIF 2.1.0 (GitHub code scanning, GitLab, Azure DevOps)'"
@@ -124,9 +126,9 @@ complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l color -d 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -s q -l quiet -d 'Print findings only: no summary line when there is nothing to say'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -s q -l quiet -d 'Print findings only: no summary line when there is nothing to say, no notes'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -s v -l verbose -d 'Also name every file read, and every `.json` file a folder search passed over'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l deny-warnings -d 'Exit with status 1 when there are warnings, not only errors'
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l ascii -d 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -s u -l url -d 'A server to dial instead of launching one: ws:// or wss:// (legacy MCPL over WebSocket), http:// or https:// (modern MCP over HTTP)' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l transport -d 'With an http(s):// URL, the HTTP transport to speak instead of detecting it: `streamable-http` (MCP 2025-03-26 to 2025-11-25), `sse` (the 2024-11-05 HTTP+SSE transport) or `stateless` (MCP 2026-07-28)' -r -f -a "streamable-http\t''
@@ -194,21 +196,27 @@ complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l until-
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l handshake-only -d 'Stop talking after the handshake: no featureSets/update, tools/list or subscription (for a server known to misbehave on them)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l json -d 'The same as --format json (kept for scripts)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l events -d 'The same as --format events (kept for scripts)'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -s q -l quiet -d 'Print only the verdict and its Why (with --all: the summary), and no progress line'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -s v -l verbose -d 'Also print a line on stderr for each launch, handshake, end, alert and wait as it happens (the --format events stream, for a person), terminal or not'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l ascii -d 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand schema" -l color -d 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand schema" -l ascii -d 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand completions" -l color -d 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand completions" -l ascii -d 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand completions" -s h -l help -d 'Print help'
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe schema completions help" -f -a "simulate" -d 'Print what-if tables: attempts, waits, down alerts, status lines and uptime under a reconnect rule, for any timings and server behaviour'
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe schema completions help" -f -a "check-config" -d 'Validate host configuration files the way the host reads them (for CI)'
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe schema completions help" -f -a "probe" -d 'Launch a real server (or dial its ws:// or http:// URL; or every server of a configuration at once), speak the host\'s handshake, measure each connection, relaunch it under the host\'s rule, and give a verdict'
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe schema completions help" -f -a "schema" -d 'Print a JSON Schema: `config` for host configuration files (editors use it through `$schema`), or one of the output documents'
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe schema completions help" -f -a "completions" -d 'Print shell completions generated from this command line\'s definition'
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe schema completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand man" -l out -d 'Write every page (mcpl-doctor.1 and one per subcommand) into DIR instead, creating it' -r -F
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand man" -l color -d 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand man" -s h -l help -d 'Print help'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe schema completions man help" -f -a "simulate" -d 'Print what-if tables: attempts, waits, down alerts, status lines and uptime under a reconnect rule, for any timings and server behaviour'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe schema completions man help" -f -a "check-config" -d 'Validate host configuration files the way the host reads them (for CI)'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe schema completions man help" -f -a "probe" -d 'Launch a real server (or dial its ws:// or http:// URL; or every server of a configuration at once), speak the host\'s handshake, measure each connection, relaunch it under the host\'s rule, and give a verdict'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe schema completions man help" -f -a "schema" -d 'Print a JSON Schema: `config` for host configuration files (editors use it through `$schema`), or one of the output documents'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe schema completions man help" -f -a "completions" -d 'Print shell completions generated from this command line\'s definition'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe schema completions man help" -f -a "man" -d 'Print a man page (or write them all with --out) from this binary\'s own definition'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe schema completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -12,7 +12,7 @@ bin=target/debug/mcpl-doctor
 "$bin" completions elvish > completions/mcpl-doctor.elv
 # The man pages, one per subcommand.
 rm -f man/*.1
-cargo run --quiet --example man -- man
+"$bin" man --out man
 # The JSON Schemas under schema/.
 for which in config check-config simulate probe events; do
   "$bin" schema "$which" > "schema/$which.schema.json"

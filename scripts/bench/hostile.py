@@ -108,6 +108,8 @@ def main():
         ("stdio-register-flood", None, ["probe", "--launches", "1", "--watch", "30s", "--json", "--", py, stdio, "register-flood", "10", "1024"], 60),
         ("stdio-method-flood", None, ["probe", "--launches", "1", "--watch", "30s", "--json", "--", py, stdio, "method-flood", "10", "1024"], 60),
         ("stdio-tool-flood", None, ["probe", "--launches", "1", "--watch", "120s", "--json", "--", py, stdio, "tool-flood", str(1 << 20), "1", "250"], 150),
+        # 1,000 tools/list pages, each with a new 128 KiB cursor (issue 21, item 1).
+        ("stdio-huge-cursors-128KiB", None, ["probe", "--launches", "1", "--watch", "120s", "--json", "--", py, stdio, "huge-cursors", str(128 << 10)], 150),
         # One tools/list page over the 4 MiB line kept whole (issue 21, item 10): 11 MiB.
         ("stdio-tools-page-11MiB", None, ["probe", "--launches", "1", "--watch", "60s", "--json", "--", py, stdio, "tool-flood", "8", "120000", "1"], 90),
         ("stdio-big-names-30", None, ["probe", "--preset", "handshake", "--interval", "1ms", "--launches", "30", "--json", "--", py, stdio, "big-names", str(1 << 20)], 120),

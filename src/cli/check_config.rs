@@ -58,6 +58,11 @@ fn parse_output(s: &str) -> Result<Output, String> {
 .mcp.json (Claude Code), claude_desktop_config.json, mcpl-servers.json, *.agent.json and \
 recipes/*.json. Quoted globs ('configs/*.json', '**/mcp.json') are expanded here.
 
+Examples:
+  mcpl-doctor check-config .
+  mcpl-doctor check-config --format github --output sarif=mcpl-doctor.sarif .
+  mcpl-doctor check-config --stdin-filename .vscode/mcp.json - < mcp.json
+
 Exit status: 0 no errors (warnings allowed), 1 errors (or warnings with --deny-warnings), 2 a \
 file could not be read or parsed, or bad arguments.",
     after_long_help = "Folders are searched for the file names hosts read: mcp.json (VS Code, \
@@ -67,7 +72,7 @@ recipes/*.json. Quoted globs ('configs/*.json', '**/mcp.json') are expanded here
 Examples:
   mcpl-doctor check-config .
   mcpl-doctor check-config --format github --output sarif=mcpl-doctor.sarif .
-  cat mcp.json | mcpl-doctor check-config --stdin-filename .vscode/mcp.json -
+  mcpl-doctor check-config --stdin-filename .vscode/mcp.json - < mcp.json
 
 Exit status: 0 no errors (warnings allowed), 1 errors (or warnings with --deny-warnings), 2 a \
 file could not be read or parsed, or bad arguments."
@@ -81,11 +86,11 @@ pub struct CheckConfigArgs {
     /// Which host's reconnect rule the findings describe: `lasting` (hosts with the
     /// lasting-connection fix, which refuse bad timings at start), `reset-on-handshake` (older
     /// hosts), or a proposal.
-    #[arg(short = 'p', long, value_enum, value_name = "RULE", default_value_t = HostPresetArg::Lasting)]
+    #[arg(short = 'p', long, value_enum, value_name = "RULE", default_value_t = HostPresetArg::Lasting, env = "MCPL_DOCTOR_PRESET")]
     pub preset: HostPresetArg,
 
     /// Output format on standard output.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
+    #[arg(short = 'f', long, value_enum, default_value_t = Format::Human, env = "MCPL_DOCTOR_FORMAT")]
     pub format: Format,
 
     /// Also write FORMAT to FILE (repeatable), e.g. `--output sarif=results.sarif`: a human log
@@ -97,9 +102,13 @@ pub struct CheckConfigArgs {
     #[arg(long, value_name = "NAME")]
     pub stdin_filename: Option<String>,
 
-    /// Print findings only: no summary line when there is nothing to say.
-    #[arg(long, short)]
+    /// Print findings only: no summary line when there is nothing to say, no notes.
+    #[arg(long, short, conflicts_with = "verbose")]
     pub quiet: bool,
+
+    /// Also name every file read, and every `.json` file a folder search passed over.
+    #[arg(long, short)]
+    pub verbose: bool,
 
     /// Exit with status 1 when there are warnings, not only errors.
     #[arg(long)]
@@ -122,6 +131,10 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> anyhow::Result<u8> {
         .hint("add `-` to read the file from standard input")
         .into());
     }
+    for extra in &args.output {
+        crate::engine::outfile::check(&extra.file)
+            .map_err(|e| Failure::new(crate::render::sanitize::sanitize(&e)))?;
+    }
     let mut skipped = Vec::new();
     let found = discover::inputs_noting(&args.files, &mut skipped);
     // What a folder search or a glob passed over is said, never silently dropped (also before
@@ -134,8 +147,19 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> anyhow::Result<u8> {
             crate::render::sanitize::sanitize(&skipped.to_string())
         ));
     }
-    let inputs =
-        found.map_err(|e| Failure::new(crate::render::sanitize::sanitize(&e.to_string())))?;
+    let inputs = found.map_err(|e| {
+        let failure = Failure::new(crate::render::sanitize::sanitize(&e.to_string()));
+        match &e {
+            discover::DiscoverError::EmptyFolder(dir) => match unread_host_file(Path::new(dir)) {
+                Some(hint) => failure.hint(hint),
+                None => failure,
+            },
+            _ => failure,
+        }
+    })?;
+    if !args.quiet {
+        say_what_was_read(&args, &inputs);
+    }
     let options = CheckOptions {
         preset,
         env: &config::process_env,
@@ -151,7 +175,11 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> anyhow::Result<u8> {
         match checked {
             Ok(r) => reports.push(r),
             Err(e) => {
-                crate::render::stderr_text(&render::load_error(&e, err_color));
+                let windows = match input {
+                    Input::File(file) => super::error::windows_path_hint(&file.to_string_lossy()),
+                    Input::Stdin => None,
+                };
+                crate::render::stderr_text(&super::error::render_error(&e, windows, err_color));
                 errors.push(e);
             }
         }
@@ -163,10 +191,12 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> anyhow::Result<u8> {
         Format::Github => github(&reports, &errors, &totals, args.quiet),
         Format::Sarif => sarif(&reports, &errors),
     };
+    // A file that cannot be written fails the run after the results, never instead of them.
+    let mut unwritten = None;
     for extra in &args.output {
         let text = render_as(extra.format, false);
         if let Err(e) = crate::engine::outfile::write(&extra.file, text.as_bytes()) {
-            return fail(crate::render::sanitize::sanitize(&e));
+            unwritten.get_or_insert(crate::render::sanitize::sanitize(&e));
         }
     }
     let out = render_as(args.format, color.for_stdout());
@@ -181,6 +211,9 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> anyhow::Result<u8> {
         // The reader went away (`| head`): end quietly, as ripgrep does.
         return Ok(exit::OK);
     }
+    if let Some(e) = unwritten {
+        return fail(e);
+    }
     // A file that could not be read was told above, with the others' findings: exit 2.
     Ok(if !errors.is_empty() {
         exit::USAGE
@@ -189,6 +222,65 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> anyhow::Result<u8> {
     } else {
         exit::OK
     })
+}
+
+/// Which files a folder argument stood for: with `--verbose` each file read and each `.json`
+/// file passed over; without, how many were passed over (a folder's "0 errors in 1 file" must not
+/// read as "every file here is fine").
+fn say_what_was_read(args: &CheckConfigArgs, inputs: &[Input]) {
+    use crate::render::sanitize::sanitize;
+    if args.verbose {
+        for input in inputs {
+            if let Input::File(f) = input {
+                crate::render::stderr_line(format_args!("read {}", sanitize(&f.to_string_lossy())));
+            }
+        }
+    }
+    for dir in args.files.iter().filter(|f| f.is_dir()) {
+        let over = discover::passed_over(dir);
+        if over.is_empty() {
+            continue;
+        }
+        let shown = sanitize(&dir.to_string_lossy());
+        if args.verbose {
+            for f in &over {
+                crate::render::stderr_line(format_args!(
+                    "passed over {} (not a name hosts read)",
+                    sanitize(&f.to_string_lossy())
+                ));
+            }
+            continue;
+        }
+        let (n, files) = match over.len() {
+            1 => (1, "file"),
+            n => (n, "files"),
+        };
+        crate::render::stderr_line(format_args!(
+            "note: {shown}: {n} other .json {files} passed over (not names hosts read; -v lists \
+             them)"
+        ));
+    }
+}
+
+/// For a folder with no file of a host's name: a `.json` file in it that holds a server table
+/// under another name (`hosts.json`), and how to check it.
+fn unread_host_file(dir: &Path) -> Option<String> {
+    let over = discover::passed_over(dir);
+    let hosts: Vec<&PathBuf> = over
+        .iter()
+        .filter(|f| discover::holds_server_table(f))
+        .collect();
+    let first = hosts.first()?;
+    let shown = crate::render::sanitize::sanitize(&first.to_string_lossy());
+    let more = match hosts.len() {
+        1 => String::new(),
+        2 => " (and 1 more)".to_string(),
+        n => format!(" (and {} more)", n - 1),
+    };
+    Some(format!(
+        "{shown}{more} has servers but is not a name hosts read; name it: mcpl-doctor \
+         check-config {shown}"
+    ))
 }
 
 /// Standard input, named `name` when given (its folder resolves `./` args, as the file's would).

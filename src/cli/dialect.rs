@@ -62,7 +62,7 @@ pub struct DialectArgs {
     /// The host the file is written for (its keys, variables, env and folder rules). Default:
     /// detected from the file's name and shape (.vscode/mcp.json, .cursor/mcp.json, .mcp.json,
     /// claude_desktop_config.json, cline_mcp_settings.json, mcp_config.json, context_servers).
-    #[arg(long, value_enum, value_name = "HOST")]
+    #[arg(long, value_enum, value_name = "HOST", env = "MCPL_DOCTOR_HOST")]
     pub host: Option<HostArg>,
 
     /// The folder `${workspaceFolder}` stands for. Default: the folder holding .vscode/ or

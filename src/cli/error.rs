@@ -66,8 +66,8 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
 }
 
 /// The hint the first error in the chain that has one gives.
-fn hint_of(e: &anyhow::Error) -> Option<String> {
-    e.chain().find_map(|c| {
+fn hint_of(chain: &[&(dyn std::error::Error + 'static)]) -> Option<String> {
+    chain.iter().find_map(|c| {
         if let Some(f) = c.downcast_ref::<Failure>() {
             f.hint.clone()
         } else if let Some(p) = c.downcast_ref::<PlanError>() {
@@ -85,15 +85,43 @@ fn hint_of(e: &anyhow::Error) -> Option<String> {
 /// the lines above do not already hold, `hint: ...`, then any detail. Every line is sanitised
 /// for the terminal (server and file names reach these messages).
 pub fn render(e: &anyhow::Error, color: bool) -> String {
+    render_chain(&e.chain().collect::<Vec<_>>(), color)
+}
+
+/// [`render`] for an error a run reports and goes on after (`check-config`'s file that cannot
+/// be read, beside the others' findings): the same lines, from the same place, and `also` as
+/// one more `hint:` line.
+pub fn render_error(
+    e: &(dyn std::error::Error + 'static),
+    also: Option<&str>,
+    color: bool,
+) -> String {
+    let mut chain = vec![e];
+    while let Some(cause) = chain.last().and_then(|c| c.source()) {
+        chain.push(cause);
+    }
+    let mut out = render_chain(&chain, color);
+    if let Some(hint) = also {
+        out.push_str(&format!(
+            "{}: {}\n",
+            paint(color, HINT, "hint"),
+            sanitize(hint)
+        ));
+    }
+    out
+}
+
+/// `error:` for the first of `chain`, `caused by:` for the rest not already said, `hint:`, detail.
+fn render_chain(chain: &[&(dyn std::error::Error + 'static)], color: bool) -> String {
     let lines = |text: &str| -> String {
         text.split('\n')
             .map(sanitize)
             .collect::<Vec<_>>()
             .join("\n")
     };
-    let mut said = e.to_string();
+    let mut said = chain.first().map(ToString::to_string).unwrap_or_default();
     let mut out = format!("{}: {}\n", paint(color, BAD, "error"), lines(&said));
-    for cause in e.chain().skip(1) {
+    for cause in chain.iter().skip(1) {
         let text = cause.to_string();
         if said.contains(&text) {
             continue;
@@ -102,15 +130,15 @@ pub fn render(e: &anyhow::Error, color: bool) -> String {
         said.push('\n');
         said.push_str(&text);
     }
-    if let Some(hint) = hint_of(e) {
+    if let Some(hint) = hint_of(chain) {
         out.push_str(&format!(
             "{}: {}\n",
             paint(color, HINT, "hint"),
             lines(&hint)
         ));
     }
-    if let Some(detail) = e
-        .chain()
+    if let Some(detail) = chain
+        .iter()
         .find_map(|c| c.downcast_ref::<Failure>()?.detail.clone())
     {
         out.push_str(&detail);
@@ -126,6 +154,18 @@ pub fn report(e: &anyhow::Error, color: bool) -> u8 {
     }
     crate::render::stderr_text(&render(e, color));
     exit::USAGE
+}
+
+/// For a path that looks like a Windows one (a drive letter, backslashes): a hint naming the
+/// platforms mcpl-doctor runs on.
+pub fn windows_path_hint(path: &str) -> Option<&'static str> {
+    let b = path.as_bytes();
+    let drive =
+        b.len() >= 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && matches!(b[2], b'\\' | b'/');
+    (drive || path.contains('\\')).then_some(
+        "this looks like a Windows path; mcpl-doctor runs on Linux (and macOS, untested), and \
+         reads paths as they are written there (forward slashes, no drive letters)",
+    )
 }
 
 #[cfg(test)]

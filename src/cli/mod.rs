@@ -10,8 +10,10 @@ use crate::render::ColorChoice;
 
 pub mod check_config;
 pub mod completions;
+mod deprecated;
 pub mod dialect;
 pub mod error;
+pub mod man;
 pub mod probe;
 pub mod schema;
 pub mod simulate;
@@ -19,14 +21,30 @@ pub mod vocab;
 
 /// Shows what an MCP/MCPL server does and what its host will do about it.
 #[derive(Debug, Parser)]
-#[command(name = "mcpl-doctor", version, about, long_about = None, max_term_width = 100)]
+#[command(
+    name = "mcpl-doctor",
+    version,
+    about,
+    long_about = None,
+    max_term_width = 100,
+    after_help = "Examples:
+  mcpl-doctor probe -- node server.mjs
+  mcpl-doctor probe --config mcp.json --all
+  mcpl-doctor check-config .
+  mcpl-doctor simulate --preset lasting --behaviour dies-after=300ms
+
+Each subcommand's --help has more examples. The documentation: README.md and docs/ in the \
+repository (docs/probe.md, docs/check-config.md, docs/simulate.md, docs/exit-codes.md); the \
+man pages: mcpl-doctor man | man -l -"
+)]
 pub struct Cli {
     /// When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
 
-    /// Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8).
-    #[arg(long, global = true)]
+    /// Before the subcommand: the same as `probe --ascii` / `simulate --ascii` (kept for
+    /// scripts; the subcommands that draw strips show it).
+    #[arg(long, hide = true)]
     pub ascii: bool,
 
     #[command(subcommand)]
@@ -49,6 +67,8 @@ pub enum Command {
     Schema(schema::SchemaArgs),
     /// Print shell completions generated from this command line's definition.
     Completions(completions::CompletionsArgs),
+    /// Print a man page (or write them all with --out) from this binary's own definition.
+    Man(man::ManArgs),
 }
 
 /// Parse `args` and run the command; errors are printed once, on stderr.
@@ -88,13 +108,23 @@ where
             return ExitCode::from(exit::USAGE);
         }
     };
-    crate::render::text::strip::set_ascii(cli.ascii);
+    for note in deprecated::notes(&args) {
+        crate::say!("{note}");
+    }
+    let ascii = cli.ascii
+        || match &cli.command {
+            Command::Simulate(a) => a.ascii,
+            Command::Probe(a) => a.ascii,
+            _ => false,
+        };
+    crate::render::text::strip::set_ascii(ascii);
     let ran = match cli.command {
         Command::Simulate(args) => simulate::run(args, cli.color),
         Command::CheckConfig(args) => check_config::run(args, cli.color),
         Command::Probe(args) => probe::run(args, cli.color),
         Command::Schema(args) => schema::run(args),
         Command::Completions(args) => completions::run(args),
+        Command::Man(args) => man::run(args),
     };
     // The one place an error is printed, and its exit status chosen.
     let code = ran.unwrap_or_else(|e| error::report(&e, cli.color.for_stderr()));

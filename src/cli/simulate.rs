@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::vocab::{parse_nonnegative, parse_timing, EngineArg, FormatArg, PresetArg};
+use super::vocab::{
+    parse_nonnegative, parse_timing, EngineArg, PresetArg, SimulateFormatArg as FormatArg,
+};
 use crate::engine::policy::timings::{format_ms, parse_duration_ms};
 use crate::engine::policy::{EngineKind, Preset, Timings};
 use crate::engine::schedule::{self, Drive, Request, Scenario, Simulation, DAY_MS};
@@ -120,8 +122,20 @@ pub struct SimulateArgs {
     pub rows: Option<usize>,
 
     /// Output: human (tables) or json (one document with schema_version).
-    #[arg(short = 'f', long, value_enum, value_name = "FORMAT", default_value_t = FormatArg::Human)]
+    #[arg(short = 'f', long, value_enum, value_name = "FORMAT", default_value_t = FormatArg::Human, env = "MCPL_DOCTOR_FORMAT")]
     pub format: FormatArg,
+
+    /// Print the summary and the timelines only (as --rows 0), and no progress line.
+    #[arg(short = 'q', long, conflicts_with = "verbose")]
+    pub quiet: bool,
+
+    /// Show up to 100 rows of each rule's schedule (as --rows 100; --rows sets another number).
+    #[arg(short = 'v', long)]
+    pub verbose: bool,
+
+    /// Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8).
+    #[arg(long)]
+    pub ascii: bool,
 
     /// The same as --format json (kept for scripts).
     #[arg(long, hide = true)]
@@ -175,6 +189,11 @@ pub fn run(args: SimulateArgs, color: ColorChoice) -> anyhow::Result<u8> {
         (None, false) => (args.compare.iter().map(|p| Preset::from(*p)).collect(), 0),
         (None, true) => (vec![Preset::Handshake, Preset::Lasting], 10),
     };
+    let rows_default = match (args.quiet, args.verbose) {
+        (true, _) => 0,
+        (_, true) => 100,
+        _ => rows_default,
+    };
     let keep_rows = if json {
         args.rows.unwrap_or(rows_default.max(20))
     } else {
@@ -201,9 +220,10 @@ pub fn run(args: SimulateArgs, color: ColorChoice) -> anyhow::Result<u8> {
         (None, Some(span)) => (span, None),
         (None, None) => (DAY_MS, None),
     };
+    check_pictures(&args)?;
     let strip_width = view::strip_width(presets.iter().map(|p| p.name().len()).max().unwrap_or(0));
     let mut watcher = Watcher::new(
-        !json && std::io::stderr().is_terminal(),
+        !json && !args.quiet && std::io::stderr().is_terminal(),
         presets.len(),
         span_ms,
         max_attempts,
@@ -243,11 +263,10 @@ pub fn run(args: SimulateArgs, color: ColorChoice) -> anyhow::Result<u8> {
         show_rows: keep_rows > 0,
         explicit_timings: (args.interval, args.cap),
     };
+    // A file that still cannot be written fails the run after the tables, never instead of them.
+    let mut pictures = Ok(());
     if (args.report.is_some() || args.svg.is_some()) && !watcher.interrupted() {
-        if let Err(e) = write_pictures(&args, &view, &mut watcher) {
-            watcher.done();
-            return super::error::fail(e);
-        }
+        pictures = write_pictures(&args, &view, &mut watcher);
     }
     watcher.done();
     let interrupted = watcher.interrupted();
@@ -257,6 +276,9 @@ pub fn run(args: SimulateArgs, color: ColorChoice) -> anyhow::Result<u8> {
         view::write_text(&view, color.for_stdout())
             .and_then(|()| write_interrupted(&view, &not_simulated))
     };
+    if let Err(e) = pictures {
+        return super::error::fail(e);
+    }
     match result {
         Ok(()) if interrupted => Ok(exit::INTERRUPTED),
         Ok(()) => Ok(exit::OK),
@@ -264,6 +286,17 @@ pub fn run(args: SimulateArgs, color: ColorChoice) -> anyhow::Result<u8> {
         Err(e) if crate::render::is_broken_pipe(&e) => Ok(exit::OK),
         Err(e) => super::error::fail(format!("cannot write the output: {e}")),
     }
+}
+
+/// A typo in a `--report` or `--svg` path must not cost the run: the files are checked before
+/// anything is simulated.
+fn check_pictures(args: &SimulateArgs) -> anyhow::Result<()> {
+    for path in args.report.iter().chain(args.svg.iter()) {
+        if let Err(e) = crate::engine::outfile::check(path) {
+            return super::error::fail(crate::render::sanitize::sanitize(&e));
+        }
+    }
+    Ok(())
 }
 
 /// `--report` and `--svg`: the runs again with every row kept (up to a bound) and a strip as

@@ -129,7 +129,21 @@ impl From<EngineArg> for EngineKind {
     }
 }
 
-/// `--format` of `simulate` and `probe`.
+/// `--format` of `simulate`: what `probe` takes but events, which is accepted only to say it is
+/// for `probe` (and not offered in the help).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SimulateFormatArg {
+    /// Tables for a person (default).
+    #[value(alias = "text")]
+    Human,
+    /// One JSON document with `schema_version`.
+    Json,
+    /// Refused with a word: events are `probe`'s.
+    #[value(hide = true)]
+    Events,
+}
+
+/// `--format` of `probe`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FormatArg {
     /// Tables for a person (default).

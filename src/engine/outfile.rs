@@ -105,6 +105,28 @@ pub fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
+/// Check, before any work, that `path` can be written: not refused (see [`refusal`]), and its
+/// folder takes a new file (one is created there and removed). A typo in `--report` must not
+/// cost an hour-long probe. The error names the path.
+pub fn check(path: &Path) -> Result<(), String> {
+    let shown = || path.display().to_string();
+    if let Some(why) = refusal(path) {
+        return Err(format!("cannot write {}: {why}", shown()));
+    }
+    let Some(name) = path.file_name() else {
+        return Err(format!("cannot write {}: not a file name", shown()));
+    };
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let (tmp, file) = create_temp(&dir, &name.to_string_lossy())
+        .map_err(|e| format!("cannot write {}: {e}", shown()))?;
+    drop(file);
+    let _ = std::fs::remove_file(&tmp);
+    Ok(())
+}
+
 /// A new file `.<name>.<random>.tmp` in `dir`, created exclusively (never an existing one,
 /// never through a link).
 fn create_temp(dir: &Path, name: &str) -> std::io::Result<(PathBuf, std::fs::File)> {
@@ -148,6 +170,15 @@ mod tests {
             .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
             .collect();
         assert!(left.is_empty(), "{left:?}");
+    }
+
+    #[test]
+    fn check_finds_a_missing_folder_and_leaves_nothing() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let err = check(&dir.path().join("no-such-folder/r.html")).expect_err("refused");
+        assert!(err.contains("No such file or directory"), "{err}");
+        check(&dir.path().join("r.html")).expect("writable");
+        assert_eq!(std::fs::read_dir(dir.path()).expect("list").count(), 0);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::engine::policy::Preset;
 use crate::render::ci::{github::github, sarif::sarif};
 use crate::render::json::check_config::json;
 use crate::render::sanitize::is_unsafe;
-use crate::render::text::check_config::{human, load_error};
+use crate::render::text::check_config::human;
 
 /// Characters a hostile config plants in keys, values and names.
 const HOSTILE: &[char] = &[
@@ -161,7 +161,8 @@ proptest! {
         let totals = Totals::of(&reports, errors.len());
         assert_clean("human", &human(&reports, &totals, false, false));
         for e in &errors {
-            assert_clean("load error", &load_error(e, false));
+            // Printed by the CLI's one error printer.
+            assert_clean("load error", &crate::cli::error::render_error(e, None, false));
         }
         assert_clean("json", &json(&reports, &errors, &totals, "lasting"));
         assert_clean("github", &github(&reports, &errors, &totals, false));

@@ -436,10 +436,17 @@ fn sigkill_to_the_probe_takes_every_servers_processes_with_it() {
     let py = python();
     // At the launch, during the handshake, connected (the escaped one reported by then), and
     // connected with the escaped one just born, before the probe's scan could see it (the keeper
-    // then finds it by its launch marker).
-    for (i, when) in ["launch", "handshake", "connected", "escaped-unseen"]
-        .into_iter()
-        .enumerate()
+    // then finds it by its launch marker), also with a process name that is not UTF-8 (which
+    // hid it from the keeper's scan).
+    for (i, when) in [
+        "launch",
+        "handshake",
+        "connected",
+        "escaped-unseen",
+        "badname-unseen",
+    ]
+    .into_iter()
+    .enumerate()
     {
         let m = marker(&format!("kill{i}"));
         let log = FixtureLog::new();
@@ -452,6 +459,8 @@ fn sigkill_to_the_probe_takes_every_servers_processes_with_it() {
             .stderr(Stdio::null());
         if when == "connected" || when == "escaped-unseen" {
             cmd.args(["--escape", "setsid"]);
+        } else if when == "badname-unseen" {
+            cmd.args(["--escape", "setsid-badname"]);
         }
         let mut probe = cmd.spawn().expect("the probe runs");
         let t = Instant::now();

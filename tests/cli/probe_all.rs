@@ -125,7 +125,7 @@ fn all_servers_run_at_once_and_the_json_holds_every_one() {
     let setup = Setup::new();
     let file = setup.config();
     let mut args = ARGS.to_vec();
-    args.push("--json");
+    args.extend(["--format", "json"]);
     let (out, took) = run(probe_all(&file, &args));
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert_no_tokens(&out);

@@ -9,6 +9,9 @@ use std::process::{Command, Output};
 pub fn bin() -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_mcpl-doctor"));
     cmd.env_remove("NO_COLOR")
+        .env_remove("MCPL_DOCTOR_PRESET")
+        .env_remove("MCPL_DOCTOR_HOST")
+        .env_remove("MCPL_DOCTOR_FORMAT")
         .env("TERM", "dumb")
         .env("COLUMNS", "160");
     cmd

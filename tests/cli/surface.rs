@@ -87,3 +87,61 @@ fn a_for_deadline_before_the_first_handshake_is_not_a_finding() {
         stderr(&o)
     );
 }
+
+/// A `--report`, `--svg` or `--output` path that cannot be written is refused before any work:
+/// nothing is launched (a typo must not cost a `--for 1h` probe).
+#[test]
+fn an_unwritable_output_is_refused_before_anything_runs() {
+    let log = FixtureLog::new();
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let missing = dir.path().join("no-such-folder/r.html");
+    let missing = missing.to_str().expect("a UTF-8 path");
+    let o = probe(&log, &["--for", "3s", "--report", missing], &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("No such file or directory (os error 2); nothing was launched"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(log.entries().is_empty(), "launched: {:?}", log.entries());
+    let o = run(&["simulate", "--svg", missing]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    let sarif = format!("sarif={missing}");
+    let config = crate::support::fixture("configs/overlay.agent.json");
+    let config = config.to_str().expect("a UTF-8 path");
+    let o = run(&["check-config", "--output", &sarif, config]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cannot write"), "{}", stderr(&o));
+    assert!(!dir.path().join("no-such-folder").exists());
+}
+
+/// `--launches` ending one launch before the host's first `mcpl-down` says it would come next.
+#[test]
+fn a_run_stopped_before_the_alert_says_it_comes_next() {
+    let log = FixtureLog::new();
+    let o = probe(
+        &log,
+        &["--launches", "5", "--interval", "50ms", "--seed", "1"],
+        &["--exit-after-handshake", "100"],
+    );
+    let flat = stdout(&o).split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(
+            "the host would launch attempt 5 at "
+        ) && flat.contains(
+            "If it fails as these did, the host raises mcpl-down then (--until-down runs until it)."
+        ),
+        "{flat}"
+    );
+    let o = probe(
+        &log,
+        &["--launches", "2", "--interval", "50ms", "--seed", "1"],
+        &["--exit-after-handshake", "100"],
+    );
+    assert!(
+        !stdout(&o).contains("raises mcpl-down then"),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -1,6 +1,6 @@
 //! `mcpl-doctor probe --config FILE --all` (or several `--server ID`): the request for the
 //! engine's fleet runner ([`engine::fleet`](crate::engine::fleet)), and the writers its events
-//! and report go to: the progress lines, `--events` lines, the report, the pictures.
+//! and report go to: the progress lines, `--format events` lines, the report, the pictures.
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -62,6 +62,7 @@ pub fn run(args: ProbeArgs, color: ColorChoice) -> anyhow::Result<u8> {
         Selection::Ids(&args.server)
     };
     let items = fleet::select(&file, selection, &plan_options(&args))?;
+    super::args::check_outputs(&args)?;
     raise_open_file_limit();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(worker_threads())
@@ -76,10 +77,12 @@ pub fn run(args: ProbeArgs, color: ColorChoice) -> anyhow::Result<u8> {
     runtime.block_on(run_async(args, file_text, items, color))
 }
 
-/// Where the fleet's events go: the progress lines and the `--events` output.
+/// Where the fleet's events go: the progress lines and the `--format events` output.
 struct Writer {
     live: MultiLive,
     events: bool,
+    /// `--verbose`: a line on stderr for each event.
+    verbose: bool,
     /// The run's [`Stopper`](super::stop::Stopper) flag: stdout's reader went away.
     broken_pipe: Arc<AtomicBool>,
     /// The first failure to write an event that was not a broken pipe.
@@ -95,6 +98,14 @@ impl Writer {
                 }
             }
             FleetEvent::Server { index, name, event } => {
+                if self.verbose {
+                    if let Some(line) = crate::render::text::probe::verbose::line(event) {
+                        self.live.println(&format!(
+                            "{}: {line}",
+                            crate::render::sanitize::sanitize(name)
+                        ));
+                    }
+                }
                 self.live.on_event(index, event);
                 if self.events {
                     self.write_event(&EventLine::of(event, Some(name)));
@@ -150,10 +161,11 @@ async fn run_async(
         .filter(|i| matches!(i.plan, EntryPlan::Probe(_)))
         .map(|i| i.name.clone())
         .collect();
-    let live_enabled = std::io::stderr().is_terminal() && !args.events;
+    let live_enabled = std::io::stderr().is_terminal() && !args.events && !args.quiet;
     let writer = Arc::new(Writer {
         live: MultiLive::new(live_enabled, &names, super::plan::live_bounds(&args)),
         events: args.events,
+        verbose: args.verbose,
         broken_pipe: signals.output_closed.clone(),
         write_error: std::sync::Mutex::new(None),
     });
@@ -240,7 +252,6 @@ fn write_report(
         },
         &|| report::probe_all_svg(servers),
     );
-    pictures?;
     let written = if args.json {
         json_all::write_json(servers, ctx)
     } else if args.events {
@@ -249,10 +260,13 @@ fn write_report(
         };
         events_view::write_line(&mut std::io::stdout().lock(), &doc)
     } else {
-        all_view::write_text(servers, ctx, color.for_stdout())
+        all_view::write_text(servers, ctx, color.for_stdout(), args.quiet)
     };
     let findings = servers.iter().any(ServerReport::is_finding);
-    super::stop::exit_status(written, ctx.interrupted, findings)
+    let status = super::stop::exit_status(written, ctx.interrupted, findings)?;
+    // A file that still cannot be written fails the run after the report, never instead of it.
+    pictures?;
+    Ok(status)
 }
 
 /// The rule the report names: `--preset`, else the one every probed entry follows (its

@@ -93,7 +93,13 @@ pub struct ProbeArgs {
 
     /// The host's reconnect rule. Default: with --config, the rule of the file's host
     /// (claude-desktop, vscode, cline-http...: see docs/hosts.md), else lasting.
-    #[arg(short = 'p', long, value_enum, value_name = "RULE")]
+    #[arg(
+        short = 'p',
+        long,
+        value_enum,
+        value_name = "RULE",
+        env = "MCPL_DOCTOR_PRESET"
+    )]
     pub preset: Option<PresetArg>,
 
     /// The backoff's base. Default: the entry's reconnectIntervalMs, else 5 s. With several
@@ -161,7 +167,7 @@ pub struct ProbeArgs {
 
     /// Output: human (the report), json (one document with schema_version at the end), events
     /// (JSON lines as things happen, the last one the whole report).
-    #[arg(short = 'f', long, value_enum, value_name = "FORMAT", default_value_t = FormatArg::Human)]
+    #[arg(short = 'f', long, value_enum, value_name = "FORMAT", default_value_t = FormatArg::Human, env = "MCPL_DOCTOR_FORMAT")]
     pub format: FormatArg,
 
     /// The same as --format json (kept for scripts).
@@ -182,6 +188,19 @@ pub struct ProbeArgs {
     #[arg(long, value_name = "FILE.svg")]
     pub svg: Option<PathBuf>,
 
+    /// Print only the verdict and its Why (with --all: the summary), and no progress line.
+    #[arg(short = 'q', long, conflicts_with = "verbose")]
+    pub quiet: bool,
+
+    /// Also print a line on stderr for each launch, handshake, end, alert and wait as it
+    /// happens (the --format events stream, for a person), terminal or not.
+    #[arg(short = 'v', long)]
+    pub verbose: bool,
+
+    /// Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8).
+    #[arg(long)]
+    pub ascii: bool,
+
     #[command(flatten)]
     pub dialect: crate::cli::dialect::DialectArgs,
 }
@@ -190,6 +209,21 @@ pub struct ProbeArgs {
 pub(crate) const DEFAULT_HANDSHAKE_TIMEOUT_MS: f64 = 30_000.0;
 /// `--start-budget`'s default when the host has no start budget of its own.
 pub(crate) const DEFAULT_START_BUDGET_MS: f64 = 60_000.0;
+
+/// Check `--report` and `--svg` before anything is launched: a typo in a path must not cost the
+/// run. The error names the file.
+pub(crate) fn check_outputs(args: &ProbeArgs) -> anyhow::Result<()> {
+    use crate::cli::error::Failure;
+    for path in args.report.iter().chain(args.svg.iter()) {
+        crate::engine::outfile::check(path).map_err(|e| {
+            Failure::new(format!(
+                "{}; nothing was launched",
+                crate::render::sanitize::sanitize(&e)
+            ))
+        })?;
+    }
+    Ok(())
+}
 
 /// Write `--report` and `--svg` for a run; an error names the file.
 pub(crate) fn write_pictures(

@@ -26,6 +26,7 @@ use crate::engine::fleet::Resolved;
 
 pub fn run(args: ProbeArgs, color: ColorChoice) -> anyhow::Result<u8> {
     let resolved = resolve(&args)?;
+    super::args::check_outputs(&args)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -64,13 +65,19 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> a
     let signals = handle_signals(stop_handle, "the server");
 
     // The progress line only on a terminal; without one nothing wakes up between events.
-    let live_enabled = std::io::stderr().is_terminal() && !args.events;
+    let live_enabled = std::io::stderr().is_terminal() && !args.events && !args.quiet;
     let live = std::sync::Mutex::new(LiveLine::new(live_enabled).with_bounds(live_bounds(&args)));
     let events = args.events;
+    let verbose = args.verbose;
     let output_closed = signals.output_closed.clone();
     let mut write_error: Option<std::io::Error> = None;
     let mut sink = |e: &Event| {
         if let Ok(mut l) = live.lock() {
+            if verbose {
+                if let Some(line) = crate::render::text::probe::verbose::line(e) {
+                    l.println(&line);
+                }
+            }
             l.on_event(e);
         }
         if events && !output_closed.load(Ordering::Relaxed) && write_error.is_none() {
@@ -108,21 +115,7 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> a
 
     let run = match result {
         Ok(run) => run,
-        Err(e) => {
-            let mut failure = Failure::new(e.to_string());
-            if matches!(target, Target::Stdio(_)) {
-                failure = failure.hint(
-                    "check the command after `--` (it runs without a shell, from the current \
-                     folder)",
-                );
-            }
-            let why = [diagnosis::of_launch_error(&e, &setting)];
-            let mut detail = Vec::new();
-            let _ = crate::render::text::why::write_why(&mut detail, &why);
-            return Err(failure
-                .detail(String::from_utf8_lossy(&detail).into_owned())
-                .into());
-        }
+        Err(e) => return Err(launch_failure(&e, &target, &setting)),
     };
     if let Some(e) = write_error {
         return fail(format!("cannot write the events: {e}"));
@@ -178,6 +171,30 @@ fn setting_of(
     setting
 }
 
+/// A run that could not launch at all: the error, a hint on the command after `--`, and the Why.
+fn launch_failure(
+    e: &probe::LaunchError,
+    target: &Target,
+    setting: &diagnosis::Setting,
+) -> anyhow::Error {
+    let mut failure = Failure::new(e.to_string());
+    if let Target::Stdio(stdio) = target {
+        failure = match crate::cli::error::windows_path_hint(&stdio.command.to_string_lossy()) {
+            Some(hint) => failure.hint(hint),
+            None => failure.hint(
+                "check the command after `--` (it runs without a shell, from the current \
+                 folder)",
+            ),
+        };
+    }
+    let why = [diagnosis::of_launch_error(e, setting)];
+    let mut detail = Vec::new();
+    let _ = crate::render::text::why::write_why(&mut detail, &why);
+    failure
+        .detail(String::from_utf8_lossy(&detail).into_owned())
+        .into()
+}
+
 /// The files first (a closed stdout, `| head`, does not cost them), then the report on
 /// stdout; the exit status.
 fn write_report(
@@ -189,7 +206,8 @@ fn write_report(
     redactor: &Redactor,
     color: ColorChoice,
 ) -> anyhow::Result<u8> {
-    // The files first: a closed stdout (`| head`) does not cost the report.
+    // The files first: a closed stdout (`| head`) does not cost the report. A file that still
+    // cannot be written fails the run after the report is printed, never instead of it.
     let pictures = write_pictures(
         args,
         &|| {
@@ -198,7 +216,6 @@ fn write_report(
         },
         &|| report::probe_svg(run, ctx),
     );
-    pictures?;
     let written = if args.json {
         json_view::write_json(run, verdict, ctx)
     } else if args.events {
@@ -219,10 +236,19 @@ fn write_report(
                 };
                 events_view::write_line(&mut out, &doc)
             })
+    } else if args.quiet {
+        view::write_final_to(
+            &mut std::io::stdout().lock(),
+            run,
+            verdict,
+            ctx,
+            color.for_stdout(),
+        )
     } else {
         view::write_text(run, verdict, ctx, color.for_stdout())
     };
     let status = super::stop::exit_status(written, ctx.interrupted, !verdict::all_clear(run))?;
+    pictures?;
     match (run.finish, args.run_for) {
         (Finish::Deadline, Some(ms))
             if status == exit::FINDINGS

@@ -442,6 +442,53 @@ pub fn search_noting(dir: &Path, skipped: &mut Vec<Skipped>) -> Vec<PathBuf> {
     found
 }
 
+/// The `.json` files below `dir` that a search passes over because hosts do not read them by
+/// that name (`hosts.json`), sorted; folders are walked as [`search_noting`] walks them.
+pub fn passed_over(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![(dir.to_path_buf(), 0usize)];
+    while let Some((d, depth)) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if kind.is_dir() {
+                if !SKIPPED_DIRS.contains(&name.as_ref()) && depth < MAX_DEPTH {
+                    stack.push((path, depth + 1));
+                }
+            } else if kind.is_file() && name.ends_with(".json") && !is_host_file(&path) {
+                out.push(path);
+            }
+        }
+        if out.len() > 10_000 {
+            break;
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Whether the file at `path` looks like a host configuration under another name: it has an
+/// `mcpServers`, `mcplServers` or `servers` table (read up to 1 MiB, not parsed).
+pub fn holds_server_table(path: &Path) -> bool {
+    use std::io::Read;
+    let mut text = Vec::new();
+    let read = std::fs::File::open(path).and_then(|f| f.take(1 << 20).read_to_end(&mut text));
+    if read.is_err() {
+        return false;
+    }
+    let text = String::from_utf8_lossy(&text);
+    ["\"mcpServers\"", "\"mcplServers\"", "\"servers\""]
+        .iter()
+        .any(|key| text.contains(key))
+}
+
 /// A file name in the same folder close to `path`'s (a slip of the keyboard), if there is one.
 pub fn near_file_name(path: &Path) -> Option<PathBuf> {
     let name = path.file_name()?.to_str()?;

@@ -1,9 +1,9 @@
-//! The diagnoses' stable ids (in `--json`, `--events` and the docs), what each means, and how
+//! The diagnoses' stable ids (in `--format json`, `--format events` and the docs), what each means, and how
 //! sure a diagnosis is.
 
 use serde::Serialize;
 
-/// A diagnosis's stable id (in `--json`, `--events` and the docs).
+/// A diagnosis's stable id (in `--format json`, `--format events` and the docs).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, schemars::JsonSchema,
 )]
@@ -35,6 +35,9 @@ pub enum Id {
     PackageNotFound,
     BrokenNpxCache,
     DependencyDrift,
+    CrlfLineEndings,
+    HttpMode,
+    StdinClosed,
 }
 
 impl Id {
@@ -66,6 +69,9 @@ impl Id {
         Id::PackageNotFound,
         Id::BrokenNpxCache,
         Id::DependencyDrift,
+        Id::CrlfLineEndings,
+        Id::HttpMode,
+        Id::StdinClosed,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -96,6 +102,9 @@ impl Id {
             Id::PackageNotFound => "package-not-found",
             Id::BrokenNpxCache => "broken-npx-cache",
             Id::DependencyDrift => "dependency-drift",
+            Id::CrlfLineEndings => "crlf-line-endings",
+            Id::HttpMode => "http-mode",
+            Id::StdinClosed => "stdin-closed",
         }
     }
 
@@ -128,6 +137,9 @@ impl Id {
             Id::PackageNotFound => "npm or PyPI has no package of the name the entry gives (a typo)",
             Id::BrokenNpxCache => "npx's cached copy of the package is incomplete: its folder must be deleted",
             Id::DependencyDrift => "a dependency changed under the server: a name the server imports is gone from it",
+            Id::CrlfLineEndings => "the script's `#!` line ends in `\\r` (saved with Windows line endings): no interpreter has that name",
+            Id::HttpMode => "the command starts an HTTP server, not a stdio one: a stdio host waits for an answer that never comes",
+            Id::StdinClosed => "it exited 0 before its handshake because its stdin was closed or replaced (`< /dev/null`, `docker run` without `-i`)",
         }
     }
 }

@@ -165,11 +165,14 @@ pub(super) fn launch_hit(i: usize, rule: &Rule, l: &Launch, setting: &Setting) -
         }
         When::VersionRefused => version_hit(i, l, setting),
         When::NamesAValue(_) => words::value_hit(i, l, setting),
-        // In `process.rs`.
+
+        // In `process.rs` and `modes.rs`.
         When::Limited { .. }
         | When::NativeSignal(_)
         | When::InstallUnfinished
-        | When::LeftRunning => None,
+        | When::LeftRunning
+        | When::ServesHttp
+        | When::StdinEnded => None,
     }
 }
 

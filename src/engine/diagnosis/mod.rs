@@ -10,6 +10,7 @@ pub mod ids;
 pub mod launch;
 pub mod meaning;
 pub mod model;
+mod modes;
 pub mod process;
 pub mod run;
 pub mod runtime;

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use super::launch::{ended, ev, launch_hit};
 use super::meaning;
 use super::model::{fill, round_ms, Diagnosis, Evidence, Hit, Setting, Source, MAX_EVIDENCE};
+use super::modes;
 use super::process;
 use super::table::{self, Confidence, Id, When, RULES};
 use super::text;
@@ -39,8 +40,9 @@ pub fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
     for l in &died {
         let mut on_launch: Vec<Hit> = Vec::new();
         for (i, rule) in RULES.iter().enumerate() {
-            if let Some(h) =
-                launch_hit(i, rule, l, setting).or_else(|| process::process_hit(i, l, setting))
+            if let Some(h) = launch_hit(i, rule, l, setting)
+                .or_else(|| process::process_hit(i, l, setting))
+                .or_else(|| modes::mode_hit(i, l, setting))
             {
                 on_launch.push(h);
             }
@@ -80,7 +82,7 @@ pub fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
     }
     let mut out = group(hits);
     if out.is_empty() {
-        out.push(unknown(&died));
+        out.push(unknown(&died, setting));
     }
     out
 }
@@ -366,8 +368,38 @@ fn timeout_too_short(died: &[&Launch], setting: &Setting) -> Option<Diagnosis> {
     })
 }
 
+/// `cause-unknown`'s next step: what was seen, to start from (never "run it by hand" alone).
+fn unknown_next(evidence: &[Evidence], setting: &Setting) -> String {
+    let first = |source: Source| evidence.iter().find(|e| e.source == source);
+    let ended = first(Source::Exit)
+        .map(|e| e.text.clone())
+        .unwrap_or_default();
+    let env = if setting.entry {
+        "the entry's command, args and environment"
+    } else {
+        "the same command and environment"
+    };
+    match first(Source::Stderr).map(|e| e.text.as_str()) {
+        Some(last) if last != "nothing" => {
+            let line = last.strip_prefix("last line: ").unwrap_or(last);
+            format!(
+                "start from the server's last words, \"{line}\" (then: {ended}): they name no fix this doctor knows; run it with {env} to read the lines before them"
+            )
+        }
+        _ if ended.contains("timed out") => format!(
+            "it wrote nothing on stderr and answered nothing on stdout ({ended}): check that it is a stdio MCP server (a web server or a one-shot tool waits for something else) and how long it takes to start, with {env}"
+        ),
+        _ if ended.contains("answering pings") => format!(
+            "it hangs without a word on stderr ({ended}): see what it is doing when it stops answering (`py-spy dump --pid PID`, `node --inspect`, `gdb -p PID`), run with {env}"
+        ),
+        _ => format!(
+            "it ended without a word on stderr ({ended}): run it with {env} and look at its own log files and where it exits; `--format events` shows each launch as it happens"
+        ),
+    }
+}
+
 /// `cause-unknown`: what was seen on the launches that died.
-fn unknown(died: &[&Launch]) -> Diagnosis {
+fn unknown(died: &[&Launch], setting: &Setting) -> Diagnosis {
     let mut evidence: Vec<Evidence> = Vec::new();
     for l in died {
         let r = &l.report;
@@ -408,7 +440,7 @@ fn unknown(died: &[&Launch]) -> Diagnosis {
         confidence: Confidence::Low,
         summary: table::UNKNOWN_SAYS.to_string(),
         launches: died.iter().map(|l| l.number).collect(),
+        next_step: unknown_next(&evidence, setting),
         evidence,
-        next_step: table::UNKNOWN_NEXT.to_string(),
     }
 }

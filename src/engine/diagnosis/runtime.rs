@@ -381,7 +381,75 @@ fn node_version(from: &Path, pkg: &str) -> Option<String> {
     })
 }
 
+/// The Python module `file` imports `name` from (`from mcp.server.lowlevel import Server,
+/// NotificationOptions`; a parenthesised list too).
+fn imported_from(file: &Path, name: &str) -> Option<String> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("from ") {
+        let stmt = &rest[at + 5..];
+        rest = stmt;
+        let (module, after) = stmt.split_once(" import ")?;
+        let module = module.trim();
+        if module.is_empty() || module.contains(char::is_whitespace) {
+            continue;
+        }
+        let names = if after.trim_start().starts_with('(') {
+            after.split(')').next().unwrap_or_default()
+        } else {
+            after.lines().next().unwrap_or_default()
+        };
+        let names = names.trim_start().trim_start_matches('(');
+        if names
+            .split(',')
+            .map(|n| n.split_whitespace().next().unwrap_or_default())
+            .any(|n| n == name)
+        {
+            return Some(module.to_string());
+        }
+    }
+    None
+}
+
+/// Python `AttributeError: 'Server' object has no attribute 'list_resources'` (or `module
+/// 'pkg' has no attribute ...`) raised in an installed package's code, on a name another
+/// package provides: that package changed under the server.
+fn attribute_drift(line: &str, l: &Launch) -> Option<(String, String, Option<String>)> {
+    let rest = line.split("AttributeError: ").nth(1)?;
+    let attr = first_quoted(rest.split(" has no attribute ").nth(1)?)?;
+    let owner = first_quoted(rest)?;
+    let all = lines(l);
+    let at = all.iter().position(|x| x.as_str() == line)?;
+    let frame = all[..at]
+        .iter()
+        .rev()
+        .find_map(|x| x.trim_start().strip_prefix("File \""))?;
+    let file = &frame[..frame.find('"')?];
+    let site_at = file.find("-packages/")?;
+    let site = &file[..site_at + 9];
+    let own = file[site_at + 10..].split('/').next()?;
+    let module = if rest.starts_with("module ") {
+        owner.clone()
+    } else {
+        imported_from(Path::new(file), &owner)?
+    };
+    let pkg = module.split('.').next()?.to_string();
+    if pkg == own || pkg.is_empty() {
+        // The server's own code.
+        return None;
+    }
+    let version = dist_version(Path::new(site), &pkg);
+    Some((pkg, format!("{owner}.{attr}"), version))
+}
+
 fn drift(h: &mut Hit, t: &Text, line: &str, l: &Launch) -> bool {
+    if t.contains == "AttributeError: " {
+        let Some((pkg, name, version)) = attribute_drift(line, l) else {
+            return false;
+        };
+        drift_advice(h, pkg, &name, version, true);
+        return true;
+    }
     let Some(name) = h.name.clone() else {
         return false;
     };
@@ -428,6 +496,12 @@ fn drift(h: &mut Hit, t: &Text, line: &str, l: &Launch) -> bool {
             .and_then(|d| node_version(d, &pkg));
         (pkg, version, false)
     };
+    drift_advice(h, pkg, &name, version, python);
+    true
+}
+
+/// The says and next step of `dependency-drift`: the package and the version to pin.
+fn drift_advice(h: &mut Hit, pkg: String, name: &str, version: Option<String>, python: bool) {
     if let Some(v) = &version {
         note(h, Source::Spawn, format!("installed: {pkg} {v}"));
     }
@@ -451,5 +525,4 @@ fn drift(h: &mut Hit, t: &Text, line: &str, l: &Launch) -> bool {
     h.next = Some(format!(
         "{pin}, or install the server from its lock file; or update the server to a release that works with the new `{pkg}`"
     ));
-    true
 }

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::model::{fill, Diagnosis, Evidence, Setting, Source};
-use super::table::{self, Confidence, Id, When, RULES};
+use super::table::{Confidence, Id, When, RULES};
 use super::text;
 use crate::engine::probe::LaunchError;
 
@@ -13,6 +13,9 @@ pub fn of_launch_error(error: &LaunchError, setting: &Setting) -> Diagnosis {
     // The launch error's own words say which it is (see `stdio::launch_error`).
     let (when, reason) = match error {
         LaunchError::NotFound { .. } => (When::SpawnNotFound, None),
+        LaunchError::CannotExecute { reason, .. } if reason.contains("(CRLF") => {
+            return crlf(reason, setting);
+        }
         LaunchError::CannotExecute { reason, .. }
             if reason.contains("interpreter") && reason.contains("does not exist") =>
         {
@@ -38,7 +41,11 @@ pub fn of_launch_error(error: &LaunchError, setting: &Setting) -> Diagnosis {
                     source: Source::Spawn,
                     text: text::quote(reason),
                 }],
-                next_step: table::UNKNOWN_NEXT.to_string(),
+                next_step: format!(
+                    "it could not be started ({}): check the command{} and the folder it runs in",
+                    text::quote(reason),
+                    if setting.entry { " of the entry" } else { "" }
+                ),
             };
         }
     };
@@ -82,6 +89,42 @@ pub fn of_launch_error(error: &LaunchError, setting: &Setting) -> Diagnosis {
         launches: Vec::new(),
         evidence,
         next_step: next.unwrap_or_else(|| fill(rule.next, rule.next_unnamed, name.as_deref())),
+    }
+}
+
+/// `crlf-line-endings`: the script's `#!` line ends in `\r`, so the system looks for an
+/// interpreter whose name ends in it. The fix is the file's line endings, not the interpreter.
+fn crlf(reason: &str, setting: &Setting) -> Diagnosis {
+    let command = setting.command.clone().unwrap_or_default();
+    let file = locate(&command, setting)
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|| command.clone());
+    let interp = shebang(Path::new(&file))
+        .map(|i| i.trim_end_matches("\\r").to_string())
+        .unwrap_or_default();
+    let mut evidence = vec![Evidence {
+        launches: Vec::new(),
+        source: Source::Spawn,
+        text: text::quote(reason),
+    }];
+    if !interp.is_empty() {
+        evidence.push(Evidence {
+            launches: Vec::new(),
+            source: Source::Spawn,
+            text: format!("its first line: #!{interp}\\r"),
+        });
+    }
+    Diagnosis {
+        id: Id::CrlfLineEndings,
+        confidence: Confidence::High,
+        summary: format!("{file} has Windows line endings (CRLF): its `#!` line ends in `\\r`"),
+        launches: Vec::new(),
+        evidence,
+        next_step: format!(
+            "convert {file} to Unix line endings (`sed -i 's/\\r$//' {file}`, or `dos2unix`; \
+             in git: `* text=auto eol=lf` in .gitattributes): the interpreter `{interp}` is \
+             there, but the system looks for `{interp}\\r`"
+        ),
     }
 }
 

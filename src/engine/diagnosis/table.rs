@@ -108,6 +108,10 @@ pub enum When {
     InstallUnfinished,
     /// Its first process exited on its own while others of the launch kept running.
     LeftRunning,
+    /// Before its handshake, a line of stderr or stdout says it listens for HTTP.
+    ServesHttp,
+    /// Exit 0 before its handshake: its stdin ended at once (read from `/proc/PID/fd/0`).
+    StdinEnded,
 }
 
 /// One row.
@@ -316,11 +320,22 @@ pub const RULES: &[Rule] = &[
         ],
     },
     Rule {
+        id: Id::HttpMode,
+        when: When::ServesHttp,
+        confidence: Confidence::High,
+        says: "it serves HTTP ({}), not stdio",
+        says_unnamed: "it serves HTTP, not stdio",
+        next: "{}",
+        next_unnamed: "start it in its stdio mode, or probe it with `--url`",
+        unless: &[],
+    },
+    Rule {
         id: Id::PortInUse,
         when: When::Stderr(&[
             text("EADDRINUSE", Name::Port),
             text("address already in use", Name::Port),
             text("Address already in use", Name::Port),
+            text("is already in use", Name::Port),
         ]),
         confidence: Confidence::High,
         says: "port {} is already in use",
@@ -391,8 +406,8 @@ pub const RULES: &[Rule] = &[
         confidence: Confidence::High,
         says: "it dies on the host's `{}` request",
         says_unnamed: "it dies on a host request",
-        next: "send the server `{}` by hand (or run `probe --events`) and fix its handler; `--handshake-only` probes it without that request meanwhile",
-        next_unnamed: "run `probe --events` to see the request it dies on and fix its handler; `--handshake-only` probes it without that request meanwhile",
+        next: "send the server `{}` by hand (or run `probe --format events`) and fix its handler; `--handshake-only` probes it without that request meanwhile",
+        next_unnamed: "run `probe --format events` to see the request it dies on and fix its handler; `--handshake-only` probes it without that request meanwhile",
         unless: &[],
     },
     Rule {
@@ -440,7 +455,7 @@ pub const RULES: &[Rule] = &[
         says_unnamed: "it writes logs to stdout, where only JSON-RPC may go",
         next: "send the server's logs to stderr (`console.error`, `print(..., file=sys.stderr)`, a logger on stderr); the host ignores other lines on stdout and a log glued to a message breaks it",
         next_unnamed: "send the server's logs to stderr (`console.error`, `print(..., file=sys.stderr)`, a logger on stderr); the host ignores other lines on stdout and a log glued to a message breaks it",
-        unless: &[],
+        unless: &[Id::HttpMode],
     },
     Rule {
         id: Id::ExitsAfterHandshake,
@@ -500,6 +515,34 @@ pub const RULES: &[Rule] = &[
         next: "run the server in the foreground: drop the `&` (or `nohup`, `--daemon`, `--detach`) from the command, or `exec` it as the wrapper's last line; a host talks to the process it started, over its stdin and stdout, and takes that process's exit for the server's end",
         next_unnamed: "run the server in the foreground: drop the `&` (or `nohup`, `--daemon`, `--detach`) from the command, or `exec` it as the wrapper's last line; a host talks to the process it started, over its stdin and stdout, and takes that process's exit for the server's end",
         unless: &[],
+    },
+    Rule {
+        id: Id::StdinClosed,
+        when: When::StdinEnded,
+        confidence: Confidence::High,
+        says: "its stdin ended at once",
+        says_unnamed: "its stdin ended at once",
+        next: "{}",
+        next_unnamed: "give the server the host's stdin",
+        unless: &[
+            Id::CommandNotFound,
+            Id::NotExecutable,
+            Id::MissingDependency,
+            Id::PortInUse,
+            Id::MissingEnvVar,
+            Id::ResourceLimit,
+            Id::Crash,
+            Id::BadArgument,
+            Id::MissingArgument,
+            Id::WrongInterpreter,
+            Id::RuntimeTooOld,
+            Id::PackageNotFound,
+            Id::BrokenNpxCache,
+            Id::DependencyDrift,
+            Id::InstallCutShort,
+            Id::Backgrounded,
+            Id::HttpMode,
+        ],
     },
     Rule {
         id: Id::WrongProtocol,
@@ -651,6 +694,12 @@ pub const RULES: &[Rule] = &[
         when: When::Stderr(&[
             text("cannot import name ", Name::Quoted),
             text("does not provide an export named ", Name::Quoted),
+            // Checked against the importing file: see `runtime.rs`.
+            Text {
+                contains: "AttributeError: ",
+                name: Name::Nothing,
+                with: Some("-packages/"),
+            },
         ]),
         confidence: Confidence::High,
         says: "a dependency no longer has `{}`, which the server imports",
@@ -672,18 +721,18 @@ pub const NOT_EVIDENCE: &[&str] = &["RUST_BACKTRACE", "--trace-warnings", "(node
 pub fn is_notable(line: &str) -> bool {
     line.len() <= 1024
         && !NOT_EVIDENCE.iter().any(|n| line.contains(n))
-        && RULES.iter().any(|r| match r.when {
-            When::Stderr(texts) => texts.iter().any(|t| line.contains(t.contains)),
-            When::Limited {
-                sure, if_limited, ..
-            } => sure
-                .iter()
-                .chain(if_limited)
-                .any(|t| line.contains(t.contains)),
-            _ => false,
-        })
+        && (crate::engine::probe::http_mode::listening(line).is_some()
+            || RULES.iter().any(|r| match r.when {
+                When::Stderr(texts) => texts.iter().any(|t| line.contains(t.contains)),
+                When::Limited {
+                    sure, if_limited, ..
+                } => sure
+                    .iter()
+                    .chain(if_limited)
+                    .any(|t| line.contains(t.contains)),
+                _ => false,
+            }))
 }
 
-/// What `cause-unknown` says and suggests.
+/// What `cause-unknown` says (its next step names what was seen: see `run.rs`).
 pub const UNKNOWN_SAYS: &str = "no known pattern in what was seen";
-pub const UNKNOWN_NEXT: &str = "run the command by hand with the entry's environment and watch its stderr; `--events` shows each launch as it happens";

@@ -96,6 +96,7 @@ fn launch(number: u32, end: End, stderr: &[&str]) -> Launch {
                 limits: Vec::new(),
                 install: None,
                 left_running: Vec::new(),
+                stdin: None,
             }),
             opening: None,
             misbehaviour: Default::default(),
@@ -784,8 +785,10 @@ fn a_launch_error_names_the_command_and_the_path_looked_at() {
 fn every_id_is_in_the_table_and_every_row_is_reachable_text() {
     for id in Id::ALL {
         assert!(
-            matches!(id, Id::CauseUnknown | Id::HandshakeTimeoutTooShort)
-                || RULES.iter().any(|r| r.id == *id),
+            matches!(
+                id,
+                Id::CauseUnknown | Id::HandshakeTimeoutTooShort | Id::CrlfLineEndings
+            ) || RULES.iter().any(|r| r.id == *id),
             "{id} has no row"
         );
         let json = serde_json::to_value(id).expect("serialises");

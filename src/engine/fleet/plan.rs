@@ -537,7 +537,17 @@ fn unknown_server(file: &Path, id: &str, entries: &[ServerEntry]) -> String {
     } else {
         file.display().to_string()
     };
-    format!("{display}: no server {id:?} (servers: {})", ids.join(", "))
+    let near = ids
+        .iter()
+        .map(|n| (crate::engine::config::fields::distance(id, n), n))
+        .filter(|(d, n)| *d <= 2.max(n.chars().count() / 5))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, n)| format!("; did you mean {n}?"))
+        .unwrap_or_default();
+    format!(
+        "{display}: no server {id:?} (servers: {}){near}",
+        ids.join(", ")
+    )
 }
 
 /// One selected entry, planned, before it runs.

@@ -5,7 +5,8 @@
 //!
 //! The limits are read at the spawn, every 5 ms for the first 100 ms (a wrapper's `ulimit -v N;
 //! exec node ...` sets them a moment after the spawn, and the server may die within
-//! milliseconds), then every second; the last reading is kept.
+//! milliseconds), then every second; the last reading is kept. Each reading also looks at what
+//! its stdin is: `/dev/null` or a file there means a wrapper replaced the host's pipe.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -159,9 +160,18 @@ pub fn notable(got: &[Limit], own: &[Limit]) -> Vec<Limit> {
         .collect()
 }
 
-/// A background reader of one process's limits.
+/// What `pid`'s stdin is when it is not a pipe or a socket (`/dev/null`, a file): a wrapper
+/// replaced the one the host gave it (`exec server < /dev/null`).
+pub fn stdin_of(pid: u32) -> Option<String> {
+    let target = std::fs::read_link(format!("/proc/{pid}/fd/0")).ok()?;
+    let t = target.display().to_string();
+    (!t.starts_with("pipe:") && !t.starts_with("socket:")).then_some(t)
+}
+
+/// A background reader of one process's limits (and of what its stdin is).
 pub struct Watcher {
     last: Arc<Mutex<Option<Vec<Limit>>>>,
+    stdin: Arc<Mutex<Option<String>>>,
     task: Option<JoinHandle<()>>,
 }
 
@@ -174,8 +184,10 @@ impl Watcher {
     /// Read `pid`'s limits now and while it runs.
     pub fn start(pid: u32) -> Watcher {
         let last = Arc::new(Mutex::new(read(pid)));
+        let stdin = Arc::new(Mutex::new(stdin_of(pid)));
         let task = cfg!(target_os = "linux").then(|| {
             let last = last.clone();
+            let stdin = stdin.clone();
             tokio::spawn(async move {
                 let start = Instant::now();
                 loop {
@@ -191,10 +203,20 @@ impl Watcher {
                     if let Ok(mut last) = last.lock() {
                         *last = Some(l);
                     }
+                    if let Some(s) = stdin_of(pid) {
+                        if let Ok(mut stdin) = stdin.lock() {
+                            *stdin = Some(s);
+                        }
+                    }
                 }
             })
         });
-        Watcher { last, task }
+        Watcher { last, stdin, task }
+    }
+
+    /// What its stdin was, when a reading saw it was not the pipe it was given.
+    pub fn stdin(&self) -> Option<String> {
+        self.stdin.lock().ok().and_then(|s| s.clone())
     }
 
     /// Stop reading; the notable limits of the last reading (empty when none was read).

@@ -261,6 +261,9 @@ pub struct ProcessFacts {
     /// What was still running of the launch when its first process exited on its own (the
     /// commands, redacted; at most 3): a server started in the background.
     pub left_running: Vec<String>,
+    /// What its stdin was when it was not the probe's pipe (`/dev/null`, a file: a wrapper
+    /// replaced it), from `/proc/PID/fd/0`.
+    pub stdin: Option<String>,
 }
 
 impl AttemptReport {

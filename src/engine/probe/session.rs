@@ -29,6 +29,12 @@ use super::stop::{StopLevel, StopSignal};
 use crate::engine::policy::{Ended, Failure, Outcome};
 use crate::engine::redact::Redactor;
 
+/// How often a stdio handshake checks whether the server said it serves HTTP instead.
+const HTTP_CHECK: Duration = Duration::from_millis(250);
+/// How long after saying so a server that answers nothing on stdio is taken to serve HTTP
+/// (one with a side HTTP listener answers its handshake well within it).
+pub const HTTP_GRACE: Duration = Duration::from_secs(2);
+
 /// What a transport hands the session.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Received {
@@ -138,6 +144,12 @@ pub trait Transport {
     /// package): the handshake then waits up to the start budget.
     fn installing(&self) -> bool {
         false
+    }
+
+    /// When the launched process said it listens for HTTP (a stdio server started in its
+    /// HTTP mode); its handshake then ends [`HTTP_GRACE`] after, not at the timeout.
+    fn serves_http(&self) -> Option<Instant> {
+        None
     }
 
     /// Whether the transport is a process's stdio (the modern host opens its list-change
@@ -401,6 +413,15 @@ impl Session<'_> {
                     }
                     r = t.recv() => Some(r),
                     () = tokio::time::sleep_until(self.handshake_deadline) => None,
+                    () = tokio::time::sleep(HTTP_CHECK), if t.is_stdio() => {
+                        if t.serves_http().is_some_and(|at| at.elapsed() >= HTTP_GRACE) {
+                            let why = "it serves HTTP, not stdio: it said it listens, and \
+                                       answered nothing on stdio"
+                                .to_string();
+                            return Some(End::failed(Instant::now(), why, Closing::Polite));
+                        }
+                        continue;
+                    }
                     () = tokio::time::sleep_until(self.deadline) => {
                         return Some(End::new(Instant::now(), None, Closing::Polite));
                     }

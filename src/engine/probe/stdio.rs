@@ -2,8 +2,7 @@
 //! stdin and stdout, stderr drained into a bounded tail, the host's way of stopping it.
 
 use std::ffi::OsString;
-use std::io::ErrorKind;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -16,6 +15,7 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use super::handshake::{self, Answer, Incoming};
+use super::http_mode;
 use super::initialize;
 use super::limits;
 use super::lines::{LineReader, Tail};
@@ -26,6 +26,7 @@ use super::model::{
     StderrTail, StdoutNoise, Stopped,
 };
 use super::session::{self, Closing, Gone, Received, Remains, Sent, Transport};
+use super::stdio_spawn::launch_error;
 use super::stop::{StopLevel, StopSignal};
 use super::tree_watch::TreeWatch;
 use crate::engine::diagnosis::table::is_notable;
@@ -110,89 +111,6 @@ impl StdioTarget {
     }
 }
 
-fn launch_error(target: &StdioTarget, e: &std::io::Error, redactor: &Redactor) -> LaunchError {
-    let command = redactor.redact(&target.command.to_string_lossy());
-    let cannot = |reason: String| LaunchError::CannotExecute {
-        command: command.clone(),
-        reason: redactor.redact(&reason),
-    };
-    if target.cwd.as_ref().is_some_and(|d| !d.is_dir()) {
-        return cannot("its working directory does not exist".into());
-    }
-    let file = resolve_command(target);
-    match (e.kind(), file) {
-        (_, Some(path)) if path.is_dir() => cannot("it is a directory, not a program".into()),
-        (ErrorKind::NotFound | ErrorKind::PermissionDenied, Some(path)) => {
-            match interpreter_of(&path) {
-                Some(interp) if !interp.exists() => cannot(format!(
-                    "its #! interpreter {} does not exist",
-                    interp.display()
-                )),
-                Some(interp) if interp.is_dir() || !is_executable(&interp) => cannot(format!(
-                    "its #! interpreter {} is not executable",
-                    interp.display()
-                )),
-                _ if !is_executable(&path) => {
-                    cannot("the file is not executable (no x permission; chmod +x?)".into())
-                }
-                _ if e.kind() == ErrorKind::NotFound => cannot(
-                    "the file exists but cannot be run here (its ELF interpreter or a library \
-                     loader is missing?)"
-                        .into(),
-                ),
-                _ => cannot(format!("permission denied ({e})")),
-            }
-        }
-        (ErrorKind::NotFound, None) => LaunchError::NotFound { command },
-        (ErrorKind::PermissionDenied, None) => cannot("permission denied".into()),
-        _ => cannot(e.to_string()),
-    }
-}
-
-/// The file the command names: a path as given (against the working directory), else the
-/// first entry of `PATH` (the child's, else the probe's) that exists.
-fn resolve_command(target: &StdioTarget) -> Option<PathBuf> {
-    let command = Path::new(&target.command);
-    if command.as_os_str().is_empty() {
-        return None;
-    }
-    if command.components().count() > 1 || target.command.to_string_lossy().contains('/') {
-        let path = match &target.cwd {
-            Some(dir) if command.is_relative() => dir.join(command),
-            _ => command.to_path_buf(),
-        };
-        return path.symlink_metadata().is_ok().then_some(path);
-    }
-    let path_var = match &target.env {
-        Some(env) => env
-            .iter()
-            .find(|(k, _)| k == "PATH")
-            .map(|(_, v)| v.clone()),
-        None => std::env::var_os("PATH"),
-    }?;
-    std::env::split_paths(&path_var)
-        .map(|dir| dir.join(command))
-        .find(|p| p.metadata().is_ok())
-}
-
-/// A script's `#!` interpreter (its first word), when the file starts with `#!`.
-fn interpreter_of(path: &Path) -> Option<PathBuf> {
-    use std::io::Read;
-    let mut head = [0u8; 256];
-    let n = std::fs::File::open(path).ok()?.read(&mut head).ok()?;
-    let line = head[..n].strip_prefix(b"#!")?;
-    let line = line.split(|&b| b == b'\n').next()?;
-    let text = String::from_utf8_lossy(line);
-    let word = text.split_whitespace().next()?;
-    Some(PathBuf::from(word))
-}
-
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    path.metadata()
-        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-}
-
 /// What the stdout reader hands over: messages, and lines over the limit (their length);
 /// noise is counted in [`StdoutNoise`].
 enum StdoutItem {
@@ -200,10 +118,22 @@ enum StdoutItem {
     Overlong(u64),
 }
 
+/// When a line of the server's said it listens for HTTP (see [`http_mode`]).
+type HttpSeen = Arc<Mutex<Option<Instant>>>;
+
+fn note_http(seen: &HttpSeen, line: &str) {
+    if http_mode::listening(line).is_some() {
+        if let Ok(mut s) = seen.lock() {
+            s.get_or_insert_with(Instant::now);
+        }
+    }
+}
+
 fn spawn_stdout_reader(
     stdout: ChildStdout,
     noise: Arc<Mutex<StdoutNoise>>,
     redactor: Arc<Redactor>,
+    http: HttpSeen,
 ) -> (mpsc::Receiver<StdoutItem>, JoinHandle<()>) {
     let (tx, rx) = mpsc::channel(CHANNEL);
     let task = tokio::spawn(async move {
@@ -242,11 +172,20 @@ fn spawn_stdout_reader(
                     Incoming::Blank => None,
                     Incoming::Message(v) => Some(StdoutItem::Message(v)),
                     Incoming::NotJsonRpc => {
+                        let text = String::from_utf8_lossy(line.bytes);
+                        note_http(&http, &text);
                         if let Ok(mut n) = noise.lock() {
                             n.non_json_lines += 1;
-                            if n.samples.len() < NOISE_SAMPLES {
-                                let text = redactor.redact(&String::from_utf8_lossy(line.bytes));
+                            // The line that says it serves HTTP is kept among the first few.
+                            let listens = n.samples.len() == NOISE_SAMPLES
+                                && http_mode::listening(&text).is_some()
+                                && !n.samples.iter().any(|x| http_mode::listening(x).is_some());
+                            if n.samples.len() < NOISE_SAMPLES || listens {
+                                let text = redactor.redact(&text);
                                 let short: String = text.chars().take(NOISE_SAMPLE_CHARS).collect();
+                                if listens {
+                                    n.samples.pop();
+                                }
                                 n.samples.push(short);
                             }
                         }
@@ -323,10 +262,12 @@ fn spawn_stderr_reader(
     stderr: ChildStderr,
     state: Arc<Mutex<StderrState>>,
     redactor: Arc<Redactor>,
+    http: HttpSeen,
 ) -> JoinHandle<()> {
     tokio::spawn(async move {
         let mut reader = LineReader::new(stderr, STDERR_TAIL_BYTES);
         while let Some(line) = reader.next_line().await {
+            note_http(&http, &String::from_utf8_lossy(line.bytes));
             // Masked before anything is cut: a line cut at the limit hides a secret that the
             // cut fell inside, so no secret's first part is ever kept.
             let text = String::from_utf8_lossy(line.bytes);
@@ -495,6 +436,7 @@ struct Running {
     tree: TreeWatch,
     noise: Arc<Mutex<StdoutNoise>>,
     stderr_state: Arc<Mutex<StderrState>>,
+    http: HttpSeen,
     messages: mpsc::Receiver<StdoutItem>,
     stdout_open: bool,
     stdout_task: JoinHandle<()>,
@@ -620,6 +562,7 @@ impl Running {
         let process = ProcessFacts {
             exited,
             memory: memory.finish(),
+            stdin: limits.stdin().map(|s| redactor.redact(&s)),
             limits: limits.finish(),
             install,
             left_running,
@@ -695,8 +638,16 @@ impl Transport for StdioTransport<'_> {
     fn launch(&mut self) -> Result<Option<u32>, LaunchError> {
         let redactor = self.redactor.clone();
         let mut cmd = self.target.command();
-        let spawned =
-            process::spawn(&mut cmd).map_err(|e| launch_error(self.target, &e, &redactor))?;
+        let spawned = process::spawn(&mut cmd).map_err(|e| {
+            let t = self.target;
+            launch_error(
+                &t.command,
+                t.cwd.as_deref(),
+                t.env.as_deref(),
+                &e,
+                &redactor,
+            )
+        })?;
         let child: GroupChild = spawned.child;
         let pid = child.pid();
         let memory = memory::Sampler::start(pid, self.epoch);
@@ -708,9 +659,15 @@ impl Transport for StdioTransport<'_> {
             total_bytes: 0,
             notable: Default::default(),
         }));
-        let (messages, stdout_task) =
-            spawn_stdout_reader(spawned.stdout, noise.clone(), redactor.clone());
-        let stderr_task = spawn_stderr_reader(spawned.stderr, stderr_state.clone(), redactor);
+        let http = HttpSeen::default();
+        let (messages, stdout_task) = spawn_stdout_reader(
+            spawned.stdout,
+            noise.clone(),
+            redactor.clone(),
+            http.clone(),
+        );
+        let stderr_task =
+            spawn_stderr_reader(spawned.stderr, stderr_state.clone(), redactor, http.clone());
         let (writer, writer_task) = spawn_writer(spawned.stdin);
         self.running = Some(Running {
             child,
@@ -719,6 +676,7 @@ impl Transport for StdioTransport<'_> {
             tree,
             noise,
             stderr_state,
+            http,
             messages,
             stdout_open: true,
             stdout_task,
@@ -756,6 +714,11 @@ impl Transport for StdioTransport<'_> {
 
     fn installing(&self) -> bool {
         self.running.as_ref().is_some_and(|r| r.tree.installing())
+    }
+
+    fn serves_http(&self) -> Option<Instant> {
+        let r = self.running.as_ref()?;
+        r.http.lock().ok().and_then(|s| *s)
     }
 
     async fn close(self, _how: Closing, stop: &StopSignal) -> Remains {

@@ -190,6 +190,15 @@ fn base(arg: &str) -> &str {
 /// The installer `argv` runs, if it is one: `npx ...`, `node .../npx-cli.js ...`,
 /// `python3 -m pip ...`, `python3 /x/npx ...`.
 pub fn installer(argv: &[String]) -> Option<String> {
+    // A process that set its title (`npx` shows `npm exec @scope/pkg`) reads as one string.
+    let split: Vec<String>;
+    let argv = match argv {
+        [one] if one.contains(' ') => {
+            split = one.split_whitespace().map(String::from).collect();
+            &split[..]
+        }
+        _ => argv,
+    };
     let named = |a: &str| {
         let b = base(a);
         let b = b.strip_suffix("-cli.js").unwrap_or(b);
@@ -304,6 +313,12 @@ mod tests {
             installer(&argv("/home/u/.local/bin/uvx mcp-server-time")).as_deref(),
             Some("uvx")
         );
+        // npx's process title, read from /proc as one string.
+        assert_eq!(
+            installer(&["npm exec @modelcontextprotocol/server-memory".to_string()]).as_deref(),
+            Some("npm")
+        );
+        assert_eq!(installer(&["node /srv/a b/server.mjs".to_string()]), None);
         assert_eq!(installer(&argv("node server.mjs")), None);
         assert_eq!(installer(&argv("python3 -m mcp_server_time")), None);
     }

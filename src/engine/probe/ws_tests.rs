@@ -430,9 +430,9 @@ async fn the_runner_drives_websocket_attempts() {
     assert!(!all.contains(TOKEN));
 }
 
-/// Poll `cond` for up to 2 s (the server records asynchronously).
+/// Poll `cond` for up to 15 s (the server records asynchronously; a loaded machine).
 async fn wait_for(cond: impl Fn() -> bool) {
-    let until = Instant::now() + Duration::from_secs(2);
+    let until = Instant::now() + Duration::from_secs(15);
     while !cond() && Instant::now() < until {
         tokio::time::sleep(Duration::from_millis(10)).await;
     }

@@ -1,4 +1,4 @@
-//! `probe --events`: one JSON document per line as the run goes. `mcpl-doctor schema events`
+//! `probe --format events`: one JSON document per line as the run goes. `mcpl-doctor schema events`
 //! is generated from [`EventLine`].
 
 use schemars::JsonSchema;
@@ -14,7 +14,7 @@ use crate::engine::probe::{Event, Protocol, ServerInfo};
 // ---------------------------------------------------------------------------------------------
 // `--events`.
 
-/// One `--events` line. With `--all` (or several `--server`) every line about a server carries
+/// One `--format events` line. With `--all` (or several `--server`) every line about a server carries
 /// its entry's `id` second, after `event`.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(tag = "event", rename_all = "kebab-case")]
@@ -104,12 +104,12 @@ pub enum EventLine<'a> {
         #[serde(flatten)]
         doc: UnprobedDoc<'a>,
     },
-    /// The last line: the whole `--json` document of one server.
+    /// The last line: the whole `--format json` document of one server.
     Report {
         #[serde(flatten)]
         doc: ProbeDoc<'a>,
     },
-    /// The last line with `--all`: the whole `--json` document of every server.
+    /// The last line with `--all`: the whole `--format json` document of every server.
     #[serde(rename = "report")]
     ReportAll {
         #[serde(flatten)]

@@ -1,6 +1,6 @@
 //! The documents for machines: `check-config --format json` ([`check_config`]), `simulate
-//! --json` ([`simulate`]), `probe --json` for one server ([`probe`]) or every server
-//! ([`probe_all`]), `probe --events` lines ([`events`]), and the JSON Schemas of them all
+//! --json` ([`simulate`]), `probe --format json` for one server ([`probe`]) or every server
+//! ([`probe_all`]), `probe --format events` lines ([`events`]), and the JSON Schemas of them all
 //! ([`schema`]). Times are [`ms::Ms`]; [`write`] writes a document.
 //!
 //! Every document has a `schema_version`; text a server or a file controls keeps its characters

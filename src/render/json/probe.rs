@@ -1,7 +1,7 @@
-//! `probe --json` for one server, typed: the launches, the finish, the verdict and its
+//! `probe --format json` for one server, typed: the launches, the finish, the verdict and its
 //! predictions. `mcpl-doctor schema probe` is generated from these structs (schemars), so a
 //! field cannot change without the checked-in schemas under `schema/` changing too (a test
-//! compares them). Every server of `--all` is [`super::probe_all`]; `--events` lines are
+//! compares them). Every server of `--all` is [`super::probe_all`]; `--format events` lines are
 //! [`super::events`].
 //!
 //! Times are milliseconds rounded to a microsecond ([`Ms`]). Text a server controls is already
@@ -28,7 +28,7 @@ use crate::engine::probe::{
 use crate::render::context::Context;
 use crate::render::units::rfc3339;
 
-/// The `--json` document's version (one server, or every server of `--all`); bumped when a field changes meaning or goes away.
+/// The `--format json` document's version (one server, or every server of `--all`); bumped when a field changes meaning or goes away.
 pub const SCHEMA_VERSION: u32 = 1;
 
 // ---------------------------------------------------------------------------------------------
@@ -225,6 +225,10 @@ pub struct LaunchDoc<'a> {
     /// What was still running of the launch when its first process exited on its own (the
     /// commands, redacted): a server started in the background.
     pub left_running: &'a [String],
+    /// What the process's stdin was when it was not the probe's pipe (`/dev/null`, a file: a
+    /// wrapper replaced it); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stdin: Option<&'a str>,
 }
 
 impl<'a> LaunchDoc<'a> {
@@ -275,6 +279,7 @@ impl<'a> LaunchDoc<'a> {
             limits: r.process.as_ref().map_or(&[][..], |p| &p.limits[..]),
             install: r.process.as_ref().and_then(|p| p.install.as_ref()),
             left_running: r.process.as_ref().map_or(&[][..], |p| &p.left_running[..]),
+            stdin: r.process.as_ref().and_then(|p| p.stdin.as_deref()),
         }
     }
 }
@@ -392,7 +397,7 @@ pub struct TimingsDoc {
     pub cap_ms: Ms,
 }
 
-/// `probe --json` for one server (and, with `event: report`, the last `--events` line).
+/// `probe --format json` for one server (and, with `event: report`, the last `--format events` line).
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ProbeDoc<'a> {
     pub schema_version: u32,
@@ -464,7 +469,7 @@ impl<'a> ProbeDoc<'a> {
     }
 }
 
-/// Write the `--json` document.
+/// Write the `--format json` document.
 pub fn write_json(run: &ProbeRun, verdict: &Verdict, ctx: &Context<'_>) -> io::Result<()> {
     super::write::write_pretty(&ProbeDoc::of(run, verdict, ctx))
 }

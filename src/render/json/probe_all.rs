@@ -130,7 +130,7 @@ pub struct SummaryDoc {
     pub servers_one_after_another_ms: Ms,
 }
 
-/// `probe --config FILE --all --json` (and several `--server`).
+/// `probe --config FILE --all --format json` (and several `--server`).
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct AllDoc<'a> {
     pub schema_version: u32,
@@ -202,7 +202,7 @@ impl<'a> AllDoc<'a> {
     }
 }
 
-/// What `probe --json` prints: one server's document, or every server's (`--all`). Only the
+/// What `probe --format json` prints: one server's document, or every server's (`--all`). Only the
 /// schema tells them apart by name; the documents themselves differ by their members
 /// (`target` for one server, `config` and `servers` for `--all`).
 #[derive(Debug, Serialize, JsonSchema)]
@@ -212,7 +212,7 @@ pub enum ProbeJson<'a> {
     All(Box<AllDoc<'a>>),
 }
 
-/// Write the `--json` document of every server.
+/// Write the `--format json` document of every server.
 pub fn write_json(servers: &[ServerReport], ctx: &AllContext<'_>) -> io::Result<()> {
     super::write::write_pretty(&AllDoc::of(servers, ctx))
 }

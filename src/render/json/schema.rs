@@ -4,7 +4,7 @@
 //!   (`engine::config::fields`), so an editor flags what `check-config` flags: a field the
 //!   host does not read (`additionalProperties: false` per table format), a value of the wrong
 //!   type, a timing that is not a positive number.
-//! - `check-config`, `probe`, `simulate`, `events`: the `--json` / `--format json` / `--events`
+//! - `check-config`, `probe`, `simulate`, `events`: the `--format json` / `--format json` / `--format events`
 //!   documents, generated from the typed structs the renderers serialise (schemars).
 //!
 //! The generated text is checked in under `schema/`; a test fails when the two differ.
@@ -21,11 +21,11 @@ pub enum Which {
     Config,
     /// `check-config --format json`.
     CheckConfig,
-    /// `simulate --json`.
+    /// `simulate --format json`.
     Simulate,
-    /// `probe --json` (one server, or every server with `--all`).
+    /// `probe --format json` (one server, or every server with `--all`).
     Probe,
-    /// One `probe --events` line (each line is one document).
+    /// One `probe --format events` line (each line is one document).
     Events,
 }
 
@@ -58,14 +58,14 @@ pub fn text(which: Which) -> String {
             "mcpl-doctor check-config --format json",
         ),
         Which::Simulate => {
-            document::<super::simulate::JsonDoc<'static>>("mcpl-doctor simulate --json")
+            document::<super::simulate::JsonDoc<'static>>("mcpl-doctor simulate --format json")
         }
         Which::Probe => {
-            document::<super::probe_all::ProbeJson<'static>>("mcpl-doctor probe --json")
+            document::<super::probe_all::ProbeJson<'static>>("mcpl-doctor probe --format json")
         }
-        Which::Events => {
-            document::<super::events::EventLine<'static>>("mcpl-doctor probe --events (one line)")
-        }
+        Which::Events => document::<super::events::EventLine<'static>>(
+            "mcpl-doctor probe --format events (one line)",
+        ),
     };
     let mut s =
         serde_json::to_string_pretty(&value).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));

@@ -1,4 +1,4 @@
-//! `simulate --json`: the rows and summary of every rule's run as one document.
+//! `simulate --format json`: the rows and summary of every rule's run as one document.
 
 use std::io::{self, Write};
 
@@ -9,7 +9,7 @@ use crate::render::text::simulate::{strip_line, View};
 /// The JSON document's version; bumped when a field changes meaning or goes away.
 pub const SCHEMA_VERSION: u32 = 1;
 
-/// `mcpl-doctor simulate --json`.
+/// `mcpl-doctor simulate --format json`.
 #[derive(serde::Serialize, schemars::JsonSchema)]
 pub(crate) struct JsonDoc<'a> {
     schema_version: u32,

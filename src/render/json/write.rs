@@ -1,4 +1,4 @@
-//! Writing a document: one line (`--events`) or pretty (`--json`), with bidi and zero-width
+//! Writing a document: one line (`--format events`) or pretty (`--format json`), with bidi and zero-width
 //! characters escaped (`\uXXXX`) so a document printed on a terminal cannot reorder what it
 //! shows.
 
@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::render::sanitize;
 
-/// Write one document as a line (`--events`) and flush.
+/// Write one document as a line (`--format events`) and flush.
 pub fn write_line(out: &mut impl Write, doc: &impl Serialize) -> io::Result<()> {
     let text = serde_json::to_string(doc).map_err(io::Error::other)?;
     out.write_all(sanitize::json(text).as_bytes())?;
@@ -16,7 +16,7 @@ pub fn write_line(out: &mut impl Write, doc: &impl Serialize) -> io::Result<()> 
     out.flush()
 }
 
-/// Write one document, pretty (`--json`), to stdout.
+/// Write one document, pretty (`--format json`), to stdout.
 pub fn write_pretty(doc: &impl Serialize) -> io::Result<()> {
     let text = serde_json::to_string_pretty(doc).map_err(io::Error::other)?;
     let mut out = io::stdout().lock();

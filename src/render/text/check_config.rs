@@ -1,11 +1,11 @@
-//! `check-config`'s text: compiler-style diagnostics and the summary line, and the `error:` /
-//! `hint:` lines of a file that cannot be read. (Its JSON is [`crate::render::json::check_config`],
+//! `check-config`'s text: compiler-style diagnostics and the summary line (a file that cannot
+//! be read is said by the CLI's one error printer, `cli/error.rs`). (Its JSON is [`crate::render::json::check_config`],
 //! its GitHub annotations and SARIF are in [`crate::render::ci`].) Everything a file controls is
 //! sanitised before it reaches a terminal; values that are not numbers, tokens and env values
 //! never reach here (the engine masks them).
 
 use crate::engine::config::Totals;
-use crate::engine::config::{Finding, Host, LoadError, Report, Severity, Snippet};
+use crate::engine::config::{Finding, Host, Report, Severity, Snippet};
 
 use crate::render::sanitize::sanitize;
 use crate::render::style;
@@ -199,38 +199,6 @@ pub fn human(reports: &[Report], totals: &Totals, color: bool, quiet: bool) -> S
     };
     out.push_str(&painted);
     out.push('\n');
-    out
-}
-
-/// A usage error for standard error: `error: <what>` and a `hint:` when there is one.
-pub fn usage_error(what: &str, hint: Option<&str>, color: bool) -> String {
-    let pen = Pen { on: color };
-    let mut out = format!("{}: {}\n", pen.paint(style::BAD, "error"), sanitize(what));
-    if let Some(hint) = hint {
-        out.push_str(&format!(
-            "{}: {}\n",
-            pen.paint(style::HINT, "hint"),
-            sanitize(hint)
-        ));
-    }
-    out
-}
-
-/// A load error for standard error: `error: <what>` and a `hint:` when there is one.
-pub fn load_error(e: &LoadError, color: bool) -> String {
-    let pen = Pen { on: color };
-    let mut out = format!(
-        "{}: {}\n",
-        pen.paint(style::BAD, "error"),
-        sanitize(&e.to_string())
-    );
-    if let Some(hint) = e.hint() {
-        out.push_str(&format!(
-            "{}: {}\n",
-            pen.paint(style::HINT, "hint"),
-            sanitize(&hint)
-        ));
-    }
     out
 }
 

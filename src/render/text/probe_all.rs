@@ -1,7 +1,7 @@
 //! Drawing `probe --config FILE --all` (or several `--server`): one summary table of every
 //! server, the entries that were not probed and why, then each server that did not stay up in
-//! the single-server report's own words; the `--json` document holding every server's
-//! single-server document; `--events` lines tagged with their server.
+//! the single-server report's own words; the `--format json` document holding every server's
+//! single-server document; `--format events` lines tagged with their server.
 
 use std::io::{self, Write};
 
@@ -75,8 +75,13 @@ pub fn tracks(servers: &[ServerReport]) -> Vec<crate::render::timeline::Track> {
 }
 
 /// The text report: the summary table, what was not probed, then the details of every server
-/// that did not stay up.
-pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -> io::Result<()> {
+/// that did not stay up (not when `quiet`: `probe --all --quiet` is the summary alone).
+pub fn write_text(
+    servers: &[ServerReport],
+    ctx: &AllContext<'_>,
+    color: bool,
+    quiet: bool,
+) -> io::Result<()> {
     let mut out = io::stdout().lock();
     let c = counts(servers);
     let head = format!(
@@ -166,6 +171,18 @@ pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -
         }
     }
 
+    let details = !quiet && write_details(&mut out, servers, color)?;
+    if details {
+        // The summary again, last, after the details it sums up.
+        writeln!(out)?;
+        writeln!(out, "== summary ==")?;
+        write!(out, "{summary}")?;
+    }
+    out.flush()
+}
+
+/// The full report of every server that did not stay up; whether there was one.
+fn write_details(out: &mut dyn Write, servers: &[ServerReport], color: bool) -> io::Result<bool> {
     let mut details = false;
     for s in servers {
         let ServerResult::Probed(p) = &s.result else {
@@ -184,16 +201,10 @@ pub fn write_text(servers: &[ServerReport], ctx: &AllContext<'_>, color: bool) -
             s.transport,
             sanitize(&s.at)
         )?;
-        write_text_to(&mut out, &p.run, &p.verdict, &p.context(&s.why), color)?;
+        write_text_to(out, &p.run, &p.verdict, &p.context(&s.why), color)?;
         details = true;
     }
-    if details {
-        // The summary again, last, after the details it sums up.
-        writeln!(out)?;
-        writeln!(out, "== summary ==")?;
-        write!(out, "{summary}")?;
-    }
-    out.flush()
+    Ok(details)
 }
 
 /// The summary table (one row per entry) and its two lines under it. From 110 columns one

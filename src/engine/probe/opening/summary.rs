@@ -6,8 +6,8 @@ use super::record::*;
 use crate::engine::folded::{is_zero, FoldedList};
 use crate::engine::probe::run_record::Launch;
 
-/// What the openings of a whole run add up to (the `opening` member of `--json` and of the
-/// `--events` report line).
+/// What the openings of a whole run add up to (the `opening` member of `--format json` and of the
+/// `--format events` report line).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, schemars::JsonSchema)]
 pub struct OpeningSummary {
     /// Connections whose opening the probe played.

@@ -221,6 +221,14 @@ impl LiveLine {
         bar.tick();
     }
 
+    /// Print `line` on stderr above the progress line (or alone, without one).
+    pub fn println(&self, line: &str) {
+        match &self.bar {
+            Some(bar) => bar.println(line),
+            None => crate::say!("{line}"),
+        }
+    }
+
     /// Remove the line (before the report is printed).
     pub fn clear(&mut self) {
         if let Some(bar) = self.bar.take() {
@@ -283,6 +291,16 @@ impl MultiLive {
         };
         live.draw_header();
         live
+    }
+
+    /// Print `line` on stderr above the progress lines (or alone, without them).
+    pub fn println(&self, line: &str) {
+        match &self.multi {
+            Some(m) => {
+                let _ = m.println(line);
+            }
+            None => crate::say!("{line}"),
+        }
     }
 
     /// Whether anything is drawn.

@@ -1,7 +1,7 @@
 //! Drawing `probe`'s results, by section: [`live`] the progress line on stderr, [`table`] the
 //! launch table and the lines under it, [`notes`] what each launch showed besides its outcome,
 //! [`predictions`] what each host rule would do over a day; here, the whole text report and the
-//! verdict. The `--json` document and `--events` lines are typed in [`crate::render::json`].
+//! verdict. The `--format json` document and `--format events` lines are typed in [`crate::render::json`].
 //!
 //! Everything here that a server controls (its name, errors, stderr, stdout noise) is already
 //! redacted by the engine and is sanitised here before it reaches a terminal. JSON keeps the
@@ -13,6 +13,7 @@ pub mod notes;
 pub mod opening;
 pub mod predictions;
 pub mod table;
+pub mod verbose;
 
 pub use live::{Bounds, LiveLine, MultiLive};
 pub(crate) use notes::notes;
@@ -142,6 +143,17 @@ pub fn write_text_to(
     writeln!(out)?;
     super::strip::write_probe(out, run)?;
     writeln!(out)?;
+    write_final_to(out, run, verdict, ctx, color)
+}
+
+/// The final block alone: the verdict, directly followed by its "Why" (all `--quiet` prints).
+pub fn write_final_to(
+    out: &mut dyn Write,
+    run: &ProbeRun,
+    verdict: &Verdict,
+    ctx: &Context<'_>,
+    color: bool,
+) -> io::Result<()> {
     let findings = OpeningSummary::of(&run.launches).findings;
     writeln!(out, "{}", verdict_line(verdict, &findings, color))?;
     super::why::write_why(out, ctx.why)?;

@@ -1,5 +1,5 @@
 //! Drawing the host's session opening (what `probe` did after each handshake): the table's
-//! compact `opening` column, the notes under the table, and the run's summary for `--json`.
+//! compact `opening` column, the notes under the table, and the run's summary for `--format json`.
 //! Everything a server controls is redacted by the engine and sanitised here.
 
 use crate::engine::folded::FoldedList;

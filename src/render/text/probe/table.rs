@@ -32,7 +32,8 @@ pub(crate) fn since_start(ms: f64) -> String {
     }
 }
 
-/// A jitter range in the unit of its upper end: `150-250 ms`, `2.4-4 s`.
+/// A jitter range in the unit of its upper end: `150-250 ms`, `2.4-4 s`; from a minute, the two
+/// ends whole: `1 min 17 s to 2 min 8 s`.
 pub(crate) fn range(min: f64, max: f64) -> String {
     let whole = format_ms(max);
     let (scale, unit) = if whole.ends_with(" ms") {
@@ -40,7 +41,10 @@ pub(crate) fn range(min: f64, max: f64) -> String {
     } else if whole.ends_with(" s") && !whole.contains("min") {
         (1000.0, " s")
     } else {
-        return format!("{}-{}", format_ms(min), whole);
+        // Minutes: each end kept whole (no-break spaces), a break only between them, so a
+        // narrow column never splits a value from its unit (`(1 min 17` / `s-2 min 8 s)`).
+        let whole_word = |t: String| t.replace(' ', "\u{a0}");
+        return format!("{} to {}", whole_word(format_ms(min)), whole_word(whole));
     };
     let short = |v: f64| {
         let t = format!("{:.2}", v / scale);
@@ -187,15 +191,47 @@ pub(crate) fn finish_text(run: &ProbeRun, by: Option<StopCause>) -> String {
         Finish::GaveUp(why) => format!("the rule gives up ({why})"),
         Finish::Interrupted => by.unwrap_or(StopCause::Interrupt).words().into(),
     };
+    // A URL is dialled, not launched: its launches have no process.
+    let verb = if run.launches.iter().all(|l| l.report.pid.is_none()) && !run.launches.is_empty() {
+        "dial"
+    } else {
+        "launch"
+    };
     match run.planned {
         Some(p) => format!(
-            "Stopped: {what}; the host would launch attempt {} at {} (after a wait of {}).",
+            "Stopped: {what}; the host would {verb} attempt {} at {} (after a wait of {}).{}",
             p.attempt,
             since_start(p.at_ms),
-            format_ms(p.wait.ms.round())
+            format_ms(p.wait.ms.round()),
+            alert_to_come(run, p.attempt)
         ),
         None => format!("Stopped: {what}."),
     }
+}
+
+/// After `--launches` stopped a run one launch before the host's first `mcpl-down` (every
+/// attempt counted as a failure, none raised it yet, and the next one would): say so, so that
+/// the run does not end silently just before the alert the tool is about.
+fn alert_to_come(run: &ProbeRun, next_attempt: u32) -> String {
+    use crate::engine::policy::AlertRule;
+    let AlertRule::Down { from_attempt, .. } = run.policy.alert else {
+        return String::new();
+    };
+    let alerted = run.folded.alerts > 0 || run.launches.iter().any(|l| l.alert.is_some());
+    // The count grew by one a launch (nothing reset it).
+    let counting = run
+        .launches
+        .last()
+        .is_some_and(|l| l.attempt + 1 == l.number)
+        && u64::from(next_attempt) == run.total_launches();
+    if alerted || !counting || next_attempt < from_attempt {
+        return String::new();
+    }
+    if !matches!(run.finish, Finish::Launches(_)) {
+        return String::new();
+    }
+    " If it fails as these did, the host raises mcpl-down then (--until-down runs until it)."
+        .to_string()
 }
 
 /// An alert, marked as the host's own words; where its text gives the lifetime in the host's
