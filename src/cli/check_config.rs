@@ -132,8 +132,7 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> anyhow::Result<u8> {
         .into());
     }
     for extra in &args.output {
-        crate::engine::outfile::check(&extra.file)
-            .map_err(|e| Failure::new(crate::render::sanitize::sanitize(&e)))?;
+        crate::engine::outfile::check(&extra.file).map_err(|e| super::error::unwritable(&e))?;
     }
     let mut skipped = Vec::new();
     let found = discover::inputs_noting(&args.files, &mut skipped);
@@ -196,7 +195,7 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> anyhow::Result<u8> {
     for extra in &args.output {
         let text = render_as(extra.format, false);
         if let Err(e) = crate::engine::outfile::write(&extra.file, text.as_bytes()) {
-            unwritten.get_or_insert(crate::render::sanitize::sanitize(&e));
+            unwritten.get_or_insert(crate::render::sanitize::sanitize(&e.to_string()));
         }
     }
     let out = render_as(args.format, color.for_stdout());

@@ -57,6 +57,12 @@ pub fn fail<T>(message: impl Into<String>) -> anyhow::Result<T> {
     Err(Failure::new(message).into())
 }
 
+/// A file that cannot be written, as a person reads it: the path sanitised whole (a newline in
+/// it stays on the one line).
+pub fn unwritable(e: &crate::engine::outfile::WriteError) -> Failure {
+    Failure::new(sanitize(&e.to_string()))
+}
+
 /// Whether `e` (or anything it wraps) is a write to a reader that went away.
 pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {

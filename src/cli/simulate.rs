@@ -276,9 +276,7 @@ pub fn run(args: SimulateArgs, color: ColorChoice) -> anyhow::Result<u8> {
         view::write_text(&view, color.for_stdout())
             .and_then(|()| write_interrupted(&view, &not_simulated))
     };
-    if let Err(e) = pictures {
-        return super::error::fail(e);
-    }
+    pictures?;
     match result {
         Ok(()) if interrupted => Ok(exit::INTERRUPTED),
         Ok(()) => Ok(exit::OK),
@@ -292,16 +290,14 @@ pub fn run(args: SimulateArgs, color: ColorChoice) -> anyhow::Result<u8> {
 /// anything is simulated.
 fn check_pictures(args: &SimulateArgs) -> anyhow::Result<()> {
     for path in args.report.iter().chain(args.svg.iter()) {
-        if let Err(e) = crate::engine::outfile::check(path) {
-            return super::error::fail(crate::render::sanitize::sanitize(&e));
-        }
+        crate::engine::outfile::check(path).map_err(|e| super::error::unwritable(&e))?;
     }
     Ok(())
 }
 
 /// `--report` and `--svg`: the runs again with every row kept (up to a bound) and a strip as
 /// wide as the picture.
-fn write_pictures(args: &SimulateArgs, view: &View, watcher: &mut Watcher) -> Result<(), String> {
+fn write_pictures(args: &SimulateArgs, view: &View, watcher: &mut Watcher) -> anyhow::Result<()> {
     use crate::render::picture::report;
     watcher.again();
     let mut runs = Vec::with_capacity(view.runs.len());
@@ -335,10 +331,12 @@ fn write_pictures(args: &SimulateArgs, view: &View, watcher: &mut Watcher) -> Re
         report::write_file(
             path,
             &report::html(&report::simulate_page(&pictured, &command)),
-        )?;
+        )
+        .map_err(|e| super::error::unwritable(&e))?;
     }
     if let Some(path) = &args.svg {
-        report::write_file(path, &report::simulate_svg(&pictured))?;
+        report::write_file(path, &report::simulate_svg(&pictured))
+            .map_err(|e| super::error::unwritable(&e))?;
     }
     Ok(())
 }

@@ -72,22 +72,32 @@ pub fn refusal(path: &Path) -> Option<String> {
     Some(format!("it is {kind}; outputs go to regular files only"))
 }
 
+/// Why a file cannot be written; the text names the path, shown as given (the CLI sanitises
+/// what it prints).
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    /// Refused before trying (see [`refusal`]): "it is ...".
+    #[error("cannot write {}: {why}", path.display())]
+    Refused { path: PathBuf, why: String },
+    /// The path names no file (`/`, `..`).
+    #[error("cannot write {}: not a file name", path.display())]
+    NotAFileName { path: PathBuf },
+    /// The system said no.
+    #[error("cannot write {}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
 /// Write `bytes` to `path` the safe way (see the module's text). The error names the path.
-pub fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    // Shown as given; the CLI sanitises what it prints.
-    let shown = || path.display().to_string();
-    if let Some(why) = refusal(path) {
-        return Err(format!("cannot write {}: {why}", shown()));
-    }
-    let Some(name) = path.file_name() else {
-        return Err(format!("cannot write {}: not a file name", shown()));
+pub fn write(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
+    let (dir, name) = destination(path)?;
+    let io = |source| WriteError::Io {
+        path: path.to_path_buf(),
+        source,
     };
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let (tmp, mut file) = create_temp(&dir, &name.to_string_lossy())
-        .map_err(|e| format!("cannot write {}: {e}", shown()))?;
+    let (tmp, mut file) = create_temp(&dir, &name).map_err(io)?;
     // An existing regular file keeps its permissions.
     if let Ok(m) = std::fs::symlink_metadata(path) {
         if m.file_type().is_file() {
@@ -100,7 +110,7 @@ pub fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
         .and_then(|()| std::fs::rename(&tmp, path));
     if let Err(e) = written {
         let _ = std::fs::remove_file(&tmp);
-        return Err(format!("cannot write {}: {e}", shown()));
+        return Err(io(e));
     }
     Ok(())
 }
@@ -108,23 +118,35 @@ pub fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
 /// Check, before any work, that `path` can be written: not refused (see [`refusal`]), and its
 /// folder takes a new file (one is created there and removed). A typo in `--report` must not
 /// cost an hour-long probe. The error names the path.
-pub fn check(path: &Path) -> Result<(), String> {
-    let shown = || path.display().to_string();
+pub fn check(path: &Path) -> Result<(), WriteError> {
+    let (dir, name) = destination(path)?;
+    let (tmp, file) = create_temp(&dir, &name).map_err(|source| WriteError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    drop(file);
+    let _ = std::fs::remove_file(&tmp);
+    Ok(())
+}
+
+/// The folder and file name `path` is written as, unless it is refused or names no file.
+fn destination(path: &Path) -> Result<(PathBuf, String), WriteError> {
     if let Some(why) = refusal(path) {
-        return Err(format!("cannot write {}: {why}", shown()));
+        return Err(WriteError::Refused {
+            path: path.to_path_buf(),
+            why,
+        });
     }
     let Some(name) = path.file_name() else {
-        return Err(format!("cannot write {}: not a file name", shown()));
+        return Err(WriteError::NotAFileName {
+            path: path.to_path_buf(),
+        });
     };
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let (tmp, file) = create_temp(&dir, &name.to_string_lossy())
-        .map_err(|e| format!("cannot write {}: {e}", shown()))?;
-    drop(file);
-    let _ = std::fs::remove_file(&tmp);
-    Ok(())
+    Ok((dir, name.to_string_lossy().into_owned()))
 }
 
 /// A new file `.<name>.<random>.tmp` in `dir`, created exclusively (never an existing one,
@@ -176,7 +198,10 @@ mod tests {
     fn check_finds_a_missing_folder_and_leaves_nothing() {
         let dir = tempfile::tempdir().expect("a temp dir");
         let err = check(&dir.path().join("no-such-folder/r.html")).expect_err("refused");
-        assert!(err.contains("No such file or directory"), "{err}");
+        assert!(
+            err.to_string().contains("No such file or directory"),
+            "{err}"
+        );
         check(&dir.path().join("r.html")).expect("writable");
         assert_eq!(std::fs::read_dir(dir.path()).expect("list").count(), 0);
     }
@@ -188,15 +213,15 @@ mod tests {
         std::fs::write(&input, "{}").expect("write");
         remember_input(&input);
         let err = write(&input, b"x").expect_err("refused");
-        assert!(err.contains("is one of the inputs"), "{err}");
+        assert!(err.to_string().contains("is one of the inputs"), "{err}");
         assert_eq!(std::fs::read_to_string(&input).expect("read"), "{}");
         let err = write(Path::new("/dev/null"), b"x").expect_err("refused");
-        assert!(err.contains("is a device"), "{err}");
+        assert!(err.to_string().contains("is a device"), "{err}");
         let err = write(dir.path(), b"x").expect_err("refused");
-        assert!(err.contains("is a folder"), "{err}");
+        assert!(err.to_string().contains("is a folder"), "{err}");
         let link = dir.path().join("to-null");
         std::os::unix::fs::symlink("/dev/null", &link).expect("symlink");
         let err = write(&link, b"x").expect_err("refused");
-        assert!(err.contains("is a device"), "{err}");
+        assert!(err.to_string().contains("is a device"), "{err}");
     }
 }

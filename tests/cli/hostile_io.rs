@@ -443,7 +443,8 @@ fn events_into_a_closed_pipe_stop_the_server_and_exit_0_quietly() {
     let mut run = Run::start(
         &[
             "probe",
-            "--events",
+            "--format",
+            "events",
             "--launches",
             "50",
             "--interval",
@@ -473,7 +474,7 @@ fn a_text_or_json_report_into_a_closed_pipe_stops_the_run_and_exits_0() {
         let server = server_mjs();
         args.push(&server);
         if mode == "--json" {
-            args.insert(1, "--json");
+            args.splice(1..1, ["--format", "json"]);
         }
         let log = FixtureLog::new();
         let log_path = log.path.display().to_string();

@@ -218,7 +218,7 @@ pub(crate) fn check_outputs(args: &ProbeArgs) -> anyhow::Result<()> {
         crate::engine::outfile::check(path).map_err(|e| {
             Failure::new(format!(
                 "{}; nothing was launched",
-                crate::render::sanitize::sanitize(&e)
+                crate::render::sanitize::sanitize(&e.to_string())
             ))
         })?;
     }
@@ -231,13 +231,13 @@ pub(crate) fn write_pictures(
     html: &dyn Fn() -> String,
     svg: &dyn Fn() -> String,
 ) -> anyhow::Result<()> {
-    use crate::cli::error::Failure;
+    use crate::cli::error::unwritable;
     use crate::render::picture::report::write_file;
     if let Some(path) = &args.report {
-        write_file(path, &html()).map_err(Failure::new)?;
+        write_file(path, &html()).map_err(|e| unwritable(&e))?;
     }
     if let Some(path) = &args.svg {
-        write_file(path, &svg()).map_err(Failure::new)?;
+        write_file(path, &svg()).map_err(|e| unwritable(&e))?;
     }
     Ok(())
 }

@@ -563,9 +563,8 @@ pub fn simulate_svg(view: &View) -> String {
 }
 
 /// Write `text` to `path` (a usage error on failure, with the path named).
-pub fn write_file(path: &Path, text: &str) -> Result<(), String> {
+pub fn write_file(path: &Path, text: &str) -> Result<(), crate::engine::outfile::WriteError> {
     crate::engine::outfile::write(path, text.as_bytes())
-        .map_err(|e| super::super::sanitize::sanitize(&e))
 }
 
 /// The command line as run, secrets masked by `mask`.
