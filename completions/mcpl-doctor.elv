@@ -115,6 +115,7 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand --start-budget 'How long a launch that is installing its package (npx -y, uvx, pip: seen in its process tree) may take to its handshake: the host''s budget for a first start. Default: 60 s, or the start budget of the host whose rule the run follows'
             cand --ping-every 'Send a JSON-RPC ping this often while connected'
             cand --ping-timeout 'A ping unanswered this long ends the connection as "stopped answering"'
+            cand --call 'After listing the tools, call this one on each connection and report its result (`--call query=''{"sql":"SELECT 1"}''`; `{}` without `=`). Never by default: a tool can have side effects. A failed call is a finding'
             cand --redact 'A secret to mask in all output (repeatable). The entry''s env values and token are masked anyway'
             cand -f 'Output: human (the report), json (one document with schema_version at the end), events (JSON lines as things happen, the last one the whole report)'
             cand --format 'Output: human (the report), json (one document with schema_version at the end), events (JSON lines as things happen, the last one the whole report)'

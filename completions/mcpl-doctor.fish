@@ -170,6 +170,7 @@ complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l handsh
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l start-budget -d 'How long a launch that is installing its package (npx -y, uvx, pip: seen in its process tree) may take to its handshake: the host\'s budget for a first start. Default: 60 s, or the start budget of the host whose rule the run follows' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l ping-every -d 'Send a JSON-RPC ping this often while connected' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l ping-timeout -d 'A ping unanswered this long ends the connection as "stopped answering"' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l call -d 'After listing the tools, call this one on each connection and report its result (`--call query=\'{"sql":"SELECT 1"}\'`; `{}` without `=`). Never by default: a tool can have side effects. A failed call is a finding' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l redact -d 'A secret to mask in all output (repeatable). The entry\'s env values and token are masked anyway' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -s f -l format -d 'Output: human (the report), json (one document with schema_version at the end), events (JSON lines as things happen, the last one the whole report)' -r -f -a "human\t'Tables for a person (default)'
 json\t'One JSON document with `schema_version`'

@@ -152,7 +152,7 @@ pub struct SimulateArgs {
 }
 
 fn parse_settle(s: &str) -> Result<f64, String> {
-    let ms = parse_duration_ms(s)?;
+    let ms = parse_duration_ms(s).map_err(|e| e.to_string())?;
     super::vocab::note_bare_ms(s, ms);
     if ms >= 0.0 {
         Ok(ms)
@@ -162,7 +162,7 @@ fn parse_settle(s: &str) -> Result<f64, String> {
 }
 
 fn parse_span(s: &str) -> Result<f64, String> {
-    let ms = parse_duration_ms(s)?;
+    let ms = parse_duration_ms(s).map_err(|e| e.to_string())?;
     super::vocab::note_bare_ms(s, ms);
     if ms > 0.0 && ms <= MAX_SPAN_MS {
         Ok(ms)

@@ -159,7 +159,7 @@ pub enum FormatArg {
 /// decides what the host does with it). A bare number under 100 gets a note: it is
 /// milliseconds, which someone thinking in seconds would not expect.
 pub fn parse_timing(s: &str) -> Result<f64, String> {
-    let ms = parse_duration_ms(s)?;
+    let ms = parse_duration_ms(s).map_err(|e| e.to_string())?;
     note_bare_ms(s, ms);
     Ok(ms)
 }
@@ -178,7 +178,7 @@ pub fn note_bare_ms(s: &str, ms: f64) {
 
 /// A duration above 0.
 pub fn parse_positive(s: &str) -> Result<f64, String> {
-    let ms = parse_duration_ms(s)?;
+    let ms = parse_duration_ms(s).map_err(|e| e.to_string())?;
     note_bare_ms(s, ms);
     if ms > 0.0 {
         Ok(ms)
@@ -189,7 +189,7 @@ pub fn parse_positive(s: &str) -> Result<f64, String> {
 
 /// A finite duration of 0 or more.
 pub fn parse_nonnegative(s: &str) -> Result<f64, String> {
-    let ms = parse_duration_ms(s)?;
+    let ms = parse_duration_ms(s).map_err(|e| e.to_string())?;
     note_bare_ms(s, ms);
     if ms.is_finite() && ms >= 0.0 {
         Ok(ms)

@@ -160,6 +160,12 @@ pub struct ProbeArgs {
     #[arg(long)]
     pub handshake_only: bool,
 
+    /// After listing the tools, call this one on each connection and report its result
+    /// (`--call query='{"sql":"SELECT 1"}'`; `{}` without `=`). Never by default: a tool can
+    /// have side effects. A failed call is a finding.
+    #[arg(long, value_name = "TOOL[=JSON]", value_parser = parse_call, conflicts_with = "handshake_only")]
+    pub call: Option<String>,
+
     /// A secret to mask in all output (repeatable). The entry's env values and token are masked
     /// anyway.
     #[arg(long, value_name = "VALUE")]
@@ -285,4 +291,9 @@ impl From<EngineArg> for Protocol {
             EngineArg::Modern => Protocol::Modern,
         }
     }
+}
+
+/// `--call TOOL[=JSON]`, checked (kept as given: the engine reads it again).
+fn parse_call(s: &str) -> Result<String, String> {
+    crate::engine::probe::opening::ToolCall::parse(s).map(|_| s.to_string())
 }

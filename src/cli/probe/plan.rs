@@ -163,5 +163,9 @@ pub(crate) fn attempt_options(
         epoch: tokio::time::Instant::now(),
         start_budget: duration(args.start_budget_ms(host_budget_ms)),
         handshake_only: args.handshake_only,
+        call: args
+            .call
+            .as_deref()
+            .and_then(|c| crate::engine::probe::opening::ToolCall::parse(c).ok()),
     }
 }

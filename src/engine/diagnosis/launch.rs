@@ -195,6 +195,9 @@ fn stderr_hit(
     if !runtime::advice(&mut h, rule.id, &t, line, l, setting) {
         return None;
     }
+    if rule.id == Id::OutOfMemory {
+        heap_flag(&mut h, setting);
+    }
     if rule.id == Id::MissingDependency {
         if let Some(n) = h.name.clone() {
             // Node could not find the script itself, not a dependency.
@@ -206,6 +209,27 @@ fn stderr_hit(
         }
     }
     Some(h)
+}
+
+/// A heap limit the command itself sets (`node --max-old-space-size=4 ...`) too small to
+/// start in: that flag is the thing to change, not a leak to hunt.
+fn heap_flag(h: &mut Hit, setting: &Setting) {
+    let Some((flag, mb)) = setting.args.iter().find_map(|a| {
+        let v = a.strip_prefix("--max-old-space-size=")?;
+        Some((a.clone(), v.parse::<u64>().ok()?))
+    }) else {
+        return;
+    };
+    if mb >= 256 {
+        return;
+    }
+    h.says = Some(format!(
+        "it ran out of memory under the heap limit its command sets (`{flag}`: {mb} MB)"
+    ));
+    h.next = Some(format!(
+        "raise or remove `{flag}` in {}: a Node server needs tens of MB of heap to start",
+        words::terms("the entry's args", setting)
+    ));
 }
 
 /// Node could not find the script it was asked to run (`node missing.mjs`): a wrong path, not a

@@ -49,13 +49,25 @@ pub fn is_refused_timing(ms: f64) -> bool {
     ms.is_nan() || ms <= 0.0
 }
 
+/// Why a command-line duration does not parse.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DurationError {
+    /// Nothing but blanks.
+    #[error("empty duration")]
+    Empty,
+    /// Neither a number, `inf` nor humantime (the text as given, trimmed). humantime's own
+    /// message lists its units; the tool's examples say enough.
+    #[error("{0:?} is not a duration (try 5000, 5s, 300ms, 1d or inf)")]
+    NotADuration(String),
+}
+
 /// Parse a duration given on the command line: a bare number is milliseconds (as in host
 /// configs, fractions allowed), `inf`/`Infinity` is infinite, anything else is humantime
 /// (`300ms`, `5s`, `5m`, `1d`, `1h 30m`).
-pub fn parse_duration_ms(text: &str) -> Result<f64, String> {
+pub fn parse_duration_ms(text: &str) -> Result<f64, DurationError> {
     let t = text.trim();
     if t.is_empty() {
-        return Err("empty duration".to_string());
+        return Err(DurationError::Empty);
     }
     match t {
         "inf" | "Infinity" | "infinity" | "+Infinity" | "+inf" => return Ok(f64::INFINITY),
@@ -63,18 +75,13 @@ pub fn parse_duration_ms(text: &str) -> Result<f64, String> {
     }
     if let Ok(v) = t.parse::<f64>() {
         if v.is_nan() {
-            return Err(format!(
-                "{t:?} is not a duration (try 5000, 5s, 300ms, 1d or inf)"
-            ));
+            return Err(DurationError::NotADuration(t.to_string()));
         }
         return Ok(if v == 0.0 { 0.0 } else { v });
     }
     match humantime::parse_duration(t) {
         Ok(d) => Ok(d.as_secs_f64() * 1000.0),
-        // humantime's own message lists its units; the tool's examples say enough.
-        Err(_) => Err(format!(
-            "{t:?} is not a duration (try 5000, 5s, 300ms, 1d or inf)"
-        )),
+        Err(_) => Err(DurationError::NotADuration(t.to_string())),
     }
 }
 

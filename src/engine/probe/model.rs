@@ -81,6 +81,8 @@ pub struct AttemptOptions {
     /// `--handshake-only`: stop talking after the handshake (no `featureSets/update`, no
     /// `tools/list`, no subscription), as the probe did before it played the host's opening.
     pub handshake_only: bool,
+    /// `--call TOOL[=JSON]`: one `tools/call` per connection once its tools are listed.
+    pub call: Option<super::opening::call::ToolCall>,
 }
 
 impl AttemptOptions {

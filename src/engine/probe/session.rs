@@ -502,6 +502,7 @@ impl Session<'_> {
                 self.opts.epoch,
                 self.redactor.clone(),
             )
+            .with_call(self.opts.call.clone())
         });
         let outbox = opening.as_mut().map(|d| d.start(now)).unwrap_or_default();
         self.connected = Some(Connected {

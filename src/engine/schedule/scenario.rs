@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::engine::policy::timings::parse_duration_ms;
+use crate::engine::policy::timings::{parse_duration_ms, DurationError};
 use crate::engine::policy::{Ended, Failure, Outcome};
 
 /// How long the legacy engine's post-handshake policy exchange (`featureSets/update`, then
@@ -83,8 +83,31 @@ impl fmt::Display for Scenario {
     }
 }
 
+/// Why a `--server` behaviour does not parse.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ScenarioError {
+    /// `key=DUR` with a duration that does not parse.
+    #[error("{key}: {source}")]
+    Duration { key: String, source: DurationError },
+    /// `key=DUR` with a negative duration.
+    #[error("{0}: a duration cannot be negative")]
+    Negative(String),
+    /// Two behaviours (`never,healthy`).
+    #[error("give one behaviour (never, dies-after, drops-every, lives, healthy)")]
+    TwoBehaviours,
+    /// A word that is none of them (the token as given).
+    #[error(
+        "{0:?} is not a server behaviour (try never, dies-after=300ms, drops-every=1h, \
+         lives=1s,5m, healthy, with startup=DUR or settle=DUR)"
+    )]
+    Unknown(String),
+    /// Nothing but blanks.
+    #[error("empty server behaviour")]
+    Empty,
+}
+
 impl std::str::FromStr for Scenario {
-    type Err = String;
+    type Err = ScenarioError;
 
     /// `never`, `dies-after=DUR`, `drops-every=DUR`, `lives=D1,D2,...`, `healthy`, plus
     /// `startup=DUR`, `fail-after=DUR` and `settle=DUR`, combined with commas, spaces or `;`
@@ -96,18 +119,19 @@ impl std::str::FromStr for Scenario {
         };
         let mut behaviour: Option<Behaviour> = None;
         let mut in_lives = false;
-        let dur = |key: &str, v: &str| -> Result<f64, String> {
-            let ms = parse_duration_ms(v).map_err(|e| format!("{key}: {e}"))?;
+        let dur = |key: &str, v: &str| -> Result<f64, ScenarioError> {
+            let ms = parse_duration_ms(v).map_err(|source| ScenarioError::Duration {
+                key: key.to_string(),
+                source,
+            })?;
             if ms < 0.0 {
-                return Err(format!("{key}: a duration cannot be negative"));
+                return Err(ScenarioError::Negative(key.to_string()));
             }
             Ok(ms)
         };
-        let set = |b: Behaviour, current: &mut Option<Behaviour>| -> Result<(), String> {
+        let set = |b: Behaviour, current: &mut Option<Behaviour>| -> Result<(), ScenarioError> {
             if current.is_some() {
-                return Err(
-                    "give one behaviour (never, dies-after, drops-every, lives, healthy)".into(),
-                );
+                return Err(ScenarioError::TwoBehaviours);
             }
             *current = Some(b);
             Ok(())
@@ -141,17 +165,12 @@ impl std::str::FromStr for Scenario {
                 ("startup", Some(v)) => scenario.startup_ms = dur(key, v)?,
                 ("fail-after", Some(v)) => scenario.fail_after_ms = dur(key, v)?,
                 ("settle", Some(v)) => scenario.settle_ms = dur(key, v)?,
-                _ => {
-                    return Err(format!(
-                        "{token:?} is not a server behaviour (try never, dies-after=300ms, \
-                         drops-every=1h, lives=1s,5m, healthy, with startup=DUR or settle=DUR)"
-                    ))
-                }
+                _ => return Err(ScenarioError::Unknown(token.to_string())),
             }
         }
         scenario.behaviour = behaviour.unwrap_or(Behaviour::Healthy);
         if s.trim().is_empty() {
-            return Err("empty server behaviour".into());
+            return Err(ScenarioError::Empty);
         }
         Ok(scenario)
     }
