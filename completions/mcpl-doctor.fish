@@ -140,7 +140,7 @@ complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -s c -l c
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -s s -l server -d 'An entry of --config: its id, or where it is when two share an id (`prod/files` for the entry under `hosts.prod`, or its JSON path `$.hosts.prod.mcplServers.files`). Repeat it to probe several entries at once' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -s e -l engine -d 'Which of the host\'s engines a command speaks to: legacy (MCP 2024-11-05 initialize with MCPL) or modern (server/discover, 2026-07-28). Default: the entry\'s `protocol`, else legacy. A URL\'s scheme decides for itself' -r -f -a "legacy\t'MCP 2024-11-05 `initialize` with MCPL; alerts read `MCPL server ...`'
 modern\t'MCP 2026-07-28 `server/discover`; alerts read `MCP server ...`'"
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -s p -l preset -d 'The host\'s reconnect rule' -r -f -a "reset-on-handshake\t'Older hosts: every completed handshake resets the failure count'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -s p -l preset -d 'The host\'s reconnect rule. Default: with --config, the rule of the file\'s host (claude-desktop, vscode, cline-http...: see docs/hosts.md), else lasting' -r -f -a "reset-on-handshake\t'Older hosts: every completed handshake resets the failure count'
 lasting\t'Hosts with the lasting-connection fix: a connection resets the count once it has lasted the cap (at least 5 min)'
 bounded\t'Proposed: lasting after the cap, at least 5 min and at most 1 h'
 preceding-wait\t'Proposed: lasting after the wait that preceded it, at least 5 min'
@@ -166,10 +166,11 @@ complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l seed -
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -s n -l launches -d 'Stop after N launches (of each server) [default: 5, or no limit with --for or --until-down]' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -s t -l for -d 'Stop after this long (a pending wait is cut; the planned next launch is reported). With several servers, one deadline for all' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -s w -l watch -d 'Stop when a connection is still up this long after its handshake' -r
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l handshake-timeout -d 'A handshake not completed this long after launch is a failed attempt' -r
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l start-budget -d 'How long a launch that is installing its package (npx -y, uvx, pip: seen in its process tree) may take to its handshake: the host\'s budget for a first start' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l handshake-timeout -d 'A handshake not completed this long after launch is a failed attempt. Default: 30 s, or the start budget of the host whose rule the run follows (Claude Code 30 s, Cline, Copilot CLI and Hermes 60 s)' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l start-budget -d 'How long a launch that is installing its package (npx -y, uvx, pip: seen in its process tree) may take to its handshake: the host\'s budget for a first start. Default: 60 s, or the start budget of the host whose rule the run follows' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l ping-every -d 'Send a JSON-RPC ping this often while connected' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l ping-timeout -d 'A ping unanswered this long ends the connection as "stopped answering"' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l call -d 'After listing the tools, call this one on each connection and report its result (`--call query=\'{"sql":"SELECT 1"}\'`; `{}` without `=`). Never by default: a tool can have side effects. A failed call is a finding' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l redact -d 'A secret to mask in all output (repeatable). The entry\'s env values and token are masked anyway' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -s f -l format -d 'Output: human (the report), json (one document with schema_version at the end), events (JSON lines as things happen, the last one the whole report)' -r -f -a "human\t'Tables for a person (default)'
 json\t'One JSON document with `schema_version`'

@@ -3,7 +3,8 @@
 # really hit and healthy: for every case the verdict, the top cause, whether its next step
 # names the fix (the argument, variable, path, folder, version or limit to change), the time,
 # and what MCP Inspector's CLI prints for the same case. Then the totals, and a check that no
-# planted secret appears in any output (JSON and text).
+# planted secret appears in any output (text, JSON, events, the HTML report). A server that
+# stays up but cannot work (`--call` failed) counts by its opening's finding.
 # Usage: scripts/bench/real-servers.sh [CASE-SUBSTRING]   (default: every case)
 # Installs the servers into MCPL_BENCH_CACHE (default ${XDG_CACHE_HOME:-~/.cache}/mcpl-doctor-real),
 # outside the repository: npm packages, a Python venv, an npx cache. Needs node/npm/npx,
@@ -103,6 +104,8 @@ case("npx sequential-thinking", "node", H, "none (warm npx cache)", npx_env("npx
 case("git", "python", H, "none", {}, [f"{V}/mcp-server-git", "--repository", f"{WORK}/repo"])
 case("time", "python", H, "none", {}, [f"{V}/mcp-server-time"])
 case("fetch", "python", H, "none", {}, [f"{V}/mcp-server-fetch"])
+case("time", "python", H, "none, --call get_current_time", {}, [f"{V}/mcp-server-time"], args=base + ["--call", 'get_current_time={"timezone": "UTC"}'])
+case("memory", "node", H, "none, --call read_graph", mem, [f"{N}/mcp-server-memory"], args=base + ["--call", "read_graph"])
 
 F = "fault"
 case("filesystem", "node", F, "allowed folder does not exist", {}, [f"{N}/mcp-server-filesystem", "/nonexistent/dir"], fix=["/nonexistent/dir"])
@@ -112,7 +115,8 @@ case("git", "python", F, "--repository is not a git repo", {}, [f"{V}/mcp-server
 case("git", "python", F, "--repository does not exist", {}, [f"{V}/mcp-server-git", "--repository", "/nonexistent/repo"], fix=["--repository", "/nonexistent/repo"])
 case("time", "python", F, "bad --local-timezone", {}, [f"{V}/mcp-server-time", "--local-timezone", "PST"], fix=["--local-timezone", "PST"])
 case("postgres", "node", F, "database URL argument missing", {}, [f"{N}/mcp-server-postgres"], fix=["argument", "database URL"])
-case("postgres", "node", F, "database unreachable (URL with password)", {}, [f"{N}/mcp-server-postgres", f"postgresql://app:{PG_PASSWORD}@127.0.0.1:1/app"], fix=["127.0.0.1:1", "database", "refused"])
+case("postgres", "node", F, "database unreachable (URL with password), --call query", {}, [f"{N}/mcp-server-postgres", f"postgresql://app:{PG_PASSWORD}@127.0.0.1:1/app"], fix=["127.0.0.1:1"],
+     args=base + ["--call", 'query={"sql": "SELECT 1"}'])
 case("gitlab", "node", F, "token not set", {}, [f"{N}/mcp-server-gitlab"], fix=["GITLAB_PERSONAL_ACCESS_TOKEN"])
 case("slack", "node", F, "one of two variables not set", {"SLACK_BOT_TOKEN": SECRETS["SLACK_BOT_TOKEN"]}, [f"{N}/mcp-server-slack"], fix=["SLACK_TEAM_ID"])
 case("slack", "node", F, "neither variable set", {}, [f"{N}/mcp-server-slack"], fix=["SLACK_BOT_TOKEN"])
@@ -160,19 +164,19 @@ def inspector(c):
     last = next((l for l in lines if "Failed" in l or "Error" in l), lines[-1] if lines else "")
     return last.strip()[:70]
 
-def probe(c, fmt):
+def probe(c, fmt, extra=()):
     env = dict(os.environ)
     for k in list(env):
         if k in SECRETS or k.startswith("MCPL_"):
             del env[k]
     env.update(c["env"])
     # The probe takes PATH from its own environment for the spawn: give it the case's PATH.
-    cmd = [BIN, "probe", "--format", fmt] + c["args"] + ["--"] + c["cmd"]
+    cmd = [BIN, "probe", "--format", fmt] + list(extra) + c["args"] + ["--"] + c["cmd"]
     t0 = time.monotonic()
     p = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=c["cwd"], timeout=300)
     return p, time.monotonic() - t0
 
-rows, leaks = [], []
+rows, leaks, checked = [], [], []
 for c in C:
     label = f"{c['name']}: {c['fault']}"
     if only and only not in label:
@@ -193,16 +197,28 @@ for c in C:
         doc = {}
     diags = doc.get("diagnoses") or []
     top = diags[0] if diags else None
+    # A server that stayed up but cannot do its work: its opening's finding.
+    findings = (doc.get("opening") or {}).get("findings") or []
+    if top is None and findings:
+        top = {"id": findings[0]["id"], "next_step": findings[0]["text"]}
     verdict = (doc.get("verdict") or {}).get("pattern", "(error)" if not doc else "?")
     if not doc:
         # A launch error: the Why is on stderr.
         m = re.search(r"Why:\s*\n\s*([a-z-]+)", p.stderr)
-        nxt = re.search(r"next: (.*)", p.stderr)
-        top = {"id": m.group(1), "next_step": nxt.group(1) if nxt else ""} if m else None
+        # The next step, with its wrapped lines (indented deeper) joined.
+        nxt = re.search(r"next: (.*(?:\n {5,}\S.*)*)", p.stderr)
+        step = " ".join(x.strip() for x in nxt.group(1).splitlines()) if nxt else ""
+        top = {"id": m.group(1), "next_step": step} if m else None
         verdict = f"exit {p.returncode}"
     if any(k in c["env"].values() for k in PLANTED) or PG_PASSWORD in " ".join(c["cmd"]):
-        t, _ = probe(c, "human")
-        outputs += [t.stdout, t.stderr]
+        html = f"{WORK}/report.html"
+        for fmt, extra in (("human", ()), ("events", ()), ("human", ("--report", html))):
+            t, _ = probe(c, fmt, extra)
+            outputs += [t.stdout, t.stderr]
+            if extra:
+                with open(html, encoding="utf-8", errors="replace") as f:
+                    outputs.append(f.read())
+        checked.append(label)
     for s in PLANTED:
         for o in outputs:
             if s in o:
@@ -230,15 +246,17 @@ named = sum(r["fixed"] for r in faults)
 cause_named = sum(r["cause"] not in ("(none)", "cause-unknown") for r in faults)
 quiet = sum(r["cause"] == "(none)" for r in healthy)
 print()
-print("| case | fault | cause | fix named | time |")
-print("|---|---|---|---|---|")
+cell = lambda t, n=220: (t if len(t) <= n else t[: n - 1] + "…").replace("|", "\\|")
+print("| case | fault | verdict | cause | next step | right | time | MCP Inspector CLI |")
+print("|---|---|---|---|---|---|---|---|")
 for r in rows:
     name, _, fault = r["label"].partition(": ")
-    print(f"| {name} ({r['rt']}) | {fault} | {r['cause']} | {'-' if r['kind'] == H else ('yes' if r['fixed'] else 'no')} | {r['secs']:.1f} s |")
+    right = ("yes" if r["cause"] == "(none)" else "NO") if r["kind"] == H else ("yes" if r["fixed"] else "NO")
+    print(f"| {name} ({r['rt']}) | {cell(fault)} | {r['verdict']} | {r['cause']} | {cell(r['nxt']) or '-'} | {right} | {r['secs']:.1f} s | {cell(r['insp'], 70) or '-'} |")
 print()
 if faults:
     print(f"faults: {len(faults)}; a cause named in {cause_named}; the fix named in {named} ({100 * named // len(faults)}%)")
 if healthy:
     print(f"healthy: {len(healthy)}; no cause on {quiet}")
-print(f"secrets printed: {len(leaks)}" + "".join(f"\n  {l}" for l in leaks))
+print(f"secrets printed: {len(leaks)} (planted in {len(checked)} cases, each read in text, --format json, --format events and --report html)" + "".join(f"\n  {l}" for l in leaks))
 EOF

@@ -222,3 +222,69 @@ fn cause_unknown_names_what_was_seen_not_run_it_by_hand_alone() {
     );
     assert!(next.contains("exited with code 3"), "{next}");
 }
+
+#[test]
+fn call_reports_a_failing_tool_as_a_finding_and_no_call_is_made_without_it() {
+    let url = "postgresql://app:s3cretPw9@127.0.0.1:1/app";
+    let mcp = faults("mjs");
+    let command = ["node", mcp.as_str(), "--mode", "postgres", url];
+    let out = probe(
+        &[
+            "--launches",
+            "1",
+            "--watch",
+            "2s",
+            "--call",
+            r#"query={"sql":"SELECT 1"}"#,
+        ],
+        &command,
+        &[],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}\n{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert!(!stdout(&out).contains("s3cretPw9"), "{}", stdout(&out));
+    let doc = crate::support::json(&out);
+    assert_eq!(doc["diagnoses"], serde_json::json!([]));
+    let f = &doc["opening"]["findings"][0];
+    assert_eq!(f["id"], "tool-call-failed", "{doc:#}");
+    assert!(
+        field(f, "text").contains("error -32603: connect ECONNREFUSED 127.0.0.1:1"),
+        "{f:#}"
+    );
+    // Without --call: no tools/call is sent, and the server is healthy.
+    let out = probe(&["--launches", "1", "--watch", "2s"], &command, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(!stdout(&out).contains("tools/call"), "{}", stdout(&out));
+    // A bad --call is a usage error.
+    let out = probe(&["--call", "query=[1]"], &command, &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+#[test]
+fn a_warning_at_start_on_a_server_that_stays_up_is_a_finding() {
+    let out = probe(
+        &["--launches", "1", "--watch", "2s"],
+        &["node", &faults("mjs"), "--mode", "unreachable"],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let doc = crate::support::json(&out);
+    let f = &doc["opening"]["findings"][0];
+    assert_eq!(f["id"], "warning-at-start", "{doc:#}");
+    assert!(
+        field(f, "text").contains("could not connect to the database at 127.0.0.1:1"),
+        "{f:#}"
+    );
+    // The same server without the warning: no finding (exit 0).
+    let out = probe(
+        &["--launches", "1", "--watch", "2s"],
+        &["node", &faults("mjs"), "--mode", "memory"],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+}

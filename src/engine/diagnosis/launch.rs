@@ -195,6 +195,9 @@ fn stderr_hit(
     if !runtime::advice(&mut h, rule.id, &t, line, l, setting) {
         return None;
     }
+    if rule.id == Id::OutOfMemory {
+        heap_flag(&mut h, setting);
+    }
     if rule.id == Id::MissingDependency {
         if let Some(n) = h.name.clone() {
             // Node could not find the script itself, not a dependency.
@@ -206,6 +209,27 @@ fn stderr_hit(
         }
     }
     Some(h)
+}
+
+/// A heap limit the command itself sets (`node --max-old-space-size=4 ...`) too small to
+/// start in: that flag is the thing to change, not a leak to hunt.
+fn heap_flag(h: &mut Hit, setting: &Setting) {
+    let Some((flag, mb)) = setting.args.iter().find_map(|a| {
+        let v = a.strip_prefix("--max-old-space-size=")?;
+        Some((a.clone(), v.parse::<u64>().ok()?))
+    }) else {
+        return;
+    };
+    if mb >= 256 {
+        return;
+    }
+    h.says = Some(format!(
+        "it ran out of memory under the heap limit its command sets (`{flag}`: {mb} MB)"
+    ));
+    h.next = Some(format!(
+        "raise or remove `{flag}` in {}: a Node server needs tens of MB of heap to start",
+        words::terms("the entry's args", setting)
+    ));
 }
 
 /// Node could not find the script it was asked to run (`node missing.mjs`): a wrong path, not a
@@ -368,7 +392,21 @@ fn version_hit(i: usize, l: &Launch, setting: &Setting) -> Option<Hit> {
     let speaks_modern = said.iter().any(|v| v == MODERN_VERSION);
     let speaks_legacy = said.iter().any(|v| v == LEGACY_VERSION);
     let entry = setting.protocol.map_or("this", Protocol::name);
+    // An editor's client (over stdio or HTTP) offered its newest version and accepts older
+    // ones: only a server release that speaks one of them fixes it.
+    let client_offer = server
+        .offered_version
+        .as_deref()
+        .filter(|o| *o != LEGACY_VERSION && *o != MODERN_VERSION);
     let next = match setting.protocol {
+        _ if client_offer.is_some() => format!(
+            "the server answered {} to an offer of {}, a version the host's client cannot use \
+             (it disconnects): update the server to a release that speaks {} or an older \
+             version the host accepts",
+            server.protocol_version.as_deref().unwrap_or("no version"),
+            client_offer.unwrap_or_default(),
+            client_offer.unwrap_or_default(),
+        ),
         Some(Protocol::Legacy) if speaks_modern => {
             "set `\"protocol\": \"modern\"` in the entry (or probe with `--protocol modern`)".to_string()
         }

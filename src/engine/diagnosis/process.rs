@@ -67,7 +67,9 @@ fn plain_hit(i: usize, l: &Launch, name: Option<String>, evidence: Vec<Evidence>
 /// `install-cut-short`: the launch ended while its installer was still at work.
 fn install_hit(i: usize, l: &Launch, setting: &Setting) -> Option<Hit> {
     let install = l.report.process.as_ref()?.install.as_ref()?;
-    if !install.unfinished {
+    // An installer that exited on its own failed (npm's E404, a build error): its own words
+    // say why; cut short is a launch stopped (or killed) while it installed.
+    if !install.unfinished || matches!(ended(l), Some(Ended::Exit { .. })) {
         return None;
     }
     let budget = setting.start_budget_ms.unwrap_or(60_000.0);

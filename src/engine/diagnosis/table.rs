@@ -232,7 +232,7 @@ pub const RULES: &[Rule] = &[
         confidence: Confidence::High,
         says: "it runs under an address-space limit of {}: too small to map its runtime and libraries",
         says_unnamed: "it hit an address-space limit (`ulimit -v`, or a container's): too small to map its runtime and libraries",
-        next: "raise the address-space limit where the server is started (`ulimit -v unlimited` in the wrapper or the shell that starts the host, `LimitAS=` in a systemd unit): {} is too small; Node alone reserves over 1 GiB",
+        next: "raise the address-space limit where the server is started (`ulimit -v unlimited` in the wrapper or the shell that starts the host, `LimitAS=` in a systemd unit): {} is too small for its runtime (Node alone reserves over 1 GiB)",
         next_unnamed: "raise the address-space limit where the server is started (`ulimit -v`, in the wrapper or the shell that starts the host; `LimitAS=` in a systemd unit); Node alone reserves over 1 GiB",
         unless: &[],
     },
@@ -504,7 +504,7 @@ pub const RULES: &[Rule] = &[
         says_unnamed: "it was still installing when the launch ended: a first start longer than the host waits",
         next: "install the package once before the host starts it (run the entry's command in a terminal until it serves, or install it globally and use its command), or give the host a longer start budget (probe: --start-budget)",
         next_unnamed: "install the package once before the host starts it (run the entry's command in a terminal until it serves, or install it globally and use its command), or give the host a longer start budget (probe: --start-budget)",
-        unless: &[],
+        unless: &[Id::PackageNotFound, Id::BrokenNpxCache, Id::RuntimeTooOld],
     },
     Rule {
         id: Id::Backgrounded,

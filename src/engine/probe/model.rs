@@ -81,6 +81,8 @@ pub struct AttemptOptions {
     /// `--handshake-only`: stop talking after the handshake (no `featureSets/update`, no
     /// `tools/list`, no subscription), as the probe did before it played the host's opening.
     pub handshake_only: bool,
+    /// `--call TOOL[=JSON]`: one `tools/call` per connection once its tools are listed.
+    pub call: Option<super::opening::call::ToolCall>,
 }
 
 impl AttemptOptions {
@@ -128,6 +130,10 @@ pub struct ServerInfo {
     /// `protocol_version`, what the server answered).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub offered_version: Option<String>,
+    /// Streamable HTTP: what the GET stream the host opens after `initialize` did (`open`,
+    /// `not offered (HTTP 405 to the GET)`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub get_stream: Option<String>,
 }
 
 /// How the probe stopped a process (or found it already gone).

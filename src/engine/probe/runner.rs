@@ -452,6 +452,7 @@ mod tests {
                 epoch: Instant::now(),
                 start_budget: Duration::from_secs(60),
                 handshake_only: false,
+                call: None,
             },
             target: "script".into(),
         }

@@ -98,6 +98,8 @@ pub struct Remains {
     pub process: Option<ProcessFacts>,
     pub escaped: usize,
     pub misbehaviour: Misbehaviour,
+    /// Streamable HTTP: what the GET stream did, in words (redacted).
+    pub get_stream: Option<String>,
 }
 
 /// The wire under a session. Every method but [`Transport::close`] may be dropped unfinished
@@ -282,12 +284,16 @@ pub async fn play<T: Transport>(
         .and_then(|c| c.opening)
         .map(|d| d.finish(close, end.at));
     let remains = transport.close(end.closing, &opts.stop).await;
+    let mut server = s.server;
+    if let (Some(info), Some(get)) = (server.as_mut(), remains.get_stream) {
+        info.get_stream = Some(get);
+    }
     Ok(AttemptReport {
         launched_at_ms: opts.ms_since_epoch(launched),
         launched_at_wall: launched_wall,
         pid,
         connected_at_ms,
-        server: s.server,
+        server,
         ended_at_ms: opts.ms_since_epoch(end.at),
         outcome: end.outcome,
         stopped: remains.stopped.unwrap_or(Stopped::Closed),
@@ -496,6 +502,7 @@ impl Session<'_> {
                 self.opts.epoch,
                 self.redactor.clone(),
             )
+            .with_call(self.opts.call.clone())
         });
         let outbox = opening.as_mut().map(|d| d.start(now)).unwrap_or_default();
         self.connected = Some(Connected {

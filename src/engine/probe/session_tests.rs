@@ -91,6 +91,7 @@ fn opts(stop: StopSignal) -> AttemptOptions {
         epoch: Instant::now(),
         start_budget: Duration::from_secs(60),
         handshake_only: true,
+        call: None,
     }
 }
 

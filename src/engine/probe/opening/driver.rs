@@ -9,6 +9,7 @@ use std::time::Duration;
 use serde_json::{json, Map, Value};
 use tokio::time::Instant;
 
+use super::call::{self, advertised, ToolCall, GRANTABLE};
 use super::record::*;
 use crate::engine::folded::{short_text, FoldedList};
 use crate::engine::probe::bounded_json::{name_digest, FOLDED_TOOLS};
@@ -28,79 +29,6 @@ pub const MODERN_LIST_TIMEOUT: Duration = Duration::from_secs(30);
 pub const MAX_TOOL_PAGES: u32 = 1000;
 /// The first id the opening uses; the host numbers its requests from 1 after the handshake's 0.
 pub const FIRST_ID: i64 = 1;
-
-/// The capability paths the probe grants when the server advertises them (what connectome-host
-/// grants a server it trusts with channels; SPEC §6.2's vocabulary).
-const GRANTABLE: &[&str] = &[
-    "tools",
-    "pushEvents",
-    "channels.register",
-    "channels.lifecycle",
-    "channels.publish",
-    "channels.incoming",
-    "channels.acknowledge",
-    "channels.streaming",
-    "channels.typing",
-];
-
-/// Every leaf of SPEC §6.2's vocabulary, for expanding a `true` shorthand.
-const VOCABULARY: &[&str] = &[
-    "pushEvents",
-    "tools",
-    "modelInfo",
-    "inferenceRequest.streaming",
-    "inferenceLifecycle",
-    "contextHooks.beforeInference.observe",
-    "contextHooks.beforeInference.inject.system",
-    "contextHooks.beforeInference.inject.beforeUser",
-    "contextHooks.beforeInference.inject.afterUser",
-    "channels.register",
-    "channels.lifecycle",
-    "channels.publish",
-    "channels.incoming",
-    "channels.streaming",
-    "channels.acknowledge",
-    "channels.typing",
-];
-
-/// The leaves a server advertised (`experimental.mcpl` walked recursively; `true` at a node
-/// means every vocabulary leaf beneath it), plus `tools` when `capabilities.tools` is present.
-fn advertised(capabilities: &Value) -> Vec<String> {
-    fn walk(prefix: &str, v: &Value, out: &mut Vec<String>) {
-        match v {
-            Value::Bool(true) => {
-                for leaf in VOCABULARY {
-                    if *leaf == prefix || leaf.starts_with(&format!("{prefix}.")) {
-                        out.push((*leaf).to_string());
-                    }
-                }
-            }
-            Value::Object(m) => {
-                for (k, child) in m {
-                    if prefix.is_empty() && (k == "version" || k == "featureSets") {
-                        continue;
-                    }
-                    let path = if prefix.is_empty() {
-                        k.clone()
-                    } else {
-                        format!("{prefix}.{k}")
-                    };
-                    walk(&path, child, out);
-                }
-            }
-            _ => {}
-        }
-    }
-    let mut out = Vec::new();
-    if capabilities.get("tools").is_some() {
-        out.push("tools".to_string());
-    }
-    if let Some(mcpl) = capabilities.get("experimental").and_then(|e| e.get("mcpl")) {
-        walk("", mcpl, &mut out);
-    }
-    out.dedup();
-    out
-}
 
 /// What the host does after the handshake.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -154,6 +82,8 @@ pub struct OpeningDriver {
     /// More than [`MAX_REGISTERED`] channels were registered: which are is no longer known,
     /// and no content counts as arriving before its registration.
     registered_overflow: bool,
+    /// `--call`: the one `tools/call` made once the listing ends.
+    call: Option<ToolCall>,
     opening: Opening,
 }
 
@@ -220,6 +150,7 @@ impl OpeningDriver {
             tools_seen: 0,
             registered: HashSet::new(),
             registered_overflow: false,
+            call: None,
             opening: Opening {
                 feature_sets,
                 tools_advertised,
@@ -230,6 +161,21 @@ impl OpeningDriver {
                 ..Opening::default()
             },
         }
+    }
+
+    /// Make `call` (`--call TOOL[=JSON]`) once the tool listing ends.
+    pub fn with_call(mut self, call: Option<ToolCall>) -> OpeningDriver {
+        self.call = call;
+        self
+    }
+
+    /// The `tools/call` of `--call`, once (the listing has ended).
+    fn call_now(&mut self, now: Instant) -> Option<Value> {
+        let c = self.call.take()?;
+        let params = json!({"name": c.name, "arguments": c.arguments});
+        let (msg, o) = self.request("tools/call", params, self.list_timeout(), now);
+        self.outstanding.push(o);
+        Some(msg)
     }
 
     fn ms(&self, t: Instant) -> f64 {
@@ -475,9 +421,11 @@ impl OpeningDriver {
                 self.settle(now);
                 out.push(self.send_tools_page(None, now));
             } else if o.method == "tools/list" {
-                if let Some(next) = self.on_tools_page(&o, msg, now) {
-                    out.push(next);
-                }
+                let next = self.on_tools_page(&o, msg, now);
+                out.extend(next.or_else(|| self.call_now(now)));
+            } else if o.method == "tools/call" {
+                let r = call::result_of(msg, &self.redactor);
+                self.answered(&o, now, r);
             }
             return out;
         }

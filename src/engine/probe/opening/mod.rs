@@ -17,12 +17,14 @@
 //! [`Opening`] is what one attempt reports; [`OpeningDriver`] is the transport-independent state
 //! machine (like [`super::handshake::Pinger`]) that stdio and WebSocket drive.
 
+pub mod call;
 pub mod driver;
 pub mod record;
 pub mod summary;
 #[cfg(test)]
 mod tests;
 
+pub use call::ToolCall;
 pub use driver::*;
 pub use record::*;
 pub use summary::*;

@@ -57,7 +57,8 @@ pub struct ToolsOnLaunch {
 /// evidence (per connection, for channels).
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ChannelFinding {
-    /// `channels-registered-once`, `content-before-registration` or `tools-list-failed`.
+    /// `channels-registered-once`, `content-before-registration`, `tools-list-failed`,
+    /// `tool-call-failed` or `warning-at-start`.
     pub id: &'static str,
     /// One sentence, for a person.
     pub text: String,
@@ -94,6 +95,25 @@ pub struct ChannelConnection {
 pub const CHANNELS_REGISTERED_ONCE: &str = "channels-registered-once";
 pub const CONTENT_BEFORE_REGISTRATION: &str = "content-before-registration";
 pub const TOOLS_LIST_FAILED: &str = "tools-list-failed";
+pub const TOOL_CALL_FAILED: &str = "tool-call-failed";
+pub const WARNING_AT_START: &str = "warning-at-start";
+
+/// What a line a server writes while it starts says when it is up without what it needs
+/// (lower case): a variable, a key, a database it cannot reach.
+const WARNINGS: &[&str] = &[
+    "not set",
+    "connection refused",
+    "econnrefused",
+    "could not connect",
+    "couldn't connect",
+    "failed to connect",
+    "unable to connect",
+    "no api key",
+    "missing api key",
+    "invalid api key",
+    "invalid token",
+    "unauthorized",
+];
 
 impl OpeningSummary {
     /// Add up the openings of `launches`.
@@ -184,6 +204,8 @@ impl OpeningSummary {
         }
         s.findings = channel_findings(&channel_conns);
         s.findings.extend(tools_list_finding(launches));
+        s.findings.extend(tool_call_finding(launches));
+        s.findings.extend(warning_finding(launches));
         s.settle_ms_for_predictions =
             if let Some(max) = s.settle_ms.iter().copied().reduce(f64::max) {
                 Some(max)
@@ -263,6 +285,78 @@ fn tools_list_finding(launches: &[Launch]) -> Option<ChannelFinding> {
         ),
         evidence: FoldedList::new(),
         evidence_folded: 0,
+    })
+}
+
+fn finding(id: &'static str, text: String) -> ChannelFinding {
+    ChannelFinding {
+        id,
+        text,
+        evidence: FoldedList::new(),
+        evidence_folded: 0,
+    }
+}
+
+/// `--call`: the tool call failed (an error answer, `isError`, no answer in time) on a
+/// connection that was up: the server starts, but cannot do its work.
+fn tool_call_finding(launches: &[Launch]) -> Option<ChannelFinding> {
+    let mut failed = launches.iter().filter_map(|l| {
+        let o = l.report.opening.as_ref()?;
+        let e = o.exchanges.iter().find(|e| e.method == "tools/call")?;
+        let how = match &e.result {
+            ExchangeResult::Error {
+                code: Some(c),
+                message,
+            } => format!("error {c}: {message}"),
+            ExchangeResult::Error { message, .. } => message.clone(),
+            ExchangeResult::TimedOut { deadline_ms } => format!(
+                "no answer within {}",
+                crate::engine::policy::timings::format_ms(*deadline_ms)
+            ),
+            _ => return None,
+        };
+        Some((l.number, how))
+    });
+    let (first, how) = failed.next()?;
+    let more = failed.count();
+    let on = if more == 0 {
+        format!("launch {first}")
+    } else {
+        format!("{} launches, first launch {first}", more + 1)
+    };
+    Some(finding(
+        TOOL_CALL_FAILED,
+        format!(
+            "the tool call (--call) failed on {on}: {how}: the server is up but cannot do its \
+             work; fix what the error names (an address, a credential, a path or a value the \
+             entry gives it)"
+        ),
+    ))
+}
+
+/// A line a server that stayed up wrote while it started, saying it lacks what it needs (`...
+/// not set`, `connection refused`): it answers the host, then fails its first tool call.
+fn warning_finding(launches: &[Launch]) -> Option<ChannelFinding> {
+    use crate::engine::diagnosis::table::NOT_EVIDENCE;
+    launches.iter().find_map(|l| {
+        l.report.connected_at_ms?;
+        let tail = &l.report.stderr;
+        let line = tail.notable.iter().chain(tail.lines.iter()).find(|x| {
+            let low = x.to_ascii_lowercase();
+            x.len() <= 1024
+                && WARNINGS.iter().any(|w| low.contains(w))
+                && !NOT_EVIDENCE.iter().any(|n| x.contains(n))
+        })?;
+        let shown: String = line.trim().chars().take(200).collect();
+        Some(finding(
+            WARNING_AT_START,
+            format!(
+                "launch {} answered the host but said at start: \"{shown}\": a server up \
+                 without what it needs fails on its first tool call; fix what the line names \
+                 (`--call TOOL` makes one call to check)",
+                l.number
+            ),
+        ))
     })
 }
 
