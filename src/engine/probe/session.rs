@@ -119,9 +119,12 @@ pub trait Transport {
         false
     }
 
-    /// Open the connection (dial, TLS, upgrade) under the transport's own deadline; the
-    /// failure in plain words (not yet redacted).
-    fn open(&mut self) -> impl Future<Output = Result<(), String>> + Send;
+    /// Why [`Transport::open`] fails: its text is the launch's error, in plain words (not yet
+    /// redacted). `Infallible` for a transport with nothing to open.
+    type OpenError: std::fmt::Display + Send;
+
+    /// Open the connection (dial, TLS, upgrade) under the transport's own deadline.
+    fn open(&mut self) -> impl Future<Output = Result<(), Self::OpenError>> + Send;
 
     /// Hand `msg` to the server, never waiting past `until`.
     fn send(&mut self, msg: &Value, until: Instant) -> impl Future<Output = Sent> + Send;
@@ -336,11 +339,13 @@ impl Session<'_> {
                 r = t.open() => r,
             };
             if let Err(why) = opened {
-                return End::failed(Instant::now(), self.redactor.redact(&why), Closing::Gone);
+                let why = self.redactor.redact(&why.to_string());
+                return End::failed(Instant::now(), why, Closing::Gone);
             }
             self.handshake_deadline = Instant::now() + self.opts.handshake_timeout;
         } else if let Err(why) = t.open().await {
-            return End::failed(Instant::now(), self.redactor.redact(&why), Closing::Gone);
+            let why = self.redactor.redact(&why.to_string());
+            return End::failed(Instant::now(), why, Closing::Gone);
         }
         let first = t.first_request(self.protocol);
         let until = self.handshake_deadline;

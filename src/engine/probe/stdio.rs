@@ -688,7 +688,9 @@ impl Transport for StdioTransport<'_> {
         Ok(Some(pid))
     }
 
-    async fn open(&mut self) -> Result<(), String> {
+    type OpenError = std::convert::Infallible;
+
+    async fn open(&mut self) -> Result<(), Self::OpenError> {
         Ok(())
     }
 

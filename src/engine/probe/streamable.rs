@@ -124,7 +124,9 @@ impl Transport for StreamableTransport {
         Ok(None)
     }
 
-    async fn open(&mut self) -> Result<(), String> {
+    type OpenError = std::convert::Infallible;
+
+    async fn open(&mut self) -> Result<(), Self::OpenError> {
         Ok(())
     }
 
@@ -363,7 +365,7 @@ async fn post(
     .await
     {
         Ok(r) => r,
-        Err(why) => return fail(why),
+        Err(why) => return fail(why.to_string()),
     };
     if reply.status == StatusCode::NOT_FOUND && sent_session {
         lock(state).lost = true;
@@ -424,7 +426,7 @@ async fn post(
                 }
             )),
         },
-        Err(why) => fail(why),
+        Err(why) => fail(why.to_string()),
     }
 }
 
@@ -448,7 +450,7 @@ async fn read_stream(
                 }
             }
             Ok(None) => return fail("the event stream ended without an answer".into()),
-            Err(why) => return fail(why),
+            Err(why) => return fail(why.to_string()),
         }
     }
 }
