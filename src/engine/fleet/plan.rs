@@ -335,8 +335,11 @@ pub fn plan_entry(entry: &ServerEntry, report: &Report, opts: &PlanOptions) -> E
     }
     let (target, protocol) = match bound_target(entry) {
         Ok(t) => t,
-        Err(message) => {
-            return EntryPlan::Refused(REFUSED.into(), vec![refusal(Code::Binding, &message)])
+        Err(why) => {
+            return EntryPlan::Refused(
+                REFUSED.into(),
+                vec![refusal(Code::Binding, &why.to_string())],
+            )
         }
     };
     let rule = opts.rule_for(entry.host, !matches!(target, Target::Stdio(_)));
@@ -395,20 +398,36 @@ fn checker_refusals(
             at: entry_at(entry),
             path: entry.path.clone(),
             code: Code::Binding.as_str(),
-            message: redactor.redact(why),
+            message: redactor.redact(&why.0),
         });
     }
     (!refusals.is_empty()).then_some(refusals)
 }
 
+/// Why the host cannot launch or dial a bound entry (unredacted).
+#[derive(Debug, thiserror::Error)]
+enum Unbound {
+    /// The checker's refusal.
+    #[error(transparent)]
+    Refused(#[from] config::BindingRefusal),
+    #[error("the stdio transport requires command")]
+    NoCommand,
+    /// The transport named (`websocket`, `http`).
+    #[error("the {0} transport requires url")]
+    NoUrl(&'static str),
+    /// A URL the probe cannot dial.
+    #[error(transparent)]
+    Url(#[from] probe::LaunchError),
+}
+
 /// The target the host launches or dials for a bound entry, and its protocol; or why it
-/// cannot (unredacted).
-fn bound_target(entry: &ServerEntry) -> Result<(Target, Protocol), String> {
+/// cannot.
+fn bound_target(entry: &ServerEntry) -> Result<(Target, Protocol), Unbound> {
     let binding = entry.binding.as_ref().map_err(Clone::clone)?;
     match binding.transport {
         Transport::Stdio => {
             let Some(command) = &binding.command else {
-                return Err("the stdio transport requires command".into());
+                return Err(Unbound::NoCommand);
             };
             let env = probe::hostenv::build_for(
                 entry.env_rule,
@@ -435,13 +454,9 @@ fn bound_target(entry: &ServerEntry) -> Result<(Target, Protocol), String> {
         }
         Transport::Websocket | Transport::Http => {
             let Some(url) = &binding.url else {
-                return Err(format!(
-                    "the {} transport requires url",
-                    binding.transport.as_str()
-                ));
+                return Err(Unbound::NoUrl(binding.transport.as_str()));
             };
-            let (target, protocol) =
-                probe::urls::target_for_url(url, entry.token.clone()).map_err(|e| e.to_string())?;
+            let (target, protocol) = probe::urls::target_for_url(url, entry.token.clone())?;
             let target = match target {
                 Target::Http(t) if binding.sse => Target::Http(t.with_era(probe::http::Era::Sse)),
                 t => t,
