@@ -295,5 +295,7 @@ impl From<EngineArg> for Protocol {
 
 /// `--call TOOL[=JSON]`, checked (kept as given: the engine reads it again).
 fn parse_call(s: &str) -> Result<String, String> {
-    crate::engine::probe::opening::ToolCall::parse(s).map(|_| s.to_string())
+    crate::engine::probe::opening::ToolCall::parse(s)
+        .map(|_| s.to_string())
+        .map_err(|e| e.to_string())
 }
