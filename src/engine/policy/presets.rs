@@ -71,8 +71,13 @@ pub enum Preset {
     Hermes,
 }
 
+/// A name that is no preset (as given, trimmed and lower-cased).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown preset {0:?} (one of: {names})", names = PRESET_NAMES.join(", "))]
+pub struct UnknownPreset(pub String);
+
 impl std::str::FromStr for Preset {
-    type Err = String;
+    type Err = UnknownPreset;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Ok(match s.trim().to_ascii_lowercase().as_str() {
             "reset-on-handshake" | "handshake" => Preset::Handshake,
@@ -95,12 +100,7 @@ impl std::str::FromStr for Preset {
             "copilot-cli" => Preset::CopilotCli,
             "ts-sdk-sse" => Preset::TsSdkSse,
             "hermes" => Preset::Hermes,
-            other => {
-                return Err(format!(
-                    "unknown preset {other:?} (one of: {})",
-                    PRESET_NAMES.join(", ")
-                ))
-            }
+            other => return Err(UnknownPreset(other.to_string())),
         })
     }
 }
