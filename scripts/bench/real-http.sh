@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Probe the reference "everything" server from npm over HTTP, in its streamableHttp and sse
-# modes, with `mcpl-doctor probe --url` and MCP Inspector's CLI, and print the times.
+# modes, with `mcpl-doctor probe --url`, from a VS Code entry (`.vscode/mcp.json`, `type: http`
+# and `type: sse`) and with MCP Inspector's CLI, and print the times and tools seen.
 # Installs @modelcontextprotocol/server-everything and @modelcontextprotocol/inspector into
 # MCPL_BENCH_NPM (default ${XDG_CACHE_HOME:-~/.cache}/mcpl-doctor-bench), outside the repo.
 case "${1:-}" in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
@@ -33,7 +34,21 @@ for mode in streamableHttp sse; do
   t0=$(ms)
   "$bin" probe --url "$url" --launches 1 --watch 500ms --json > "/tmp/real-http-$mode.json" || true
   t1=$(ms)
-  tools=$(grep -o '"name": *"[^"]*"' "/tmp/real-http-$mode.json" | wc -l || true)
+  tools=$(grep -o '"tool_count": *[0-9]*' "/tmp/real-http-$mode.json" | head -1 || true)
+  state=$(grep -o '"counted": *"[^"]*"' "/tmp/real-http-$mode.json" | head -1 || true)
+  # The same server from a VS Code entry of type http or sse.
+  vtype=http
+  [ "$mode" = sse ] && vtype=sse
+  ws=$(mktemp -d)
+  mkdir -p "$ws/.vscode"
+  printf '{"servers": {"everything": {"type": "%s", "url": "%s"}}}\n' "$vtype" "$url" > "$ws/.vscode/mcp.json"
+  t4=$(ms)
+  "$bin" probe --config "$ws/.vscode/mcp.json" --server everything --launches 1 --watch 500ms --json \
+    > "/tmp/real-http-$mode.vscode.json" || true
+  t5=$(ms)
+  rm -rf "$ws"
+  vtools=$(grep -o '"tool_count": *[0-9]*' "/tmp/real-http-$mode.vscode.json" | head -1 || true)
+  vstate=$(grep -o '"counted": *"[^"]*"' "/tmp/real-http-$mode.vscode.json" | head -1 || true)
   transport=()
   [ "$mode" = sse ] && transport=(--transport sse)
   t2=$(ms)
@@ -42,8 +57,9 @@ for mode in streamableHttp sse; do
   t3=$(ms)
   itools=$(grep -c '"name"' "/tmp/real-http-$mode.inspector.json" || true)
   era=$(grep -o '"era": *"[^"]*"' "/tmp/real-http-$mode.json" | head -1 || true)
-  printf '%-15s probe %5d ms (%s, %s names)   inspector %5d ms (%s name lines)\n' \
-    "$mode" $((t1 - t0)) "$era" "$tools" $((t3 - t2)) "$itools"
+  printf '%-15s probe --url %5d ms (%s, %s, %s)\n' "$mode" $((t1 - t0)) "$era" "$state" "$tools"
+  printf '%-15s vscode %-4s %5d ms (%s, %s)\n' "" "$vtype" $((t5 - t4)) "$vstate" "$vtools"
+  printf '%-15s inspector   %5d ms (%s name lines)\n' "" $((t3 - t2)) "$itools"
   kill $pid 2>/dev/null || true
   wait $pid 2>/dev/null || true
   trap - EXIT

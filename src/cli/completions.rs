@@ -6,6 +6,10 @@ use clap_complete::Shell;
 use crate::exit;
 
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  mcpl-doctor completions bash > ~/.local/share/bash-completion/completions/mcpl-doctor
+  mcpl-doctor completions zsh > ~/.zfunc/_mcpl-doctor
+  mcpl-doctor completions fish > ~/.config/fish/completions/mcpl-doctor.fish")]
 pub struct CompletionsArgs {
     /// The shell to generate completions for.
     #[arg(value_enum)]

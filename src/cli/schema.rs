@@ -7,7 +7,14 @@ use crate::render::json::schema::{self, Which};
 
 #[derive(Debug, Args)]
 #[command(
-    after_long_help = "Editors: point a configuration file at the schema with \
+    after_help = "Examples:
+  mcpl-doctor schema config > mcp.schema.json
+  mcpl-doctor schema probe",
+    after_long_help = "Examples:
+  mcpl-doctor schema config > mcp.schema.json
+  mcpl-doctor schema probe
+
+Editors: point a configuration file at the schema with \
 \"$schema\": \"./schema/config.schema.json\" (a path or URL), or map file names to it in VS \
 Code's json.schemas setting; see docs/check-config.md.
 

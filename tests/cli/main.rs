@@ -10,6 +10,7 @@ mod diagnosis_process;
 mod diagnosis_words;
 mod docs;
 mod host_dialects;
+mod host_rules;
 mod hostile_engine;
 mod hostile_files;
 mod hostile_io;

@@ -16,12 +16,18 @@ struct EraServer {
 
 impl EraServer {
     fn start(args: &[&str]) -> EraServer {
+        EraServer::start_logging(args, Stdio::inherit())
+    }
+
+    /// The same, its stderr (what it logs) to `stderr`.
+    fn start_logging(args: &[&str], stderr: Stdio) -> EraServer {
         let mut child = Command::new("python3")
             .arg(fixture("servers/http_eras.py"))
             .args(args)
             .env("HTTP_ERAS_LIFETIME_S", "60")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
+            .stderr(stderr)
             .spawn()
             .expect("python3 runs");
         let out = child.stdout.take().expect("stdout piped");
@@ -133,4 +139,39 @@ fn transport_forces_an_era() {
     let server = EraServer::start(&["--mode", "sse"]);
     let launch = connected(&server.url("/sse"), "1s", &["--transport", "sse"]);
     assert!(launch.to_string().contains("\"era\":\"sse\""));
+}
+
+#[test]
+fn the_get_stream_is_opened_after_initialize_and_reopened_with_last_event_id() {
+    let log = tempfile::NamedTempFile::new().expect("a temp file");
+    let server = EraServer::start_logging(
+        &["--mode", "streamable", "--get-stream"],
+        Stdio::from(log.reopen().expect("reopen")),
+    );
+    let launch = connected(&server.url("/mcp"), "2500ms", &[]);
+    let get = launch["server"]["get_stream"].as_str().unwrap_or_default();
+    assert!(get.starts_with("open"), "{launch}");
+    assert!(get.contains("from the server"), "{launch}");
+    assert!(get.contains("reopened"), "{launch}");
+    assert!(
+        launch.to_string().contains("still-up") || launch.to_string().contains("still_up"),
+        "{launch}"
+    );
+    drop(server);
+    let said = std::fs::read_to_string(log.path()).expect("the log");
+    let gets: Vec<&str> = said.lines().filter(|l| l.starts_with("GET ")).collect();
+    // (era detection's GET, without a session, comes first)
+    let first = gets.iter().rposition(|l| *l == "GET last-event-id=-");
+    let again = gets.iter().position(|l| *l == "GET last-event-id=g1");
+    assert!(first.is_some() && again > first, "{said}");
+}
+
+#[test]
+fn a_server_without_a_get_stream_answers_405_and_stays_connected() {
+    let server = EraServer::start(&["--mode", "streamable"]);
+    let launch = connected(&server.url("/mcp"), "1s", &[]);
+    assert_eq!(
+        launch["server"]["get_stream"], "not offered (HTTP 405 to the GET)",
+        "{launch}"
+    );
 }

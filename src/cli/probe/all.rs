@@ -153,6 +153,7 @@ async fn run_async(
     let seed = args.seed.unwrap_or_else(|| fastrand::u64(..1_000_000));
     let (stop_handle, stop) = probe::stop_pair();
     let launches = launch_limit(&args);
+    let rule = shared_rule(&args, &items);
     let signals = handle_signals(stop_handle, "every server");
 
     let names: Vec<String> = items
@@ -171,24 +172,26 @@ async fn run_async(
     if args.until_down
         && launches.is_none()
         && args.run_for.is_none()
-        && !args
-            .rule()
+        && !rule
             .policy_with(EngineKind::Legacy, Default::default())
             .has_alert()
     {
         crate::say!(
-            "warning: rule {} has no mcpl-down; --until-down will not stop it (add --for or --launches)",
-            args.rule()
+            "warning: rule {rule} has no mcpl-down; --until-down will not stop it (add --for or --launches)"
         );
     }
     let base = Arc::new(plan_options(&args).base_redactor());
     let opts = FleetOptions {
-        rule: args.rule(),
+        rule,
+        host_budgets: fleet::HostBudgets {
+            handshake: args.handshake_timeout.is_none(),
+            install: args.start_budget.is_none(),
+        },
         seed,
         launches,
         run_for: args.run_for.map(duration),
         until_down: args.until_down,
-        attempt: attempt_options(&args, Protocol::Legacy, base, stop.clone()),
+        attempt: attempt_options(&args, Protocol::Legacy, base, stop.clone(), None),
     };
     let ticker = writer.live.enabled().then(|| {
         let writer = writer.clone();
@@ -220,7 +223,7 @@ async fn run_async(
         .then(|| signals.cause().unwrap_or(StopCause::Interrupt));
     let (started_wall, elapsed_ms) = (runs.started_wall, runs.elapsed_ms);
     let servers = runs.judge(interrupted, &*sink);
-    let rule = args.rule().to_string();
+    let rule = rule.to_string();
     let ctx = AllContext {
         file: &file,
         rule: &rule,
@@ -264,4 +267,17 @@ fn write_report(
     // A file that still cannot be written fails the run after the report, never instead of it.
     pictures?;
     Ok(status)
+}
+
+/// The rule the report names: `--preset`, else the one every probed entry follows (its
+/// host's), else `lasting` (each entry still follows its own).
+fn shared_rule(args: &ProbeArgs, items: &[Item]) -> crate::engine::policy::Preset {
+    let mut rules = items.iter().filter_map(|i| match &i.plan {
+        EntryPlan::Probe(r) => Some(r.rule),
+        _ => None,
+    });
+    match (args.preset, rules.next()) {
+        (None, Some(first)) if rules.all(|r| r == first) => first,
+        _ => args.rule(),
+    }
 }

@@ -91,9 +91,16 @@ pub struct ProbeArgs {
     #[arg(short = 'e', long, value_enum, conflicts_with_all = ["url", "all"], alias = "protocol")]
     pub engine: Option<EngineArg>,
 
-    /// The host's reconnect rule.
-    #[arg(short = 'p', long, value_enum, value_name = "RULE", default_value_t = PresetArg::Lasting, env = "MCPL_DOCTOR_PRESET")]
-    pub preset: PresetArg,
+    /// The host's reconnect rule. Default: with --config, the rule of the file's host
+    /// (claude-desktop, vscode, cline-http...: see docs/hosts.md), else lasting.
+    #[arg(
+        short = 'p',
+        long,
+        value_enum,
+        value_name = "RULE",
+        env = "MCPL_DOCTOR_PRESET"
+    )]
+    pub preset: Option<PresetArg>,
 
     /// The backoff's base. Default: the entry's reconnectIntervalMs, else 5 s. With several
     /// entries it applies to all of them.
@@ -128,14 +135,17 @@ pub struct ProbeArgs {
     #[arg(short = 'w', long, value_name = "DUR", default_value = "30s", value_parser = parse_positive)]
     pub watch: f64,
 
-    /// A handshake not completed this long after launch is a failed attempt.
-    #[arg(long, value_name = "DUR", default_value = "30s", value_parser = parse_positive)]
-    pub handshake_timeout: f64,
+    /// A handshake not completed this long after launch is a failed attempt. Default: 30 s, or
+    /// the start budget of the host whose rule the run follows (Claude Code 30 s, Cline,
+    /// Copilot CLI and Hermes 60 s).
+    #[arg(long, value_name = "DUR", value_parser = parse_positive)]
+    pub handshake_timeout: Option<f64>,
 
     /// How long a launch that is installing its package (npx -y, uvx, pip: seen in its
-    /// process tree) may take to its handshake: the host's budget for a first start.
-    #[arg(long, value_name = "DUR", default_value = "60s", value_parser = parse_positive)]
-    pub start_budget: f64,
+    /// process tree) may take to its handshake: the host's budget for a first start. Default:
+    /// 60 s, or the start budget of the host whose rule the run follows.
+    #[arg(long, value_name = "DUR", value_parser = parse_positive)]
+    pub start_budget: Option<f64>,
 
     /// Send a JSON-RPC ping this often while connected.
     #[arg(long, value_name = "DUR", value_parser = parse_positive)]
@@ -201,6 +211,11 @@ pub struct ProbeArgs {
     pub dialect: crate::cli::dialect::DialectArgs,
 }
 
+/// `--handshake-timeout`'s default when the host has no start budget of its own.
+pub(crate) const DEFAULT_HANDSHAKE_TIMEOUT_MS: f64 = 30_000.0;
+/// `--start-budget`'s default when the host has no start budget of its own.
+pub(crate) const DEFAULT_START_BUDGET_MS: f64 = 60_000.0;
+
 /// Check `--report` and `--svg` before anything is launched: a typo in a path must not cost the
 /// run. The error names the file.
 pub(crate) fn check_outputs(args: &ProbeArgs) -> anyhow::Result<()> {
@@ -247,9 +262,25 @@ impl ProbeArgs {
         }
     }
 
-    /// The rule, as the engine names it.
+    /// `--handshake-timeout`, else the host's start budget (`host_budget_ms`), else 30 s.
+    pub(crate) fn handshake_timeout_ms(&self, host_budget_ms: Option<f64>) -> f64 {
+        self.handshake_timeout
+            .or(host_budget_ms)
+            .unwrap_or(DEFAULT_HANDSHAKE_TIMEOUT_MS)
+    }
+
+    /// `--start-budget`, else the host's start budget (`host_budget_ms`), else 60 s.
+    pub(crate) fn start_budget_ms(&self, host_budget_ms: Option<f64>) -> f64 {
+        self.start_budget
+            .or(host_budget_ms)
+            .unwrap_or(DEFAULT_START_BUDGET_MS)
+    }
+
+    /// The rule `--preset` names, else agent-framework's (`lasting`). With `--config`, an
+    /// entry of another host follows that host's rule unless `--preset` is given (see
+    /// [`PlanOptions::rule_for`](crate::engine::fleet::PlanOptions::rule_for)).
     pub(crate) fn rule(&self) -> Preset {
-        self.preset.into()
+        self.preset.map_or(Preset::Lasting, Into::into)
     }
 }
 
@@ -264,5 +295,7 @@ impl From<EngineArg> for Protocol {
 
 /// `--call TOOL[=JSON]`, checked (kept as given: the engine reads it again).
 fn parse_call(s: &str) -> Result<String, String> {
-    crate::engine::probe::opening::ToolCall::parse(s).map(|_| s.to_string())
+    crate::engine::probe::opening::ToolCall::parse(s)
+        .map(|_| s.to_string())
+        .map_err(|e| e.to_string())
 }

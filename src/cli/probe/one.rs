@@ -38,33 +38,28 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> a
     let Resolved {
         mut target,
         protocol,
+        rule,
         timings,
         redactor,
         entry,
     } = resolved;
     let redactor = Arc::new(redactor);
-    let policy = args.rule().policy_with(protocol.engine(), timings);
+    let policy = rule.policy_with(protocol.engine(), timings);
     let seed = args.seed.unwrap_or_else(|| fastrand::u64(..1_000_000));
     let (stop_handle, stop) = probe::stop_pair();
     let launches = launch_limit(&args);
-    if args.until_down && launches.is_none() && args.run_for.is_none() && !policy.has_alert() {
-        crate::say!(
-            "warning: rule {} has no mcpl-down; --until-down will not stop it (add --for or --launches)",
-            policy.name
-        );
-    }
+    warn_until_down(&args, launches, &policy);
     let target_text = target.describe(&redactor);
-    let mut setting = diagnosis::Setting::of(&target, protocol, &redactor);
-    setting.handshake_timeout_ms = Some(args.handshake_timeout);
-    setting.start_budget_ms = Some(args.start_budget);
-    setting.entry = entry.is_some();
+    let host_budget = policy.start_budget_ms;
+    let setting = setting_of(&args, &target, protocol, &redactor, host_budget, &entry);
+    let attempt = attempt_options(&args, protocol, redactor.clone(), stop.clone(), host_budget);
     let opts = RunOptions {
         policy,
         seed,
         launches,
         run_for: args.run_for.map(duration),
         until_down: args.until_down,
-        attempt: attempt_options(&args, protocol, redactor.clone(), stop.clone()),
+        attempt,
         target: target_text.clone(),
     };
     let signals = handle_signals(stop_handle, "the server");
@@ -144,6 +139,36 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> a
         why: &why,
     };
     write_report(&args, &run, &verdict, &ctx, &why, &redactor, color)
+}
+
+/// `--until-down` under a rule that never raises `mcpl-down` and nothing else to stop it.
+fn warn_until_down(
+    args: &ProbeArgs,
+    launches: Option<u32>,
+    policy: &crate::engine::policy::Policy,
+) {
+    if args.until_down && launches.is_none() && args.run_for.is_none() && !policy.has_alert() {
+        crate::say!(
+            "warning: rule {} has no mcpl-down; --until-down will not stop it (add --for or --launches)",
+            policy.name
+        );
+    }
+}
+
+/// What the Why knows of how the server starts and the budgets it got.
+fn setting_of(
+    args: &ProbeArgs,
+    target: &Target,
+    protocol: probe::Protocol,
+    redactor: &Redactor,
+    host_budget_ms: Option<f64>,
+    entry: &Option<crate::engine::fleet::EntryRef>,
+) -> diagnosis::Setting {
+    let mut setting = diagnosis::Setting::of(target, protocol, redactor);
+    setting.handshake_timeout_ms = Some(args.handshake_timeout_ms(host_budget_ms));
+    setting.start_budget_ms = Some(args.start_budget_ms(host_budget_ms));
+    setting.entry = entry.is_some();
+    setting
 }
 
 /// A run that could not launch at all: the error, a hint on the command after `--`, and the Why.

@@ -19,6 +19,7 @@ pub(crate) use crate::engine::fleet::duration;
 pub(crate) fn plan_options(args: &ProbeArgs) -> PlanOptions {
     PlanOptions {
         rule: args.rule(),
+        rule_given: args.preset.is_some(),
         interval: args.interval,
         cap: args.cap,
         open_timeout_ms: args.open_timeout,
@@ -90,6 +91,7 @@ pub(crate) fn resolve(args: &ProbeArgs) -> anyhow::Result<Resolved> {
         args: rest.to_vec(),
         env: None,
         cwd: None,
+        client: Default::default(),
     });
     let protocol = args.engine.map_or(Protocol::Legacy, Protocol::from);
     runnable(&plan, target, protocol, redactor).map(|mut r| {
@@ -112,6 +114,7 @@ fn runnable(
     Ok(Resolved {
         target,
         protocol,
+        rule: plan.rule,
         timings,
         redactor,
         entry: None,
@@ -122,7 +125,7 @@ fn runnable(
 /// What the progress line names while it waits.
 pub(crate) fn live_bounds(args: &ProbeArgs) -> Bounds {
     Bounds {
-        handshake_ms: args.handshake_timeout,
+        handshake_ms: args.handshake_timeout_ms(None),
         watch_ms: args.watch,
         run_for_ms: args.run_for,
         launches: launch_limit(args),
@@ -137,16 +140,18 @@ pub(crate) fn launch_limit(args: &ProbeArgs) -> Option<u32> {
     }
 }
 
-/// The per-attempt options every run shares.
+/// The per-attempt options every run shares; `host_budget_ms`: the start budget of the
+/// host whose rule the run follows, the default of `--handshake-timeout` and `--start-budget`.
 pub(crate) fn attempt_options(
     args: &ProbeArgs,
     protocol: Protocol,
     redactor: Arc<crate::engine::redact::Redactor>,
     stop: StopSignal,
+    host_budget_ms: Option<f64>,
 ) -> AttemptOptions {
     AttemptOptions {
         protocol,
-        handshake_timeout: duration(args.handshake_timeout),
+        handshake_timeout: duration(args.handshake_timeout_ms(host_budget_ms)),
         watch: duration(args.watch),
         ping: args.ping_every.map(|every| PingOptions {
             every: duration(every),
@@ -156,7 +161,7 @@ pub(crate) fn attempt_options(
         stop,
         deadline: None,
         epoch: tokio::time::Instant::now(),
-        start_budget: duration(args.start_budget),
+        start_budget: duration(args.start_budget_ms(host_budget_ms)),
         handshake_only: args.handshake_only,
         call: args
             .call

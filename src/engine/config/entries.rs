@@ -9,7 +9,7 @@ use crate::engine::redact::Redactor;
 
 use super::binding::resolve;
 use super::duplicates::live_members;
-use super::entry::ServerEntry;
+use super::entry::{BindingRefusal, ServerEntry};
 use super::envfile;
 use super::host::Host;
 use super::json::{Doc, Kind};
@@ -99,11 +99,11 @@ fn server_entry(
     let resolved = resolve(doc, e, &source.dir, scope);
     let family = resolved.family().unwrap_or(EngineKind::Legacy);
     let binding = match resolved.problems.first() {
-        Some(p) => Err(p.message.clone()),
+        Some(p) => Err(BindingRefusal(p.message.clone())),
         None => resolved
             .binding
             .clone()
-            .ok_or_else(|| "the host cannot bind this entry".to_string()),
+            .ok_or_else(|| BindingRefusal("the host cannot bind this entry".to_string())),
     };
     let js = |name: &str| e.get(name).map(|id| js_of(doc, id, e, scope));
     let reconnect = match js("reconnect") {

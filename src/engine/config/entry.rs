@@ -79,6 +79,12 @@ pub struct Binding {
     pub sse: bool,
 }
 
+/// Why the host refuses to bind an entry: the first of its binding or protocol problems, as
+/// the checker words it (unredacted).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BindingRefusal(pub String);
+
 /// One server entry as the host would load it.
 #[derive(Clone)]
 pub struct ServerEntry {
@@ -97,7 +103,7 @@ pub struct ServerEntry {
     /// fields of the entry of the same id defined elsewhere, and cannot be launched on its own.
     pub is_override: bool,
     /// The binding, or why the host refuses the entry (binding or protocol error).
-    pub binding: Result<Binding, String>,
+    pub binding: Result<Binding, BindingRefusal>,
     /// The host whose dialect the file is read in.
     pub host: Host,
     /// How the host builds the server's environment from its own and `env`.

@@ -27,7 +27,7 @@ pub mod vars;
 mod walk;
 
 pub use check::CheckOptions;
-pub use entry::{Binding, ServerEntry, TableKind, Transport};
+pub use entry::{Binding, BindingRefusal, ServerEntry, TableKind, Transport};
 pub use finding::{Code, Finding, Report, Severity, Snippet};
 pub use host::{EnvRule, Host};
 pub use source::{LineIndex, LoadError, Source, STDIN_NAME};

@@ -468,7 +468,7 @@ fn load_servers_resolves_bindings() {
     let ids: Vec<&str> = entries.iter().map(|e| e.id.as_str()).collect();
     assert_eq!(ids, ["files", "web", "ws", "bad", "ovr"]);
     let files = &entries[0];
-    let b = files.binding.as_ref().map_err(String::clone);
+    let b = files.binding.as_ref().map_err(|e| e.0.clone());
     assert_eq!(
         b,
         Ok(&Binding {

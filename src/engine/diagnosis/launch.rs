@@ -392,7 +392,21 @@ fn version_hit(i: usize, l: &Launch, setting: &Setting) -> Option<Hit> {
     let speaks_modern = said.iter().any(|v| v == MODERN_VERSION);
     let speaks_legacy = said.iter().any(|v| v == LEGACY_VERSION);
     let entry = setting.protocol.map_or("this", Protocol::name);
+    // An editor's client (over stdio or HTTP) offered its newest version and accepts older
+    // ones: only a server release that speaks one of them fixes it.
+    let client_offer = server
+        .offered_version
+        .as_deref()
+        .filter(|o| *o != LEGACY_VERSION && *o != MODERN_VERSION);
     let next = match setting.protocol {
+        _ if client_offer.is_some() => format!(
+            "the server answered {} to an offer of {}, a version the host's client cannot use \
+             (it disconnects): update the server to a release that speaks {} or an older \
+             version the host accepts",
+            server.protocol_version.as_deref().unwrap_or("no version"),
+            client_offer.unwrap_or_default(),
+            client_offer.unwrap_or_default(),
+        ),
         Some(Protocol::Legacy) if speaks_modern => {
             "set `\"protocol\": \"modern\"` in the entry (or probe with `--protocol modern`)".to_string()
         }

@@ -60,6 +60,7 @@ mod tests {
     fn options() -> PlanOptions {
         PlanOptions {
             rule: Preset::Lasting,
+            rule_given: true,
             interval: None,
             cap: None,
             open_timeout_ms: 15_000.0,

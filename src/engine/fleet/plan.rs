@@ -27,8 +27,11 @@ pub fn duration(ms: f64) -> Duration {
 /// the opening timeout, the secrets to mask, whether disabled entries run.
 #[derive(Debug, Clone)]
 pub struct PlanOptions {
-    /// The rule the probe follows.
+    /// The rule the probe follows (`--preset`, else `lasting`).
     pub rule: Preset,
+    /// Whether `--preset` named it: else an entry of another host follows that host's rule
+    /// ([`PlanOptions::rule_for`]).
+    pub rule_given: bool,
     /// `--interval` and `--cap`, when given (ms).
     pub interval: Option<f64>,
     pub cap: Option<f64>,
@@ -67,6 +70,8 @@ pub struct EntryRef {
 pub struct Resolved {
     pub target: Target,
     pub protocol: Protocol,
+    /// The rule it runs under (`--preset`, else its host's: [`PlanOptions::rule_for`]).
+    pub rule: Preset,
     /// The timings the rule runs with (the command line's, else the entry's, else defaults).
     pub timings: Timings,
     /// `--redact` values plus the target's and the entry's own secrets.
@@ -151,6 +156,16 @@ impl PlanOptions {
             workspace: self.workspace.clone(),
             inputs: &self.inputs,
         }
+    }
+
+    /// The rule an entry of `host` follows over stdio or a remote transport (`remote`):
+    /// `--preset` when given, else that host's own (hosts.md 4.2: `claude-desktop`,
+    /// `claude-code-stdio`, `cline-http`...), else agent-framework's.
+    pub fn rule_for(&self, host: config::Host, remote: bool) -> Preset {
+        if self.rule_given {
+            return self.rule;
+        }
+        Preset::for_host(host.name(), remote).unwrap_or(self.rule)
     }
 
     /// The timings a run follows: `--interval`/`--cap` when given, else the entry's (host
@@ -320,9 +335,17 @@ pub fn plan_entry(entry: &ServerEntry, report: &Report, opts: &PlanOptions) -> E
     }
     let (target, protocol) = match bound_target(entry) {
         Ok(t) => t,
-        Err(message) => {
-            return EntryPlan::Refused(REFUSED.into(), vec![refusal(Code::Binding, &message)])
+        Err(why) => {
+            return EntryPlan::Refused(
+                REFUSED.into(),
+                vec![refusal(Code::Binding, &why.to_string())],
+            )
         }
+    };
+    let rule = opts.rule_for(entry.host, !matches!(target, Target::Stdio(_)));
+    let opts = &PlanOptions {
+        rule,
+        ..opts.clone()
     };
     let timings = opts.timings_for(Some(entry.timings));
     if let Some(why) = opts.timing_refusal(protocol, timings) {
@@ -335,6 +358,7 @@ pub fn plan_entry(entry: &ServerEntry, report: &Report, opts: &PlanOptions) -> E
     EntryPlan::Probe(Box::new(Resolved {
         target,
         protocol,
+        rule,
         timings,
         redactor,
         entry: Some(EntryRef {
@@ -374,20 +398,36 @@ fn checker_refusals(
             at: entry_at(entry),
             path: entry.path.clone(),
             code: Code::Binding.as_str(),
-            message: redactor.redact(why),
+            message: redactor.redact(&why.0),
         });
     }
     (!refusals.is_empty()).then_some(refusals)
 }
 
+/// Why the host cannot launch or dial a bound entry (unredacted).
+#[derive(Debug, thiserror::Error)]
+enum Unbound {
+    /// The checker's refusal.
+    #[error(transparent)]
+    Refused(#[from] config::BindingRefusal),
+    #[error("the stdio transport requires command")]
+    NoCommand,
+    /// The transport named (`websocket`, `http`).
+    #[error("the {0} transport requires url")]
+    NoUrl(&'static str),
+    /// A URL the probe cannot dial.
+    #[error(transparent)]
+    Url(#[from] probe::LaunchError),
+}
+
 /// The target the host launches or dials for a bound entry, and its protocol; or why it
-/// cannot (unredacted).
-fn bound_target(entry: &ServerEntry) -> Result<(Target, Protocol), String> {
+/// cannot.
+fn bound_target(entry: &ServerEntry) -> Result<(Target, Protocol), Unbound> {
     let binding = entry.binding.as_ref().map_err(Clone::clone)?;
     match binding.transport {
         Transport::Stdio => {
             let Some(command) = &binding.command else {
-                return Err("the stdio transport requires command".into());
+                return Err(Unbound::NoCommand);
             };
             let env = probe::hostenv::build_for(
                 entry.env_rule,
@@ -401,6 +441,10 @@ fn bound_target(entry: &ServerEntry) -> Result<(Target, Protocol), String> {
                 args: binding.args.iter().map(OsString::from).collect(),
                 env: Some(env),
                 cwd: entry.cwd.clone(),
+                client: match entry.host {
+                    config::Host::AgentFramework => probe::initialize::Client::AgentFramework,
+                    _ => probe::initialize::Client::Mcp,
+                },
             });
             let protocol = match binding.family {
                 EngineKind::Legacy => Protocol::Legacy,
@@ -410,13 +454,9 @@ fn bound_target(entry: &ServerEntry) -> Result<(Target, Protocol), String> {
         }
         Transport::Websocket | Transport::Http => {
             let Some(url) = &binding.url else {
-                return Err(format!(
-                    "the {} transport requires url",
-                    binding.transport.as_str()
-                ));
+                return Err(Unbound::NoUrl(binding.transport.as_str()));
             };
-            let (target, protocol) =
-                probe::urls::target_for_url(url, entry.token.clone()).map_err(|e| e.to_string())?;
+            let (target, protocol) = probe::urls::target_for_url(url, entry.token.clone())?;
             let target = match target {
                 Target::Http(t) if binding.sse => Target::Http(t.with_era(probe::http::Era::Sse)),
                 t => t,

@@ -35,9 +35,20 @@ pub struct FleetOptions {
     pub run_for: Option<Duration>,
     /// Stop each server once the host would raise `mcpl-down`.
     pub until_down: bool,
+    /// Whether a server whose rule has a start budget (Cline's 60 s...) waits that long for
+    /// its handshake (`--handshake-timeout` not given), and for an install under way
+    /// (`--start-budget` not given).
+    pub host_budgets: HostBudgets,
     /// The per-attempt options every server shares; each server's own protocol and redactor
     /// replace the ones here.
     pub attempt: AttemptOptions,
+}
+
+/// Which of the attempt's budgets give way to the host's start budget, where its rule has one.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HostBudgets {
+    pub handshake: bool,
+    pub install: bool,
 }
 
 /// What happens during a fleet run, for the renderers.
@@ -149,8 +160,21 @@ pub async fn run(items: Vec<Item>, opts: FleetOptions, sink: Arc<Sink>) -> Runs 
         let mut attempt = opts.attempt.clone();
         attempt.protocol = protocol;
         attempt.redactor = redactor;
+        let policy = resolved
+            .rule
+            .policy_with(protocol.engine(), resolved.timings);
+        if let Some(budget) = policy.start_budget_ms {
+            if opts.host_budgets.handshake {
+                attempt.handshake_timeout = super::plan::duration(budget);
+                setting.handshake_timeout_ms = Some(budget);
+            }
+            if opts.host_budgets.install {
+                attempt.start_budget = super::plan::duration(budget);
+                setting.start_budget_ms = Some(budget);
+            }
+        }
         let run_opts = RunOptions {
-            policy: opts.rule.policy_with(protocol.engine(), resolved.timings),
+            policy,
             seed: opts.seed.wrapping_add(item.position),
             launches: opts.launches,
             run_for: None,

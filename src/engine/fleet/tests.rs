@@ -14,6 +14,7 @@ use crate::engine::redact::Redactor;
 fn options(rule: Preset) -> PlanOptions {
     PlanOptions {
         rule,
+        rule_given: true,
         interval: None,
         cap: None,
         open_timeout_ms: 15_000.0,
@@ -264,6 +265,7 @@ async fn the_fleet_runs_every_probed_entry_at_once_and_reports_the_rest_first() 
     let (_handle, stop) = probe::stop_pair();
     let opts = FleetOptions {
         rule: Preset::Lasting,
+        host_budgets: Default::default(),
         seed: 1,
         launches: Some(2),
         run_for: Some(Duration::from_secs(20)),

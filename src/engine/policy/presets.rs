@@ -71,8 +71,13 @@ pub enum Preset {
     Hermes,
 }
 
+/// A name that is no preset (as given, trimmed and lower-cased).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown preset {0:?} (one of: {names})", names = PRESET_NAMES.join(", "))]
+pub struct UnknownPreset(pub String);
+
 impl std::str::FromStr for Preset {
-    type Err = String;
+    type Err = UnknownPreset;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Ok(match s.trim().to_ascii_lowercase().as_str() {
             "reset-on-handshake" | "handshake" => Preset::Handshake,
@@ -95,12 +100,7 @@ impl std::str::FromStr for Preset {
             "copilot-cli" => Preset::CopilotCli,
             "ts-sdk-sse" => Preset::TsSdkSse,
             "hermes" => Preset::Hermes,
-            other => {
-                return Err(format!(
-                    "unknown preset {other:?} (one of: {})",
-                    PRESET_NAMES.join(", ")
-                ))
-            }
+            other => return Err(UnknownPreset(other.to_string())),
         })
     }
 }
@@ -111,8 +111,10 @@ impl std::fmt::Display for Preset {
     }
 }
 
-/// Cline's and Copilot CLI's fixed time for a server's handshake (hosts.md 4.1).
+/// Cline's, Copilot CLI's and Hermes' fixed time for a server's handshake (hosts.md 4.1).
 pub const HOST_START_BUDGET_MS: f64 = 60_000.0;
+/// Claude Code's `MCP_TIMEOUT` default: 30 s to start a server (hosts.md 4.1).
+pub const CLAUDE_CODE_START_BUDGET_MS: f64 = 30_000.0;
 
 /// A timer that runs a wait as it is (the supervisors', the hosts' own rules).
 const NATIVE: TimerRule = TimerRule {
@@ -347,8 +349,7 @@ impl Preset {
                 Preset::Lasting | Preset::Bounded | Preset::PrecedingWait
             ),
             relaunch: self.relaunch(),
-            start_budget_ms: matches!(self, Preset::ClineStdio | Preset::CopilotCli)
-                .then_some(HOST_START_BUDGET_MS),
+            start_budget_ms: self.start_budget_ms(),
             give_up_words: self.give_up_words(),
         }
     }
@@ -405,6 +406,31 @@ impl Preset {
             },
             _ => Relaunch::Backoff,
         }
+    }
+
+    /// How long the host waits for a server's handshake before it fails the start (hosts.md
+    /// 4.1), where that is known (Claude Code's is its `MCP_TIMEOUT` default).
+    fn start_budget_ms(self) -> Option<f64> {
+        match self {
+            Preset::ClineStdio | Preset::CopilotCli | Preset::Hermes => Some(HOST_START_BUDGET_MS),
+            Preset::ClaudeCodeStdio | Preset::ClaudeCodeRemote => Some(CLAUDE_CODE_START_BUDGET_MS),
+            _ => None,
+        }
+    }
+
+    /// The host's name in words, for a host's own rule (`None`: agent-framework's rules and
+    /// the supervisors).
+    pub fn host_title(self) -> Option<&'static str> {
+        Some(match self {
+            Preset::ClaudeCodeRemote | Preset::ClaudeCodeStdio => "Claude Code",
+            Preset::ClaudeDesktop => "Claude Desktop",
+            Preset::Vscode | Preset::VscodeHttp => "VS Code",
+            Preset::ClineHttp | Preset::ClineStdio => "Cline",
+            Preset::CopilotCli => "Copilot CLI",
+            Preset::TsSdkSse => "the TypeScript SDK",
+            Preset::Hermes => "Hermes",
+            _ => return None,
+        })
     }
 
     /// The host's words when it gives up after its tries.

@@ -151,7 +151,7 @@ fn tls_reason(e: &io::Error) -> String {
 
 /// The system's trust anchors, loaded once per process.
 fn native_roots() -> Result<Arc<rustls::RootCertStore>, DialError> {
-    static ROOTS: OnceLock<Result<Arc<rustls::RootCertStore>, String>> = OnceLock::new();
+    static ROOTS: OnceLock<Result<Arc<rustls::RootCertStore>, DialError>> = OnceLock::new();
     ROOTS
         .get_or_init(|| {
             let found = rustls_native_certs::load_native_certs();
@@ -163,15 +163,14 @@ fn native_roots() -> Result<Arc<rustls::RootCertStore>, DialError> {
                     .first()
                     .map(|e| format!(" ({e})"))
                     .unwrap_or_default();
-                Err(format!(
+                Err(DialError::Tls(format!(
                     "no certificates found in the system's certificate store{why}"
-                ))
+                )))
             } else {
                 Ok(Arc::new(store))
             }
         })
         .clone()
-        .map_err(DialError::Tls)
 }
 
 /// A rustls client configuration: ring, safe defaults, the system's roots, `alpn` offered.

@@ -330,6 +330,7 @@ pub fn server_info(result: &Value, redactor: &Redactor) -> ServerInfo {
         mcpl_version: text(mcpl.and_then(|m| m.get("version"))),
         era: None,
         offered_version: None,
+        get_stream: None,
     }
 }
 

@@ -309,7 +309,7 @@ async fn post(
 
     let http_request = match build_request(target, method, request) {
         Ok(r) => r,
-        Err(e) => return fail(e),
+        Err(e) => return fail(e.to_string()),
     };
     let response = match sender.send_request(http_request).await {
         Ok(r) => r,
@@ -389,11 +389,22 @@ async fn post(
     }
 }
 
+/// Why a POST cannot be built from the target.
+#[derive(Debug, thiserror::Error)]
+enum RequestError {
+    #[error("bad URL: no host")]
+    NoHost,
+    #[error("the token cannot be sent in an HTTP header")]
+    Token,
+    #[error("bad URL: the path cannot be sent")]
+    Path,
+}
+
 fn build_request(
     target: &HttpTarget,
     method: &str,
     request: &Value,
-) -> Result<hyper::Request<Full<Bytes>>, String> {
+) -> Result<hyper::Request<Full<Bytes>>, RequestError> {
     let url = &target.url;
     let mut path = url.path().to_string();
     if let Some(q) = url.query() {
@@ -403,7 +414,7 @@ fn build_request(
     let host = match (url.host_str(), url.port()) {
         (Some(h), Some(p)) => format!("{h}:{p}"),
         (Some(h), None) => h.to_string(),
-        (None, _) => return Err("bad URL: no host".into()),
+        (None, _) => return Err(RequestError::NoHost),
     };
     let body = request.to_string();
     let mut builder = hyper::Request::builder()
@@ -415,15 +426,15 @@ fn build_request(
         .header(PROTOCOL_HEADER, handshake::MODERN_VERSION)
         .header(METHOD_HEADER, method);
     if let Some(token) = &target.token {
-        let value = HeaderValue::from_str(&format!("Bearer {token}"))
-            .map_err(|_| "the token cannot be sent in an HTTP header".to_string())?;
+        let value =
+            HeaderValue::from_str(&format!("Bearer {token}")).map_err(|_| RequestError::Token)?;
         let mut value = value;
         value.set_sensitive(true);
         builder = builder.header(AUTHORIZATION, value);
     }
     builder
         .body(Full::new(Bytes::from(body)))
-        .map_err(|_| "bad URL: the path cannot be sent".to_string())
+        .map_err(|_| RequestError::Path)
 }
 
 fn status_line(status: hyper::StatusCode) -> String {
@@ -522,7 +533,9 @@ impl Transport for HttpTransport {
         Ok(None)
     }
 
-    async fn open(&mut self) -> Result<(), String> {
+    type OpenError = std::convert::Infallible;
+
+    async fn open(&mut self) -> Result<(), Self::OpenError> {
         Ok(())
     }
 

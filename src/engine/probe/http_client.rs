@@ -25,6 +25,51 @@ pub const ACCEPT_BOTH: &str = "application/json, text/event-stream";
 /// The largest answer body read.
 pub const MAX_BODY: usize = 1024 * 1024;
 
+/// Why a request, its answer or its event stream failed: in plain words (not yet redacted),
+/// never showing the URL.
+#[derive(Debug, thiserror::Error)]
+pub enum HttpError {
+    /// The server could not be reached.
+    #[error("{0}")]
+    Dial(dial::DialError),
+    /// Not connected within the open timeout.
+    #[error("connection timed out after {}", seconds(*.0))]
+    ConnectTimedOut(Duration),
+    /// The HTTP/1.1 handshake over the new connection failed (hyper's reason).
+    #[error("HTTP failure: {0}")]
+    Handshake(String),
+    /// The URL names no host.
+    #[error("bad URL: no host")]
+    NoHost,
+    /// The token holds a character no header may carry.
+    #[error("the token cannot be sent in an HTTP header")]
+    Token,
+    /// The request could not be built.
+    #[error("bad URL or header: the request cannot be sent")]
+    Request,
+    /// The request or its answer's head failed (in words: [`hyper_error`]).
+    #[error("{0}")]
+    Exchange(String),
+    /// The answer's body is over [`MAX_BODY`].
+    #[error("the answer is larger than {MAX_BODY} bytes")]
+    BodyTooLarge,
+    /// The body ended early (hyper's reason).
+    #[error("the answer was cut short ({0})")]
+    CutShort(String),
+    /// The body took longer than this.
+    #[error("the answer took over {}", seconds(*.0))]
+    Slow(Duration),
+    /// An event of the stream is over the limit.
+    #[error(
+        "an event of the stream is larger than {} bytes",
+        super::sse::MAX_EVENT
+    )]
+    EventTooLarge,
+    /// The event stream broke (hyper's reason).
+    #[error("the event stream broke ({0})")]
+    StreamBroke(String),
+}
+
 /// Aborts the connection task when the answer is dropped.
 pub struct ConnGuard(tokio::task::JoinHandle<()>);
 
@@ -73,15 +118,15 @@ impl Reply {
     }
 
     /// The whole body (at most [`MAX_BODY`]), within `timeout`.
-    pub async fn bytes(self, timeout: Duration) -> Result<Bytes, String> {
+    pub async fn bytes(self, timeout: Duration) -> Result<Bytes, HttpError> {
         let limited = Limited::new(self.body, MAX_BODY);
         match tokio::time::timeout(timeout, limited.collect()).await {
             Ok(Ok(c)) => Ok(c.to_bytes()),
             Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => {
-                Err(format!("the answer is larger than {MAX_BODY} bytes"))
+                Err(HttpError::BodyTooLarge)
             }
-            Ok(Err(e)) => Err(format!("the answer was cut short ({e})")),
-            Err(_) => Err(format!("the answer took over {}", seconds(timeout))),
+            Ok(Err(e)) => Err(HttpError::CutShort(e.to_string())),
+            Err(_) => Err(HttpError::Slow(timeout)),
         }
     }
 
@@ -110,7 +155,7 @@ pub struct EventBody {
 
 impl EventBody {
     /// The next event; `Ok(None)` when the stream ended; `Err` when it broke or overflowed.
-    pub async fn next(&mut self) -> Result<Option<SseEvent>, String> {
+    pub async fn next(&mut self) -> Result<Option<SseEvent>, HttpError> {
         loop {
             if let Some(e) = self.queue.pop_front() {
                 return Ok(Some(e));
@@ -123,16 +168,11 @@ impl EventBody {
                     if let Ok(data) = frame.into_data() {
                         match self.reader.push(&data) {
                             Fed::Events(e) => self.queue.extend(e),
-                            Fed::TooLarge => {
-                                return Err(format!(
-                                    "an event of the stream is larger than {} bytes",
-                                    super::sse::MAX_EVENT
-                                ))
-                            }
+                            Fed::TooLarge => return Err(HttpError::EventTooLarge),
                         }
                     }
                 }
-                Some(Err(e)) => return Err(format!("the event stream broke ({e})")),
+                Some(Err(e)) => return Err(HttpError::StreamBroke(e.to_string())),
                 None => {
                     self.ended = true;
                     self.queue.extend(self.reader.finish());
@@ -152,21 +192,16 @@ pub async fn send(
     method: Method,
     headers: &[(&str, String)],
     body: Option<&Value>,
-) -> Result<Reply, String> {
+) -> Result<Reply, HttpError> {
     let stream = match tokio::time::timeout(open_timeout, dial::dial(url, &[b"http/1.1"])).await {
         Ok(Ok(s)) => s,
-        Ok(Err(e)) => return Err(e.to_string()),
-        Err(_) => {
-            return Err(format!(
-                "connection timed out after {}",
-                seconds(open_timeout)
-            ))
-        }
+        Ok(Err(e)) => return Err(HttpError::Dial(e)),
+        Err(_) => return Err(HttpError::ConnectTimedOut(open_timeout)),
     };
     let (mut sender, conn) =
         hyper::client::conn::http1::handshake::<_, Full<Bytes>>(TokioIo::new(stream))
             .await
-            .map_err(|e| format!("HTTP failure: {e}"))?;
+            .map_err(|e| HttpError::Handshake(e.to_string()))?;
     let guard = ConnGuard(tokio::spawn(async move {
         let _ = conn.await;
     }));
@@ -178,7 +213,7 @@ pub async fn send(
     let host = match (url.host_str(), url.port()) {
         (Some(h), Some(p)) => format!("{h}:{p}"),
         (Some(h), None) => h.to_string(),
-        (None, _) => return Err("bad URL: no host".into()),
+        (None, _) => return Err(HttpError::NoHost),
     };
     let mut builder = hyper::Request::builder()
         .method(method)
@@ -188,19 +223,19 @@ pub async fn send(
         builder = builder.header(*name, value.as_str());
     }
     if let Some(token) = token {
-        let mut value = HeaderValue::from_str(&format!("Bearer {token}"))
-            .map_err(|_| "the token cannot be sent in an HTTP header".to_string())?;
+        let mut value =
+            HeaderValue::from_str(&format!("Bearer {token}")).map_err(|_| HttpError::Token)?;
         value.set_sensitive(true);
         builder = builder.header(AUTHORIZATION, value);
     }
     let bytes = body.map(|b| Bytes::from(b.to_string())).unwrap_or_default();
     let request = builder
         .body(Full::new(bytes))
-        .map_err(|_| "bad URL or header: the request cannot be sent".to_string())?;
+        .map_err(|_| HttpError::Request)?;
     let response = sender
         .send_request(request)
         .await
-        .map_err(|e| hyper_error(&e))?;
+        .map_err(|e| HttpError::Exchange(hyper_error(&e)))?;
     let (parts, body) = response.into_parts();
     Ok(Reply {
         status: parts.status,

@@ -5,13 +5,83 @@
 use serde_json::{json, Value};
 
 use super::handshake::{self, Answer};
-use super::model::ServerInfo;
+use super::model::{Protocol, ServerInfo};
 use crate::engine::redact::Redactor;
 
 /// The Streamable HTTP revisions, newest first (the first is offered).
 pub const STREAMABLE_VERSIONS: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-26"];
 /// The legacy HTTP+SSE revision.
 pub const SSE_VERSION: &str = "2024-11-05";
+
+/// The versions today's MCP clients accept in an `initialize` answer, newest first: the
+/// TypeScript SDK's `SUPPORTED_PROTOCOL_VERSIONS` (1.32, in `types.js`), which Claude Code,
+/// VS Code, Cursor, Cline and the other editors' clients are built on.
+pub const MCP_CLIENT_VERSIONS: [&str; 5] = [
+    "2025-11-25",
+    "2025-06-18",
+    "2025-03-26",
+    "2024-11-05",
+    "2024-10-07",
+];
+
+/// Who plays the host's side of a stdio (or WebSocket) handshake.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Client {
+    /// agent-framework: MCP 2024-11-05 with the MCPL capability, the one version it accepts
+    /// (or `server/discover` on its modern engine).
+    #[default]
+    AgentFramework,
+    /// An MCP client as today's editors run one: the SDK's newest version offered, any
+    /// version it supports accepted ([`MCP_CLIENT_VERSIONS`]).
+    Mcp,
+}
+
+/// The era's name of a handshake over stdio.
+pub const STDIO_ERA: &str = "stdio";
+
+/// The first request `client` sends over stdio on `protocol`'s engine.
+pub fn stdio_first_request(client: Client, protocol: Protocol) -> Value {
+    match (client, protocol) {
+        (Client::Mcp, Protocol::Legacy) => request(MCP_CLIENT_VERSIONS[0]),
+        _ => handshake::first_request(protocol),
+    }
+}
+
+/// Read `msg` against the pending stdio handshake of `client`: the version the server
+/// answered is recorded against the one offered, and one the client cannot use refuses the
+/// server (C4), with the versions it names.
+pub fn stdio_read_answer(
+    client: Client,
+    protocol: Protocol,
+    msg: &Value,
+    redactor: &Redactor,
+) -> Answer {
+    if let (Client::Mcp, Protocol::Legacy) = (client, protocol) {
+        let offered = MCP_CLIENT_VERSIONS[0];
+        return read_answer(msg, offered, &MCP_CLIENT_VERSIONS, STDIO_ERA, redactor);
+    }
+    let offered = match protocol {
+        Protocol::Legacy => handshake::LEGACY_VERSION,
+        Protocol::Modern => handshake::MODERN_VERSION,
+    };
+    let stamp = |mut info: ServerInfo| {
+        info.era = Some(STDIO_ERA.to_string());
+        info.offered_version = Some(offered.to_string());
+        info
+    };
+    match handshake::read_answer(protocol, msg, redactor) {
+        Answer::Connected(info) => Answer::Connected(stamp(info)),
+        Answer::Refused { error, server } => Answer::Refused {
+            error,
+            server: stamp(server),
+        },
+        Answer::Failed { error, server } => Answer::Failed {
+            error,
+            server: server.map(stamp),
+        },
+        Answer::NotYet => Answer::NotYet,
+    }
+}
 
 /// The `initialize` request offering `version`, with no client capabilities.
 pub fn request(version: &str) -> Value {
@@ -57,7 +127,7 @@ pub fn read_answer(
         Some(v) => {
             let error = format!(
                 "server answered protocol version {v:?} to initialize offering {offered}; \
-                 this transport speaks {}",
+                 the host's client accepts {}",
                 accepted.join(", ")
             );
             Answer::Refused {

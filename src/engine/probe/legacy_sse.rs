@@ -17,7 +17,7 @@ use url::Url;
 use super::dial::seconds;
 use super::handshake::{self, Answer, Incoming};
 use super::http::HttpTarget;
-use super::http_client::{self, EventBody};
+use super::http_client::{self, EventBody, HttpError};
 use super::initialize::{self, SSE_VERSION};
 use super::model::Protocol;
 use super::session::{Closing, Gone, Received, Remains, Sent, Transport};
@@ -52,8 +52,35 @@ impl SseTransport {
     }
 }
 
-/// GET `target`'s URL as an event stream: the stream, or why not (not yet redacted).
-pub async fn open_stream(target: &HttpTarget) -> Result<EventBody, String> {
+/// Why the event stream does not open or names no endpoint: in plain words (not yet redacted).
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The GET failed.
+    #[error("GET: {0}")]
+    Get(HttpError),
+    /// The GET was answered with another status.
+    #[error("GET: {}", http_client::status_line(*.0))]
+    Status(hyper::StatusCode),
+    /// The GET's answer is not an event stream (its content type, empty when none).
+    #[error("GET: the answer is {}, not an event stream", if .0.is_empty() { "without a content type" } else { .0.as_str() })]
+    NotEventStream(String),
+    /// The stream broke before its endpoint event.
+    #[error("{0}")]
+    Stream(HttpError),
+    /// The endpoint event's data does not join the URL (url's reason).
+    #[error("the endpoint event is not a URL ({0})")]
+    EndpointNotUrl(url::ParseError),
+    #[error("the endpoint event names another origin (not followed)")]
+    OtherOrigin,
+    #[error("the event stream ended before its endpoint event")]
+    NoEndpoint,
+    /// No endpoint event within the open timeout.
+    #[error("no endpoint event within {}", seconds(*.0))]
+    TimedOut(Duration),
+}
+
+/// GET `target`'s URL as an event stream: the stream, or why not.
+pub async fn open_stream(target: &HttpTarget) -> Result<EventBody, OpenError> {
     let headers = [(ACCEPT.as_str(), "text/event-stream".to_string())];
     let reply = http_client::send(
         target.url(),
@@ -64,39 +91,31 @@ pub async fn open_stream(target: &HttpTarget) -> Result<EventBody, String> {
         None,
     )
     .await
-    .map_err(|e| format!("GET: {e}"))?;
+    .map_err(OpenError::Get)?;
     if !reply.status.is_success() {
-        return Err(format!("GET: {}", http_client::status_line(reply.status)));
+        return Err(OpenError::Status(reply.status));
     }
     if !reply.is_event_stream() {
-        let ct = reply.content_type();
-        return Err(format!(
-            "GET: the answer is {}, not an event stream",
-            if ct.is_empty() {
-                "without a content type"
-            } else {
-                ct.as_str()
-            }
-        ));
+        return Err(OpenError::NotEventStream(reply.content_type()));
     }
     Ok(reply.events())
 }
 
 /// Read `events` up to the `endpoint` event: the URL to POST to (same origin as `base`).
-pub async fn endpoint(events: &mut EventBody, base: &Url) -> Result<Url, String> {
+pub async fn endpoint(events: &mut EventBody, base: &Url) -> Result<Url, OpenError> {
     loop {
-        match events.next().await? {
+        match events.next().await.map_err(OpenError::Stream)? {
             Some(e) if e.event == "endpoint" => {
                 let url = base
                     .join(e.data.trim())
-                    .map_err(|err| format!("the endpoint event is not a URL ({err})"))?;
+                    .map_err(OpenError::EndpointNotUrl)?;
                 if url.origin() != base.origin() {
-                    return Err("the endpoint event names another origin (not followed)".into());
+                    return Err(OpenError::OtherOrigin);
                 }
                 return Ok(url);
             }
             Some(_) => {}
-            None => return Err("the event stream ended before its endpoint event".into()),
+            None => return Err(OpenError::NoEndpoint),
         }
     }
 }
@@ -114,17 +133,19 @@ impl Transport for SseTransport {
         true
     }
 
-    async fn open(&mut self) -> Result<(), String> {
+    type OpenError = OpenError;
+
+    async fn open(&mut self) -> Result<(), OpenError> {
         let limit = self.target.open_timeout;
         let opened = tokio::time::timeout(limit, async {
             let mut events = open_stream(&self.target).await?;
             let url = endpoint(&mut events, self.target.url()).await?;
-            Ok::<_, String>((events, url))
+            Ok::<_, OpenError>((events, url))
         })
         .await;
         let (events, url) = match opened {
             Ok(r) => r?,
-            Err(_) => return Err(format!("no endpoint event within {}", seconds(limit))),
+            Err(_) => return Err(OpenError::TimedOut(limit)),
         };
         self.endpoint = Some(url);
         let (tx, redactor) = (self.tx.clone(), self.redactor.clone());
@@ -164,7 +185,7 @@ impl Transport for SseTransport {
             {
                 Ok(r) if r.status.is_success() => return,
                 Ok(r) => r.failure(&redactor).await,
-                Err(e) => e,
+                Err(e) => e.to_string(),
             };
             if let Some(id) = id {
                 let why = redactor.redact(&format!("{method}: {why}"));
@@ -209,7 +230,7 @@ async fn read_stream(
                 }
             }
             Ok(None) => break "the server ended its event stream".to_string(),
-            Err(why) => break why,
+            Err(why) => break why.to_string(),
         }
     };
     let reason = redactor.redact(&reason);

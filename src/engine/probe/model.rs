@@ -130,6 +130,10 @@ pub struct ServerInfo {
     /// `protocol_version`, what the server answered).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub offered_version: Option<String>,
+    /// Streamable HTTP: what the GET stream the host opens after `initialize` did (`open`,
+    /// `not offered (HTTP 405 to the GET)`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub get_stream: Option<String>,
 }
 
 /// How the probe stopped a process (or found it already gone).

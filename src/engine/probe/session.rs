@@ -98,6 +98,8 @@ pub struct Remains {
     pub process: Option<ProcessFacts>,
     pub escaped: usize,
     pub misbehaviour: Misbehaviour,
+    /// Streamable HTTP: what the GET stream did, in words (redacted).
+    pub get_stream: Option<String>,
 }
 
 /// The wire under a session. Every method but [`Transport::close`] may be dropped unfinished
@@ -117,9 +119,12 @@ pub trait Transport {
         false
     }
 
-    /// Open the connection (dial, TLS, upgrade) under the transport's own deadline; the
-    /// failure in plain words (not yet redacted).
-    fn open(&mut self) -> impl Future<Output = Result<(), String>> + Send;
+    /// Why [`Transport::open`] fails: its text is the launch's error, in plain words (not yet
+    /// redacted). `Infallible` for a transport with nothing to open.
+    type OpenError: std::fmt::Display + Send;
+
+    /// Open the connection (dial, TLS, upgrade) under the transport's own deadline.
+    fn open(&mut self) -> impl Future<Output = Result<(), Self::OpenError>> + Send;
 
     /// Hand `msg` to the server, never waiting past `until`.
     fn send(&mut self, msg: &Value, until: Instant) -> impl Future<Output = Sent> + Send;
@@ -282,12 +287,16 @@ pub async fn play<T: Transport>(
         .and_then(|c| c.opening)
         .map(|d| d.finish(close, end.at));
     let remains = transport.close(end.closing, &opts.stop).await;
+    let mut server = s.server;
+    if let (Some(info), Some(get)) = (server.as_mut(), remains.get_stream) {
+        info.get_stream = Some(get);
+    }
     Ok(AttemptReport {
         launched_at_ms: opts.ms_since_epoch(launched),
         launched_at_wall: launched_wall,
         pid,
         connected_at_ms,
-        server: s.server,
+        server,
         ended_at_ms: opts.ms_since_epoch(end.at),
         outcome: end.outcome,
         stopped: remains.stopped.unwrap_or(Stopped::Closed),
@@ -330,11 +339,13 @@ impl Session<'_> {
                 r = t.open() => r,
             };
             if let Err(why) = opened {
-                return End::failed(Instant::now(), self.redactor.redact(&why), Closing::Gone);
+                let why = self.redactor.redact(&why.to_string());
+                return End::failed(Instant::now(), why, Closing::Gone);
             }
             self.handshake_deadline = Instant::now() + self.opts.handshake_timeout;
         } else if let Err(why) = t.open().await {
-            return End::failed(Instant::now(), self.redactor.redact(&why), Closing::Gone);
+            let why = self.redactor.redact(&why.to_string());
+            return End::failed(Instant::now(), why, Closing::Gone);
         }
         let first = t.first_request(self.protocol);
         let until = self.handshake_deadline;

@@ -47,7 +47,9 @@ impl Transport for Script {
         Ok(Some(4242))
     }
 
-    async fn open(&mut self) -> Result<(), String> {
+    type OpenError = std::convert::Infallible;
+
+    async fn open(&mut self) -> Result<(), Self::OpenError> {
         Ok(())
     }
 

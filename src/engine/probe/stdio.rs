@@ -14,15 +14,16 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-use super::handshake::{self, Incoming};
+use super::handshake::{self, Answer, Incoming};
 use super::http_mode;
+use super::initialize;
 use super::limits;
 use super::lines::{LineReader, Tail};
 use super::long_message;
 use super::memory;
 use super::model::{
-    AttemptOptions, AttemptReport, LaunchError, Misbehaviour, ProcessFacts, Progress, StderrTail,
-    StdoutNoise, Stopped,
+    AttemptOptions, AttemptReport, LaunchError, Misbehaviour, ProcessFacts, Progress, Protocol,
+    StderrTail, StdoutNoise, Stopped,
 };
 use super::session::{self, Closing, Gone, Received, Remains, Sent, Transport};
 use super::stdio_spawn::launch_error;
@@ -67,6 +68,8 @@ pub struct StdioTarget {
     pub env: Option<Vec<(OsString, OsString)>>,
     /// Working directory (`None`: the probe's).
     pub cwd: Option<PathBuf>,
+    /// Who plays the host's side of the handshake (agent-framework, or an editor's client).
+    pub client: initialize::Client,
 }
 
 impl StdioTarget {
@@ -614,6 +617,7 @@ impl Running {
             process: Some(process),
             escaped: child.escaped(),
             misbehaviour,
+            get_stream: None,
         }
     }
 }
@@ -621,6 +625,14 @@ impl Running {
 impl Transport for StdioTransport<'_> {
     fn redactor(&self) -> Arc<Redactor> {
         self.redactor.clone()
+    }
+
+    fn first_request(&self, protocol: Protocol) -> Value {
+        initialize::stdio_first_request(self.target.client, protocol)
+    }
+
+    fn read_answer(&self, protocol: Protocol, msg: &Value, redactor: &Redactor) -> Answer {
+        initialize::stdio_read_answer(self.target.client, protocol, msg, redactor)
     }
 
     fn launch(&mut self) -> Result<Option<u32>, LaunchError> {
@@ -676,7 +688,9 @@ impl Transport for StdioTransport<'_> {
         Ok(Some(pid))
     }
 
-    async fn open(&mut self) -> Result<(), String> {
+    type OpenError = std::convert::Infallible;
+
+    async fn open(&mut self) -> Result<(), Self::OpenError> {
         Ok(())
     }
 

@@ -5,6 +5,13 @@
 //! answer carries is echoed on every later request, with `MCP-Protocol-Version` set to the
 //! negotiated version (C19, C20). DELETE ends the session at the close (405 allowed).
 //!
+//! The GET stream (C17, C21): once `notifications/initialized` is taken, a GET with `Accept:
+//! text/event-stream` and the session's headers listens for the server's own messages (passed
+//! on like any other); `405` means the server offers none. A stream that ends is opened again
+//! as VS Code does (after `min(n s, 30 s)`, with `Last-Event-ID`); another 4xx or 5xx stops
+//! listening (VS Code then turns the server's notifications off). What it did is reported
+//! (`server.get_stream`).
+//!
 //! Liveness: the session's pings (every 5 s by default, as the stateless form's re-checks); a
 //! `404` to a request that carried the session id means the server no longer knows the
 //! session (it restarted, or expired it): the connection ended.
@@ -12,6 +19,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use hyper::header::ACCEPT;
 use hyper::{Method, StatusCode};
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -41,7 +49,42 @@ struct SessionState {
     version: Option<String>,
     /// The server forgot the session (a 404): nothing more is sent.
     lost: bool,
+    /// What the GET stream did, once it was tried.
+    get: Option<GetStream>,
 }
+
+/// What the GET stream did in one connection.
+#[derive(Debug, Clone, Default)]
+struct GetStream {
+    /// How its last GET went, in words: `open`, `not offered (HTTP 405 ...)`...
+    status: String,
+    /// Messages the server sent on it.
+    messages: u64,
+    /// Times it was opened again after it ended.
+    reopened: u32,
+}
+
+impl GetStream {
+    fn words(&self) -> String {
+        let mut w = self.status.clone();
+        if self.messages > 0 {
+            w.push_str(&format!(
+                ", {} message{} from the server",
+                self.messages,
+                if self.messages == 1 { "" } else { "s" }
+            ));
+        }
+        match self.reopened {
+            0 => {}
+            1 => w.push_str(", reopened once"),
+            n => w.push_str(&format!(", reopened {n} times")),
+        }
+        w
+    }
+}
+
+/// The longest wait before the GET stream is opened again (VS Code's cap).
+const GET_REOPEN_CAP: Duration = Duration::from_secs(30);
 
 pub struct StreamableTransport {
     target: HttpTarget,
@@ -81,7 +124,9 @@ impl Transport for StreamableTransport {
         Ok(None)
     }
 
-    async fn open(&mut self) -> Result<(), String> {
+    type OpenError = std::convert::Infallible;
+
+    async fn open(&mut self) -> Result<(), Self::OpenError> {
         Ok(())
     }
 
@@ -113,6 +158,11 @@ impl Transport for StreamableTransport {
         let msg = msg.clone();
         self.exchanges.spawn(async move {
             post(&target, &msg, &redactor, &state, &tx).await;
+            let initialized =
+                msg.get("method").and_then(Value::as_str) == Some("notifications/initialized");
+            if initialized && !lock(&state).lost {
+                listen(&target, &redactor, &state, &tx).await;
+            }
         });
         Sent::Done
     }
@@ -139,9 +189,9 @@ impl Transport for StreamableTransport {
 
     async fn close(mut self, _how: Closing, _stop: &StopSignal) -> Remains {
         self.exchanges.abort_all();
-        let (id, lost) = {
+        let (id, lost, get) = {
             let s = lock(&self.state);
-            (s.id.clone(), s.lost)
+            (s.id.clone(), s.lost, s.get.as_ref().map(GetStream::words))
         };
         if let (Some(id), false) = (id, lost) {
             let mut headers = vec![(SESSION_HEADER, id)];
@@ -162,7 +212,111 @@ impl Transport for StreamableTransport {
             )
             .await;
         }
-        Remains::default()
+        Remains {
+            get_stream: get.map(|g| self.redactor.redact(&g)),
+            ..Remains::default()
+        }
+    }
+}
+
+/// The session's headers for a request after `initialize`.
+fn session_headers(state: &Mutex<SessionState>) -> Vec<(&'static str, String)> {
+    let s = lock(state);
+    let mut headers = Vec::new();
+    if let Some(id) = &s.id {
+        headers.push((SESSION_HEADER, id.clone()));
+    }
+    if let Some(v) = &s.version {
+        headers.push((VERSION_HEADER, v.clone()));
+    }
+    headers
+}
+
+/// Record how the GET stream went.
+fn get_status(state: &Mutex<SessionState>, f: impl FnOnce(&mut GetStream)) {
+    f(lock(state).get.get_or_insert_with(GetStream::default));
+}
+
+/// Listen on the session's GET stream until it is refused, or for as long as the connection
+/// lasts (the task is aborted at the close), passing on every message the server sends.
+async fn listen(
+    target: &HttpTarget,
+    redactor: &Redactor,
+    state: &Mutex<SessionState>,
+    tx: &mpsc::UnboundedSender<Received>,
+) {
+    let mut last_id: Option<String> = None;
+    let mut tries: u32 = 0;
+    loop {
+        let mut headers = session_headers(state);
+        let sent_session = headers.iter().any(|(k, _)| *k == SESSION_HEADER);
+        headers.push((ACCEPT.as_str(), "text/event-stream".to_string()));
+        if let Some(id) = &last_id {
+            headers.push(("Last-Event-ID", id.clone()));
+        }
+        let reply = http_client::send(
+            target.url(),
+            target.token(),
+            target.open_timeout,
+            Method::GET,
+            &headers,
+            None,
+        )
+        .await;
+        tries += 1;
+        match reply {
+            Err(why) => get_status(state, |g| g.status = format!("GET failed: {why}")),
+            Ok(r) if r.status == StatusCode::METHOD_NOT_ALLOWED => {
+                return get_status(state, |g| {
+                    g.status = "not offered (HTTP 405 to the GET)".into();
+                });
+            }
+            Ok(r) if r.status == StatusCode::NOT_FOUND && sent_session => {
+                lock(state).lost = true;
+                let reason = "the server no longer knows the session (HTTP 404 to the GET \
+                              stream): it restarted or ended the session";
+                get_status(state, |g| g.status = "HTTP 404: the session is gone".into());
+                let _ = tx.send(Received::Gone(Gone {
+                    at: Instant::now(),
+                    ended: Ended::TransportError {
+                        reason: redactor.redact(reason),
+                    },
+                    before_handshake: redactor.redact(reason),
+                }));
+                return;
+            }
+            Ok(r) if !r.status.is_success() => {
+                let line = http_client::status_line(r.status);
+                return get_status(state, |g| {
+                    g.status = format!("refused ({line}): the host's notifications are off");
+                });
+            }
+            Ok(r) if !r.is_event_stream() => {
+                let ct = r.content_type();
+                return get_status(state, |g| {
+                    g.status = format!("answered {ct:?}, not an event stream");
+                });
+            }
+            Ok(r) => {
+                get_status(state, |g| {
+                    g.status = "open".into();
+                    g.reopened = tries - 1;
+                });
+                let mut events = r.events();
+                while let Ok(Some(e)) = events.next().await {
+                    if e.id.is_some() {
+                        last_id.clone_from(&e.id);
+                    }
+                    if let Incoming::Message(m) = handshake::classify(e.data.as_bytes()) {
+                        get_status(state, |g| g.messages += 1);
+                        let _ = tx.send(Received::Message(m));
+                    }
+                }
+                // The counter starts afresh once an event stream arrived (VS Code).
+                tries = 1;
+            }
+        }
+        tokio::time::sleep((Duration::from_secs(1) * tries).min(GET_REOPEN_CAP)).await;
     }
 }
 
@@ -211,7 +365,7 @@ async fn post(
     .await
     {
         Ok(r) => r,
-        Err(why) => return fail(why),
+        Err(why) => return fail(why.to_string()),
     };
     if reply.status == StatusCode::NOT_FOUND && sent_session {
         lock(state).lost = true;
@@ -272,7 +426,7 @@ async fn post(
                 }
             )),
         },
-        Err(why) => fail(why),
+        Err(why) => fail(why.to_string()),
     }
 }
 
@@ -296,7 +450,7 @@ async fn read_stream(
                 }
             }
             Ok(None) => return fail("the event stream ended without an answer".into()),
-            Err(why) => return fail(why),
+            Err(why) => return fail(why.to_string()),
         }
     }
 }

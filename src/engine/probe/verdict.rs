@@ -143,15 +143,17 @@ pub fn judge(run: &ProbeRun, engine: EngineKind, settle_ms: f64) -> Verdict {
             predictions: Vec::new(),
         };
     }
-    if let Some(verdict) = refused(&judged) {
+    if let Some(verdict) = refused(&judged, run) {
         return verdict;
     }
     let tally = Tally::of(&judged);
     let threshold = lasting_threshold(run);
+    let own: Option<Preset> = run.policy.name.parse().ok();
     let mut parts = Vec::new();
     let mut short = Vec::new();
     if !tally.closed_lives.is_empty() {
-        let (p, s) = closed_words(&tally, n, threshold);
+        let loop_words = own.and_then(Preset::host_title).is_none();
+        let (p, s) = closed_words(&tally, n, threshold, loop_words);
         parts.push(p);
         short.push(s);
     }
@@ -177,6 +179,9 @@ pub fn judge(run: &ProbeRun, engine: EngineKind, settle_ms: f64) -> Verdict {
     };
     let scenario = scenario_of(&judged, settle_ms);
     let predictions = predictions(run, engine, &scenario);
+    if let Some(host) = own.and_then(Preset::host_title) {
+        parts.extend(host_words(run, host, pattern, &scenario));
+    }
     if pattern == Pattern::StayedUp && run.finish == Finish::Interrupted {
         // Stopped from outside while up: no all-clear, nothing says how long it stays up.
         return Verdict {
@@ -197,6 +202,41 @@ pub fn judge(run: &ProbeRun, engine: EngineKind, settle_ms: f64) -> Verdict {
         scenario: Some(scenario),
         predictions,
     }
+}
+
+/// What the host whose rule the run followed (`host`, in words) makes of it: its start budget
+/// against the time to handshake, and, when the server went down, what the host does then
+/// (its own words: "Claude Desktop will not relaunch this server: ...").
+fn host_words(run: &ProbeRun, host: &str, pattern: Pattern, scenario: &Scenario) -> Vec<String> {
+    let mut out = Vec::new();
+    let never = scenario.behaviour == Behaviour::Never;
+    match run.policy.start_budget_ms {
+        // Every attempt ran out of the host's budget (the handshake waits that long).
+        Some(budget) if never && scenario.fail_after_ms >= budget * 0.99 => out.push(format!(
+            "no handshake within {host}'s {} start budget: {host} fails the start",
+            format_ms(budget)
+        )),
+        Some(_) if never => {}
+        Some(budget) => {
+            let took = format_ms(round_ms(scenario.startup_ms));
+            out.push(if scenario.startup_ms > budget {
+                format!(
+                "its handshake took {took}, over {host}'s {} start budget: {host} fails the start",
+                format_ms(budget)
+            )
+            } else {
+                format!(
+                    "its handshake took {took}, within {host}'s {} start budget",
+                    format_ms(budget)
+                )
+            });
+        }
+        None => {}
+    }
+    if let (Finish::GaveUp(words), false) = (run.finish, pattern == Pattern::StayedUp) {
+        out.push(words.to_string());
+    }
+    out
 }
 
 /// The launches a verdict is about: those with an outcome, less a connection still up when
@@ -221,16 +261,25 @@ fn judged_launches(run: &ProbeRun) -> Vec<&Launch> {
 }
 
 /// The verdict on a permanent failure, when a judged launch had one.
-fn refused(judged: &[&Launch]) -> Option<Verdict> {
+fn refused(judged: &[&Launch], run: &ProbeRun) -> Option<Verdict> {
     let l = judged
         .iter()
         .find(|l| matches!(l.report.outcome, Some(Outcome::Permanent(_))))?;
     let error = l.error.clone().unwrap_or_default();
+    let host = run
+        .policy
+        .name
+        .parse::<Preset>()
+        .ok()
+        .and_then(Preset::host_title);
+    let then = match host {
+        Some(host) => format!("{host} disconnects, and every relaunch meets the same answer"),
+        None => "every host rule stops reconnecting at once and raises mcpl-down".to_string(),
+    };
     Some(Verdict {
         pattern: Pattern::Refused,
         sentence: format!(
-            "a permanent verdict on launch {}: {error}; every host rule stops reconnecting \
-             at once and raises mcpl-down",
+            "a permanent verdict on launch {}: {error}; {then}",
             l.number
         ),
         short: format!("permanent failure: {error}"),
@@ -289,7 +338,7 @@ fn share(k: usize, n: usize) -> String {
 }
 
 /// The sentence and the short form for the connections that closed.
-fn closed_words(t: &Tally<'_>, n: usize, threshold: f64) -> (String, String) {
+fn closed_words(t: &Tally<'_>, n: usize, threshold: f64, loop_words: bool) -> (String, String) {
     let lives = &t.closed_lives;
     let typical = median(lives.clone()).unwrap_or(0.0);
     let how = most_common(&t.closed_how)
@@ -342,7 +391,7 @@ fn closed_words(t: &Tally<'_>, n: usize, threshold: f64) -> (String, String) {
         )
     };
     let loop375 = t.hung == 0 && lives.len() == n && lives.iter().all(|l| *l < threshold);
-    if loop375 {
+    if loop375 && loop_words {
         p.push_str(": short-lived every time (the relaunch loop of agent-framework issue #375)");
     }
     (p, short)
@@ -523,7 +572,13 @@ mod tests {
     /// A run of these outcomes under `lasting` with a 200 ms interval, each launch 100 ms to
     /// handshake.
     fn run_of(outcomes: &[Outcome], finish: Finish) -> ProbeRun {
-        let policy = Preset::Lasting.policy_with(
+        run_under(Preset::Lasting, 100.0, outcomes, finish)
+    }
+
+    /// A run of these outcomes under `preset`, each launch `start_ms` to its handshake (or to
+    /// its failure).
+    fn run_under(preset: Preset, start_ms: f64, outcomes: &[Outcome], finish: Finish) -> ProbeRun {
+        let policy = preset.policy_with(
             EngineKind::Legacy,
             Timings {
                 interval_ms: 200.0,
@@ -538,11 +593,11 @@ mod tests {
             .map(|(i, o)| {
                 let (connected, lived) = match o {
                     Outcome::Connected { lived_ms, .. } | Outcome::StillUp { lived_ms } => {
-                        (Some(t + 100.0), *lived_ms)
+                        (Some(t + start_ms), *lived_ms)
                     }
                     _ => (None, 0.0),
                 };
-                let ended = t + 100.0 + lived;
+                let ended = t + start_ms + lived;
                 let attempt = tracker.attempt();
                 let d = tracker.record(t, o, ended);
                 let report = AttemptReport {
@@ -595,6 +650,48 @@ mod tests {
             lived_ms: ms,
             ended,
         }
+    }
+
+    #[test]
+    fn a_hosts_rule_speaks_its_words_and_weighs_its_start_budget() {
+        let gone = closed(300.0, Ended::Exit { code: 0 });
+        let words = "Claude Desktop will not relaunch this server: it stays disconnected \
+                     until the app restarts";
+        let run = run_under(
+            Preset::ClaudeDesktop,
+            200.0,
+            std::slice::from_ref(&gone),
+            Finish::GaveUp(words),
+        );
+        let v = judge(&run, EngineKind::Legacy, 0.0);
+        assert!(v.sentence.ends_with(words), "{}", v.sentence);
+        assert!(!v.sentence.contains("#375"), "{}", v.sentence);
+
+        let run = run_under(Preset::ClineStdio, 2_000.0, &[gone], Finish::Launches(1));
+        let v = judge(&run, EngineKind::Legacy, 0.0);
+        assert!(
+            v.sentence
+                .contains("its handshake took 2 s, within Cline's 1 min start budget"),
+            "{}",
+            v.sentence
+        );
+
+        let timed_out =
+            Outcome::FailedToConnect(Failure::Message("initialize handshake timed out".into()));
+        let run = run_under(
+            Preset::ClaudeCodeStdio,
+            30_000.0,
+            &[timed_out],
+            Finish::Launches(1),
+        );
+        let v = judge(&run, EngineKind::Legacy, 0.0);
+        assert!(
+            v.sentence.contains(
+                "no handshake within Claude Code's 30 s start budget: Claude Code fails the start"
+            ),
+            "{}",
+            v.sentence
+        );
     }
 
     #[test]

@@ -213,7 +213,9 @@ impl Transport for WsTransport<'_> {
         true
     }
 
-    async fn open(&mut self) -> Result<(), String> {
+    type OpenError = OpenError;
+
+    async fn open(&mut self) -> Result<(), OpenError> {
         let request_url = self.target.request_url();
         match tokio::time::timeout(self.target.open_timeout, open(&request_url)).await {
             Ok(Ok(ws)) => {
@@ -221,10 +223,7 @@ impl Transport for WsTransport<'_> {
                 Ok(())
             }
             Ok(Err(why)) => Err(why),
-            Err(_) => Err(format!(
-                "open timed out after {}",
-                seconds(self.target.open_timeout)
-            )),
+            Err(_) => Err(OpenError::TimedOut(self.target.open_timeout)),
         }
     }
 
@@ -339,16 +338,39 @@ fn sample(text: &str, redactor: &Redactor) -> String {
     }
 }
 
-/// Dial and upgrade. The error is the host's reason in plain words (not yet redacted; it never
+/// Why a WebSocket does not open: the host's reason in plain words (not yet redacted; it never
 /// contains the URL).
-async fn open(url: &Url) -> Result<Ws, String> {
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The server could not be reached.
+    #[error("{0}")]
+    Dial(dial::DialError),
+    /// The URL makes no upgrade request (tungstenite's reason).
+    #[error("bad URL: {0}")]
+    BadUrl(String),
+    /// The server answered the upgrade with another status (and its canonical reason).
+    #[error("upgrade refused: HTTP {status}{}", reason.map(|r| format!(" {r}")).unwrap_or_default())]
+    Refused {
+        status: u16,
+        reason: Option<&'static str>,
+    },
+    /// The upgrade broke (tungstenite's reason).
+    #[error("upgrade failed: {0}")]
+    Upgrade(String),
+    /// Not open within the open timeout.
+    #[error("open timed out after {}", seconds(*.0))]
+    TimedOut(std::time::Duration),
+}
+
+/// Dial and upgrade.
+async fn open(url: &Url) -> Result<Ws, OpenError> {
     let stream = dial::dial(url, &[b"http/1.1"])
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(OpenError::Dial)?;
     let request = url
         .as_str()
         .into_client_request()
-        .map_err(|e| format!("bad URL: {}", ws_error(&e)))?;
+        .map_err(|e| OpenError::BadUrl(ws_error(&e)))?;
     match tokio_tungstenite::client_async_with_config(
         request,
         FrameWatch::new(stream),
@@ -357,14 +379,11 @@ async fn open(url: &Url) -> Result<Ws, String> {
     .await
     {
         Ok((ws, _response)) => Ok(ws),
-        Err(tungstenite::Error::Http(response)) => {
-            let status = response.status();
-            Err(match status.canonical_reason() {
-                Some(reason) => format!("upgrade refused: HTTP {} {reason}", status.as_u16()),
-                None => format!("upgrade refused: HTTP {}", status.as_u16()),
-            })
-        }
-        Err(e) => Err(format!("upgrade failed: {}", ws_error(&e))),
+        Err(tungstenite::Error::Http(response)) => Err(OpenError::Refused {
+            status: response.status().as_u16(),
+            reason: response.status().canonical_reason(),
+        }),
+        Err(e) => Err(OpenError::Upgrade(ws_error(&e))),
     }
 }
 

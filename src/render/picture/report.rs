@@ -212,11 +212,21 @@ fn run_facts(run: &ProbeRun, ctx: &Context<'_>) -> Vec<(String, String)> {
         ("rule".to_string(), run.policy.name.clone()),
         (
             "timings".to_string(),
-            format!(
-                "interval {}, cap {}, {threshold}",
-                format_ms(run.policy.timings.interval_ms),
-                format_ms(run.policy.timings.cap_ms)
-            ),
+            // A host's own rule in its words; agent-framework's by its timings.
+            match run
+                .policy
+                .name
+                .parse::<Preset>()
+                .ok()
+                .filter(|p| p.host_title().is_some())
+            {
+                Some(p) => p.describe().to_string(),
+                None => format!(
+                    "interval {}, cap {}, {threshold}",
+                    format_ms(run.policy.timings.interval_ms),
+                    format_ms(run.policy.timings.cap_ms)
+                ),
+            },
         ),
         ("seed".to_string(), run.seed.to_string()),
         ("started".to_string(), rfc3339(run.started_wall)),

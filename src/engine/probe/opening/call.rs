@@ -16,23 +16,34 @@ pub struct ToolCall {
     pub arguments: Value,
 }
 
+/// Why a `--call TOOL[=JSON]` does not parse.
+#[derive(Debug, thiserror::Error)]
+pub enum CallError {
+    #[error("give the tool's name: --call TOOL or --call TOOL='{{...}}'")]
+    NoName,
+    /// serde_json's reason.
+    #[error("the arguments after `=` are not JSON: {0}")]
+    NotJson(serde_json::Error),
+    #[error("the arguments after `=` must be a JSON object: {{\"key\": ...}}")]
+    NotAnObject,
+}
+
 impl ToolCall {
     /// `query={"sql": "SELECT 1"}`, `list_tables`.
-    pub fn parse(s: &str) -> Result<ToolCall, String> {
+    pub fn parse(s: &str) -> Result<ToolCall, CallError> {
         let (name, json) = match s.split_once('=') {
             Some((n, j)) => (n.trim(), Some(j)),
             None => (s.trim(), None),
         };
         if name.is_empty() {
-            return Err("give the tool's name: --call TOOL or --call TOOL='{...}'".into());
+            return Err(CallError::NoName);
         }
         let arguments = match json {
             None => Value::Object(Default::default()),
-            Some(j) => serde_json::from_str::<Value>(j)
-                .map_err(|e| format!("the arguments after `=` are not JSON: {e}"))?,
+            Some(j) => serde_json::from_str::<Value>(j).map_err(CallError::NotJson)?,
         };
         if !arguments.is_object() {
-            return Err("the arguments after `=` must be a JSON object: {\"key\": ...}".into());
+            return Err(CallError::NotAnObject);
         }
         Ok(ToolCall {
             name: name.to_string(),

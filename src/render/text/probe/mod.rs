@@ -69,13 +69,27 @@ pub fn write_text_to(
             sanitize(host)
         )
     });
+    // A host's own rule is said in its words; agent-framework's and the supervisors' by
+    // their timings.
+    let host_rule = run
+        .policy
+        .name
+        .parse::<crate::engine::policy::Preset>()
+        .ok()
+        .filter(|p| p.host_title().is_some());
+    let rule = match host_rule {
+        Some(p) => format!("{} ({})", run.policy.name, p.describe()),
+        None => format!(
+            "{} (interval {}, cap {}{threshold})",
+            run.policy.name,
+            format_ms(run.policy.timings.interval_ms),
+            format_ms(run.policy.timings.cap_ms),
+        ),
+    };
     let head = format!(
-        "Probed {entry}{} ({} handshake) under rule {} (interval {}, cap {}{threshold}), seed {}.",
+        "Probed {entry}{} ({} handshake) under rule {rule}, seed {}.",
         sanitize(ctx.target),
         ctx.protocol.name(),
-        run.policy.name,
-        format_ms(run.policy.timings.interval_ms),
-        format_ms(run.policy.timings.cap_ms),
         run.seed
     );
     writeln!(out, "{}", prose(&head, "  "))?;

@@ -156,12 +156,19 @@ pub(crate) fn server_line(s: &ServerInfo) -> String {
             _ => format!(", protocol {}", sanitize(v)),
         })
         .unwrap_or_default();
+    // Over stdio only when the client offered another version than the one answered.
     let era = s
         .era
         .as_ref()
+        .filter(|e| *e != "stdio" || s.offered_version != s.protocol_version)
         .map(|e| format!(" over {}", sanitize(e)))
         .unwrap_or_default();
-    format!("{name}: {family}{version}{era}")
+    let get = s
+        .get_stream
+        .as_ref()
+        .map(|g| format!("; GET stream: {}", sanitize(g)))
+        .unwrap_or_default();
+    format!("{name}: {family}{version}{era}{get}")
 }
 
 pub(crate) fn finish_text(run: &ProbeRun, by: Option<StopCause>) -> String {
