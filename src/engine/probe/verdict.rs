@@ -143,17 +143,22 @@ pub fn judge(run: &ProbeRun, engine: EngineKind, settle_ms: f64) -> Verdict {
             predictions: Vec::new(),
         };
     }
-    if let Some(verdict) = refused(&judged, run) {
+    // The host whose rule the run followed, in words, when it is one of the hosts' presets.
+    let host = run
+        .policy
+        .name
+        .parse::<Preset>()
+        .ok()
+        .and_then(Preset::host_title);
+    if let Some(verdict) = refused(&judged, host) {
         return verdict;
     }
     let tally = Tally::of(&judged);
     let threshold = lasting_threshold(run);
-    let own: Option<Preset> = run.policy.name.parse().ok();
     let mut parts = Vec::new();
     let mut short = Vec::new();
     if !tally.closed_lives.is_empty() {
-        let loop_words = own.and_then(Preset::host_title).is_none();
-        let (p, s) = closed_words(&tally, n, threshold, loop_words);
+        let (p, s) = closed_words(&tally, n, threshold, host.is_none());
         parts.push(p);
         short.push(s);
     }
@@ -179,7 +184,7 @@ pub fn judge(run: &ProbeRun, engine: EngineKind, settle_ms: f64) -> Verdict {
     };
     let scenario = scenario_of(&judged, settle_ms);
     let predictions = predictions(run, engine, &scenario);
-    if let Some(host) = own.and_then(Preset::host_title) {
+    if let Some(host) = host {
         parts.extend(host_words(run, host, pattern, &scenario));
     }
     if pattern == Pattern::StayedUp && run.finish == Finish::Interrupted {
@@ -261,17 +266,11 @@ fn judged_launches(run: &ProbeRun) -> Vec<&Launch> {
 }
 
 /// The verdict on a permanent failure, when a judged launch had one.
-fn refused(judged: &[&Launch], run: &ProbeRun) -> Option<Verdict> {
+fn refused(judged: &[&Launch], host: Option<&str>) -> Option<Verdict> {
     let l = judged
         .iter()
         .find(|l| matches!(l.report.outcome, Some(Outcome::Permanent(_))))?;
     let error = l.error.clone().unwrap_or_default();
-    let host = run
-        .policy
-        .name
-        .parse::<Preset>()
-        .ok()
-        .and_then(Preset::host_title);
     let then = match host {
         Some(host) => format!("{host} disconnects, and every relaunch meets the same answer"),
         None => "every host rule stops reconnecting at once and raises mcpl-down".to_string(),
