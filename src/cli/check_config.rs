@@ -10,8 +10,8 @@ use super::error::{fail, Failure};
 use super::vocab::HostPresetArg;
 use crate::engine::config::discover::{self, Input};
 use crate::engine::config::Totals;
-use crate::engine::config::{Platform, Platforms};
 use crate::engine::config::{self, CheckOptions, LoadError, Report, Source};
+use crate::engine::config::{Platform, Platforms};
 use crate::engine::policy::Preset;
 use crate::exit;
 use crate::render::ci::{github::github, sarif::sarif};
@@ -148,7 +148,13 @@ pub struct CheckConfigArgs {
     /// lacks, `npx` without `cmd /c` on Windows, an `env` block that replaces the environment,
     /// paths for another system). `all` for a repository's shared files; a comma list works
     /// too. Default: this machine's.
-    #[arg(long, value_enum, value_name = "OS", value_delimiter = ',', env = "MCPL_DOCTOR_PLATFORM")]
+    #[arg(
+        long,
+        value_enum,
+        value_name = "OS",
+        value_delimiter = ',',
+        env = "MCPL_DOCTOR_PLATFORM"
+    )]
     pub platform: Vec<PlatformArg>,
 
     #[command(flatten)]

@@ -189,7 +189,10 @@ fn the_action_page_lists_every_input_of_action_yml_with_its_default() {
         .collect();
     let inputs = action_inputs();
     assert_eq!(inputs.len(), 7, "{inputs:?}");
-    assert_eq!(table, inputs, "docs/check-config.md's table against action.yml");
+    assert_eq!(
+        table, inputs,
+        "docs/check-config.md's table against action.yml"
+    );
 }
 
 /// The page's workflow, run the way the runner runs the action: its `with:` values become
@@ -232,7 +235,12 @@ fn the_documented_workflows_run_through_the_action_script() {
     let vars: Vec<(String, String)> = with
         .iter()
         .filter(|(k, _)| ["paths", "preset", "sarif", "deny-warnings"].contains(&k.as_str()))
-        .map(|(k, v)| (format!("INPUT_{}", k.to_uppercase().replace('-', "_")), v.clone()))
+        .map(|(k, v)| {
+            (
+                format!("INPUT_{}", k.to_uppercase().replace('-', "_")),
+                v.clone(),
+            )
+        })
         .collect();
     let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let out = script(repo, &vars, &output);

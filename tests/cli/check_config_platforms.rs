@@ -26,7 +26,12 @@ fn findings(file: &str, platform: &str) -> Vec<(String, u64, u64)> {
         "json",
         &path.display().to_string(),
     ]);
-    assert_eq!(out.status.code(), Some(0), "warnings only: {}", stdout(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "warnings only: {}",
+        stdout(&out)
+    );
     json(&out)["findings"]
         .as_array()
         .expect("findings")
@@ -103,11 +108,7 @@ fn windows_and_macos_findings_of_a_claude_code_file() {
         ],
     );
     // Claude Code runs from the terminal, with the shell's PATH: a bare `npx` is fine on macOS.
-    expect(
-        "code/.mcp.json",
-        "macos",
-        &[("env-path-one-folder", 7, 24)],
-    );
+    expect("code/.mcp.json", "macos", &[("env-path-one-folder", 7, 24)]);
 }
 
 #[test]
@@ -165,7 +166,10 @@ fn all_platforms_name_each_fault_once_with_where_it_breaks() {
     assert!(of("windows-only-command")[0].contains("on macOS and Linux"));
     // Each names the host and gives the fix in the file's terms.
     for (code, m) in &messages {
-        assert!(m.contains("Claude Desktop") || code == "windows-only-command", "{m}");
+        assert!(
+            m.contains("Claude Desktop") || code == "windows-only-command",
+            "{m}"
+        );
     }
     assert!(of("windows-shim-without-shell")[0]
         .contains(r#"Write `"command": "cmd"` and put `"/c", "npx"` first in `args`"#));

@@ -376,7 +376,10 @@ fn the_readme_and_the_action_say_what_is_published() {
             install.contains("cargo binstall mcpl-doctor"),
             "a release exists: the README's Install offers its binaries\n{install}"
         );
-        assert_eq!(compile_default, "false", "a release exists: the action downloads it");
+        assert_eq!(
+            compile_default, "false",
+            "a release exists: the action downloads it"
+        );
     } else {
         assert!(
             install.contains("\ncargo install --locked --path .\n"),

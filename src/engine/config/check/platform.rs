@@ -55,7 +55,9 @@ fn program_name(command: &str) -> String {
         .next()
         .unwrap_or(command)
         .to_ascii_lowercase();
-    base.strip_suffix(".exe").map(str::to_string).unwrap_or(base)
+    base.strip_suffix(".exe")
+        .map(str::to_string)
+        .unwrap_or(base)
 }
 
 /// The platforms of `set` this check applies to, among those checked.
@@ -235,7 +237,14 @@ fn env_replaced(
     }
     for p in checked(ctx, set).list() {
         let standard: &[&str] = if p == Platform::Windows {
-            &["APPDATA", "USERPROFILE", "PATHEXT", "SystemRoot", "TEMP", "HOME"]
+            &[
+                "APPDATA",
+                "USERPROFILE",
+                "PATHEXT",
+                "SystemRoot",
+                "TEMP",
+                "HOME",
+            ]
         } else {
             &["HOME", "USER", "TMPDIR", "LANG"]
         };
@@ -381,7 +390,9 @@ fn python_encoding(
     ];
     let python = PYTHON.contains(&program)
         || program.starts_with("python3.")
-        || b.args.iter().any(|a| a.to_ascii_lowercase().ends_with(".py"));
+        || b.args
+            .iter()
+            .any(|a| a.to_ascii_lowercase().ends_with(".py"));
     if !python
         || !ctx.platforms.has(Platform::Windows)
         || env_has(env, "PYTHONUTF8")
@@ -423,7 +434,10 @@ fn foreign_paths(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, out: &mut Vec<Draft>) {
             values.push((field, id));
         }
     }
-    if let Some(args) = e.get_set(doc, "args").filter(|&a| doc.kind(a) == Kind::Array) {
+    if let Some(args) = e
+        .get_set(doc, "args")
+        .filter(|&a| doc.kind(a) == Kind::Array)
+    {
         values.extend(doc.children(args).map(|id| ("args", id)));
     }
     let host = ctx.scope.host;
@@ -531,7 +545,10 @@ mod tests {
         }
         // Look-alikes: `cmd`'s `/c`, a URL, a regular expression, a package name.
         for neither in ["/c", "https://host/mcp", "\\d+", "@scope/pkg", "/mcp"] {
-            assert!(!windows_path(neither) && !unix_home_path(neither), "{neither}");
+            assert!(
+                !windows_path(neither) && !unix_home_path(neither),
+                "{neither}"
+            );
         }
     }
 
