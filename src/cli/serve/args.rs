@@ -33,8 +33,7 @@ Durations: a bare number is milliseconds (as in host configs); humantime (300ms,
 Examples:
   mcpl-doctor serve --config mcpl-servers.json
   mcpl-doctor serve --config mcpl-servers.json --server weather --listen 127.0.0.1:9500
-  mcpl-doctor serve --interval 200ms -- node server.mjs
-  curl -s http://127.0.0.1:9464/metrics")]
+  mcpl-doctor serve --interval 200ms -- node server.mjs")]
 pub struct ServeArgs {
     /// One server's command and arguments, after `--`.
     #[arg(last = true, value_name = "COMMAND")]
