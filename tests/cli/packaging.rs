@@ -382,7 +382,7 @@ fn the_readme_and_the_action_say_what_is_published() {
         );
     } else {
         assert!(
-            install.contains("\ncargo install --locked --path .\n"),
+            install.contains("`cargo install --locked --path .`"),
             "{install}"
         );
         assert!(install.contains("Nothing is published yet"), "{install}");
