@@ -13,4 +13,5 @@ pub mod process;
 pub mod process_tree;
 pub mod redact;
 pub mod schedule;
+pub mod serve;
 pub mod stop;
