@@ -16,6 +16,7 @@ mod hostile_engine;
 mod hostile_files;
 mod hostile_io;
 mod hostile_kill;
+mod hostile_named;
 mod hostile_proc;
 mod hostile_records;
 mod hostile_secrets;
