@@ -316,18 +316,19 @@ fn human_output_is_compiler_style_with_a_caret() {
     let out = check(&["hosts.json"]);
     let text = stdout(&out);
     let expected = "\
-error[reconnect-timing]: `reconnectIntervalMs` is 0, and this server uses its timings (reconnect is on): hosts with the lasting-connection fix refuse this server at start
+error[reconnect-timing]: `reconnectIntervalMs` is 0, and this server uses its timings (reconnect is on)
   --> hosts.json:9:34
   server `files`, field `reconnectIntervalMs`, at $.hosts.prod.mcplServers.files.reconnectIntervalMs
-  older hosts relaunch it with no wait at all (every wait runs after 1 ms)
+  hosts with the lasting-connection fix refuse this server at start; older hosts relaunch it with no
+  wait at all (every wait runs after 1 ms)
    |
  9 |           \"reconnectIntervalMs\": 0,
    |                                  ^
 ";
     assert!(text.starts_with(expected), "{text}");
-    // A cut line: the value is masked by its kind, the caret under the mask.
-    let caret = format!("    | {}{}", " ".repeat(24), "^".repeat(11));
-    let shown = format!(" 22 | …\"reconnectIntervalMs\": <a boolean>}}\n{caret}\n");
+    // A cut line: a boolean is shown as written (it cannot be a secret), the caret under it.
+    let caret = format!("    | {}{}", " ".repeat(24), "^".repeat(4));
+    let shown = format!(" 22 | …\"reconnectIntervalMs\": true}}\n{caret}\n");
     assert!(text.contains(&shown), "{text}");
     assert!(
         text.ends_with("\n1 error, 3 warnings in 1 file\n"),

@@ -59,12 +59,14 @@ fn followed_by_colon(bytes: &[u8], mut p: usize, limit: usize) -> bool {
     false
 }
 
-/// The snippet for one finding.
+/// The snippet for one finding. With `reveal`, an offending string value is shown as written
+/// (it cannot be a secret: the caller decides), else as `<a string>`.
 pub(crate) fn build(
     text: &str,
     lines: &LineIndex,
     d: &Draft,
     is_secret: &dyn Fn(&str) -> bool,
+    reveal: bool,
 ) -> Snippet {
     let bytes = text.as_bytes();
     let line0 = lines.line_of(d.span.0.min(text.len()));
@@ -110,7 +112,20 @@ pub(crate) fn build(
         }
         if p == s && caret_start.is_none() {
             caret_start = Some(out_chars);
-            if let Some(kind) = d.mask {
+            if reveal && bytes[s] == b'"' {
+                let q = string_end(bytes, s, le);
+                let lit = &text[s..q];
+                let shown = if chars(lit) > KEY_MAX {
+                    format!("{}…\"", lit.chars().take(KEY_MAX).collect::<String>())
+                } else {
+                    lit.to_string()
+                };
+                emit(&mut out, &mut out_chars, &shown);
+                caret_len = Some(chars(&shown));
+                p = q;
+                continue;
+            }
+            if let Some(kind) = d.mask.filter(|_| bytes[s] == b'"') {
                 let shown = format!("<{kind}>");
                 emit(&mut out, &mut out_chars, &shown);
                 caret_len = Some(chars(&shown));
@@ -233,6 +248,7 @@ mod tests {
             &LineIndex::new(text),
             &draft((s, s + needle.len()), anchor, mask),
             &secrets,
+            false,
         )
     }
 
@@ -264,6 +280,26 @@ mod tests {
     }
 
     #[test]
+    fn shows_what_the_caret_points_at_unless_it_may_be_a_secret() {
+        let text = "{\"command\": \"node\", \"x\": \"hidden\", \"reconnect\": true}";
+        let at = text.find("\"node\"").unwrap_or(0);
+        let d = draft((at, at + 6), text.find("\"command\"").unwrap_or(0), Some("a string"));
+        let lines = LineIndex::new(text);
+        let shown = build(text, &lines, &d, &|_| false, true);
+        assert_eq!(shown.text, "\"command\": \"node\", \"x\": \"…\", \"reconnect\": true}");
+        assert!(shown.cut_left);
+        assert_eq!((shown.caret_start, shown.caret_len), (11, 6));
+        let masked = build(text, &lines, &d, &|_| false, false);
+        assert_eq!(masked.text, "\"command\": <a string>, \"x\": \"…\", \"reconnect\": true}");
+        // A boolean is never a secret: shown whatever the mask.
+        let at = text.find("true").unwrap_or(0);
+        let d = draft((at, at + 4), text.find("\"reconnect\"").unwrap_or(0), Some("a boolean"));
+        assert!(build(text, &lines, &d, &|_| false, false)
+            .text
+            .ends_with("\"reconnect\": true}"));
+    }
+
+    #[test]
     fn cuts_long_lines_around_the_value() {
         let pad = "\"k\": 1, ".repeat(100);
         let text = format!("{{{pad}\"cap\": 99, {pad}}}");
@@ -278,7 +314,7 @@ mod tests {
     fn multi_line_values_and_strings_in_comments() {
         let text = "{\"reconnectIntervalMs\": [\n 1 ]}";
         let s = snip(text, "[\n 1 ]", "\"reconnectIntervalMs\"", Some("an array"));
-        assert_eq!(s.text, "\"reconnectIntervalMs\": <an array>");
+        assert_eq!(s.text, "\"reconnectIntervalMs\": [");
         let text = "/* \"quoted */ {\"a\": \"s\"}";
         let s = snip(text, "{", "{", None);
         assert_eq!(s.text, "{\"a\": \"…\"}");

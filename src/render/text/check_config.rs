@@ -108,12 +108,52 @@ fn shown_snippet(s: &Snippet) -> (String, usize, usize) {
     (text, start, end - start)
 }
 
-/// A message cut into its headline (up to the first `; ` or `. `) and the rest.
+/// Longest headline before the cut falls back to a clause boundary.
+const HEADLINE_MAX: usize = 100;
+
+/// A message cut into its headline and the rest (the note lines): at the first `; `, `. ` or
+/// `: ` outside parentheses and backticks; when that comes after [`HEADLINE_MAX`] characters
+/// (or there is none), at the last `, and `, `, so `, `, which ` or `, but ` before the limit,
+/// else at the first such clause.
 fn headline(message: &str) -> (&str, &str) {
-    let cut = [message.find("; "), message.find(". ")]
-        .into_iter()
-        .flatten()
-        .min();
+    let mut depth = 0i32;
+    let mut code = false;
+    let mut strong = None;
+    let mut clauses: Vec<(usize, usize)> = Vec::new();
+    for (i, c) in message.char_indices() {
+        match c {
+            '`' => code = !code,
+            '(' if !code => depth += 1,
+            ')' if !code => depth -= 1,
+            _ => {}
+        }
+        if depth != 0 || code {
+            continue;
+        }
+        let rest = &message[i..];
+        if [". ", "; ", ": "].iter().any(|p| rest.starts_with(p)) {
+            strong = Some(i);
+            break;
+        }
+        if [", and ", ", so ", ", which ", ", but "]
+            .iter()
+            .any(|p| rest.starts_with(p))
+        {
+            clauses.push((i, message[..i].chars().count()));
+        }
+    }
+    let width = |at: usize| message[..at].chars().count();
+    let cut = match strong {
+        Some(at) if width(at) <= HEADLINE_MAX => Some(at),
+        _ if message.chars().count() <= HEADLINE_MAX => strong,
+        _ => clauses
+            .iter()
+            .rev()
+            .find(|(_, w)| *w <= HEADLINE_MAX)
+            .or(clauses.first())
+            .map(|(at, _)| *at)
+            .or(strong),
+    };
     match cut {
         Some(at) => (&message[..at], message[at + 2..].trim_start()),
         None => (message, ""),
@@ -246,6 +286,24 @@ mod tests {
             text.chars().skip(at).take(len).collect::<String>(),
             "<a string>"
         );
+    }
+
+    #[test]
+    fn headlines_are_cut_at_a_sentence_then_at_a_clause() {
+        assert_eq!(headline("short; the rest"), ("short", "the rest"));
+        let long = format!("`x` is 0 (see: here), and {}: the host refuses it", "y".repeat(90));
+        let (head, rest) = headline(&long);
+        assert_eq!(head, "`x` is 0 (see: here)");
+        assert!(rest.starts_with("and yyy"), "{rest}");
+        let colon = "`reconnectIntervalMs` is 0, and this server uses its timings (reconnect is on): hosts refuse it";
+        assert_eq!(
+            headline(colon),
+            (
+                "`reconnectIntervalMs` is 0, and this server uses its timings (reconnect is on)",
+                "hosts refuse it"
+            )
+        );
+        assert_eq!(headline("no cut at all"), ("no cut at all", ""));
     }
 
     #[test]

@@ -250,7 +250,7 @@ fn literal_secrets(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, out: &mut Vec<Draft>) {
 }
 
 /// Whether `text` holds a `scheme://user:password@host` URL.
-fn has_url_password(text: &str) -> bool {
+pub(super) fn has_url_password(text: &str) -> bool {
     let mut from = 0;
     while let Some(off) = text[from..].find("://") {
         let at = from + off;

@@ -134,6 +134,32 @@ fn declared_inputs(doc: &Doc<'_>) -> Vec<String> {
         .collect()
 }
 
+/// Whether the value a finding points at may be a secret, so that its snippet masks it. Shown
+/// as written: strings of the fields that hold names and paths (`command`, `args`, `cwd`,
+/// `envFile`, `type`, `transport`, `protocol`), never under `env`, `headers` or `inputs`, and
+/// not when the text holds one of the entry's secrets, a token shape or a URL password. A
+/// string where a number belongs (a value pasted into a timing) stays masked.
+fn may_be_secret(text: &str, d: &Draft, redactor: Option<&Redactor>) -> bool {
+    const SHOWN: &[&str] = &[
+        "command", "args", "cwd", "envFile", "type", "transport", "protocol",
+    ];
+    const HIDDEN: &[&str] = &["env", "headers", "inputs", "token", "access", "auth"];
+    if d.code == Code::LiteralSecret || !d.field.as_deref().is_some_and(|f| SHOWN.contains(&f)) {
+        return true;
+    }
+    let path = d.path.to_ascii_lowercase();
+    if path
+        .split(['.', '[', ']', '"', '\''])
+        .any(|s| HIDDEN.contains(&s))
+    {
+        return true;
+    }
+    let value = text.get(d.span.0..d.span.1).unwrap_or_default();
+    redactor.is_some_and(|r| r.redact(value) != value)
+        || crate::engine::redact::mask_token_shapes(value) != value
+        || dialect::has_url_password(value)
+}
+
 /// Positions, snippets and redaction; findings in document order.
 fn finish(
     source: &Source,
@@ -160,8 +186,10 @@ fn finish(
         .into_iter()
         .zip(positions)
         .map(|(d, ((line, column), (end_line, end_column)))| {
-            let snippet = snippet::build(doc.text(), &loaded.lines, &d, &is_secret);
-            let message = match d.server.as_deref().and_then(|id| redactors.get(id)) {
+            let redactor = d.server.as_deref().and_then(|id| redactors.get(id));
+            let reveal = !may_be_secret(doc.text(), &d, redactor);
+            let snippet = snippet::build(doc.text(), &loaded.lines, &d, &is_secret, reveal);
+            let message = match redactor {
                 Some(r) => r.redact(&d.message),
                 None => d.message.clone(),
             };
