@@ -291,3 +291,49 @@ fn one_name_per_idea_and_old_spellings_stay_accepted() {
     ]);
     assert!(!stderr(&ms).contains("note:"));
 }
+
+/// Review 4 rows 12 and 13: in a locale that is not UTF-8 the tables are ASCII too, and one
+/// count reset reads "once".
+#[test]
+fn tables_are_ascii_outside_utf8_and_one_reset_reads_once() {
+    let out = crate::support::bin()
+        .args([
+            "simulate",
+            "--behaviour",
+            "dies-after=40s",
+            "--for",
+            "7d",
+            "--seed",
+            "1",
+            "--compare",
+            "reset-on-handshake,claude-code-stdio",
+        ])
+        .env("LC_ALL", "C")
+        .output()
+        .expect("the binary runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.is_ascii(), "{text}");
+    assert!(
+        text.contains("+----") && text.contains("| count resets"),
+        "{text}"
+    );
+    let resets = text
+        .lines()
+        .find(|l| l.starts_with("| count resets"))
+        .expect("the count resets row");
+    assert!(resets.contains(" once "), "{resets}");
+    assert!(!text.contains("1 times"), "{text}");
+    // With a UTF-8 locale the same table draws boxes.
+    let utf8 = crate::support::bin()
+        .args([
+            "simulate",
+            "--seed",
+            "1",
+            "--compare",
+            "reset-on-handshake,lasting",
+        ])
+        .env("LC_ALL", "C.UTF-8")
+        .output()
+        .expect("the binary runs");
+    assert!(String::from_utf8_lossy(&utf8.stdout).contains('┆'));
+}

@@ -283,17 +283,31 @@ mod tests {
     fn shows_what_the_caret_points_at_unless_it_may_be_a_secret() {
         let text = "{\"command\": \"node\", \"x\": \"hidden\", \"reconnect\": true}";
         let at = text.find("\"node\"").unwrap_or(0);
-        let d = draft((at, at + 6), text.find("\"command\"").unwrap_or(0), Some("a string"));
+        let d = draft(
+            (at, at + 6),
+            text.find("\"command\"").unwrap_or(0),
+            Some("a string"),
+        );
         let lines = LineIndex::new(text);
         let shown = build(text, &lines, &d, &|_| false, true);
-        assert_eq!(shown.text, "\"command\": \"node\", \"x\": \"…\", \"reconnect\": true}");
+        assert_eq!(
+            shown.text,
+            "\"command\": \"node\", \"x\": \"…\", \"reconnect\": true}"
+        );
         assert!(shown.cut_left);
         assert_eq!((shown.caret_start, shown.caret_len), (11, 6));
         let masked = build(text, &lines, &d, &|_| false, false);
-        assert_eq!(masked.text, "\"command\": <a string>, \"x\": \"…\", \"reconnect\": true}");
+        assert_eq!(
+            masked.text,
+            "\"command\": <a string>, \"x\": \"…\", \"reconnect\": true}"
+        );
         // A boolean is never a secret: shown whatever the mask.
         let at = text.find("true").unwrap_or(0);
-        let d = draft((at, at + 4), text.find("\"reconnect\"").unwrap_or(0), Some("a boolean"));
+        let d = draft(
+            (at, at + 4),
+            text.find("\"reconnect\"").unwrap_or(0),
+            Some("a boolean"),
+        );
         assert!(build(text, &lines, &d, &|_| false, false)
             .text
             .ends_with("\"reconnect\": true}"));

@@ -11,6 +11,7 @@ use serde::Serialize;
 pub enum Id {
     CommandNotFound,
     NotExecutable,
+    MissingScript,
     MissingDependency,
     PortInUse,
     MissingEnvVar,
@@ -45,6 +46,7 @@ impl Id {
     pub const ALL: &'static [Id] = &[
         Id::CommandNotFound,
         Id::NotExecutable,
+        Id::MissingScript,
         Id::MissingDependency,
         Id::PortInUse,
         Id::MissingEnvVar,
@@ -78,6 +80,7 @@ impl Id {
         match self {
             Id::CommandNotFound => "command-not-found",
             Id::NotExecutable => "not-executable",
+            Id::MissingScript => "missing-script",
             Id::MissingDependency => "missing-dependency",
             Id::PortInUse => "port-in-use",
             Id::MissingEnvVar => "missing-env-var",
@@ -113,6 +116,7 @@ impl Id {
         match self {
             Id::CommandNotFound => "the command (or its `#!` interpreter) is in none of PATH's folders",
             Id::NotExecutable => "the command exists but cannot be run (no execute permission, a folder)",
+            Id::MissingScript => "the script the server's interpreter was asked to run does not exist (a wrong path)",
             Id::MissingDependency => "a module, package or shared library the server imports is not installed",
             Id::PortInUse => "the port the server listens on is taken, likely by an earlier instance still running",
             Id::MissingEnvVar => "an environment variable the server needs is not set (or the host does not pass it)",

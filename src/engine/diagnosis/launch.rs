@@ -198,15 +198,13 @@ fn stderr_hit(
     if rule.id == Id::OutOfMemory {
         heap_flag(&mut h, setting);
     }
-    if rule.id == Id::MissingDependency {
-        if let Some(n) = h.name.clone() {
-            // Node could not find the script itself, not a dependency.
-            if (n.starts_with('/') || n.starts_with('.'))
-                && t.contains.starts_with("Cannot find module")
-            {
-                script_not_found(&mut h, n, setting);
-            }
+    if rule.id == Id::MissingScript {
+        // Node could not find the script itself (a path), not a dependency (a package name).
+        let n = h.name.clone()?;
+        if !(n.starts_with('/') || n.starts_with('.')) {
+            return None;
         }
+        script_not_found(&mut h, n, setting);
     }
     Some(h)
 }

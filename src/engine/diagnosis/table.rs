@@ -138,6 +138,7 @@ pub struct Rule {
 const SPECIFIC: &[Id] = &[
     Id::CommandNotFound,
     Id::NotExecutable,
+    Id::MissingScript,
     Id::MissingDependency,
     Id::PortInUse,
     Id::MissingEnvVar,
@@ -179,7 +180,7 @@ pub const RULES: &[Rule] = &[
         says_unnamed: "a command it runs was not found (exit 127)",
         next: "install `{}` or use its full path in the wrapper that runs it (the PATH the server gets is shown)",
         next_unnamed: "install the missing command or use its full path in the wrapper that runs it (the PATH the server gets is shown)",
-        unless: &[Id::MissingDependency, Id::ResourceLimit],
+        unless: &[Id::MissingDependency, Id::MissingScript, Id::ResourceLimit],
     },
     Rule {
         id: Id::NotExecutable,
@@ -293,6 +294,18 @@ pub const RULES: &[Rule] = &[
         unless: &[],
     },
     Rule {
+        // Node's "Cannot find module" naming a path: the script itself, not a dependency
+        // (launch.rs keeps only a path; a package name is missing-dependency).
+        id: Id::MissingScript,
+        when: When::Stderr(&[text("Cannot find module ", Name::Quoted)]),
+        confidence: Confidence::High,
+        says: "`{}` does not exist",
+        says_unnamed: "the script the server's interpreter was asked to run does not exist",
+        next: "check the script's path: `{}` does not exist",
+        next_unnamed: "check the script's path in the command's arguments",
+        unless: &[Id::ResourceLimit, Id::BadArgument],
+    },
+    Rule {
         id: Id::MissingDependency,
         when: When::Stderr(&[
             text("Cannot find package ", Name::Quoted),
@@ -310,6 +323,7 @@ pub const RULES: &[Rule] = &[
         next: "install the server's dependencies where it runs (`npm install` / `pip install` in its folder, with the same interpreter), or fix the import of `{}`",
         next_unnamed: "install the server's dependencies where it runs (`npm install` / `pip install` in its folder, with the same interpreter)",
         unless: &[
+            Id::MissingScript,
             Id::ResourceLimit,
             Id::BadArgument,
             Id::WrongInterpreter,
@@ -421,6 +435,7 @@ pub const RULES: &[Rule] = &[
         unless: &[
             Id::Crash,
             Id::MissingDependency,
+            Id::MissingScript,
             Id::PortInUse,
             Id::MissingEnvVar,
             Id::OutOfMemory,
@@ -445,7 +460,7 @@ pub const RULES: &[Rule] = &[
         says_unnamed: "a `timeout` wrapper ended it (exit 124)",
         next: "remove the `timeout` that wraps the command, or give it longer: a host keeps a server running as long as it is connected",
         next_unnamed: "remove the `timeout` that wraps the command, or give it longer: a host keeps a server running as long as it is connected",
-        unless: &[Id::ResourceLimit, Id::Crash, Id::MissingDependency, Id::MissingEnvVar],
+        unless: &[Id::ResourceLimit, Id::Crash, Id::MissingDependency, Id::MissingScript, Id::MissingEnvVar],
     },
     Rule {
         id: Id::StdoutLogging,
@@ -489,6 +504,7 @@ pub const RULES: &[Rule] = &[
             Id::CommandNotFound,
             Id::NotExecutable,
             Id::MissingDependency,
+            Id::MissingScript,
             Id::PortInUse,
             Id::MissingEnvVar,
             Id::OutOfMemory,
@@ -528,6 +544,7 @@ pub const RULES: &[Rule] = &[
             Id::CommandNotFound,
             Id::NotExecutable,
             Id::MissingDependency,
+            Id::MissingScript,
             Id::PortInUse,
             Id::MissingEnvVar,
             Id::ResourceLimit,
@@ -629,7 +646,7 @@ pub const RULES: &[Rule] = &[
         says_unnamed: "it was started without an argument it needs",
         next: "add the argument it asks for to the entry's args (it says: \"{}\")",
         next_unnamed: "add the argument it asks for to the entry's args",
-        unless: &[Id::BadArgument, Id::MissingEnvVar, Id::MissingDependency],
+        unless: &[Id::BadArgument, Id::MissingEnvVar, Id::MissingDependency, Id::MissingScript],
     },
     // Runtime and install (the next step is written from the line: see `runtime.rs`).
     Rule {

@@ -666,7 +666,8 @@ fn a_script_that_does_not_exist_is_a_wrong_path_not_a_missing_dependency() {
     let line = "Error: Cannot find module '/srv/app/missing.mjs'";
     let run = || run_of(vec![launch(1, End::Before(exit(1)), &[line])]);
     let d = diagnose(&run(), &setting());
-    assert_eq!(d[0].id, Id::MissingDependency);
+    assert_eq!(d[0].id, Id::MissingScript);
+    assert_eq!(d.len(), 1, "not a missing dependency too: {d:?}");
     assert_eq!(
         d[0].summary,
         "`/srv/app/missing.mjs` does not exist (the script node was asked to run)"
@@ -700,6 +701,9 @@ fn a_script_that_does_not_exist_is_a_wrong_path_not_a_missing_dependency() {
         d[0].summary,
         "`express` is not installed where the server looks for it"
     );
+    // The healthy look-alike of missing-script: a package name is never a script path.
+    assert_eq!(d[0].id, Id::MissingDependency);
+    assert!(d.iter().all(|x| x.id != Id::MissingScript), "{d:?}");
 }
 
 #[test]

@@ -291,7 +291,10 @@ mod tests {
     #[test]
     fn headlines_are_cut_at_a_sentence_then_at_a_clause() {
         assert_eq!(headline("short; the rest"), ("short", "the rest"));
-        let long = format!("`x` is 0 (see: here), and {}: the host refuses it", "y".repeat(90));
+        let long = format!(
+            "`x` is 0 (see: here), and {}: the host refuses it",
+            "y".repeat(90)
+        );
         let (head, rest) = headline(&long);
         assert_eq!(head, "`x` is 0 (see: here)");
         assert!(rest.starts_with("and yyy"), "{rest}");

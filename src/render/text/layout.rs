@@ -9,7 +9,8 @@
 //! piece wider than [`LONGEST_PIECE`] (a long URL or path) is ever cut. Below 80 columns a table
 //! is drawn as blocks, one per row, a field a line ([`Grid`]).
 
-use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, ContentArrangement, Table};
+use comfy_table::presets::{ASCII_FULL_CONDENSED, UTF8_FULL_CONDENSED};
+use comfy_table::{Cell, CellAlignment, ContentArrangement, Table};
 use unicode_width::UnicodeWidthStr;
 
 use crate::render::style::cell_colour;
@@ -350,7 +351,11 @@ pub fn fitted_table_within(
     let w = widths(&columns, total);
     let mut table = Table::new();
     table
-        .load_style(UTF8_FULL_CONDENSED)
+        .load_style(if super::strip::ascii_tables() {
+            ASCII_FULL_CONDENSED
+        } else {
+            UTF8_FULL_CONDENSED
+        })
         .set_content_arrangement(ContentArrangement::Disabled);
     if color {
         table.enforce_styling();

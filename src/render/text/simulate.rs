@@ -244,7 +244,11 @@ pub(crate) fn summary_rows(run: &Run) -> Vec<(&'static str, String)> {
         (
             "count resets",
             if s.count_starts_afresh {
-                format!("{} times", s.count_resets)
+                match s.count_resets {
+                    0 => "never".into(),
+                    1 => "once".into(),
+                    n => format!("{n} times"),
+                }
             } else {
                 "never".into()
             },

@@ -64,6 +64,19 @@ impl Glyphs {
     }
 }
 
+/// Whether tables are drawn in plain ASCII: `--ascii`, or a locale that does not name UTF-8
+/// (`TERM=dumb` is about colour and cursor moves; its terminal still shows box drawing).
+pub fn ascii_tables() -> bool {
+    let flag = ASCII_FLAG.get().copied().unwrap_or(false);
+    plain_ascii(flag, &|k| {
+        if k == "TERM" {
+            None
+        } else {
+            std::env::var(k).ok()
+        }
+    })
+}
+
 /// Whether to draw in plain ASCII: `--ascii`, `TERM=dumb`, or a locale (the first set of
 /// `LC_ALL`, `LC_CTYPE`, `LANG`) that does not name UTF-8. With no locale set at all, UTF-8 is
 /// assumed (what terminals use today; `C`/`POSIX` set explicitly means ASCII).

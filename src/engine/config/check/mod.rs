@@ -141,7 +141,13 @@ fn declared_inputs(doc: &Doc<'_>) -> Vec<String> {
 /// string where a number belongs (a value pasted into a timing) stays masked.
 fn may_be_secret(text: &str, d: &Draft, redactor: Option<&Redactor>) -> bool {
     const SHOWN: &[&str] = &[
-        "command", "args", "cwd", "envFile", "type", "transport", "protocol",
+        "command",
+        "args",
+        "cwd",
+        "envFile",
+        "type",
+        "transport",
+        "protocol",
     ];
     const HIDDEN: &[&str] = &["env", "headers", "inputs", "token", "access", "auth"];
     if d.code == Code::LiteralSecret || !d.field.as_deref().is_some_and(|f| SHOWN.contains(&f)) {
