@@ -60,6 +60,16 @@ impl CheckConfigArgs {
     }
 }
 
+/// A format's name, as `--output` takes it.
+fn format_name(f: Format) -> &'static str {
+    match f {
+        Format::Human => "human",
+        Format::Json => "json",
+        Format::Github => "github",
+        Format::Sarif => "sarif",
+    }
+}
+
 /// `--output FORMAT=FILE`.
 #[derive(Debug, Clone)]
 pub struct Output {
@@ -236,10 +246,14 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> anyhow::Result<u8> {
     };
     // A file that cannot be written fails the run after the results, never instead of them.
     let mut unwritten = None;
+    let mut written = super::probe::args::Written::default();
     for extra in &args.output {
         let text = render_as(extra.format, false);
-        if let Err(e) = crate::engine::outfile::write(&extra.file, text.as_bytes()) {
-            unwritten.get_or_insert(crate::render::sanitize::sanitize(&e.to_string()));
+        match crate::engine::outfile::write(&extra.file, text.as_bytes()) {
+            Ok(()) => written.add(format_name(extra.format), &extra.file),
+            Err(e) => {
+                unwritten.get_or_insert(crate::render::sanitize::sanitize(&e.to_string()));
+            }
         }
     }
     let out = render_as(args.format, color.for_stdout());
@@ -254,6 +268,7 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> anyhow::Result<u8> {
         // The reader went away (`| head`): end quietly, as ripgrep does.
         return Ok(exit::OK);
     }
+    written.say(args.quiet);
     if let Some(e) = unwritten {
         return fail(e);
     }

@@ -326,6 +326,7 @@ fn write_pictures(args: &SimulateArgs, view: &View, watcher: &mut Watcher) -> an
         show_rows: true,
         explicit_timings: view.explicit_timings,
     };
+    let mut written = super::probe::args::Written::default();
     if let Some(path) = &args.report {
         let command = report::command_line(&|t| t.to_string());
         report::write_file(
@@ -333,11 +334,14 @@ fn write_pictures(args: &SimulateArgs, view: &View, watcher: &mut Watcher) -> an
             &report::html(&report::simulate_page(&pictured, &command)),
         )
         .map_err(|e| super::error::unwritable(&e))?;
+        written.add("report", path);
     }
     if let Some(path) = &args.svg {
         report::write_file(path, &report::simulate_svg(&pictured))
             .map_err(|e| super::error::unwritable(&e))?;
+        written.add("svg", path);
     }
+    written.say(args.quiet);
     Ok(())
 }
 

@@ -337,3 +337,37 @@ fn tables_are_ascii_outside_utf8_and_one_reset_reads_once() {
         .expect("the binary runs");
     assert!(String::from_utf8_lossy(&utf8.stdout).contains('┆'));
 }
+
+/// Review 4 row 9: a run names every file it wrote, on standard error after its report.
+#[test]
+fn every_file_written_is_named() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let html = dir.path().join("r.html");
+    let svg = dir.path().join("r.svg");
+    let out = run(&[
+        "simulate",
+        "--seed",
+        "1",
+        "--report",
+        &html.display().to_string(),
+        "--svg",
+        &svg.display().to_string(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!("report: {}\n", html.display())),
+        "{err}"
+    );
+    assert!(err.contains(&format!("svg: {}\n", svg.display())), "{err}");
+    assert!(html.is_file() && svg.is_file());
+    let quiet = run(&[
+        "simulate",
+        "-q",
+        "--seed",
+        "1",
+        "--report",
+        &html.display().to_string(),
+    ]);
+    assert!(!stderr(&quiet).contains("report:"), "{}", stderr(&quiet));
+}

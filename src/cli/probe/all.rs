@@ -265,7 +265,7 @@ fn write_report(
     let findings = servers.iter().any(ServerReport::is_finding);
     let status = super::stop::exit_status(written, ctx.interrupted, findings)?;
     // A file that still cannot be written fails the run after the report, never instead of it.
-    pictures?;
+    pictures?.say(args.quiet);
     Ok(status)
 }
 

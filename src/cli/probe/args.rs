@@ -236,16 +236,43 @@ pub(crate) fn write_pictures(
     args: &ProbeArgs,
     html: &dyn Fn() -> String,
     svg: &dyn Fn() -> String,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Written> {
     use crate::cli::error::unwritable;
     use crate::render::picture::report::write_file;
+    let mut written = Written::default();
     if let Some(path) = &args.report {
         write_file(path, &html()).map_err(|e| unwritable(&e))?;
+        written.add("report", path);
     }
     if let Some(path) = &args.svg {
         write_file(path, &svg()).map_err(|e| unwritable(&e))?;
+        written.add("svg", path);
     }
-    Ok(())
+    Ok(written)
+}
+
+/// The files a run wrote, named on standard error after its report (`report: r.html`), so
+/// that a run says everything it did.
+#[derive(Debug, Default)]
+pub(crate) struct Written(Vec<(&'static str, String)>);
+
+impl Written {
+    pub(crate) fn add(&mut self, what: &'static str, path: &std::path::Path) {
+        self.0.push((what, path.display().to_string()));
+    }
+
+    /// One line per file, unless `quiet`.
+    pub(crate) fn say(&self, quiet: bool) {
+        if quiet {
+            return;
+        }
+        for (what, path) in &self.0 {
+            crate::render::stderr_text(&format!(
+                "{what}: {}\n",
+                crate::render::sanitize::sanitize(path)
+            ));
+        }
+    }
 }
 
 impl ProbeArgs {

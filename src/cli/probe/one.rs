@@ -248,7 +248,7 @@ fn write_report(
         view::write_text(run, verdict, ctx, color.for_stdout())
     };
     let status = super::stop::exit_status(written, ctx.interrupted, !verdict::all_clear(run))?;
-    pictures?;
+    pictures?.say(args.quiet);
     match (run.finish, args.run_for) {
         (Finish::Deadline, Some(ms))
             if status == exit::FINDINGS
