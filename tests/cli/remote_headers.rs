@@ -81,7 +81,14 @@ fn probe_entry(file: &Path, env: &[(&str, &str)]) -> Command {
 fn a_header_key_server_without_its_headers_is_refused_with_401() {
     let server = keyed_server(&[]);
     let o = bin()
-        .args(["probe", "--launches", "1", "--url", &server.url("/mcp"), "--json"])
+        .args([
+            "probe",
+            "--launches",
+            "1",
+            "--url",
+            &server.url("/mcp"),
+            "--json",
+        ])
         .stdin(Stdio::null())
         .output()
         .expect("runs");
@@ -110,7 +117,10 @@ fn header_flags_reach_the_server_and_never_show() {
         serde_json::from_str(outputs[1].1.split("\n--- stderr ---").next().unwrap_or(""))
             .expect("json");
     let text = launches(&doc)[0].to_string();
-    assert!(text.contains("still-up") || text.contains("still_up"), "{text}");
+    assert!(
+        text.contains("still-up") || text.contains("still_up"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -163,7 +173,13 @@ fn claude_code_vscode_and_cursor_entries_send_their_headers() {
             .stdin(Stdio::null())
             .output()
             .expect("runs");
-        assert_eq!(o.status.code(), Some(1), "{}: {}", file.display(), stdout(&o));
+        assert_eq!(
+            o.status.code(),
+            Some(1),
+            "{}: {}",
+            file.display(),
+            stdout(&o)
+        );
     }
 }
 
@@ -190,7 +206,10 @@ fn check_config_flags_literal_and_unset_header_credentials() {
             .output()
             .expect("runs");
         let said = format!("{}{}", stdout(&o), stderr(&o));
-        assert!(!said.contains(TOKEN) && !said.contains(KEY), "{format}: {said}");
+        assert!(
+            !said.contains(TOKEN) && !said.contains(KEY),
+            "{format}: {said}"
+        );
         if format == "json" {
             let doc = json(&o);
             let codes: Vec<(String, String)> = doc["findings"]

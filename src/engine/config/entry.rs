@@ -161,7 +161,11 @@ impl std::fmt::Debug for ServerEntry {
             .field("token", &self.token.as_ref().map(|_| "[redacted]"))
             .field(
                 "headers (names only)",
-                &self.headers.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(),
+                &self
+                    .headers
+                    .iter()
+                    .map(|(k, _)| k.as_str())
+                    .collect::<Vec<_>>(),
             )
             .field("reconnect", &self.reconnect)
             .field("timings", &self.timings)

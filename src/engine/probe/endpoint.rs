@@ -209,11 +209,17 @@ pub fn header_secrets(name: &str, value: &str) -> Vec<String> {
     out.push(value.to_string());
     if let Some((scheme, rest)) = value.split_once(' ') {
         let rest = rest.trim();
-        if scheme.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') && !rest.is_empty() {
+        if scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-')
+            && !rest.is_empty()
+        {
             out.push(rest.to_string());
         }
     }
-    out.extend(crate::engine::redact::secrets_in_text(&format!("{name}: {value}")));
+    out.extend(crate::engine::redact::secrets_in_text(&format!(
+        "{name}: {value}"
+    )));
     out.dedup();
     out
 }

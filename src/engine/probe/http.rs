@@ -52,9 +52,9 @@ use tokio::time::Instant;
 use url::Url;
 
 use super::dial::{self, seconds};
-use super::http_client::{self, Auth};
 use super::endpoint::{self, redactor_with, url_secrets};
 use super::handshake::{self, Answer, Incoming};
+use super::http_client::{self, Auth};
 use super::model::{
     AttemptOptions, AttemptReport, LaunchError, PingOptions, Progress, Protocol, ServerInfo,
 };
@@ -456,7 +456,11 @@ fn build_request(
         .header(ACCEPT, "application/json, text/event-stream")
         .header(PROTOCOL_HEADER, handshake::MODERN_VERSION)
         .header(METHOD_HEADER, method);
-    if let Some(token) = target.token.as_deref().filter(|_| !target.auth().has(AUTHORIZATION)) {
+    if let Some(token) = target
+        .token
+        .as_deref()
+        .filter(|_| !target.auth().has(AUTHORIZATION))
+    {
         let value =
             HeaderValue::from_str(&format!("Bearer {token}")).map_err(|_| RequestError::Token)?;
         let mut value = value;

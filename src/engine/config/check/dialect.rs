@@ -207,12 +207,10 @@ fn literal_header(name: &str, value: &str) -> bool {
     if value.trim().is_empty() || value.contains("${") {
         return false;
     }
-    let scheme = value
-        .split_once(' ')
-        .is_some_and(|(s, rest)| {
-            ["bearer", "basic", "token"].contains(&s.to_ascii_lowercase().as_str())
-                && !rest.trim().is_empty()
-        });
+    let scheme = value.split_once(' ').is_some_and(|(s, rest)| {
+        ["bearer", "basic", "token"].contains(&s.to_ascii_lowercase().as_str())
+            && !rest.trim().is_empty()
+    });
     scheme || crate::engine::redact::is_secret_name(name)
 }
 
