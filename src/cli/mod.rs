@@ -61,7 +61,7 @@ pub enum Command {
     /// Launch a real server (or dial its ws:// or http:// URL; or every server of a
     /// configuration at once), speak the host's handshake, measure each connection, relaunch it
     /// under the host's rule, and give a verdict.
-    Probe(probe::ProbeArgs),
+    Probe(Box<probe::ProbeArgs>),
     /// Print a JSON Schema: `config` for host configuration files (editors use it through
     /// `$schema`), or one of the output documents.
     Schema(schema::SchemaArgs),
@@ -121,7 +121,7 @@ where
     let ran = match cli.command {
         Command::Simulate(args) => simulate::run(args, cli.color),
         Command::CheckConfig(args) => check_config::run(args, cli.color),
-        Command::Probe(args) => probe::run(args, cli.color),
+        Command::Probe(args) => probe::run(*args, cli.color),
         Command::Schema(args) => schema::run(args),
         Command::Completions(args) => completions::run(args),
         Command::Man(args) => man::run(args),

@@ -122,7 +122,7 @@ fn header_args(args: &[String]) -> anyhow::Result<Vec<(String, String)>> {
         let (lines, from): (Vec<String>, Option<&str>) = match a.strip_prefix('@') {
             Some(path) => match std::fs::read_to_string(path) {
                 Ok(text) => (text.lines().map(str::to_string).collect(), Some(path)),
-                Err(e) => return fail(&format!("--header @{path}: cannot read it ({e})")),
+                Err(e) => return fail(format!("--header @{path}: cannot read it ({e})")),
             },
             None => (vec![a.clone()], None),
         };
@@ -135,7 +135,7 @@ fn header_args(args: &[String]) -> anyhow::Result<Vec<(String, String)>> {
                 Some(pair) => out.push(pair),
                 None => {
                     let name: String = line.chars().take_while(|c| *c != ':').take(40).collect();
-                    return fail(&format!(
+                    return fail(format!(
                         "--header{}: `{}` is not `Name: value` (a name of letters, digits and                          `-`, then `:`)",
                         from.map(|p| format!(" @{p}")).unwrap_or_default(),
                         if line.contains(':') { name } else { "...".into() }
