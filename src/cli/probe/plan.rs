@@ -28,7 +28,7 @@ pub(crate) fn plan_options(args: &ProbeArgs) -> PlanOptions {
         http_era: args
             .transport
             .as_deref()
-            .and_then(probe::http::Era::from_name),
+            .and_then(probe::wire::http::Era::from_name),
         host: args.dialect.host.map(Into::into),
         workspace: args.dialect.dialect().workspace,
         inputs: args.dialect.inputs.clone(),
@@ -71,11 +71,11 @@ pub(crate) fn resolve(args: &ProbeArgs) -> anyhow::Result<Resolved> {
         }
         let headers = header_args(&args.headers)?;
         for (name, value) in &headers {
-            for s in probe::endpoint::header_secrets(name, value) {
+            for s in probe::wire::endpoint::header_secrets(name, value) {
                 redactor.add(s);
             }
         }
-        let (target, protocol) = probe::urls::target_for_url(url, args.token.clone())
+        let (target, protocol) = probe::wire::urls::target_for_url(url, args.token.clone())
             .map_err(|e| Failure::new(e.to_string()))?;
         let target = match target {
             Target::Http(t) => Target::Http(t.with_headers(headers)),
@@ -131,7 +131,7 @@ fn header_args(args: &[String]) -> anyhow::Result<Vec<(String, String)>> {
             if from.is_some() && (line.is_empty() || line.starts_with('#')) {
                 continue;
             }
-            match probe::endpoint::parse_header(line) {
+            match probe::wire::endpoint::parse_header(line) {
                 Some(pair) => out.push(pair),
                 None => {
                     let name: String = line.chars().take_while(|c| *c != ':').take(40).collect();
