@@ -19,6 +19,9 @@ PY39 = os.environ.get("MCPL_BENCH_PY39", "")
 HALF = os.environ.get("MCPL_BENCH_HALF", "all")
 ONLY = os.environ.get("MCPL_BENCH_ONLY", "")
 INSPECTOR = os.environ.get("MCPL_BENCH_INSPECTOR", "1") != "0"
+# MCPL_BENCH_RECORD=FILE: one JSON line a case (the row, the server's stderr lines, the top
+# cause's summary and evidence), to study the misses.
+RECORD = os.environ.get("MCPL_BENCH_RECORD", "")
 N = f"{CACHE}/npm/node_modules/.bin"
 V = f"{CACHE}/venv/bin"
 VF = f"{CACHE}/venv-fastmcp/bin"
@@ -249,10 +252,17 @@ def inspector(c):
         os.killpg(p.pid, 9)
     except ProcessLookupError:
         pass
+    doc = None
     try:
         doc = json.loads(stdout)
     except ValueError:
-        doc = None
+        # The server's own lines may come first: Inspector's answer is the last JSON line.
+        for l in reversed((stdout + "\n" + stderr).splitlines()):
+            try:
+                doc = json.loads(l)
+                break
+            except ValueError:
+                continue
     if isinstance(doc, dict) and isinstance(doc.get("tools"), list):
         return f"{len(doc['tools'])} tools listed"
     msg = ""
@@ -286,6 +296,12 @@ def probe(c, fmt, extra=()):
 
 def short(t):
     return t.replace(WORK, "$WORK").replace(CACHE, "$CACHE").replace(CORPUS, "$CORPUS")
+
+
+def mask(t):
+    for s in PLANTED:
+        t = t.replace(s, "<planted secret>")
+    return t
 
 
 def top_cause(p):
@@ -360,6 +376,15 @@ for c in C:
     rows.append(dict(label=label, kind=c["kind"], rt=c["rt"], half=c["half"], verdict=f"{verdict}, exit {code}",
                      verdict_right=verdict_right, cause=cause, fixed=fixed, right=right, nxt=short(nxt),
                      secs=secs, insp=short(insp), leaked=bool(leaked), planted=planted, doc=bool(doc)))
+    if RECORD:
+        launches = doc.get("launches") or []
+        err = ((launches[0].get("stderr") or {}).get("lines") or []) if launches else []
+        with open(RECORD, "a", encoding="utf-8") as f:
+            f.write(json.dumps(dict(rows[-1], env=mask(short(" ".join(f"{k}={v}" for k, v in c["env"].items()))),
+                                    cmd=mask(short(" ".join(c["cmd"]))), args=" ".join(c["args"]), fix=c["fix"],
+                                    stderr=[short(l) for l in err][-40:], summary=short((top or {}).get("summary", "")),
+                                    evidence=[short(e.get("text", "")) for e in (top or {}).get("evidence", [])],
+                                    text_why=short(p.stderr)[-3000:] if not doc else "")) + "\n")
     mark = ("quiet" if right else "CAUSE ON HEALTHY" if verdict_right else "VERDICT WRONG") if c["kind"] == H else \
         ("fix named" if right else "FIX NOT NAMED" if verdict_right else "VERDICT WRONG")
     print(f"{c['half']:4} {c['kind']:7} {c['rt']:6} {label}\n        verdict {verdict}, exit {code}; cause {cause}; {secs:.1f} s  {mark}"
