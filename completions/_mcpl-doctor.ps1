@@ -30,6 +30,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcpl-doctor' -ScriptBlock {
             [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'Print what-if tables: attempts, waits, down alerts, status lines and uptime under a reconnect rule, for any timings and server behaviour')
             [CompletionResult]::new('check-config', 'check-config', [CompletionResultType]::ParameterValue, 'Validate host configuration files the way the host reads them (for CI)')
             [CompletionResult]::new('probe', 'probe', [CompletionResultType]::ParameterValue, 'Launch a real server (or dial its ws:// or http:// URL; or every server of a configuration at once), speak the host''s handshake, measure each connection, relaunch it under the host''s rule, and give a verdict')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Supervise every server of a configuration continuously as its host would (relaunching under the host''s rule) and serve what it sees to Prometheus: /metrics, /probe, /healthz and a status page')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print a JSON Schema: `config` for host configuration files (editors use it through `$schema`), or one of the output documents')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions generated from this command line''s definition')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print a man page (or write them all with --out) from this binary''s own definition')
@@ -147,6 +148,43 @@ Register-ArgumentCompleter -Native -CommandName 'mcpl-doctor' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'mcpl-doctor;serve' {
+            [CompletionResult]::new('-u', '-u', [CompletionResultType]::ParameterName, 'One server to dial instead of launching one: ws://, wss://, http:// or https://')
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'One server to dial instead of launching one: ws://, wss://, http:// or https://')
+            [CompletionResult]::new('--transport', '--transport', [CompletionResultType]::ParameterName, 'With an http(s):// URL, the HTTP transport to speak instead of detecting it')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'The token the host sends with --url. Never shown in any output')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'A host configuration file whose entries to supervise (every entry the host starts, unless --server names some)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'A host configuration file whose entries to supervise (every entry the host starts, unless --server names some)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'An entry of --config to supervise (repeatable); default: every entry')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'An entry of --config to supervise (repeatable); default: every entry')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'The metric label for one server from the command line (default: the program''s file name, or the URL''s host)')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Where to serve HTTP. A non-loopback address is used only when given here, and printed')
+            [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'Where to serve HTTP. A non-loopback address is used only when given here, and printed')
+            [CompletionResult]::new('-e', '-e', [CompletionResultType]::ParameterName, 'The handshake one command speaks: legacy or modern (default: the entry''s, else legacy)')
+            [CompletionResult]::new('--engine', '--engine', [CompletionResultType]::ParameterName, 'The handshake one command speaks: legacy or modern (default: the entry''s, else legacy)')
+            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The host''s reconnect rule. Default: with --config, the rule of the file''s host, else lasting')
+            [CompletionResult]::new('--preset', '--preset', [CompletionResultType]::ParameterName, 'The host''s reconnect rule. Default: with --config, the rule of the file''s host, else lasting')
+            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'The backoff''s base (default: the entry''s reconnectIntervalMs, else 5 s)')
+            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'The backoff''s base (default: the entry''s reconnectIntervalMs, else 5 s)')
+            [CompletionResult]::new('--cap', '--cap', [CompletionResultType]::ParameterName, 'The backoff''s ceiling (default: the entry''s reconnectMaxIntervalMs, else 5 min)')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed for the waits'' jitter (each entry adds its position in the file)')
+            [CompletionResult]::new('--handshake-timeout', '--handshake-timeout', [CompletionResultType]::ParameterName, 'A handshake not completed this long after launch is a failed attempt (default: 30 s, or the host''s start budget)')
+            [CompletionResult]::new('--start-budget', '--start-budget', [CompletionResultType]::ParameterName, 'How long a launch that is installing its package may take to its handshake')
+            [CompletionResult]::new('--open-timeout', '--open-timeout', [CompletionResultType]::ParameterName, 'How long opening a connection may take (WebSocket and HTTP)')
+            [CompletionResult]::new('--ping-every', '--ping-every', [CompletionResultType]::ParameterName, 'Send a JSON-RPC ping this often while connected')
+            [CompletionResult]::new('--ping-timeout', '--ping-timeout', [CompletionResultType]::ParameterName, 'A ping unanswered this long ends the connection as "stopped answering"')
+            [CompletionResult]::new('--probe-watch', '--probe-watch', [CompletionResultType]::ParameterName, '/probe: how long the probe''s connection is watched after its handshake')
+            [CompletionResult]::new('--redact', '--redact', [CompletionResultType]::ParameterName, 'A secret to mask (repeatable). The entry''s env values and token are masked anyway')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'The host the file is written for (its keys, variables, env and folder rules). Default: detected from the file''s name and shape (.vscode/mcp.json, .cursor/mcp.json, .mcp.json, claude_desktop_config.json, cline_mcp_settings.json, mcp_config.json, context_servers)')
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The folder `${workspaceFolder}` stands for. Default: the folder holding .vscode/ or .cursor/ (or the file''s own folder)')
+            [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'The value of `${input:ID}` (repeatable). An entry naming an input not given is not launched. Values are secrets: never shown')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never')
+            [CompletionResult]::new('--include-disabled', '--include-disabled', [CompletionResultType]::ParameterName, 'Supervise entries the host does not start (`disabled`) too')
+            [CompletionResult]::new('--handshake-only', '--handshake-only', [CompletionResultType]::ParameterName, 'Stop talking after the handshake (no featureSets/update, tools/list or subscription)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'mcpl-doctor;schema' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -170,6 +208,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcpl-doctor' -ScriptBlock {
             [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'Print what-if tables: attempts, waits, down alerts, status lines and uptime under a reconnect rule, for any timings and server behaviour')
             [CompletionResult]::new('check-config', 'check-config', [CompletionResultType]::ParameterValue, 'Validate host configuration files the way the host reads them (for CI)')
             [CompletionResult]::new('probe', 'probe', [CompletionResultType]::ParameterValue, 'Launch a real server (or dial its ws:// or http:// URL; or every server of a configuration at once), speak the host''s handshake, measure each connection, relaunch it under the host''s rule, and give a verdict')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Supervise every server of a configuration continuously as its host would (relaunching under the host''s rule) and serve what it sees to Prometheus: /metrics, /probe, /healthz and a status page')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print a JSON Schema: `config` for host configuration files (editors use it through `$schema`), or one of the output documents')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions generated from this command line''s definition')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print a man page (or write them all with --out) from this binary''s own definition')
@@ -183,6 +222,9 @@ Register-ArgumentCompleter -Native -CommandName 'mcpl-doctor' -ScriptBlock {
             break
         }
         'mcpl-doctor;help;probe' {
+            break
+        }
+        'mcpl-doctor;help;serve' {
             break
         }
         'mcpl-doctor;help;schema' {

@@ -34,6 +34,9 @@ _mcpl__doctor() {
             mcpl__doctor,schema)
                 cmd="mcpl__doctor__subcmd__schema"
                 ;;
+            mcpl__doctor,serve)
+                cmd="mcpl__doctor__subcmd__serve"
+                ;;
             mcpl__doctor,simulate)
                 cmd="mcpl__doctor__subcmd__simulate"
                 ;;
@@ -55,6 +58,9 @@ _mcpl__doctor() {
             mcpl__doctor__subcmd__help,schema)
                 cmd="mcpl__doctor__subcmd__help__subcmd__schema"
                 ;;
+            mcpl__doctor__subcmd__help,serve)
+                cmd="mcpl__doctor__subcmd__help__subcmd__serve"
+                ;;
             mcpl__doctor__subcmd__help,simulate)
                 cmd="mcpl__doctor__subcmd__help__subcmd__simulate"
                 ;;
@@ -65,7 +71,7 @@ _mcpl__doctor() {
 
     case "${cmd}" in
         mcpl__doctor)
-            opts="-h -V --color --ascii --help --version simulate check-config probe schema completions man help"
+            opts="-h -V --color --ascii --help --version simulate check-config probe serve schema completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -155,7 +161,7 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__help)
-            opts="simulate check-config probe schema completions man help"
+            opts="simulate check-config probe serve schema completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -239,6 +245,20 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__help__subcmd__schema)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcpl__subcmd__doctor__subcmd__help__subcmd__serve)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -457,6 +477,140 @@ _mcpl__doctor() {
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcpl__subcmd__doctor__subcmd__serve)
+            opts="-u -c -s -l -e -p -i -h --url --transport --token --config --server --include-disabled --name --listen --engine --preset --interval --cap --seed --handshake-timeout --start-budget --open-timeout --ping-every --ping-timeout --handshake-only --probe-watch --redact --host --workspace --input --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -u)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --transport)
+                    COMPREPLY=($(compgen -W "streamable-http sse stateless" -- "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --listen)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -l)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --engine)
+                    COMPREPLY=($(compgen -W "legacy modern" -- "${cur}"))
+                    return 0
+                    ;;
+                -e)
+                    COMPREPLY=($(compgen -W "legacy modern" -- "${cur}"))
+                    return 0
+                    ;;
+                --preset)
+                    COMPREPLY=($(compgen -W "reset-on-handshake lasting bounded preceding-wait kubernetes docker pm2 supervisord systemd mcp-sdk-http claude-code-remote claude-code-stdio claude-desktop vscode vscode-http cline-http cline-stdio copilot-cli ts-sdk-sse hermes" -- "${cur}"))
+                    return 0
+                    ;;
+                -p)
+                    COMPREPLY=($(compgen -W "reset-on-handshake lasting bounded preceding-wait kubernetes docker pm2 supervisord systemd mcp-sdk-http claude-code-remote claude-code-stdio claude-desktop vscode vscode-http cline-http cline-stdio copilot-cli ts-sdk-sse hermes" -- "${cur}"))
+                    return 0
+                    ;;
+                --interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -i)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cap)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --handshake-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --start-budget)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --open-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ping-every)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ping-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --probe-watch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --redact)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -W "agent-framework claude-desktop claude-code vscode cursor windsurf cline zed copilot" -- "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --input)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0

@@ -27,6 +27,7 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand simulate 'Print what-if tables: attempts, waits, down alerts, status lines and uptime under a reconnect rule, for any timings and server behaviour'
             cand check-config 'Validate host configuration files the way the host reads them (for CI)'
             cand probe 'Launch a real server (or dial its ws:// or http:// URL; or every server of a configuration at once), speak the host''s handshake, measure each connection, relaunch it under the host''s rule, and give a verdict'
+            cand serve 'Supervise every server of a configuration continuously as its host would (relaunching under the host''s rule) and serve what it sees to Prometheus: /metrics, /probe, /healthz and a status page'
             cand schema 'Print a JSON Schema: `config` for host configuration files (editors use it through `$schema`), or one of the output documents'
             cand completions 'Print shell completions generated from this command line''s definition'
             cand man 'Print a man page (or write them all with --out) from this binary''s own definition'
@@ -140,6 +141,42 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'mcpl-doctor;serve'= {
+            cand -u 'One server to dial instead of launching one: ws://, wss://, http:// or https://'
+            cand --url 'One server to dial instead of launching one: ws://, wss://, http:// or https://'
+            cand --transport 'With an http(s):// URL, the HTTP transport to speak instead of detecting it'
+            cand --token 'The token the host sends with --url. Never shown in any output'
+            cand -c 'A host configuration file whose entries to supervise (every entry the host starts, unless --server names some)'
+            cand --config 'A host configuration file whose entries to supervise (every entry the host starts, unless --server names some)'
+            cand -s 'An entry of --config to supervise (repeatable); default: every entry'
+            cand --server 'An entry of --config to supervise (repeatable); default: every entry'
+            cand --name 'The metric label for one server from the command line (default: the program''s file name, or the URL''s host)'
+            cand -l 'Where to serve HTTP. A non-loopback address is used only when given here, and printed'
+            cand --listen 'Where to serve HTTP. A non-loopback address is used only when given here, and printed'
+            cand -e 'The handshake one command speaks: legacy or modern (default: the entry''s, else legacy)'
+            cand --engine 'The handshake one command speaks: legacy or modern (default: the entry''s, else legacy)'
+            cand -p 'The host''s reconnect rule. Default: with --config, the rule of the file''s host, else lasting'
+            cand --preset 'The host''s reconnect rule. Default: with --config, the rule of the file''s host, else lasting'
+            cand -i 'The backoff''s base (default: the entry''s reconnectIntervalMs, else 5 s)'
+            cand --interval 'The backoff''s base (default: the entry''s reconnectIntervalMs, else 5 s)'
+            cand --cap 'The backoff''s ceiling (default: the entry''s reconnectMaxIntervalMs, else 5 min)'
+            cand --seed 'Seed for the waits'' jitter (each entry adds its position in the file)'
+            cand --handshake-timeout 'A handshake not completed this long after launch is a failed attempt (default: 30 s, or the host''s start budget)'
+            cand --start-budget 'How long a launch that is installing its package may take to its handshake'
+            cand --open-timeout 'How long opening a connection may take (WebSocket and HTTP)'
+            cand --ping-every 'Send a JSON-RPC ping this often while connected'
+            cand --ping-timeout 'A ping unanswered this long ends the connection as "stopped answering"'
+            cand --probe-watch '/probe: how long the probe''s connection is watched after its handshake'
+            cand --redact 'A secret to mask (repeatable). The entry''s env values and token are masked anyway'
+            cand --host 'The host the file is written for (its keys, variables, env and folder rules). Default: detected from the file''s name and shape (.vscode/mcp.json, .cursor/mcp.json, .mcp.json, claude_desktop_config.json, cline_mcp_settings.json, mcp_config.json, context_servers)'
+            cand --workspace 'The folder `${workspaceFolder}` stands for. Default: the folder holding .vscode/ or .cursor/ (or the file''s own folder)'
+            cand --input 'The value of `${input:ID}` (repeatable). An entry naming an input not given is not launched. Values are secrets: never shown'
+            cand --color 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never'
+            cand --include-disabled 'Supervise entries the host does not start (`disabled`) too'
+            cand --handshake-only 'Stop talking after the handshake (no featureSets/update, tools/list or subscription)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'mcpl-doctor;schema'= {
             cand --color 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never'
             cand -h 'Print help (see more with ''--help'')'
@@ -160,6 +197,7 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand simulate 'Print what-if tables: attempts, waits, down alerts, status lines and uptime under a reconnect rule, for any timings and server behaviour'
             cand check-config 'Validate host configuration files the way the host reads them (for CI)'
             cand probe 'Launch a real server (or dial its ws:// or http:// URL; or every server of a configuration at once), speak the host''s handshake, measure each connection, relaunch it under the host''s rule, and give a verdict'
+            cand serve 'Supervise every server of a configuration continuously as its host would (relaunching under the host''s rule) and serve what it sees to Prometheus: /metrics, /probe, /healthz and a status page'
             cand schema 'Print a JSON Schema: `config` for host configuration files (editors use it through `$schema`), or one of the output documents'
             cand completions 'Print shell completions generated from this command line''s definition'
             cand man 'Print a man page (or write them all with --out) from this binary''s own definition'
@@ -170,6 +208,8 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
         &'mcpl-doctor;help;check-config'= {
         }
         &'mcpl-doctor;help;probe'= {
+        }
+        &'mcpl-doctor;help;serve'= {
         }
         &'mcpl-doctor;help;schema'= {
         }

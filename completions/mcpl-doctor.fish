@@ -33,6 +33,7 @@ complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -s V -l version -d
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -f -a "simulate" -d 'Print what-if tables: attempts, waits, down alerts, status lines and uptime under a reconnect rule, for any timings and server behaviour'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -f -a "check-config" -d 'Validate host configuration files the way the host reads them (for CI)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -f -a "probe" -d 'Launch a real server (or dial its ws:// or http:// URL; or every server of a configuration at once), speak the host\'s handshake, measure each connection, relaunch it under the host\'s rule, and give a verdict'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -f -a "serve" -d 'Supervise every server of a configuration continuously as its host would (relaunching under the host\'s rule) and serve what it sees to Prometheus: /metrics, /probe, /healthz and a status page'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -f -a "schema" -d 'Print a JSON Schema: `config` for host configuration files (editors use it through `$schema`), or one of the output documents'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -f -a "completions" -d 'Print shell completions generated from this command line\'s definition'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_needs_command" -f -a "man" -d 'Print a man page (or write them all with --out) from this binary\'s own definition'
@@ -201,6 +202,64 @@ complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -s q -l q
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -s v -l verbose -d 'Also print a line on stderr for each launch, handshake, end, alert and wait as it happens (the --format events stream, for a person), terminal or not'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l ascii -d 'Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -s u -l url -d 'One server to dial instead of launching one: ws://, wss://, http:// or https://' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -l transport -d 'With an http(s):// URL, the HTTP transport to speak instead of detecting it' -r -f -a "streamable-http\t''
+sse\t''
+stateless\t''"
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -l token -d 'The token the host sends with --url. Never shown in any output' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -s c -l config -d 'A host configuration file whose entries to supervise (every entry the host starts, unless --server names some)' -r -F
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -s s -l server -d 'An entry of --config to supervise (repeatable); default: every entry' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -l name -d 'The metric label for one server from the command line (default: the program\'s file name, or the URL\'s host)' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -s l -l listen -d 'Where to serve HTTP. A non-loopback address is used only when given here, and printed' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -s e -l engine -d 'The handshake one command speaks: legacy or modern (default: the entry\'s, else legacy)' -r -f -a "legacy\t'MCP 2024-11-05 `initialize` with MCPL; alerts read `MCPL server ...`'
+modern\t'MCP 2026-07-28 `server/discover`; alerts read `MCP server ...`'"
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -s p -l preset -d 'The host\'s reconnect rule. Default: with --config, the rule of the file\'s host, else lasting' -r -f -a "reset-on-handshake\t'Older hosts: every completed handshake resets the failure count'
+lasting\t'Hosts with the lasting-connection fix: a connection resets the count once it has lasted the cap (at least 5 min)'
+bounded\t'Proposed: lasting after the cap, at least 5 min and at most 1 h'
+preceding-wait\t'Proposed: lasting after the wait that preceded it, at least 5 min'
+kubernetes\t'Kubernetes\' CrashLoopBackOff'
+docker\t'Docker\'s restart=always'
+pm2\t'PM2 with exp_backoff_restart_delay'
+supervisord\t'supervisord'
+systemd\t'systemd Restart=on-failure'
+mcp-sdk-http\t'The MCP TypeScript SDK\'s HTTP reconnection'
+claude-code-remote\t'Claude Code\'s remote servers: 1, 2, 4, 8, 16 s, then failed'
+claude-code-stdio\t'Claude Code\'s stdio servers: relaunched on the next tool call'
+claude-desktop\t'Claude Desktop: never relaunches'
+vscode\t'VS Code: relaunches a stopped server on its next use'
+vscode-http\t'VS Code\'s HTTP back-channel: min(n s, 30 s), without end'
+cline-http\t'Cline over HTTP: 2, 4, 8, 16, 32, 64 s, then disconnected'
+cline-stdio\t'Cline\'s stdio servers: never relaunched; 60 s to start'
+copilot-cli\t'GitHub Copilot CLI: never relaunches; 60 s to initialize'
+ts-sdk-sse\t'The TypeScript SDK\'s SSE stream: 1 s x1.5 to 30 s, 2 retries'
+hermes\t'Hermes agent: 1-16 s, 5 tries, the count never reset'"
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -s i -l interval -d 'The backoff\'s base (default: the entry\'s reconnectIntervalMs, else 5 s)' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -l cap -d 'The backoff\'s ceiling (default: the entry\'s reconnectMaxIntervalMs, else 5 min)' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -l seed -d 'Seed for the waits\' jitter (each entry adds its position in the file)' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -l handshake-timeout -d 'A handshake not completed this long after launch is a failed attempt (default: 30 s, or the host\'s start budget)' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -l start-budget -d 'How long a launch that is installing its package may take to its handshake' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -l open-timeout -d 'How long opening a connection may take (WebSocket and HTTP)' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -l ping-every -d 'Send a JSON-RPC ping this often while connected' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -l ping-timeout -d 'A ping unanswered this long ends the connection as "stopped answering"' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -l probe-watch -d '/probe: how long the probe\'s connection is watched after its handshake' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -l redact -d 'A secret to mask (repeatable). The entry\'s env values and token are masked anyway' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -l host -d 'The host the file is written for (its keys, variables, env and folder rules). Default: detected from the file\'s name and shape (.vscode/mcp.json, .cursor/mcp.json, .mcp.json, claude_desktop_config.json, cline_mcp_settings.json, mcp_config.json, context_servers)' -r -f -a "agent-framework\t'connectome-host and agent-framework (`mcplServers`, recipes)'
+claude-desktop\t'claude_desktop_config.json: no variables'
+claude-code\t'.mcp.json, ~/.claude.json: `${VAR}`, `${VAR:-default}`'
+vscode\t'.vscode/mcp.json: `servers`, `inputs`, `${input:ID}`, `${env:VAR}`, envFile, cwd'
+cursor\t'.cursor/mcp.json: `${env:VAR}`, `${workspaceFolder}`, `${userHome}`, envFile'
+windsurf\t'mcp_config.json: `serverUrl`, `${env:VAR}`'
+cline\t'cline_mcp_settings.json: no variables, `url` without `type` is SSE, env plus PATH only'
+zed\t'settings.json `context_servers`'
+copilot\t'Copilot CLI mcp-config.json: `${VAR}`, `${VAR:-default}`'"
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -l workspace -d 'The folder `${workspaceFolder}` stands for. Default: the folder holding .vscode/ or .cursor/ (or the file\'s own folder)' -r -F
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -l input -d 'The value of `${input:ID}` (repeatable). An entry naming an input not given is not launched. Values are secrets: never shown' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -l color -d 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -l include-disabled -d 'Supervise entries the host does not start (`disabled`) too'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -l handshake-only -d 'Stop talking after the handshake (no featureSets/update, tools/list or subscription)'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand schema" -l color -d 'When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -214,10 +273,11 @@ complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand man" -l color -d
 always\t''
 never\t''"
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand man" -s h -l help -d 'Print help'
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe schema completions man help" -f -a "simulate" -d 'Print what-if tables: attempts, waits, down alerts, status lines and uptime under a reconnect rule, for any timings and server behaviour'
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe schema completions man help" -f -a "check-config" -d 'Validate host configuration files the way the host reads them (for CI)'
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe schema completions man help" -f -a "probe" -d 'Launch a real server (or dial its ws:// or http:// URL; or every server of a configuration at once), speak the host\'s handshake, measure each connection, relaunch it under the host\'s rule, and give a verdict'
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe schema completions man help" -f -a "schema" -d 'Print a JSON Schema: `config` for host configuration files (editors use it through `$schema`), or one of the output documents'
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe schema completions man help" -f -a "completions" -d 'Print shell completions generated from this command line\'s definition'
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe schema completions man help" -f -a "man" -d 'Print a man page (or write them all with --out) from this binary\'s own definition'
-complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe schema completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe serve schema completions man help" -f -a "simulate" -d 'Print what-if tables: attempts, waits, down alerts, status lines and uptime under a reconnect rule, for any timings and server behaviour'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe serve schema completions man help" -f -a "check-config" -d 'Validate host configuration files the way the host reads them (for CI)'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe serve schema completions man help" -f -a "probe" -d 'Launch a real server (or dial its ws:// or http:// URL; or every server of a configuration at once), speak the host\'s handshake, measure each connection, relaunch it under the host\'s rule, and give a verdict'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe serve schema completions man help" -f -a "serve" -d 'Supervise every server of a configuration continuously as its host would (relaunching under the host\'s rule) and serve what it sees to Prometheus: /metrics, /probe, /healthz and a status page'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe serve schema completions man help" -f -a "schema" -d 'Print a JSON Schema: `config` for host configuration files (editors use it through `$schema`), or one of the output documents'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe serve schema completions man help" -f -a "completions" -d 'Print shell completions generated from this command line\'s definition'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe serve schema completions man help" -f -a "man" -d 'Print a man page (or write them all with --out) from this binary\'s own definition'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand help; and not __fish_seen_subcommand_from simulate check-config probe serve schema completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -12,6 +12,10 @@ if ! command -v python3 >/dev/null 2>&1; then
     echo "error: the hostile fixture servers (fixtures/servers/hostile_*.py) need python3 on PATH" >&2
     exit 2
 fi
+if ! command -v promtool >/dev/null 2>&1 || ! command -v prometheus >/dev/null 2>&1; then
+    echo "error: serve's monitoring tests need prometheus and promtool on PATH (Debian: apt-get install prometheus)" >&2
+    exit 2
+fi
 # --lib --bins --tests: unit tests, then the integration-test binary last (no doc tests: the
 # crate has none, and benches run with `cargo bench`).
 cargo test --locked --lib --bins --tests "$@"

@@ -16,6 +16,7 @@ pub mod error;
 pub mod man;
 pub mod probe;
 pub mod schema;
+pub mod serve;
 pub mod simulate;
 pub mod vocab;
 
@@ -62,6 +63,10 @@ pub enum Command {
     /// configuration at once), speak the host's handshake, measure each connection, relaunch it
     /// under the host's rule, and give a verdict.
     Probe(probe::ProbeArgs),
+    /// Supervise every server of a configuration continuously as its host would (relaunching
+    /// under the host's rule) and serve what it sees to Prometheus: /metrics, /probe,
+    /// /healthz and a status page.
+    Serve(serve::ServeArgs),
     /// Print a JSON Schema: `config` for host configuration files (editors use it through
     /// `$schema`), or one of the output documents.
     Schema(schema::SchemaArgs),
@@ -122,6 +127,7 @@ where
         Command::Simulate(args) => simulate::run(args, cli.color),
         Command::CheckConfig(args) => check_config::run(args, cli.color),
         Command::Probe(args) => probe::run(args, cli.color),
+        Command::Serve(args) => serve::run(args),
         Command::Schema(args) => schema::run(args),
         Command::Completions(args) => completions::run(args),
         Command::Man(args) => man::run(args),

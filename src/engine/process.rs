@@ -344,6 +344,15 @@ pub fn is_alive(pid: u32) -> bool {
     }
 }
 
+/// This process's own resident memory in bytes (Linux: `VmRSS` in `/proc/self/status`), for
+/// `serve`'s health metrics and benchmarks; `None` elsewhere.
+pub fn own_resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,6 +18,7 @@
 pub mod ci;
 pub mod context;
 pub mod json;
+pub mod metrics;
 pub mod picture;
 pub mod sanitize;
 pub mod style;

@@ -80,7 +80,7 @@ pub enum Code {
     // Host dialects.
     /// `${input:ID}` with no declared input of that id (VS Code cannot prompt for it).
     InputUndeclared,
-    /// An `envFile` that does not exist.
+    /// An `envFile` that does not exist, or is no regular file, or is too large to be one.
     EnvFileMissing,
     /// A `${...}` form the host does not expand (it reaches the server as written).
     VariableUnsupported,
@@ -195,7 +195,7 @@ impl Code {
             Code::NoServers => "No server table anywhere in the file",
             Code::UnknownField => "A field the host does not read (often a misspelt one): the host ignores it and uses its default",
             Code::InputUndeclared => "An `${input:ID}` that no entry of the file's `inputs` declares",
-            Code::EnvFileMissing => "An `envFile` that does not exist: the host cannot start the server",
+            Code::EnvFileMissing => "An `envFile` that does not exist (or is not a regular file): the host cannot start the server",
             Code::VariableUnsupported => "A `${...}` form this host does not expand: the server gets it as written",
             Code::VariableNotExpanded => "A `${...}` in a host that expands no variables (Claude Desktop, Cline, Zed)",
             Code::VariableUnset => "A `${VAR}` or `${env:VAR}` whose variable is not set here",

@@ -18,7 +18,7 @@ pub use plan::{
     EntryRef, Item, PlanError, PlanOptions, Resolved, Selection, TimingRefusal,
 };
 pub use report::{counts, AllContext, Counts, Probed, Refusal, ServerReport, ServerResult};
-pub use runner::{run, FleetEvent, FleetOptions, HostBudgets, Runs, Sink};
+pub use runner::{prepare, run, FleetEvent, FleetOptions, HostBudgets, Prepared, Runs, Sink};
 
 #[cfg(test)]
 mod tests;

@@ -19,7 +19,7 @@ use crate::engine::probe::{self, AttemptOptions, Event, Finish, LaunchError, Pro
 use crate::engine::probe::{RunOptions, Target};
 use crate::engine::stop::StopCause;
 
-use super::plan::{EntryPlan, Item};
+use super::plan::{EntryPlan, Item, Resolved};
 use super::report::{Probed, ServerReport, ServerResult};
 
 /// How every server runs.
@@ -152,44 +152,14 @@ pub async fn run(items: Vec<Item>, opts: FleetOptions, sink: Arc<Sink>) -> Runs 
                 continue;
             }
         };
-        let redactor = Arc::new(resolved.redactor.clone());
-        let protocol = resolved.protocol;
-        let target_text = resolved.target.describe(&redactor);
-        let mut setting = Setting::of(&resolved.target, protocol, &redactor);
-        setting.entry = true;
-        let mut attempt = opts.attempt.clone();
-        attempt.protocol = protocol;
-        attempt.redactor = redactor;
-        let policy = resolved
-            .rule
-            .policy_with(protocol.engine(), resolved.timings);
-        if let Some(budget) = policy.start_budget_ms {
-            if opts.host_budgets.handshake {
-                attempt.handshake_timeout = super::plan::duration(budget);
-                setting.handshake_timeout_ms = Some(budget);
-            }
-            if opts.host_budgets.install {
-                attempt.start_budget = super::plan::duration(budget);
-                setting.start_budget_ms = Some(budget);
-            }
-        }
-        let run_opts = RunOptions {
-            policy,
-            seed: opts.seed.wrapping_add(item.position),
-            launches: opts.launches,
-            run_for: None,
-            until_down: opts.until_down,
-            attempt,
-            target: target_text.clone(),
-        };
-        let task = spawn(
-            resolved.target.clone(),
-            run_opts,
-            deadline,
-            index,
-            &item,
-            &sink,
-        );
+        let Prepared {
+            target,
+            run,
+            setting,
+            target_text,
+            protocol,
+        } = prepare(resolved, &opts, item.position);
+        let task = spawn(target, run, deadline, index, &item, &sink);
         index += 1;
         slots.push(Slot::Running {
             // The result is filled in once the run is over.
@@ -197,7 +167,7 @@ pub async fn run(items: Vec<Item>, opts: FleetOptions, sink: Arc<Sink>) -> Runs 
             task,
             target: target_text,
             protocol,
-            setting: Box::new(setting),
+            setting,
         });
     }
 
@@ -228,6 +198,60 @@ pub async fn run(items: Vec<Item>, opts: FleetOptions, sink: Arc<Sink>) -> Runs 
         servers,
         started_wall,
         elapsed_ms: start.elapsed().as_secs_f64() * 1000.0,
+    }
+}
+
+/// One planned entry, ready to run: what `probe --all` and `serve` both launch it with.
+pub struct Prepared {
+    pub target: Target,
+    /// Its loop's options (its own rule with its timings, its seed, the attempt's options
+    /// with its protocol, redactor and the host's start budget).
+    pub run: RunOptions,
+    /// How it was started, for the diagnosis.
+    pub setting: Box<Setting>,
+    /// How the target is shown (redacted).
+    pub target_text: String,
+    pub protocol: Protocol,
+}
+
+/// What entry `resolved` (at `position` in its file) runs with under `opts`.
+pub fn prepare(resolved: &Resolved, opts: &FleetOptions, position: u64) -> Prepared {
+    let redactor = Arc::new(resolved.redactor.clone());
+    let protocol = resolved.protocol;
+    let target_text = resolved.target.describe(&redactor);
+    let mut setting = Setting::of(&resolved.target, protocol, &redactor);
+    setting.entry = true;
+    let mut attempt = opts.attempt.clone();
+    attempt.protocol = protocol;
+    attempt.redactor = redactor;
+    let policy = resolved
+        .rule
+        .policy_with(protocol.engine(), resolved.timings);
+    if let Some(budget) = policy.start_budget_ms {
+        if opts.host_budgets.handshake {
+            attempt.handshake_timeout = super::plan::duration(budget);
+            setting.handshake_timeout_ms = Some(budget);
+        }
+        if opts.host_budgets.install {
+            attempt.start_budget = super::plan::duration(budget);
+            setting.start_budget_ms = Some(budget);
+        }
+    }
+    let run = RunOptions {
+        policy,
+        seed: opts.seed.wrapping_add(position),
+        launches: opts.launches,
+        run_for: None,
+        until_down: opts.until_down,
+        attempt,
+        target: target_text.clone(),
+    };
+    Prepared {
+        target: resolved.target.clone(),
+        run,
+        setting: Box::new(setting),
+        target_text,
+        protocol,
     }
 }
 

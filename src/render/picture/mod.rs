@@ -3,4 +3,5 @@
 
 pub mod html;
 pub mod report;
+pub mod status;
 pub mod svg;

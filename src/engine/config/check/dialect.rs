@@ -26,7 +26,9 @@ pub(super) fn dialect_checks(
     }
     variables(ctx, e, out);
     if let Some((id, path)) = env_file_of(ctx.source, ctx.doc, e, ctx.scope) {
-        if !path.is_file() {
+        let refused =
+            crate::engine::infile::read_whole(&path, crate::engine::infile::MAX_ENV_FILE).err();
+        if let Some(refused) = refused {
             let shown = match ctx
                 .scope
                 .workspace
@@ -43,9 +45,14 @@ pub(super) fn dialect_checks(
                 Code::EnvFileMissing,
                 "envFile",
                 format!(
-                    "`envFile` names {}, which does not exist: {} cannot read the server's \
-                     variables and does not start it",
+                    "`envFile` names {}, which {}: {} cannot read the server's variables and \
+                     does not start it",
                     short(&shown),
+                    if refused.is_missing() {
+                        "does not exist".to_string()
+                    } else {
+                        refused.to_string()
+                    },
                     ctx.scope.host.title()
                 ),
             ));
