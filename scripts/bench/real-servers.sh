@@ -98,7 +98,12 @@ if [ ! -d "$cache/npx-broken/_npx" ]; then
   cp -a "$cache/npx-warm" "$cache/npx-broken"
   find "$cache/npx-broken/_npx" -path '*@modelcontextprotocol/sdk/dist/esm/server/stdio.js' -delete
 fi
-py39="${MCPL_BENCH_PY39:-$(ls -d "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.9*/bin/python3 2>/dev/null | head -1 || true)}"
+py39="${MCPL_BENCH_PY39:-}"
+if [ -z "$py39" ]; then
+  for p in "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.9*/bin/python3; do
+    if [ -x "$p" ]; then py39="$p"; break; fi
+  done
+fi
 
 if [ -n "${MCPL_DOCTOR:-}" ]; then
   bin="$(realpath "$MCPL_DOCTOR")"
