@@ -12,6 +12,7 @@
 #   --half dev    the development half (the servers read while writing rules)
 #   --half test   the test half (servers only run to measure; never read while writing rules)
 #   --half all    both (the default), each row marked with its half
+#   --list        list the cases of each half and stop (after the installs)
 # The split is by server, fixed in this script before any rule was tuned: the 13 servers of the
 # first corpus are development; the new ones alternate dev/test in download order (npm's monthly
 # downloads, PyPI's rank), see SERVERS below.
@@ -35,6 +36,7 @@ while [ $# -gt 0 ]; do
       shift 2 || { echo "--half needs dev, test or all" >&2; exit 2; }
       ;;
     --half=*) half="${1#--half=}"; shift ;;
+    --list) export MCPL_BENCH_LIST=1; shift ;;
     -h | --help) exec "$0" --help ;;
     *) only="$1"; shift ;;
   esac
@@ -105,8 +107,8 @@ if [ -z "$py39" ]; then
   done
 fi
 
-if [ -n "${MCPL_DOCTOR:-}" ]; then
-  bin="$(realpath "$MCPL_DOCTOR")"
+if [ -n "${MCPL_DOCTOR:-}" ] || [ "${MCPL_BENCH_LIST:-}" = 1 ]; then
+  bin="$(realpath "${MCPL_DOCTOR:-/bin/true}")"
 else
   cargo build --release --quiet
   bin="$PWD/target/release/mcpl-doctor"

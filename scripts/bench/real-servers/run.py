@@ -227,6 +227,18 @@ case("aws-docs", "python", H, "none", {"FASTMCP_LOG_LEVEL": "ERROR"}, [f"{CACHE}
 case("duckduckgo", "python", H, "none", {}, [f"{CACHE}/venv-ddg/bin/duckduckgo-mcp-server"], args=slow)
 case("echo (hand-rolled)", "python", F, "block-buffered stdout (print without flush)", {}, ["python3", f"{CORPUS}/buffered-server.py"], fix=[alt("-u", "PYTHONUNBUFFERED", "flush")], args=slow)
 case("echo (hand-rolled)", "python", H, "none (python -u)", {}, ["python3", "-u", f"{CORPUS}/buffered-server.py"], args=slow)
+# More test-half faults, each reproduced by hand before it was kept.
+case("chrome-devtools", "node", F, "--channel outside its choices (yargs: Invalid values)", {}, [f"{N}/chrome-devtools-mcp", "--channel", "nightly"], fix=[alt("--channel")])
+case("supergateway", "node", F, "--stdio under a stdio host (it serves the child over SSE on --port 8011)", {}, [f"{N}/supergateway", "--stdio", f"{N}/mcp-hello-world", "--port", "8011"],
+     fix=[alt("8011", "--url", "--sse", "--outputTransport")])
+case("google-maps", "node", F, "misspelt package (npx, E404)", npx_env("npx-warm"), ["npx", "-y", "@modelcontextprotocol/server-google-map"], fix=[alt("server-google-map")])
+case("dbhub", "node", F, "Node 18 ('please upgrade node: mariadb requires at least version 20.0.0')", {}, [NODE18, f"{N}/dbhub", "--demo"], fix=[r"node(\.js)?\s*(v)?(2\d|>=\s*2\d)|newer node"])
+case("aws-docs", "python", F, "AWS_DOCUMENTATION_PARTITION outside its values (ValueError)", {"AWS_DOCUMENTATION_PARTITION": "eu"}, [f"{CACHE}/venv-awsdocs/bin/awslabs.aws-documentation-mcp-server"],
+     fix=[alt("AWS_DOCUMENTATION_PARTITION")], args=slow)
+case("duckduckgo", "python", F, "--transport outside its choices (argparse: invalid choice)", {}, [f"{CACHE}/venv-ddg/bin/duckduckgo-mcp-server", "--transport", "htp"], fix=[alt("--transport")], args=slow)
+case("duckduckgo", "python", F, "--transport sse under a stdio host (uvicorn on --port 8013)", {}, [f"{CACHE}/venv-ddg/bin/duckduckgo-mcp-server", "--transport", "sse", "--port", "8013"],
+     fix=[alt("--url", "--transport", "8013")], args=slow)
+case("echo (hand-rolled)", "python", F, "script path misspelt (python3: can't open file)", {}, ["python3", f"{CORPUS}/bufferd-server.py"], fix=[alt("bufferd-server.py")], args=slow)
 
 
 
@@ -327,6 +339,14 @@ def top_cause(p):
         top = {"id": m.group(1), "next_step": step} if m else None
     return doc, top, verdict
 
+
+if os.environ.get("MCPL_BENCH_LIST") == "1":
+    for h in ("dev", "test"):
+        hc = [c for c in C if c["half"] == h]
+        for c in hc:
+            print(f"{h:4} {c['kind']:7} {c['rt']:6} {c['name']}: {c['fault']}")
+        print(f"{h}: {len(hc)} cases ({sum(c['kind'] == F for c in hc)} faults) on {len({c['name'] for c in hc})} servers\n")
+    sys.exit(0)
 
 rows, leaks, checked = [], [], []
 for c in C:
