@@ -352,9 +352,10 @@ fn a_real_prometheus_scrapes_serve_and_its_rules_fire() {
             && value(r#"mcpl_doctor_launches_total{server="never",outcome="failed"}"#)
                 .is_some_and(|v| v >= 6.0)
             && value(r#"probe_success{job="mcpl-doctor-probe"}"#) == Some(1.0)
-            && value(r#"mcpl_doctor_tools{server="flapping"}"#) == Some(2.0)
+            && value(r#"mcpl_doctor_tools{server="healthy"}"#) == Some(3.0)
             && fired("McpServerWouldBeDown", "never")
-            && fired("McpServerFlapping", "flapping");
+            && fired("McpServerFlapping", "flapping")
+            && fired("McpServerToolListChanged", "flapping");
         if done {
             break (up, firing);
         }
