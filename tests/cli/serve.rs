@@ -334,6 +334,18 @@ fn serve_supervises_each_fixture_and_exposes_it_with_entry_labels_only() {
             );
         }
     }
+    // One bounded probe per request, each its own extra launch: the HTTP server is up, the
+    // never-connecting one is not, and says how it failed.
+    let (code, _, body) = serve.get("/probe?server=web", None);
+    assert_eq!(code, 200, "{body}");
+    assert!(body.contains("probe_success 1"), "{body}");
+    let (code, _, body) = serve.get("/probe?server=never", None);
+    assert_eq!(code, 200, "{body}");
+    assert!(body.contains("probe_success 0"), "{body}");
+    assert!(
+        body.contains(r#"mcpl_doctor_probe_outcome_info{server="never",outcome="failed"} 1"#),
+        "{body}"
+    );
     let status = serve.terminate();
     assert!(status.success(), "serve ended with {status:?}");
     assert_all_gone(&log.pids());
