@@ -40,6 +40,12 @@ fi
 if [ -z "$target" ]; then
     target=$(rustc -vV | sed -n 's/^host: //p')
 fi
+# A target triple is words of letters, digits, `_` and `.` joined by `-` (x86_64-unknown-linux-gnu):
+# no `/`, no `..`, so the names made from it stay in their folders.
+if ! [[ "$target" =~ ^[A-Za-z0-9_]+(-[A-Za-z0-9_.]+)+$ ]] || [[ "$target" == *..* ]]; then
+    echo "error: --target $target is not a target triple (such as x86_64-unknown-linux-gnu)" >&2
+    exit 2
+fi
 
 if [ -z "$binary" ]; then
     ${CARGO_BUILD:-cargo build} --locked --profile release-lto --target "$target"
@@ -59,14 +65,30 @@ cp README.md LICENSE "$stage/$name/"
 cp completions/* "$stage/$name/completions/"
 cp man/*.1 "$stage/$name/man/"
 mkdir -p "$out"
+# Every file is written under a new name mktemp made (created exclusively: a link planted at a
+# name cannot be written through), then renamed into place; a link at the final name is
+# replaced, never followed (a link to a folder would make `mv` move the file into it).
+tmp=$(mktemp "$out/.$name.tar.gz.XXXXXX")
+sum_tmp=$(mktemp "$out/.$name.tar.gz.sha256.XXXXXX")
+trap 'rm -rf "$stage"; rm -f "$tmp" "$sum_tmp"' EXIT
+place() {
+    if [ -d "$2" ] && [ ! -L "$2" ]; then
+        echo "error: $2 is a folder" >&2
+        exit 2
+    fi
+    if [ -L "$2" ]; then rm -f "$2"; fi
+    mv -f "$1" "$2"
+}
 # Reproducible: sorted names, fixed owner and times (the commit's time when in git).
 mtime=$(git log -1 --format=%ct 2>/dev/null || echo 0)
-tmp="$out/.$name.tar.gz.tmp"
 # GNU tar for the reproducible flags (macOS runners have it as gtar).
 tar_cmd=$(command -v gtar || command -v tar)
 "$tar_cmd" --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$mtime" \
     -C "$stage" -czf "$tmp" "$name"
-mv "$tmp" "$out/$name.tar.gz"
+chmod 644 "$tmp"
+place "$tmp" "$out/$name.tar.gz"
 sha256() { if command -v sha256sum >/dev/null 2>&1; then sha256sum "$@"; else shasum -a 256 "$@"; fi; }
-(cd "$out" && sha256 "$name.tar.gz" > "$name.tar.gz.sha256.tmp" && mv "$name.tar.gz.sha256.tmp" "$name.tar.gz.sha256")
+(cd "$out" && sha256 "$name.tar.gz") > "$sum_tmp"
+chmod 644 "$sum_tmp"
+place "$sum_tmp" "$out/$name.tar.gz.sha256"
 echo "$out/$name.tar.gz"

@@ -26,8 +26,10 @@ pub fn run(args: ManArgs) -> anyhow::Result<u8> {
     use std::io::Write;
     let mut cmd = super::command().disable_help_subcommand(true);
     if let Some(dir) = &args.out {
-        let written =
-            std::fs::create_dir_all(dir).and_then(|()| clap_mangen::generate_to(cmd, dir));
+        cmd.build();
+        let written = std::fs::create_dir_all(dir)
+            .map_err(|e| e.to_string())
+            .and_then(|()| write_pages(&cmd, dir));
         return match written {
             Ok(()) => Ok(exit::OK),
             Err(e) => super::error::fail(format!(
@@ -59,4 +61,17 @@ pub fn run(args: ManArgs) -> anyhow::Result<u8> {
         Err(e) if crate::render::is_broken_pipe(&e) => Ok(exit::OK),
         Err(e) => super::error::fail(format!("cannot write the man page: {e}")),
     }
+}
+
+/// Every page (`cmd`'s and each visible subcommand's, as `clap_mangen::generate_to` names
+/// them) written into `dir` by the project's writer: a temporary file renamed into place, a
+/// link at a page's path replaced and never followed, a FIFO or device refused at once.
+fn write_pages(cmd: &clap::Command, dir: &std::path::Path) -> Result<(), String> {
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+        write_pages(sub, dir)?;
+    }
+    let man = clap_mangen::Man::new(cmd.clone());
+    let mut page = Vec::new();
+    man.render(&mut page).map_err(|e| e.to_string())?;
+    crate::engine::outfile::write(&dir.join(man.get_filename()), &page).map_err(|e| e.to_string())
 }

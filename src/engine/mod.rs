@@ -5,6 +5,7 @@ pub mod config;
 pub mod diagnosis;
 pub mod fleet;
 pub mod folded;
+pub mod infile;
 pub mod outfile;
 pub mod policy;
 pub mod probe;

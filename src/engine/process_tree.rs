@@ -207,6 +207,25 @@ struct ScanState {
     /// Processes seen in a launch's group or carrying its marker: a process in the group may
     /// leave it later (setsid) without a new pid, so each scan looks at these again.
     watched: HashSet<u32>,
+    /// The launch marker each process carried when first read (`None`: none), so a full scan
+    /// reads the environment of a process started since the probe once, not at every full
+    /// scan: a process that is not a launch's cannot become one (it cannot learn a marker), and
+    /// one that is stays one. Forgotten when its pid is no longer listed.
+    markers: HashMap<Proc, Option<String>>,
+}
+
+impl ScanState {
+    /// The launch marker of `p` (see [`ScanState::markers`]).
+    fn marker(&mut self, p: &Stat) -> Option<String> {
+        let key = Proc {
+            pid: p.pid,
+            start: p.start,
+        };
+        self.markers
+            .entry(key)
+            .or_insert_with(|| marker_of(p.pid))
+            .clone()
+    }
 }
 
 /// The processes a scan looks at: every one on a full scan; else those new since the last scan
@@ -219,6 +238,8 @@ fn scan_list(state: &mut ScanState) -> Vec<Stat> {
     if full {
         let procs = list();
         state.listed = pids().into_iter().collect();
+        let listed = &state.listed;
+        state.markers.retain(|p, _| listed.contains(&p.pid));
         return procs;
     }
     let now: HashSet<u32> = pids().into_iter().collect();
@@ -229,6 +250,7 @@ fn scan_list(state: &mut ScanState) -> Vec<Stat> {
         .collect();
     look.sort_unstable();
     state.watched.retain(|p| now.contains(p));
+    state.markers.retain(|p, _| now.contains(&p.pid));
     state.listed = now;
     let since = self_start();
     look.into_iter()
@@ -267,7 +289,7 @@ fn track_escaped() {
             state.watched.insert(p.pid);
             continue;
         }
-        let Some(marker) = marker_of(p.pid) else {
+        let Some(marker) = state.marker(p) else {
             continue;
         };
         if !r.launches.contains_key(&marker) {
@@ -370,7 +392,13 @@ fn self_start() -> u64 {
 /// The launch marker in a process's environment (the value of its first
 /// `MCPL_DOCTOR_LAUNCH=`), when it has one.
 fn marker_of(pid: u32) -> Option<String> {
-    let env = std::fs::read(format!("/proc/{pid}/environ")).ok()?;
+    // Read into room for a usual environment at once (two read calls, where `fs::read` of a
+    // file of /proc, which states no size, makes four or more).
+    use std::io::Read;
+    let mut env = Vec::with_capacity(16 * 1024);
+    std::fs::File::open(format!("/proc/{pid}/environ"))
+        .and_then(|mut f| f.read_to_end(&mut env))
+        .ok()?;
     let prefix = format!("{LAUNCH_VAR}=");
     env.split(|&b| b == 0).find_map(|v| {
         let rest = v.strip_prefix(prefix.as_bytes())?;

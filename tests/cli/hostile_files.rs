@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use crate::support::{bin, stderr, stdout};
 
 /// Run `cmd` to its end within `bound` (killed and failed past it), sampling its peak memory.
-fn bounded(mut cmd: Command, bound: Duration) -> (Output, u64) {
+pub(crate) fn bounded(mut cmd: Command, bound: Duration) -> (Output, u64) {
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     let t = Instant::now();
     let mut child = cmd.spawn().expect("the binary runs");
@@ -130,7 +130,7 @@ fn help_and_version_into_a_closed_or_full_stdout_never_panic() {
 // ---------------------------------------------------------------------------------------------
 // Item 3: outputs are never written through a link, onto an input, or into a FIFO or device.
 
-fn mkfifo(path: &std::path::Path) {
+pub(crate) fn mkfifo(path: &std::path::Path) {
     let ok = Command::new("mkfifo")
         .arg(path)
         .status()

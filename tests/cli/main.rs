@@ -3,6 +3,7 @@
 mod action;
 mod check_config;
 mod check_config_ci;
+mod check_config_platforms;
 mod completions;
 mod diagnosis;
 mod diagnosis_modes;
@@ -15,6 +16,7 @@ mod hostile_engine;
 mod hostile_files;
 mod hostile_io;
 mod hostile_kill;
+mod hostile_named;
 mod hostile_proc;
 mod hostile_records;
 mod hostile_secrets;

@@ -477,13 +477,9 @@ pub fn passed_over(dir: &Path) -> Vec<PathBuf> {
 /// Whether the file at `path` looks like a host configuration under another name: it has an
 /// `mcpServers`, `mcplServers` or `servers` table (read up to 1 MiB, not parsed).
 pub fn holds_server_table(path: &Path) -> bool {
-    use std::io::Read;
-    let mut text = Vec::new();
-    let read = std::fs::File::open(path).and_then(|f| f.take(1 << 20).read_to_end(&mut text));
-    if read.is_err() {
+    let Some(text) = crate::engine::infile::read_head_text(path, 1 << 20) else {
         return false;
-    }
-    let text = String::from_utf8_lossy(&text);
+    };
     ["\"mcpServers\"", "\"mcplServers\"", "\"servers\""]
         .iter()
         .any(|key| text.contains(key))

@@ -237,7 +237,12 @@ fn env_of(
     let mut unset = Vec::new();
     let mut secrets = Vec::new();
     if let Some((_, path)) = env_file_of(source, doc, e, scope) {
-        if let Ok(text) = std::fs::read_to_string(&path) {
+        // Capped and never blocking (a FIFO, `/dev/zero`): a file refused here is refused
+        // with its reason by the entry's checks (`env-file-missing`), so the entry is not run.
+        if let Ok(bytes) =
+            crate::engine::infile::read_whole(&path, crate::engine::infile::MAX_ENV_FILE)
+        {
+            let text = String::from_utf8_lossy(&bytes);
             for (k, v) in envfile::parse(&text) {
                 secrets.push(v.clone());
                 pairs.retain(|(n, _)| *n != k);

@@ -374,8 +374,8 @@ fn dist_version(site: &Path, pkg: &str) -> Option<String> {
 /// The version in `node_modules/pkg/package.json` from `from` up.
 fn node_version(from: &Path, pkg: &str) -> Option<String> {
     from.ancestors().find_map(|d| {
-        let text =
-            std::fs::read_to_string(d.join("node_modules").join(pkg).join("package.json")).ok()?;
+        let manifest = d.join("node_modules").join(pkg).join("package.json");
+        let text = crate::engine::infile::read_head_text(&manifest, 1 << 20)?;
         let v: serde_json::Value = serde_json::from_str(&text).ok()?;
         v["version"].as_str().map(str::to_string)
     })
@@ -384,7 +384,7 @@ fn node_version(from: &Path, pkg: &str) -> Option<String> {
 /// The Python module `file` imports `name` from (`from mcp.server.lowlevel import Server,
 /// NotificationOptions`; a parenthesised list too).
 fn imported_from(file: &Path, name: &str) -> Option<String> {
-    let text = std::fs::read_to_string(file).ok()?;
+    let text = crate::engine::infile::read_head_text(file, 4 << 20)?;
     let mut rest = text.as_str();
     while let Some(at) = rest.find("from ") {
         let stmt = &rest[at + 5..];

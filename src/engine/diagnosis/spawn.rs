@@ -179,10 +179,7 @@ fn locate(command: &str, setting: &Setting) -> Option<PathBuf> {
 
 /// The interpreter named by `file`'s `#!` line.
 fn shebang(file: &Path) -> Option<String> {
-    use std::io::Read;
-    let mut head = [0u8; 256];
-    let n = std::fs::File::open(file).ok()?.read(&mut head).ok()?;
-    let head = String::from_utf8_lossy(&head[..n]);
+    let head = crate::engine::infile::read_head_text(file, 256)?;
     let line = head.lines().next()?.strip_prefix("#!")?.trim();
     (!line.is_empty()).then(|| text::quote(line))
 }

@@ -7,11 +7,11 @@ use std::time::{Duration, SystemTime};
 use serde::Serialize;
 use tokio::time::Instant;
 
-use super::limits;
-use super::memory;
 use super::opening::record::Opening;
 use super::stop::StopSignal;
-use super::tree_watch;
+use super::watch::limits;
+use super::watch::memory;
+use super::watch::tree_watch;
 use crate::engine::policy::{Ended, EngineKind, Outcome};
 use crate::engine::redact::Redactor;
 

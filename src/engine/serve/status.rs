@@ -8,7 +8,7 @@ use std::time::{Duration, SystemTime};
 
 use crate::engine::diagnosis::{self, Id, Setting};
 use crate::engine::policy::{Counted, Outcome, Policy};
-use crate::engine::probe::run_record::{Folded, Planned};
+use crate::engine::probe::runner::run_record::{Folded, Planned};
 use crate::engine::probe::{Event, Finish, Launch, ProbeRun};
 
 use super::histogram::{Histogram, HANDSHAKE_BOUNDS, SESSION_BOUNDS};

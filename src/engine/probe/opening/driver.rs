@@ -12,9 +12,9 @@ use tokio::time::Instant;
 use super::call::{self, advertised, ToolCall, GRANTABLE};
 use super::record::*;
 use crate::engine::folded::{short_text, FoldedList};
-use crate::engine::probe::bounded_json::{name_digest, FOLDED_TOOLS};
-use crate::engine::probe::handshake::{self, MODERN_VERSION};
 use crate::engine::probe::model::Protocol;
+use crate::engine::probe::read::bounded_json::{name_digest, FOLDED_TOOLS};
+use crate::engine::probe::session::handshake::{self, MODERN_VERSION};
 use crate::engine::redact::Redactor;
 
 /// The legacy host's deadline for the initial policy request (`featureSets/update`).

@@ -1,9 +1,9 @@
 //! What the runner reports as things happen. Renderers draw these (a progress line, JSON
 //! lines); the engine never prints.
 
-use super::model::{Protocol, ServerInfo};
 use super::run_record::{Finish, Launch, Planned};
 use crate::engine::policy::Wait;
+use crate::engine::probe::model::{Protocol, ServerInfo};
 
 /// One thing that happened during a probe run. Times are ms since the run's epoch.
 #[derive(Debug, Clone, PartialEq)]

@@ -4,7 +4,7 @@ use std::ffi::{OsStr, OsString};
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
-use super::model::LaunchError;
+use crate::engine::probe::model::LaunchError;
 use crate::engine::redact::Redactor;
 
 /// What was spawned.
@@ -96,10 +96,8 @@ fn resolve_command(target: &Spawn) -> Option<PathBuf> {
 
 /// A script's `#!` interpreter (its first word), when the file starts with `#!`.
 fn interpreter_of(path: &Path) -> Option<PathBuf> {
-    use std::io::Read;
-    let mut head = [0u8; 256];
-    let n = std::fs::File::open(path).ok()?.read(&mut head).ok()?;
-    let line = head[..n].strip_prefix(b"#!")?;
+    let head = crate::engine::infile::read_head(path, 256)?;
+    let line = head.strip_prefix(b"#!")?;
     let line = line.split(|&b| b == b'\n').next()?;
     let text = String::from_utf8_lossy(line);
     let word = text.split_whitespace().next()?;
@@ -108,13 +106,11 @@ fn interpreter_of(path: &Path) -> Option<PathBuf> {
 
 /// Whether the file's `#!` line ends in `\r` (saved with CRLF line endings).
 pub(crate) fn crlf_shebang(path: &Path) -> bool {
-    use std::io::Read;
-    let mut head = [0u8; 256];
-    let Ok(n) = std::fs::File::open(path).and_then(|mut f| f.read(&mut head)) else {
+    let Some(head) = crate::engine::infile::read_head(path, 256) else {
         return false;
     };
-    head[..n].starts_with(b"#!")
-        && head[..n]
+    head.starts_with(b"#!")
+        && head
             .split(|&b| b == b'\n')
             .next()
             .is_some_and(|l| l.ends_with(b"\r"))

@@ -3,14 +3,17 @@
 //! deadline, the run's deadline and stop requests honoured at every step, progress told as it
 //! happens, and everything measured into an [`AttemptReport`].
 //!
-//! A transport only frames and moves messages: a process's NDJSON ([`super::stdio`]), WebSocket
-//! frames ([`super::ws`]), HTTP requests and their answers ([`super::http`]). It never decides
+//! A transport only frames and moves messages: a process's NDJSON ([`super::wire::stdio`]), WebSocket
+//! frames ([`super::wire::ws`]), HTTP requests and their answers ([`super::wire::http`]). It never decides
 //! what a message means, when the attempt ends or what its outcome is; the session never
 //! touches a byte.
 //!
 //! Adding a transport: implement [`Transport`] in its own file (see each method's contract),
 //! give it a [`super::target::Target`] variant whose `attempt` calls [`play`], and name it in
 //! `Target::describe`, `secrets`, `with_open_timeout` and `transport`. Nothing here changes.
+
+pub mod handshake;
+pub mod initialize;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -19,7 +22,7 @@ use std::time::{Duration, SystemTime};
 use serde_json::Value;
 use tokio::time::Instant;
 
-use super::handshake::{self, Answer, PingAction, Pinger};
+use self::handshake::{Answer, PingAction, Pinger};
 use super::model::{
     AttemptOptions, AttemptReport, LaunchError, Misbehaviour, PingOptions, ProcessFacts, Progress,
     Protocol, ServerInfo, StderrTail, StdoutNoise, Stopped,
