@@ -136,19 +136,11 @@ fn declared_inputs(doc: &Doc<'_>) -> Vec<String> {
 
 /// Whether the value a finding points at may be a secret, so that its snippet masks it. Shown
 /// as written: strings of the fields that hold names and paths (`command`, `args`, `cwd`,
-/// `envFile`, `type`, `transport`, `protocol`), never under `env`, `headers` or `inputs`, and
+/// `envFile`), never under `env`, `headers` or `inputs`, and
 /// not when the text holds one of the entry's secrets, a token shape or a URL password. A
 /// string where a number belongs (a value pasted into a timing) stays masked.
 fn may_be_secret(text: &str, d: &Draft, redactor: Option<&Redactor>) -> bool {
-    const SHOWN: &[&str] = &[
-        "command",
-        "args",
-        "cwd",
-        "envFile",
-        "type",
-        "transport",
-        "protocol",
-    ];
+    const SHOWN: &[&str] = &["command", "args", "cwd", "envFile"];
     const HIDDEN: &[&str] = &["env", "headers", "inputs", "token", "access", "auth"];
     if d.code == Code::LiteralSecret || !d.field.as_deref().is_some_and(|f| SHOWN.contains(&f)) {
         return true;
