@@ -83,6 +83,24 @@ pub struct AttemptOptions {
     pub handshake_only: bool,
     /// `--call TOOL[=JSON]`: one `tools/call` per connection once its tools are listed.
     pub call: Option<super::opening::call::ToolCall>,
+    /// Which stderr lines to keep past the tail's end (the latest few, among the first
+    /// lines): the caller's rule of what is evidence, handed to the wire as data so the wire
+    /// knows nothing of why (the CLI gives the diagnosis table's `is_notable`).
+    pub notable_stderr: NotableStderr,
+}
+
+/// Runtimes' own hints and warnings, which name variables and flags that have nothing to do
+/// with how a server ended (`note: run with `RUST_BACKTRACE=1` ...`, `(node:123) Warning:
+/// ...`): never evidence, and never a server's own warning.
+pub const RUNTIME_HINTS: &[&str] = &["RUST_BACKTRACE", "--trace-warnings", "(node:"];
+
+/// A rule telling which stderr lines are worth keeping past the tail (see
+/// [`AttemptOptions::notable_stderr`]).
+pub type NotableStderr = fn(&str) -> bool;
+
+/// Keeps no stderr line past the tail: for runs that judge nothing from stderr.
+pub fn no_notable_stderr(_line: &str) -> bool {
+    false
 }
 
 impl AttemptOptions {
@@ -164,7 +182,7 @@ pub struct StderrTail {
     /// Bytes written in all.
     pub total_bytes: u64,
     /// Lines that name a likely cause (a missing module, a heap limit, a port in use: see
-    /// [`crate::engine::diagnosis::table::is_notable`]) but may have scrolled out of the tail
+    /// [`AttemptOptions::notable_stderr`]) but may have scrolled out of the tail
     /// (Node's heap-limit message is followed by 20 lines of native stack); at most 8, the
     /// latest, from the first 10,000 lines only.
     #[serde(skip_serializing_if = "Vec::is_empty")]

@@ -457,6 +457,7 @@ mod tests {
                 start_budget: Duration::from_secs(60),
                 handshake_only: false,
                 call: None,
+                notable_stderr: crate::engine::probe::no_notable_stderr,
             },
             target: "script".into(),
         }
