@@ -479,6 +479,7 @@ pub fn load_config(
         preset: opts.check_preset(),
         env: &config::process_env,
         dialect: opts.dialect(),
+        platforms: crate::engine::config::Platforms::current(),
     };
     let (entries, report) = config::load_and_check(file, &options)?;
     if entries.is_empty() {

@@ -305,6 +305,9 @@ pub enum Progress {
     Launched { at_ms: f64, pid: Option<u32> },
     /// The handshake completed.
     Connected { at_ms: f64, server: ServerInfo },
+    /// The opening's `tools/list` completed (every page): how many tools, and a digest of
+    /// their names (to tell one launch's list from another's).
+    ToolsListed { count: u32, digest: u64 },
 }
 
 /// An attempt that could not even start: not a failed attempt, a usage or launch error (exit 2,

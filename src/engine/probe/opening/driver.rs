@@ -734,6 +734,14 @@ impl OpeningDriver {
     }
 
     /// Whether the host has nothing more to send (tests).
+    /// The tools listed, once the whole list is read: their count and the digest of their
+    /// names.
+    pub fn listed_tools(&self) -> Option<(u32, u64)> {
+        self.opening
+            .tool_count
+            .map(|c| (c, self.opening.tool_names_digest))
+    }
+
     pub fn done(&self) -> bool {
         self.stage == Stage::Done && self.outstanding.is_empty()
     }

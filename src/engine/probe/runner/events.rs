@@ -39,6 +39,13 @@ pub enum Event {
         handshake_ms: f64,
         server: ServerInfo,
     },
+    /// The opening's `tools/list` completed: `count` tools, `digest` of their names.
+    ToolsListed {
+        launch: u32,
+        attempt: u32,
+        count: u32,
+        digest: u64,
+    },
     /// The attempt is over (ended, failed, still up at the end of observation, or cut), with
     /// the host's verdict on it.
     Ended(Box<Launch>),

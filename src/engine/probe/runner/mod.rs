@@ -217,6 +217,12 @@ async fn launch_once<C: Connector>(
                 handshake_ms: at_ms - launched_at_ms,
                 server,
             }),
+            Progress::ToolsListed { count, digest } => sink(&Event::ToolsListed {
+                launch: number,
+                attempt,
+                count,
+                digest,
+            }),
         };
         connector.attempt(attempt_opts, &mut progress).await?
     };

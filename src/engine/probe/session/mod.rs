@@ -213,6 +213,8 @@ struct Connected {
     opening: Option<OpeningDriver>,
     /// Messages waiting to be sent (the opening's requests, replies to the server).
     outbox: Vec<Value>,
+    /// Whether the completed tool list has been told ([`Progress::ToolsListed`]).
+    tools_told: bool,
 }
 
 impl Connected {
@@ -357,7 +359,7 @@ impl Session<'_> {
         }
         match self.handshake(t, progress).await {
             Some(end) => end,
-            None => self.watch(t).await,
+            None => self.watch(t, progress).await,
         }
     }
 
@@ -518,6 +520,7 @@ impl Session<'_> {
             pinger: ping.map(|p| Pinger::new(self.protocol, p.every, p.timeout, now)),
             opening,
             outbox,
+            tools_told: false,
         });
         match ending {
             // The process ended while its answer was still being read: read the rest.
@@ -527,7 +530,11 @@ impl Session<'_> {
     }
 
     /// Watch the connection until it ends or observation stops.
-    async fn watch<T: Transport>(&mut self, t: &mut T) -> End {
+    async fn watch<T: Transport>(
+        &mut self,
+        t: &mut T,
+        progress: &mut (dyn FnMut(Progress) + Send),
+    ) -> End {
         let Some(watch_end) = self.connected.as_ref().map(|c| c.at + self.opts.watch) else {
             return End::new(Instant::now(), None, Closing::Polite);
         };
@@ -573,6 +580,21 @@ impl Session<'_> {
             if let Some(end) = end {
                 return end;
             }
+            self.tell_tools(progress);
+        }
+    }
+
+    /// Tell the tool list once it is complete (once per connection).
+    fn tell_tools(&mut self, progress: &mut (dyn FnMut(Progress) + Send)) {
+        let Some(c) = self.connected.as_mut() else {
+            return;
+        };
+        if c.tools_told {
+            return;
+        }
+        if let Some((count, digest)) = c.opening.as_ref().and_then(OpeningDriver::listed_tools) {
+            c.tools_told = true;
+            progress(Progress::ToolsListed { count, digest });
         }
     }
 
