@@ -569,7 +569,16 @@ impl<'a> Run<'a> {
         (text, webhook)
     }
 
-    fn finish(self) -> Simulation {
+    fn finish(mut self) -> Simulation {
+        // What falls due past the run's end under an attempts bound belongs to its last row.
+        let all_kept = self.rows.len() as u64 == self.s.launches;
+        self.notices.advance(
+            self.status_until,
+            self.rows
+                .last_mut()
+                .filter(|_| all_kept)
+                .map(|r| &mut r.status),
+        );
         finish(
             self.req,
             self.s,
@@ -578,7 +587,6 @@ impl<'a> Run<'a> {
             self.notices,
             self.span,
             self.end,
-            self.status_until,
         )
         .interrupted(self.interrupted_at)
     }
@@ -631,7 +639,6 @@ fn finish(
     mut notices: Notices,
     span: f64,
     end: f64,
-    status_until: f64,
 ) -> Simulation {
     // The covered span: the requested span (time goes on after a give-up), or the last event
     // when bounded by attempts.
@@ -642,7 +649,7 @@ fn finish(
     };
     let all_kept = rows.len() as u64 == s.launches;
     notices.advance(
-        covered.max(status_until),
+        covered,
         rows.last_mut().filter(|_| all_kept).map(|r| &mut r.status),
     );
     strip.end_ms = covered;
