@@ -10,6 +10,7 @@ mod diagnosis_modes;
 mod diagnosis_process;
 mod diagnosis_words;
 mod docs;
+mod healthy_everywhere;
 mod host_dialects;
 mod host_rules;
 mod hostile_engine;

@@ -182,7 +182,7 @@ pub struct StderrTail {
     /// Bytes written in all.
     pub total_bytes: u64,
     /// Lines that name a likely cause (a missing module, a heap limit, a port in use: see
-    /// [`AttemptOptions::notable_stderr`]) but may have scrolled out of the tail
+    /// [`crate::engine::diagnosis::table::is_notable`]) but may have scrolled out of the tail
     /// (Node's heap-limit message is followed by 20 lines of native stack); at most 8, the
     /// latest, from the first 10,000 lines only.
     #[serde(skip_serializing_if = "Vec::is_empty")]
