@@ -9,7 +9,7 @@ use url::Url;
 use super::model::{Diagnosis, Evidence, Setting, Source};
 use super::table::{Confidence, Id};
 use crate::engine::policy::Outcome;
-use crate::engine::probe::wire::remote_facts::{RemoteFacts, Rung, BLOCKED_PORTS};
+use crate::engine::probe::wire::rungs::{RemoteFacts, Rung, BLOCKED_PORTS};
 use crate::engine::probe::Launch;
 
 /// The URL's parts as the next steps name them.
@@ -423,6 +423,11 @@ fn auth(place: &Place, facts: &RemoteFacts, setting: &Setting) -> (Id, String, S
             )
         };
     }
+    oauth_chain(place, facts, field)
+}
+
+/// The OAuth chain's verdict: one a host can complete, or why it cannot.
+fn oauth_chain(place: &Place, facts: &RemoteFacts, field: &str) -> (Id, String, String) {
     let a = facts.auth_server.as_ref();
     let registers = a.is_some_and(|a| a.registration_endpoint || a.metadata_documents);
     let no_metadata = a.is_none_or(|a| a.found_at.is_none());

@@ -246,7 +246,7 @@ pub struct AttemptReport {
     pub misbehaviour: Misbehaviour,
     /// A remote server that could not be reached: what the probe's look found, rung by rung
     /// (`None`: not a URL, or it connected).
-    pub remote: Option<super::wire::remote_facts::RemoteFacts>,
+    pub remote: Option<super::wire::rungs::RemoteFacts>,
 }
 
 /// What the probe saw of a launched process, besides its messages: how it ended on its own and

@@ -23,6 +23,7 @@ pub mod http_era;
 pub mod http_mode;
 pub mod legacy_sse;
 pub mod remote_facts;
+pub mod rungs;
 pub mod sse;
 pub mod stdio;
 mod stdio_spawn;
