@@ -201,7 +201,7 @@ pub fn url_secrets(url: &Url, token: Option<&str>) -> Vec<String> {
 pub fn redactor_with(base: &Redactor, secrets: Vec<String>) -> Redactor {
     let mut r = base.clone();
     for s in secrets {
-        r.add(s);
+        r.add_found(s);
     }
     r
 }
