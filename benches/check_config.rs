@@ -99,6 +99,7 @@ fn main() {
         preset: Preset::Lasting,
         env: &no_env,
         dialect: Default::default(),
+        platforms: mcpl_doctor::engine::config::Platforms::current(),
     };
     let source = |text: String| Source {
         name: "bench.json".to_string(),

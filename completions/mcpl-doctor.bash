@@ -89,7 +89,7 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__check__subcmd__config)
-            opts="-p -f -q -v -h --preset --format --output --stdin-filename --quiet --verbose --deny-warnings --host --workspace --input --color --help"
+            opts="-p -f -q -v -h --preset --format --output --stdin-filename --quiet --verbose --deny-warnings --platform --host --workspace --input --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -117,6 +117,10 @@ _mcpl__doctor() {
                     ;;
                 --stdin-filename)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --platform)
+                    COMPREPLY=($(compgen -W "linux macos windows all" -- "${cur}"))
                     return 0
                     ;;
                 --host)

@@ -76,6 +76,7 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand --format 'Output format on standard output'
             cand --output 'Also write FORMAT to FILE (repeatable), e.g. `--output sarif=results.sarif`: a human log and a SARIF file from one run'
             cand --stdin-filename 'The file name findings from standard input (`-`) are placed on, e.g. `.vscode/mcp.json`'
+            cand --platform 'The systems the file will run on: what breaks there (a launcher a desktop host''s PATH lacks, `npx` without `cmd /c` on Windows, an `env` block that replaces the environment, paths for another system). `all` for a repository''s shared files; a comma list works too. Default: this machine''s'
             cand --host 'The host the file is written for (its keys, variables, env and folder rules). Default: detected from the file''s name and shape (.vscode/mcp.json, .cursor/mcp.json, .mcp.json, claude_desktop_config.json, cline_mcp_settings.json, mcp_config.json, context_servers)'
             cand --workspace 'The folder `${workspaceFolder}` stands for. Default: the folder holding .vscode/ or .cursor/ (or the file''s own folder)'
             cand --input 'The value of `${input:ID}` (repeatable). An entry naming an input not given is not launched. Values are secrets: never shown'

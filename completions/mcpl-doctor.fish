@@ -113,6 +113,10 @@ github\t'GitHub Actions workflow commands (annotations on the pull request\'s di
 sarif\t'SARIF 2.1.0 (GitHub code scanning, GitLab, Azure DevOps)'"
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l output -d 'Also write FORMAT to FILE (repeatable), e.g. `--output sarif=results.sarif`: a human log and a SARIF file from one run' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l stdin-filename -d 'The file name findings from standard input (`-`) are placed on, e.g. `.vscode/mcp.json`' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l platform -d 'The systems the file will run on: what breaks there (a launcher a desktop host\'s PATH lacks, `npx` without `cmd /c` on Windows, an `env` block that replaces the environment, paths for another system). `all` for a repository\'s shared files; a comma list works too. Default: this machine\'s' -r -f -a "linux\t''
+macos\t''
+windows\t''
+all\t'Linux, macOS and Windows'"
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand check-config" -l host -d 'The host the file is written for (its keys, variables, env and folder rules). Default: detected from the file\'s name and shape (.vscode/mcp.json, .cursor/mcp.json, .mcp.json, claude_desktop_config.json, cline_mcp_settings.json, mcp_config.json, context_servers)' -r -f -a "agent-framework\t'connectome-host and agent-framework (`mcplServers`, recipes)'
 claude-desktop\t'claude_desktop_config.json: no variables'
 claude-code\t'.mcp.json, ~/.claude.json: `${VAR}`, `${VAR:-default}`'

@@ -11,6 +11,7 @@ use super::vocab::HostPresetArg;
 use crate::engine::config::discover::{self, Input};
 use crate::engine::config::Totals;
 use crate::engine::config::{self, CheckOptions, LoadError, Report, Source};
+use crate::engine::config::{Platform, Platforms};
 use crate::engine::policy::Preset;
 use crate::exit;
 use crate::render::ci::{github::github, sarif::sarif};
@@ -28,6 +29,35 @@ pub enum Format {
     Github,
     /// SARIF 2.1.0 (GitHub code scanning, GitLab, Azure DevOps).
     Sarif,
+}
+
+/// `--platform`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PlatformArg {
+    Linux,
+    Macos,
+    Windows,
+    /// Linux, macOS and Windows.
+    All,
+}
+
+impl CheckConfigArgs {
+    /// The systems to check for: those named, or this machine's.
+    pub fn platforms(&self) -> Platforms {
+        if self.platform.is_empty() {
+            return Platforms::current();
+        }
+        let mut list = Vec::new();
+        for p in &self.platform {
+            match p {
+                PlatformArg::Linux => list.push(Platform::Linux),
+                PlatformArg::Macos => list.push(Platform::Macos),
+                PlatformArg::Windows => list.push(Platform::Windows),
+                PlatformArg::All => list.extend(Platform::ALL),
+            }
+        }
+        Platforms::of(&list)
+    }
 }
 
 /// `--output FORMAT=FILE`.
@@ -114,6 +144,19 @@ pub struct CheckConfigArgs {
     #[arg(long)]
     pub deny_warnings: bool,
 
+    /// The systems the file will run on: what breaks there (a launcher a desktop host's PATH
+    /// lacks, `npx` without `cmd /c` on Windows, an `env` block that replaces the environment,
+    /// paths for another system). `all` for a repository's shared files; a comma list works
+    /// too. Default: this machine's.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "OS",
+        value_delimiter = ',',
+        env = "MCPL_DOCTOR_PLATFORM"
+    )]
+    pub platform: Vec<PlatformArg>,
+
     #[command(flatten)]
     pub dialect: DialectArgs,
 }
@@ -163,6 +206,7 @@ pub fn run(args: CheckConfigArgs, color: ColorChoice) -> anyhow::Result<u8> {
         preset,
         env: &config::process_env,
         dialect: args.dialect.dialect(),
+        platforms: args.platforms(),
     };
     let mut reports: Vec<Report> = Vec::new();
     let mut errors: Vec<LoadError> = Vec::new();

@@ -153,6 +153,7 @@ proptest! {
             preset,
             env: &env,
             dialect: Default::default(),
+            platforms: crate::engine::config::Platforms::current(),
         };
         let (reports, errors): (Vec<_>, Vec<LoadError>) = match check_source(&src, &options) {
             Ok(r) => (vec![r], vec![]),

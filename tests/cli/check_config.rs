@@ -241,6 +241,8 @@ fn fixtures_cover_every_code() {
             seen.insert(*code);
         }
     }
+    // The `--platform windows`/`macos` fixtures (check_config_platforms.rs).
+    seen.extend(crate::check_config_platforms::COVERED);
     for code in Code::ALL {
         assert!(seen.contains(code.as_str()), "no fixture gives {code}");
     }

@@ -3,6 +3,7 @@
 mod action;
 mod check_config;
 mod check_config_ci;
+mod check_config_platforms;
 mod completions;
 mod diagnosis;
 mod diagnosis_modes;

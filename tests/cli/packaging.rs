@@ -343,3 +343,61 @@ fn every_script_answers_help_and_changes_nothing() {
         "a script changed the checkout"
     );
 }
+
+/// The install line and the action's default follow what is published. Nothing is published
+/// while `Cargo.toml` names no `repository` and no `CHANGELOG.md` has been cut (`changelog.sh`
+/// writes it for a release): then the README says to build from the clone and claims no
+/// binary, and the action compiles by default. Once a release exists, the README offers its
+/// binaries and the action downloads them by default.
+#[test]
+fn the_readme_and_the_action_say_what_is_published() {
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).expect("Cargo.toml");
+    let published = manifest
+        .lines()
+        .any(|l| l.trim_start().starts_with("repository ="))
+        || root().join("CHANGELOG.md").exists();
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let install: String = readme
+        .lines()
+        .skip_while(|l| *l != "## Install")
+        .skip(1)
+        .take_while(|l| !l.starts_with("## "))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let action = std::fs::read_to_string(root().join("action.yml")).expect("action.yml");
+    let compile_default = action
+        .lines()
+        .skip_while(|l| *l != "  compile:")
+        .find_map(|l| l.trim().strip_prefix("default:"))
+        .map(|d| d.trim().trim_matches('"').to_string())
+        .expect("action.yml has a `compile` input with a default");
+    if published {
+        assert!(
+            install.contains("cargo binstall mcpl-doctor"),
+            "a release exists: the README's Install offers its binaries\n{install}"
+        );
+        assert_eq!(
+            compile_default, "false",
+            "a release exists: the action downloads it"
+        );
+    } else {
+        assert!(
+            install.contains("`cargo install --locked --path .`"),
+            "{install}"
+        );
+        assert!(install.contains("Nothing is published yet"), "{install}");
+        assert!(
+            !readme.contains("binstall"),
+            "nothing is published: the README must not offer `cargo binstall`"
+        );
+        assert_eq!(
+            compile_default, "true",
+            "nothing is published: the action must compile by default"
+        );
+        let release = std::fs::read_to_string(root().join("docs/release.md")).expect("release.md");
+        assert!(
+            release.contains("No release has been published yet"),
+            "docs/release.md says so too"
+        );
+    }
+}

@@ -139,14 +139,14 @@ impl Metrics {
 }
 
 /// A configuration of four fixture servers: `healthy` stays up, `flapping` exits 300 ms after
-/// each handshake, `never` exits before answering, and `web` is an HTTP server (its URL).
+/// each handshake (a tool named anew on each launch), `never` exits before answering, and `web` is an HTTP server (its URL).
 pub fn fleet_config(dir: &std::path::Path, log: &FixtureLog, url: &str) -> std::path::PathBuf {
     let server = server_mjs();
     let config = serde_json::json!({
         "mcplServers": {
             "healthy": {"command": "node", "args": [server, "--tools", "3"],
                         "env": {"FIXTURE_LOG": log.path, "API_KEY": "sk-serve-secret-1234"}},
-            "flapping": {"command": "node", "args": [server, "--exit-after-handshake", "300"],
+            "flapping": {"command": "node", "args": [server, "--exit-after-handshake", "300", "--tools-vary"],
                          "env": {"FIXTURE_LOG": log.path},
                          "reconnect": true, "reconnectIntervalMs": 100, "reconnectMaxIntervalMs": 400},
             "never": {"command": "node", "args": [server, "--exit-before-answer", "3"],
@@ -214,6 +214,7 @@ fn serve_supervises_each_fixture_and_exposes_it_with_entry_labels_only() {
     );
     let m = serve.metrics_when(Duration::from_secs(60), |m| {
         m.value(r#"mcpl_doctor_up{server="healthy""#) == Some(1.0)
+            && m.value(r#"mcpl_doctor_tools{server="healthy""#).is_some()
             && m.value(r#"mcpl_doctor_up{server="web""#) == Some(1.0)
             && m.at_least(
                 r#"mcpl_doctor_launches_total{server="flapping",outcome="short_lived"}"#,
@@ -248,10 +249,19 @@ fn serve_supervises_each_fixture_and_exposes_it_with_entry_labels_only() {
         m.value(r#"mcpl_doctor_consecutive_short_lived{server="healthy"}"#),
         Some(0.0)
     );
+    // Told as soon as the listing is read whole, while the connection is up.
+    assert_eq!(m.value(r#"mcpl_doctor_tools{server="healthy"}"#), Some(3.0));
     assert_eq!(
-        m.value(r#"mcpl_doctor_tools{server="healthy"}"#),
-        None,
-        "only known once listed and ended"
+        m.value(r#"mcpl_doctor_tool_list_changes_total{server="healthy"}"#),
+        Some(0.0)
+    );
+    assert!(
+        m.at_least(
+            r#"mcpl_doctor_tool_list_changes_total{server="flapping"}"#,
+            3.0
+        ),
+        "{}",
+        m.0
     );
     assert!(
         m.0.contains(r#"mcpl_doctor_host_down{server="never",rule="lasting"} 1"#),
@@ -324,6 +334,18 @@ fn serve_supervises_each_fixture_and_exposes_it_with_entry_labels_only() {
             );
         }
     }
+    // One bounded probe per request, each its own extra launch: the HTTP server is up, the
+    // never-connecting one is not, and says how it failed.
+    let (code, _, body) = serve.get("/probe?server=web", None);
+    assert_eq!(code, 200, "{body}");
+    assert!(body.contains("probe_success 1"), "{body}");
+    let (code, _, body) = serve.get("/probe?server=never", None);
+    assert_eq!(code, 200, "{body}");
+    assert!(body.contains("probe_success 0"), "{body}");
+    assert!(
+        body.contains(r#"mcpl_doctor_probe_outcome_info{server="never",outcome="failed"} 1"#),
+        "{body}"
+    );
     let status = serve.terminate();
     assert!(status.success(), "serve ended with {status:?}");
     assert_all_gone(&log.pids());

@@ -12,6 +12,7 @@ pub fn bin() -> Command {
         .env_remove("MCPL_DOCTOR_PRESET")
         .env_remove("MCPL_DOCTOR_HOST")
         .env_remove("MCPL_DOCTOR_FORMAT")
+        .env_remove("MCPL_DOCTOR_PLATFORM")
         .env("TERM", "dumb")
         .env("COLUMNS", "160");
     cmd

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::engine::diagnosis;
-use crate::engine::probe::verdict::{self, Verdict};
+use crate::engine::probe::runner::verdict::{self, Verdict};
 use crate::engine::probe::{self, Event, Finish, ProbeRun, RunOptions, StopLevel, Target};
 use crate::engine::redact::Redactor;
 use crate::exit;

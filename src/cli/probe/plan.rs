@@ -28,7 +28,7 @@ pub(crate) fn plan_options(args: &ProbeArgs) -> PlanOptions {
         http_era: args
             .transport
             .as_deref()
-            .and_then(probe::http::Era::from_name),
+            .and_then(probe::wire::http::Era::from_name),
         host: args.dialect.host.map(Into::into),
         workspace: args.dialect.dialect().workspace,
         inputs: args.dialect.inputs.clone(),
@@ -69,7 +69,7 @@ pub(crate) fn resolve(args: &ProbeArgs) -> anyhow::Result<Resolved> {
         if let Some(t) = &args.token {
             redactor.add(t.clone());
         }
-        let (target, protocol) = probe::urls::target_for_url(url, args.token.clone())
+        let (target, protocol) = probe::wire::urls::target_for_url(url, args.token.clone())
             .map_err(|e| Failure::new(e.to_string()))?;
         let target = plan.opened(target, &mut redactor);
         return runnable(&plan, target, protocol, redactor);

@@ -92,8 +92,19 @@ pub enum Code {
     LiteralSecret,
     /// `npx`/`uvx`/`node` by name on a host that launches without the user's shell PATH.
     LauncherWithoutShellPath,
-    /// `cmd /c` or a `.cmd`/`.bat` command in a file for a Unix host.
+    /// `cmd /c` or a `.cmd`/`.bat` command checked for macOS or Linux.
     WindowsOnlyCommand,
+    // Platforms (`--platform`).
+    /// `npx`, `npm` or another `.cmd` shim without `cmd /c`, checked for Windows.
+    WindowsShimWithoutShell,
+    /// An `env` block on a host that then gives the server only that block (and PATH).
+    EnvReplacesEnvironment,
+    /// `env.PATH` set to one folder: the server's programs are not found.
+    EnvPathOneFolder,
+    /// A Python server checked for Windows without `PYTHONUTF8`/`PYTHONIOENCODING`.
+    PythonEncoding,
+    /// A path written for another system than one checked (drive letters, `\`, `/Users`).
+    PlatformPath,
 }
 
 impl Code {
@@ -130,6 +141,11 @@ impl Code {
         Code::LiteralSecret,
         Code::LauncherWithoutShellPath,
         Code::WindowsOnlyCommand,
+        Code::WindowsShimWithoutShell,
+        Code::EnvReplacesEnvironment,
+        Code::EnvPathOneFolder,
+        Code::PythonEncoding,
+        Code::PlatformPath,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -165,6 +181,11 @@ impl Code {
             Code::LiteralSecret => "literal-secret",
             Code::LauncherWithoutShellPath => "launcher-without-shell-path",
             Code::WindowsOnlyCommand => "windows-only-command",
+            Code::WindowsShimWithoutShell => "windows-shim-without-shell",
+            Code::EnvReplacesEnvironment => "env-replaces-environment",
+            Code::EnvPathOneFolder => "env-path-one-folder",
+            Code::PythonEncoding => "python-encoding",
+            Code::PlatformPath => "platform-path",
         }
     }
 
@@ -201,7 +222,12 @@ impl Code {
             Code::VariableUnset => "A `${VAR}` or `${env:VAR}` whose variable is not set here",
             Code::LiteralSecret => "A token-looking value or a URL password written in `env` or `args`",
             Code::LauncherWithoutShellPath => "`npx`, `uvx` or `node` by bare name on a host that launches without the login shell's PATH",
-            Code::WindowsOnlyCommand => "A Windows-only form (`cmd /c`, a `.cmd` or `.bat` shim) in a file for a Unix host",
+            Code::WindowsOnlyCommand => "A Windows-only form (`cmd /c`, a `.cmd` or `.bat` shim) checked for macOS or Linux",
+            Code::WindowsShimWithoutShell => "`npx`, `npm` or another .cmd shim without `cmd /c`, checked for Windows (spawn ENOENT or EINVAL)",
+            Code::EnvReplacesEnvironment => "An `env` block on a host that then gives the server only that block: APPDATA, HOME, PATHEXT or SystemRoot go missing",
+            Code::EnvPathOneFolder => "`env.PATH` set to one folder: the programs the server runs are not found",
+            Code::PythonEncoding => "A Python server without PYTHONUTF8 or PYTHONIOENCODING, checked for Windows (UnicodeEncodeError on the code page)",
+            Code::PlatformPath => "A path written for another system than the one checked (a drive letter or `\\` off Windows, `/Users` or `/home` on Windows)",
         }
     }
 
@@ -239,6 +265,11 @@ impl Code {
             Code::LiteralSecret => "Move the secret out of the file: an input, an env file or a variable the host expands.",
             Code::LauncherWithoutShellPath => "Give the launcher's absolute path (`which npx`), or set `PATH` in the entry's env.",
             Code::WindowsOnlyCommand => "Launch the program itself (`npx ...`), not through cmd or a .cmd shim.",
+            Code::WindowsShimWithoutShell => "Write `\"command\": \"cmd\"` with `\"/c\", \"npx\"` first in `args` in the file for Windows machines.",
+            Code::EnvReplacesEnvironment => "Add the missing variables to `env`, or set the values in a wrapper script instead of `env`.",
+            Code::EnvPathOneFolder => "Add the system's folders after it (`:/usr/local/bin:/usr/bin:/bin`, or `;C:\\Windows\\System32;C:\\Windows` on Windows).",
+            Code::PythonEncoding => "Add `\"PYTHONUTF8\": \"1\"` to the entry's `env`.",
+            Code::PlatformPath => "Write the path as it is on the machine that runs the host, or keep one file per system.",
         }
     }
 

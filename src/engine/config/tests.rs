@@ -26,6 +26,7 @@ fn report_as(name: &str, text: &str, preset: Preset) -> Report {
         preset,
         env: &env,
         dialect: Default::default(),
+        platforms: crate::engine::config::Platforms::current(),
     };
     match check_source(&source(name, text), &options) {
         Ok(r) => r,
@@ -521,6 +522,7 @@ fn load_errors_name_the_position() {
         preset: Preset::Lasting,
         env: &env,
         dialect: Default::default(),
+        platforms: crate::engine::config::Platforms::current(),
     };
     for (text, pos) in cases {
         match check_source(&source("x.json", text), &options) {
@@ -676,6 +678,7 @@ mod properties {
                 preset,
                 env: &env,
                 dialect: Default::default(),
+                platforms: crate::engine::config::Platforms::current(),
             };
             let src = source("p.json", text);
             if let Ok(r) = check_source(&src, &options) {
@@ -754,6 +757,7 @@ fn errors_for_picks_each_entrys_own_errors() {
         preset: Preset::Lasting,
         env: &env,
         dialect: Default::default(),
+        platforms: crate::engine::config::Platforms::current(),
     };
     let report = check_source(&src, &options).expect("checks");
     let errors = |path: &str| -> Vec<&'static str> {
@@ -778,6 +782,7 @@ fn errors_for_picks_each_entrys_own_errors() {
         preset: Preset::Handshake,
         env: &env,
         dialect: Default::default(),
+        platforms: crate::engine::config::Platforms::current(),
     };
     let report = check_source(&src, &main).expect("checks");
     let a = entries

@@ -10,7 +10,7 @@ use super::text;
 use super::words;
 use crate::engine::policy::timings::format_ms;
 use crate::engine::policy::{Ended, Outcome};
-use crate::engine::probe::handshake::{LEGACY_VERSION, MODERN_VERSION};
+use crate::engine::probe::session::handshake::{LEGACY_VERSION, MODERN_VERSION};
 use crate::engine::probe::{Launch, Protocol, Stopped};
 
 /// How the launch's process ended on its own (before or after its handshake), if seen.

@@ -8,7 +8,7 @@ use super::table::{Confidence, When, RULES};
 use super::text;
 use super::words::terms;
 use crate::engine::policy::Ended;
-use crate::engine::probe::http_mode;
+use crate::engine::probe::wire::http_mode;
 use crate::engine::probe::Launch;
 
 /// The rows of this file on launch `l` (`None` for the other rows).

@@ -9,7 +9,7 @@ use super::text;
 use crate::engine::policy::signal_name;
 use crate::engine::policy::timings::format_ms;
 use crate::engine::policy::Ended;
-use crate::engine::probe::limits::{Limit, LimitKind};
+use crate::engine::probe::watch::limits::{Limit, LimitKind};
 use crate::engine::probe::Launch;
 
 /// The signal `l` died of: its own, or 128 + N passed on by a wrapper (`true`).

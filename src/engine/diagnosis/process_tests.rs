@@ -2,7 +2,7 @@
 //! a `timeout` wrapper (lines from Node 20 and Python 3.11 run under `ulimit -v`, issue 19).
 
 use super::*;
-use crate::engine::probe::limits::{Limit, LimitKind};
+use crate::engine::probe::watch::limits::{Limit, LimitKind};
 
 fn limited(mut l: Launch, limit: LimitKind, soft: u64) -> Launch {
     if let Some(p) = l.report.process.as_mut() {

@@ -12,7 +12,7 @@ use super::table::{self, Confidence, Id, When, RULES};
 use super::text;
 use crate::engine::policy::timings::format_ms;
 use crate::engine::policy::{AlertRule, Counted, Ended, Outcome, Reset};
-use crate::engine::probe::verdict::median;
+use crate::engine::probe::runner::verdict::median;
 use crate::engine::probe::{Launch, ProbeRun};
 
 /// The likely causes of the ends in `run`, the surest first. Empty when every judged launch

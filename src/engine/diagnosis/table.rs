@@ -3,7 +3,7 @@
 //! [`super`] knows how to look for each kind of [`When`]; everything a row says (the texts it
 //! matches, what it names, how sure it is, the next step) is here.
 
-use crate::engine::probe::limits::LimitKind;
+use crate::engine::probe::watch::limits::LimitKind;
 
 pub use super::ids::{Confidence, Id};
 
@@ -721,7 +721,7 @@ pub const NOT_EVIDENCE: &[&str] = &["RUST_BACKTRACE", "--trace-warnings", "(node
 pub fn is_notable(line: &str) -> bool {
     line.len() <= 1024
         && !NOT_EVIDENCE.iter().any(|n| line.contains(n))
-        && (crate::engine::probe::http_mode::listening(line).is_some()
+        && (crate::engine::probe::wire::http_mode::listening(line).is_some()
             || RULES.iter().any(|r| match r.when {
                 When::Stderr(texts) => texts.iter().any(|t| line.contains(t.contains)),
                 When::Limited {

@@ -7,8 +7,8 @@ use std::time::SystemTime;
 use super::*;
 use crate::engine::policy::{Ended, Outcome};
 use crate::engine::policy::{EngineKind, Failure, Preset, Timings};
-use crate::engine::probe::memory::{MemoryTrace, RssSample};
 use crate::engine::probe::runner::Finish;
+use crate::engine::probe::watch::memory::{MemoryTrace, RssSample};
 use crate::engine::probe::{AttemptReport, ProcessFacts, ServerInfo, StderrTail, StdoutNoise};
 use crate::engine::probe::{Launch, LaunchError, ProbeRun, Protocol, Stopped};
 
@@ -650,7 +650,7 @@ fn the_timer_and_the_verdict_name_one_figure() {
         "{}",
         d[0].next_step
     );
-    let v = crate::engine::probe::verdict::judge(&run, EngineKind::Legacy, 0.0);
+    let v = crate::engine::probe::runner::verdict::judge(&run, EngineKind::Legacy, 0.0);
     assert!(
         v.sentence
             .contains("closed 310 ms (median) after its handshake"),

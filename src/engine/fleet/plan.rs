@@ -42,7 +42,7 @@ pub struct PlanOptions {
     /// `--include-disabled`.
     pub include_disabled: bool,
     /// `--transport`: the HTTP era to speak instead of detecting it.
-    pub http_era: Option<probe::http::Era>,
+    pub http_era: Option<probe::wire::http::Era>,
     /// `--host` (`None`: detected from the file).
     pub host: Option<config::Host>,
     /// `--workspace`: what `${workspaceFolder}` stands for.
@@ -434,7 +434,7 @@ fn bound_target(entry: &ServerEntry) -> Result<(Target, Protocol), Unbound> {
             let Some(command) = &binding.command else {
                 return Err(Unbound::NoCommand);
             };
-            let env = probe::hostenv::build_for(
+            let env = probe::wire::hostenv::build_for(
                 entry.env_rule,
                 std::env::vars_os(),
                 entry.inherit_env,
@@ -447,8 +447,10 @@ fn bound_target(entry: &ServerEntry) -> Result<(Target, Protocol), Unbound> {
                 env: Some(env),
                 cwd: entry.cwd.clone(),
                 client: match entry.host {
-                    config::Host::AgentFramework => probe::initialize::Client::AgentFramework,
-                    _ => probe::initialize::Client::Mcp,
+                    config::Host::AgentFramework => {
+                        probe::session::initialize::Client::AgentFramework
+                    }
+                    _ => probe::session::initialize::Client::Mcp,
                 },
             });
             let protocol = match binding.family {
@@ -461,9 +463,11 @@ fn bound_target(entry: &ServerEntry) -> Result<(Target, Protocol), Unbound> {
             let Some(url) = &binding.url else {
                 return Err(Unbound::NoUrl(binding.transport.as_str()));
             };
-            let (target, protocol) = probe::urls::target_for_url(url, entry.token.clone())?;
+            let (target, protocol) = probe::wire::urls::target_for_url(url, entry.token.clone())?;
             let target = match target {
-                Target::Http(t) if binding.sse => Target::Http(t.with_era(probe::http::Era::Sse)),
+                Target::Http(t) if binding.sse => {
+                    Target::Http(t.with_era(probe::wire::http::Era::Sse))
+                }
                 t => t,
             };
             Ok((target, protocol))
@@ -480,6 +484,7 @@ pub fn load_config(
         preset: opts.check_preset(),
         env: &config::process_env,
         dialect: opts.dialect(),
+        platforms: crate::engine::config::Platforms::current(),
     };
     let (entries, report) = config::load_and_check(file, &options)?;
     if entries.is_empty() {

@@ -4,7 +4,7 @@
 use std::time::SystemTime;
 
 use crate::engine::diagnosis::Diagnosis;
-use crate::engine::probe::verdict::{self, Verdict};
+use crate::engine::probe::runner::verdict::{self, Verdict};
 use crate::engine::probe::{ProbeRun, Protocol};
 use crate::engine::stop::StopCause;
 

@@ -14,7 +14,7 @@ use tokio::time::Instant;
 use crate::engine::diagnosis::{self, Setting};
 use crate::engine::policy::{EngineKind, Preset};
 use crate::engine::probe::opening::OpeningSummary;
-use crate::engine::probe::verdict::{self, Verdict};
+use crate::engine::probe::runner::verdict::{self, Verdict};
 use crate::engine::probe::{self, AttemptOptions, Event, Finish, LaunchError, ProbeRun, Protocol};
 use crate::engine::probe::{RunOptions, Target};
 use crate::engine::stop::StopCause;

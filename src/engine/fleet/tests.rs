@@ -35,6 +35,7 @@ fn loaded(name: &str, text: &str, opts: &PlanOptions) -> (Vec<ServerEntry>, Repo
         preset: opts.check_preset(),
         env: &|_| None,
         dialect: Default::default(),
+        platforms: crate::engine::config::Platforms::current(),
     };
     let entries = config::load_servers_from(&source, &|_| None).expect("parses");
     let report = config::check_source(&source, &check).expect("parses");

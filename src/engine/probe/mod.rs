@@ -1,69 +1,49 @@
 //! The live runner: launch (or dial) a server, speak the host's handshake, watch the connection
 //! live and end, and relaunch it under the host's reconnect rule.
 //!
-//! Shape (each file a leaf or above its leaves; this file only names and re-exports them):
-//! - [`model`]: what an attempt is given ([`AttemptOptions`]) and reports ([`AttemptReport`]).
-//! - [`handshake`]: the host's handshakes and pings as JSON values, independent of transport.
-//! - [`opening`]: what the host says after the handshake, and what the server did then.
+//! Shape (each room a folder, each file a leaf or above its leaves; this file only names and
+//! re-exports them):
+//! - [`model`]: what an attempt is given ([`AttemptOptions`]) and reports ([`AttemptReport`]);
+//!   [`stop`]: Ctrl-C as the probe hears it.
 //! - [`session`]: the host's session (launch, open, handshake, opening, watch, pings, close),
-//!   written once over a [`session::Transport`].
-//! - [`stdio`], [`ws`], [`http`]: the transports. Each only frames and moves messages (NDJSON
-//!   on a child's pipes, WebSocket frames, one POST per request) and reports what it owns.
-//!   [`http_era`] finds which HTTP era a URL speaks: [`http`] (stateless), [`streamable`]
-//!   (Streamable HTTP) or [`legacy_sse`].
+//!   written once over a [`session::Transport`]; [`session::handshake`] the host's handshakes
+//!   and pings as JSON values, [`session::initialize`] the `initialize` of the older HTTP eras.
+//! - [`opening`]: what the host says after the handshake, and what the server did then.
+//! - [`wire`]: the transports ([`wire::stdio`], [`wire::ws`], [`wire::http`],
+//!   [`wire::streamable`], [`wire::legacy_sse`]). Each only frames and moves messages and
+//!   reports what it owns; the table of transports, eras and files is in [`wire`].
+//! - [`read`]: the bounded readers every wire reads through; [`watch`]: what the process
+//!   shows while it runs (limits, memory, its tree).
 //! - [`target`]: one [`Target`] variant per transport, and the [`Connector`] the runner drives.
-//!
-//! To add a transport: a file implementing [`session::Transport`] whose `attempt` calls
-//! [`session::play`], a [`Target`] variant and its arms in `target.rs`, and the scheme in
-//! [`urls::target_for_url`]. The session itself does not change.
 //! - [`runner`]: the loop. It asks the policy's `Tracker` for every attempt number, verdict,
-//!   wait and alert, and reports [`Event`]s to a sink. It never prints.
-//! - [`run_record`]: what a run keeps ([`ProbeRun`], [`Launch`]); [`verdict`] judges it.
+//!   wait and alert, and reports [`Event`]s ([`runner::events`]) to a sink. It never prints.
+//!   [`runner::run_record`]: what a run keeps ([`ProbeRun`], [`Launch`]); [`runner::verdict`]
+//!   judges it.
+//!
+//! To add a transport: a file in [`wire`] implementing [`session::Transport`] whose `attempt`
+//! calls [`session::play`], a [`Target`] variant and its arms in `target.rs`, and the scheme in
+//! [`wire::urls::target_for_url`]. The session itself does not change.
 
-pub mod bounded_json;
-pub mod dial;
-pub mod endpoint;
-pub mod events;
-pub mod handshake;
-pub mod hostenv;
-pub mod http;
-pub mod http_client;
-pub mod http_era;
-pub mod http_mode;
-pub mod initialize;
-pub mod legacy_sse;
-pub mod limits;
-#[allow(dead_code)]
-mod lines;
-mod long_message;
-pub mod memory;
 pub mod model;
 pub mod opening;
-pub mod run_record;
+pub mod read;
 pub mod runner;
 pub mod session;
-pub mod sse;
-pub mod stdio;
-mod stdio_spawn;
 pub mod stop;
-pub mod streamable;
 pub mod target;
-pub mod tree_watch;
-pub mod urls;
-pub mod verdict;
-pub mod ws;
-mod ws_tail;
+pub mod watch;
+pub mod wire;
 
-pub use events::Event;
-pub use http::HttpTarget;
 pub use model::{
     AttemptOptions, AttemptReport, Family, LaunchError, Misbehaviour, PingOptions, ProcessFacts,
     Progress, Protocol, ServerInfo, StderrTail, StdoutNoise, Stopped, PING_FLOOD,
 };
 pub use opening::{Opening, PendingRequest};
-pub use run_record::{Finish, Launch, ProbeRun};
+pub use runner::events::Event;
+pub use runner::run_record::{Finish, Launch, ProbeRun};
 pub use runner::{run, RunOptions};
-pub use stdio::StdioTarget;
 pub use stop::{stop_pair, StopHandle, StopLevel, StopSignal};
 pub use target::{Connector, Target};
-pub use ws::WsTarget;
+pub use wire::http::HttpTarget;
+pub use wire::stdio::StdioTarget;
+pub use wire::ws::WsTarget;

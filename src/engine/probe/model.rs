@@ -7,11 +7,11 @@ use std::time::{Duration, SystemTime};
 use serde::Serialize;
 use tokio::time::Instant;
 
-use super::limits;
-use super::memory;
 use super::opening::record::Opening;
 use super::stop::StopSignal;
-use super::tree_watch;
+use super::watch::limits;
+use super::watch::memory;
+use super::watch::tree_watch;
 use crate::engine::policy::{Ended, EngineKind, Outcome};
 use crate::engine::redact::Redactor;
 
@@ -287,6 +287,9 @@ pub enum Progress {
     Launched { at_ms: f64, pid: Option<u32> },
     /// The handshake completed.
     Connected { at_ms: f64, server: ServerInfo },
+    /// The opening's `tools/list` completed (every page): how many tools, and a digest of
+    /// their names (to tell one launch's list from another's).
+    ToolsListed { count: u32, digest: u64 },
 }
 
 /// An attempt that could not even start: not a failed attempt, a usage or launch error (exit 2,

@@ -3,11 +3,11 @@
 use std::future::Future;
 use std::time::Duration;
 
-use super::http::HttpTarget;
-use super::http_era;
 use super::model::{AttemptOptions, AttemptReport, LaunchError, Progress};
-use super::stdio::{self, StdioTarget};
-use super::ws::{self, WsTarget};
+use super::wire::http::HttpTarget;
+use super::wire::http_era;
+use super::wire::stdio::{self, StdioTarget};
+use super::wire::ws::{self, WsTarget};
 use crate::engine::redact::Redactor;
 
 /// What to probe. One variant per transport; each variant's `attempt` plays

@@ -8,7 +8,7 @@ use std::time::{Duration, SystemTime};
 
 use crate::engine::diagnosis::{self, Id, Setting};
 use crate::engine::policy::{Counted, Outcome, Policy};
-use crate::engine::probe::run_record::{Folded, Planned};
+use crate::engine::probe::runner::run_record::{Folded, Planned};
 use crate::engine::probe::{Event, Finish, Launch, ProbeRun};
 
 use super::histogram::{Histogram, HANDSHAKE_BOUNDS, SESSION_BOUNDS};
@@ -159,6 +159,7 @@ impl ServerStatus {
                 self.host_down = false;
                 self.host_down_since = None;
             }
+            Event::ToolsListed { count, digest, .. } => self.record_tools(*count, *digest),
             Event::Ended(launch) => self.on_ended(launch, now),
             Event::Alert { text, .. } => {
                 self.alerts += 1;
@@ -214,14 +215,8 @@ impl ServerStatus {
         }
         if let Some(opening) = &r.opening {
             if let Some(count) = opening.tool_count {
-                let digest = opening.tool_names_digest;
-                if self.tools_digest.is_some_and(|d| d != digest)
-                    || self.tools.is_some_and(|t| t != count)
-                {
-                    self.tool_list_changes += 1;
-                }
-                self.tools = Some(count);
-                self.tools_digest = Some(digest);
+                // Told already when the listing completed; a second telling changes nothing.
+                self.record_tools(count, opening.tool_names_digest);
             }
         }
         self.recent.push_back(launch.clone());
@@ -233,6 +228,16 @@ impl ServerStatus {
         self.top_diagnosis = diagnosis::diagnose(&self.snapshot(), &self.setting)
             .first()
             .map(|d| d.id);
+    }
+
+    /// A completed tool list: a change when it differs from the one listed before.
+    fn record_tools(&mut self, count: u32, digest: u64) {
+        if self.tools_digest.is_some_and(|d| d != digest) || self.tools.is_some_and(|t| t != count)
+        {
+            self.tool_list_changes += 1;
+        }
+        self.tools = Some(count);
+        self.tools_digest = Some(digest);
     }
 
     /// The run so far as a [`ProbeRun`] of its latest launches (the ones before folded), for

@@ -52,6 +52,14 @@ pub enum EventLine<'a> {
         handshake_ms: Ms,
         server: &'a ServerInfo,
     },
+    /// The opening's `tools/list` completed (every page): how many tools the server listed.
+    ToolsListed {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        id: Option<&'a str>,
+        launch: u32,
+        attempt: u32,
+        count: u32,
+    },
     /// The attempt is over, with the host's verdict on it (the members of a `launches` item).
     Ended {
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -164,6 +172,17 @@ impl<'a> EventLine<'a> {
                 at_ms: ms(*at_ms),
                 handshake_ms: ms(*handshake_ms),
                 server,
+            },
+            Event::ToolsListed {
+                launch,
+                attempt,
+                count,
+                ..
+            } => EventLine::ToolsListed {
+                id,
+                launch: *launch,
+                attempt: *attempt,
+                count: *count,
             },
             Event::Ended(l) => EventLine::Ended {
                 id,

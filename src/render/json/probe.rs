@@ -17,11 +17,11 @@ use super::ms::{ms, opt_ms, unix_ms, Ms};
 use crate::engine::diagnosis::Diagnosis;
 use crate::engine::fleet::EntryRef;
 use crate::engine::policy::{Counted, Ended, Next, Outcome, Wait};
-use crate::engine::probe::limits::Limit;
 use crate::engine::probe::opening::{Opening, OpeningSummary};
+use crate::engine::probe::runner::verdict::{Pattern, Prediction, Verdict};
 use crate::engine::probe::runner::{Finish, Folded, Planned};
-use crate::engine::probe::tree_watch::Install;
-use crate::engine::probe::verdict::{Pattern, Prediction, Verdict};
+use crate::engine::probe::watch::limits::Limit;
+use crate::engine::probe::watch::tree_watch::Install;
 use crate::engine::probe::{
     Launch, Misbehaviour, ProbeRun, Protocol, ServerInfo, StderrTail, StdoutNoise, Stopped,
 };

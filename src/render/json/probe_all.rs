@@ -11,7 +11,7 @@ use super::ms::{ms, Ms};
 use super::probe::{ProbeDoc, SCHEMA_VERSION};
 use crate::engine::diagnosis::Diagnosis;
 use crate::engine::fleet::{counts, AllContext, Refusal, ServerReport, ServerResult};
-use crate::engine::probe::verdict::{self};
+use crate::engine::probe::runner::verdict::{self};
 use crate::render::units::rfc3339;
 
 // ---------------------------------------------------------------------------------------------

@@ -165,7 +165,7 @@ impl ServeMetrics {
         gauges(
             enc,
             "mcpl_doctor_tools",
-            "Tools the latest completed tools/list named",
+            "Tools the latest completed tools/list named (every page read)",
             None,
             &tools,
         )?;

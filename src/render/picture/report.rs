@@ -10,7 +10,7 @@ use crate::engine::diagnosis::Diagnosis;
 use crate::engine::fleet::{AllContext, ServerReport, ServerResult};
 use crate::engine::policy::timings::format_ms;
 use crate::engine::policy::{EngineKind, Preset, Timings};
-use crate::engine::probe::verdict::{Prediction, Verdict, PREDICTED_RULES};
+use crate::engine::probe::runner::verdict::{Prediction, Verdict, PREDICTED_RULES};
 use crate::engine::probe::ProbeRun;
 use crate::engine::schedule::{self, Request, Scenario, Simulation, DAY_MS};
 use crate::engine::stop::StopCause;
@@ -374,7 +374,7 @@ pub fn probe_all_page(servers: &[ServerReport], ctx: &AllContext<'_>, command: &
     for s in servers {
         match &s.result {
             ServerResult::Probed(p) => {
-                if crate::engine::probe::verdict::stayed_up(&p.run) {
+                if crate::engine::probe::runner::verdict::stayed_up(&p.run) {
                     stayed += 1;
                 }
                 let track = Track::of_probe(&s.name, &p.run);

@@ -11,7 +11,7 @@ use crate::engine::fleet::{counts, Counts};
 use crate::engine::fleet::{AllContext, ServerReport, ServerResult};
 use crate::engine::policy::timings::format_ms;
 use crate::engine::probe::opening::OpeningSummary;
-use crate::engine::probe::verdict::{self, Pattern, Verdict, PREDICTED_RULES};
+use crate::engine::probe::runner::verdict::{self, Pattern, Verdict, PREDICTED_RULES};
 use crate::render::sanitize::sanitize;
 use crate::render::style;
 use crate::render::terminal::terminal_width;

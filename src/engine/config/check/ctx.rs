@@ -5,6 +5,7 @@ use std::path::Path;
 use crate::engine::policy::Preset;
 
 use super::super::json::Doc;
+use super::super::platform::Platforms;
 use super::super::source::Source;
 use super::super::vars::Scope;
 
@@ -24,4 +25,6 @@ pub(super) struct Ctx<'a, 't> {
     /// The ids the file's top-level `inputs` declares (VS Code).
     pub inputs: Vec<String>,
     pub dir: &'a Path,
+    /// The systems the file is checked for.
+    pub platforms: Platforms,
 }

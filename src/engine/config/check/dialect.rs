@@ -1,7 +1,7 @@
 //! The checks of a host's own dialect (hosts.md section 3.3, copied into
 //! `tests/reference/hosts-dialects.md`): variables the host does not expand or that are unset,
-//! inputs no `inputs` entry declares, a missing `envFile`, secrets written into the file,
-//! launchers a desktop host will not find on its PATH, and Windows-only commands on Unix.
+//! inputs no `inputs` entry declares, a missing `envFile`, secrets written into the file; then
+//! what breaks on the systems checked (`platform.rs`).
 
 use super::super::draft::{short, Draft};
 use super::super::entries::env_file_of;
@@ -12,6 +12,7 @@ use super::super::json::{Doc, Kind};
 use super::super::vars::{classify, refs, Kind as RefKind};
 use super::super::walk::RawEntry;
 use super::ctx::Ctx;
+use super::platform::platform_checks;
 
 /// Every dialect finding of one entry.
 pub(super) fn dialect_checks(
@@ -59,7 +60,7 @@ pub(super) fn dialect_checks(
         }
     }
     if let Some(b) = binding.filter(|b| b.transport == Transport::Stdio) {
-        launcher(ctx, e, b, out);
+        platform_checks(ctx, e, b, out);
     }
 }
 
@@ -267,69 +268,6 @@ fn has_url_password(text: &str) -> bool {
         from = at + 3;
     }
     false
-}
-
-/// `npx`, `uvx` and the like by bare name on a host without the shell's PATH; `cmd /c` or a
-/// `.cmd` shim on Unix.
-fn launcher(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, b: &Binding, out: &mut Vec<Draft>) {
-    let (doc, host) = (ctx.doc, ctx.scope.host);
-    let Some(command) = b.command.as_deref() else {
-        return;
-    };
-    let Some(id) = e.get_set(doc, "command") else {
-        return;
-    };
-    let lower = command.to_ascii_lowercase();
-    let first_arg = b.args.first().map(|a| a.to_ascii_lowercase());
-    let cmd_c = matches!(lower.as_str(), "cmd" | "cmd.exe") && first_arg.as_deref() == Some("/c");
-    let shim = lower.ends_with(".cmd") || lower.ends_with(".bat");
-    if cfg!(unix) && (cmd_c || shim) {
-        let form = if cmd_c {
-            "`cmd /c`".to_string()
-        } else {
-            format!("`{}`", short(command))
-        };
-        out.push(at(
-            doc,
-            e,
-            id,
-            Code::WindowsOnlyCommand,
-            "command",
-            format!(
-                "{form} is a Windows-only form, and this file is read on a Unix host: the \
-                 launch fails (spawn ENOENT); launch the program itself (e.g. `npx ...`)"
-            ),
-        ));
-    }
-    const LAUNCHERS: &[&str] = &["npx", "uvx", "uv", "node", "npm", "bunx", "pnpx"];
-    if host.lacks_shell_path() && LAUNCHERS.contains(&command) {
-        let found = which(command, (ctx.scope.env)("PATH").as_deref())
-            .map(|p| format!("; here it is {}: give that path", short(&p)))
-            .unwrap_or_default();
-        out.push(at(
-            doc,
-            e,
-            id,
-            Code::LauncherWithoutShellPath,
-            "command",
-            format!(
-                "{} launches servers without your login shell's PATH, so `{command}` from \
-                 nvm, asdf, mise, Homebrew or ~/.local/bin is not found (spawn {command} \
-                 ENOENT){found}",
-                host.title()
-            ),
-        ));
-    }
-}
-
-/// Where `PATH` finds `command`.
-fn which(command: &str, path: Option<&str>) -> Option<String> {
-    path?
-        .split(':')
-        .filter(|d| !d.is_empty())
-        .map(|d| std::path::Path::new(d).join(command))
-        .find(|p| p.is_file())
-        .map(|p| p.display().to_string())
 }
 
 #[cfg(test)]

@@ -5,6 +5,8 @@
 use std::collections::HashMap;
 
 use crate::engine::policy::Preset;
+
+use super::platform::Platforms;
 use crate::engine::redact::Redactor;
 
 use super::draft::Draft;
@@ -20,6 +22,7 @@ mod cleartext;
 mod ctx;
 mod dialect;
 mod entry;
+mod platform;
 mod timings;
 mod types;
 mod unknown;
@@ -34,6 +37,8 @@ pub struct CheckOptions<'e> {
     pub env: &'e dyn Fn(&str) -> Option<String>,
     /// The host whose dialect the file is read in, its workspace folder and inputs.
     pub dialect: Dialect<'e>,
+    /// The systems the file will run on (`--platform`; the running one by default).
+    pub platforms: Platforms,
 }
 
 /// Every finding of a loaded document.
@@ -50,6 +55,7 @@ pub(crate) fn check(
         dir: &source.dir,
         source,
         inputs: declared_inputs(doc),
+        platforms: options.platforms,
     };
     // Each entry is checked as it is found; its secrets are kept only when it has findings.
     let mut redactors: HashMap<String, Redactor> = HashMap::new();

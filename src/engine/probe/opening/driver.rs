@@ -12,9 +12,9 @@ use tokio::time::Instant;
 use super::call::{self, advertised, ToolCall, GRANTABLE};
 use super::record::*;
 use crate::engine::folded::{short_text, FoldedList};
-use crate::engine::probe::bounded_json::{name_digest, FOLDED_TOOLS};
-use crate::engine::probe::handshake::{self, MODERN_VERSION};
 use crate::engine::probe::model::Protocol;
+use crate::engine::probe::read::bounded_json::{name_digest, FOLDED_TOOLS};
+use crate::engine::probe::session::handshake::{self, MODERN_VERSION};
 use crate::engine::redact::Redactor;
 
 /// The legacy host's deadline for the initial policy request (`featureSets/update`).
@@ -734,6 +734,14 @@ impl OpeningDriver {
     }
 
     /// Whether the host has nothing more to send (tests).
+    /// The tools listed, once the whole list is read: their count and the digest of their
+    /// names.
+    pub fn listed_tools(&self) -> Option<(u32, u64)> {
+        self.opening
+            .tool_count
+            .map(|c| (c, self.opening.tool_names_digest))
+    }
+
     pub fn done(&self) -> bool {
         self.stage == Stage::Done && self.outstanding.is_empty()
     }

@@ -15,7 +15,7 @@
 //! what content arrived for a channel not (yet) registered on *this* connection.
 //!
 //! [`Opening`] is what one attempt reports; [`OpeningDriver`] is the transport-independent state
-//! machine (like [`super::handshake::Pinger`]) that stdio and WebSocket drive.
+//! machine (like [`super::super::session::handshake::Pinger`]) that stdio and WebSocket drive.
 
 pub mod call;
 pub mod driver;

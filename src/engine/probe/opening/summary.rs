@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use super::record::*;
 use crate::engine::folded::{is_zero, FoldedList};
-use crate::engine::probe::run_record::Launch;
+use crate::engine::probe::runner::run_record::Launch;
 
 /// What the openings of a whole run add up to (the `opening` member of `--format json` and of the
 /// `--format events` report line).

@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 use tokio::time::Instant;
 
 use super::*;
-use crate::engine::probe::handshake::MODERN_VERSION;
+use crate::engine::probe::session::handshake::MODERN_VERSION;
 use crate::engine::probe::{Launch, Protocol};
 use crate::engine::redact::Redactor;
 

@@ -28,7 +28,7 @@ use std::io::{self, Write};
 
 use crate::engine::policy::timings::format_ms;
 use crate::engine::probe::opening::{ChannelFinding, OpeningSummary};
-use crate::engine::probe::verdict::Verdict;
+use crate::engine::probe::runner::verdict::Verdict;
 use crate::engine::probe::ProbeRun;
 use crate::render::context::Context;
 use crate::render::sanitize::sanitize;
@@ -164,7 +164,7 @@ pub fn write_final_to(
 /// (flapped, never connected, refused) or yellow (nothing to judge, or stayed up with findings
 /// about its opening, which the verdict then names).
 pub fn verdict_line(verdict: &Verdict, findings: &[ChannelFinding], color: bool) -> String {
-    use crate::engine::probe::verdict::Pattern;
+    use crate::engine::probe::runner::verdict::Pattern;
     let colour = match verdict.pattern {
         Pattern::StayedUp if findings.is_empty() => style::GOOD,
         Pattern::StayedUp | Pattern::Unknown => style::WARN,
@@ -261,7 +261,7 @@ mod tests {
             elapsed_ms: t,
             folded: Default::default(),
         };
-        let verdict = crate::engine::probe::verdict::judge(
+        let verdict = crate::engine::probe::runner::verdict::judge(
             &run,
             EngineKind::Legacy,
             crate::engine::schedule::DEFAULT_SETTLE_MS,

@@ -1,6 +1,6 @@
 //! The lines under the launch table: what each launch showed besides its outcome.
 
-use crate::engine::probe::limits::Limit;
+use crate::engine::probe::watch::limits::Limit;
 use crate::engine::probe::{AttemptReport, ProbeRun, ProcessFacts, Stopped};
 use crate::render::sanitize;
 use crate::render::text::why::launches_text;
@@ -91,7 +91,7 @@ fn each_launch(run: &ProbeRun) -> Vec<String> {
                 l.number,
                 r.stdout.overlong_lines,
                 plural(r.stdout.overlong_lines),
-                bytes(crate::engine::probe::stdio::STDOUT_LINE_LIMIT as u64),
+                bytes(crate::engine::probe::wire::stdio::STDOUT_LINE_LIMIT as u64),
                 bytes(r.stdout.total_bytes)
             ));
         }

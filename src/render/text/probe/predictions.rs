@@ -1,7 +1,7 @@
 //! What each host rule would do over a day, and the behaviour the predictions replay.
 
 use crate::engine::policy::timings::format_ms;
-use crate::engine::probe::verdict::Prediction;
+use crate::engine::probe::runner::verdict::Prediction;
 use crate::engine::schedule::{Behaviour, Scenario};
 use crate::render::text::layout::{fitted_table, Grid};
 use crate::render::units::round_ms;

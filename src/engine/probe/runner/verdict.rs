@@ -3,10 +3,10 @@
 
 use std::collections::HashMap;
 
-use super::opening::summary::OpeningSummary;
 use super::run_record::{Finish, Launch, ProbeRun};
 use crate::engine::policy::timings::format_ms;
 use crate::engine::policy::{Ended, EngineKind, Outcome, Preset};
+use crate::engine::probe::opening::summary::OpeningSummary;
 use crate::engine::schedule::{self, Behaviour, Request, Scenario, Summary, DAY_MS};
 
 /// The rules every verdict predicts for (the host's own).

@@ -1,9 +1,9 @@
 //! What the runner reports as things happen. Renderers draw these (a progress line, JSON
 //! lines); the engine never prints.
 
-use super::model::{Protocol, ServerInfo};
 use super::run_record::{Finish, Launch, Planned};
 use crate::engine::policy::Wait;
+use crate::engine::probe::model::{Protocol, ServerInfo};
 
 /// One thing that happened during a probe run. Times are ms since the run's epoch.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,6 +38,13 @@ pub enum Event {
         at_ms: f64,
         handshake_ms: f64,
         server: ServerInfo,
+    },
+    /// The opening's `tools/list` completed: `count` tools, `digest` of their names.
+    ToolsListed {
+        launch: u32,
+        attempt: u32,
+        count: u32,
+        digest: u64,
     },
     /// The attempt is over (ended, failed, still up at the end of observation, or cut), with
     /// the host's verdict on it.

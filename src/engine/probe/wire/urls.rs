@@ -4,9 +4,9 @@
 use url::Url;
 
 use super::http::HttpTarget;
-use super::model::{LaunchError, Protocol};
-use super::target::Target;
 use super::ws::WsTarget;
+use crate::engine::probe::model::{LaunchError, Protocol};
+use crate::engine::probe::target::Target;
 
 pub use super::endpoint::{display_url, display_url_str, parse_endpoint, with_token, TOKEN_PARAM};
 

@@ -8,7 +8,7 @@
 
 use url::Url;
 
-use super::model::LaunchError;
+use crate::engine::probe::model::LaunchError;
 use crate::engine::redact::Redactor;
 
 /// The query parameter that carries a WebSocket server's token.

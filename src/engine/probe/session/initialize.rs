@@ -5,7 +5,7 @@
 use serde_json::{json, Value};
 
 use super::handshake::{self, Answer};
-use super::model::{Protocol, ServerInfo};
+use crate::engine::probe::model::{Protocol, ServerInfo};
 use crate::engine::redact::Redactor;
 
 /// The Streamable HTTP revisions, newest first (the first is offered).

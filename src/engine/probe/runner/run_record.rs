@@ -3,8 +3,8 @@
 
 use std::time::SystemTime;
 
-use super::model::AttemptReport;
 use crate::engine::policy::{Decision, Next, Outcome, Policy, Wait};
+use crate::engine::probe::model::AttemptReport;
 
 /// One launch: what it did and what the host made of it.
 #[derive(Debug, Clone, PartialEq)]

@@ -4,7 +4,7 @@ use std::ffi::{OsStr, OsString};
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
-use super::model::LaunchError;
+use crate::engine::probe::model::LaunchError;
 use crate::engine::redact::Redactor;
 
 /// What was spawned.

@@ -3,14 +3,17 @@
 //! deadline, the run's deadline and stop requests honoured at every step, progress told as it
 //! happens, and everything measured into an [`AttemptReport`].
 //!
-//! A transport only frames and moves messages: a process's NDJSON ([`super::stdio`]), WebSocket
-//! frames ([`super::ws`]), HTTP requests and their answers ([`super::http`]). It never decides
+//! A transport only frames and moves messages: a process's NDJSON ([`super::wire::stdio`]), WebSocket
+//! frames ([`super::wire::ws`]), HTTP requests and their answers ([`super::wire::http`]). It never decides
 //! what a message means, when the attempt ends or what its outcome is; the session never
 //! touches a byte.
 //!
 //! Adding a transport: implement [`Transport`] in its own file (see each method's contract),
 //! give it a [`super::target::Target`] variant whose `attempt` calls [`play`], and name it in
 //! `Target::describe`, `secrets`, `with_open_timeout` and `transport`. Nothing here changes.
+
+pub mod handshake;
+pub mod initialize;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -19,7 +22,7 @@ use std::time::{Duration, SystemTime};
 use serde_json::Value;
 use tokio::time::Instant;
 
-use super::handshake::{self, Answer, PingAction, Pinger};
+use self::handshake::{Answer, PingAction, Pinger};
 use super::model::{
     AttemptOptions, AttemptReport, LaunchError, Misbehaviour, PingOptions, ProcessFacts, Progress,
     Protocol, ServerInfo, StderrTail, StdoutNoise, Stopped,
@@ -210,6 +213,8 @@ struct Connected {
     opening: Option<OpeningDriver>,
     /// Messages waiting to be sent (the opening's requests, replies to the server).
     outbox: Vec<Value>,
+    /// Whether the completed tool list has been told ([`Progress::ToolsListed`]).
+    tools_told: bool,
 }
 
 impl Connected {
@@ -354,7 +359,7 @@ impl Session<'_> {
         }
         match self.handshake(t, progress).await {
             Some(end) => end,
-            None => self.watch(t).await,
+            None => self.watch(t, progress).await,
         }
     }
 
@@ -515,6 +520,7 @@ impl Session<'_> {
             pinger: ping.map(|p| Pinger::new(self.protocol, p.every, p.timeout, now)),
             opening,
             outbox,
+            tools_told: false,
         });
         match ending {
             // The process ended while its answer was still being read: read the rest.
@@ -524,7 +530,11 @@ impl Session<'_> {
     }
 
     /// Watch the connection until it ends or observation stops.
-    async fn watch<T: Transport>(&mut self, t: &mut T) -> End {
+    async fn watch<T: Transport>(
+        &mut self,
+        t: &mut T,
+        progress: &mut (dyn FnMut(Progress) + Send),
+    ) -> End {
         let Some(watch_end) = self.connected.as_ref().map(|c| c.at + self.opts.watch) else {
             return End::new(Instant::now(), None, Closing::Polite);
         };
@@ -570,6 +580,21 @@ impl Session<'_> {
             if let Some(end) = end {
                 return end;
             }
+            self.tell_tools(progress);
+        }
+    }
+
+    /// Tell the tool list once it is complete (once per connection).
+    fn tell_tools(&mut self, progress: &mut (dyn FnMut(Progress) + Send)) {
+        let Some(c) = self.connected.as_mut() else {
+            return;
+        };
+        if c.tools_told {
+            return;
+        }
+        if let Some((count, digest)) = c.opening.as_ref().and_then(OpeningDriver::listed_tools) {
+            c.tools_told = true;
+            progress(Progress::ToolsListed { count, digest });
         }
     }
 

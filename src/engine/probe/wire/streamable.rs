@@ -27,14 +27,14 @@ use tokio::task::JoinSet;
 use tokio::time::Instant;
 
 use super::dial::seconds;
-use super::handshake::{self, Answer, Incoming};
 use super::http::{HttpTarget, DEFAULT_RECHECK_EVERY, DEFAULT_RECHECK_TIMEOUT};
 use super::http_client::{self, Reply, SESSION_HEADER, VERSION_HEADER};
-use super::initialize::{self, STREAMABLE_VERSIONS};
-use super::model::{PingOptions, Protocol};
-use super::session::{Closing, Gone, Received, Remains, Sent, Transport};
-use super::stop::StopSignal;
 use crate::engine::policy::Ended;
+use crate::engine::probe::model::{PingOptions, Protocol};
+use crate::engine::probe::session::handshake::{self, Answer, Incoming};
+use crate::engine::probe::session::initialize::{self, STREAMABLE_VERSIONS};
+use crate::engine::probe::session::{Closing, Gone, Received, Remains, Sent, Transport};
+use crate::engine::probe::stop::StopSignal;
 use crate::engine::redact::Redactor;
 
 /// The era's name in reports.
@@ -120,7 +120,7 @@ impl Transport for StreamableTransport {
         self.redactor.clone()
     }
 
-    fn launch(&mut self) -> Result<Option<u32>, super::model::LaunchError> {
+    fn launch(&mut self) -> Result<Option<u32>, crate::engine::probe::model::LaunchError> {
         Ok(None)
     }
 

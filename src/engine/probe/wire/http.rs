@@ -53,13 +53,13 @@ use url::Url;
 
 use super::dial::{self, seconds};
 use super::endpoint::{self, redactor_with, url_secrets};
-use super::handshake::{self, Answer, Incoming};
-use super::model::{
+use crate::engine::policy::Ended;
+use crate::engine::probe::model::{
     AttemptOptions, AttemptReport, LaunchError, PingOptions, Progress, Protocol, ServerInfo,
 };
-use super::session::{self, Closing, Received, Remains, Sent, Transport};
-use super::stop::StopSignal;
-use crate::engine::policy::Ended;
+use crate::engine::probe::session::handshake::{self, Answer, Incoming};
+use crate::engine::probe::session::{self, Closing, Received, Remains, Sent, Transport};
+use crate::engine::probe::stop::StopSignal;
 use crate::engine::redact::Redactor;
 
 /// The dial's deadline inside a discover request (the WebSocket open deadline's counterpart).

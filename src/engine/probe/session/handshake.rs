@@ -7,9 +7,9 @@ use std::time::Duration;
 use serde_json::{json, Map, Value};
 use tokio::time::Instant;
 
-use super::bounded_json;
-use super::model::{Family, Protocol, ServerInfo};
 use crate::engine::folded::short_text;
+use crate::engine::probe::model::{Family, Protocol, ServerInfo};
+use crate::engine::probe::read::bounded_json;
 use crate::engine::redact::Redactor;
 
 /// The only version the legacy engine accepts.

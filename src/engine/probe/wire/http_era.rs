@@ -11,12 +11,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::endpoint::redactor_with;
-use super::handshake::{MODERN_VERSION, VERSION_REFUSED};
 use super::http::{self, DiscoverResult, Era, HttpTarget};
 use super::legacy_sse::{self, SseTransport};
-use super::model::{AttemptOptions, AttemptReport, LaunchError, Progress, Protocol};
-use super::session;
 use super::streamable::StreamableTransport;
+use crate::engine::probe::model::{AttemptOptions, AttemptReport, LaunchError, Progress, Protocol};
+use crate::engine::probe::session;
+use crate::engine::probe::session::handshake::{MODERN_VERSION, VERSION_REFUSED};
 use crate::engine::redact::Redactor;
 
 /// How long the GET that looks for a legacy event stream may take.

@@ -4,16 +4,20 @@
 //! and sleeps. Generic over [`Connector`], so tests drive it with a scripted transport on
 //! tokio's paused clock.
 
+pub mod events;
+pub mod run_record;
+pub mod verdict;
+
 use std::time::{Duration, SystemTime};
 
 use tokio::time::Instant;
 
-use super::events::Event;
+use self::events::Event;
 use super::model::{AttemptOptions, AttemptReport, LaunchError, Progress, Stopped};
 use super::stop::StopLevel;
 use super::target::Connector;
 
-pub use super::run_record::{Finish, Folded, Launch, Planned, ProbeRun, KEEP_FIRST, KEEP_LAST};
+pub use self::run_record::{Finish, Folded, Launch, Planned, ProbeRun, KEEP_FIRST, KEEP_LAST};
 use crate::engine::policy::{Counted, Decision, Ended, Failure, Next, Outcome, Policy, Tracker};
 
 /// What to run.
@@ -212,6 +216,12 @@ async fn launch_once<C: Connector>(
                 at_ms,
                 handshake_ms: at_ms - launched_at_ms,
                 server,
+            }),
+            Progress::ToolsListed { count, digest } => sink(&Event::ToolsListed {
+                launch: number,
+                attempt,
+                count,
+                digest,
             }),
         };
         connector.attempt(attempt_opts, &mut progress).await?

@@ -15,14 +15,14 @@ use tokio::time::Instant;
 use url::Url;
 
 use super::dial::seconds;
-use super::handshake::{self, Answer, Incoming};
 use super::http::HttpTarget;
 use super::http_client::{self, EventBody, HttpError};
-use super::initialize::{self, SSE_VERSION};
-use super::model::Protocol;
-use super::session::{Closing, Gone, Received, Remains, Sent, Transport};
-use super::stop::StopSignal;
 use crate::engine::policy::Ended;
+use crate::engine::probe::model::Protocol;
+use crate::engine::probe::session::handshake::{self, Answer, Incoming};
+use crate::engine::probe::session::initialize::{self, SSE_VERSION};
+use crate::engine::probe::session::{Closing, Gone, Received, Remains, Sent, Transport};
+use crate::engine::probe::stop::StopSignal;
 use crate::engine::redact::Redactor;
 
 /// The era's name in reports.
@@ -125,7 +125,7 @@ impl Transport for SseTransport {
         self.redactor.clone()
     }
 
-    fn launch(&mut self) -> Result<Option<u32>, super::model::LaunchError> {
+    fn launch(&mut self) -> Result<Option<u32>, crate::engine::probe::model::LaunchError> {
         Ok(None)
     }
 

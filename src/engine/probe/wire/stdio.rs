@@ -14,23 +14,23 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-use super::handshake::{self, Answer, Incoming};
 use super::http_mode;
-use super::initialize;
-use super::limits;
-use super::lines::{LineReader, Tail};
-use super::long_message;
-use super::memory;
-use super::model::{
+use super::stdio_spawn::launch_error;
+use crate::engine::diagnosis::table::is_notable;
+use crate::engine::policy::Ended;
+use crate::engine::probe::model::{
     AttemptOptions, AttemptReport, LaunchError, Misbehaviour, ProcessFacts, Progress, Protocol,
     StderrTail, StdoutNoise, Stopped,
 };
-use super::session::{self, Closing, Gone, Received, Remains, Sent, Transport};
-use super::stdio_spawn::launch_error;
-use super::stop::{StopLevel, StopSignal};
-use super::tree_watch::TreeWatch;
-use crate::engine::diagnosis::table::is_notable;
-use crate::engine::policy::Ended;
+use crate::engine::probe::read::lines::{LineReader, Tail};
+use crate::engine::probe::read::long_message;
+use crate::engine::probe::session::handshake::{self, Answer, Incoming};
+use crate::engine::probe::session::initialize;
+use crate::engine::probe::session::{self, Closing, Gone, Received, Remains, Sent, Transport};
+use crate::engine::probe::stop::{StopLevel, StopSignal};
+use crate::engine::probe::watch::limits;
+use crate::engine::probe::watch::memory;
+use crate::engine::probe::watch::tree_watch::TreeWatch;
 use crate::engine::process::{self, GroupChild, StopResult};
 use crate::engine::redact::Redactor;
 

@@ -45,14 +45,14 @@ use url::Url;
 
 use super::dial::{self, seconds, Stream};
 use super::endpoint::{self, redactor_with, url_secrets};
-use super::handshake::{self, Incoming};
-use super::model::{
-    AttemptOptions, AttemptReport, LaunchError, Misbehaviour, Progress, StdoutNoise, Stopped,
-};
-use super::session::{self, Closing, Gone, Received, Remains, Sent, Transport};
-use super::stop::{StopLevel, StopSignal};
 use super::ws_tail::FrameWatch;
 use crate::engine::policy::Ended;
+use crate::engine::probe::model::{
+    AttemptOptions, AttemptReport, LaunchError, Misbehaviour, Progress, StdoutNoise, Stopped,
+};
+use crate::engine::probe::session::handshake::{self, Incoming};
+use crate::engine::probe::session::{self, Closing, Gone, Received, Remains, Sent, Transport};
+use crate::engine::probe::stop::{StopLevel, StopSignal};
 use crate::engine::redact::Redactor;
 
 /// The host's deadline for opening a WebSocket (dial, TLS and upgrade).

@@ -1,0 +1,7 @@
+//! What a launched server's process shows while it runs (Linux `/proc`; elsewhere nothing):
+//! [`limits`] it runs under, [`memory`] it holds, and what its process tree does
+//! ([`tree_watch`]).
+
+pub mod limits;
+pub mod memory;
+pub mod tree_watch;
