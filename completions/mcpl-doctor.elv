@@ -94,6 +94,7 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand --url 'A server to dial instead of launching one: ws:// or wss:// (legacy MCPL over WebSocket), http:// or https:// (modern MCP over HTTP)'
             cand --transport 'With an http(s):// URL, the HTTP transport to speak instead of detecting it: `streamable-http` (MCP 2025-03-26 to 2025-11-25), `sse` (the 2024-11-05 HTTP+SSE transport) or `stateless` (MCP 2026-07-28)'
             cand --token 'The token the host sends with --url: WebSocket `?token=...`, HTTP `Authorization: Bearer`. Never shown in any output'
+            cand --header 'An HTTP header sent on every request with an http(s):// --url, `Name: value` (repeatable); `@FILE` reads `Name: value` lines from a file, keeping the value out of the shell''s history. Values are never shown in any output'
             cand --open-timeout 'How long opening a connection may take: dial, TLS and WebSocket upgrade (WebSocket), the dial of each request (HTTP)'
             cand -c 'A host configuration file to take server entries from (with --server or --all); `-` reads standard input'
             cand --config 'A host configuration file to take server entries from (with --server or --all); `-` reads standard input'

@@ -140,6 +140,7 @@ complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l transp
 sse\t''
 stateless\t''"
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l token -d 'The token the host sends with --url: WebSocket `?token=...`, HTTP `Authorization: Bearer`. Never shown in any output' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l header -d 'An HTTP header sent on every request with an http(s):// --url, `Name: value` (repeatable); `@FILE` reads `Name: value` lines from a file, keeping the value out of the shell\'s history. Values are never shown in any output' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l open-timeout -d 'How long opening a connection may take: dial, TLS and WebSocket upgrade (WebSocket), the dial of each request (HTTP)' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -s c -l config -d 'A host configuration file to take server entries from (with --server or --all); `-` reads standard input' -r -F
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -s s -l server -d 'An entry of --config: its id, or where it is when two share an id (`prod/files` for the entry under `hosts.prod`, or its JSON path `$.hosts.prod.mcplServers.files`). Repeat it to probe several entries at once' -r

@@ -62,7 +62,7 @@ pub enum Command {
     /// Launch a real server (or dial its ws:// or http:// URL; or every server of a
     /// configuration at once), speak the host's handshake, measure each connection, relaunch it
     /// under the host's rule, and give a verdict.
-    Probe(probe::ProbeArgs),
+    Probe(Box<probe::ProbeArgs>),
     /// Supervise every server of a configuration continuously as its host would (relaunching
     /// under the host's rule) and serve what it sees to Prometheus: /metrics, /probe,
     /// /healthz and a status page.
@@ -126,7 +126,7 @@ where
     let ran = match cli.command {
         Command::Simulate(args) => simulate::run(args, cli.color),
         Command::CheckConfig(args) => check_config::run(args, cli.color),
-        Command::Probe(args) => probe::run(args, cli.color),
+        Command::Probe(args) => probe::run(*args, cli.color),
         Command::Serve(args) => serve::run(args),
         Command::Schema(args) => schema::run(args),
         Command::Completions(args) => completions::run(args),

@@ -9,13 +9,13 @@ use std::process::{Child, Command, Stdio};
 use crate::support::{assert_valid, bin, fixture, json, launches, stderr};
 
 /// A fixture server; it exits when its stdin closes (dropped with the guard) or after 60 s.
-struct EraServer {
+pub(crate) struct EraServer {
     child: Child,
     port: u16,
 }
 
 impl EraServer {
-    fn start(args: &[&str]) -> EraServer {
+    pub(crate) fn start(args: &[&str]) -> EraServer {
         EraServer::start_logging(args, Stdio::inherit())
     }
 
@@ -41,7 +41,7 @@ impl EraServer {
         EraServer { child, port }
     }
 
-    fn url(&self, path: &str) -> String {
+    pub(crate) fn url(&self, path: &str) -> String {
         format!("http://127.0.0.1:{}{path}", self.port)
     }
 }

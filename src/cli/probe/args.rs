@@ -54,6 +54,12 @@ pub struct ProbeArgs {
     #[arg(long, value_name = "TOKEN", requires = "url", conflicts_with_all = ["command", "config"])]
     pub token: Option<String>,
 
+    /// An HTTP header sent on every request with an http(s):// --url, `Name: value`
+    /// (repeatable); `@FILE` reads `Name: value` lines from a file, keeping the value out of the
+    /// shell's history. Values are never shown in any output.
+    #[arg(long = "header", value_name = "HEADER", requires = "url", conflicts_with_all = ["command", "config"])]
+    pub headers: Vec<String>,
+
     /// How long opening a connection may take: dial, TLS and WebSocket upgrade (WebSocket),
     /// the dial of each request (HTTP).
     #[arg(long, value_name = "DUR", default_value = "15s", value_parser = parse_positive)]

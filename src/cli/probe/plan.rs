@@ -69,8 +69,21 @@ pub(crate) fn resolve(args: &ProbeArgs) -> anyhow::Result<Resolved> {
         if let Some(t) = &args.token {
             redactor.add(t.clone());
         }
+        let headers = header_args(&args.headers)?;
+        for (name, value) in &headers {
+            for s in probe::wire::endpoint::header_secrets(name, value) {
+                redactor.add(s);
+            }
+        }
         let (target, protocol) = probe::wire::urls::target_for_url(url, args.token.clone())
             .map_err(|e| Failure::new(e.to_string()))?;
+        let target = match target {
+            Target::Http(t) => Target::Http(t.with_headers(headers)),
+            _ if !headers.is_empty() => {
+                return fail("--header is sent only to an http:// or https:// --url");
+            }
+            t => t,
+        };
         let target = plan.opened(target, &mut redactor);
         return runnable(&plan, target, protocol, redactor);
     }
@@ -98,6 +111,40 @@ pub(crate) fn resolve(args: &ProbeArgs) -> anyhow::Result<Resolved> {
         r.target = plan.opened(r.target, &mut r.redactor);
         r
     })
+}
+
+/// The `--header` values as `(name, value)` pairs: `Name: value`, or `@FILE` whose non-blank
+/// lines are each one (`#` lines skipped). A malformed one is a usage error that shows the
+/// name only.
+fn header_args(args: &[String]) -> anyhow::Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    for a in args {
+        let (lines, from): (Vec<String>, Option<&str>) = match a.strip_prefix('@') {
+            Some(path) => match std::fs::read_to_string(path) {
+                Ok(text) => (text.lines().map(str::to_string).collect(), Some(path)),
+                Err(e) => return fail(format!("--header @{path}: cannot read it ({e})")),
+            },
+            None => (vec![a.clone()], None),
+        };
+        for line in lines {
+            let line = line.trim();
+            if from.is_some() && (line.is_empty() || line.starts_with('#')) {
+                continue;
+            }
+            match probe::wire::endpoint::parse_header(line) {
+                Some(pair) => out.push(pair),
+                None => {
+                    let name: String = line.chars().take_while(|c| *c != ':').take(40).collect();
+                    return fail(format!(
+                        "--header{}: `{}` is not `Name: value` (a name of letters, digits and                          `-`, then `:`)",
+                        from.map(|p| format!(" @{p}")).unwrap_or_default(),
+                        if line.contains(':') { name } else { "...".into() }
+                    ));
+                }
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// `target` under the command line's timings, unless the host refuses them at start.

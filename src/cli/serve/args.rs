@@ -147,6 +147,7 @@ impl ServeArgs {
             url: self.url.clone(),
             transport: self.transport.clone(),
             token: self.token.clone(),
+            headers: Vec::new(),
             open_timeout: self.open_timeout,
             config: self.config.clone(),
             server: self.server.clone(),

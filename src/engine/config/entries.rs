@@ -19,15 +19,18 @@ use super::values::{js_of, text_of, truthy, Js};
 use super::vars::{expand, reference_only, Scope};
 use super::walk::{load, RawEntry};
 
-/// The value nodes of an entry's secrets: `token`, `access` and every env value.
+/// The value nodes of an entry's secrets: `token`, `access`, every env value and every
+/// header value.
 fn secret_nodes(doc: &Doc<'_>, entry: &RawEntry<'_>) -> Vec<u32> {
     let mut ids: Vec<u32> = ["token", "access"]
         .into_iter()
         .filter_map(|name| entry.get_set(doc, name))
         .collect();
-    if let Some(env_id) = entry.get_set(doc, "env") {
-        if doc.kind(env_id) == Kind::Object {
-            ids.extend(doc.children(env_id));
+    for table in ["env", "headers"] {
+        if let Some(id) = entry.get_set(doc, table) {
+            if doc.kind(id) == Kind::Object {
+                ids.extend(doc.children(id));
+            }
         }
     }
     ids
@@ -155,6 +158,7 @@ fn server_entry(
         missing_inputs,
         inherit_env,
         token,
+        headers: headers_of(doc, e, scope),
         reconnect,
         timings,
         request_timeout_ms,
@@ -277,6 +281,29 @@ fn env_of(
         }
     }
     (pairs, unset, secrets)
+}
+
+/// The entry's `headers`, where the host reads them: each string member, expanded as the host
+/// does (an unset variable as the host leaves it); other values are not sent.
+fn headers_of(doc: &Doc<'_>, e: &RawEntry<'_>, scope: &Scope<'_>) -> Vec<(String, String)> {
+    if !scope.host.extra_fields().contains(&"headers") {
+        return Vec::new();
+    }
+    let Some(id) = e
+        .get_set(doc, "headers")
+        .filter(|&id| doc.kind(id) == Kind::Object)
+    else {
+        return Vec::new();
+    };
+    let (members, _) = live_members(doc, id);
+    let mut out: Vec<(String, String)> = Vec::new();
+    for (k, v) in members {
+        if let Some(value) = text_of(doc, v, e, scope) {
+            out.retain(|(n, _)| !n.eq_ignore_ascii_case(&k));
+            out.push((k.into_owned(), value.into_owned()));
+        }
+    }
+    out
 }
 
 /// The folder the host launches the server in: its `cwd` where the host reads one, else the

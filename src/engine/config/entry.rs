@@ -121,6 +121,9 @@ pub struct ServerEntry {
     pub inherit_env: bool,
     /// `token`: WebSocket `?token=`, HTTP `Authorization: Bearer`. Secret: never print.
     pub token: Option<String>,
+    /// `headers` where the host reads them (remote entries), values expanded as the host
+    /// does. Secret values: never print.
+    pub headers: Vec<(String, String)>,
     /// `reconnect` as this entry's engine reads it (legacy: any truthy value; modern: exactly
     /// `true`).
     pub reconnect: bool,
@@ -156,6 +159,14 @@ impl std::fmt::Debug for ServerEntry {
             .field("missing_inputs", &self.missing_inputs)
             .field("inherit_env", &self.inherit_env)
             .field("token", &self.token.as_ref().map(|_| "[redacted]"))
+            .field(
+                "headers (names only)",
+                &self
+                    .headers
+                    .iter()
+                    .map(|(k, _)| k.as_str())
+                    .collect::<Vec<_>>(),
+            )
             .field("reconnect", &self.reconnect)
             .field("timings", &self.timings)
             .field("request_timeout_ms", &self.request_timeout_ms)

@@ -286,6 +286,11 @@ pub fn plan_entry(entry: &ServerEntry, report: &Report, opts: &PlanOptions) -> E
     if let Some(t) = &entry.token {
         redactor.add(t.clone());
     }
+    for (name, value) in &entry.headers {
+        for s in probe::wire::endpoint::header_secrets(name, value) {
+            redactor.add(s);
+        }
+    }
     for v in &entry.substituted {
         redactor.add_found(v.clone());
     }
@@ -465,8 +470,13 @@ fn bound_target(entry: &ServerEntry) -> Result<(Target, Protocol), Unbound> {
             };
             let (target, protocol) = probe::wire::urls::target_for_url(url, entry.token.clone())?;
             let target = match target {
-                Target::Http(t) if binding.sse => {
-                    Target::Http(t.with_era(probe::wire::http::Era::Sse))
+                Target::Http(t) => {
+                    let t = t.with_headers(entry.headers.clone());
+                    Target::Http(if binding.sse {
+                        t.with_era(probe::wire::http::Era::Sse)
+                    } else {
+                        t
+                    })
                 }
                 t => t,
             };

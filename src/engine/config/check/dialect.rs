@@ -208,9 +208,48 @@ fn known(
     }
 }
 
-/// A token-looking value, or a URL with a password, written in `env` or `args`.
+/// A header value written into the file as a credential: a secret-named header
+/// (`Authorization`, `X-Api-Key`, `*Token*`, `Cookie`) or a `Bearer`/`Basic` value with no
+/// `${...}` reference in it.
+fn literal_header(name: &str, value: &str) -> bool {
+    if value.trim().is_empty() || value.contains("${") {
+        return false;
+    }
+    let scheme = value.split_once(' ').is_some_and(|(s, rest)| {
+        ["bearer", "basic", "token"].contains(&s.to_ascii_lowercase().as_str())
+            && !rest.trim().is_empty()
+    });
+    scheme || crate::engine::redact::is_secret_name(name)
+}
+
+/// A token-looking value, or a URL with a password, written in `env` or `args`; a credential
+/// written in `headers`.
 fn literal_secrets(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, out: &mut Vec<Draft>) {
     let doc = ctx.doc;
+    if let Some(table) = e
+        .get_set(doc, "headers")
+        .filter(|&t| doc.kind(t) == Kind::Object)
+    {
+        for id in doc.children(table) {
+            let (Some(text), Some(name)) = (doc.string(id), doc.key(id)) else {
+                continue;
+            };
+            if literal_header(&name, &text) {
+                out.push(at(
+                    doc,
+                    e,
+                    id,
+                    Code::LiteralSecret,
+                    "headers",
+                    format!(
+                        "`headers.{}` holds a credential written into the file: whoever reads                          the file (or its history) has it; write a variable the host expands                          instead (`{}`)",
+                        short(&name),
+                        header_form(ctx.scope.host)
+                    ),
+                ));
+            }
+        }
+    }
     for field in ["env", "args"] {
         let Some(table) = e.get_set(doc, field) else {
             continue;
@@ -246,6 +285,17 @@ fn literal_secrets(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, out: &mut Vec<Draft>) {
                 ),
             ));
         }
+    }
+}
+
+/// How this host's `headers` take a variable, for the fix.
+fn header_form(host: Host) -> &'static str {
+    if host.expands(VarForm::Input) {
+        "\"Bearer ${input:api-token}\""
+    } else if host.expands(VarForm::Env) {
+        "\"Bearer ${env:API_TOKEN}\""
+    } else {
+        "\"Bearer ${API_TOKEN}\""
     }
 }
 

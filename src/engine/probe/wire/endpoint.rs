@@ -197,6 +197,45 @@ pub fn url_secrets(url: &Url, token: Option<&str>) -> Vec<String> {
     out
 }
 
+/// The secrets one configured header carries: its whole value (every header value is treated
+/// as a secret, whatever its name), and the credential after an auth scheme (`Bearer TOKEN`,
+/// `Basic ...`) and whatever [`crate::engine::redact::secrets_in_text`] finds in `Name: value`.
+pub fn header_secrets(name: &str, value: &str) -> Vec<String> {
+    let value = value.trim();
+    let mut out = Vec::new();
+    if value.is_empty() {
+        return out;
+    }
+    out.push(value.to_string());
+    if let Some((scheme, rest)) = value.split_once(' ') {
+        let rest = rest.trim();
+        if scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-')
+            && !rest.is_empty()
+        {
+            out.push(rest.to_string());
+        }
+    }
+    out.extend(crate::engine::redact::secrets_in_text(&format!(
+        "{name}: {value}"
+    )));
+    out.dedup();
+    out
+}
+
+/// `Name: value` (as curl, mcp-remote and supergateway take a header) as its name and value
+/// trimmed; `None` when the name is empty or not an HTTP token.
+pub fn parse_header(text: &str) -> Option<(String, String)> {
+    let (name, value) = text.split_once(':')?;
+    let name = name.trim();
+    let token = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
+    if name.is_empty() || !name.chars().all(token) {
+        return None;
+    }
+    Some((name.to_string(), value.trim().to_string()))
+}
+
 /// The run's redactor plus a target's own secrets.
 pub fn redactor_with(base: &Redactor, secrets: Vec<String>) -> Redactor {
     let mut r = base.clone();

@@ -53,6 +53,7 @@ use url::Url;
 
 use super::dial::{self, seconds};
 use super::endpoint::{self, redactor_with, url_secrets};
+use super::http_client::{self, Auth};
 use crate::engine::policy::Ended;
 use crate::engine::probe::model::{
     AttemptOptions, AttemptReport, LaunchError, PingOptions, Progress, Protocol, ServerInfo,
@@ -109,6 +110,9 @@ impl Era {
 pub struct HttpTarget {
     url: Url,
     token: Option<String>,
+    /// The entry's `headers` (or `--header`), expanded as the host does, sent on every
+    /// request. Their values are secrets.
+    headers: Vec<(String, String)>,
     /// The dial's deadline (default [`DEFAULT_OPEN_TIMEOUT`]).
     pub open_timeout: Duration,
     /// The era, once detected or forced.
@@ -123,6 +127,7 @@ impl HttpTarget {
         Ok(HttpTarget {
             url: parsed,
             token: token.filter(|t| !t.is_empty()),
+            headers: Vec::new(),
             open_timeout: DEFAULT_OPEN_TIMEOUT,
             era: None,
         })
@@ -145,6 +150,26 @@ impl HttpTarget {
         self.token.as_deref()
     }
 
+    /// The same target sending `headers` on every request (after the token's
+    /// `Authorization`, which a header of that name replaces).
+    pub fn with_headers(mut self, headers: Vec<(String, String)>) -> HttpTarget {
+        self.headers = headers;
+        self
+    }
+
+    /// The headers sent on every request (never show their values).
+    pub fn headers(&self) -> &[(String, String)] {
+        &self.headers
+    }
+
+    /// What every request carries to authenticate: the token and the headers.
+    pub fn auth(&self) -> Auth<'_> {
+        Auth {
+            token: self.token.as_deref(),
+            headers: &self.headers,
+        }
+    }
+
     /// The URL as configured (never show it: show [`Self::describe`]).
     pub fn url(&self) -> &Url {
         &self.url
@@ -157,7 +182,11 @@ impl HttpTarget {
 
     /// Every secret this target carries, for the run's [`Redactor`].
     pub fn secrets(&self) -> Vec<String> {
-        url_secrets(&self.url, self.token.as_deref())
+        let mut out = url_secrets(&self.url, self.token.as_deref());
+        for (name, value) in &self.headers {
+            out.extend(endpoint::header_secrets(name, value));
+        }
+        out
     }
 }
 
@@ -396,6 +425,8 @@ enum RequestError {
     NoHost,
     #[error("the token cannot be sent in an HTTP header")]
     Token,
+    #[error("{0}")]
+    Header(http_client::HttpError),
     #[error("bad URL: the path cannot be sent")]
     Path,
 }
@@ -425,13 +456,21 @@ fn build_request(
         .header(ACCEPT, "application/json, text/event-stream")
         .header(PROTOCOL_HEADER, handshake::MODERN_VERSION)
         .header(METHOD_HEADER, method);
-    if let Some(token) = &target.token {
+    if let Some(token) = target
+        .token
+        .as_deref()
+        .filter(|_| !target.auth().has(AUTHORIZATION))
+    {
         let value =
             HeaderValue::from_str(&format!("Bearer {token}")).map_err(|_| RequestError::Token)?;
         let mut value = value;
         value.set_sensitive(true);
         builder = builder.header(AUTHORIZATION, value);
     }
+    builder = target
+        .auth()
+        .add_headers(builder)
+        .map_err(RequestError::Header)?;
     builder
         .body(Full::new(Bytes::from(body)))
         .map_err(|_| RequestError::Path)

@@ -44,6 +44,10 @@ pub enum HttpError {
     /// The token holds a character no header may carry.
     #[error("the token cannot be sent in an HTTP header")]
     Token,
+    /// A configured header has a name or value no HTTP request may carry (its value never
+    /// shown).
+    #[error("the header `{0}` cannot be sent: its name or value holds a character HTTP forbids")]
+    Header(String),
     /// The request could not be built.
     #[error("bad URL or header: the request cannot be sent")]
     Request,
@@ -182,12 +186,80 @@ impl EventBody {
     }
 }
 
-/// One request: `method` to `url` with `headers` (and `Authorization: Bearer token`), over a
+/// Headers the transport itself sets: a configured header of one of these names is not sent
+/// (the protocol's own value is).
+const OWN_HEADERS: &[&str] = &[
+    "host",
+    "content-type",
+    "content-length",
+    "accept",
+    "transfer-encoding",
+    "connection",
+    SESSION_HEADER_LOWER,
+    VERSION_HEADER_LOWER,
+    "mcp-method",
+    "last-event-id",
+];
+const SESSION_HEADER_LOWER: &str = "mcp-session-id";
+const VERSION_HEADER_LOWER: &str = "mcp-protocol-version";
+
+/// What every request of a target carries to authenticate: the bearer token (`Authorization:
+/// Bearer`) and the entry's headers as the host sends them. Never shown.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Auth<'a> {
+    pub token: Option<&'a str>,
+    pub headers: &'a [(String, String)],
+}
+
+impl Auth<'_> {
+    /// Whether a configured header has this name (any case).
+    pub fn has(&self, name: impl AsRef<str>) -> bool {
+        self.headers
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case(name.as_ref()))
+    }
+
+    /// The names of the configured headers that are sent, and whether a token is.
+    pub fn sent_names(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .headers
+            .iter()
+            .filter(|(n, _)| !OWN_HEADERS.contains(&n.to_ascii_lowercase().as_str()))
+            .map(|(n, _)| n.clone())
+            .collect();
+        if self.token.is_some() && !self.has("authorization") {
+            out.push("Authorization".into());
+        }
+        out
+    }
+
+    /// `builder` with the token and the configured headers (marked sensitive), a header named
+    /// `Authorization` replacing the token's.
+    pub fn add_headers(
+        &self,
+        mut builder: hyper::http::request::Builder,
+    ) -> Result<hyper::http::request::Builder, HttpError> {
+        for (name, value) in self.headers {
+            if OWN_HEADERS.contains(&name.to_ascii_lowercase().as_str()) {
+                continue;
+            }
+            let header_name = hyper::header::HeaderName::from_bytes(name.as_bytes())
+                .map_err(|_| HttpError::Header(name.clone()))?;
+            let mut v =
+                HeaderValue::from_str(value).map_err(|_| HttpError::Header(name.clone()))?;
+            v.set_sensitive(true);
+            builder = builder.header(header_name, v);
+        }
+        Ok(builder)
+    }
+}
+
+/// One request: `method` to `url` with `headers` (and `auth`'s token and headers), over a
 /// new connection dialled within `open_timeout`. The failure in plain words (not yet
 /// redacted), starting with `what`.
 pub async fn send(
     url: &Url,
-    token: Option<&str>,
+    auth: Auth<'_>,
     open_timeout: Duration,
     method: Method,
     headers: &[(&str, String)],
@@ -222,12 +294,13 @@ pub async fn send(
     for (name, value) in headers {
         builder = builder.header(*name, value.as_str());
     }
-    if let Some(token) = token {
+    if let Some(token) = auth.token.filter(|_| !auth.has(AUTHORIZATION)) {
         let mut value =
             HeaderValue::from_str(&format!("Bearer {token}")).map_err(|_| HttpError::Token)?;
         value.set_sensitive(true);
         builder = builder.header(AUTHORIZATION, value);
     }
+    builder = auth.add_headers(builder)?;
     let bytes = body.map(|b| Bytes::from(b.to_string())).unwrap_or_default();
     let request = builder
         .body(Full::new(bytes))

@@ -84,7 +84,7 @@ pub async fn open_stream(target: &HttpTarget) -> Result<EventBody, OpenError> {
     let headers = [(ACCEPT.as_str(), "text/event-stream".to_string())];
     let reply = http_client::send(
         target.url(),
-        target.token(),
+        target.auth(),
         target.open_timeout,
         Method::GET,
         &headers,
@@ -175,7 +175,7 @@ impl Transport for SseTransport {
                 .unwrap_or("a reply");
             let why = match http_client::send(
                 &endpoint,
-                target.token(),
+                target.auth(),
                 target.open_timeout,
                 Method::POST,
                 &http_client::post_headers(),

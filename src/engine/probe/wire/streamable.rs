@@ -203,7 +203,7 @@ impl Transport for StreamableTransport {
                 DELETE_TIMEOUT,
                 http_client::send(
                     t.url(),
-                    t.token(),
+                    t.auth(),
                     t.open_timeout.min(DELETE_TIMEOUT),
                     Method::DELETE,
                     &headers,
@@ -256,7 +256,7 @@ async fn listen(
         }
         let reply = http_client::send(
             target.url(),
-            target.token(),
+            target.auth(),
             target.open_timeout,
             Method::GET,
             &headers,
@@ -356,7 +356,7 @@ async fn post(
     };
     let reply = match http_client::send(
         target.url(),
-        target.token(),
+        target.auth(),
         target.open_timeout,
         Method::POST,
         &headers,

