@@ -20,6 +20,7 @@ mod hostile_named;
 mod hostile_proc;
 mod hostile_records;
 mod hostile_secrets;
+mod hostile_shapes;
 mod monitoring;
 mod opening;
 mod packaging;
