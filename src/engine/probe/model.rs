@@ -262,6 +262,9 @@ pub struct AttemptReport {
     pub escaped: usize,
     /// Floods and a server that does not read (findings).
     pub misbehaviour: Misbehaviour,
+    /// A remote server that could not be reached: what the probe's look found, rung by rung
+    /// (`None`: not a URL, or it connected).
+    pub remote: Option<super::wire::rungs::RemoteFacts>,
 }
 
 /// What the probe saw of a launched process, besides its messages: how it ended on its own and

@@ -621,6 +621,7 @@ mod tests {
                     stdout: Default::default(),
                     process: None,
                     misbehaviour: Default::default(),
+                    remote: None,
                     opening: None,
                     escaped: 0,
                 };
