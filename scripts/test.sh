@@ -16,6 +16,14 @@ if ! command -v promtool >/dev/null 2>&1 || ! command -v prometheus >/dev/null 2
     echo "error: serve's monitoring tests need prometheus and promtool on PATH (Debian: apt-get install prometheus)" >&2
     exit 2
 fi
+# The bridge test (tests/cli/remote_bridges.rs) runs the real mcp-remote, pinned, installed
+# once into target/test-tools.
+if [ ! -x target/test-tools/node_modules/.bin/mcp-remote ]; then
+    if ! npm install --no-audit --no-fund --silent --prefix target/test-tools mcp-remote@0.15.1 >/dev/null; then
+        echo "error: could not install mcp-remote@0.15.1 (npm) for the bridge test" >&2
+        exit 2
+    fi
+fi
 # --lib --bins --tests: unit tests, then the integration-test binary last (no doc tests: the
 # crate has none, and benches run with `cargo bench`).
 cargo test --locked --lib --bins --tests "$@"

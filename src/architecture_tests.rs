@@ -536,6 +536,52 @@ fn no_cycle_between_source_files() {
     );
 }
 
+/// The room a module is in: everything under `src/engine/probe/` is `engine::probe`, a shared
+/// leaf (`engine::redact`) is a room of its own; likewise under `render/` and `cli/`.
+fn room_of(module: &[String]) -> Vec<String> {
+    let depth = match module.first().map(String::as_str) {
+        Some("engine" | "render" | "cli") => 2,
+        _ => 1,
+    };
+    module[..module.len().min(depth)].to_vec()
+}
+
+/// The house seen room by room: an edge wherever a file of one room names a file of another.
+fn rooms(house: &House) -> House {
+    let mut files = BTreeMap::new();
+    let mut edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
+    for (module, path) in &house.files {
+        files.insert(room_of(module), path.clone());
+    }
+    for (from, tos) in &house.edges {
+        for to in tos {
+            let (a, b) = (room_of(from), room_of(to));
+            if a != b {
+                edges.entry(a).or_default().insert(b);
+            }
+        }
+    }
+    House { files, edges }
+}
+
+/// A circle between rooms that no two files close on their own (`probe::wire::stdio` naming
+/// `diagnosis::table`, which names `probe::wire::http_mode`) is still a circle: a lower room
+/// takes a higher room's rule as a parameter.
+#[test]
+fn no_cycle_between_rooms() {
+    let cycles = cycles(&rooms(&house()));
+    assert!(
+        cycles.is_empty(),
+        "{} cycle(s) between rooms (each line: rooms that reach each other):\n{}",
+        cycles.len(),
+        cycles
+            .iter()
+            .map(|c| c.join(" <-> "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
 #[test]
 fn no_giant_files_or_functions() {
     let mut bad = Vec::new();
@@ -713,6 +759,38 @@ fn the_architecture_page_names_what_exists() {
 
 #[test]
 fn the_checker_sees_what_it_checks() {
+    let m = |p: &str| p.split("::").map(String::from).collect::<Vec<_>>();
+    assert_eq!(
+        room_of(&m("engine::probe::wire::stdio")),
+        m("engine::probe")
+    );
+    assert_eq!(room_of(&m("engine::redact")), m("engine::redact"));
+    assert_eq!(room_of(&m("exit")), m("exit"));
+    let mut edges = BTreeMap::new();
+    edges.insert(
+        m("engine::probe::wire::stdio"),
+        BTreeSet::from([m("engine::diagnosis::table")]),
+    );
+    edges.insert(
+        m("engine::diagnosis::table"),
+        BTreeSet::from([m("engine::probe::wire::http_mode")]),
+    );
+    let files = [
+        "engine::probe::wire::stdio",
+        "engine::probe::wire::http_mode",
+        "engine::diagnosis::table",
+    ]
+    .iter()
+    .map(|f| (m(f), PathBuf::new()))
+    .collect();
+    let two_files = House { files, edges };
+    assert!(cycles(&two_files).is_empty(), "no circle between files");
+    assert_eq!(
+        cycles(&rooms(&two_files)).len(),
+        1,
+        "a circle between rooms"
+    );
+
     // A cycle, a `pub use` re-export, a nested use tree, and strings/comments ignored.
     let code = strip(
         "use crate::a::{b::C, d::{E, f::G}};\n// use crate::zz::Y;\nlet s = \"crate::q::R\";\n",

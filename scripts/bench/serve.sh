@@ -7,7 +7,8 @@
 #   2. CPU while idle: serve with 10 servers that stay up (no pings), CPU seconds (utime+stime
 #      from /proc) over 60 s after they connected;
 #   3. scrape time: 200 scrapes of /metrics (10 servers, then 100), median and p99 from curl.
-# Usage: scripts/bench/serve.sh [SECONDS]   (default 600). Needs curl; Linux.
+# Usage: scripts/bench/serve.sh [SECONDS]   (default 600; 0 skips part 1). BIN=PATH runs that
+# binary instead of building the release one. Needs curl; Linux.
 case "${1:-}" in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -54,6 +55,7 @@ config() {
     echo "$file"
 }
 
+if [ "$seconds" -gt 0 ]; then
 echo "== 1. memory: a flapping server relaunched every 100 ms, ${seconds} s"
 start --interval 100ms --cap 100ms -- sh "$sh_server" flap 0
 echo "t_s rss_kib launches" > "$work/memory.txt"
@@ -64,19 +66,21 @@ while :; do
     [ "$now" -ge "$seconds" ] && break
     sleep 10
 done
+hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status")
 stop
 cat "$work/memory.txt"
-awk -v secs="$seconds" 'NR == 1 { next }
+awk -v hwm="$hwm" 'NR == 1 { next }
     { t[NR] = $1; r[NR] = $2; l[NR] = $3; n = NR }
     END {
         mid = int((n + 2) / 2)
         slope = (r[n] - r[mid]) / ((t[n] - t[mid]) / 3600)
         if (slope < 0) slope = 0
         printf "launches: %d in %d s (%.1f a second)\n", l[n], t[n], l[n] / t[n]
-        printf "rss: %d KiB after 10 s, %d KiB at the end, peak %d KiB\n", r[3], r[n], 0
+        printf "rss: %d KiB after 10 s, %d KiB at the end, peak %d KiB\n", r[3], r[n], hwm
         printf "growth over the second half: %.0f KiB an hour\n", slope
         printf "extrapolated: %.1f MiB after an hour, %.1f MiB after a week\n", (r[n] + slope * (3600 - t[n]) / 3600) / 1024, (r[n] + slope * (604800 - t[n]) / 3600) / 1024
     }' "$work/memory.txt"
+fi
 
 echo "== 2. CPU while idle: 10 servers up, 60 s"
 start --config "$(config 10 up)"

@@ -7,6 +7,7 @@ pub mod fleet;
 pub mod folded;
 pub mod infile;
 pub mod outfile;
+pub mod pidfd;
 pub mod policy;
 pub mod probe;
 pub mod process;

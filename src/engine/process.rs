@@ -6,6 +6,12 @@
 //! reparented to it and reaped here rather than left as zombies under a PID 1 that may not
 //! reap. A [`GroupChild`] dropped before it was stopped (an early return, a panic) SIGKILLs its
 //! group.
+//!
+//! Signals go by identity, never to a number a stranger may hold now: the leader is held by a
+//! pidfd from its spawn; its group is signalled freely while the leader is not reaped (its
+//! zombie holds the number, so the group is ours), and once it is reaped only while the group
+//! is still the launch's (`process_tree::group_still_ours`: a process that took the freed pid
+//! and leads its own group by it is a stranger and is never signalled).
 
 use std::io;
 use std::process::ExitStatus;
@@ -56,6 +62,8 @@ pub struct GroupChild {
     marker: String,
     /// Descendants found outside the group when it was stopped (they were stopped too).
     escaped: usize,
+    /// The leader, held by identity (see the module's text); `None` without pidfds.
+    pidfd: Option<super::pidfd::Pidfd>,
 }
 
 /// Make this process a child subreaper (Linux), once. Failing that, orphans go to PID 1.
@@ -95,6 +103,8 @@ pub fn spawn(cmd: &mut Command) -> io::Result<Spawned> {
     if let Some(pid) = pid {
         registering.spawned(pid, &marker);
     }
+    // Opened at once: the leader is our child and not reaped yet, so the pid is still its.
+    let pidfd = pid.and_then(super::pidfd::Pidfd::open);
     let guard = GroupChild {
         pgid: Pid::from_raw(pid.map_or(0, |p| p as i32)),
         status: None,
@@ -102,6 +112,7 @@ pub fn spawn(cmd: &mut Command) -> io::Result<Spawned> {
         child,
         marker,
         escaped: 0,
+        pidfd,
     };
     let (Some(stdin), Some(stdout), Some(stderr), Some(_)) = (pipes.0, pipes.1, pipes.2, pid)
     else {
@@ -178,17 +189,34 @@ impl GroupChild {
         }
     }
 
-    /// Whether the leader has exited and no other member of its group is left.
+    /// Whether the leader has exited and no other member of its group is left (a group by
+    /// its number that is no longer the launch's counts as gone: a stranger's).
     pub fn group_gone(&mut self) -> bool {
         self.poll_leader();
         if self.status.is_none() {
             return false;
         }
         self.reap_orphans();
-        matches!(killpg(self.pgid, None), Err(Errno::ESRCH))
+        matches!(killpg(self.pgid, None), Err(Errno::ESRCH)) || !self.group_is_ours()
+    }
+
+    /// Whether the group by the leader's number is still this launch's: always while the
+    /// leader is not reaped; after, see `process_tree::group_still_ours`.
+    fn group_is_ours(&self) -> bool {
+        self.status.is_none()
+            || process_tree::group_still_ours(self.pgid.as_raw() as u32, &|m| m == self.marker)
     }
 
     fn signal_group(&self, sig: Signal) {
+        if self.status.is_none() {
+            if let Some(fd) = &self.pidfd {
+                // The leader by identity first (a zombie takes it too and holds the number).
+                fd.signal(Some(sig));
+            }
+        }
+        if !self.group_is_ours() {
+            return;
+        }
         // ESRCH (nothing left) is fine; EPERM cannot happen for our own group.
         let _ = killpg(self.pgid, sig);
     }
@@ -412,6 +440,31 @@ mod tests {
         let r = s.child.stop(GRACE, std::future::pending()).await;
         assert_eq!(r, StopResult::AfterSigterm);
         assert!(!is_alive(grandchild));
+    }
+
+    /// Issue 30 item 2: a server that exits on its own leaves its pid free; a stranger that
+    /// takes it and leads its own group by that number is never signalled by the stop (nor by
+    /// the drop guard). Pid reuse is simulated: the stopped child's number is set to the
+    /// stranger's, as the kernel would hand it out.
+    #[tokio::test]
+    async fn a_stranger_that_took_the_leaders_pid_is_never_signalled() {
+        let mut s = spawn(&mut sh("exit 0")).expect("spawn");
+        s.child.wait().await.expect("exit");
+        let mut stranger = std::process::Command::new("sleep");
+        use std::os::unix::process::CommandExt;
+        let mut stranger = stranger.arg("30").process_group(0).spawn().expect("sleep");
+        s.child.pgid = Pid::from_raw(stranger.id() as i32);
+        let r = s.child.stop(GRACE, std::future::pending()).await;
+        assert_eq!(r, StopResult::AlreadyGone);
+        s.child.signal_group(Signal::SIGKILL);
+        drop(s);
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(
+            stranger.try_wait().expect("try_wait").is_none(),
+            "the stranger was hit"
+        );
+        let _ = stranger.kill();
+        let _ = stranger.wait();
     }
 
     #[tokio::test]

@@ -37,9 +37,12 @@ use std::io::Write;
 use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
-use nix::sys::signal::{kill, killpg, Signal};
+use nix::sys::signal::{killpg, Signal};
 use nix::sys::wait::{waitpid, WaitPidFlag};
 use nix::unistd::Pid;
+
+pub use super::pidfd::Proc;
+use super::pidfd::{signal_proc, stat, Stat};
 
 /// The variable that marks a launch's processes.
 pub const LAUNCH_VAR: &str = "MCPL_DOCTOR_LAUNCH";
@@ -50,14 +53,6 @@ pub const REAP_EVERY: Duration = Duration::from_millis(100);
 /// How often it looks for descendants outside their server's group, to tell the keeper (a scan
 /// of `/proc`, only while servers run and a keeper listens).
 pub const SCAN_EVERY: Duration = Duration::from_millis(500);
-
-/// A process, told apart from a later one with the same pid by its start time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Proc {
-    pub pid: u32,
-    /// `/proc/<pid>/stat` field 22, in clock ticks since boot.
-    pub start: u64,
-}
 
 #[derive(Default)]
 struct Registry {
@@ -322,43 +317,6 @@ fn note_session(r: &mut Registry, marker: &str, p: &Stat) {
     }
 }
 
-/// What `/proc/<pid>/stat` says of one process.
-struct Stat {
-    pid: u32,
-    ppid: u32,
-    pgid: u32,
-    sid: u32,
-    zombie: bool,
-    /// Stopped by a signal (state `T`) or a tracer (`t`).
-    stopped: bool,
-    start: u64,
-}
-
-fn stat(pid: u32) -> Option<Stat> {
-    // One read call into a buffer that holds it whole (a few hundred bytes; the name in it is
-    // at most 64): `read_to_string` grows its buffer from 32 bytes, six read calls a process,
-    // which a scan of thousands pays six times over.
-    use std::io::Read;
-    let mut buf = [0u8; 1024];
-    let mut file = std::fs::File::open(format!("/proc/{pid}/stat")).ok()?;
-    let n = file.read(&mut buf).ok()?;
-    let bytes = buf.get(..n)?;
-    // "pid (comm) S ppid pgrp session ... starttime(22)": fields after the last ')'. The name
-    // is any bytes the process chose (not always UTF-8: a process must not hide by its name).
-    let after = bytes.iter().rposition(|&b| b == b')')? + 1;
-    let rest = std::str::from_utf8(&bytes[after..]).ok()?;
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    Some(Stat {
-        pid,
-        zombie: matches!(f.first(), Some(&"Z") | Some(&"X")),
-        stopped: matches!(f.first(), Some(&"T") | Some(&"t")),
-        ppid: f.get(1)?.parse().ok()?,
-        pgid: f.get(2)?.parse().ok()?,
-        sid: f.get(3)?.parse().ok()?,
-        start: f.get(19)?.parse().ok()?,
-    })
-}
-
 /// Every process of this user started after the probe (older ones cannot be a server's).
 fn list() -> Vec<Stat> {
     let mut out = Vec::new();
@@ -425,11 +383,12 @@ fn each_marked(
     });
 }
 
-/// Whether process group `pgid`, a session a marked process made, is still that session's
-/// group: its number cannot have been reused while any member lives, unless as the pid of a
-/// new process, so the group is the same one when no live process has that pid or when the
-/// one that has it carries a marker `ours` accepts.
-fn session_still_ours(pgid: u32, ours: &dyn Fn(&str) -> bool) -> bool {
+/// Whether process group `pgid` (a server's, or a session a marked process made) is still the
+/// probe's, so a `killpg` reaches no stranger: its number cannot have been reused while any
+/// member lives, unless as the pid of a new process once the group emptied (which then leads
+/// a group of its own by that number), so the group is the same one when no live process has
+/// that pid or when the one that has it carries a marker `ours` accepts.
+pub(crate) fn group_still_ours(pgid: u32, ours: &dyn Fn(&str) -> bool) -> bool {
     if killpg(Pid::from_raw(pgid as i32), None).is_err() {
         return false;
     }
@@ -477,7 +436,7 @@ fn freeze_and_kill(
         let mut refused: HashSet<u32> = HashSet::new();
         if first {
             for &g in sessions {
-                if session_still_ours(g, ours) {
+                if group_still_ours(g, ours) {
                     let _ = killpg(Pid::from_raw(g as i32), Signal::SIGSTOP);
                     groups.insert(g);
                 }
@@ -489,7 +448,7 @@ fn freeze_and_kill(
             let mut seen_groups: Vec<(u32, bool)> = Vec::new();
             each_marked(ours, keep, &mut |p, st| {
                 if frozen.insert(p) {
-                    let _ = kill(Pid::from_raw(p.pid as i32), Signal::SIGSTOP);
+                    signal_proc(p, Signal::SIGSTOP);
                     settled = false;
                 } else if !st.stopped {
                     settled = false;
@@ -499,7 +458,7 @@ fn freeze_and_kill(
             for (g, session) in seen_groups {
                 if g > 1 && !groups.contains(&g) && !refused.contains(&g) {
                     let ok = if session {
-                        session_still_ours(g, ours)
+                        group_still_ours(g, ours)
                     } else {
                         group_is_ours(g, ours)
                     };
@@ -524,9 +483,7 @@ fn freeze_and_kill(
             let _ = killpg(Pid::from_raw(*g as i32), Signal::SIGKILL);
         }
         for p in &frozen {
-            if is_running(*p) {
-                let _ = kill(Pid::from_raw(p.pid as i32), Signal::SIGKILL);
-            }
+            signal_proc(*p, Signal::SIGKILL);
         }
         let gone_by = std::time::Instant::now() + Duration::from_millis(200);
         while frozen.iter().any(|p| is_running(*p)) && std::time::Instant::now() < gone_by {
@@ -583,14 +540,14 @@ pub async fn stop_escaped(marker: &str, pgid: u32, grace: Duration) -> usize {
         let found = escaped(marker, pgid);
         let sessions: Vec<u32> = sessions_of(marker)
             .into_iter()
-            .filter(|&g| session_still_ours(g, &|m| m == marker))
+            .filter(|&g| group_still_ours(g, &|m| m == marker))
             .collect();
         if found.is_empty() && sessions.is_empty() {
             break;
         }
         for p in found {
             if seen.insert(p) {
-                let _ = kill(Pid::from_raw(p.pid as i32), Signal::SIGTERM);
+                signal_proc(p, Signal::SIGTERM);
             }
         }
         for &g in &sessions {
@@ -742,12 +699,16 @@ fn keeper_main(pipe: std::fs::File) -> ! {
             _ => {}
         }
     }
-    // The probe is gone (ended, crashed or SIGKILLed): whatever it had not stopped goes now.
-    for g in &groups {
-        let _ = killpg(Pid::from_raw(*g as i32), Signal::SIGKILL);
+    // The probe is gone (ended, crashed or SIGKILLed): whatever it had not stopped goes now,
+    // each group only while it is still a launch's (its number not taken by a stranger), each
+    // process only while it is the same one.
+    for &g in &groups {
+        if group_still_ours(g, &|m| markers.contains(m)) {
+            let _ = killpg(Pid::from_raw(g as i32), Signal::SIGKILL);
+        }
     }
-    for p in procs.iter().filter(|p| is_running(**p)) {
-        let _ = kill(Pid::from_raw(p.pid as i32), Signal::SIGKILL);
+    for p in &procs {
+        signal_proc(*p, Signal::SIGKILL);
     }
     // And what the probe had not seen yet (a descendant that left its group in the last
     // moments before a SIGKILL, between two of the probe's scans, or one that keeps re-forking):
@@ -764,6 +725,36 @@ fn keeper_main(pipe: std::fs::File) -> ! {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 30 item 2: the keeper's and the stop's check before a `killpg`: a group led by a
+    /// stranger (no launch marker) is not ours, one led by a marked process is.
+    #[test]
+    fn a_group_led_by_a_stranger_is_not_ours() {
+        use std::os::unix::process::CommandExt;
+        let lead = |marker: Option<&str>| {
+            let mut c = std::process::Command::new("sleep");
+            c.arg("30").process_group(0);
+            if let Some(m) = marker {
+                c.env(LAUNCH_VAR, m);
+            }
+            c.spawn().expect("sleep runs")
+        };
+        let mut stranger = lead(None);
+        let mut ours = lead(Some("i30-marker"));
+        let is_ours = |m: &str| m == "i30-marker";
+        // Until its exec, the new process shows the test's own environment.
+        let t = std::time::Instant::now();
+        while marker_of(ours.id()).is_none() && t.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(!group_still_ours(stranger.id(), &is_ours));
+        assert!(group_still_ours(ours.id(), &is_ours));
+        for c in [&mut stranger, &mut ours] {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+        assert!(!group_still_ours(ours.id(), &is_ours), "gone");
+    }
 
     /// Issue 21, item 10: the scans between full ones read only new processes and watched ones
     /// (a full scan of a machine's thousands cost an idle probe 4-8 % of a core).

@@ -139,14 +139,14 @@ impl Metrics {
 }
 
 /// A configuration of four fixture servers: `healthy` stays up, `flapping` exits 300 ms after
-/// each handshake (a tool named anew on each launch), `never` exits before answering, and `web` is an HTTP server (its URL).
+/// each handshake (a tool named anew on each launch, a grandchild forked at each handshake), `never` exits before answering, and `web` is an HTTP server (its URL).
 pub fn fleet_config(dir: &std::path::Path, log: &FixtureLog, url: &str) -> std::path::PathBuf {
     let server = server_mjs();
     let config = serde_json::json!({
         "mcplServers": {
             "healthy": {"command": "node", "args": [server, "--tools", "3"],
                         "env": {"FIXTURE_LOG": log.path, "API_KEY": "sk-serve-secret-1234"}},
-            "flapping": {"command": "node", "args": [server, "--exit-after-handshake", "300", "--tools-vary"],
+            "flapping": {"command": "node", "args": [server, "--exit-after-handshake", "300", "--tools-vary", "--grandchild"],
                          "env": {"FIXTURE_LOG": log.path},
                          "reconnect": true, "reconnectIntervalMs": 100, "reconnectMaxIntervalMs": 400},
             "never": {"command": "node", "args": [server, "--exit-before-answer", "3"],
@@ -428,4 +428,35 @@ fn a_non_loopback_address_is_said_at_start() {
         line
     };
     assert!(serve.contains("not a loopback address"), "{serve}");
+}
+
+#[test]
+fn a_killed_serve_leaves_no_server_behind() {
+    // A bare command inherits serve's environment: the fixture logs to FIXTURE_LOG.
+    let log = FixtureLog::new();
+    let mut child = bin()
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--",
+            "node",
+            &server_mjs(),
+            "--grandchild",
+        ])
+        .env("FIXTURE_LOG", &log.path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("serve runs");
+    let start = Instant::now();
+    while log.events("grandchild").is_empty() {
+        assert!(start.elapsed() < Duration::from_secs(30), "no grandchild");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // SIGKILL: no chance to stop anything itself; its keeper ends the servers' groups.
+    child.kill().expect("kill");
+    child.wait().expect("reaped");
+    assert_all_gone(&log.pids());
 }

@@ -392,7 +392,8 @@ for c in C:
         right = verdict_right and cause == "(none)"
     else:
         verdict_right = code != 0 or cause != "(none)"
-        right = verdict_right and fixed
+        # A cause named (not cause-unknown quoting the server's last line) whose next step is the fix.
+        right = verdict_right and fixed and cause != "cause-unknown"
     rows.append(dict(label=label, kind=c["kind"], rt=c["rt"], half=c["half"], verdict=f"{verdict}, exit {code}",
                      verdict_right=verdict_right, cause=cause, fixed=fixed, right=right, nxt=short(nxt),
                      secs=secs, insp=short(insp), leaked=bool(leaked), planted=planted, doc=bool(doc)))
@@ -418,7 +419,7 @@ for half in ("dev", "test"):
     faults = [r for r in hr if r["kind"] == F]
     healthy = [r for r in hr if r["kind"] == H]
     print(f"\n### {half} half\n")
-    print("| case | fault | verdict | cause | next step | fix? | secret | time | MCP Inspector CLI |")
+    print("| case | fault | verdict | cause | next step | the fix? | secret | time | MCP Inspector CLI |")
     print("|---|---|---|---|---|---|---|---|---|")
     for r in hr:
         name, _, fault = r["label"].partition(": ")

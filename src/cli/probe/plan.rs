@@ -214,5 +214,6 @@ pub(crate) fn attempt_options(
             .call
             .as_deref()
             .and_then(|c| crate::engine::probe::opening::ToolCall::parse(c).ok()),
+        notable_stderr: crate::engine::diagnosis::table::is_notable,
     }
 }

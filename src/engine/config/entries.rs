@@ -49,18 +49,22 @@ pub(crate) fn add_entry_secrets(
         match doc.kind(id) {
             Kind::String => {
                 if let Some(raw) = doc.string(id).filter(|s| !named_only(s)) {
-                    r.add(raw.as_ref());
+                    r.add_found(raw.as_ref());
                 }
                 if let Some(t) = text_of(doc, id, entry, scope).filter(|s| !named_only(s)) {
-                    r.add(t.as_ref());
+                    for v in crate::engine::redact::secrets_in_text(&t) {
+                        r.add(v);
+                    }
+                    r.add_found(t.as_ref());
                 }
             }
-            Kind::Number => r.add(doc.raw(id)),
+            // A number (`"PORT": 8080`, `"TIMEOUT": 5`) cannot be a secret: never masked.
+            Kind::Number => r.add_found(doc.raw(id)),
             _ => {}
         }
     }
     for v in substituted_in(doc, entry, scope).0 {
-        r.add(v);
+        r.add_found(v);
     }
     // Secrets in the arguments' shapes (`--token VALUE`, `GITHUB_TOKEN=...`, a header, a URL's
     // password), as the probe masks them.

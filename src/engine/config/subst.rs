@@ -56,14 +56,20 @@ pub fn has_env_ref(s: &str) -> bool {
     next_reference(s, 0).is_some()
 }
 
-/// The values `env` gives the references in `s` (non-empty ones, defaults excluded): each is a
-/// secret wherever the substituted string is shown.
+/// The values `env` gives the references in `s` (non-empty ones), and the defaults written
+/// after `:-` (`${API_KEY:-sk-dev-123}`, unless a path or what cannot be a secret: a number,
+/// a duration): each is a secret wherever the substituted string, or the written one, is shown.
 pub fn substituted_values(s: &str, env: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
     let mut out = Vec::new();
     let mut from = 0;
     while let Some(r) = next_reference(s, from) {
         if let Some(v) = env(r.name).filter(|v| !v.is_empty()) {
             out.push(v);
+        }
+        if let Some(d) = r.default.filter(|d| {
+            crate::engine::redact::could_be_secret(d) && !d.starts_with(['/', '.', '~', '$'])
+        }) {
+            out.push(d.to_string());
         }
         from = r.end;
     }

@@ -203,6 +203,13 @@ fn value_of(
             let default = inner.split_once(":-").map_or("", |(_, d)| d);
             match (scope.env)(name).filter(|v| !v.is_empty()) {
                 Some(v) => Some(secret(v, out)),
+                // The default is what the server gets: a secret too, unless a path or what
+                // cannot be one (a number, a duration).
+                None if crate::engine::redact::could_be_secret(default)
+                    && !default.starts_with(['/', '.', '~', '$']) =>
+                {
+                    Some(secret(default.to_string(), out))
+                }
                 None => Some(default.to_string()),
             }
         }

@@ -39,6 +39,22 @@ pub enum Id {
     CrlfLineEndings,
     HttpMode,
     StdinClosed,
+    NameNotResolved,
+    ConnectionRefused,
+    BlockedPort,
+    ConnectTimeout,
+    TlsUntrusted,
+    WrongPath,
+    HtmlPage,
+    NotJsonRpc,
+    ServerError,
+    KeyRefused,
+    AuthRequired,
+    AuthUnsupported,
+    TokenRejected,
+    InsufficientScope,
+    BlockedByProxy,
+    BridgeTransport,
 }
 
 impl Id {
@@ -74,6 +90,22 @@ impl Id {
         Id::CrlfLineEndings,
         Id::HttpMode,
         Id::StdinClosed,
+        Id::NameNotResolved,
+        Id::ConnectionRefused,
+        Id::BlockedPort,
+        Id::ConnectTimeout,
+        Id::TlsUntrusted,
+        Id::WrongPath,
+        Id::HtmlPage,
+        Id::NotJsonRpc,
+        Id::ServerError,
+        Id::KeyRefused,
+        Id::AuthRequired,
+        Id::AuthUnsupported,
+        Id::TokenRejected,
+        Id::InsufficientScope,
+        Id::BlockedByProxy,
+        Id::BridgeTransport,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -108,7 +140,47 @@ impl Id {
             Id::CrlfLineEndings => "crlf-line-endings",
             Id::HttpMode => "http-mode",
             Id::StdinClosed => "stdin-closed",
+            Id::NameNotResolved => "name-not-resolved",
+            Id::ConnectionRefused => "connection-refused",
+            Id::BlockedPort => "blocked-port",
+            Id::ConnectTimeout => "connect-timeout",
+            Id::TlsUntrusted => "tls-untrusted",
+            Id::WrongPath => "wrong-path",
+            Id::HtmlPage => "html-page",
+            Id::NotJsonRpc => "not-json-rpc",
+            Id::ServerError => "server-error",
+            Id::KeyRefused => "key-refused",
+            Id::AuthRequired => "auth-required",
+            Id::AuthUnsupported => "auth-unsupported",
+            Id::TokenRejected => "token-rejected",
+            Id::InsufficientScope => "insufficient-scope",
+            Id::BlockedByProxy => "blocked-by-proxy",
+            Id::BridgeTransport => "bridge-transport",
         }
+    }
+
+    /// Whether the diagnosis is of a remote server's dial (`engine::diagnosis::remote`), found
+    /// by the probe's own look rather than by a row of the table.
+    pub fn is_remote(self) -> bool {
+        matches!(
+            self,
+            Id::NameNotResolved
+                | Id::ConnectionRefused
+                | Id::BlockedPort
+                | Id::ConnectTimeout
+                | Id::TlsUntrusted
+                | Id::WrongPath
+                | Id::HtmlPage
+                | Id::NotJsonRpc
+                | Id::ServerError
+                | Id::KeyRefused
+                | Id::AuthRequired
+                | Id::AuthUnsupported
+                | Id::TokenRejected
+                | Id::InsufficientScope
+                | Id::BlockedByProxy
+                | Id::BridgeTransport
+        )
     }
 
     /// What the diagnosis means, in one line (docs and help).
@@ -144,6 +216,22 @@ impl Id {
             Id::CrlfLineEndings => "the script's `#!` line ends in `\\r` (saved with Windows line endings): no interpreter has that name",
             Id::HttpMode => "the command starts an HTTP server, not a stdio one: a stdio host waits for an answer that never comes",
             Id::StdinClosed => "it exited 0 before its handshake because its stdin was closed or replaced (`< /dev/null`, `docker run` without `-i`)",
+            Id::NameNotResolved => "a remote server's host name has no address where the probe runs",
+            Id::ConnectionRefused => "nothing listens at the remote server's host and port",
+            Id::BlockedPort => "the URL's port is on the Fetch standard's blocked list: Node-based hosts and bridges never dial it",
+            Id::ConnectTimeout => "no connection to the remote server's address in time (a firewall, a proxy, a wrong address)",
+            Id::TlsUntrusted => "the remote server's TLS certificate is refused (self-signed, an unknown issuer, an incomplete chain)",
+            Id::WrongPath => "the URL's path answers 404 or 405: the usual paths tried, and which era answers where",
+            Id::HtmlPage => "the URL answers 200 with an HTML page (a sign-in page, a catch-all, a proxy), not MCP",
+            Id::NotJsonRpc => "the URL answers 200 with a body that is not a JSON-RPC message (another API)",
+            Id::ServerError => "the remote server or its gateway answers the host's initialize with HTTP 5xx",
+            Id::KeyRefused => "HTTP 401/403 with no OAuth offered: the key in the headers is missing, wrong or not the one expected",
+            Id::AuthRequired => "the server asks for an OAuth sign-in a host can complete (the probe does not sign in)",
+            Id::AuthUnsupported => "the server's OAuth chain cannot be completed by hosts (no metadata, no registration, no PKCE, a resource mismatch)",
+            Id::TokenRejected => "the server answers 401 invalid_token: the token sent is invalid or expired",
+            Id::InsufficientScope => "the server answers 403 insufficient_scope: the token lacks a scope it names",
+            Id::BlockedByProxy => "a 403 without a WWW-Authenticate challenge: a WAF, CDN or allow-list, not OAuth",
+            Id::BridgeTransport => "a stdio<->HTTP bridge speaks another transport than its remote server (mcp-proxy's default SSE to a Streamable HTTP server)",
         }
     }
 }

@@ -12,6 +12,7 @@ pub mod meaning;
 pub mod model;
 mod modes;
 pub mod process;
+pub mod remote;
 pub mod run;
 pub mod runtime;
 pub mod spawn;

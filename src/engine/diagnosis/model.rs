@@ -33,6 +33,8 @@ pub enum Source {
     Request,
     /// The environment the server got.
     Environment,
+    /// What a remote server's URL answered to the probe's own look.
+    Http,
 }
 
 impl Source {
@@ -47,6 +49,7 @@ impl Source {
             Source::Handshake => "handshake",
             Source::Request => "request",
             Source::Environment => "environment",
+            Source::Http => "http",
         }
     }
 }
@@ -107,6 +110,13 @@ pub struct Setting {
     /// the entry's fields (`command`, `args`) and the host's working folder. `false`: a bare
     /// command (`probe -- CMD`), run from the current folder.
     pub entry: bool,
+    /// A remote (HTTP) server's URL as shown (redacted): the diagnosis speaks in its terms.
+    pub url: Option<String>,
+    /// The stdio<->HTTP bridge the command runs (`mcp-remote`...), whose remote is `url`.
+    pub bridge: Option<String>,
+    /// The transport the bridge's flags choose (`sse`, `streamable-http`; `None`: it tries
+    /// both), and its flag as written.
+    pub bridge_transport: Option<(String, String)>,
 }
 
 impl Setting {
@@ -120,6 +130,18 @@ impl Setting {
             protocol: Some(protocol),
             ..Setting::default()
         };
+        if let Target::Http(t) = target {
+            s.url = Some(t.describe(redactor));
+        }
+        if let Some(b) = match target {
+            Target::Stdio(t) => crate::engine::probe::wire::bridge::of_target(t),
+            _ => None,
+        } {
+            s.url =
+                Some(redactor.redact(&crate::engine::probe::wire::urls::display_url_str(&b.url)));
+            s.bridge = Some(b.name.to_string());
+            s.bridge_transport = b.era.map(|e| (e.name().to_string(), b.transport.clone()));
+        }
         if let Target::Stdio(t) = target {
             s.command = Some(redactor.redact(&t.command.to_string_lossy()));
             s.cwd = t.cwd.clone();

@@ -30,8 +30,14 @@ pub fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
             )
         })
         .collect();
+    let blocked =
+        super::remote::blocked_port(setting, run.launches.iter().map(|l| l.number).collect());
     if died.is_empty() {
-        return Vec::new();
+        return blocked.into_iter().collect();
+    }
+    if let Some(mut d) = super::remote::diagnose(&died, setting) {
+        d.extend(blocked);
+        return d;
     }
     if let Some(d) = timeout_too_short(&died, setting) {
         return vec![d];
@@ -374,6 +380,9 @@ fn unknown_next(evidence: &[Evidence], setting: &Setting) -> String {
     let ended = first(Source::Exit)
         .map(|e| e.text.clone())
         .unwrap_or_default();
+    if let Some(next) = super::remote::unknown_next(setting, &ended) {
+        return next;
+    }
     let env = if setting.entry {
         "the entry's command, args and environment"
     } else {

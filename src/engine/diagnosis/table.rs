@@ -731,7 +731,9 @@ pub const RULES: &[Rule] = &[
 /// variables and flags that have nothing to do with the end (`note: run with `RUST_BACKTRACE=1`
 /// environment variable ...`, `(node:123) Warning: Setting the NODE_TLS_REJECT_UNAUTHORIZED
 /// environment variable ...`).
-pub const NOT_EVIDENCE: &[&str] = &["RUST_BACKTRACE", "--trace-warnings", "(node:"];
+/// (The list is the probe's [`RUNTIME_HINTS`](crate::engine::probe::model::RUNTIME_HINTS), which its
+/// opening summary reads too.)
+pub const NOT_EVIDENCE: &[&str] = crate::engine::probe::model::RUNTIME_HINTS;
 
 /// Whether a stderr line is evidence for some stderr row (kept for the diagnosis even when it
 /// scrolls out of the tail).

@@ -275,8 +275,13 @@ const REFUSED: &str = "refused by the host";
 pub fn plan_entry(entry: &ServerEntry, report: &Report, opts: &PlanOptions) -> EntryPlan {
     // Secrets first, so that every message below is masked.
     let mut redactor = opts.base_redactor();
+    // Every env value may be a secret, unless it cannot be one (`"TIMEOUT": "5"` must not
+    // mask every 5); what its shapes hold too (a JSON value's `Authorization`).
     for (_, v) in &entry.env {
-        redactor.add(v.clone());
+        redactor.add_found(v.clone());
+        for s in crate::engine::redact::secrets_in_text(v) {
+            redactor.add(s);
+        }
     }
     if let Some(t) = &entry.token {
         redactor.add(t.clone());
@@ -287,7 +292,7 @@ pub fn plan_entry(entry: &ServerEntry, report: &Report, opts: &PlanOptions) -> E
         }
     }
     for v in &entry.substituted {
-        redactor.add(v.clone());
+        redactor.add_found(v.clone());
     }
     if entry.disabled && !opts.include_disabled {
         return EntryPlan::Skipped(

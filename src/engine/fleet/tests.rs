@@ -283,6 +283,7 @@ async fn the_fleet_runs_every_probed_entry_at_once_and_reports_the_rest_first() 
             start_budget: Duration::from_secs(60),
             handshake_only: true,
             call: None,
+            notable_stderr: crate::engine::probe::no_notable_stderr,
         },
     };
     let log = Arc::new(Mutex::new(Vec::new()));

@@ -35,8 +35,9 @@ pub mod watch;
 pub mod wire;
 
 pub use model::{
-    AttemptOptions, AttemptReport, Family, LaunchError, Misbehaviour, PingOptions, ProcessFacts,
-    Progress, Protocol, ServerInfo, StderrTail, StdoutNoise, Stopped, PING_FLOOD,
+    no_notable_stderr, AttemptOptions, AttemptReport, Family, LaunchError, Misbehaviour,
+    NotableStderr, PingOptions, ProcessFacts, Progress, Protocol, ServerInfo, StderrTail,
+    StdoutNoise, Stopped, PING_FLOOD,
 };
 pub use opening::{Opening, PendingRequest};
 pub use runner::events::Event;

@@ -83,6 +83,24 @@ pub struct AttemptOptions {
     pub handshake_only: bool,
     /// `--call TOOL[=JSON]`: one `tools/call` per connection once its tools are listed.
     pub call: Option<super::opening::call::ToolCall>,
+    /// Which stderr lines to keep past the tail's end (the latest few, among the first
+    /// lines): the caller's rule of what is evidence, handed to the wire as data so the wire
+    /// knows nothing of why (the CLI gives the diagnosis table's `is_notable`).
+    pub notable_stderr: NotableStderr,
+}
+
+/// Runtimes' own hints and warnings, which name variables and flags that have nothing to do
+/// with how a server ended (`note: run with `RUST_BACKTRACE=1` ...`, `(node:123) Warning:
+/// ...`): never evidence, and never a server's own warning.
+pub const RUNTIME_HINTS: &[&str] = &["RUST_BACKTRACE", "--trace-warnings", "(node:"];
+
+/// A rule telling which stderr lines are worth keeping past the tail (see
+/// [`AttemptOptions::notable_stderr`]).
+pub type NotableStderr = fn(&str) -> bool;
+
+/// Keeps no stderr line past the tail: for runs that judge nothing from stderr.
+pub fn no_notable_stderr(_line: &str) -> bool {
+    false
 }
 
 impl AttemptOptions {
@@ -244,6 +262,9 @@ pub struct AttemptReport {
     pub escaped: usize,
     /// Floods and a server that does not read (findings).
     pub misbehaviour: Misbehaviour,
+    /// A remote server that could not be reached: what the probe's look found, rung by rung
+    /// (`None`: not a URL, or it connected).
+    pub remote: Option<super::wire::rungs::RemoteFacts>,
 }
 
 /// What the probe saw of a launched process, besides its messages: how it ended on its own and

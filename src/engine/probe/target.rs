@@ -4,10 +4,13 @@ use std::future::Future;
 use std::time::Duration;
 
 use super::model::{AttemptOptions, AttemptReport, LaunchError, Progress};
+use super::wire::bridge;
 use super::wire::http::HttpTarget;
 use super::wire::http_era;
+use super::wire::remote_facts;
 use super::wire::stdio::{self, StdioTarget};
 use super::wire::ws::{self, WsTarget};
+use crate::engine::policy::Outcome;
 use crate::engine::redact::Redactor;
 
 /// What to probe. One variant per transport; each variant's `attempt` plays
@@ -37,7 +40,15 @@ impl Target {
     /// caller's to add.
     pub fn secrets(&self) -> Vec<String> {
         match self {
-            Target::Stdio(t) => t.secrets(),
+            Target::Stdio(t) => {
+                let mut out = t.secrets();
+                if let Some(b) = bridge::of_target(t) {
+                    for (name, value) in &b.headers {
+                        out.extend(super::wire::endpoint::header_secrets(name, value));
+                    }
+                }
+                out
+            }
             Target::WebSocket(t) => t.secrets(),
             Target::Http(t) => t.secrets(),
         }
@@ -81,7 +92,17 @@ impl Connector for Target {
         progress: &mut (dyn FnMut(Progress) + Send),
     ) -> Result<AttemptReport, LaunchError> {
         match self {
-            Target::Stdio(t) => stdio::attempt(t, opts, progress).await,
+            Target::Stdio(t) => {
+                let mut report = stdio::attempt(t, opts, progress).await?;
+                // A bridge that failed: the remote it names, dialled as the bridge would.
+                let failed = matches!(report.outcome, Some(Outcome::FailedToConnect(_)));
+                if failed && opts.stop.level() == super::stop::StopLevel::Run {
+                    if let Some(remote) = bridge::of_target(t).and_then(|b| b.target()) {
+                        report.remote = Some(remote_facts::look(&remote).await);
+                    }
+                }
+                Ok(report)
+            }
             Target::WebSocket(t) => ws::attempt(t, opts, progress).await,
             Target::Http(t) => http_era::attempt(t, opts, progress).await,
         }

@@ -109,6 +109,7 @@ pub fn simulate_driven(req: &Request, mut drive: Drive<'_>) -> Simulation {
             }
         }
     }
+    run.status_until = run.trailing_until(t);
     run.finish()
 }
 
@@ -136,6 +137,9 @@ struct Run<'a> {
     interrupted_at: Option<f64>,
     /// A steady state whose waits are drawn afresh each time, once seen (see [`Run::glide`]).
     glide: Option<Glide>,
+    /// How far the host's status lines are counted: past the run's end under an attempts
+    /// bound (see [`Run::trailing_until`]).
+    status_until: f64,
 }
 
 /// What comes after a launch.
@@ -179,7 +183,23 @@ impl<'a> Run<'a> {
             steady: Steady::default(),
             interrupted_at: None,
             glide: None,
+            status_until: 0.0,
         }
+    }
+
+    /// Under an attempts bound, the host still posts what falls due after the last attempt
+    /// and before anything could clear it: until the next launch would come (`next`, where the
+    /// loop stopped), or for ever once reconnecting stopped. Under a span, the span.
+    fn trailing_until(&self, next: f64) -> f64 {
+        if self.req.max_attempts.is_none() {
+            return self.span;
+        }
+        let until = if self.s.stopped.is_some() {
+            f64::INFINITY
+        } else {
+            next.max(self.end)
+        };
+        until.min(self.span)
     }
 
     /// Skip whole cycles like `cycle` (just stepped), if the state repeats and the bounds
@@ -490,15 +510,10 @@ impl<'a> Run<'a> {
             Next::Retry { attempt, wait } => (Some(wait), Some(attempt)),
             _ => (None, None),
         };
-        // Under an attempts bound, observation ends with the last launch's outcome (its
-        // bound, or a give-up); under a span, with the span.
-        let bounded = self.req.max_attempts;
         let next_launch = wait.map_or(f64::INFINITY, |w| ended_at + w.ms);
-        let until = match bounded {
-            None => next_launch,
-            Some(m) if self.s.launches < m && next_launch < self.span => next_launch,
-            Some(_) => ended_at,
-        };
+        // The last attempt too (its bound, or a give-up): nothing can clear an open episode
+        // before the next launch would come, so the host posts its "down" line then.
+        let until = next_launch;
         self.notices
             .advance(until.min(self.span), Some(&mut status));
         Row {
@@ -554,7 +569,16 @@ impl<'a> Run<'a> {
         (text, webhook)
     }
 
-    fn finish(self) -> Simulation {
+    fn finish(mut self) -> Simulation {
+        // What falls due past the run's end under an attempts bound belongs to its last row.
+        let all_kept = self.rows.len() as u64 == self.s.launches;
+        self.notices.advance(
+            self.status_until,
+            self.rows
+                .last_mut()
+                .filter(|_| all_kept)
+                .map(|r| &mut r.status),
+        );
         finish(
             self.req,
             self.s,

@@ -691,6 +691,37 @@ mod fast_forward {
         fn skipping_the_steady_state_equals_stepping(r in request()) {
             same(&r)?;
         }
+
+        /// Issue 29: an `--attempts N` run is the first N attempts of a longer run, plus the
+        /// certain consequences of the last (a "down" line that falls due before the next
+        /// launch would come, which nothing can clear first): the same rows, and counts that
+        /// are those rows' sums.
+        #[test]
+        fn an_attempts_bound_is_a_prefix_of_a_longer_run(
+            r in request(),
+            n in 1u64..40,
+            more in 1u64..20,
+        ) {
+            let short = simulate(&Request { max_attempts: Some(n), keep_rows: usize::MAX, ..r.clone() });
+            let long = simulate(&Request { max_attempts: Some(n + more), keep_rows: usize::MAX, ..r.clone() });
+            if short.summary.refused_at_start.is_some() {
+                // Refused at start: no launch, the same in both.
+                prop_assert!(short.rows.is_empty() && long.rows.is_empty());
+                return Ok(());
+            }
+            let k = short.rows.len();
+            prop_assert!(k <= long.rows.len(), "{:?}", r);
+            prop_assert_eq!(&short.rows[..], &long.rows[..k], "{:?}", r);
+            let rows = &short.rows;
+            let s = &short.summary;
+            prop_assert_eq!(s.launches, k as u64);
+            prop_assert_eq!(s.downs, rows.iter().filter(|x| x.alert.is_some()).count() as u64, "{:?}", r);
+            prop_assert_eq!(s.webhooks, rows.iter().filter(|x| x.webhook).count() as u64, "{:?}", r);
+            let lines = |down: bool| rows.iter().flat_map(|x| &x.status)
+                .filter(|l| l.text.starts_with("mcpl-down:") == down).count() as u64;
+            prop_assert_eq!(s.status_down_lines, lines(true), "{:?}", r);
+            prop_assert_eq!(s.status_cleared_lines, lines(false), "{:?}", r);
+        }
     }
 
     /// The cases that matter most, by hand: a year at 1 ms is 365 days of one day, and the

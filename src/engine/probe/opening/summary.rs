@@ -337,7 +337,7 @@ fn tool_call_finding(launches: &[Launch]) -> Option<ChannelFinding> {
 /// A line a server that stayed up wrote while it started, saying it lacks what it needs (`...
 /// not set`, `connection refused`): it answers the host, then fails its first tool call.
 fn warning_finding(launches: &[Launch]) -> Option<ChannelFinding> {
-    use crate::engine::diagnosis::table::NOT_EVIDENCE;
+    use crate::engine::probe::model::RUNTIME_HINTS as NOT_EVIDENCE;
     launches.iter().find_map(|l| {
         l.report.connected_at_ms?;
         let tail = &l.report.stderr;

@@ -49,6 +49,7 @@ fn launch_with(number: u32, opening: Opening) -> Launch {
         opening: Some(opening),
         escaped: 0,
         misbehaviour: Default::default(),
+        remote: None,
     };
     crate::engine::probe::runner::launch_record(number, 0, report, None)
 }

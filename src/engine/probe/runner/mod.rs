@@ -432,6 +432,7 @@ mod tests {
                 stdout: Default::default(),
                 process: None,
                 misbehaviour: Default::default(),
+                remote: None,
                 opening: None,
                 escaped: 0,
             })
@@ -463,6 +464,7 @@ mod tests {
                 start_budget: Duration::from_secs(60),
                 handshake_only: false,
                 call: None,
+                notable_stderr: crate::engine::probe::no_notable_stderr,
             },
             target: "script".into(),
         }

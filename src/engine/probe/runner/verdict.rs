@@ -448,19 +448,26 @@ fn still_up_words(run: &ProbeRun, l: &Launch, lived: f64) -> (String, String) {
 /// scenario, over a day.
 fn predictions(run: &ProbeRun, engine: EngineKind, scenario: &Scenario) -> Vec<Prediction> {
     let mut rules: Vec<Preset> = PREDICTED_RULES.to_vec();
-    if let Ok(own) = run.policy.name.parse::<Preset>() {
+    let own = run.policy.name.parse::<Preset>().ok();
+    if let Some(own) = own {
         if !rules.contains(&own) {
             rules.push(own);
         }
     }
+    // Each rule replays with its own host's timings: the run's own rule with the run's, an
+    // agent-framework rule with the run's when the run followed agent-framework (its file's
+    // timings or --interval/--cap), else with agent-framework's defaults (a VS Code or Claude
+    // Desktop file has no reconnect timings, and 0/0 would be refused at start).
+    let run_is_agent_framework = own.is_none_or(Preset::is_host_rule);
     rules
         .iter()
         .map(|preset| {
-            let timings = if preset.is_host_rule() {
-                run.policy.timings
-            } else {
-                preset.default_timings()
-            };
+            let timings =
+                if Some(*preset) == own || (preset.is_host_rule() && run_is_agent_framework) {
+                    run.policy.timings
+                } else {
+                    preset.default_timings()
+                };
             let req = Request {
                 policy: preset.policy_with(engine, timings),
                 scenario: scenario.clone(),
@@ -614,6 +621,7 @@ mod tests {
                     stdout: Default::default(),
                     process: None,
                     misbehaviour: Default::default(),
+                    remote: None,
                     opening: None,
                     escaped: 0,
                 };

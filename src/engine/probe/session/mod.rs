@@ -311,6 +311,7 @@ pub async fn play<T: Transport>(
         stdout: remains.stdout,
         process: remains.process,
         misbehaviour: remains.misbehaviour,
+        remote: None,
         opening,
         escaped: remains.escaped,
     })
@@ -421,8 +422,9 @@ impl Session<'_> {
                     () = self.opts.stop.reached(StopLevel::Graceful) => {
                         return Some(End::new(Instant::now(), None, Closing::Polite));
                     }
-                    r = t.recv() => Some(r),
+                    // The deadline first: a flood before the answer cannot hold it off.
                     () = tokio::time::sleep_until(self.handshake_deadline) => None,
+                    r = t.recv() => Some(r),
                     () = tokio::time::sleep(HTTP_CHECK), if t.is_stdio() => {
                         if t.serves_http().is_some_and(|at| at.elapsed() >= HTTP_GRACE) {
                             let why = "it serves HTTP, not stdio: it said it listens, and \
@@ -552,12 +554,14 @@ impl Session<'_> {
                 .as_ref()
                 .and_then(OpeningDriver::due)
                 .unwrap_or(far);
+            // The run's deadline and the watch's end come before the messages: a server that
+            // floods the connection cannot keep the watch from ending on time.
             let wake = tokio::select! {
                 biased;
                 () = self.opts.stop.reached(StopLevel::Graceful) => Wake::Over,
-                r = t.recv() => Wake::Received(r),
                 () = tokio::time::sleep_until(self.deadline) => Wake::Over,
                 () = tokio::time::sleep_until(watch_end) => Wake::Over,
+                r = t.recv() => Wake::Received(r),
                 () = tokio::time::sleep_until(opening_due) => Wake::Opening,
                 () = tokio::time::sleep_until(ping_due) => Wake::Ping,
             };

@@ -94,6 +94,7 @@ fn opts(stop: StopSignal) -> AttemptOptions {
         start_budget: Duration::from_secs(60),
         handshake_only: true,
         call: None,
+        notable_stderr: crate::engine::probe::no_notable_stderr,
     }
 }
 

@@ -240,7 +240,7 @@ pub fn parse_header(text: &str) -> Option<(String, String)> {
 pub fn redactor_with(base: &Redactor, secrets: Vec<String>) -> Redactor {
     let mut r = base.clone();
     for s in secrets {
-        r.add(s);
+        r.add_found(s);
     }
     r
 }

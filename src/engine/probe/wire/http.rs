@@ -47,13 +47,13 @@ use hyper::header::{HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE, HOST};
 use hyper_util::rt::TokioIo;
 use serde_json::Value;
 use tokio::sync::mpsc;
-use tokio::task::JoinSet;
 use tokio::time::Instant;
 use url::Url;
 
 use super::dial::{self, seconds};
 use super::endpoint::{self, redactor_with, url_secrets};
 use super::http_client::{self, Auth};
+use super::sse::{Fed, SseReader};
 use crate::engine::policy::Ended;
 use crate::engine::probe::model::{
     AttemptOptions, AttemptReport, LaunchError, PingOptions, Progress, Protocol, ServerInfo,
@@ -377,13 +377,22 @@ async fn post(
     };
     // Read until the answer is found (an event stream may stay open after it).
     let mut buf: Vec<u8> = Vec::new();
-    let mut events = SseEvents::default();
+    let mut events = SseReader::default();
     loop {
         match body.frame().await {
             Some(Ok(frame)) => {
                 if let Ok(data) = frame.into_data() {
                     if sse {
-                        if let Some(msg) = events.push(&data).iter().find_map(|e| answers(e)) {
+                        let found = match events.push(&data) {
+                            Fed::Events(done) => done.iter().find_map(|e| answers(&e.data)),
+                            Fed::TooLarge => {
+                                return fail(format!(
+                                    "{method}: an event of the stream is larger than {} bytes",
+                                    super::sse::MAX_EVENT
+                                ))
+                            }
+                        };
+                        if let Some(msg) = found {
                             return Posted::Answer { msg, content_type };
                         }
                     } else {
@@ -403,7 +412,7 @@ async fn post(
         }
     }
     if sse {
-        return match events.finish().and_then(|e| answers(&e)) {
+        return match events.finish().and_then(|e| answers(&e.data)) {
             Some(msg) => Posted::Answer { msg, content_type },
             None => fail(format!(
                 "{method}: the event stream ended without an answer"
@@ -495,45 +504,6 @@ fn hyper_error(method: &str, e: &hyper::Error) -> String {
     }
 }
 
-/// An incremental `text/event-stream` reader: complete events' `data`, joined by newlines.
-#[derive(Default)]
-struct SseEvents {
-    pending: String,
-    data: Vec<String>,
-}
-
-impl SseEvents {
-    /// Feed bytes; returns the data of every event they completed.
-    fn push(&mut self, bytes: &[u8]) -> Vec<String> {
-        self.pending.push_str(&String::from_utf8_lossy(bytes));
-        let mut done = Vec::new();
-        while let Some(pos) = self.pending.find('\n') {
-            let line: String = self.pending.drain(..=pos).collect();
-            let line = line.trim_end_matches(['\n', '\r']);
-            if line.is_empty() {
-                if !self.data.is_empty() {
-                    done.push(self.data.join("\n"));
-                    self.data.clear();
-                }
-            } else if let Some(rest) = line.strip_prefix("data:") {
-                self.data
-                    .push(rest.strip_prefix(' ').unwrap_or(rest).to_string());
-            }
-            // Comments (`:`), `event:`, `id:`, `retry:` carry nothing the probe needs.
-        }
-        done
-    }
-
-    /// The last event, when the stream ended without its blank line.
-    fn finish(&mut self) -> Option<String> {
-        let rest = std::mem::take(&mut self.pending);
-        if let Some(d) = rest.trim_end().strip_prefix("data:") {
-            self.data.push(d.strip_prefix(' ').unwrap_or(d).to_string());
-        }
-        (!self.data.is_empty()).then(|| self.data.join("\n"))
-    }
-}
-
 /// Make one attempt against `target`: a first `server/discover` (the handshake), then re-checks
 /// while watching (see the module's documentation for what that measures).
 pub async fn attempt(
@@ -541,13 +511,13 @@ pub async fn attempt(
     opts: &AttemptOptions,
     progress: &mut (dyn FnMut(Progress) + Send),
 ) -> Result<AttemptReport, LaunchError> {
-    let (tx, rx) = mpsc::unbounded_channel();
+    let (tx, rx) = mpsc::channel(super::http_client::INBOX);
     let transport = HttpTransport {
         target: target.clone(),
         redactor: Arc::new(redactor_with(&opts.redactor, target.secrets())),
         tx,
         rx,
-        exchanges: JoinSet::new(),
+        exchanges: Default::default(),
     };
     session::play(transport, opts, progress).await
 }
@@ -557,10 +527,10 @@ pub async fn attempt(
 struct HttpTransport {
     target: HttpTarget,
     redactor: Arc<Redactor>,
-    tx: mpsc::UnboundedSender<Received>,
-    rx: mpsc::UnboundedReceiver<Received>,
+    tx: mpsc::Sender<Received>,
+    rx: mpsc::Receiver<Received>,
     /// The POSTs in flight (aborted when the attempt is over).
-    exchanges: JoinSet<()>,
+    exchanges: super::http_client::Pool,
 }
 
 impl Transport for HttpTransport {
@@ -589,11 +559,15 @@ impl Transport for HttpTransport {
         };
         let (target, redactor, tx) = (self.target.clone(), self.redactor.clone(), self.tx.clone());
         let (method, msg) = (method.to_string(), msg.clone());
-        self.exchanges.spawn(async move {
+        let started = self.exchanges.spawn(async move {
             let received = request(&target, &method, id, &msg, &redactor).await;
-            let _ = tx.send(received);
+            let _ = tx.send(received).await;
         });
-        Sent::Done
+        if started {
+            Sent::Done
+        } else {
+            Sent::Stalled
+        }
     }
 
     async fn recv(&mut self) -> Received {
@@ -618,7 +592,13 @@ impl Transport for HttpTransport {
 
     async fn close(mut self, _how: Closing, _stop: &StopSignal) -> Remains {
         self.exchanges.abort_all();
-        Remains::default()
+        Remains {
+            misbehaviour: crate::engine::probe::model::Misbehaviour {
+                unsent_messages: self.exchanges.refused,
+                ..Default::default()
+            },
+            ..Remains::default()
+        }
     }
 }
 

@@ -74,6 +74,43 @@ pub enum HttpError {
     StreamBroke(String),
 }
 
+/// How many messages an HTTP transport's tasks may have waiting for the session (as stdio's
+/// reader): a server that sends faster than the session reads waits on its own socket (the
+/// reading task stops reading), so nothing it floods piles up here.
+pub const INBOX: usize = 64;
+
+/// The most requests an HTTP transport has in flight at once (the host's requests and its
+/// replies to the server's, each its own POST, and the streams it reads). Past it a message is
+/// not sent and counted, as stdio counts what a full pipe refused.
+pub const MAX_IN_FLIGHT: usize = 64;
+
+/// The tasks of one HTTP connection, bounded: finished ones are reaped at each spawn, and
+/// past [`MAX_IN_FLIGHT`] nothing more is started (counted in `refused`).
+#[derive(Default)]
+pub struct Pool {
+    tasks: tokio::task::JoinSet<()>,
+    /// Messages not sent because the pool was full.
+    pub refused: u64,
+}
+
+impl Pool {
+    /// Start `task`, unless [`MAX_IN_FLIGHT`] are still running (then `false`, counted).
+    pub fn spawn(&mut self, task: impl std::future::Future<Output = ()> + Send + 'static) -> bool {
+        while self.tasks.try_join_next().is_some() {}
+        if self.tasks.len() >= MAX_IN_FLIGHT {
+            self.refused += 1;
+            return false;
+        }
+        self.tasks.spawn(task);
+        true
+    }
+
+    /// End every task (the connection is over).
+    pub fn abort_all(&mut self) {
+        self.tasks.abort_all();
+    }
+}
+
 /// Aborts the connection task when the answer is dropped.
 pub struct ConnGuard(tokio::task::JoinHandle<()>);
 

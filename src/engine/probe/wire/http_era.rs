@@ -13,7 +13,9 @@ use std::time::Duration;
 use super::endpoint::redactor_with;
 use super::http::{self, DiscoverResult, Era, HttpTarget};
 use super::legacy_sse::{self, SseTransport};
+use super::remote_facts;
 use super::streamable::StreamableTransport;
+use crate::engine::policy::Outcome;
 use crate::engine::probe::model::{AttemptOptions, AttemptReport, LaunchError, Progress, Protocol};
 use crate::engine::probe::session;
 use crate::engine::probe::session::handshake::{MODERN_VERSION, VERSION_REFUSED};
@@ -95,6 +97,11 @@ pub async fn attempt(
     };
     if let Some(server) = report.server.as_mut() {
         server.era.get_or_insert_with(|| era.name().to_string());
+    }
+    if matches!(report.outcome, Some(Outcome::FailedToConnect(_)))
+        && opts.stop.level() == crate::engine::probe::stop::StopLevel::Run
+    {
+        report.remote = Some(remote_facts::look(target).await);
     }
     Ok(report)
 }

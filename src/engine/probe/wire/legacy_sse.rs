@@ -10,13 +10,12 @@ use hyper::header::ACCEPT;
 use hyper::Method;
 use serde_json::Value;
 use tokio::sync::mpsc;
-use tokio::task::JoinSet;
 use tokio::time::Instant;
 use url::Url;
 
 use super::dial::seconds;
 use super::http::HttpTarget;
-use super::http_client::{self, EventBody, HttpError};
+use super::http_client::{self, EventBody, HttpError, Pool, INBOX};
 use crate::engine::policy::Ended;
 use crate::engine::probe::model::Protocol;
 use crate::engine::probe::session::handshake::{self, Answer, Incoming};
@@ -32,22 +31,22 @@ pub struct SseTransport {
     target: HttpTarget,
     redactor: Arc<Redactor>,
     endpoint: Option<Url>,
-    tx: mpsc::UnboundedSender<Received>,
-    rx: mpsc::UnboundedReceiver<Received>,
+    tx: mpsc::Sender<Received>,
+    rx: mpsc::Receiver<Received>,
     /// The stream's reader and the POSTs in flight.
-    tasks: JoinSet<()>,
+    tasks: Pool,
 }
 
 impl SseTransport {
     pub fn new(target: HttpTarget, redactor: Arc<Redactor>) -> SseTransport {
-        let (tx, rx) = mpsc::unbounded_channel();
+        let (tx, rx) = mpsc::channel(INBOX);
         SseTransport {
             target,
             redactor,
             endpoint: None,
             tx,
             rx,
-            tasks: JoinSet::new(),
+            tasks: Pool::default(),
         }
     }
 }
@@ -149,7 +148,8 @@ impl Transport for SseTransport {
         };
         self.endpoint = Some(url);
         let (tx, redactor) = (self.tx.clone(), self.redactor.clone());
-        self.tasks.spawn(read_stream(events, tx, redactor));
+        // The first task of the connection: the pool has room.
+        let _ = self.tasks.spawn(read_stream(events, tx, redactor));
         Ok(())
     }
 
@@ -167,7 +167,7 @@ impl Transport for SseTransport {
         };
         let (target, redactor, tx) = (self.target.clone(), self.redactor.clone(), self.tx.clone());
         let msg = msg.clone();
-        self.tasks.spawn(async move {
+        let started = self.tasks.spawn(async move {
             let id = msg.get("method").and(msg.get("id")).and_then(Value::as_i64);
             let method = msg
                 .get("method")
@@ -189,10 +189,15 @@ impl Transport for SseTransport {
             };
             if let Some(id) = id {
                 let why = redactor.redact(&format!("{method}: {why}"));
-                let _ = tx.send(Received::Failed { id, why });
+                let _ = tx.send(Received::Failed { id, why }).await;
             }
         });
-        Sent::Done
+        // Past MAX_IN_FLIGHT the message is not sent: counted, the connection goes on.
+        if started {
+            Sent::Done
+        } else {
+            Sent::Stalled
+        }
     }
 
     async fn recv(&mut self) -> Received {
@@ -210,22 +215,26 @@ impl Transport for SseTransport {
 
     async fn close(mut self, _how: Closing, _stop: &StopSignal) -> Remains {
         self.tasks.abort_all();
-        Remains::default()
+        Remains {
+            misbehaviour: crate::engine::probe::model::Misbehaviour {
+                unsent_messages: self.tasks.refused,
+                ..Default::default()
+            },
+            ..Remains::default()
+        }
     }
 }
 
 /// Pass on every message of the stream; its end ends the connection.
-async fn read_stream(
-    mut events: EventBody,
-    tx: mpsc::UnboundedSender<Received>,
-    redactor: Arc<Redactor>,
-) {
+async fn read_stream(mut events: EventBody, tx: mpsc::Sender<Received>, redactor: Arc<Redactor>) {
     let reason = loop {
         match events.next().await {
             Ok(Some(e)) => {
                 if e.event.is_empty() || e.event == "message" {
                     if let Incoming::Message(m) = handshake::classify(e.data.as_bytes()) {
-                        let _ = tx.send(Received::Message(m));
+                        // Waits while the session's inbox is full: the stream is read no
+                        // faster than the session takes its messages.
+                        let _ = tx.send(Received::Message(m)).await;
                     }
                 }
             }
@@ -234,11 +243,13 @@ async fn read_stream(
         }
     };
     let reason = redactor.redact(&reason);
-    let _ = tx.send(Received::Gone(Gone {
-        at: Instant::now(),
-        ended: Ended::TransportError {
-            reason: reason.clone(),
-        },
-        before_handshake: reason,
-    }));
+    let _ = tx
+        .send(Received::Gone(Gone {
+            at: Instant::now(),
+            ended: Ended::TransportError {
+                reason: reason.clone(),
+            },
+            before_handshake: reason,
+        }))
+        .await;
 }

@@ -13,6 +13,7 @@
 //! request and [`sse`] reads every event stream; [`dial`] reaches a host (DNS, TCP, TLS);
 //! [`endpoint`] places the token in a URL; [`urls`] picks the target a URL's scheme names.
 
+pub mod bridge;
 pub mod dial;
 pub mod endpoint;
 pub mod hostenv;
@@ -21,6 +22,8 @@ pub mod http_client;
 pub mod http_era;
 pub mod http_mode;
 pub mod legacy_sse;
+pub mod remote_facts;
+pub mod rungs;
 pub mod sse;
 pub mod stdio;
 mod stdio_spawn;

@@ -129,6 +129,26 @@ mod tests {
         assert_eq!(r.finish().map(|e| e.data), Some("{}".to_string()));
     }
 
+    /// Every era reads its event streams here (stateless answers too), so a character split
+    /// across two network chunks survives: lines are decoded whole.
+    #[test]
+    fn a_character_split_across_chunks_survives() {
+        let mut r = SseReader::default();
+        let text = "data: {\"t\":\"caf\u{e9} \u{1F600}\"}\n\n"
+            .as_bytes()
+            .to_vec();
+        let cut = text.iter().position(|b| *b == 0xC3).expect("é") + 1;
+        let emoji = text.iter().position(|b| *b == 0xF0).expect("emoji") + 2;
+        assert!(events(r.push(&text[..cut])).is_empty());
+        assert!(events(r.push(&text[cut..emoji])).is_empty());
+        let got = events(r.push(&text[emoji..]));
+        assert_eq!(got[0].data, "{\"t\":\"caf\u{e9} \u{1F600}\"}");
+        assert!(!got[0].data.contains('\u{FFFD}'));
+        assert!(events(r.push(b": c\r\nevent: message\r\nda")).is_empty());
+        assert!(events(r.push(b"ta: {\"a\":\r\ndata: 1}\r\n")).is_empty());
+        assert_eq!(events(r.push(b"\r\n"))[0].data, "{\"a\":\n1}");
+    }
+
     #[test]
     fn an_endless_line_is_refused() {
         let mut r = SseReader::default();

@@ -16,11 +16,10 @@ use tokio::time::Instant;
 
 use super::http_mode;
 use super::stdio_spawn::launch_error;
-use crate::engine::diagnosis::table::is_notable;
 use crate::engine::policy::Ended;
 use crate::engine::probe::model::{
-    AttemptOptions, AttemptReport, LaunchError, Misbehaviour, ProcessFacts, Progress, Protocol,
-    StderrTail, StdoutNoise, Stopped,
+    AttemptOptions, AttemptReport, LaunchError, Misbehaviour, NotableStderr, ProcessFacts,
+    Progress, Protocol, StderrTail, StdoutNoise, Stopped,
 };
 use crate::engine::probe::read::lines::{LineReader, Tail};
 use crate::engine::probe::read::long_message;
@@ -263,6 +262,7 @@ fn spawn_stderr_reader(
     state: Arc<Mutex<StderrState>>,
     redactor: Arc<Redactor>,
     http: HttpSeen,
+    is_notable: NotableStderr,
 ) -> JoinHandle<()> {
     tokio::spawn(async move {
         let mut reader = LineReader::new(stderr, STDERR_TAIL_BYTES);
@@ -415,6 +415,7 @@ pub async fn attempt(
         target,
         epoch: opts.epoch,
         redactor: opts.redactor.clone(),
+        notable_stderr: opts.notable_stderr,
         running: None,
     };
     session::play(transport, opts, progress).await
@@ -425,6 +426,7 @@ struct StdioTransport<'a> {
     target: &'a StdioTarget,
     epoch: Instant,
     redactor: Arc<Redactor>,
+    notable_stderr: NotableStderr,
     running: Option<Running>,
 }
 
@@ -666,8 +668,13 @@ impl Transport for StdioTransport<'_> {
             redactor.clone(),
             http.clone(),
         );
-        let stderr_task =
-            spawn_stderr_reader(spawned.stderr, stderr_state.clone(), redactor, http.clone());
+        let stderr_task = spawn_stderr_reader(
+            spawned.stderr,
+            stderr_state.clone(),
+            redactor,
+            http.clone(),
+            self.notable_stderr,
+        );
         let (writer, writer_task) = spawn_writer(spawned.stdin);
         self.running = Some(Running {
             child,

@@ -23,12 +23,11 @@ use hyper::header::ACCEPT;
 use hyper::{Method, StatusCode};
 use serde_json::Value;
 use tokio::sync::mpsc;
-use tokio::task::JoinSet;
 use tokio::time::Instant;
 
 use super::dial::seconds;
 use super::http::{HttpTarget, DEFAULT_RECHECK_EVERY, DEFAULT_RECHECK_TIMEOUT};
-use super::http_client::{self, Reply, SESSION_HEADER, VERSION_HEADER};
+use super::http_client::{self, Pool, Reply, INBOX, SESSION_HEADER, VERSION_HEADER};
 use crate::engine::policy::Ended;
 use crate::engine::probe::model::{PingOptions, Protocol};
 use crate::engine::probe::session::handshake::{self, Answer, Incoming};
@@ -89,21 +88,21 @@ const GET_REOPEN_CAP: Duration = Duration::from_secs(30);
 pub struct StreamableTransport {
     target: HttpTarget,
     redactor: Arc<Redactor>,
-    tx: mpsc::UnboundedSender<Received>,
-    rx: mpsc::UnboundedReceiver<Received>,
-    exchanges: JoinSet<()>,
+    tx: mpsc::Sender<Received>,
+    rx: mpsc::Receiver<Received>,
+    exchanges: Pool,
     state: Arc<Mutex<SessionState>>,
 }
 
 impl StreamableTransport {
     pub fn new(target: HttpTarget, redactor: Arc<Redactor>) -> StreamableTransport {
-        let (tx, rx) = mpsc::unbounded_channel();
+        let (tx, rx) = mpsc::channel(INBOX);
         StreamableTransport {
             target,
             redactor,
             tx,
             rx,
-            exchanges: JoinSet::new(),
+            exchanges: Pool::default(),
             state: Arc::default(),
         }
     }
@@ -156,7 +155,7 @@ impl Transport for StreamableTransport {
             self.state.clone(),
         );
         let msg = msg.clone();
-        self.exchanges.spawn(async move {
+        let started = self.exchanges.spawn(async move {
             post(&target, &msg, &redactor, &state, &tx).await;
             let initialized =
                 msg.get("method").and_then(Value::as_str) == Some("notifications/initialized");
@@ -164,7 +163,12 @@ impl Transport for StreamableTransport {
                 listen(&target, &redactor, &state, &tx).await;
             }
         });
-        Sent::Done
+        // Past MAX_IN_FLIGHT the message is not sent: counted, the connection goes on.
+        if started {
+            Sent::Done
+        } else {
+            Sent::Stalled
+        }
     }
 
     async fn recv(&mut self) -> Received {
@@ -189,6 +193,7 @@ impl Transport for StreamableTransport {
 
     async fn close(mut self, _how: Closing, _stop: &StopSignal) -> Remains {
         self.exchanges.abort_all();
+        let refused = self.exchanges.refused;
         let (id, lost, get) = {
             let s = lock(&self.state);
             (s.id.clone(), s.lost, s.get.as_ref().map(GetStream::words))
@@ -214,6 +219,10 @@ impl Transport for StreamableTransport {
         }
         Remains {
             get_stream: get.map(|g| self.redactor.redact(&g)),
+            misbehaviour: crate::engine::probe::model::Misbehaviour {
+                unsent_messages: refused,
+                ..Default::default()
+            },
             ..Remains::default()
         }
     }
@@ -243,10 +252,11 @@ async fn listen(
     target: &HttpTarget,
     redactor: &Redactor,
     state: &Mutex<SessionState>,
-    tx: &mpsc::UnboundedSender<Received>,
+    tx: &mpsc::Sender<Received>,
 ) {
     let mut last_id: Option<String> = None;
     let mut tries: u32 = 0;
+    let mut gets: u32 = 0;
     loop {
         let mut headers = session_headers(state);
         let sent_session = headers.iter().any(|(k, _)| *k == SESSION_HEADER);
@@ -264,6 +274,7 @@ async fn listen(
         )
         .await;
         tries += 1;
+        gets += 1;
         match reply {
             Err(why) => get_status(state, |g| g.status = format!("GET failed: {why}")),
             Ok(r) if r.status == StatusCode::METHOD_NOT_ALLOWED => {
@@ -276,13 +287,15 @@ async fn listen(
                 let reason = "the server no longer knows the session (HTTP 404 to the GET \
                               stream): it restarted or ended the session";
                 get_status(state, |g| g.status = "HTTP 404: the session is gone".into());
-                let _ = tx.send(Received::Gone(Gone {
-                    at: Instant::now(),
-                    ended: Ended::TransportError {
-                        reason: redactor.redact(reason),
-                    },
-                    before_handshake: redactor.redact(reason),
-                }));
+                let _ = tx
+                    .send(Received::Gone(Gone {
+                        at: Instant::now(),
+                        ended: Ended::TransportError {
+                            reason: redactor.redact(reason),
+                        },
+                        before_handshake: redactor.redact(reason),
+                    }))
+                    .await;
                 return;
             }
             Ok(r) if !r.status.is_success() => {
@@ -298,9 +311,10 @@ async fn listen(
                 });
             }
             Ok(r) => {
+                // Every GET after the first is a reopening, whatever came of it.
                 get_status(state, |g| {
                     g.status = "open".into();
-                    g.reopened = tries - 1;
+                    g.reopened = gets - 1;
                 });
                 let mut events = r.events();
                 while let Ok(Some(e)) = events.next().await {
@@ -309,7 +323,9 @@ async fn listen(
                     }
                     if let Incoming::Message(m) = handshake::classify(e.data.as_bytes()) {
                         get_status(state, |g| g.messages += 1);
-                        let _ = tx.send(Received::Message(m));
+                        // Waits while the session's inbox is full: the stream is read no
+                        // faster than the session takes its messages.
+                        let _ = tx.send(Received::Message(m)).await;
                     }
                 }
                 // The counter starts afresh once an event stream arrived (VS Code).
@@ -320,13 +336,13 @@ async fn listen(
     }
 }
 
-/// POST one message and pass on what comes back.
+/// POST one message and pass on what comes back (waiting while the session's inbox is full).
 async fn post(
     target: &HttpTarget,
     msg: &Value,
     redactor: &Redactor,
     state: &Mutex<SessionState>,
-    tx: &mpsc::UnboundedSender<Received>,
+    tx: &mpsc::Sender<Received>,
 ) {
     let method = msg
         .get("method")
@@ -334,6 +350,24 @@ async fn post(
         .unwrap_or("a reply")
         .to_string();
     let request_id = msg.get("method").and(msg.get("id")).and_then(Value::as_i64);
+    let outcome = exchange(target, msg, &method, request_id, redactor, state, tx).await;
+    if let (Err(why), Some(id)) = (outcome, request_id) {
+        let why = redactor.redact(&format!("{method}: {why}"));
+        let _ = tx.send(Received::Failed { id, why }).await;
+    }
+}
+
+/// The POST of `msg` and its answer passed on; `Err` says why the request failed (not yet
+/// redacted, without the method).
+async fn exchange(
+    target: &HttpTarget,
+    msg: &Value,
+    method: &str,
+    request_id: Option<i64>,
+    redactor: &Redactor,
+    state: &Mutex<SessionState>,
+    tx: &mpsc::Sender<Received>,
+) -> Result<(), String> {
     let is_initialize = request_id == Some(handshake::HANDSHAKE_ID) && method == "initialize";
     let mut headers = http_client::post_headers();
     let sent_session = {
@@ -346,15 +380,7 @@ async fn post(
         }
         s.id.is_some()
     };
-    let fail = |why: String| {
-        if let Some(id) = request_id {
-            let _ = tx.send(Received::Failed {
-                id,
-                why: redactor.redact(&format!("{method}: {why}")),
-            });
-        }
-    };
-    let reply = match http_client::send(
+    let reply = http_client::send(
         target.url(),
         target.auth(),
         target.open_timeout,
@@ -363,27 +389,26 @@ async fn post(
         Some(msg),
     )
     .await
-    {
-        Ok(r) => r,
-        Err(why) => return fail(why.to_string()),
-    };
+    .map_err(|why| why.to_string())?;
     if reply.status == StatusCode::NOT_FOUND && sent_session {
         lock(state).lost = true;
         let reason = format!(
             "the server no longer knows the session (HTTP 404 to {method}): it restarted or \
              ended the session"
         );
-        let _ = tx.send(Received::Gone(Gone {
-            at: Instant::now(),
-            ended: Ended::TransportError {
-                reason: redactor.redact(&reason),
-            },
-            before_handshake: redactor.redact(&reason),
-        }));
-        return;
+        let _ = tx
+            .send(Received::Gone(Gone {
+                at: Instant::now(),
+                ended: Ended::TransportError {
+                    reason: redactor.redact(&reason),
+                },
+                before_handshake: redactor.redact(&reason),
+            }))
+            .await;
+        return Ok(());
     }
     if !reply.status.is_success() {
-        return fail(reply.failure(redactor).await);
+        return Err(reply.failure(redactor).await);
     }
     if is_initialize {
         let id = reply.header(SESSION_HEADER);
@@ -393,10 +418,10 @@ async fn post(
     }
     let Some(request_id) = request_id else {
         // A notification or a reply: 202 with no body is the rule; nothing to pass on.
-        return;
+        return Ok(());
     };
     if reply.status == StatusCode::ACCEPTED {
-        return fail("HTTP 202 Accepted without an answer".into());
+        return Err("HTTP 202 Accepted without an answer".into());
     }
     let deliver = |m: Value| {
         if is_initialize && handshake::is_response_to(&m, request_id) {
@@ -408,49 +433,54 @@ async fn post(
                 lock(state).version = Some(v.to_string());
             }
         }
-        let _ = tx.send(Received::Message(m));
+        Received::Message(m)
     };
     if reply.is_event_stream() {
-        return read_stream(reply, request_id, &deliver, &fail).await;
+        return read_stream(reply, request_id, &deliver, tx).await;
     }
     let content_type = reply.content_type();
-    match reply.bytes(DEFAULT_RECHECK_TIMEOUT).await {
-        Ok(body) => match handshake::classify(&body) {
-            Incoming::Message(m) => deliver(m),
-            _ => fail(format!(
-                "the answer ({}) is not a JSON-RPC message",
-                if content_type.is_empty() {
-                    "no content type"
-                } else {
-                    content_type.as_str()
-                }
-            )),
-        },
-        Err(why) => fail(why.to_string()),
+    let body = reply
+        .bytes(DEFAULT_RECHECK_TIMEOUT)
+        .await
+        .map_err(|why| why.to_string())?;
+    match handshake::classify(&body) {
+        Incoming::Message(m) => {
+            let _ = tx.send(deliver(m)).await;
+            Ok(())
+        }
+        _ => Err(format!(
+            "the answer ({}) is not a JSON-RPC message",
+            if content_type.is_empty() {
+                "no content type"
+            } else {
+                content_type.as_str()
+            }
+        )),
     }
 }
 
-/// Pass on every message of an answer's event stream until the answer to `request_id`.
+/// Pass on every message of an answer's event stream until the answer to `request_id`, no
+/// faster than the session takes them.
 async fn read_stream(
     reply: Reply,
     request_id: i64,
-    deliver: &(dyn Fn(Value) + Sync),
-    fail: &(dyn Fn(String) + Sync),
-) {
+    deliver: &(dyn Fn(Value) -> Received + Sync),
+    tx: &mpsc::Sender<Received>,
+) -> Result<(), String> {
     let mut events = reply.events();
     loop {
         match events.next().await {
             Ok(Some(e)) => {
                 if let Incoming::Message(m) = handshake::classify(e.data.as_bytes()) {
                     let answered = handshake::is_response_to(&m, request_id);
-                    deliver(m);
+                    let _ = tx.send(deliver(m)).await;
                     if answered {
-                        return;
+                        return Ok(());
                     }
                 }
             }
-            Ok(None) => return fail("the event stream ended without an answer".into()),
-            Err(why) => return fail(why.to_string()),
+            Ok(None) => return Err("the event stream ended without an answer".into()),
+            Err(why) => return Err(why.to_string()),
         }
     }
 }

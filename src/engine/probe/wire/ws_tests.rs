@@ -30,6 +30,7 @@ fn opts() -> AttemptOptions {
         start_budget: Duration::from_secs(60),
         handshake_only: false,
         call: None,
+        notable_stderr: crate::engine::probe::no_notable_stderr,
     }
 }
 

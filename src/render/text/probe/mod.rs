@@ -243,6 +243,7 @@ mod tests {
                 stdout: Default::default(),
                 opening: None,
                 misbehaviour: Default::default(),
+                remote: None,
                 process: None,
                 escaped: 0,
             };

@@ -1,0 +1,96 @@
+//! What the look at a remote server found ([`super::remote_facts`]), as plain data: a leaf
+//! the attempt's report and the diagnosis both read.
+
+/// The rung the first request fell from.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Rung {
+    /// The host name has no address (the system's reason).
+    NameNotResolved { host: String, reason: String },
+    /// Nothing listens at the address (TCP refused).
+    Refused,
+    /// Another TCP failure (unreachable network, reset).
+    Unreachable(String),
+    /// The TLS handshake failed (rustls's reason: the certificate's problem).
+    Tls(String),
+    /// No connection within the open timeout.
+    TimedOut,
+    /// An HTTP status other than 2xx, and the answer's content type.
+    Status { code: u16, content_type: String },
+    /// 200 with an HTML page (a login page, an SPA catch-all, a proxy's page).
+    Html,
+    /// 200 with a body that is not a JSON-RPC message.
+    NotJsonRpc { content_type: String },
+    /// A JSON-RPC answer came: the dial itself is fine.
+    #[default]
+    Answered,
+    /// Something else went wrong (not HTTP, cut short), in words.
+    Other(String),
+}
+
+/// A `WWW-Authenticate: Bearer ...` challenge's parameters.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Challenge {
+    /// The scheme (`Bearer`, `Basic`...).
+    pub scheme: String,
+    pub resource_metadata: Option<String>,
+    pub error: Option<String>,
+    pub scope: Option<String>,
+}
+
+/// The protected-resource metadata (RFC 9728) a host finds.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ResourceMetadata {
+    /// Where it was found (or last looked for).
+    pub url: String,
+    /// Whether a document was found there.
+    pub found: bool,
+    pub resource: Option<String>,
+    pub authorization_servers: Vec<String>,
+    pub scopes: Vec<String>,
+}
+
+/// The authorization server's metadata (RFC 8414 / OpenID discovery) a host finds.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct AuthServer {
+    /// The issuer it was derived from.
+    pub issuer: String,
+    /// Where the document was found (`None`: at none of the well-known forms).
+    pub found_at: Option<String>,
+    pub registration_endpoint: bool,
+    /// `client_id_metadata_document_supported: true`.
+    pub metadata_documents: bool,
+    /// `code_challenge_methods_supported`: `None` when absent.
+    pub pkce_s256: Option<bool>,
+}
+
+/// One of the usual paths tried on the same origin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PathTry {
+    pub path: String,
+    /// The era that answers there (`streamable-http`, `sse`), if one does.
+    pub era: Option<&'static str>,
+    /// The status the POST got (`None`: no HTTP answer).
+    pub status: Option<u16>,
+}
+
+/// What the look found.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RemoteFacts {
+    pub rung: Rung,
+    /// The names of the headers the host sends (values never kept).
+    pub sent: Vec<String>,
+    pub challenge: Option<Challenge>,
+    pub metadata: Option<ResourceMetadata>,
+    pub auth_server: Option<AuthServer>,
+    pub paths: Vec<PathTry>,
+}
+
+/// The Fetch standard's "bad ports": a `fetch`-based host (every Node host and bridge) refuses
+/// to dial them, whatever listens there.
+pub const BLOCKED_PORTS: &[u16] = &[
+    0, 1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101,
+    102, 103, 104, 109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427,
+    465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990,
+    993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667,
+    6668, 6669, 6679, 6697, 10080,
+];

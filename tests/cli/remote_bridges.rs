@@ -1,0 +1,54 @@
+//! Bridges in stdio entries (issue 28 item 6): the real mcp-remote (installed by
+//! scripts/test.sh, pinned, into target/test-tools) pointed at a dead URL is diagnosed by the
+//! remote's rung, naming the URL; its `--header` value never shows.
+
+use std::path::PathBuf;
+use std::process::Stdio;
+
+use crate::support::{bin, json, root};
+
+/// The pinned mcp-remote scripts/test.sh installs.
+fn mcp_remote() -> PathBuf {
+    let p = root().join("target/test-tools/node_modules/.bin/mcp-remote");
+    assert!(
+        p.exists(),
+        "{} is missing: scripts/test.sh installs mcp-remote@0.15.1 there (npm)",
+        p.display()
+    );
+    p
+}
+
+#[test]
+fn mcp_remote_at_a_dead_url_names_the_url_and_the_rung() {
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        l.local_addr().expect("addr").port()
+    };
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let out = bin()
+        .args(["probe", "--launches", "1", "--json", "--"])
+        .arg(mcp_remote())
+        .arg(&url)
+        .args(["--header", "Authorization:Bearer h28-bridge-secret-5521"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs");
+    let doc = json(&out);
+    let d = &doc["diagnoses"][0];
+    assert_eq!(d["id"], "connection-refused", "{}", doc["diagnoses"]);
+    let summary = d["summary"].as_str().unwrap_or_default();
+    assert!(
+        summary.contains(&format!("mcp-remote could not reach {url}"))
+            && summary.contains(&format!("nothing listens on 127.0.0.1:{port}")),
+        "{summary}"
+    );
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        !all.contains("h28-bridge-secret-5521") && !all.contains("5521"),
+        "{all}"
+    );
+}
