@@ -35,7 +35,7 @@ pub fn remember_input(path: &Path) {
 
 /// Why `path` must not be written, if it must not ("it is ...").
 pub fn refusal(path: &Path) -> Option<String> {
-    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    use std::os::unix::fs::MetadataExt;
     let here = std::fs::symlink_metadata(path).ok();
     for input in inputs().iter() {
         let same =
@@ -54,21 +54,7 @@ pub fn refusal(path: &Path) -> Option<String> {
         Some(m) if m.file_type().is_symlink() => std::fs::metadata(path).ok(),
         other => other.clone(),
     };
-    let kind = target.map(|m| m.file_type()).and_then(|t| {
-        if t.is_file() {
-            None
-        } else if t.is_dir() {
-            Some("a folder")
-        } else if t.is_fifo() {
-            Some("a FIFO (named pipe)")
-        } else if t.is_char_device() || t.is_block_device() {
-            Some("a device")
-        } else if t.is_socket() {
-            Some("a socket")
-        } else {
-            Some("not a regular file")
-        }
-    })?;
+    let kind = target.and_then(|m| super::infile::not_regular(m.file_type()))?;
     Some(format!("it is {kind}; outputs go to regular files only"))
 }
 
