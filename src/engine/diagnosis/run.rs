@@ -90,7 +90,24 @@ pub fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
     if out.is_empty() {
         out.push(unknown(&died, setting));
     }
-    out
+    prefer_structured(out, &died, setting)
+}
+
+/// The table's answer, unless it is a generic one (`crash`, `cause-unknown`, ...) and the typed
+/// evidence names the fix: then the structured diagnoses first, the table's others after.
+fn prefer_structured(out: Vec<Diagnosis>, died: &[&Launch], setting: &Setting) -> Vec<Diagnosis> {
+    let generic = |d: &Diagnosis| super::structured::GENERIC.contains(&d.id);
+    if !out.first().is_some_and(generic) {
+        return out;
+    }
+    let found = super::structured::diagnose(died, setting);
+    if found.is_empty() {
+        return out;
+    }
+    found
+        .into_iter()
+        .chain(out.into_iter().filter(|d| !generic(d)))
+        .collect()
 }
 
 /// The shortest life from the spawn that a timer on the whole process explains (a server that
