@@ -177,10 +177,17 @@ fn entry_values(s: &Setting) -> Vec<(String, String)> {
         let v = a.split_once('=').map(|(_, v)| v).unwrap_or(a);
         out.push((shown, v.to_string()));
     }
-    for (k, v) in &s.env_values {
+    for (k, v) in entry_env(s) {
         out.push((format!("`{k}={v}`"), v.clone()));
     }
     out
+}
+
+/// The variables the entry itself sets (a bare command's whole environment is not the entry's).
+fn entry_env(s: &Setting) -> impl Iterator<Item = &(String, String)> {
+    s.env_values
+        .iter()
+        .filter(|(k, _)| s.given_env.as_ref().is_some_and(|g| g.contains(k)))
 }
 
 /// Which of the entry's values holds `needle` (whole, or as the tail of a URL: `host:port`).
@@ -364,8 +371,7 @@ fn entry_var<'a>(s: &'a Setting, name: &str, suffix: bool) -> Option<&'a str> {
         return None;
     }
     let suffix = suffix || up.contains('_');
-    s.env_values
-        .iter()
+    entry_env(s)
         .map(|(k, _)| k.as_str())
         .find(|k| *k == up || (suffix && k.ends_with(&format!("_{up}"))))
 }
@@ -396,8 +402,7 @@ fn vars_in<'a>(s: &'a Setting, message: &str) -> Vec<&'a str> {
 }
 
 fn value_of<'a>(s: &'a Setting, var: &str) -> &'a str {
-    s.env_values
-        .iter()
+    entry_env(s)
         .find(|(k, _)| k == var)
         .map(|(_, v)| v.as_str())
         .unwrap_or_default()
@@ -430,9 +435,7 @@ fn validation(facts: &[Fact], s: &Setting) -> Option<Found> {
     }
     let up = leaf.to_ascii_uppercase();
     // A settings prefix shared by the entry's own variables (`QDRANT_URL` -> `QDRANT_`).
-    let prefix = s
-        .env_values
-        .iter()
+    let prefix = entry_env(s)
         .filter_map(|(k, _)| k.split_once('_').map(|(p, _)| p))
         .find(|p| p.len() >= 2);
     let named = match prefix {

@@ -10,6 +10,7 @@ fn setting(command: &str, args: &[&str], env: &[(&str, &str)]) -> Setting {
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect(),
+        given_env: Some(env.iter().map(|(k, _)| k.to_string()).collect()),
         entry: true,
         ..Setting::default()
     }
