@@ -96,17 +96,27 @@ pub fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
 /// The table's answer, unless it is a generic one (`crash`, `cause-unknown`, ...) and the typed
 /// evidence names the fix: then the structured diagnoses first, the table's others after.
 fn prefer_structured(out: Vec<Diagnosis>, died: &[&Launch], setting: &Setting) -> Vec<Diagnosis> {
-    let generic = |d: &Diagnosis| super::structured::GENERIC.contains(&d.id);
-    if !out.first().is_some_and(generic) {
+    use super::structured::{diagnose_keyed, GENERIC, STRONG};
+    let generic = |d: &Diagnosis| GENERIC.contains(&d.id);
+    let Some(top) = out.first().map(|d| d.id) else {
+        return out;
+    };
+    let weak_top = GENERIC.contains(&top);
+    if !weak_top && top != Id::BadArgument {
         return out;
     }
-    let found = super::structured::diagnose(died, setting);
+    let found: Vec<Diagnosis> = diagnose_keyed(died, setting)
+        .into_iter()
+        .filter(|(k, _)| weak_top || STRONG.contains(k))
+        .map(|(_, d)| d)
+        .collect();
     if found.is_empty() {
         return out;
     }
+    let replaced = |d: &Diagnosis| generic(d) || (!weak_top && d.id == top);
     found
         .into_iter()
-        .chain(out.into_iter().filter(|d| !generic(d)))
+        .chain(out.into_iter().filter(|d| !replaced(d)))
         .collect()
 }
 

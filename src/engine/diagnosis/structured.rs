@@ -62,6 +62,14 @@ pub const IDS: &[Id] = &[
     Id::NoExecutable,
 ];
 
+/// Rows whose finding is surer than the table's `bad-argument` (a structure plus the entry's
+/// value, or an experiment's result): they replace it too.
+pub const STRONG: &[Key] = &[
+    Key::RefusedAndTested,
+    Key::UrlParseWithSchemelessValue,
+    Key::NodeOlderThanNamed,
+];
+
 /// The answers of the table these rows may replace.
 pub const GENERIC: &[Id] = &[Id::Crash, Id::CauseUnknown, Id::MissingArgument, Id::Timer];
 
@@ -93,19 +101,30 @@ pub(super) fn stderr_lines(l: &Launch) -> Vec<&str> {
 /// The structured diagnoses of the launches that died (the same finding on several launches
 /// is one diagnosis).
 pub fn diagnose(died: &[&Launch], setting: &Setting) -> Vec<Diagnosis> {
-    let mut out: Vec<Diagnosis> = Vec::new();
+    diagnose_keyed(died, setting)
+        .into_iter()
+        .map(|(_, d)| d)
+        .collect()
+}
+
+/// [`diagnose`], each diagnosis with the key of the row that found it.
+pub fn diagnose_keyed(died: &[&Launch], setting: &Setting) -> Vec<(Key, Diagnosis)> {
+    let mut out: Vec<(Key, Diagnosis)> = Vec::new();
     for l in died {
         let lines = stderr_lines(l);
         let facts = evidence::parse(&lines);
         if facts.is_empty() {
             continue;
         }
-        let Some(f) = KEYS.iter().find_map(|k| row(*k, &facts, &lines, setting)) else {
+        let Some((key, f)) = KEYS
+            .iter()
+            .find_map(|k| row(*k, &facts, &lines, setting).map(|f| (*k, f)))
+        else {
             continue;
         };
-        if let Some(d) = out
+        if let Some((_, d)) = out
             .iter_mut()
-            .find(|d| d.id == f.id && d.summary == f.summary)
+            .find(|(_, d)| d.id == f.id && d.summary == f.summary)
         {
             d.launches.push(l.number);
             for e in &mut d.evidence {
@@ -115,27 +134,30 @@ pub fn diagnose(died: &[&Launch], setting: &Setting) -> Vec<Diagnosis> {
             }
             continue;
         }
-        out.push(Diagnosis {
-            id: f.id,
-            confidence: Confidence::High,
-            summary: f.summary,
-            launches: vec![l.number],
-            evidence: f
-                .evidence
-                .into_iter()
-                .take(MAX_EVIDENCE)
-                .map(|(source, text)| Evidence {
-                    launches: if source == Source::Tried {
-                        Vec::new()
-                    } else {
-                        vec![l.number]
-                    },
-                    source,
-                    text,
-                })
-                .collect(),
-            next_step: f.next,
-        });
+        out.push((
+            key,
+            Diagnosis {
+                id: f.id,
+                confidence: Confidence::High,
+                summary: f.summary,
+                launches: vec![l.number],
+                evidence: f
+                    .evidence
+                    .into_iter()
+                    .take(MAX_EVIDENCE)
+                    .map(|(source, text)| Evidence {
+                        launches: if source == Source::Tried {
+                            Vec::new()
+                        } else {
+                            vec![l.number]
+                        },
+                        source,
+                        text,
+                    })
+                    .collect(),
+                next_step: f.next,
+            },
+        ));
     }
     out
 }
@@ -183,11 +205,12 @@ fn entry_values(s: &Setting) -> Vec<(String, String)> {
     out
 }
 
-/// The variables the entry itself sets (a bare command's whole environment is not the entry's).
+/// The variables the server was given that are not the host's standard ones: the entry's
+/// `env`, or for a bare command (`probe -- CMD`) the caller's environment it inherits.
 fn entry_env(s: &Setting) -> impl Iterator<Item = &(String, String)> {
     s.env_values
         .iter()
-        .filter(|(k, _)| s.given_env.as_ref().is_some_and(|g| g.contains(k)))
+        .filter(|(k, _)| s.given_env.as_ref().is_none_or(|g| g.contains(k)))
 }
 
 /// Which of the entry's values holds `needle` (whole, or as the tail of a URL: `host:port`).
@@ -329,10 +352,22 @@ fn is_url_failure(f: &Fact) -> bool {
 }
 
 fn schemeless(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
-    let f = facts.iter().find(|f| is_url_failure(f))?;
     let (shown, v) = entry_values(s).into_iter().find(|(_, v)| {
         !v.contains("://") && !v.starts_with('/') && !evidence::host_ports(v).is_empty()
     })?;
+    // A URL-parse failure, or the schemeless value taken for a file or a command (a
+    // `FileNotFoundError` / `ENOENT` that quotes it).
+    let not_found = |f: &&Fact| match f {
+        Fact::Python { kind, message, .. } => kind.contains("NotFound") && message.contains(&v),
+        Fact::Node { code, message, .. } => {
+            code.as_deref() == Some("ENOENT") && message.contains(&v)
+        }
+        _ => false,
+    };
+    let f = facts
+        .iter()
+        .find(|f| is_url_failure(f))
+        .or_else(|| facts.iter().find(not_found))?;
     let schemes: Vec<String> = lines
         .iter()
         .flat_map(|l| {
@@ -392,7 +427,9 @@ fn vars_in<'a>(s: &'a Setting, message: &str) -> Vec<&'a str> {
         if !worded {
             continue;
         }
-        if let Some(v) = entry_var(s, w, q) {
+        // A bare command inherits the caller's whole environment: a quoted word alone
+        // (`'root'`) is no settings field of it.
+        if let Some(v) = entry_var(s, w, q && s.given_env.is_some()) {
             if !out.contains(&v) {
                 out.push(v);
             }
@@ -436,6 +473,7 @@ fn validation(facts: &[Fact], s: &Setting) -> Option<Found> {
     let up = leaf.to_ascii_uppercase();
     // A settings prefix shared by the entry's own variables (`QDRANT_URL` -> `QDRANT_`).
     let prefix = entry_env(s)
+        .filter(|_| s.given_env.is_some())
         .filter_map(|(k, _)| k.split_once('_').map(|(p, _)| p))
         .find(|p| p.len() >= 2);
     let named = match prefix {

@@ -130,6 +130,11 @@ fn a_url_parse_failure_is_tied_to_the_schemeless_value() {
         f.summary
     );
     assert!(f.summary.contains("postgres://"), "{}", f.summary);
+    // The value taken for a command: the same fix.
+    let s3 = setting("mcp-proxy", &["localhost:8931/sse"], &[]);
+    let err = "Traceback (most recent call last):\n  File \"/x/subprocess.py\", line 1, in run\nFileNotFoundError: [Errno 2] No such file or directory: 'localhost:8931/sse'";
+    let f = run(Key::UrlParseWithSchemelessValue, err, &s3).expect("a finding");
+    assert!(f.next.contains("scheme://localhost:8931/sse"), "{}", f.next);
     // Look-alike: the same failure with a value that has its scheme.
     let ok = setting("node", &["srv.js"], &[("DB_URI", "http://localhost:5000")]);
     assert!(run(
