@@ -55,6 +55,8 @@ pub enum Id {
     InsufficientScope,
     BlockedByProxy,
     BridgeTransport,
+    SessionLost,
+    GetStreamRefused,
 }
 
 impl Id {
@@ -106,6 +108,8 @@ impl Id {
         Id::InsufficientScope,
         Id::BlockedByProxy,
         Id::BridgeTransport,
+        Id::SessionLost,
+        Id::GetStreamRefused,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -156,6 +160,8 @@ impl Id {
             Id::InsufficientScope => "insufficient-scope",
             Id::BlockedByProxy => "blocked-by-proxy",
             Id::BridgeTransport => "bridge-transport",
+            Id::SessionLost => "session-lost",
+            Id::GetStreamRefused => "get-stream-refused",
         }
     }
 
@@ -180,6 +186,8 @@ impl Id {
                 | Id::InsufficientScope
                 | Id::BlockedByProxy
                 | Id::BridgeTransport
+                | Id::SessionLost
+                | Id::GetStreamRefused
         )
     }
 
@@ -232,6 +240,8 @@ impl Id {
             Id::InsufficientScope => "the server answers 403 insufficient_scope: the token lacks a scope it names",
             Id::BlockedByProxy => "a 403 without a WWW-Authenticate challenge: a WAF, CDN or allow-list, not OAuth",
             Id::BridgeTransport => "a stdio<->HTTP bridge speaks another transport than its remote server (mcp-proxy's default SSE to a Streamable HTTP server)",
+            Id::SessionLost => "a remote server answered 404 to a request with its session id: it forgot the session (a restart, an expiry, another replica)",
+            Id::GetStreamRefused => "the optional GET stream was answered 404, 400 or a 200 that is no event stream, not 405: a server bug whose cost depends on the host, not a restart",
         }
     }
 }

@@ -139,7 +139,8 @@ fn bridge_transport(
         Id::BridgeTransport,
         format!("{bridge} speaks SSE to a Streamable HTTP server"),
         format!(
-            "{} answers the host's initialize over Streamable HTTP, but {bridge} ({flag})              speaks the legacy SSE transport to it: {fix}",
+            "{} answers the host's initialize over Streamable HTTP, but {bridge} ({flag}) \
+             speaks the legacy SSE transport to it: {fix}",
             place.url
         ),
     ))
@@ -492,4 +493,116 @@ pub fn unknown_next(setting: &Setting, ended: &str) -> Option<String> {
          `--transport streamable-http` or `--transport sse`",
         place.url, place.url
     ))
+}
+
+/// What the host the rule is named for does when the server forgets the session (`remote.md`
+/// sections 3 and 4), first; then the others.
+fn on_forgotten_session(rule: &str) -> String {
+    let vscode = "VS Code starts a new session on the 404 (`will retry with new session ID`)";
+    let claude = "Claude Code depends on its version (2.0.17 never re-initializes, 2.1.147 \
+                  does, 2.1.205 reads the 404 as an OAuth error, 2.1.220 shows `Request timed \
+                  out` and drops the call)";
+    let others = "the TypeScript SDK does not re-initialize by itself (Cursor, Cline, \
+                  mcp-remote: `Error POSTing to endpoint`, until the server is toggled or \
+                  restarted)";
+    if rule.starts_with("claude-code") {
+        format!("{claude}; {vscode}; {others}")
+    } else {
+        format!("{vscode}; {claude}; {others}")
+    }
+}
+
+/// `session-lost`: a connection ended on a 404 to a request that carried its session id: the
+/// server no longer knows the session (it restarted, or expired it).
+pub fn session_lost(died: &[&Launch], setting: &Setting, rule: &str) -> Option<Diagnosis> {
+    let place = Place::of(setting.url.as_deref()?)?;
+    let lost: Vec<&Launch> = died
+        .iter()
+        .copied()
+        .filter(|l| l.report.session.lost_on.is_some())
+        .collect();
+    let first = lost.first()?;
+    let launches: Vec<u32> = lost.iter().map(|l| l.number).collect();
+    let on = first.report.session.lost_on.clone().unwrap_or_default();
+    let after = first
+        .report
+        .session
+        .lost_after_ms
+        .map(|ms| {
+            format!(
+                ", {} after the handshake",
+                crate::engine::policy::timings::format_ms(ms)
+            )
+        })
+        .unwrap_or_default();
+    let again = if lost.len() > 1 {
+        format!(" (in {} connections)", lost.len())
+    } else {
+        String::new()
+    };
+    Some(Diagnosis {
+        id: Id::SessionLost,
+        confidence: Confidence::High,
+        summary: "the server forgot the session: it restarted or expired it".into(),
+        launches: launches.clone(),
+        evidence: vec![Evidence {
+            launches,
+            source: Source::Http,
+            text: format!(
+                "{}: HTTP 404 to {on}, sent with the session id the initialize answer gave{after}{again}",
+                place.url
+            ),
+        }],
+        next_step: format!(
+            "{} forgets its sessions (a restart, a redeploy, an idle expiry, or another replica \
+             behind a load balancer): {}; judged under the {rule} rule, each loss is a \
+             connection's end and a new initialize; on the server side, keep sessions in a \
+             store that outlives a restart (or pin clients to a replica), or run it stateless",
+            place.url,
+            on_forgotten_session(rule)
+        ),
+    })
+}
+
+/// `get-stream-refused`: the GET stream a host opens after `initialize` was answered neither
+/// an event stream nor 405, on a connection that otherwise worked: a server bug whose cost
+/// depends on the host, not a restart.
+pub fn get_stream_refused(launches: &[Launch], setting: &Setting, rule: &str) -> Option<Diagnosis> {
+    let place = Place::of(setting.url.as_deref()?)?;
+    let refused: Vec<&Launch> = launches
+        .iter()
+        .filter(|l| l.report.session.get_refused.is_some())
+        .collect();
+    let (code, content_type) = refused.first()?.report.session.get_refused.clone()?;
+    let numbers: Vec<u32> = refused.iter().map(|l| l.number).collect();
+    let answer = if code == 200 {
+        format!("200 {content_type}")
+    } else {
+        format!("HTTP {code}")
+    };
+    let costs = "Claude Code 2.1.147 reads a 404 there as `MCP session expired` and loses the \
+                 server, 2.1.226 fails on a 200 application/json; Cursor (TypeScript SDK) logs \
+                 `Failed to open SSE stream` and retries twice; VS Code turns the server's \
+                 notifications off; Claude Desktop gave up on a 400";
+    Some(Diagnosis {
+        id: Id::GetStreamRefused,
+        confidence: Confidence::High,
+        summary: format!("the GET stream is answered {answer}, not 405"),
+        launches: numbers.clone(),
+        evidence: vec![Evidence {
+            launches: numbers,
+            source: Source::Http,
+            text: format!(
+                "GET {} with the session id and `Accept: text/event-stream`: {answer}, while \
+                 its POSTs were answered",
+                place.url
+            ),
+        }],
+        next_step: format!(
+            "the server is up and keeps its session (its POSTs are answered): this is not a \
+             restart; a server with no GET stream must answer 405 (with `Allow: POST`), as the \
+             spec says; until it does, the cost depends on the host: {costs}; judged under the \
+             {rule} rule, the connection goes on without the server's own messages"
+        ),
+    })
 }

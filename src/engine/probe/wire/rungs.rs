@@ -94,3 +94,17 @@ pub const BLOCKED_PORTS: &[u16] = &[
     993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667,
     6668, 6669, 6679, 6697, 10080,
 ];
+
+/// What a Streamable HTTP session did that hosts treat apart (`remote.md` section 3): the
+/// server forgot the session, or its GET stream answered neither an event stream nor 405.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SessionFacts {
+    /// The request (its method) that got HTTP 404 while carrying the session id: the server
+    /// no longer knows the session (it restarted, or expired it).
+    pub lost_on: Option<String>,
+    /// How long after the handshake that 404 came, in ms.
+    pub lost_after_ms: Option<f64>,
+    /// The status the GET stream got when it was neither an event stream nor 405 (404, 400,
+    /// a 200 that is not `text/event-stream`), and its content type.
+    pub get_refused: Option<(u16, String)>,
+}
