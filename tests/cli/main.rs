@@ -36,6 +36,7 @@ mod remote_floods;
 mod remote_headers;
 mod remote_rungs;
 mod remote_sessions;
+mod remote_tls;
 mod schema;
 mod serve;
 mod simulate;

@@ -57,6 +57,7 @@ pub enum Id {
     BridgeTransport,
     SessionLost,
     GetStreamRefused,
+    TlsNodeUntrusted,
 }
 
 impl Id {
@@ -110,6 +111,7 @@ impl Id {
         Id::BridgeTransport,
         Id::SessionLost,
         Id::GetStreamRefused,
+        Id::TlsNodeUntrusted,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -162,6 +164,7 @@ impl Id {
             Id::BridgeTransport => "bridge-transport",
             Id::SessionLost => "session-lost",
             Id::GetStreamRefused => "get-stream-refused",
+            Id::TlsNodeUntrusted => "tls-node-untrusted",
         }
     }
 
@@ -188,6 +191,7 @@ impl Id {
                 | Id::BridgeTransport
                 | Id::SessionLost
                 | Id::GetStreamRefused
+                | Id::TlsNodeUntrusted
         )
     }
 
@@ -242,6 +246,7 @@ impl Id {
             Id::BridgeTransport => "a stdio<->HTTP bridge speaks another transport than its remote server (mcp-proxy's default SSE to a Streamable HTTP server)",
             Id::SessionLost => "a remote server answered 404 to a request with its session id: it forgot the session (a restart, an expiry, another replica)",
             Id::GetStreamRefused => "the optional GET stream was answered 404, 400 or a 200 that is no event stream, not 405: a server bug whose cost depends on the host, not a restart",
+            Id::TlsNodeUntrusted => "an https server this machine's store trusts and Node's bundled roots (plus NODE_EXTRA_CA_CERTS) refuse: the doctor connects, Node-based hosts and bridges do not",
         }
     }
 }

@@ -59,6 +59,10 @@ pub async fn look(target: &HttpTarget) -> RemoteFacts {
         | Rung::NotJsonRpc { .. } => {
             facts.paths = try_paths(target, step).await;
         }
+        Rung::Tls(_) => {
+            let extra = super::tls_trust::node_extra();
+            facts.tls = super::tls_trust::inspect(target.url(), step, extra.as_deref()).await;
+        }
         _ => {}
     }
     facts
