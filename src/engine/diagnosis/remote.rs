@@ -91,7 +91,12 @@ pub fn diagnose(died: &[&Launch], setting: &Setting) -> Option<Vec<Diagnosis>> {
         Some(Outcome::FailedToConnect(e)) => e.to_string(),
         _ => String::new(),
     };
+    let reverse = setting
+        .bridge
+        .as_deref()
+        .and_then(|b| bridge_to_sse(&place, facts, setting, b));
     let (id, summary, next) = match (rung(&place, facts, setting), &setting.bridge) {
+        _ if reverse.is_some() => reverse?,
         (Some((id, summary, next)), Some(bridge)) => (
             id,
             format!("{bridge} could not reach {}: {summary}", place.url),
@@ -122,6 +127,37 @@ pub fn diagnose(died: &[&Launch], setting: &Setting) -> Option<Vec<Diagnosis>> {
         evidence,
         next_step: next,
     }])
+}
+
+/// A bridge told to speak Streamable HTTP only, at a URL that answers as legacy SSE.
+fn bridge_to_sse(
+    place: &Place,
+    facts: &RemoteFacts,
+    setting: &Setting,
+    bridge: &str,
+) -> Option<(Id, String, String)> {
+    let (era, flag) = setting.bridge_transport.as_ref()?;
+    let sse_here = facts
+        .paths
+        .iter()
+        .any(|p| p.path == place.path && p.era == Some("sse"));
+    if era != "streamable-http" || !sse_here {
+        return None;
+    }
+    let fix = match bridge {
+        "mcp-proxy" => "drop `--transport streamablehttp` (its default is SSE)",
+        "supergateway" => "use `--sse URL` instead of `--streamableHttp URL`",
+        _ => "use `--transport sse-only` or `http-first` (or drop `--transport`)",
+    };
+    Some((
+        Id::BridgeTransport,
+        format!("{bridge} speaks Streamable HTTP to a legacy SSE server"),
+        format!(
+            "{} is a legacy HTTP+SSE endpoint (a GET opens its event stream), but {bridge} \
+             ({flag}) only POSTs Streamable HTTP to it: {fix}",
+            place.url
+        ),
+    ))
 }
 
 /// A bridge whose remote answers, on another transport than the bridge's flags choose.
