@@ -125,6 +125,7 @@ fn run_of(launches: Vec<Launch>) -> ProbeRun {
         planned: None,
         started_wall: SystemTime::now(),
         elapsed_ms: 0.0,
+        strict: false,
     }
 }
 

@@ -81,6 +81,8 @@ pub struct AttemptOptions {
     /// `--handshake-only`: stop talking after the handshake (no `featureSets/update`, no
     /// `tools/list`, no subscription), as the probe did before it played the host's opening.
     pub handshake_only: bool,
+    /// `--strict`: a start warning (a note) fails the run as a finding does.
+    pub strict: bool,
     /// `--call TOOL[=JSON]`: one `tools/call` per connection once its tools are listed.
     pub call: Option<super::opening::call::ToolCall>,
     /// Which stderr lines to keep past the tail's end (the latest few, among the first
