@@ -8,6 +8,9 @@ use crate::engine::probe::runner::verdict::{self, Verdict};
 use crate::engine::probe::{ProbeRun, Protocol};
 use crate::engine::stop::StopCause;
 
+/// The code of an entry not launched for an `${input:ID}` no `--input` gives.
+pub const INPUT_NOT_GIVEN: &str = "input-not-given";
+
 /// One check-config error that kept an entry from being probed.
 #[derive(Debug, Clone)]
 pub struct Refusal {
@@ -84,7 +87,7 @@ impl ServerReport {
     pub fn needs_input(&self) -> bool {
         matches!(&self.result, ServerResult::Refused { findings, .. }
             if !findings.is_empty()
-                && findings.iter().all(|f| f.code == super::plan::INPUT_NOT_GIVEN))
+                && findings.iter().all(|f| f.code == INPUT_NOT_GIVEN))
     }
 }
 
