@@ -36,6 +36,8 @@ mod remote_bridges;
 mod remote_floods;
 mod remote_headers;
 mod remote_rungs;
+mod remote_sessions;
+mod remote_tls;
 mod schema;
 mod serve;
 mod simulate;

@@ -210,6 +210,7 @@ pub(crate) fn attempt_options(
         epoch: tokio::time::Instant::now(),
         start_budget: duration(args.start_budget_ms(host_budget_ms)),
         handshake_only: args.handshake_only,
+        strict: args.strict,
         call: args
             .call
             .as_deref()

@@ -284,7 +284,11 @@ fn summary_row(s: &ServerReport, ctx: &AllContext<'_>, rules: &[&str], wide: boo
                 (p, _) => pattern_words(p),
             }
             .to_string();
-            let findings = OpeningSummary::of(&run.launches).findings;
+            let findings = OpeningSummary::of_run(run)
+                .failing()
+                .into_iter()
+                .cloned()
+                .collect::<Vec<_>>();
             if !findings.is_empty() {
                 // Why it counts against a clean exit although it stayed up.
                 let ids: Vec<&str> = findings.iter().map(|f| f.id).collect();

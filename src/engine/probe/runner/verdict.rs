@@ -485,7 +485,7 @@ fn predictions(run: &ProbeRun, engine: EngineKind, scenario: &Scenario) -> Vec<P
 /// Whether the run is an all-clear: every connection stayed up and the host's opening found
 /// nothing (no channel finding, no failed `tools/list`). Anything else exits 1.
 pub fn all_clear(run: &ProbeRun) -> bool {
-    stayed_up(run) && !OpeningSummary::of(&run.launches).has_findings()
+    stayed_up(run) && !OpeningSummary::of_run(run).has_findings()
 }
 
 /// Whether the run counts as healthy for the exit status: at least one launch had an outcome,
@@ -629,6 +629,7 @@ mod tests {
                     process: None,
                     misbehaviour: Default::default(),
                     remote: None,
+                    session: Default::default(),
                     opening: None,
                     escaped: 0,
                 };
@@ -654,6 +655,7 @@ mod tests {
             planned: None,
             started_wall: SystemTime::now(),
             elapsed_ms: t,
+            strict: false,
         }
     }
 
