@@ -55,6 +55,9 @@ pub enum Id {
     InsufficientScope,
     BlockedByProxy,
     BridgeTransport,
+    SessionLost,
+    GetStreamRefused,
+    TlsNodeUntrusted,
 }
 
 impl Id {
@@ -106,6 +109,9 @@ impl Id {
         Id::InsufficientScope,
         Id::BlockedByProxy,
         Id::BridgeTransport,
+        Id::SessionLost,
+        Id::GetStreamRefused,
+        Id::TlsNodeUntrusted,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -156,6 +162,9 @@ impl Id {
             Id::InsufficientScope => "insufficient-scope",
             Id::BlockedByProxy => "blocked-by-proxy",
             Id::BridgeTransport => "bridge-transport",
+            Id::SessionLost => "session-lost",
+            Id::GetStreamRefused => "get-stream-refused",
+            Id::TlsNodeUntrusted => "tls-node-untrusted",
         }
     }
 
@@ -180,6 +189,9 @@ impl Id {
                 | Id::InsufficientScope
                 | Id::BlockedByProxy
                 | Id::BridgeTransport
+                | Id::SessionLost
+                | Id::GetStreamRefused
+                | Id::TlsNodeUntrusted
         )
     }
 
@@ -231,7 +243,10 @@ impl Id {
             Id::TokenRejected => "the server answers 401 invalid_token: the token sent is invalid or expired",
             Id::InsufficientScope => "the server answers 403 insufficient_scope: the token lacks a scope it names",
             Id::BlockedByProxy => "a 403 without a WWW-Authenticate challenge: a WAF, CDN or allow-list, not OAuth",
-            Id::BridgeTransport => "a stdio<->HTTP bridge speaks another transport than its remote server (mcp-proxy's default SSE to a Streamable HTTP server)",
+            Id::BridgeTransport => "a stdio<->HTTP bridge speaks another transport than its remote server (mcp-proxy's default SSE to a Streamable HTTP server, mcp-remote --transport http-only to a legacy SSE one)",
+            Id::SessionLost => "a remote server answered 404 to a request with its session id: it forgot the session (a restart, an expiry, another replica)",
+            Id::GetStreamRefused => "the optional GET stream was answered 404, 400 or a 200 that is no event stream, not 405: a server bug whose cost depends on the host, not a restart",
+            Id::TlsNodeUntrusted => "an https server this machine's store trusts and Node's bundled roots (plus NODE_EXTRA_CA_CERTS) refuse: the doctor connects, Node-based hosts and bridges do not",
         }
     }
 }

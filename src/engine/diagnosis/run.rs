@@ -30,14 +30,28 @@ pub fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
             )
         })
         .collect();
-    let blocked =
-        super::remote::blocked_port(setting, run.launches.iter().map(|l| l.number).collect());
+    let rule = run.policy.name.as_str();
+    let mut blocked: Vec<Diagnosis> =
+        super::remote::blocked_port(setting, run.launches.iter().map(|l| l.number).collect())
+            .into_iter()
+            .collect();
+    blocked.extend(super::remote::get_stream_refused(
+        &run.launches,
+        setting,
+        rule,
+    ));
+    blocked.extend(super::remote::node_untrusted(&run.launches, setting));
     if died.is_empty() {
-        return blocked.into_iter().collect();
+        return blocked;
     }
     if let Some(mut d) = super::remote::diagnose(&died, setting) {
         d.extend(blocked);
         return d;
+    }
+    if let Some(d) = super::remote::session_lost(&died, setting, rule) {
+        let mut out = vec![d];
+        out.extend(blocked);
+        return out;
     }
     if let Some(d) = timeout_too_short(&died, setting) {
         return vec![d];

@@ -101,6 +101,7 @@ fn launch(number: u32, end: End, stderr: &[&str]) -> Launch {
             opening: None,
             misbehaviour: Default::default(),
             remote: None,
+            session: Default::default(),
             escaped: 0,
         },
         decision: None,

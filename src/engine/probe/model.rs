@@ -267,6 +267,8 @@ pub struct AttemptReport {
     /// A remote server that could not be reached: what the probe's look found, rung by rung
     /// (`None`: not a URL, or it connected).
     pub remote: Option<super::wire::rungs::RemoteFacts>,
+    /// Streamable HTTP: the server forgot the session, or refused the GET stream.
+    pub session: super::wire::rungs::SessionFacts,
 }
 
 /// What the probe saw of a launched process, besides its messages: how it ended on its own and

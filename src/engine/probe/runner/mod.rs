@@ -432,6 +432,7 @@ mod tests {
                 process: None,
                 misbehaviour: Default::default(),
                 remote: None,
+                session: Default::default(),
                 opening: None,
                 escaped: 0,
             })

@@ -245,6 +245,7 @@ mod tests {
                 opening: None,
                 misbehaviour: Default::default(),
                 remote: None,
+                session: Default::default(),
                 process: None,
                 escaped: 0,
             };
