@@ -139,6 +139,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcpl-doctor' -ScriptBlock {
             [CompletionResult]::new('--include-disabled', '--include-disabled', [CompletionResultType]::ParameterName, 'Probe entries the host does not start (`disabled`) too, to debug them')
             [CompletionResult]::new('--until-down', '--until-down', [CompletionResultType]::ParameterName, 'Stop once the host would raise mcpl-down')
             [CompletionResult]::new('--handshake-only', '--handshake-only', [CompletionResultType]::ParameterName, 'Stop talking after the handshake: no featureSets/update, tools/list or subscription (for a server known to misbehave on them)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Fail the run (exit 1) on a start warning too: a server that stays up but said at start that it lacks something (`warning-at-start`, a note by default)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'The same as --format json (kept for scripts)')
             [CompletionResult]::new('--events', '--events', [CompletionResultType]::ParameterName, 'The same as --format events (kept for scripts)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only the verdict and its Why (with --all: the summary), and no progress line')

@@ -313,7 +313,7 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__probe)
-            opts="-u -c -s -a -e -p -i -n -t -w -f -q -v -h --url --transport --token --header --open-timeout --config --server --all --include-disabled --engine --preset --interval --cap --seed --launches --for --until-down --watch --handshake-timeout --start-budget --ping-every --ping-timeout --handshake-only --call --redact --format --json --events --report --svg --quiet --verbose --ascii --host --workspace --input --color --help"
+            opts="-u -c -s -a -e -p -i -n -t -w -f -q -v -h --url --transport --token --header --open-timeout --config --server --all --include-disabled --engine --preset --interval --cap --seed --launches --for --until-down --watch --handshake-timeout --start-budget --ping-every --ping-timeout --handshake-only --strict --call --redact --format --json --events --report --svg --quiet --verbose --ascii --host --workspace --input --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -133,6 +133,7 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand --include-disabled 'Probe entries the host does not start (`disabled`) too, to debug them'
             cand --until-down 'Stop once the host would raise mcpl-down'
             cand --handshake-only 'Stop talking after the handshake: no featureSets/update, tools/list or subscription (for a server known to misbehave on them)'
+            cand --strict 'Fail the run (exit 1) on a start warning too: a server that stays up but said at start that it lacks something (`warning-at-start`, a note by default)'
             cand --json 'The same as --format json (kept for scripts)'
             cand --events 'The same as --format events (kept for scripts)'
             cand -q 'Print only the verdict and its Why (with --all: the summary), and no progress line'

@@ -201,6 +201,7 @@ complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -s a -l a
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l include-disabled -d 'Probe entries the host does not start (`disabled`) too, to debug them'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l until-down -d 'Stop once the host would raise mcpl-down'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l handshake-only -d 'Stop talking after the handshake: no featureSets/update, tools/list or subscription (for a server known to misbehave on them)'
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l strict -d 'Fail the run (exit 1) on a start warning too: a server that stays up but said at start that it lacks something (`warning-at-start`, a note by default)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l json -d 'The same as --format json (kept for scripts)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -l events -d 'The same as --format events (kept for scripts)'
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand probe" -s q -l quiet -d 'Print only the verdict and its Why (with --all: the summary), and no progress line'

@@ -266,20 +266,30 @@ fn call_reports_a_failing_tool_as_a_finding_and_no_call_is_made_without_it() {
 }
 
 #[test]
-fn a_warning_at_start_on_a_server_that_stays_up_is_a_finding() {
+fn a_warning_at_start_on_a_server_that_stays_up_is_a_note_and_fails_only_under_strict() {
+    let command = ["node", &faults("mjs"), "--mode", "unreachable"];
+    let out = probe(&["--launches", "1", "--watch", "2s"], &command, &[]);
+    // Up and answering: healthy (exit 0), the warning shown as a note.
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let doc = crate::support::json(&out);
+    let f = &doc["opening"]["findings"][0];
+    assert_eq!(f["id"], "warning-at-start", "{doc:#}");
+    assert_eq!(f["note"], true, "{doc:#}");
+    assert!(
+        field(f, "text").contains("could not connect to the database at 127.0.0.1:1"),
+        "{f:#}"
+    );
+    // --strict: the same note fails the run.
     let out = probe(
-        &["--launches", "1", "--watch", "2s"],
-        &["node", &faults("mjs"), "--mode", "unreachable"],
+        &["--launches", "1", "--watch", "2s", "--strict"],
+        &command,
         &[],
     );
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
     let doc = crate::support::json(&out);
     let f = &doc["opening"]["findings"][0];
     assert_eq!(f["id"], "warning-at-start", "{doc:#}");
-    assert!(
-        field(f, "text").contains("could not connect to the database at 127.0.0.1:1"),
-        "{f:#}"
-    );
+    assert!(f.get("note").is_none(), "{doc:#}");
     // The same server without the warning: no finding (exit 0).
     let out = probe(
         &["--launches", "1", "--watch", "2s"],
@@ -287,4 +297,11 @@ fn a_warning_at_start_on_a_server_that_stays_up_is_a_finding() {
         &[],
     );
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let doc = crate::support::json(&out);
+    assert!(
+        doc["opening"]["findings"]
+            .as_array()
+            .is_none_or(Vec::is_empty),
+        "{doc:#}"
+    );
 }

@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 use std::process::Stdio;
 
+use crate::probe_http_eras::EraServer;
 use crate::support::{bin, json, root};
 
 /// The pinned mcp-remote scripts/test.sh installs.
@@ -51,4 +52,41 @@ fn mcp_remote_at_a_dead_url_names_the_url_and_the_rung() {
         !all.contains("h28-bridge-secret-5521") && !all.contains("5521"),
         "{all}"
     );
+}
+
+/// The first diagnosis of one launch of the real mcp-remote with `args`.
+fn bridge_diagnosis(args: &[&str]) -> serde_json::Value {
+    // Its auth cache in a folder of its own, not the user's ~/.mcp-auth.
+    let cache = tempfile::tempdir().expect("a dir");
+    let out = bin()
+        .args(["probe", "--launches", "1", "--format", "json", "--"])
+        .arg(mcp_remote())
+        .args(args)
+        .env("MCP_REMOTE_CONFIG_DIR", cache.path())
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs");
+    json(&out)["diagnoses"][0].clone()
+}
+
+#[test]
+fn mcp_remote_sse_only_at_a_streamable_http_server_is_bridge_transport() {
+    let server = EraServer::start(&["--mode", "streamable"]);
+    let url = server.url("/mcp");
+    let d = bridge_diagnosis(&[&url, "--transport", "sse-only"]);
+    assert_eq!(d["id"], "bridge-transport", "{d}");
+    let next = d["next_step"].as_str().unwrap_or_default();
+    assert!(next.contains("--transport sse-only"), "{next}");
+    assert!(next.contains("http-first"), "{next}");
+}
+
+#[test]
+fn mcp_remote_http_only_at_a_legacy_sse_server_is_bridge_transport() {
+    let server = EraServer::start(&["--mode", "sse"]);
+    let url = server.url("/sse");
+    let d = bridge_diagnosis(&[&url, "--transport", "http-only"]);
+    assert_eq!(d["id"], "bridge-transport", "{d}");
+    let next = d["next_step"].as_str().unwrap_or_default();
+    assert!(next.contains("legacy HTTP+SSE"), "{next}");
+    assert!(next.contains("sse-only"), "{next}");
 }

@@ -170,6 +170,14 @@ fn the_auth_ladder_names_each_case() {
         "auth-unsupported",
         &["no registration endpoint", "client id"],
     );
+    // The look-alike whose authorization server registers clients: a host can sign in.
+    let dcr = RungServer::start(&["oauthdcr"]);
+    assert_rung(
+        &dcr.url(),
+        &[],
+        "auth-required",
+        &["signs in in the browser", "--header"],
+    );
     let invalid = RungServer::start(&["invalid401"]);
     assert_rung(&invalid.url(), &[], "token-rejected", &["renew"]);
     let scope = RungServer::start(&["scope403"]);
@@ -190,4 +198,22 @@ fn a_header_value_never_shows_in_the_auth_evidence() {
         !text.contains("h28-sent-token-9931") && !text.contains("9931"),
         "{text}"
     );
+}
+
+#[test]
+fn a_dial_nobody_answers_is_a_connect_timeout() {
+    // A listener whose accept queue is full drops the SYN, as a firewall does.
+    let hole = RungServer::start(&["blackhole"]);
+    let started = std::time::Instant::now();
+    assert_rung(
+        &hole.url(),
+        &[],
+        "connect-timeout",
+        &[
+            &format!("no connection to 127.0.0.1:{}", hole.port),
+            "HTTPS_PROXY",
+        ],
+    );
+    // Bounded by the dials' timeouts (detection, attempt, look), not by TCP's own minutes.
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
 }

@@ -166,6 +166,11 @@ pub struct ProbeArgs {
     #[arg(long)]
     pub handshake_only: bool,
 
+    /// Fail the run (exit 1) on a start warning too: a server that stays up but said at start
+    /// that it lacks something (`warning-at-start`, a note by default).
+    #[arg(long)]
+    pub strict: bool,
+
     /// After listing the tools, call this one on each connection and report its result
     /// (`--call query='{"sql":"SELECT 1"}'`; `{}` without `=`). Never by default: a tool can
     /// have side effects. A failed call is a finding.

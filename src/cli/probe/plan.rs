@@ -210,10 +210,27 @@ pub(crate) fn attempt_options(
         epoch: tokio::time::Instant::now(),
         start_budget: duration(args.start_budget_ms(host_budget_ms)),
         handshake_only: args.handshake_only,
+        strict: args.strict,
         call: args
             .call
             .as_deref()
             .and_then(|c| crate::engine::probe::opening::ToolCall::parse(c).ok()),
         notable_stderr: crate::engine::diagnosis::table::is_notable,
+    }
+}
+
+/// What to say when `--for` ended before the first handshake: of the one server, or of
+/// `of` = (how many, of how many probed) in a fleet. The same words and the same exit status
+/// (2) either way: the probe was given too little time, nothing was seen of the server.
+pub(crate) fn for_too_short(ms: f64, of: Option<(usize, usize)>) -> String {
+    let shown = crate::engine::policy::timings::format_ms(ms);
+    let whose = match of {
+        Some((1, 1)) | None => String::new(),
+        Some((n, all)) => format!(" of {n} of {all} servers"),
+    };
+    if ms < 100.0 {
+        format!("--for {shown} ended before the first handshake{whose}; did you mean {ms}s?")
+    } else {
+        format!("--for {shown} ended before the first handshake{whose}; give the server longer")
     }
 }

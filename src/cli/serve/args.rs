@@ -167,6 +167,7 @@ impl ServeArgs {
             ping_every: self.ping_every,
             ping_timeout: self.ping_timeout,
             handshake_only: self.handshake_only,
+            strict: false,
             call: None,
             redact: self.redact.clone(),
             format: FormatArg::Human,

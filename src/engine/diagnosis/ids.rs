@@ -39,6 +39,9 @@ pub enum Id {
     CrlfLineEndings,
     HttpMode,
     StdinClosed,
+    ServiceNotRunning,
+    ConflictingSettings,
+    NoExecutable,
     NameNotResolved,
     ConnectionRefused,
     BlockedPort,
@@ -55,6 +58,9 @@ pub enum Id {
     InsufficientScope,
     BlockedByProxy,
     BridgeTransport,
+    SessionLost,
+    GetStreamRefused,
+    TlsNodeUntrusted,
 }
 
 impl Id {
@@ -90,6 +96,9 @@ impl Id {
         Id::CrlfLineEndings,
         Id::HttpMode,
         Id::StdinClosed,
+        Id::ServiceNotRunning,
+        Id::ConflictingSettings,
+        Id::NoExecutable,
         Id::NameNotResolved,
         Id::ConnectionRefused,
         Id::BlockedPort,
@@ -106,6 +115,9 @@ impl Id {
         Id::InsufficientScope,
         Id::BlockedByProxy,
         Id::BridgeTransport,
+        Id::SessionLost,
+        Id::GetStreamRefused,
+        Id::TlsNodeUntrusted,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -140,6 +152,9 @@ impl Id {
             Id::CrlfLineEndings => "crlf-line-endings",
             Id::HttpMode => "http-mode",
             Id::StdinClosed => "stdin-closed",
+            Id::ServiceNotRunning => "service-not-running",
+            Id::ConflictingSettings => "conflicting-settings",
+            Id::NoExecutable => "no-executable",
             Id::NameNotResolved => "name-not-resolved",
             Id::ConnectionRefused => "connection-refused",
             Id::BlockedPort => "blocked-port",
@@ -156,6 +171,9 @@ impl Id {
             Id::InsufficientScope => "insufficient-scope",
             Id::BlockedByProxy => "blocked-by-proxy",
             Id::BridgeTransport => "bridge-transport",
+            Id::SessionLost => "session-lost",
+            Id::GetStreamRefused => "get-stream-refused",
+            Id::TlsNodeUntrusted => "tls-node-untrusted",
         }
     }
 
@@ -180,6 +198,9 @@ impl Id {
                 | Id::InsufficientScope
                 | Id::BlockedByProxy
                 | Id::BridgeTransport
+                | Id::SessionLost
+                | Id::GetStreamRefused
+                | Id::TlsNodeUntrusted
         )
     }
 
@@ -216,6 +237,9 @@ impl Id {
             Id::CrlfLineEndings => "the script's `#!` line ends in `\\r` (saved with Windows line endings): no interpreter has that name",
             Id::HttpMode => "the command starts an HTTP server, not a stdio one: a stdio host waits for an answer that never comes",
             Id::StdinClosed => "it exited 0 before its handshake because its stdin was closed or replaced (`< /dev/null`, `docker run` without `-i`)",
+            Id::ServiceNotRunning => "a backing service the server connects to (a database, a cache, a vector store) refuses the connection: the doctor connected to its host:port itself, and nothing listens there",
+            Id::ConflictingSettings => "the server refuses two settings of the entry that exclude each other (both variables named in its error are set)",
+            Id::NoExecutable => "npx found the package but no executable to run in it (no `bin`, or another name than asked): a library, or the wrong bin",
             Id::NameNotResolved => "a remote server's host name has no address where the probe runs",
             Id::ConnectionRefused => "nothing listens at the remote server's host and port",
             Id::BlockedPort => "the URL's port is on the Fetch standard's blocked list: Node-based hosts and bridges never dial it",
@@ -231,7 +255,10 @@ impl Id {
             Id::TokenRejected => "the server answers 401 invalid_token: the token sent is invalid or expired",
             Id::InsufficientScope => "the server answers 403 insufficient_scope: the token lacks a scope it names",
             Id::BlockedByProxy => "a 403 without a WWW-Authenticate challenge: a WAF, CDN or allow-list, not OAuth",
-            Id::BridgeTransport => "a stdio<->HTTP bridge speaks another transport than its remote server (mcp-proxy's default SSE to a Streamable HTTP server)",
+            Id::BridgeTransport => "a stdio<->HTTP bridge speaks another transport than its remote server (mcp-proxy's default SSE to a Streamable HTTP server, mcp-remote --transport http-only to a legacy SSE one)",
+            Id::SessionLost => "a remote server answered 404 to a request with its session id: it forgot the session (a restart, an expiry, another replica)",
+            Id::GetStreamRefused => "the optional GET stream was answered 404, 400 or a 200 that is no event stream, not 405: a server bug whose cost depends on the host, not a restart",
+            Id::TlsNodeUntrusted => "an https server this machine's store trusts and Node's bundled roots (plus NODE_EXTRA_CA_CERTS) refuse: the doctor connects, Node-based hosts and bridges do not",
         }
     }
 }

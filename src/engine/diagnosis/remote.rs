@@ -9,7 +9,7 @@ use url::Url;
 use super::model::{Diagnosis, Evidence, Setting, Source};
 use super::table::{Confidence, Id};
 use crate::engine::policy::Outcome;
-use crate::engine::probe::wire::rungs::{RemoteFacts, Rung, BLOCKED_PORTS};
+use crate::engine::probe::wire::rungs::{RemoteFacts, Rung, TlsFacts, Trust, BLOCKED_PORTS};
 use crate::engine::probe::Launch;
 
 /// The URL's parts as the next steps name them.
@@ -91,7 +91,12 @@ pub fn diagnose(died: &[&Launch], setting: &Setting) -> Option<Vec<Diagnosis>> {
         Some(Outcome::FailedToConnect(e)) => e.to_string(),
         _ => String::new(),
     };
+    let reverse = setting
+        .bridge
+        .as_deref()
+        .and_then(|b| bridge_to_sse(&place, facts, setting, b));
     let (id, summary, next) = match (rung(&place, facts, setting), &setting.bridge) {
+        _ if reverse.is_some() => reverse?,
         (Some((id, summary, next)), Some(bridge)) => (
             id,
             format!("{bridge} could not reach {}: {summary}", place.url),
@@ -107,6 +112,11 @@ pub fn diagnose(died: &[&Launch], setting: &Setting) -> Option<Vec<Diagnosis>> {
         text: format!("{}: {error}", place.url),
     }];
     evidence.extend(auth_evidence(facts, &launches));
+    evidence.extend(facts.tls.as_ref().map(|t| Evidence {
+        launches: launches.clone(),
+        source: Source::Http,
+        text: tls_words(t),
+    }));
     evidence.extend(path_evidence(&place, facts, &launches));
     evidence.truncate(super::model::MAX_EVIDENCE);
     Some(vec![Diagnosis {
@@ -117,6 +127,37 @@ pub fn diagnose(died: &[&Launch], setting: &Setting) -> Option<Vec<Diagnosis>> {
         evidence,
         next_step: next,
     }])
+}
+
+/// A bridge told to speak Streamable HTTP only, at a URL that answers as legacy SSE.
+fn bridge_to_sse(
+    place: &Place,
+    facts: &RemoteFacts,
+    setting: &Setting,
+    bridge: &str,
+) -> Option<(Id, String, String)> {
+    let (era, flag) = setting.bridge_transport.as_ref()?;
+    let sse_here = facts
+        .paths
+        .iter()
+        .any(|p| p.path == place.path && p.era == Some("sse"));
+    if era != "streamable-http" || !sse_here {
+        return None;
+    }
+    let fix = match bridge {
+        "mcp-proxy" => "drop `--transport streamablehttp` (its default is SSE)",
+        "supergateway" => "use `--sse URL` instead of `--streamableHttp URL`",
+        _ => "use `--transport sse-only` or `http-first` (or drop `--transport`)",
+    };
+    Some((
+        Id::BridgeTransport,
+        format!("{bridge} speaks Streamable HTTP to a legacy SSE server"),
+        format!(
+            "{} is a legacy HTTP+SSE endpoint (a GET opens its event stream), but {bridge} \
+             ({flag}) only POSTs Streamable HTTP to it: {fix}",
+            place.url
+        ),
+    ))
 }
 
 /// A bridge whose remote answers, on another transport than the bridge's flags choose.
@@ -139,7 +180,8 @@ fn bridge_transport(
         Id::BridgeTransport,
         format!("{bridge} speaks SSE to a Streamable HTTP server"),
         format!(
-            "{} answers the host's initialize over Streamable HTTP, but {bridge} ({flag})              speaks the legacy SSE transport to it: {fix}",
+            "{} answers the host's initialize over Streamable HTTP, but {bridge} ({flag}) \
+             speaks the legacy SSE transport to it: {fix}",
             place.url
         ),
     ))
@@ -274,18 +316,7 @@ fn rung(place: &Place, facts: &RemoteFacts, setting: &Setting) -> Option<(Id, St
                  to accept"
             ),
         ),
-        Rung::Tls(why) => (
-            Id::TlsUntrusted,
-            format!("the TLS certificate of {} is not accepted", place.host),
-            format!(
-                "the certificate of {} is refused ({why}) by this machine's store; a Node-based \
-                 host (Claude Code, VS Code, Cursor, mcp-remote) trusts Node's bundled roots plus \
-                 the PEM file NODE_EXTRA_CA_CERTS names when it starts, not this store: have the \
-                 server send its full chain, or set NODE_EXTRA_CA_CERTS (in a bridge entry's env) \
-                 to the issuing CA, and SSL_CERT_FILE for this doctor",
-                place.host
-            ),
-        ),
+        Rung::Tls(why) => tls(place, why, facts.tls.as_ref()),
         Rung::Status {
             code: 404 | 405, ..
         } => {
@@ -492,4 +523,266 @@ pub fn unknown_next(setting: &Setting, ended: &str) -> Option<String> {
          `--transport streamable-http` or `--transport sse`",
         place.url, place.url
     ))
+}
+
+/// What the host the rule is named for does when the server forgets the session (`remote.md`
+/// sections 3 and 4), first; then the others.
+fn on_forgotten_session(rule: &str) -> String {
+    let vscode = "VS Code starts a new session on the 404 (`will retry with new session ID`)";
+    let claude = "Claude Code depends on its version (2.0.17 never re-initializes, 2.1.147 \
+                  does, 2.1.205 reads the 404 as an OAuth error, 2.1.220 shows `Request timed \
+                  out` and drops the call)";
+    let others = "the TypeScript SDK does not re-initialize by itself (Cursor, Cline, \
+                  mcp-remote: `Error POSTing to endpoint`, until the server is toggled or \
+                  restarted)";
+    if rule.starts_with("claude-code") {
+        format!("{claude}; {vscode}; {others}")
+    } else {
+        format!("{vscode}; {claude}; {others}")
+    }
+}
+
+/// `session-lost`: a connection ended on a 404 to a request that carried its session id: the
+/// server no longer knows the session (it restarted, or expired it).
+pub fn session_lost(died: &[&Launch], setting: &Setting, rule: &str) -> Option<Diagnosis> {
+    let place = Place::of(setting.url.as_deref()?)?;
+    let lost: Vec<&Launch> = died
+        .iter()
+        .copied()
+        .filter(|l| l.report.session.lost_on.is_some())
+        .collect();
+    let first = lost.first()?;
+    let launches: Vec<u32> = lost.iter().map(|l| l.number).collect();
+    let on = first.report.session.lost_on.clone().unwrap_or_default();
+    let after = first
+        .report
+        .session
+        .lost_after_ms
+        .map(|ms| {
+            format!(
+                ", {} after the handshake",
+                crate::engine::policy::timings::format_ms(ms)
+            )
+        })
+        .unwrap_or_default();
+    let again = if lost.len() > 1 {
+        format!(" (in {} connections)", lost.len())
+    } else {
+        String::new()
+    };
+    Some(Diagnosis {
+        id: Id::SessionLost,
+        confidence: Confidence::High,
+        summary: "the server forgot the session: it restarted or expired it".into(),
+        launches: launches.clone(),
+        evidence: vec![Evidence {
+            launches,
+            source: Source::Http,
+            text: format!(
+                "{}: HTTP 404 to {on}, sent with the session id the initialize answer gave{after}{again}",
+                place.url
+            ),
+        }],
+        next_step: format!(
+            "{} forgets its sessions (a restart, a redeploy, an idle expiry, or another replica \
+             behind a load balancer): {}; judged under the {rule} rule, each loss is a \
+             connection's end and a new initialize; on the server side, keep sessions in a \
+             store that outlives a restart (or pin clients to a replica), or run it stateless",
+            place.url,
+            on_forgotten_session(rule)
+        ),
+    })
+}
+
+/// `get-stream-refused`: the GET stream a host opens after `initialize` was answered neither
+/// an event stream nor 405, on a connection that otherwise worked: a server bug whose cost
+/// depends on the host, not a restart.
+pub fn get_stream_refused(launches: &[Launch], setting: &Setting, rule: &str) -> Option<Diagnosis> {
+    let place = Place::of(setting.url.as_deref()?)?;
+    let refused: Vec<&Launch> = launches
+        .iter()
+        .filter(|l| l.report.session.get_refused.is_some())
+        .collect();
+    let (code, content_type) = refused.first()?.report.session.get_refused.clone()?;
+    let numbers: Vec<u32> = refused.iter().map(|l| l.number).collect();
+    let answer = if code == 200 {
+        format!("200 {content_type}")
+    } else {
+        format!("HTTP {code}")
+    };
+    let costs = "Claude Code 2.1.147 reads a 404 there as `MCP session expired` and loses the \
+                 server, 2.1.226 fails on a 200 application/json; Cursor (TypeScript SDK) logs \
+                 `Failed to open SSE stream` and retries twice; VS Code turns the server's \
+                 notifications off; Claude Desktop gave up on a 400";
+    Some(Diagnosis {
+        id: Id::GetStreamRefused,
+        confidence: Confidence::High,
+        summary: format!("the GET stream is answered {answer}, not 405"),
+        launches: numbers.clone(),
+        evidence: vec![Evidence {
+            launches: numbers,
+            source: Source::Http,
+            text: format!(
+                "GET {} with the session id and `Accept: text/event-stream`: {answer}, while \
+                 its POSTs were answered",
+                place.url
+            ),
+        }],
+        next_step: format!(
+            "the server is up and keeps its session (its POSTs are answered): this is not a \
+             restart; a server with no GET stream must answer 405 (with `Allow: POST`), as the \
+             spec says; until it does, the cost depends on the host: {costs}; judged under the \
+             {rule} rule, the connection goes on without the server's own messages"
+        ),
+    })
+}
+
+/// What a store made of the chain, in words.
+fn trust_words(t: &Trust) -> String {
+    match t {
+        Trust::Trusted => "trusts it".into(),
+        Trust::Refused(why) => format!("refuses it ({why})"),
+        Trust::Unknown => "not checked".into(),
+    }
+}
+
+/// The certificate and both stores' verdicts, in one line of evidence.
+fn tls_words(t: &TlsFacts) -> String {
+    let node = match &t.node {
+        Some((version, trust)) => format!(
+            "Node {version}'s bundled roots{} {}",
+            t.node_extra
+                .as_ref()
+                .map(|f| format!(" plus NODE_EXTRA_CA_CERTS={f}"))
+                .unwrap_or_default(),
+            trust_words(trust)
+        ),
+        None => "Node's roots not checked (no `node` on PATH)".into(),
+    };
+    format!(
+        "certificate: subject {}, issuer {}{}, valid until {}{}, {} sent; this machine's store \
+         {}; {node}",
+        t.subject,
+        t.issuer,
+        if t.self_issued { " (self-signed)" } else { "" },
+        t.not_after,
+        if t.expired { " (expired)" } else { "" },
+        match t.chain_len {
+            1 => "1 certificate".to_string(),
+            n => format!("{n} certificates"),
+        },
+        trust_words(&t.system),
+    )
+}
+
+/// `tls-untrusted`: which certificate, which store, and what to change.
+fn tls(place: &Place, why: &str, t: Option<&TlsFacts>) -> (Id, String, String) {
+    let host = &place.host;
+    let summary = format!("the TLS certificate of {host} is not accepted");
+    let Some(t) = t else {
+        return (
+            Id::TlsUntrusted,
+            summary,
+            format!(
+                "the certificate of {host} is refused ({why}) by this machine's store; a \
+                 Node-based host (Claude Code, VS Code, Cursor, mcp-remote) trusts Node's \
+                 bundled roots plus the PEM file NODE_EXTRA_CA_CERTS names when it starts, not \
+                 this store: have the server send its full chain, or set NODE_EXTRA_CA_CERTS \
+                 (in a bridge entry's env) to the issuing CA, and SSL_CERT_FILE for this doctor"
+            ),
+        );
+    };
+    let node_trusts = matches!(t.node, Some((_, Trust::Trusted)));
+    let mismatch = [&t.system]
+        .into_iter()
+        .chain(t.node.as_ref().map(|(_, n)| n))
+        .find_map(|x| match x {
+            Trust::Refused(w) if w.contains("not this host name") => Some(w.clone()),
+            _ => None,
+        });
+    let next = if t.expired {
+        format!(
+            "the certificate of {host} ({}) expired on {}: renew it on the server; no store \
+             trusts an expired certificate, and no host setting helps",
+            t.subject, t.not_after
+        )
+    } else if let Some(w) = mismatch {
+        format!(
+            "the certificate {host} sends is {w}: put the name it is issued for in the URL, or \
+             reissue it with {host} among its names; no store or variable changes this"
+        )
+    } else if node_trusts {
+        format!(
+            "Node's roots trust the certificate of {host} and this machine's store does not: \
+             Node-based hosts and bridges connect, the doctor does not; give the doctor the \
+             issuer ({}) with SSL_CERT_FILE=<its PEM file> to probe it as they see it",
+            t.issuer
+        )
+    } else if t.self_issued && t.chain_len == 1 {
+        format!(
+            "{host} sends a self-signed certificate ({}): every host refuses it (Node: \
+             DEPTH_ZERO_SELF_SIGNED_CERT); give the server a certificate from a CA, or trust \
+             this one where the host starts: NODE_EXTRA_CA_CERTS=<its PEM file> in the \
+             environment of a Node-based host or in a bridge entry's env (read only when Node \
+             starts), SSL_CERT_FILE=<the same file> for this doctor",
+            t.subject
+        )
+    } else {
+        format!(
+            "{host}'s certificate is issued by {}, which neither this machine's store nor \
+             Node's roots trust (Node: UNABLE_TO_VERIFY_LEAF_SIGNATURE or \
+             SELF_SIGNED_CERT_IN_CHAIN): have the server send its full chain, or, for a \
+             private CA, set NODE_EXTRA_CA_CERTS=<the CA's PEM file> where the Node-based host \
+             starts (a bridge entry's env) and SSL_CERT_FILE=<the same file> for this doctor",
+            t.issuer
+        )
+    };
+    (Id::TlsUntrusted, summary, next)
+}
+
+/// `tls-node-untrusted`: an https server the doctor reached with this machine's store, whose
+/// certificate Node's roots (plus `NODE_EXTRA_CA_CERTS`) refuse.
+pub fn node_untrusted(launches: &[Launch], setting: &Setting) -> Option<Diagnosis> {
+    let place = Place::of(setting.url.as_deref()?)?;
+    let (number, t) = launches
+        .iter()
+        .find_map(|l| l.report.session.node_tls.as_ref().map(|t| (l.number, t)))?;
+    let node_words = match &t.node {
+        Some((v, Trust::Refused(w))) => format!("Node {v} refuses it ({w})"),
+        _ => "Node refuses it".into(),
+    };
+    let extra = match &t.node_extra {
+        Some(f) => format!(
+            "NODE_EXTRA_CA_CERTS={f} is set but does not hold the issuer: point it at the PEM \
+             file of {}",
+            t.issuer
+        ),
+        None => format!(
+            "set NODE_EXTRA_CA_CERTS=<the PEM file of {}> where the host starts (a bridge \
+             entry's env; read only when Node starts)",
+            t.issuer
+        ),
+    };
+    Some(Diagnosis {
+        id: Id::TlsNodeUntrusted,
+        confidence: Confidence::High,
+        summary: format!(
+            "this machine trusts {}'s certificate, Node does not",
+            place.host
+        ),
+        launches: vec![number],
+        evidence: vec![Evidence {
+            launches: vec![number],
+            source: Source::Http,
+            text: tls_words(t),
+        }],
+        next_step: format!(
+            "the doctor connected to {} with this machine's store (a root installed there, a \
+             TLS-inspecting proxy's), but {node_words}: Claude Code, Cursor, Cline, mcp-remote \
+             and MCP Inspector fail with SELF_SIGNED_CERT_IN_CHAIN or \
+             UNABLE_TO_VERIFY_LEAF_SIGNATURE; {extra}; VS Code adds the system's certificates \
+             (http.systemCertificates) and may connect",
+            place.url
+        ),
+    })
 }

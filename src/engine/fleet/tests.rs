@@ -282,6 +282,7 @@ async fn the_fleet_runs_every_probed_entry_at_once_and_reports_the_rest_first() 
             epoch: tokio::time::Instant::now(),
             start_budget: Duration::from_secs(60),
             handshake_only: true,
+            strict: false,
             call: None,
             notable_stderr: crate::engine::probe::no_notable_stderr,
         },

@@ -81,6 +81,8 @@ pub struct AttemptOptions {
     /// `--handshake-only`: stop talking after the handshake (no `featureSets/update`, no
     /// `tools/list`, no subscription), as the probe did before it played the host's opening.
     pub handshake_only: bool,
+    /// `--strict`: a start warning (a note) fails the run as a finding does.
+    pub strict: bool,
     /// `--call TOOL[=JSON]`: one `tools/call` per connection once its tools are listed.
     pub call: Option<super::opening::call::ToolCall>,
     /// Which stderr lines to keep past the tail's end (the latest few, among the first
@@ -265,6 +267,8 @@ pub struct AttemptReport {
     /// A remote server that could not be reached: what the probe's look found, rung by rung
     /// (`None`: not a URL, or it connected).
     pub remote: Option<super::wire::rungs::RemoteFacts>,
+    /// Streamable HTTP: the server forgot the session, or refused the GET stream.
+    pub session: super::wire::rungs::SessionFacts,
 }
 
 /// What the probe saw of a launched process, besides its messages: how it ended on its own and

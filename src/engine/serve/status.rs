@@ -258,6 +258,7 @@ impl ServerStatus {
             planned: self.planned,
             started_wall: self.started_wall,
             elapsed_ms: elapsed,
+            strict: false,
         }
     }
 

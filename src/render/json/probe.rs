@@ -452,7 +452,7 @@ impl<'a> ProbeDoc<'a> {
             finish: run.finish.into(),
             planned_next: run.planned.map(PlannedDoc::from),
             launches: run.launches.iter().map(LaunchDoc::of).collect(),
-            opening: OpeningSummary::of(&run.launches),
+            opening: OpeningSummary::of_run(run),
             folded: run.folded,
             verdict: VerdictDoc {
                 pattern: verdict.pattern,

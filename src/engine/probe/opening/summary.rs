@@ -68,6 +68,10 @@ pub struct ChannelFinding {
     /// Connections left out of `evidence` between its first and last 8. Absent when 0.
     #[serde(skip_serializing_if = "is_zero")]
     pub evidence_folded: u64,
+    /// A note: shown, but not counted against a clean exit (a start warning on a server that
+    /// stayed up; `--strict` counts it). Absent when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub note: bool,
 }
 
 /// One connection's channel evidence.
@@ -228,9 +232,26 @@ impl OpeningSummary {
             .unwrap_or(crate::engine::schedule::DEFAULT_SETTLE_MS)
     }
 
-    /// Whether anything here is a finding (exit 1 even when every connection stayed up).
+    /// [`OpeningSummary::of`] the run's launches; under `--strict` its notes are findings.
+    pub fn of_run(run: &crate::engine::probe::runner::ProbeRun) -> OpeningSummary {
+        let mut s = OpeningSummary::of(&run.launches);
+        if run.strict {
+            for f in &mut s.findings {
+                f.note = false;
+            }
+        }
+        s
+    }
+
+    /// Whether anything here is a finding (exit 1 even when every connection stayed up); a
+    /// note is not.
     pub fn has_findings(&self) -> bool {
-        !self.findings.is_empty()
+        self.findings.iter().any(|f| !f.note)
+    }
+
+    /// The findings that count against a clean exit (not the notes).
+    pub fn failing(&self) -> Vec<&ChannelFinding> {
+        self.findings.iter().filter(|f| !f.note).collect()
     }
 }
 
@@ -285,6 +306,7 @@ fn tools_list_finding(launches: &[Launch]) -> Option<ChannelFinding> {
         ),
         evidence: FoldedList::new(),
         evidence_folded: 0,
+        note: false,
     })
 }
 
@@ -294,6 +316,7 @@ fn finding(id: &'static str, text: String) -> ChannelFinding {
         text,
         evidence: FoldedList::new(),
         evidence_folded: 0,
+        note: false,
     }
 }
 
@@ -348,16 +371,46 @@ fn warning_finding(launches: &[Launch]) -> Option<ChannelFinding> {
                 && !NOT_EVIDENCE.iter().any(|n| x.contains(n))
         })?;
         let shown: String = line.trim().chars().take(200).collect();
-        Some(finding(
+        let names = match upper_name(&shown) {
+            Some(v) => format!(" (it names `{v}`)"),
+            None => String::new(),
+        };
+        let mut f = finding(
             WARNING_AT_START,
             format!(
-                "launch {} answered the host but said at start: \"{shown}\": a server up \
-                 without what it needs fails on its first tool call; fix what the line names \
-                 (`--call TOOL` makes one call to check)",
+                "launch {} answered the host but said at start: \"{shown}\"{names}: a note, \
+                 not a failure (the server stayed up); if its tools need what the line names, \
+                 fix that (`--call TOOL` makes one call to check; `--strict` fails the run on it)",
                 l.number
             ),
-        ))
+        );
+        f.note = true;
+        Some(f)
     })
+}
+
+/// The first upper-case name in `line` shaped like an environment variable (`DATABASE_URL`,
+/// `API_KEY`: letters, digits and `_`, with an `_` or 4 letters or more), a quoted one first.
+pub(crate) fn upper_name(line: &str) -> Option<String> {
+    let is_name = |w: &str| {
+        w.len() >= 3
+            && w.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+            && w.chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+            && (w.contains('_') || w.len() >= 4)
+    };
+    let words: Vec<&str> = line
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let quoted = ['`', '\'', '"'].iter().find_map(|q| {
+        line.split(*q)
+            .skip(1)
+            .step_by(2)
+            .find(|w| is_name(w))
+            .map(str::to_string)
+    });
+    quoted.or_else(|| words.into_iter().find(|w| is_name(w)).map(str::to_string))
 }
 
 fn channel_findings(conns: &[ChannelConnection]) -> Vec<ChannelFinding> {
@@ -395,6 +448,7 @@ fn channel_findings(conns: &[ChannelConnection]) -> Vec<ChannelFinding> {
                 text,
                 evidence_folded: evidence.folded(),
                 evidence,
+                note: false,
             });
         }
     }
@@ -418,6 +472,7 @@ fn channel_findings(conns: &[ChannelConnection]) -> Vec<ChannelFinding> {
             text,
             evidence_folded: evidence.folded(),
             evidence,
+            note: false,
         });
     }
     out

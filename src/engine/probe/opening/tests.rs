@@ -50,6 +50,7 @@ fn launch_with(number: u32, opening: Opening) -> Launch {
         escaped: 0,
         misbehaviour: Default::default(),
         remote: None,
+        session: Default::default(),
     };
     crate::engine::probe::runner::launch_record(number, 0, report, None)
 }

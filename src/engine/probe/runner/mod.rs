@@ -156,11 +156,10 @@ pub async fn run<C: Connector>(
         planned,
         started_wall,
         elapsed_ms: ms(Instant::now()),
+        strict: attempt_opts.strict,
     };
-    sink(&Event::Finished {
-        finish: run.finish,
-        planned: run.planned,
-    });
+    let (finish, planned) = (run.finish, run.planned);
+    sink(&Event::Finished { finish, planned });
     Ok(run)
 }
 
@@ -433,6 +432,7 @@ mod tests {
                 process: None,
                 misbehaviour: Default::default(),
                 remote: None,
+                session: Default::default(),
                 opening: None,
                 escaped: 0,
             })
@@ -463,6 +463,7 @@ mod tests {
                 epoch: Instant::now(),
                 start_budget: Duration::from_secs(60),
                 handshake_only: false,
+                strict: false,
                 call: None,
                 notable_stderr: crate::engine::probe::no_notable_stderr,
             },

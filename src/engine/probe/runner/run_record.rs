@@ -139,4 +139,6 @@ pub struct ProbeRun {
     pub started_wall: SystemTime,
     /// How long the run took.
     pub elapsed_ms: f64,
+    /// `--strict`: the opening's notes (a start warning) count against a clean exit.
+    pub strict: bool,
 }

@@ -485,7 +485,7 @@ fn predictions(run: &ProbeRun, engine: EngineKind, scenario: &Scenario) -> Vec<P
 /// Whether the run is an all-clear: every connection stayed up and the host's opening found
 /// nothing (no channel finding, no failed `tools/list`). Anything else exits 1.
 pub fn all_clear(run: &ProbeRun) -> bool {
-    stayed_up(run) && !OpeningSummary::of(&run.launches).has_findings()
+    stayed_up(run) && !OpeningSummary::of_run(run).has_findings()
 }
 
 /// Whether the run counts as healthy for the exit status: at least one launch had an outcome,
@@ -498,6 +498,13 @@ pub fn stayed_up(run: &ProbeRun) -> bool {
         .filter_map(|l| l.report.outcome.as_ref())
         .peekable();
     judged.peek().is_some() && judged.all(|o| matches!(o, Outcome::StillUp { .. }))
+}
+
+/// Whether the run has nothing to judge: the probe's own deadline (`--for`) came before any
+/// launch had an outcome. That is no finding against the server (nothing was seen of it) but
+/// a probe given too little time: one server alone and an entry of a fleet say so alike.
+pub fn nothing_judged(run: &ProbeRun) -> bool {
+    run.finish == Finish::Deadline && run.launches.iter().all(|l| l.report.outcome.is_none())
 }
 
 /// `on 3 of 5 launches`, `on its only launch`.
@@ -622,6 +629,7 @@ mod tests {
                     process: None,
                     misbehaviour: Default::default(),
                     remote: None,
+                    session: Default::default(),
                     opening: None,
                     escaped: 0,
                 };
@@ -647,6 +655,7 @@ mod tests {
             planned: None,
             started_wall: SystemTime::now(),
             elapsed_ms: t,
+            strict: false,
         }
     }
 

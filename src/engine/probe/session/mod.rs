@@ -103,6 +103,8 @@ pub struct Remains {
     pub misbehaviour: Misbehaviour,
     /// Streamable HTTP: what the GET stream did, in words (redacted).
     pub get_stream: Option<String>,
+    /// Streamable HTTP: a forgotten session, a GET stream refused.
+    pub session: crate::engine::probe::wire::rungs::SessionFacts,
 }
 
 /// The wire under a session. Every method but [`Transport::close`] may be dropped unfinished
@@ -311,6 +313,7 @@ pub async fn play<T: Transport>(
         stdout: remains.stdout,
         process: remains.process,
         misbehaviour: remains.misbehaviour,
+        session: remains.session,
         remote: None,
         opening,
         escaped: remains.escaped,

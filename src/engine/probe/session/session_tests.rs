@@ -93,6 +93,7 @@ fn opts(stop: StopSignal) -> AttemptOptions {
         epoch: Instant::now(),
         start_budget: Duration::from_secs(60),
         handshake_only: true,
+        strict: false,
         call: None,
         notable_stderr: crate::engine::probe::no_notable_stderr,
     }

@@ -88,7 +88,7 @@ pub async fn dial(url: &Url, alpn: &[&[u8]]) -> Result<Stream, DialError> {
     }
 }
 
-async fn resolve(name: &str, port: u16) -> Result<Vec<SocketAddr>, DialError> {
+pub(super) async fn resolve(name: &str, port: u16) -> Result<Vec<SocketAddr>, DialError> {
     let not_resolved = |reason: String| DialError::NameNotResolved {
         host: name.to_string(),
         reason,
@@ -113,7 +113,7 @@ async fn resolve(name: &str, port: u16) -> Result<Vec<SocketAddr>, DialError> {
     }
 }
 
-async fn connect_any(addrs: &[SocketAddr]) -> Result<TcpStream, DialError> {
+pub(super) async fn connect_any(addrs: &[SocketAddr]) -> Result<TcpStream, DialError> {
     let mut last = DialError::Refused;
     for addr in addrs {
         match TcpStream::connect(addr).await {
@@ -150,7 +150,7 @@ fn tls_reason(e: &io::Error) -> String {
 }
 
 /// The system's trust anchors, loaded once per process.
-fn native_roots() -> Result<Arc<rustls::RootCertStore>, DialError> {
+pub(super) fn native_roots() -> Result<Arc<rustls::RootCertStore>, DialError> {
     static ROOTS: OnceLock<Result<Arc<rustls::RootCertStore>, DialError>> = OnceLock::new();
     ROOTS
         .get_or_init(|| {

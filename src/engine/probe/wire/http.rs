@@ -117,6 +117,8 @@ pub struct HttpTarget {
     pub open_timeout: Duration,
     /// The era, once detected or forced.
     pub era: Option<Era>,
+    /// An https URL's certificate was judged against Node's roots once (`tls_trust`).
+    pub tls_checked: bool,
 }
 
 impl HttpTarget {
@@ -130,6 +132,7 @@ impl HttpTarget {
             headers: Vec::new(),
             open_timeout: DEFAULT_OPEN_TIMEOUT,
             era: None,
+            tls_checked: false,
         })
     }
 

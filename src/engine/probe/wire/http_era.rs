@@ -98,10 +98,23 @@ pub async fn attempt(
     if let Some(server) = report.server.as_mut() {
         server.era.get_or_insert_with(|| era.name().to_string());
     }
-    if matches!(report.outcome, Some(Outcome::FailedToConnect(_)))
-        && opts.stop.level() == crate::engine::probe::stop::StopLevel::Run
-    {
+    let failed = matches!(report.outcome, Some(Outcome::FailedToConnect(_)));
+    let running = opts.stop.level() == crate::engine::probe::stop::StopLevel::Run;
+    if failed && running {
         report.remote = Some(remote_facts::look(target).await);
+    } else if running && !target.tls_checked && super::dial::is_tls(target.url()) {
+        // The doctor got through with this machine's store: would a Node host?
+        target.tls_checked = true;
+        let facts = super::tls_trust::inspect(
+            target.url(),
+            target.open_timeout.min(std::time::Duration::from_secs(5)),
+            super::tls_trust::node_extra().as_deref(),
+        )
+        .await;
+        report.session.node_tls = facts.filter(|f| {
+            f.system == super::rungs::Trust::Trusted
+                && matches!(f.node, Some((_, super::rungs::Trust::Refused(_))))
+        });
     }
     Ok(report)
 }

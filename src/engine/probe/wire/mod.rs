@@ -10,7 +10,8 @@
 //! | HTTP+SSE | MCP 2024-11-05 | [`legacy_sse`] |
 //!
 //! Shared: [`http_era`] finds which HTTP era a URL speaks; [`http_client`] sends every HTTP
-//! request and [`sse`] reads every event stream; [`dial`] reaches a host (DNS, TCP, TLS);
+//! request and [`sse`] reads every event stream; [`dial`] reaches a host (DNS, TCP, TLS),
+//! [`tls_trust`] says whose roots trust an https server's certificate (this machine's, Node's);
 //! [`endpoint`] places the token in a URL; [`urls`] picks the target a URL's scheme names.
 
 pub mod bridge;
@@ -28,6 +29,7 @@ pub mod sse;
 pub mod stdio;
 mod stdio_spawn;
 pub mod streamable;
+pub mod tls_trust;
 pub mod urls;
 pub mod ws;
 mod ws_tail;

@@ -59,6 +59,10 @@ pub async fn look(target: &HttpTarget) -> RemoteFacts {
         | Rung::NotJsonRpc { .. } => {
             facts.paths = try_paths(target, step).await;
         }
+        Rung::Tls(_) => {
+            let extra = super::tls_trust::node_extra();
+            facts.tls = super::tls_trust::inspect(target.url(), step, extra.as_deref()).await;
+        }
         _ => {}
     }
     facts
@@ -308,6 +312,14 @@ async fn auth_server(target: &HttpTarget, issuer: &str, step: Duration) -> AuthS
 /// at each.
 async fn try_paths(target: &HttpTarget, step: Duration) -> Vec<PathTry> {
     let mut out = Vec::new();
+    // The URL itself may be a legacy SSE endpoint the host was told to POST to.
+    if speaks_sse(target, step).await {
+        out.push(PathTry {
+            path: target.url().path().to_string(),
+            era: Some("sse"),
+            status: None,
+        });
+    }
     for path in ["/mcp", "/sse", "/"] {
         if target.url().path() == path {
             continue;

@@ -83,6 +83,41 @@ pub struct RemoteFacts {
     pub metadata: Option<ResourceMetadata>,
     pub auth_server: Option<AuthServer>,
     pub paths: Vec<PathTry>,
+    /// An https server's certificate and whose roots trust it (a TLS failure).
+    pub tls: Option<TlsFacts>,
+}
+
+/// What a store makes of a server's chain.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Trust {
+    Trusted,
+    /// Refused, and why in plain words (`no root it trusts issued it`, `expired`...).
+    Refused(String),
+    /// Not judged.
+    #[default]
+    Unknown,
+}
+
+/// An https server's leaf certificate and whose roots trust it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TlsFacts {
+    /// `CN=..., O=...`.
+    pub subject: String,
+    pub issuer: String,
+    /// Subject and issuer are the same name (a self-signed certificate or a root).
+    pub self_issued: bool,
+    /// The last day it is valid (`2031-01-01`).
+    pub not_after: String,
+    pub expired: bool,
+    /// How many certificates the server sent.
+    pub chain_len: usize,
+    /// This machine's store (what the doctor dials with; `SSL_CERT_FILE` replaces it).
+    pub system: Trust,
+    /// Node's: the version of the `node` asked and what its bundled roots plus
+    /// `NODE_EXTRA_CA_CERTS` make of it; `None`: no node to ask.
+    pub node: Option<(String, Trust)>,
+    /// The file `NODE_EXTRA_CA_CERTS` names, when set.
+    pub node_extra: Option<String>,
 }
 
 /// The Fetch standard's "bad ports": a `fetch`-based host (every Node host and bridge) refuses
@@ -94,3 +129,20 @@ pub const BLOCKED_PORTS: &[u16] = &[
     993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667,
     6668, 6669, 6679, 6697, 10080,
 ];
+
+/// What a Streamable HTTP session did that hosts treat apart (`remote.md` section 3): the
+/// server forgot the session, or its GET stream answered neither an event stream nor 405.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SessionFacts {
+    /// The request (its method) that got HTTP 404 while carrying the session id: the server
+    /// no longer knows the session (it restarted, or expired it).
+    pub lost_on: Option<String>,
+    /// How long after the handshake that 404 came, in ms.
+    pub lost_after_ms: Option<f64>,
+    /// The status the GET stream got when it was neither an event stream nor 405 (404, 400,
+    /// a 200 that is not `text/event-stream`), and its content type.
+    pub get_refused: Option<(u16, String)>,
+    /// An https server this machine's store trusts and Node's roots refuse: the doctor got
+    /// through where Node-based hosts and bridges do not.
+    pub node_tls: Option<TlsFacts>,
+}

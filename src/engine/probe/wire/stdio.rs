@@ -620,6 +620,7 @@ impl Running {
             escaped: child.escaped(),
             misbehaviour,
             get_stream: None,
+            session: Default::default(),
         }
     }
 }

@@ -13,8 +13,12 @@
 //! (`server.get_stream`).
 //!
 //! Liveness: the session's pings (every 5 s by default, as the stateless form's re-checks); a
-//! `404` to a request that carried the session id means the server no longer knows the
-//! session (it restarted, or expired it): the connection ended.
+//! `404` to a POST that carried the session id means the server no longer knows the session
+//! (it restarted, or expired it): the connection ended, and the report says on which request
+//! (`SessionFacts::lost_on`). A `404` to the GET is not that: the spec wants 405 from a server
+//! that offers no GET stream, so a 404 (or 400, or a 200 that is not an event stream) is a
+//! server bug whose cost depends on the host; the connection goes on without the stream and
+//! the report keeps the status (`SessionFacts::get_refused`).
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -28,6 +32,7 @@ use tokio::time::Instant;
 use super::dial::seconds;
 use super::http::{HttpTarget, DEFAULT_RECHECK_EVERY, DEFAULT_RECHECK_TIMEOUT};
 use super::http_client::{self, Pool, Reply, INBOX, SESSION_HEADER, VERSION_HEADER};
+use super::rungs::SessionFacts;
 use crate::engine::policy::Ended;
 use crate::engine::probe::model::{PingOptions, Protocol};
 use crate::engine::probe::session::handshake::{self, Answer, Incoming};
@@ -50,6 +55,10 @@ struct SessionState {
     lost: bool,
     /// What the GET stream did, once it was tried.
     get: Option<GetStream>,
+    /// What hosts treat apart (a forgotten session, a refused GET stream).
+    facts: SessionFacts,
+    /// When the handshake's answer came (for how long the session lived).
+    answered_at: Option<Instant>,
 }
 
 /// What the GET stream did in one connection.
@@ -194,9 +203,14 @@ impl Transport for StreamableTransport {
     async fn close(mut self, _how: Closing, _stop: &StopSignal) -> Remains {
         self.exchanges.abort_all();
         let refused = self.exchanges.refused;
-        let (id, lost, get) = {
+        let (id, lost, get, facts) = {
             let s = lock(&self.state);
-            (s.id.clone(), s.lost, s.get.as_ref().map(GetStream::words))
+            (
+                s.id.clone(),
+                s.lost,
+                s.get.as_ref().map(GetStream::words),
+                s.facts.clone(),
+            )
         };
         if let (Some(id), false) = (id, lost) {
             let mut headers = vec![(SESSION_HEADER, id)];
@@ -219,6 +233,7 @@ impl Transport for StreamableTransport {
         }
         Remains {
             get_stream: get.map(|g| self.redactor.redact(&g)),
+            session: facts,
             misbehaviour: crate::engine::probe::model::Misbehaviour {
                 unsent_messages: refused,
                 ..Default::default()
@@ -257,6 +272,7 @@ async fn listen(
     let mut last_id: Option<String> = None;
     let mut tries: u32 = 0;
     let mut gets: u32 = 0;
+    let mut was_open = false;
     loop {
         let mut headers = session_headers(state);
         let sent_session = headers.iter().any(|(k, _)| *k == SESSION_HEADER);
@@ -282,11 +298,20 @@ async fn listen(
                     g.status = "not offered (HTTP 405 to the GET)".into();
                 });
             }
-            Ok(r) if r.status == StatusCode::NOT_FOUND && sent_session => {
-                lock(state).lost = true;
+            // Once the stream was open, a 404 to its reopening is the session forgotten.
+            Ok(r) if r.status == StatusCode::NOT_FOUND && sent_session && was_open => {
                 let reason = "the server no longer knows the session (HTTP 404 to the GET \
-                              stream): it restarted or ended the session";
-                get_status(state, |g| g.status = "HTTP 404: the session is gone".into());
+                              stream's reopening): it restarted or ended the session";
+                {
+                    let mut s = lock(state);
+                    s.lost = true;
+                    s.facts.lost_on = Some("the GET stream's reopening".into());
+                    s.facts.lost_after_ms =
+                        s.answered_at.map(|at| at.elapsed().as_secs_f64() * 1000.0);
+                }
+                get_status(state, |g| {
+                    g.status = "HTTP 404 on reopening: the session is gone".into()
+                });
                 let _ = tx
                     .send(Received::Gone(Gone {
                         at: Instant::now(),
@@ -298,14 +323,20 @@ async fn listen(
                     .await;
                 return;
             }
+            // A first GET's 404 is not a forgotten session (the POSTs would say so): the
+            // spec's answer for "no GET stream" is 405, so it is the server's bug, costly in
+            // some hosts.
             Ok(r) if !r.status.is_success() => {
                 let line = http_client::status_line(r.status);
+                lock(state).facts.get_refused = Some((r.status.as_u16(), r.content_type()));
                 return get_status(state, |g| {
-                    g.status = format!("refused ({line}): the host's notifications are off");
+                    g.status =
+                        format!("refused ({line}, not 405): the host's notifications are off");
                 });
             }
             Ok(r) if !r.is_event_stream() => {
                 let ct = r.content_type();
+                lock(state).facts.get_refused = Some((r.status.as_u16(), ct.clone()));
                 return get_status(state, |g| {
                     g.status = format!("answered {ct:?}, not an event stream");
                 });
@@ -316,6 +347,7 @@ async fn listen(
                     g.status = "open".into();
                     g.reopened = gets - 1;
                 });
+                was_open = true;
                 let mut events = r.events();
                 while let Ok(Some(e)) = events.next().await {
                     if e.id.is_some() {
@@ -391,7 +423,12 @@ async fn exchange(
     .await
     .map_err(|why| why.to_string())?;
     if reply.status == StatusCode::NOT_FOUND && sent_session {
-        lock(state).lost = true;
+        {
+            let mut s = lock(state);
+            s.lost = true;
+            s.facts.lost_on = Some(method.to_string());
+            s.facts.lost_after_ms = s.answered_at.map(|at| at.elapsed().as_secs_f64() * 1000.0);
+        }
         let reason = format!(
             "the server no longer knows the session (HTTP 404 to {method}): it restarted or \
              ended the session"
@@ -412,8 +449,10 @@ async fn exchange(
     }
     if is_initialize {
         let id = reply.header(SESSION_HEADER);
+        let mut s = lock(state);
+        s.answered_at = Some(Instant::now());
         if !id.is_empty() && id.bytes().all(|b| (0x21..=0x7e).contains(&b)) {
-            lock(state).id = Some(id);
+            s.id = Some(id);
         }
     }
     let Some(request_id) = request_id else {

@@ -29,6 +29,7 @@ fn opts() -> AttemptOptions {
         epoch: Instant::now(),
         start_budget: Duration::from_secs(60),
         handshake_only: false,
+        strict: false,
         call: None,
         notable_stderr: crate::engine::probe::no_notable_stderr,
     }

@@ -113,7 +113,7 @@ pub fn write_text_to(
     }
     writeln!(out, "{}", prose(&finish_text(run, ctx.interrupted), "  "))?;
     let mut notes = notes(run);
-    notes.extend(opening::notes(run, &OpeningSummary::of(&run.launches)));
+    notes.extend(opening::notes(run, &OpeningSummary::of_run(run)));
     if !notes.is_empty() {
         writeln!(out)?;
         for n in notes {
@@ -154,7 +154,8 @@ pub fn write_final_to(
     ctx: &Context<'_>,
     color: bool,
 ) -> io::Result<()> {
-    let findings = OpeningSummary::of(&run.launches).findings;
+    let summary = OpeningSummary::of_run(run);
+    let findings: Vec<ChannelFinding> = summary.failing().into_iter().cloned().collect();
     writeln!(out, "{}", verdict_line(verdict, &findings, color))?;
     super::why::write_why(out, ctx.why)?;
     out.flush()
@@ -244,6 +245,7 @@ mod tests {
                 opening: None,
                 misbehaviour: Default::default(),
                 remote: None,
+                session: Default::default(),
                 process: None,
                 escaped: 0,
             };
@@ -261,6 +263,7 @@ mod tests {
             started_wall: SystemTime::UNIX_EPOCH,
             elapsed_ms: t,
             folded: Default::default(),
+            strict: false,
         };
         let verdict = crate::engine::probe::runner::verdict::judge(
             &run,

@@ -233,10 +233,13 @@ fn tools_differ_line(t: &[ToolsOnLaunch]) -> String {
 fn finding_line(f: &ChannelFinding) -> String {
     let subject = if f.id.starts_with("channels") || f.id.starts_with("content") {
         "channels"
+    } else if f.id == crate::engine::probe::opening::summary::WARNING_AT_START {
+        "start"
     } else {
         "tools"
     };
-    let mut line = format!("{subject} ({}): {}", f.id, sanitize(&f.text));
+    let note = if f.note { ", note" } else { "" };
+    let mut line = format!("{subject} ({}{note}): {}", f.id, sanitize(&f.text));
     for (i, c) in f.evidence.iter().enumerate() {
         if f.evidence.fold_at() == Some(i) {
             line.push_str(&format!(
