@@ -686,7 +686,16 @@ mod properties {
                     assert!(f.line >= 1 && f.column >= 1);
                     assert!(!f.message.contains(MARK), "{}", f.message);
                     if let Some(s) = &f.snippet {
-                        assert!(!s.text.contains(MARK), "{}", s.text);
+                        // Names and paths are shown as written (docs/check-config.md,
+                        // "Snippets"): a plain word under `command`, `args`, `cwd` or
+                        // `envFile` of an entry is not a secret; one with a secret's shape is
+                        // (`a_token_shaped_arg_is_masked_in_its_snippet`).
+                        let shown = f.field.as_deref().is_some_and(|x| {
+                            ["command", "args", "cwd", "envFile"].contains(&x)
+                        }) && !["env", "headers", "inputs", "token", "access", "auth"]
+                            .iter()
+                            .any(|h| f.path.to_ascii_lowercase().contains(h));
+                        assert!(shown || !s.text.contains(MARK), "{}", s.text);
                         assert!(s.caret_len >= 1);
                     }
                 }
@@ -736,6 +745,43 @@ mod properties {
             check_all(&t);
         }
     }
+}
+
+#[test]
+fn a_token_shaped_arg_is_masked_in_its_snippet() {
+    let secret = "ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
+    for text in [
+        format!(r#"{{"mcplServers": {{"s0": {{"args": "{secret}"}}}}}}"#),
+        format!(r#"{{"mcplServers": {{"s0": {{"command": "srv", "args": "--token={secret}"}}}}}}"#),
+    ] {
+        let options = CheckOptions {
+            preset: Preset::Lasting,
+            env: &env,
+            dialect: Default::default(),
+            platforms: crate::engine::config::Platforms::current(),
+        };
+        let r = check_source(&source("p.json", &text), &options).expect("checks");
+        let typed = r
+            .findings
+            .iter()
+            .find(|f| f.field.as_deref() == Some("args"))
+            .expect("a finding on args");
+        let snippet = typed.snippet.as_ref().expect("a snippet");
+        assert!(!snippet.text.contains(secret), "{}", snippet.text);
+        assert!(!typed.message.contains(secret), "{}", typed.message);
+    }
+    // A plain word there is shown as written, so the caret points at text one can read.
+    let text = r#"{"mcplServers": {"s0": {"command": "srv", "args": "--verbose"}}}"#;
+    let options = CheckOptions {
+        preset: Preset::Lasting,
+        env: &env,
+        dialect: Default::default(),
+        platforms: crate::engine::config::Platforms::current(),
+    };
+    let r = check_source(&source("p.json", text), &options).expect("checks");
+    let typed = r.findings.iter().find(|f| f.field.as_deref() == Some("args"));
+    let snippet = typed.and_then(|f| f.snippet.as_ref()).expect("a snippet");
+    assert!(snippet.text.contains("--verbose"), "{}", snippet.text);
 }
 
 #[test]
