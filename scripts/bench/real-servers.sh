@@ -13,9 +13,10 @@
 #   --half test   the test half (servers only run to measure; never read while writing rules)
 #   --half all    both (the default), each row marked with its half
 #   --list        list the cases of each half and stop (after the installs)
-# The split is by server, fixed in this script before any rule was tuned: the 13 servers of the
-# first corpus are development; the new ones alternate dev/test in download order (npm's monthly
-# downloads, PyPI's rank), see SERVERS below.
+# The split is by server, fixed in this script before any rule was tuned against it: the test
+# half is servers only ever run to measure. A test half whose misses were read while rules were
+# written becomes development, and a fresh one is added (the test half of 2026-12-02 10:00 is
+# development since; see SERVERS in run.py).
 #
 # Installs the servers, pinned, into MCPL_BENCH_CACHE (default
 # ${XDG_CACHE_HOME:-~/.cache}/mcpl-doctor-real), never into the repository: npm packages, Node
@@ -55,7 +56,9 @@ npm_pkgs=(@modelcontextprotocol/server-memory@2026.8.31 @modelcontextprotocol/se
   @modelcontextprotocol/server-everything@2026.8.31 @modelcontextprotocol/inspector@2.12.0
   @upstash/context7-mcp@4.1.1 tavily-mcp@0.2.22 firecrawl-mcp@3.26.0 mongodb-mcp-server@3.0.4
   @bytebase/dbhub@1.4.0 mcp-remote@0.15.1 supergateway@4.0.0 @notionhq/notion-mcp-server@2.5.2
-  chrome-devtools-mcp@1.11.0 @modelcontextprotocol/server-google-maps@0.6.2 mcp-hello-world@1.1.2)
+  chrome-devtools-mcp@1.11.0 @modelcontextprotocol/server-google-maps@0.6.2 mcp-hello-world@1.1.2
+  @playwright/mcp@0.0.83 @supabase/mcp-server-supabase@0.13.0 figma-developer-mcp@0.13.2 exa-mcp-server@3.4.1
+  mcp-server-kubernetes@4.1.7 @modelcontextprotocol/server-redis@2025.4.25)
 missing=0
 for p in "${npm_pkgs[@]}"; do
   name="${p%@*}"
@@ -91,6 +94,9 @@ venv venv-arxiv python3 arxiv-mcp-server arxiv-mcp-server==0.8.2
 venv venv-proxy python3 mcp-proxy mcp-proxy==0.13.0
 venv venv-awsdocs python3 awslabs.aws-documentation-mcp-server awslabs-aws-documentation-mcp-server==1.2.3
 venv venv-duckdb python3 mcp-server-duckdb mcp-server-duckdb==1.1.0
+venv venv-chroma python3 chroma-mcp chroma-mcp==0.2.6 pydantic==2.14.4
+venv venv-neo4j python3 mcp-neo4j-cypher mcp-neo4j-cypher==0.6.0
+venv venv-es python3 elasticsearch-mcp-server elasticsearch-mcp-server==2.1.6
 # A warm npx cache holding one package, and a copy of it with a file of the package removed
 # (an npx cache left broken by an interrupted install).
 if [ ! -d "$cache/npx-warm/_npx" ]; then
