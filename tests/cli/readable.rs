@@ -474,3 +474,152 @@ fn one_time_format_per_column_and_stacked_headers_marked() {
         assert!(probe.contains(h), "{h}:\n{probe}");
     }
 }
+
+/// What a terminal shows after `bytes` (rows of text): carriage return, newline, and the
+/// cursor and erase sequences indicatif and the console crate write (`ESC[nA`/`B`/`G`,
+/// `ESC[K`, `ESC[2K`, `ESC[J`); other sequences are dropped.
+fn screen(bytes: &str) -> Vec<String> {
+    let mut rows: Vec<Vec<char>> = vec![Vec::new()];
+    let (mut row, mut col) = (0usize, 0usize);
+    let mut chars = bytes.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' => col = 0,
+            '\n' => {
+                row += 1;
+                col = 0;
+                if rows.len() <= row {
+                    rows.push(Vec::new());
+                }
+            }
+            '\u{1b}' if chars.peek() == Some(&'[') => {
+                chars.next();
+                let mut params = String::new();
+                let mut fin = ' ';
+                for p in chars.by_ref() {
+                    if p.is_ascii_alphabetic() || p == '~' {
+                        fin = p;
+                        break;
+                    }
+                    params.push(p);
+                }
+                let n: usize = params.trim_start_matches('?').parse().unwrap_or(0);
+                match fin {
+                    'A' => row = row.saturating_sub(n.max(1)),
+                    'B' => {
+                        row += n.max(1);
+                        while rows.len() <= row {
+                            rows.push(Vec::new());
+                        }
+                    }
+                    'G' => col = n.saturating_sub(1),
+                    'K' if n == 2 => rows[row].clear(),
+                    'K' => rows[row].truncate(col),
+                    'J' => {
+                        rows[row].truncate(col);
+                        rows.truncate(row + 1);
+                    }
+                    _ => {}
+                }
+            }
+            c if c.is_control() => {}
+            c => {
+                let line = &mut rows[row];
+                while line.len() < col {
+                    line.push(' ');
+                }
+                if col < line.len() {
+                    line[col] = c;
+                } else {
+                    line.push(c);
+                }
+                col += 1;
+            }
+        }
+    }
+    rows.into_iter()
+        .map(|r| r.into_iter().collect::<String>().trim_end().to_string())
+        .collect()
+}
+
+/// Review 4, row 11: Ctrl-C during a probe on a terminal clears the progress line before
+/// `interrupted (Ctrl-C): stopping the server ...`, so no stale line (`launch 1 ...; --for: 59
+/// min 54 s left`) is left above the message and the report. A real SIGINT to the binary, its
+/// stderr a pseudo-terminal (so the progress line is drawn), what the terminal shows replayed.
+#[test]
+fn ctrl_c_clears_the_progress_line_before_the_interrupted_message() {
+    use nix::sys::signal::{kill, Signal};
+    use nix::unistd::Pid;
+    use std::io::Read;
+    use std::time::{Duration, Instant};
+    let pty = nix::pty::openpty(None, None).expect("a pseudo-terminal");
+    let mut child = bin()
+        .args(["probe", "--for", "1h", "--interval", "1s", "--", "node"])
+        .arg(server_mjs())
+        .env("TERM", "xterm")
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::from(std::fs::File::from(pty.slave)))
+        .spawn()
+        .expect("the binary runs");
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    let mut master = std::fs::File::from(pty.master);
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = master.read(&mut buf) {
+            if n == 0
+                || tx
+                    .send(String::from_utf8_lossy(&buf[..n]).into_owned())
+                    .is_err()
+            {
+                break;
+            }
+        }
+    });
+    let pid = Pid::from_raw(i32::try_from(child.id()).expect("a pid"));
+    let mut seen = String::new();
+    let wait_for = |seen: &mut String, what: &str| {
+        let start = Instant::now();
+        while !seen.contains(what) {
+            if start.elapsed() > Duration::from_secs(60) {
+                let _ = kill(pid, Signal::SIGKILL);
+                panic!("no {what:?} on the terminal within 60 s: {seen:?}");
+            }
+            if let Ok(chunk) = rx.recv_timeout(Duration::from_millis(100)) {
+                seen.push_str(&chunk);
+            }
+        }
+    };
+    wait_for(&mut seen, "left");
+    assert!(
+        screen(&seen).iter().any(|r| r.contains("--for:")),
+        "no progress line drawn: {seen:?}"
+    );
+    kill(pid, Signal::SIGINT).expect("SIGINT");
+    let message = "interrupted (Ctrl-C): stopping the server";
+    wait_for(&mut seen, message);
+    wait_for(&mut seen, "kill at once)...");
+    let at = seen.find(message).expect("seen above");
+    let shown = screen(&seen[..at + message.len()]);
+    assert!(
+        shown.iter().any(|r| r == message),
+        "the message does not start a clean line: {shown:#?}\n{seen:?}"
+    );
+    assert!(
+        !shown.iter().any(|r| r.contains("--for:")),
+        "a progress line is left above the message: {shown:#?}\n{seen:?}"
+    );
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if start.elapsed() > Duration::from_secs(60) {
+            let _ = kill(pid, Signal::SIGKILL);
+            panic!("the probe did not end within 60 s of Ctrl-C");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(130));
+}

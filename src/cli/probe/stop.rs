@@ -72,14 +72,19 @@ pub(crate) fn handle_signals(stop_handle: StopHandle, what: &'static str) -> Sto
                 Err(_) => got,
             };
             let level = stop_handle.escalate();
-            if level == StopLevel::Graceful {
-                crate::say!(
-                    "\n{}: stopping {what} ({} again to kill at once)...",
+            let message = if level == StopLevel::Graceful {
+                format!(
+                    "{}: stopping {what} ({} again to kill at once)...",
                     first.words(),
                     first.short()
-                );
+                )
             } else {
-                crate::say!("\nkilling {what}...");
+                format!("killing {what}...")
+            };
+            // The progress line, when one is drawn, is cleared first (the `^C` the terminal
+            // echoed goes with it); else a fresh line after that `^C`.
+            if !crate::render::text::probe::live::say_above_progress(&message) {
+                crate::say!("\n{message}");
             }
         }
     });

@@ -565,7 +565,9 @@ pub fn small_multiples(rules: &[RuleStrip<'_>], title: &str, standalone: bool) -
         plot,
         span_ms: if span > 0.0 { span } else { 1.0 },
     };
-    let row = 30.0;
+    // Each rule: its strip, then one line under it naming the rule and its figures (beside the
+    // strip they ran past the picture's right edge, and a long rule name ran into the strip).
+    let row = 40.0;
     let height = 10.0 + rules.len() as f64 * row + 24.0;
     let mut svg = String::with_capacity(8 * 1024);
     open(&mut svg, height, title, standalone, "mt-multiples");
@@ -580,16 +582,15 @@ pub fn small_multiples(rules: &[RuleStrip<'_>], title: &str, standalone: bool) -
             launches_total: 0,
             strip: Some(r.strip.clone()),
         };
+        track_svg(&mut svg, &track, &l, y, true);
         let _ = write!(
             svg,
-            r#"<text class="mt-text" x="4" y="{}">{}</text><text class="mt-dim" x="{}" y="{}">{}</text>"#,
-            n(y + 12.0),
+            r#"<text class="mt-text mt-caption" x="{}" y="{}">{}<tspan class="mt-dim" dx="8">{}</tspan></text>"#,
+            n(left),
+            n(y + 28.0),
             esc(r.rule),
-            n(left + plot as f64 + 10.0),
-            n(y + 12.0),
             esc(&r.figures)
         );
-        track_svg(&mut svg, &track, &l, y, true);
         y += row;
     }
     axis(&mut svg, &l, y - 8.0);

@@ -55,6 +55,42 @@ enum LiveState {
     Finished(String),
 }
 
+/// The progress lines on the terminal now (at most one set per process: one probe run), so that
+/// a message from elsewhere (the signal handler's `interrupted (Ctrl-C): stopping ...`) clears
+/// them first and is not left under a stale line (review 4, row 11).
+static ON_SCREEN: std::sync::Mutex<Option<OnScreen>> = std::sync::Mutex::new(None);
+
+enum OnScreen {
+    One(ProgressBar),
+    Many(MultiProgress),
+}
+
+fn show(on: OnScreen) {
+    if let Ok(mut s) = ON_SCREEN.lock() {
+        *s = Some(on);
+    }
+}
+
+fn hide() {
+    if let Ok(mut s) = ON_SCREEN.lock() {
+        *s = None;
+    }
+}
+
+/// Print `line` on stderr with the progress lines cleared first and redrawn under it; false
+/// (nothing printed) when no progress line is on the terminal.
+pub fn say_above_progress(line: &str) -> bool {
+    let Ok(s) = ON_SCREEN.lock() else {
+        return false;
+    };
+    match &*s {
+        Some(OnScreen::One(bar)) => bar.suspend(|| crate::say!("{line}")),
+        Some(OnScreen::Many(m)) => m.suspend(|| crate::say!("{line}")),
+        None => return false,
+    }
+    true
+}
+
 fn spinner_style() -> ProgressStyle {
     ProgressStyle::with_template("{spinner} {msg}")
         .unwrap_or_else(|_| ProgressStyle::default_spinner())
@@ -66,6 +102,7 @@ impl LiveLine {
         let bar = enabled.then(|| {
             let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
             bar.set_style(spinner_style());
+            show(OnScreen::One(bar.clone()));
             bar
         });
         LiveLine {
@@ -232,6 +269,9 @@ impl LiveLine {
     /// Remove the line (before the report is printed).
     pub fn clear(&mut self) {
         if let Some(bar) = self.bar.take() {
+            if !self.keep_when_finished {
+                hide();
+            }
             bar.finish_and_clear();
         }
     }
@@ -262,6 +302,9 @@ impl MultiLive {
     /// Lines for servers named `names`, drawn only when `enabled`, naming `bounds`.
     pub fn new(enabled: bool, names: &[String], bounds: Bounds) -> MultiLive {
         let multi = enabled.then(|| MultiProgress::with_draw_target(ProgressDrawTarget::stderr()));
+        if let Some(m) = &multi {
+            show(OnScreen::Many(m.clone()));
+        }
         let header = multi.as_ref().map(|m| {
             let bar = m.add(ProgressBar::new_spinner());
             bar.set_style(
@@ -380,6 +423,7 @@ impl MultiLive {
             h.finish_and_clear();
         }
         if let Some(m) = &self.multi {
+            hide();
             let _ = m.clear();
         }
     }
