@@ -27,6 +27,7 @@ mod opening;
 mod packaging;
 mod pictures;
 mod probe;
+mod probe_agree;
 mod probe_all;
 pub(crate) mod probe_http_eras;
 mod probe_ws;

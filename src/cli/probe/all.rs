@@ -263,10 +263,21 @@ fn write_report(
         all_view::write_text(servers, ctx, color.for_stdout(), args.quiet)
     };
     let findings = servers.iter().any(ServerReport::is_finding);
+    let unjudged = servers.iter().filter(|s| s.nothing_judged()).count();
     let status = super::stop::exit_status(written, ctx.interrupted, findings)?;
     // A file that still cannot be written fails the run after the report, never instead of it.
     pictures?.say(args.quiet);
-    Ok(status)
+    match args.run_for {
+        // Nothing judged and nothing else found: the probe's own deadline, as for one server.
+        Some(ms) if status == exit::OK && unjudged > 0 && ctx.interrupted.is_none() => {
+            let probed = servers
+                .iter()
+                .filter(|s| matches!(s.result, fleet::ServerResult::Probed(_)))
+                .count();
+            fail(super::plan::for_too_short(ms, Some((unjudged, probed))))
+        }
+        _ => Ok(status),
+    }
 }
 
 /// The rule the report names: `--preset`, else the one every probed entry follows (its

@@ -115,7 +115,7 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> a
 
     let run = match result {
         Ok(run) => run,
-        Err(e) => return Err(launch_failure(&e, &target, &setting)),
+        Err(e) => return Err(launch_failure(&e, &target, &setting, entry.as_ref())),
     };
     if let Some(e) = write_error {
         return fail(format!("cannot write the events: {e}"));
@@ -171,17 +171,29 @@ fn setting_of(
     setting
 }
 
-/// A run that could not launch at all: the error, a hint on the command after `--`, and the Why.
+/// A run that could not launch at all: the error, a hint on the command (after `--`, or the
+/// entry's `command` field in its file), and the Why.
 fn launch_failure(
     e: &probe::LaunchError,
     target: &Target,
     setting: &diagnosis::Setting,
+    entry: Option<&crate::engine::fleet::EntryRef>,
 ) -> anyhow::Error {
     let mut failure = Failure::new(e.to_string());
     if let Target::Stdio(stdio) = target {
-        failure = match crate::cli::error::windows_path_hint(&stdio.command.to_string_lossy()) {
-            Some(hint) => failure.hint(hint),
-            None => failure.hint(
+        failure = match (
+            crate::cli::error::windows_path_hint(&stdio.command.to_string_lossy()),
+            entry,
+        ) {
+            (Some(hint), _) => failure.hint(hint),
+            (None, Some(entry)) => failure.hint(format!(
+                "check the `command` field of server \"{}\" at {} ({}); the host runs it \
+                 without a shell",
+                crate::render::sanitize::sanitize(&entry.id),
+                crate::render::sanitize::sanitize(&entry.at),
+                entry.path,
+            )),
+            (None, None) => failure.hint(
                 "check the command after `--` (it runs without a shell, from the current \
                  folder)",
             ),
@@ -249,24 +261,11 @@ fn write_report(
     };
     let status = super::stop::exit_status(written, ctx.interrupted, !verdict::all_clear(run))?;
     pictures?.say(args.quiet);
-    match (run.finish, args.run_for) {
-        (Finish::Deadline, Some(ms))
-            if status == exit::FINDINGS
-                && run.launches.iter().all(|l| l.report.outcome.is_none()) =>
-        {
+    match args.run_for {
+        Some(ms) if status == exit::FINDINGS && verdict::nothing_judged(run) => {
             // Nothing was judged: the probe's own deadline, not a finding against the server.
-            crate::cli::error::fail(for_too_short(ms))
+            crate::cli::error::fail(super::plan::for_too_short(ms, None))
         }
         _ => Ok(status),
-    }
-}
-
-/// What to say when `--for` ended before the first handshake.
-fn for_too_short(ms: f64) -> String {
-    let shown = crate::engine::policy::timings::format_ms(ms);
-    if ms < 100.0 {
-        format!("--for {shown} ended before the first handshake; did you mean {ms}s?")
-    } else {
-        format!("--for {shown} ended before the first handshake; give the server longer")
     }
 }

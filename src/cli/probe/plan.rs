@@ -218,3 +218,19 @@ pub(crate) fn attempt_options(
         notable_stderr: crate::engine::diagnosis::table::is_notable,
     }
 }
+
+/// What to say when `--for` ended before the first handshake: of the one server, or of
+/// `of` = (how many, of how many probed) in a fleet. The same words and the same exit status
+/// (2) either way: the probe was given too little time, nothing was seen of the server.
+pub(crate) fn for_too_short(ms: f64, of: Option<(usize, usize)>) -> String {
+    let shown = crate::engine::policy::timings::format_ms(ms);
+    let whose = match of {
+        Some((1, 1)) | None => String::new(),
+        Some((n, all)) => format!(" of {n} of {all} servers"),
+    };
+    if ms < 100.0 {
+        format!("--for {shown} ended before the first handshake{whose}; did you mean {ms}s?")
+    } else {
+        format!("--for {shown} ended before the first handshake{whose}; give the server longer")
+    }
+}

@@ -262,8 +262,7 @@ pub fn entry_at(entry: &ServerEntry) -> String {
     format!("{}:{}:{}", entry.file, entry.line, entry.column)
 }
 
-/// The code of an entry not launched for an `${input:ID}` no `--input` gives.
-pub const INPUT_NOT_GIVEN: &str = "input-not-given";
+pub use super::report::INPUT_NOT_GIVEN;
 
 /// The label of an entry the host refuses.
 const REFUSED: &str = "refused by the host";

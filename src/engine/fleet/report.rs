@@ -8,6 +8,9 @@ use crate::engine::probe::runner::verdict::{self, Verdict};
 use crate::engine::probe::{ProbeRun, Protocol};
 use crate::engine::stop::StopCause;
 
+/// The code of an entry not launched for an `${input:ID}` no `--input` gives.
+pub const INPUT_NOT_GIVEN: &str = "input-not-given";
+
 /// One check-config error that kept an entry from being probed.
 #[derive(Debug, Clone)]
 pub struct Refusal {
@@ -63,13 +66,28 @@ pub struct ServerReport {
 
 impl ServerReport {
     /// Whether this server counts against a clean exit: it was probed and did not stay up,
-    /// could not be launched, or the host refuses it. Skipped entries do not count.
+    /// could not be launched, or the host refuses it. Skipped entries do not count, nor does a
+    /// server with nothing to judge ([`verdict::nothing_judged`]: `--for` was too short).
     pub fn is_finding(&self) -> bool {
         match &self.result {
-            ServerResult::Probed(p) => !verdict::all_clear(&p.run),
+            ServerResult::Probed(p) => {
+                !verdict::all_clear(&p.run) && !verdict::nothing_judged(&p.run)
+            }
             ServerResult::CannotLaunch(_) | ServerResult::Refused { .. } => true,
             ServerResult::Skipped(_) => false,
         }
+    }
+
+    /// Whether the server was probed and its run has nothing to judge.
+    pub fn nothing_judged(&self) -> bool {
+        matches!(&self.result, ServerResult::Probed(p) if verdict::nothing_judged(&p.run))
+    }
+
+    /// Whether the host refuses the entry only for an `${input:ID}` no `--input` gives.
+    pub fn needs_input(&self) -> bool {
+        matches!(&self.result, ServerResult::Refused { findings, .. }
+            if !findings.is_empty()
+                && findings.iter().all(|f| f.code == INPUT_NOT_GIVEN))
     }
 }
 
@@ -93,8 +111,12 @@ pub struct Counts {
     /// Of those that stayed up: with an opening finding (they count against a clean exit).
     pub with_findings: usize,
     pub did_not: usize,
+    /// Probed with nothing to judge (`--for` ended before any handshake); not in `did_not`.
+    pub nothing_judged: usize,
     pub cannot_launch: usize,
     pub refused: usize,
+    /// Of those refused: only for an `${input:ID}` no `--input` gives.
+    pub needs_input: usize,
     pub skipped: usize,
     /// The longest single run and all runs one after another, ms.
     pub slowest_ms: f64,
@@ -107,8 +129,10 @@ pub fn counts(servers: &[ServerReport]) -> Counts {
         stayed_up: 0,
         with_findings: 0,
         did_not: 0,
+        nothing_judged: 0,
         cannot_launch: 0,
         refused: 0,
+        needs_input: 0,
         skipped: 0,
         slowest_ms: 0.0,
         sum_ms: 0.0,
@@ -123,6 +147,8 @@ pub fn counts(servers: &[ServerReport]) -> Counts {
                     if !verdict::all_clear(run) {
                         c.with_findings += 1;
                     }
+                } else if verdict::nothing_judged(run) {
+                    c.nothing_judged += 1;
                 } else {
                     c.did_not += 1;
                 }
@@ -130,7 +156,12 @@ pub fn counts(servers: &[ServerReport]) -> Counts {
                 c.sum_ms += run.elapsed_ms;
             }
             ServerResult::CannotLaunch(_) => c.cannot_launch += 1,
-            ServerResult::Refused { .. } => c.refused += 1,
+            ServerResult::Refused { .. } => {
+                c.refused += 1;
+                if s.needs_input() {
+                    c.needs_input += 1;
+                }
+            }
             ServerResult::Skipped(_) => c.skipped += 1,
         }
     }

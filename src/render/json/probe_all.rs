@@ -121,8 +121,13 @@ pub struct SummaryDoc {
     /// (`opening.findings`): they count against a clean exit too.
     pub stayed_up_with_findings: usize,
     pub did_not_stay_up: usize,
+    /// Probed with nothing to judge (`--for` ended before any handshake): not counted in
+    /// `did_not_stay_up`, and no finding (the run exits 2, as one server does).
+    pub nothing_judged: usize,
     pub cannot_launch: usize,
     pub refused: usize,
+    /// Of `refused`: not launched only for an `${input:ID}` no `--input` gives.
+    pub needs_input: usize,
     pub skipped: usize,
     /// The longest single server's run.
     pub slowest_server_ms: Ms,
@@ -188,8 +193,10 @@ impl<'a> AllDoc<'a> {
                 stayed_up: c.stayed_up,
                 stayed_up_with_findings: c.with_findings,
                 did_not_stay_up: c.did_not,
+                nothing_judged: c.nothing_judged,
                 cannot_launch: c.cannot_launch,
                 refused: c.refused,
+                needs_input: c.needs_input,
                 skipped: c.skipped,
                 slowest_server_ms: ms(c.slowest_ms),
                 servers_one_after_another_ms: ms(c.sum_ms),

@@ -84,18 +84,22 @@ pub fn write_text(
 ) -> io::Result<()> {
     let mut out = io::stdout().lock();
     let c = counts(servers);
-    let head = format!(
-        "Probed {} of {} in {} at once under rule {}, seed {} (plus each entry's position in \
+    let head = if c.probed == 0 && c.cannot_launch == 0 {
+        nothing_launched(servers, ctx)
+    } else {
+        format!(
+            "Probed {} of {} in {} at once under rule {}, seed {} (plus each entry's position in \
          the file): {} in all (the slowest server {}, all of them one after another {}).",
-        c.probed,
-        plural(servers.len(), "entry", "entries"),
-        sanitize(ctx.file),
-        ctx.rule,
-        ctx.seed,
-        format_ms(round_ms(ctx.elapsed_ms)),
-        format_ms(round_ms(c.slowest_ms)),
-        format_ms(round_ms(c.sum_ms)),
-    );
+            c.probed,
+            plural(servers.len(), "entry", "entries"),
+            sanitize(ctx.file),
+            ctx.rule,
+            ctx.seed,
+            format_ms(round_ms(ctx.elapsed_ms)),
+            format_ms(round_ms(c.slowest_ms)),
+            format_ms(round_ms(c.sum_ms)),
+        )
+    };
     writeln!(out, "{}", prose(&head, "  "))?;
     writeln!(out)?;
 
@@ -341,6 +345,83 @@ fn summary_row(s: &ServerReport, ctx: &AllContext<'_>, rules: &[&str], wide: boo
     row
 }
 
+/// The head of a run that launched nothing: why, by cause ("2 entries need `--input
+/// docs-token=VALUE`, 1 is refused: env-file-missing").
+fn nothing_launched(servers: &[ServerReport], ctx: &AllContext<'_>) -> String {
+    let mut inputs: Vec<String> = Vec::new();
+    let mut needing = 0usize;
+    let mut codes: Vec<&str> = Vec::new();
+    let (mut refused, mut skipped) = (0usize, 0usize);
+    for s in servers {
+        match &s.result {
+            ServerResult::Refused { findings, .. } if s.needs_input() => {
+                needing += 1;
+                for f in findings {
+                    for i in inputs_named(&f.message) {
+                        if !inputs.contains(&i) {
+                            inputs.push(i);
+                        }
+                    }
+                }
+            }
+            ServerResult::Refused { findings, .. } => {
+                refused += 1;
+                for f in findings {
+                    if !codes.contains(&f.code) {
+                        codes.push(f.code);
+                    }
+                }
+            }
+            ServerResult::Skipped(_) => skipped += 1,
+            _ => {}
+        }
+    }
+    let mut why = Vec::new();
+    if needing > 0 {
+        let given = if inputs.is_empty() {
+            "`--input ID=VALUE`".to_string()
+        } else {
+            inputs
+                .iter()
+                .map(|i| format!("`--input {i}=VALUE`"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let verb = if needing == 1 { "needs" } else { "need" };
+        why.push(format!(
+            "{} {verb} {given}",
+            plural(needing, "entry", "entries")
+        ));
+    }
+    if refused > 0 {
+        let verb = if refused == 1 { "is" } else { "are" };
+        why.push(format!("{refused} {verb} refused: {}", codes.join(", ")));
+    }
+    if skipped > 0 {
+        why.push(format!("{skipped} skipped"));
+    }
+    format!(
+        "Launched none of {} in {}: {}.",
+        plural(servers.len(), "entry", "entries"),
+        sanitize(ctx.file),
+        if why.is_empty() {
+            "none was selected".to_string()
+        } else {
+            why.join(", ")
+        }
+    )
+}
+
+/// The input ids an `input-not-given` message names (`--input ID=VALUE`).
+fn inputs_named(message: &str) -> Vec<String> {
+    message
+        .split("--input ")
+        .skip(1)
+        .filter_map(|rest| rest.split_once("=VALUE").map(|(id, _)| id.to_string()))
+        .filter(|id| !id.is_empty() && !id.contains(char::is_whitespace))
+        .collect()
+}
+
 /// `3 servers stayed up, 1 did not (flapped or never connected), ...` (without the stop).
 fn counts_line(ctx: &AllContext<'_>, c: &Counts) -> String {
     let mut summary = vec![if ctx.interrupted.is_some() {
@@ -366,11 +447,26 @@ fn counts_line(ctx: &AllContext<'_>, c: &Counts) -> String {
             c.did_not
         ));
     }
+    if c.nothing_judged > 0 {
+        summary.push(format!(
+            "{} with nothing to judge (--for ended before its first handshake)",
+            c.nothing_judged
+        ));
+    }
     if c.cannot_launch > 0 {
         summary.push(format!("{} could not be launched", c.cannot_launch));
     }
-    if c.refused > 0 {
-        summary.push(format!("{} not probed (check-config errors)", c.refused));
+    if c.needs_input > 0 {
+        summary.push(format!(
+            "{} not launched (an --input to give)",
+            c.needs_input
+        ));
+    }
+    if c.refused > c.needs_input {
+        summary.push(format!(
+            "{} not probed (check-config errors)",
+            c.refused - c.needs_input
+        ));
     }
     if c.skipped > 0 {
         summary.push(format!("{} skipped", c.skipped));

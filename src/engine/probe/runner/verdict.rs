@@ -500,6 +500,13 @@ pub fn stayed_up(run: &ProbeRun) -> bool {
     judged.peek().is_some() && judged.all(|o| matches!(o, Outcome::StillUp { .. }))
 }
 
+/// Whether the run has nothing to judge: the probe's own deadline (`--for`) came before any
+/// launch had an outcome. That is no finding against the server (nothing was seen of it) but
+/// a probe given too little time: one server alone and an entry of a fleet say so alike.
+pub fn nothing_judged(run: &ProbeRun) -> bool {
+    run.finish == Finish::Deadline && run.launches.iter().all(|l| l.report.outcome.is_none())
+}
+
 /// `on 3 of 5 launches`, `on its only launch`.
 fn on_launches(k: usize, n: usize) -> String {
     if n == 1 {

@@ -1,0 +1,161 @@
+//! One server probed alone (`probe -- CMD`, `--server ID`) and the same server as an entry of
+//! a configuration (`--config F --all`) get the same verdict and the same exit status: both
+//! ways run through the real binary on the same fixture server (`fixtures/servers/server.mjs`).
+//! Also what the fleet says when it launched nothing, and the hint for a missing `command`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::{json, Value};
+
+use crate::support::{bin, json, server_mjs, stderr, stdout};
+
+/// A folder with the fixture server and a configuration whose entry `s` launches it with
+/// `fixture_args`, every wait 30 ms.
+fn setup(fixture_args: &[&str]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    std::fs::copy(server_mjs(), dir.path().join("server.mjs")).expect("copy the fixture");
+    let mut args = vec!["./server.mjs"];
+    args.extend_from_slice(fixture_args);
+    let config = json!({"mcplServers": {
+        "s": {"command": "node", "args": args, "reconnect": true, "reconnectIntervalMs": 30},
+        "gone": {"command": "mcpl-no-such-command-7d1f"}
+    }});
+    let file = dir.path().join("mcpl-servers.json");
+    std::fs::write(&file, config.to_string()).expect("write the config");
+    (dir, file)
+}
+
+fn probe(dir: &Path, args: &[&str]) -> Output {
+    let mut cmd: Command = bin();
+    cmd.current_dir(dir)
+        .arg("probe")
+        .args(args)
+        .stdin(Stdio::null());
+    cmd.output().expect("the binary runs")
+}
+
+/// The same run both ways: alone (`-- node ./server.mjs ARGS`, waits of 30 ms) and as entry
+/// `s` under `--all`; each output and its JSON document's verdict.
+fn both_ways(fixture_args: &[&str], common: &[&str]) -> [(Output, Option<Value>); 2] {
+    let (dir, file) = setup(fixture_args);
+    let mut alone: Vec<&str> = vec!["--interval", "30", "--format", "json"];
+    alone.extend_from_slice(common);
+    alone.extend(["--", "node", "./server.mjs"]);
+    alone.extend_from_slice(fixture_args);
+    let one = probe(dir.path(), &alone);
+    let file_text = file.display().to_string();
+    let mut fleet: Vec<&str> = vec!["--config", &file_text, "--server", "s", "--server", "s"];
+    fleet.extend(["--format", "json"]);
+    fleet.extend_from_slice(common);
+    let all = probe(dir.path(), &fleet);
+    let one_doc = serde_json::from_slice::<Value>(&one.stdout).ok();
+    let all_doc = serde_json::from_slice::<Value>(&all.stdout)
+        .ok()
+        .and_then(|d| d["servers"].get(0).cloned());
+    [(one, one_doc), (all, all_doc)]
+}
+
+fn pattern(doc: &Option<Value>) -> Value {
+    doc.as_ref()
+        .map_or(Value::Null, |d| d["verdict"]["pattern"].clone())
+}
+
+#[test]
+fn a_for_too_short_for_any_handshake_is_nothing_to_judge_both_ways() {
+    let [(one, one_doc), (all, all_doc)] = both_ways(&[], &["--for", "30ms"]);
+    for (how, out) in [("alone", &one), ("in --all", &all)] {
+        assert_eq!(out.status.code(), Some(2), "{how}: {}", stderr(out));
+        assert!(
+            stderr(out).contains("--for 30 ms ended before the first handshake; did you mean"),
+            "{how}: {}",
+            stderr(out)
+        );
+    }
+    assert_eq!(pattern(&one_doc), json!("unknown"));
+    assert_eq!(pattern(&all_doc), pattern(&one_doc));
+    // The fleet counts it as such, not as a server that did not stay up.
+    let doc: Value = serde_json::from_slice(&all.stdout).expect("a document");
+    assert_eq!(doc["summary"]["nothing_judged"], 1, "{doc}");
+    assert_eq!(doc["summary"]["did_not_stay_up"], 0, "{doc}");
+}
+
+#[test]
+fn a_server_that_stays_up_and_one_that_exits_agree_both_ways() {
+    for (args, code, want) in [
+        (&[][..], 0, "stayed-up"),
+        (&["--exit-after-handshake", "100"][..], 1, "short-lived"),
+    ] {
+        let common = ["--launches", "2", "--watch", "700ms", "--seed", "3"];
+        let [(one, one_doc), (all, all_doc)] = both_ways(args, &common);
+        assert_eq!(one.status.code(), Some(code), "alone: {}", stderr(&one));
+        assert_eq!(all.status.code(), Some(code), "in --all: {}", stderr(&all));
+        assert_eq!(pattern(&one_doc), json!(want), "{}", stdout(&one));
+        assert_eq!(pattern(&all_doc), pattern(&one_doc), "{}", stdout(&all));
+    }
+}
+
+#[test]
+fn a_missing_command_of_an_entry_names_its_command_field_not_the_double_dash() {
+    let (dir, file) = setup(&[]);
+    let file_text = file.display().to_string();
+    let out = probe(dir.path(), &["--config", &file_text, "--server", "gone"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(!err.contains("after `--`"), "{err}");
+    assert!(
+        err.contains("check the `command` field of server \"gone\" at ")
+            && err.contains("mcpl-servers.json:1:"),
+        "{err}"
+    );
+    // Alone, the command is the one after `--`.
+    let out = probe(dir.path(), &["--", "mcpl-no-such-command-7d1f"]);
+    assert!(
+        stderr(&out).contains("check the command after `--`"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_fleet_that_launched_nothing_says_why_by_cause() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    std::fs::create_dir(dir.path().join(".vscode")).expect("mkdir");
+    let config = json!({
+        "inputs": [{"id": "docs-token", "type": "promptString", "password": true}],
+        "servers": {
+            "a": {"command": "node", "args": ["x.mjs"], "env": {"T": "${input:docs-token}"}},
+            "b": {"command": "node", "args": ["x.mjs"], "env": {"T": "${input:docs-token}"}},
+            "c": {"command": "node", "args": ["x.mjs"],
+                  "envFile": "${workspaceFolder}/nope.env"}
+        }
+    });
+    let file = dir.path().join(".vscode").join("mcp.json");
+    std::fs::write(&file, config.to_string()).expect("write");
+    let file_text = file.display().to_string();
+    let out = probe(dir.path(), &["--config", &file_text, "--all"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(
+            &("Launched none of 3 entries in ".to_string()
+                + &file_text
+                + ": 2 entries need \
+             `--input docs-token=VALUE`, 1 is refused: env-file-missing.")
+        ),
+        "{text}"
+    );
+    assert!(!flat.contains("0 ms in all"), "{text}");
+    assert!(
+        flat.contains("2 not launched (an --input to give), 1 not probed (check-config errors)"),
+        "{text}"
+    );
+    let out = probe(
+        dir.path(),
+        &["--config", &file_text, "--all", "--format", "json"],
+    );
+    let doc = json(&out);
+    assert_eq!(doc["summary"]["refused"], 3, "{doc}");
+    assert_eq!(doc["summary"]["needs_input"], 2, "{doc}");
+}
