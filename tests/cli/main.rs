@@ -35,7 +35,7 @@ mod readable;
 mod remote_bridges;
 mod remote_floods;
 mod remote_headers;
-mod remote_rungs;
+pub(crate) mod remote_rungs;
 mod remote_sessions;
 mod remote_tls;
 mod schema;

@@ -90,3 +90,19 @@ fn mcp_remote_http_only_at_a_legacy_sse_server_is_bridge_transport() {
     assert!(next.contains("legacy HTTP+SSE"), "{next}");
     assert!(next.contains("sse-only"), "{next}");
 }
+
+#[test]
+fn mcp_remote_whose_callback_port_is_taken_says_so() {
+    let server = crate::remote_rungs::RungServer::start(&["oauthdcr"]);
+    let held = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = held.local_addr().expect("addr").port().to_string();
+    let d = bridge_diagnosis(&[&server.url(), &port]);
+    assert_eq!(d["id"], "bridge-callback-port", "{d}");
+    let next = d["next_step"].as_str().unwrap_or_default();
+    assert!(next.contains(&format!("127.0.0.1:{port}")), "{next}");
+    assert!(next.contains(".mcp-auth"), "{next}");
+    // The healthy look-alike of the port: free, so the remote's own rung is named.
+    drop(held);
+    let d = bridge_diagnosis(&[&server.url(), &port]);
+    assert_ne!(d["id"], "bridge-callback-port", "{d}");
+}

@@ -13,13 +13,13 @@ use serde_json::Value;
 use crate::probe_http_eras::EraServer;
 use crate::support::{bin, fixture, json, stderr};
 
-struct RungServer {
+pub(crate) struct RungServer {
     child: Child,
     port: u16,
 }
 
 impl RungServer {
-    fn start(mode: &[&str]) -> RungServer {
+    pub(crate) fn start(mode: &[&str]) -> RungServer {
         let mut child = Command::new("python3")
             .arg(fixture("servers/http_rungs.py"))
             .arg("--mode")
@@ -40,7 +40,7 @@ impl RungServer {
         RungServer { child, port }
     }
 
-    fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://127.0.0.1:{}/mcp", self.port)
     }
 }

@@ -61,6 +61,7 @@ pub enum Id {
     SessionLost,
     GetStreamRefused,
     TlsNodeUntrusted,
+    BridgeCallbackPort,
 }
 
 impl Id {
@@ -118,6 +119,7 @@ impl Id {
         Id::SessionLost,
         Id::GetStreamRefused,
         Id::TlsNodeUntrusted,
+        Id::BridgeCallbackPort,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -174,6 +176,7 @@ impl Id {
             Id::SessionLost => "session-lost",
             Id::GetStreamRefused => "get-stream-refused",
             Id::TlsNodeUntrusted => "tls-node-untrusted",
+            Id::BridgeCallbackPort => "bridge-callback-port",
         }
     }
 
@@ -201,6 +204,7 @@ impl Id {
                 | Id::SessionLost
                 | Id::GetStreamRefused
                 | Id::TlsNodeUntrusted
+                | Id::BridgeCallbackPort
         )
     }
 
@@ -259,6 +263,7 @@ impl Id {
             Id::SessionLost => "a remote server answered 404 to a request with its session id: it forgot the session (a restart, an expiry, another replica)",
             Id::GetStreamRefused => "the optional GET stream was answered 404, 400 or a 200 that is no event stream, not 405: a server bug whose cost depends on the host, not a restart",
             Id::TlsNodeUntrusted => "an https server this machine's store trusts and Node's bundled roots (plus NODE_EXTRA_CA_CERTS) refuse: the doctor connects, Node-based hosts and bridges do not",
+            Id::BridgeCallbackPort => "mcp-remote failed with the OAuth callback port its arguments give held by another process, at a server that asks for a sign-in",
         }
     }
 }

@@ -15,6 +15,7 @@ pub mod model;
 mod modes;
 pub mod process;
 pub mod remote;
+mod remote_tls;
 pub mod run;
 pub mod runtime;
 pub mod spawn;

@@ -9,42 +9,10 @@ use url::Url;
 use super::model::{Diagnosis, Evidence, Setting, Source};
 use super::table::{Confidence, Id};
 use crate::engine::policy::Outcome;
-use crate::engine::probe::wire::rungs::{RemoteFacts, Rung, TlsFacts, Trust, BLOCKED_PORTS};
+use crate::engine::probe::wire::rungs::{RemoteFacts, Rung, BLOCKED_PORTS};
 use crate::engine::probe::Launch;
 
-/// The URL's parts as the next steps name them.
-struct Place {
-    url: String,
-    host: String,
-    port: u16,
-    path: String,
-}
-
-impl Place {
-    fn of(url: &str) -> Option<Place> {
-        let u = Url::parse(url).ok()?;
-        Some(Place {
-            host: u.host_str()?.to_string(),
-            port: u.port_or_known_default()?,
-            path: u.path().to_string(),
-            url: url.to_string(),
-        })
-    }
-
-    fn at(&self) -> String {
-        format!("{}:{}", self.host, self.port)
-    }
-
-    fn with_path(&self, path: &str) -> String {
-        match Url::parse(&self.url) {
-            Ok(mut u) => {
-                u.set_path(path);
-                u.to_string()
-            }
-            Err(_) => self.url.clone(),
-        }
-    }
-}
+use super::remote_tls::Place;
 
 /// A URL on a port every `fetch`-based host refuses, whether or not the probe got through.
 pub fn blocked_port(setting: &Setting, launches: Vec<u32>) -> Option<Diagnosis> {
@@ -95,8 +63,10 @@ pub fn diagnose(died: &[&Launch], setting: &Setting) -> Option<Vec<Diagnosis>> {
         .bridge
         .as_deref()
         .and_then(|b| bridge_to_sse(&place, facts, setting, b));
+    let callback = callback_taken(&place, facts, setting);
     let (id, summary, next) = match (rung(&place, facts, setting), &setting.bridge) {
         _ if reverse.is_some() => reverse?,
+        _ if callback.is_some() => callback?,
         (Some((id, summary, next)), Some(bridge)) => (
             id,
             format!("{bridge} could not reach {}: {summary}", place.url),
@@ -115,7 +85,7 @@ pub fn diagnose(died: &[&Launch], setting: &Setting) -> Option<Vec<Diagnosis>> {
     evidence.extend(facts.tls.as_ref().map(|t| Evidence {
         launches: launches.clone(),
         source: Source::Http,
-        text: tls_words(t),
+        text: super::remote_tls::tls_words(t),
     }));
     evidence.extend(path_evidence(&place, facts, &launches));
     evidence.truncate(super::model::MAX_EVIDENCE);
@@ -127,6 +97,40 @@ pub fn diagnose(died: &[&Launch], setting: &Setting) -> Option<Vec<Diagnosis>> {
         evidence,
         next_step: next,
     }])
+}
+
+/// mcp-remote failed with the OAuth callback port its arguments give taken by another
+/// process, at a remote that asks for a sign-in (or answers): the port stopped it.
+fn callback_taken(
+    place: &Place,
+    facts: &RemoteFacts,
+    setting: &Setting,
+) -> Option<(Id, String, String)> {
+    let port = facts.callback_taken?;
+    let signs_in = matches!(
+        facts.rung,
+        Rung::Answered
+            | Rung::Status {
+                code: 401 | 403,
+                ..
+            }
+    );
+    if setting.bridge.as_deref() != Some("mcp-remote") || !signs_in {
+        return None;
+    }
+    Some((
+        Id::BridgeCallbackPort,
+        format!("mcp-remote's OAuth callback port {port} is taken"),
+        format!(
+            "mcp-remote was given port {port} (the argument after {}) for its OAuth sign-in \
+             callback, and another process holds 127.0.0.1:{port}: another mcp-remote signing \
+             in to the same server, or another program; close it (`ss -ltnp 'sport = :{port}'` \
+             names it) or give another free port, or drop the argument to let mcp-remote pick \
+             one; a stale sign-in's state is in its auth cache (~/.mcp-auth, or \
+             MCP_REMOTE_CONFIG_DIR): `rm -rf ~/.mcp-auth` clears it",
+            place.url
+        ),
+    ))
 }
 
 /// A bridge told to speak Streamable HTTP only, at a URL that answers as legacy SSE.
@@ -316,7 +320,7 @@ fn rung(place: &Place, facts: &RemoteFacts, setting: &Setting) -> Option<(Id, St
                  to accept"
             ),
         ),
-        Rung::Tls(why) => tls(place, why, facts.tls.as_ref()),
+        Rung::Tls(why) => super::remote_tls::tls(place, why, facts.tls.as_ref()),
         Rung::Status {
             code: 404 | 405, ..
         } => {
@@ -633,156 +637,6 @@ pub fn get_stream_refused(launches: &[Launch], setting: &Setting, rule: &str) ->
              restart; a server with no GET stream must answer 405 (with `Allow: POST`), as the \
              spec says; until it does, the cost depends on the host: {costs}; judged under the \
              {rule} rule, the connection goes on without the server's own messages"
-        ),
-    })
-}
-
-/// What a store made of the chain, in words.
-fn trust_words(t: &Trust) -> String {
-    match t {
-        Trust::Trusted => "trusts it".into(),
-        Trust::Refused(why) => format!("refuses it ({why})"),
-        Trust::Unknown => "not checked".into(),
-    }
-}
-
-/// The certificate and both stores' verdicts, in one line of evidence.
-fn tls_words(t: &TlsFacts) -> String {
-    let node = match &t.node {
-        Some((version, trust)) => format!(
-            "Node {version}'s bundled roots{} {}",
-            t.node_extra
-                .as_ref()
-                .map(|f| format!(" plus NODE_EXTRA_CA_CERTS={f}"))
-                .unwrap_or_default(),
-            trust_words(trust)
-        ),
-        None => "Node's roots not checked (no `node` on PATH)".into(),
-    };
-    format!(
-        "certificate: subject {}, issuer {}{}, valid until {}{}, {} sent; this machine's store \
-         {}; {node}",
-        t.subject,
-        t.issuer,
-        if t.self_issued { " (self-signed)" } else { "" },
-        t.not_after,
-        if t.expired { " (expired)" } else { "" },
-        match t.chain_len {
-            1 => "1 certificate".to_string(),
-            n => format!("{n} certificates"),
-        },
-        trust_words(&t.system),
-    )
-}
-
-/// `tls-untrusted`: which certificate, which store, and what to change.
-fn tls(place: &Place, why: &str, t: Option<&TlsFacts>) -> (Id, String, String) {
-    let host = &place.host;
-    let summary = format!("the TLS certificate of {host} is not accepted");
-    let Some(t) = t else {
-        return (
-            Id::TlsUntrusted,
-            summary,
-            format!(
-                "the certificate of {host} is refused ({why}) by this machine's store; a \
-                 Node-based host (Claude Code, VS Code, Cursor, mcp-remote) trusts Node's \
-                 bundled roots plus the PEM file NODE_EXTRA_CA_CERTS names when it starts, not \
-                 this store: have the server send its full chain, or set NODE_EXTRA_CA_CERTS \
-                 (in a bridge entry's env) to the issuing CA, and SSL_CERT_FILE for this doctor"
-            ),
-        );
-    };
-    let node_trusts = matches!(t.node, Some((_, Trust::Trusted)));
-    let mismatch = [&t.system]
-        .into_iter()
-        .chain(t.node.as_ref().map(|(_, n)| n))
-        .find_map(|x| match x {
-            Trust::Refused(w) if w.contains("not this host name") => Some(w.clone()),
-            _ => None,
-        });
-    let next = if t.expired {
-        format!(
-            "the certificate of {host} ({}) expired on {}: renew it on the server; no store \
-             trusts an expired certificate, and no host setting helps",
-            t.subject, t.not_after
-        )
-    } else if let Some(w) = mismatch {
-        format!(
-            "the certificate {host} sends is {w}: put the name it is issued for in the URL, or \
-             reissue it with {host} among its names; no store or variable changes this"
-        )
-    } else if node_trusts {
-        format!(
-            "Node's roots trust the certificate of {host} and this machine's store does not: \
-             Node-based hosts and bridges connect, the doctor does not; give the doctor the \
-             issuer ({}) with SSL_CERT_FILE=<its PEM file> to probe it as they see it",
-            t.issuer
-        )
-    } else if t.self_issued && t.chain_len == 1 {
-        format!(
-            "{host} sends a self-signed certificate ({}): every host refuses it (Node: \
-             DEPTH_ZERO_SELF_SIGNED_CERT); give the server a certificate from a CA, or trust \
-             this one where the host starts: NODE_EXTRA_CA_CERTS=<its PEM file> in the \
-             environment of a Node-based host or in a bridge entry's env (read only when Node \
-             starts), SSL_CERT_FILE=<the same file> for this doctor",
-            t.subject
-        )
-    } else {
-        format!(
-            "{host}'s certificate is issued by {}, which neither this machine's store nor \
-             Node's roots trust (Node: UNABLE_TO_VERIFY_LEAF_SIGNATURE or \
-             SELF_SIGNED_CERT_IN_CHAIN): have the server send its full chain, or, for a \
-             private CA, set NODE_EXTRA_CA_CERTS=<the CA's PEM file> where the Node-based host \
-             starts (a bridge entry's env) and SSL_CERT_FILE=<the same file> for this doctor",
-            t.issuer
-        )
-    };
-    (Id::TlsUntrusted, summary, next)
-}
-
-/// `tls-node-untrusted`: an https server the doctor reached with this machine's store, whose
-/// certificate Node's roots (plus `NODE_EXTRA_CA_CERTS`) refuse.
-pub fn node_untrusted(launches: &[Launch], setting: &Setting) -> Option<Diagnosis> {
-    let place = Place::of(setting.url.as_deref()?)?;
-    let (number, t) = launches
-        .iter()
-        .find_map(|l| l.report.session.node_tls.as_ref().map(|t| (l.number, t)))?;
-    let node_words = match &t.node {
-        Some((v, Trust::Refused(w))) => format!("Node {v} refuses it ({w})"),
-        _ => "Node refuses it".into(),
-    };
-    let extra = match &t.node_extra {
-        Some(f) => format!(
-            "NODE_EXTRA_CA_CERTS={f} is set but does not hold the issuer: point it at the PEM \
-             file of {}",
-            t.issuer
-        ),
-        None => format!(
-            "set NODE_EXTRA_CA_CERTS=<the PEM file of {}> where the host starts (a bridge \
-             entry's env; read only when Node starts)",
-            t.issuer
-        ),
-    };
-    Some(Diagnosis {
-        id: Id::TlsNodeUntrusted,
-        confidence: Confidence::High,
-        summary: format!(
-            "this machine trusts {}'s certificate, Node does not",
-            place.host
-        ),
-        launches: vec![number],
-        evidence: vec![Evidence {
-            launches: vec![number],
-            source: Source::Http,
-            text: tls_words(t),
-        }],
-        next_step: format!(
-            "the doctor connected to {} with this machine's store (a root installed there, a \
-             TLS-inspecting proxy's), but {node_words}: Claude Code, Cursor, Cline, mcp-remote \
-             and MCP Inspector fail with SELF_SIGNED_CERT_IN_CHAIN or \
-             UNABLE_TO_VERIFY_LEAF_SIGNATURE; {extra}; VS Code adds the system's certificates \
-             (http.systemCertificates) and may connect",
-            place.url
         ),
     })
 }

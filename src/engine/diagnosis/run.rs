@@ -40,7 +40,7 @@ pub fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
         setting,
         rule,
     ));
-    blocked.extend(super::remote::node_untrusted(&run.launches, setting));
+    blocked.extend(super::remote_tls::node_untrusted(&run.launches, setting));
     if died.is_empty() {
         return blocked;
     }

@@ -97,8 +97,16 @@ impl Connector for Target {
                 // A bridge that failed: the remote it names, dialled as the bridge would.
                 let failed = matches!(report.outcome, Some(Outcome::FailedToConnect(_)));
                 if failed && opts.stop.level() == super::stop::StopLevel::Run {
-                    if let Some(remote) = bridge::of_target(t).and_then(|b| b.target()) {
-                        report.remote = Some(remote_facts::look(&remote).await);
+                    if let Some(b) = bridge::of_target(t) {
+                        if let Some(remote) = b.target() {
+                            let mut facts = remote_facts::look(&remote).await;
+                            // Its callback port, bound by someone else (not a message's words).
+                            facts.callback_taken = b.callback_port.filter(|p| {
+                                std::net::TcpListener::bind(("127.0.0.1", *p))
+                                    .is_err_and(|e| e.kind() == std::io::ErrorKind::AddrInUse)
+                            });
+                            report.remote = Some(facts);
+                        }
                     }
                 }
                 Ok(report)

@@ -23,6 +23,9 @@ pub struct Bridge {
     pub era: Option<Era>,
     /// The transport flag as written, for the words (`--transport sse-only`, or the default).
     pub transport: String,
+    /// mcp-remote: the OAuth callback port given as the argument after the URL (it then uses
+    /// that port and no other).
+    pub callback_port: Option<u16>,
 }
 
 impl Bridge {
@@ -152,9 +155,18 @@ fn mcp_remote(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Option<B
     let mut headers = Vec::new();
     let mut url = None;
     let mut transport = "http-first".to_string();
+    let mut callback_port = None;
+    let mut after_url = false;
     let mut i = 0;
     while i < args.len() {
         let a = args[i].as_str();
+        if std::mem::take(&mut after_url) {
+            if let Ok(p) = a.parse::<u16>() {
+                callback_port = Some(p);
+                i += 1;
+                continue;
+            }
+        }
         match a {
             "--header" => {
                 if let Some(v) = args.get(i + 1) {
@@ -172,7 +184,10 @@ fn mcp_remote(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Option<B
                 i += 2;
                 continue;
             }
-            _ if url.is_none() && is_url(a) => url = Some(a.to_string()),
+            _ if url.is_none() && is_url(a) => {
+                url = Some(a.to_string());
+                after_url = true;
+            }
             _ => {}
         }
         i += 1;
@@ -188,6 +203,7 @@ fn mcp_remote(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Option<B
         headers,
         era,
         transport: format!("--transport {transport}"),
+        callback_port,
     })
 }
 
@@ -226,6 +242,7 @@ fn supergateway(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Option
         headers,
         era: Some(era),
         transport: flag.to_string(),
+        callback_port: None,
     })
 }
 
@@ -267,6 +284,7 @@ fn mcp_proxy(args: &[String]) -> Option<Bridge> {
         headers,
         era: Some(era),
         transport,
+        callback_port: None,
     })
 }
 

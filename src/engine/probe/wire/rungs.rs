@@ -85,6 +85,9 @@ pub struct RemoteFacts {
     pub paths: Vec<PathTry>,
     /// An https server's certificate and whose roots trust it (a TLS failure).
     pub tls: Option<TlsFacts>,
+    /// mcp-remote: the OAuth callback port its arguments give, found taken by another process
+    /// after it failed.
+    pub callback_taken: Option<u16>,
 }
 
 /// What a store makes of a server's chain.
