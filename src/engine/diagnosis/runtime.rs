@@ -132,6 +132,7 @@ fn wrong_interpreter(h: &mut Hit, line: &str, s: &Setting) -> bool {
                 venv.display()
             ));
         }
+        None if close_module(h, interp, &module, s) => {}
         None => {
             note(
                 h,
@@ -144,6 +145,49 @@ fn wrong_interpreter(h: &mut Hit, line: &str, s: &Setting) -> bool {
             ));
         }
     }
+    true
+}
+
+/// What `interp` itself says of `module` (an experiment: `importlib.util.find_spec`, and the
+/// close names among the modules it can import, within 5 s): when it lacks the module but has
+/// a close one, the module name is wrong, not the interpreter.
+fn close_module(h: &mut Hit, interp: &str, module: &str, s: &Setting) -> bool {
+    const ASK: &str = "import sys, difflib, pkgutil, importlib.util as u\nm = sys.argv[1]\ntry:\n    f = u.find_spec(m) is not None\nexcept Exception:\n    f = False\nprint('found' if f else 'missing')\nn = sorted({x.name for x in pkgutil.iter_modules()})\nprint(' '.join(difflib.get_close_matches(m.replace('-', '_'), n, 3, 0.6)))\n";
+    let Some(out) = super::experiment::run_bounded(
+        std::path::Path::new(interp),
+        &["-c", ASK, module],
+        std::time::Duration::from_secs(5),
+    ) else {
+        return false;
+    };
+    let mut lines = out.lines();
+    if lines.next() != Some("missing") {
+        return false;
+    }
+    let close: Vec<&str> = lines
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .filter(|c| *c != module)
+        .collect();
+    let Some(best) = close.first() else {
+        return false;
+    };
+    note(
+        h,
+        Source::Tried,
+        format!(
+            "{interp}: find_spec(\"{module}\"): none; close names it can import: {}",
+            close.join(", ")
+        ),
+    );
+    h.says = Some(format!(
+        "`{interp}` has no module `{module}`, but has `{best}`: the module name is wrong"
+    ));
+    h.next = Some(format!(
+        "run `-m {best}`, not `-m {module}`, in {}",
+        terms("the entry's `args`", s)
+    ));
     true
 }
 
@@ -525,4 +569,35 @@ fn drift_advice(h: &mut Hit, pkg: String, name: &str, version: Option<String>, p
     h.next = Some(format!(
         "{pin}, or install the server from its lock file; or update the server to a release that works with the new `{pkg}`"
     ));
+}
+
+#[cfg(test)]
+mod close_tests {
+    use super::*;
+    use crate::engine::diagnosis::table::Confidence;
+
+    fn hit() -> Hit {
+        Hit {
+            rule: 0,
+            confidence: Confidence::High,
+            name: None,
+            says: None,
+            next: None,
+            launches: vec![1],
+            evidence: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_interpreter_is_asked_for_the_module_and_its_close_names() {
+        let s = Setting::default();
+        // A real interpreter: `jsonn` is missing, `json` is close.
+        let mut h = hit();
+        assert!(close_module(&mut h, "python3", "jsonn", &s), "{h:?}");
+        assert!(h.next.as_deref().unwrap_or("").contains("-m json"), "{h:?}");
+        assert!(h.evidence.iter().any(|e| e.source == Source::Tried));
+        // Look-alikes: a module it has, and a name close to nothing.
+        assert!(!close_module(&mut hit(), "python3", "json", &s));
+        assert!(!close_module(&mut hit(), "python3", "zqxwvy_nothing_like_it", &s));
+    }
 }
