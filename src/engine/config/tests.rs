@@ -690,11 +690,12 @@ mod properties {
                         // "Snippets"): a plain word under `command`, `args`, `cwd` or
                         // `envFile` of an entry is not a secret; one with a secret's shape is
                         // (`a_token_shaped_arg_is_masked_in_its_snippet`).
-                        let shown = f.field.as_deref().is_some_and(|x| {
-                            ["command", "args", "cwd", "envFile"].contains(&x)
-                        }) && !["env", "headers", "inputs", "token", "access", "auth"]
-                            .iter()
-                            .any(|h| f.path.to_ascii_lowercase().contains(h));
+                        let shown =
+                            f.field.as_deref().is_some_and(|x| {
+                                ["command", "args", "cwd", "envFile"].contains(&x)
+                            }) && !["env", "headers", "inputs", "token", "access", "auth"]
+                                .iter()
+                                .any(|h| f.path.to_ascii_lowercase().contains(h));
                         assert!(shown || !s.text.contains(MARK), "{}", s.text);
                         assert!(s.caret_len >= 1);
                     }
@@ -779,7 +780,10 @@ fn a_token_shaped_arg_is_masked_in_its_snippet() {
         platforms: crate::engine::config::Platforms::current(),
     };
     let r = check_source(&source("p.json", text), &options).expect("checks");
-    let typed = r.findings.iter().find(|f| f.field.as_deref() == Some("args"));
+    let typed = r
+        .findings
+        .iter()
+        .find(|f| f.field.as_deref() == Some("args"));
     let snippet = typed.and_then(|f| f.snippet.as_ref()).expect("a snippet");
     assert!(snippet.text.contains("--verbose"), "{}", snippet.text);
 }

@@ -598,6 +598,11 @@ mod close_tests {
         assert!(h.evidence.iter().any(|e| e.source == Source::Tried));
         // Look-alikes: a module it has, and a name close to nothing.
         assert!(!close_module(&mut hit(), "python3", "json", &s));
-        assert!(!close_module(&mut hit(), "python3", "zqxwvy_nothing_like_it", &s));
+        assert!(!close_module(
+            &mut hit(),
+            "python3",
+            "zqxwvy_nothing_like_it",
+            &s
+        ));
     }
 }
