@@ -686,8 +686,8 @@ mod properties {
                     assert!(f.line >= 1 && f.column >= 1);
                     assert!(!f.message.contains(MARK), "{}", f.message);
                     if let Some(s) = &f.snippet {
-                        // Names and paths are shown as written (docs/check-config.md,
-                        // "Snippets"): a plain word under `command`, `args`, `cwd` or
+                        // Names and paths are shown as written (docs/check-config.md, "How
+                        // it reads a file"): a plain word under `command`, `args`, `cwd` or
                         // `envFile` of an entry is not a secret; one with a secret's shape is
                         // (`a_token_shaped_arg_is_masked_in_its_snippet`).
                         let shown =
