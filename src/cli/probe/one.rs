@@ -127,22 +127,7 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> a
         Err(e) => {
             let (failure, why) = launch_failure(&e, &target, &setting, entry.as_ref());
             if args.json {
-                let error = failure.to_string();
-                let hint = failure.hint_text().map(str::to_string);
-                let doc = json_all::NotProbedDoc {
-                    schema_version: crate::render::json::probe::SCHEMA_VERSION,
-                    command: "probe",
-                    not_probed: "cannot-launch",
-                    target: Some(&target_text),
-                    id: entry.as_ref().map(|e| e.id.as_str()),
-                    error: &error,
-                    hint: hint.as_deref(),
-                    findings: Vec::new(),
-                    diagnoses: &why,
-                };
-                if let Err(e) = json_all::write_not_probed(&doc) {
-                    crate::say!("cannot write the document: {e}");
-                }
+                write_cannot_launch(&failure, &why, &target_text, entry.as_ref());
             }
             return Err(failure.into());
         }
@@ -199,6 +184,30 @@ fn setting_of(
     setting.start_budget_ms = Some(args.start_budget_ms(host_budget_ms));
     setting.entry = entry.is_some();
     setting
+}
+
+/// `--format json` for a command that cannot be launched: one document, with the Why.
+fn write_cannot_launch(
+    failure: &Failure,
+    why: &[diagnosis::Diagnosis],
+    target: &str,
+    entry: Option<&crate::engine::fleet::EntryRef>,
+) {
+    let error = failure.to_string();
+    let doc = json_all::NotProbedDoc {
+        schema_version: crate::render::json::probe::SCHEMA_VERSION,
+        command: "probe",
+        not_probed: "cannot-launch",
+        target: Some(target),
+        id: entry.map(|e| e.id.as_str()),
+        error: &error,
+        hint: failure.hint_text(),
+        findings: Vec::new(),
+        diagnoses: why,
+    };
+    if let Err(e) = json_all::write_not_probed(&doc) {
+        crate::say!("cannot write the document: {e}");
+    }
 }
 
 /// `--format json` for an entry the host refuses or skips (`--server ID`), or a timing it
