@@ -16,6 +16,10 @@ if ! command -v promtool >/dev/null 2>&1 || ! command -v prometheus >/dev/null 2
     echo "error: serve's monitoring tests need prometheus and promtool on PATH (Debian: apt-get install prometheus)" >&2
     exit 2
 fi
+if ! command -v man >/dev/null 2>&1 || ! command -v groff >/dev/null 2>&1; then
+    echo "error: the man-page test renders man/ with man -l at 80 columns: it needs man-db and groff (Debian: apt-get install man-db groff-base)" >&2
+    exit 2
+fi
 # The bridge test (tests/cli/remote_bridges.rs) runs the real mcp-remote, pinned, installed
 # once into target/test-tools.
 if [ ! -x target/test-tools/node_modules/.bin/mcp-remote ]; then

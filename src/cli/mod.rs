@@ -172,15 +172,7 @@ fn with_tips(mut e: clap::Error, args: &[OsString]) -> clap::Error {
     let words = |range: &[OsString]| -> Vec<String> {
         range
             .iter()
-            .map(|a| {
-                let t = a.to_string_lossy();
-                if t.is_empty() || t.contains(|c: char| c.is_whitespace() || "\"'$`\\".contains(c))
-                {
-                    format!("'{}'", t.replace('\'', "'\\''"))
-                } else {
-                    t.into_owned()
-                }
-            })
+            .map(|a| crate::render::words::shell_word(&a.to_string_lossy()))
             .collect()
     };
     let mut line = vec!["mcpl-doctor".to_string(), "probe".to_string()];

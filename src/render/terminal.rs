@@ -3,8 +3,6 @@
 
 use std::io;
 
-use comfy_table::Table;
-
 /// Write one line to stderr. An unwritable stderr (a closed pipe, `2>/dev/full`) is ignored:
 /// there is nowhere left to say so, and a doctor never panics over its own output.
 pub fn stderr_line(args: std::fmt::Arguments<'_>) {
@@ -107,12 +105,7 @@ fn terminal_size() -> Option<(u16, u16)> {
     if !io::stdout().is_terminal() {
         return None;
     }
-    let (w, h) = crossterm_size()?;
+    let (terminal_size::Width(w), terminal_size::Height(h)) =
+        terminal_size::terminal_size_of(io::stdout())?;
     Some((w, h))
-}
-
-fn crossterm_size() -> Option<(u16, u16)> {
-    // comfy-table measures the terminal itself; ask a throwaway table for its width.
-    let t = Table::new();
-    t.width().map(|w| (w, 0))
 }

@@ -42,3 +42,46 @@ pub(crate) fn rule_header(name: &str) -> String {
         rule_cell(name)
     }
 }
+
+/// `word` as a POSIX shell reads it back as one word (shlex's quoting: bare when it holds
+/// nothing a shell treats specially, else in single quotes), for command lines printed to be
+/// copied. A NUL (which no argument can hold) is dropped.
+pub fn shell_word(word: &str) -> String {
+    let word = word.replace('\0', "");
+    match shlex::try_quote(&word) {
+        Ok(q) => q.into_owned(),
+        Err(_) => word,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shell_word;
+
+    /// Review 4 / issue 31 item 5: the hand-written quoting left `*?[]~#!{}` bare, so a copied
+    /// command line globbed, expanded `~` or history, or commented the rest out.
+    #[test]
+    fn shell_words_quote_what_a_shell_would_expand() {
+        for word in [
+            "*.json", "a?b", "[ab]", "~/x", "#note", "!!", "{a,b}", "a b", "it's", "$HOME", "",
+        ] {
+            let quoted = shell_word(word);
+            assert_ne!(quoted, word, "{word:?} left bare");
+            assert_eq!(
+                shlex::split(&quoted).as_deref(),
+                Some(&[word.to_string()][..]),
+                "{quoted} does not read back as {word:?}"
+            );
+        }
+        for bare in [
+            "node",
+            "server.mjs",
+            "--interval",
+            "200ms",
+            "./my-server",
+            "/a/b_c.py",
+        ] {
+            assert_eq!(shell_word(bare), bare);
+        }
+    }
+}

@@ -31,24 +31,11 @@ fn unknown_shell_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2));
 }
 
-/// The man page of `cmd` and of each visible subcommand, as `clap_mangen::generate_to` names
-/// and renders them.
-fn man_pages(cmd: clap::Command, out: &mut Vec<(String, Vec<u8>)>) {
-    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()).cloned() {
-        man_pages(sub, out);
-    }
-    let man = clap_mangen::Man::new(cmd);
-    let mut bytes = Vec::new();
-    man.render(&mut bytes).expect("render a man page");
-    out.push((man.get_filename(), bytes));
-}
-
 #[test]
 fn checked_in_man_pages_match_the_binary() {
     let mut cmd = mcpl_doctor::cli::command().disable_help_subcommand(true);
     cmd.build();
-    let mut pages = Vec::new();
-    man_pages(cmd, &mut pages);
+    let pages = mcpl_doctor::cli::man::pages(&cmd).expect("render the man pages");
     let dir = root().join("man");
     let mut expected: Vec<String> = pages.iter().map(|(name, _)| name.clone()).collect();
     expected.sort();
@@ -68,5 +55,89 @@ fn checked_in_man_pages_match_the_binary() {
             checked_in == bytes,
             "man/{name} differs from the clap definition; regenerate with scripts/completions.sh"
         );
+    }
+}
+
+/// The pages as `man` shows them at 80 columns (review 4, row 6): every example of every page
+/// one unbroken line (no fill joining two, no hyphen splitting one), under EXAMPLES, and the
+/// EXIT STATUS and ENVIRONMENT sections ripgrep's page has, ENVIRONMENT naming each
+/// `MCPL_DOCTOR_*` variable the page's flags read. Needs man-db (`man -l`); scripts/test.sh
+/// checks it is installed.
+#[test]
+fn man_pages_read_right_at_80_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(&["man", "--out", dir.path().to_str().unwrap()]);
+    assert!(out.status.success(), "man --out failed");
+    let mut cmd = mcpl_doctor::cli::command().disable_help_subcommand(true);
+    cmd.build();
+    let mut subs: Vec<clap::Command> = vec![cmd.clone()];
+    subs.extend(cmd.get_subcommands().filter(|s| !s.is_hide_set()).cloned());
+    for sub in subs {
+        let file = if sub.get_name() == "mcpl-doctor" {
+            "mcpl-doctor.1".to_string()
+        } else {
+            format!("mcpl-doctor-{}.1", sub.get_name())
+        };
+        let shown = std::process::Command::new("man")
+            .arg("-l")
+            .arg(dir.path().join(&file))
+            .env("MANWIDTH", "80")
+            .env("MANPAGER", "cat")
+            .env("PAGER", "cat")
+            .env("LC_ALL", "C.UTF-8")
+            .env_remove("MAN_KEEP_FORMATTING")
+            .output()
+            .expect("run man -l (man-db must be installed: apt-get install man-db groff-base)");
+        assert!(shown.status.success(), "man -l {file} failed");
+        let text = String::from_utf8_lossy(&shown.stdout).into_owned();
+        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        for section in ["EXIT STATUS", "ENVIRONMENT", "EXAMPLES"] {
+            assert!(
+                lines.contains(&section),
+                "{file}: no {section} section in:\n{text}"
+            );
+        }
+        assert!(
+            !lines.contains(&"EXTRA"),
+            "{file}: an EXTRA section:\n{text}"
+        );
+        let help = sub
+            .get_after_long_help()
+            .or_else(|| sub.get_after_help())
+            .map(|h| h.to_string())
+            .unwrap_or_default();
+        let examples: Vec<&str> = help
+            .split("Examples:")
+            .nth(1)
+            .map(|rest| rest.split("\n\n").next().unwrap_or(""))
+            .unwrap_or("")
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        assert!(!examples.is_empty(), "{file}: the help has no examples");
+        let after = lines
+            .iter()
+            .position(|l| *l == "EXAMPLES")
+            .expect("checked above");
+        for example in examples {
+            assert!(
+                lines[after..].contains(&example),
+                "{file}: the example `{example}` is not one unbroken line under EXAMPLES:\n{text}"
+            );
+        }
+        for var in sub
+            .get_arguments()
+            .chain(sub.get_subcommands().flat_map(|s| s.get_arguments()))
+            .filter(|a| !a.is_hide_set())
+            .filter_map(|a| a.get_env())
+        {
+            let var = var.to_string_lossy();
+            assert!(
+                lines.contains(&var.as_ref()),
+                "{file}: ENVIRONMENT does not name {var}:\n{text}"
+            );
+        }
+        assert!(lines.contains(&"NO_COLOR"), "{file}: no NO_COLOR:\n{text}");
     }
 }

@@ -430,7 +430,7 @@ pub fn suggest(name: &str, known: &[&'static str]) -> Option<&'static str> {
             6..=11 => 2,
             _ => 3,
         };
-        let d = osa_distance(&folded, &fk);
+        let d = distance(&folded, &fk);
         // Short names: only a swap of letters (`evn`, `ulr`).
         let swapped = limit == 0 && d == 1 && sorted(&folded) == sorted(&fk);
         if (d <= limit || swapped) && best.is_none_or(|(bd, _)| d < bd) {
@@ -479,40 +479,10 @@ fn words_of(s: &str) -> Vec<String> {
     words
 }
 
-/// Edit distance between two names (see [`osa_distance`]).
+/// Edit distance between two names: optimal string alignment (insertions, deletions,
+/// substitutions and swaps of two neighbours, each 1), as clap's own suggestions use.
 pub fn distance(a: &str, b: &str) -> usize {
-    osa_distance(a, b)
-}
-
-/// Optimal string alignment distance: insertions, deletions, substitutions and swaps of two
-/// neighbours, each 1.
-fn osa_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    if a.len().abs_diff(b.len()) > 3 {
-        return a.len().abs_diff(b.len());
-    }
-    let w = b.len() + 1;
-    let mut d = vec![0usize; (a.len() + 1) * w];
-    for i in 0..=a.len() {
-        d[i * w] = i;
-    }
-    for (j, cell) in d.iter_mut().enumerate().take(w) {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[(i - 1) * w + j] + 1)
-                .min(d[i * w + j - 1] + 1)
-                .min(d[(i - 1) * w + j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(d[(i - 2) * w + j - 2] + 1);
-            }
-            d[i * w + j] = v;
-        }
-    }
-    d[a.len() * w + b.len()]
+    strsim::osa_distance(a, b)
 }
 
 #[cfg(test)]
@@ -521,10 +491,10 @@ mod tests {
 
     #[test]
     fn distance() {
-        assert_eq!(osa_distance("comand", "command"), 1);
-        assert_eq!(osa_distance("cmomand", "command"), 1);
-        assert_eq!(osa_distance("abc", "abc"), 0);
-        assert_eq!(osa_distance("", "abc"), 3);
+        assert_eq!(super::distance("comand", "command"), 1);
+        assert_eq!(super::distance("cmomand", "command"), 1);
+        assert_eq!(super::distance("abc", "abc"), 0);
+        assert_eq!(super::distance("", "abc"), 3);
     }
 
     #[test]

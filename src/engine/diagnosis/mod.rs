@@ -6,6 +6,8 @@
 //! and groups what it finds. A cause is never given without evidence: when nothing fits, the
 //! diagnosis is `cause-unknown` with what was seen.
 
+pub mod evidence;
+pub mod experiment;
 pub mod ids;
 pub mod launch;
 pub mod meaning;
@@ -16,6 +18,7 @@ pub mod remote;
 pub mod run;
 pub mod runtime;
 pub mod spawn;
+pub mod structured;
 pub mod table;
 #[cfg(test)]
 mod tests;

@@ -35,6 +35,9 @@ pub enum Source {
     Environment,
     /// What a remote server's URL answered to the probe's own look.
     Http,
+    /// An experiment the diagnosis ran and what came back (`tried: connect 127.0.0.1:6379:
+    /// refused`).
+    Tried,
 }
 
 impl Source {
@@ -50,6 +53,7 @@ impl Source {
             Source::Request => "request",
             Source::Environment => "environment",
             Source::Http => "http",
+            Source::Tried => "tried",
         }
     }
 }

@@ -104,7 +104,34 @@ pub fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
     if out.is_empty() {
         out.push(unknown(&died, setting));
     }
-    out
+    prefer_structured(out, &died, setting)
+}
+
+/// The table's answer, unless it is a generic one (`crash`, `cause-unknown`, ...) and the typed
+/// evidence names the fix: then the structured diagnoses first, the table's others after.
+fn prefer_structured(out: Vec<Diagnosis>, died: &[&Launch], setting: &Setting) -> Vec<Diagnosis> {
+    use super::structured::{diagnose_keyed, GENERIC, STRONG};
+    let generic = |d: &Diagnosis| GENERIC.contains(&d.id);
+    let Some(top) = out.first().map(|d| d.id) else {
+        return out;
+    };
+    let weak_top = GENERIC.contains(&top);
+    if !weak_top && top != Id::BadArgument {
+        return out;
+    }
+    let found: Vec<Diagnosis> = diagnose_keyed(died, setting)
+        .into_iter()
+        .filter(|(k, _)| weak_top || STRONG.contains(k))
+        .map(|(_, d)| d)
+        .collect();
+    if found.is_empty() {
+        return out;
+    }
+    let replaced = |d: &Diagnosis| generic(d) || (!weak_top && d.id == top);
+    found
+        .into_iter()
+        .chain(out.into_iter().filter(|d| !replaced(d)))
+        .collect()
 }
 
 /// The shortest life from the spawn that a timer on the whole process explains (a server that

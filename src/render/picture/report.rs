@@ -585,14 +585,7 @@ pub fn command_line(mask: &dyn Fn(&str) -> String) -> String {
             if i == 0 {
                 return "mcpl-doctor".to_string();
             }
-            let a = a.to_string_lossy().into_owned();
-            if a.is_empty()
-                || a.contains(|c: char| c.is_whitespace() || "'\"$`\\|&;<>()".contains(c))
-            {
-                format!("'{}'", a.replace('\'', r"'\''"))
-            } else {
-                a
-            }
+            crate::render::words::shell_word(&a.to_string_lossy())
         })
         .collect();
     mask(&args.join(" "))

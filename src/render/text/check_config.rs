@@ -52,28 +52,14 @@ impl Pen {
     }
 }
 
-/// Word-wrap `text` at `width`, each line prefixed with `indent`.
+/// `text` wrapped at `width` by the one word-wrapper ([`super::layout::wrap_indented`]), each
+/// line prefixed with `indent`.
 fn wrap(text: &str, indent: &str, width: usize) -> String {
-    let mut out = String::new();
-    let mut line = String::new();
-    for word in text.split(' ').filter(|w| !w.is_empty()) {
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
-            out.push_str(indent);
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    if !line.is_empty() {
-        out.push_str(indent);
-        out.push_str(&line);
-        out.push('\n');
-    }
-    out
+    super::layout::wrap_indented(text, width, "")
+        .into_iter()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| format!("{indent}{}\n", l.trim_start()))
+        .collect()
 }
 
 /// A snippet made safe for a terminal, with the caret's column and width in the shown text.

@@ -1,0 +1,537 @@
+//! Typed evidence: what each ecosystem prints when it fails, read by its structure (a Python
+//! traceback, a pydantic validation block, a Node error with its `code:`, an npm error block, a
+//! usage text with its error line) rather than by one server's words. One parser per
+//! ecosystem; the rules in `structured.rs` are keyed on what these return.
+
+/// One fact read from a launch's stderr.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fact {
+    /// A Python exception: its type (last dotted part), message, and the innermost frames in
+    /// the user's code and in a library (`site-packages`), if the traceback showed them.
+    Python {
+        kind: String,
+        message: String,
+        user_frame: Option<String>,
+        library_frame: Option<String>,
+    },
+    /// A pydantic validation error: the model and each field's complaint.
+    Pydantic {
+        model: String,
+        fields: Vec<FieldError>,
+    },
+    /// A Node error: its head (`TypeError`, `Error`), message and the properties Node prints
+    /// under the stack (`code`, `syscall`, `address`, `port`, `input`).
+    Node {
+        kind: String,
+        message: String,
+        code: Option<String>,
+        syscall: Option<String>,
+        address: Option<String>,
+        port: Option<String>,
+        input: Option<String>,
+    },
+    /// An npm/npx error block: its `code` and the line that says what went wrong (never the
+    /// log pointer).
+    Npm { code: Option<String>, what: String },
+    /// A usage text, and the error line printed under or above it.
+    Usage {
+        usage: String,
+        error: Option<String>,
+    },
+    /// A choice structure: the argument, the value given and the choices (argparse's `invalid
+    /// choice: 'x' (choose from ...)`, yargs' `Argument: x, Given: "y", Choices: ...`).
+    Choice {
+        argument: Option<String>,
+        given: String,
+        line: String,
+    },
+    /// Another `Error:` / `error:` / `FATAL` line.
+    ErrorLine { text: String },
+}
+
+/// One field of a pydantic validation error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    /// The field's path (`database_url`, `servers.0.url`).
+    pub field: String,
+    pub message: String,
+    /// pydantic's error type (`missing`, `url_parsing`, `int_parsing`).
+    pub kind: Option<String>,
+    /// The value it was given (`input_value=`), when shown and not a dict.
+    pub input: Option<String>,
+}
+
+impl Fact {
+    /// The message a person reads: the exception's or error's text.
+    pub fn message(&self) -> Option<&str> {
+        match self {
+            Fact::Python { message, .. } | Fact::Node { message, .. } => Some(message),
+            Fact::Npm { what, .. } => Some(what),
+            Fact::Usage { error, .. } => error.as_deref(),
+            Fact::Choice { line, .. } => Some(line),
+            Fact::ErrorLine { text } => Some(text),
+            Fact::Pydantic { .. } => None,
+        }
+    }
+
+    /// The line to quote for it.
+    pub fn quoted(&self) -> String {
+        match self {
+            Fact::Python { kind, message, .. } => format!("{kind}: {message}"),
+            Fact::Node {
+                kind,
+                message,
+                code,
+                ..
+            } => match code {
+                Some(c) if !message.contains(c.as_str()) => format!("{kind}: {message} ({c})"),
+                _ => format!("{kind}: {message}"),
+            },
+            Fact::Pydantic { model, fields } => {
+                let f: Vec<String> = fields
+                    .iter()
+                    .map(|f| format!("{}: {}", f.field, f.message))
+                    .collect();
+                format!("validation error for {model}: {}", f.join("; "))
+            }
+            Fact::Npm { what, .. } => format!("npm error {what}"),
+            Fact::Usage { usage, error } => error.clone().unwrap_or_else(|| usage.clone()),
+            Fact::Choice { line, .. } | Fact::ErrorLine { text: line } => line.clone(),
+        }
+    }
+}
+
+/// Every fact in `lines` (a launch's stderr, oldest first), each parser in turn.
+pub fn parse(lines: &[&str]) -> Vec<Fact> {
+    let mut out = Vec::new();
+    out.extend(python(lines));
+    out.extend(pydantic(lines));
+    out.extend(node(lines));
+    out.extend(npm(lines));
+    out.extend(usage(lines));
+    out.extend(choices(lines));
+    out.extend(error_lines(lines));
+    out
+}
+
+/// A Python exception type: `ValueError`, `pydantic_core._pydantic_core.ValidationError`,
+/// `httpx.ConnectError`, `KeyboardInterrupt`, `SystemExit`.
+fn python_kind(head: &str) -> Option<&str> {
+    if head.is_empty() || head.contains(' ') {
+        return None;
+    }
+    let last = head.rsplit('.').next()?;
+    let first = last.chars().next()?;
+    let ok = first.is_ascii_uppercase()
+        && last.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && head
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+        && (last.ends_with("Error")
+            || last.ends_with("Exception")
+            || last.ends_with("Exit")
+            || last.ends_with("Interrupt")
+            || last == "Exception");
+    ok.then_some(last)
+}
+
+fn is_library(path: &str) -> bool {
+    path.contains("-packages/") || path.contains("/lib/python") || path.starts_with("<frozen")
+}
+
+/// Python: the last exception of each traceback (`Traceback (most recent call last):`, its
+/// `File "...", line N, in f` frames, then `Type: message`), and exception lines printed on
+/// their own (`ValueError: ...` at the start of a line).
+pub fn python(lines: &[&str]) -> Vec<Fact> {
+    let mut out = Vec::new();
+    let mut user: Option<String> = None;
+    let mut library: Option<String> = None;
+    let mut in_trace = false;
+    for line in lines {
+        if line.starts_with("Traceback (most recent call last)") {
+            in_trace = true;
+            user = None;
+            library = None;
+            continue;
+        }
+        let t = line.trim_start();
+        if in_trace {
+            if let Some(rest) = t.strip_prefix("File \"") {
+                let path = rest.split('"').next().unwrap_or_default();
+                let frame = t.to_string();
+                if is_library(path) {
+                    library = Some(frame);
+                } else {
+                    user = Some(frame);
+                }
+                continue;
+            }
+        }
+        if line.starts_with(' ') || line.starts_with('\t') {
+            continue;
+        }
+        let (head, message) = match line.split_once(": ") {
+            Some((h, m)) => (h, m),
+            None => (line.trim_end(), ""),
+        };
+        let Some(kind) = python_kind(head) else {
+            continue;
+        };
+        if !in_trace && message.is_empty() {
+            continue;
+        }
+        out.push(Fact::Python {
+            kind: kind.to_string(),
+            message: message.trim().to_string(),
+            user_frame: user.take(),
+            library_frame: library.take(),
+        });
+        in_trace = false;
+    }
+    out
+}
+
+/// pydantic: `N validation error(s) for Model`, then per field its path on a line of its own
+/// and its message indented under it (`  Field required [type=missing, input_value={}, ...]`).
+pub fn pydantic(lines: &[&str]) -> Vec<Fact> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        let Some(at) = line
+            .find(" validation error for ")
+            .or_else(|| line.find(" validation errors for "))
+        else {
+            i += 1;
+            continue;
+        };
+        let count_ok = line[..at]
+            .rsplit(|c: char| !c.is_ascii_digit())
+            .next()
+            .is_some_and(|n| !n.is_empty());
+        let model = line[at..]
+            .split(" for ")
+            .nth(1)
+            .unwrap_or_default()
+            .trim()
+            .to_string();
+        i += 1;
+        if !count_ok || model.is_empty() {
+            continue;
+        }
+        let mut fields = Vec::new();
+        while i < lines.len() {
+            let f = lines[i];
+            if f.is_empty() || f.starts_with(' ') || f.contains(": ") || f.contains(' ') {
+                break;
+            }
+            let Some(msg) = lines.get(i + 1).filter(|m| m.starts_with("  ")) else {
+                break;
+            };
+            let msg = msg.trim();
+            let (message, meta) = match msg.rfind(" [type=") {
+                Some(b) => (&msg[..b], Some(&msg[b + 2..msg.len().saturating_sub(1)])),
+                None => (msg, None),
+            };
+            let key = |k: &str| {
+                meta.and_then(|m| {
+                    let rest = &m[m.find(k)? + k.len()..];
+                    let end = if rest.starts_with('\'') || rest.starts_with('"') {
+                        let q = &rest[..1];
+                        rest[1..].find(q).map(|e| e + 2)
+                    } else {
+                        rest.find(", ")
+                    }
+                    .unwrap_or(rest.len());
+                    Some(rest[..end].trim_matches(['\'', '"']).to_string())
+                })
+            };
+            let input = key("input_value=").filter(|v| !v.starts_with('{'));
+            fields.push(FieldError {
+                field: f.trim().to_string(),
+                message: message.to_string(),
+                kind: key("type="),
+                input,
+            });
+            i += 2;
+            while lines
+                .get(i)
+                .is_some_and(|x| x.starts_with("    ") && x.contains("errors.pydantic.dev"))
+            {
+                i += 1;
+            }
+        }
+        if !fields.is_empty() {
+            out.push(Fact::Pydantic { model, fields });
+        }
+    }
+    out
+}
+
+/// A Node error head: `TypeError: Invalid URL`, `Error [ERR_MODULE_NOT_FOUND]: Cannot find
+/// ...`, `Error: connect ECONNREFUSED 127.0.0.1:5432` (optionally after `Uncaught `).
+fn node_head(line: &str) -> Option<(String, Option<String>, String)> {
+    let line = line.strip_prefix("Uncaught ").unwrap_or(line);
+    let (head, message) = line.split_once(": ")?;
+    let (kind, code) = match head.split_once(" [") {
+        Some((k, c)) => (k, c.strip_suffix(']').map(str::to_string)),
+        None => (head, None),
+    };
+    let ok = kind.ends_with("Error")
+        && kind.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+        && kind.chars().all(|c| c.is_ascii_alphanumeric());
+    ok.then(|| (kind.to_string(), code, message.trim().to_string()))
+}
+
+/// An error code in a message: `ECONNREFUSED`, `ENOTFOUND`, `ERR_INVALID_URL`.
+pub fn code_in(message: &str) -> Option<String> {
+    message
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .find(|w| {
+            w.len() >= 5
+                && w.chars().all(|c| c.is_ascii_uppercase() || c == '_')
+                && (w.starts_with("ERR_") || (w.starts_with('E') && !w.contains('_')))
+                && *w != "ERROR"
+        })
+        .map(str::to_string)
+}
+
+/// Node: an error head followed by its stack (`    at ...`) and, in braces, its properties
+/// (`  code: 'ECONNREFUSED',`); the head alone counts only with a stack or a code.
+pub fn node(lines: &[&str]) -> Vec<Fact> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let Some((kind, head_code, message)) = node_head(lines[i]) else {
+            i += 1;
+            continue;
+        };
+        let mut j = i + 1;
+        let mut stacked = false;
+        let mut props: Vec<(String, String)> = Vec::new();
+        while j < lines.len() {
+            let t = lines[j].trim();
+            if t.starts_with("at ") {
+                stacked = true;
+            } else if let Some((k, v)) = t.split_once(": ") {
+                let k = k.trim_start_matches('[').trim_end_matches(']');
+                if lines[j].starts_with("  ")
+                    && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                {
+                    let v = v.trim_end_matches(',').trim_matches(['\'', '"', '`']);
+                    props.push((k.to_string(), v.to_string()));
+                } else {
+                    break;
+                }
+            } else if !(t == "}" || t.ends_with('{') || t.is_empty()) {
+                break;
+            }
+            j += 1;
+        }
+        let prop = |k: &str| props.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+        let code = prop("code").or(head_code).or_else(|| code_in(&message));
+        if stacked || code.is_some() {
+            out.push(Fact::Node {
+                kind,
+                message,
+                code,
+                syscall: prop("syscall"),
+                address: prop("address"),
+                port: prop("port"),
+                input: prop("input"),
+            });
+        }
+        i = j.max(i + 1);
+    }
+    out
+}
+
+/// npm/npx: the lines of an `npm error` (`npm ERR!`) block: its `code`, and the first line
+/// that says what (not `code`, `errno`, `path`, nor the log pointer).
+pub fn npm(lines: &[&str]) -> Vec<Fact> {
+    let block: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| {
+            l.strip_prefix("npm error ")
+                .or_else(|| l.strip_prefix("npm ERR! "))
+        })
+        .collect();
+    if block.is_empty() {
+        return Vec::new();
+    }
+    let code = block
+        .iter()
+        .find_map(|l| l.strip_prefix("code "))
+        .map(|c| c.trim().to_string());
+    let what = block.iter().find(|l| {
+        let t = l.trim();
+        !t.is_empty()
+            && ![
+                "code ",
+                "errno ",
+                "path ",
+                "syscall ",
+                "A complete log",
+                "Log files",
+            ]
+            .iter()
+            .any(|p| t.starts_with(p))
+            && !t.contains("/_logs/")
+    });
+    match what {
+        Some(w) => vec![Fact::Npm {
+            code,
+            what: w.trim().to_string(),
+        }],
+        None => Vec::new(),
+    }
+}
+
+/// The text of `line` after a program's own prefix (`[supergateway] `, `prog: `).
+fn after_prefix(line: &str) -> &str {
+    let t = line.trim();
+    if let Some(rest) = t.strip_prefix('[') {
+        if let Some((_, after)) = rest.split_once("] ") {
+            return after.trim();
+        }
+    }
+    t
+}
+
+/// An error line: `Error: ...`, `error: ...`, `prog: error: ...`, `FATAL ...`, `[x] Error: ...`.
+fn is_error_line(line: &str) -> bool {
+    let t = after_prefix(line);
+    let low = t.to_ascii_lowercase();
+    low.starts_with("error:")
+        || low.starts_with("error ")
+        || low.starts_with("fatal")
+        || t.split_once(": ").is_some_and(|(p, rest)| {
+            !p.contains(' ') && rest.to_ascii_lowercase().starts_with("error:")
+        })
+}
+
+/// A usage text (`Usage: prog ...`, `usage: prog ...`) and the error line nearest it (within
+/// the next 30 lines or the 5 before).
+pub fn usage(lines: &[&str]) -> Vec<Fact> {
+    let Some(at) = lines.iter().position(|l| {
+        let t = after_prefix(l);
+        t.starts_with("Usage: ") || t.starts_with("usage: ") || t == "Usage:"
+    }) else {
+        return Vec::new();
+    };
+    let after = lines.iter().skip(at + 1).take(30);
+    let before = lines[at.saturating_sub(5)..at].iter().rev();
+    let error = after
+        .chain(before)
+        .find(|l| is_error_line(l) || is_choice(l).is_some())
+        .map(|l| l.trim().to_string());
+    vec![Fact::Usage {
+        usage: lines[at].trim().to_string(),
+        error,
+    }]
+}
+
+/// `argument --transport: invalid choice: 'htp' (choose from ...)` (argparse, click's
+/// `Invalid value for '--x': 'y' is not one of ...`) or `Argument: channel, Given: "nightly",
+/// Choices: ...` (yargs): the argument and the value given.
+fn is_choice(line: &str) -> Option<(Option<String>, String)> {
+    let t = after_prefix(line);
+    if let Some(g) = t.find("Given: ") {
+        if t.contains("Choices: ") {
+            let given = t[g + 7..]
+                .split(", Choices")
+                .next()?
+                .trim_matches(['"', '\'', ' ']);
+            let argument = t
+                .find("Argument: ")
+                .map(|a| t[a + 10..g].trim_end_matches([',', ' ']).to_string());
+            return Some((argument, given.to_string()));
+        }
+    }
+    if let Some(c) = t.find("choice: ") {
+        if t.contains("(choose from") {
+            let given = t[c + 8..]
+                .split(" (choose")
+                .next()?
+                .trim_matches(['\'', '"']);
+            let argument = t.find("argument ").map(|a| {
+                t[a + 9..]
+                    .split(':')
+                    .next()
+                    .unwrap_or_default()
+                    .split('/')
+                    .next()
+                    .unwrap_or_default()
+                    .trim()
+                    .to_string()
+            });
+            return Some((argument, given.to_string()));
+        }
+    }
+    None
+}
+
+pub fn choices(lines: &[&str]) -> Vec<Fact> {
+    lines
+        .iter()
+        .filter_map(|l| {
+            let (argument, given) = is_choice(l)?;
+            Some(Fact::Choice {
+                argument,
+                given,
+                line: l.trim().to_string(),
+            })
+        })
+        .take(1)
+        .collect()
+}
+
+/// `Error:` / `error:` / `FATAL` lines that no other parser reads (not a Node error with a
+/// stack, not in an npm block).
+pub fn error_lines(lines: &[&str]) -> Vec<Fact> {
+    lines
+        .iter()
+        .filter(|l| !l.starts_with("npm ") && !l.starts_with(' ') && is_error_line(l))
+        .map(|l| Fact::ErrorLine {
+            text: l.trim().to_string(),
+        })
+        .take(4)
+        .collect()
+}
+
+/// Every `host:port` in `text` (`127.0.0.1:5432`, `localhost:6379`, `[::1]:80`, the tail of a
+/// URL), with the port as a number.
+pub fn host_ports(text: &str) -> Vec<(String, u16)> {
+    let mut out: Vec<(String, u16)> = Vec::new();
+    for word in
+        text.split(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | '`' | ',' | '(' | ')'))
+    {
+        let w = match word.find("://") {
+            Some(s) => &word[s + 3..],
+            None => word,
+        };
+        let w = w.rsplit('@').next().unwrap_or(w);
+        let w = w.split('/').next().unwrap_or(w);
+        let Some((host, port)) = w.rsplit_once(':') else {
+            continue;
+        };
+        let bracketed = host.starts_with('[') && host.ends_with(']');
+        let host = host.trim_start_matches('[').trim_end_matches(']');
+        let Ok(port) = port.trim_end_matches(['.', ';']).parse::<u16>() else {
+            continue;
+        };
+        let named = host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+            && (host.chars().any(|c| c.is_ascii_alphabetic()) || host.split('.').count() == 4);
+        let hostish = !host.is_empty() && (bracketed || named);
+        if hostish && port > 0 && !out.iter().any(|(h, p)| h == host && *p == port) {
+            out.push((host.to_string(), port));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+#[path = "evidence_tests.rs"]
+mod tests;

@@ -1,0 +1,69 @@
+//! The diagnosis's experiments' one runner: a short command (`node --version`) run with a time
+//! and a byte bound, its stdin closed, nothing left running and nothing written.
+
+use std::io::Read;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The most bytes of an experiment's output read.
+const MAX_OUTPUT: u64 = 4096;
+
+/// What `program args` prints on stdout, when it exits 0 within `limit`; killed and reaped
+/// otherwise.
+pub fn run_bounded(program: &Path, args: &[&str], limit: Duration) -> Option<String> {
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let deadline = Instant::now() + limit;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(10)),
+            _ => break None,
+        }
+    };
+    let Some(status) = status else {
+        let _ = child.kill();
+        let _ = child.wait();
+        return None;
+    };
+    let mut out = String::new();
+    child
+        .stdout
+        .take()?
+        .take(MAX_OUTPUT)
+        .read_to_string(&mut out)
+        .ok()?;
+    status.success().then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_quick_command_answers_and_a_slow_one_is_cut_and_reaped() {
+        let sh = Path::new("/bin/sh");
+        let out = run_bounded(sh, &["-c", "echo v20.1.0"], Duration::from_secs(10));
+        assert_eq!(out.as_deref(), Some("v20.1.0\n"));
+        let started = Instant::now();
+        assert_eq!(
+            run_bounded(sh, &["-c", "exec sleep 30"], Duration::from_millis(300)),
+            None
+        );
+        assert!(started.elapsed() < Duration::from_secs(20));
+        assert_eq!(
+            run_bounded(sh, &["-c", "exit 3"], Duration::from_secs(10)),
+            None
+        );
+        assert_eq!(
+            run_bounded(Path::new("/nonexistent/x"), &[], Duration::from_secs(1)),
+            None
+        );
+    }
+}

@@ -1,0 +1,791 @@
+//! Rules keyed on typed evidence ([`super::evidence`]): an exception type, an error code, a
+//! usage or choice structure, a validation block, each tied to the entry's own values (which
+//! argument or variable holds what the server complains about) and, where a human would check,
+//! tested by a bounded experiment (connect to the host:port; ask the `node` that runs it for
+//! its version; read the package's manifest in npx's cache), shown as `tried:` evidence.
+//!
+//! These rows run after the table's: they replace only a generic answer (`crash`,
+//! `cause-unknown`, a usage line read as `missing-argument`, `timer`), never a specific one.
+
+use std::net::{TcpStream, ToSocketAddrs};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::evidence::{self, Fact};
+use super::model::{Diagnosis, Evidence, Setting, Source, MAX_EVIDENCE};
+use super::table::{Confidence, Id};
+use crate::engine::probe::Launch;
+
+/// What a structured row is keyed on (listed by a test: never one server's wording).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Key {
+    /// A refused connection (Node `code: 'ECONNREFUSED'`, Python `ConnectionRefusedError` /
+    /// errno 111) and a connect experiment that is refused too.
+    RefusedAndTested,
+    /// A URL-parse failure (`ERR_INVALID_URL`, an error about a URL/URI/scheme) beside an
+    /// entry value shaped `host:port` with no scheme.
+    UrlParseWithSchemelessValue,
+    /// A pydantic validation block: each field mapped to the entry's variable.
+    ValidationBlock,
+    /// An error naming two variables the entry sets.
+    ErrorNamesTwoSetVariables,
+    /// An exception or error line naming one variable the entry sets.
+    ErrorNamesOneSetVariable,
+    /// A choice structure (argument, given, choices).
+    ChoiceStructure,
+    /// A usage text with the error line under or above it.
+    UsageWithErrorLine,
+    /// An npm error block's what-line, with the package's manifest read from the cache.
+    NpmBlock,
+    /// `ERR_UNKNOWN_BUILTIN_MODULE`, or a Node version on an error line above the version the
+    /// `node` that runs it reports.
+    NodeOlderThanNamed,
+}
+
+/// Every key, in the order the rows are tried.
+pub const KEYS: &[Key] = &[
+    Key::RefusedAndTested,
+    Key::UrlParseWithSchemelessValue,
+    Key::ValidationBlock,
+    Key::ErrorNamesTwoSetVariables,
+    Key::NodeOlderThanNamed,
+    Key::ChoiceStructure,
+    Key::NpmBlock,
+    Key::ErrorNamesOneSetVariable,
+    Key::UsageWithErrorLine,
+];
+
+/// The ids only these rows give (the table has no row for them).
+pub const IDS: &[Id] = &[
+    Id::ServiceNotRunning,
+    Id::ConflictingSettings,
+    Id::NoExecutable,
+];
+
+/// Rows whose finding is surer than the table's `bad-argument` (a structure plus the entry's
+/// value, or an experiment's result): they replace it too.
+pub const STRONG: &[Key] = &[
+    Key::RefusedAndTested,
+    Key::UrlParseWithSchemelessValue,
+    Key::NodeOlderThanNamed,
+];
+
+/// The answers of the table these rows may replace.
+pub const GENERIC: &[Id] = &[Id::Crash, Id::CauseUnknown, Id::MissingArgument, Id::Timer];
+
+/// How long one experiment may take.
+const EXPERIMENT: Duration = Duration::from_millis(1500);
+
+/// The most connect experiments per diagnosis.
+const MAX_CONNECTS: usize = 3;
+
+/// A finding of one row on one launch.
+struct Found {
+    id: Id,
+    summary: String,
+    next: String,
+    evidence: Vec<(Source, String)>,
+}
+
+/// The stderr lines of a launch, oldest first (notable lines that scrolled out first).
+pub(super) fn stderr_lines(l: &Launch) -> Vec<&str> {
+    let tail = &l.report.stderr;
+    tail.notable
+        .iter()
+        .filter(|n| !tail.lines.contains(n))
+        .chain(tail.lines.iter())
+        .map(String::as_str)
+        .collect()
+}
+
+/// The structured diagnoses of the launches that died (the same finding on several launches
+/// is one diagnosis).
+pub fn diagnose(died: &[&Launch], setting: &Setting) -> Vec<Diagnosis> {
+    diagnose_keyed(died, setting)
+        .into_iter()
+        .map(|(_, d)| d)
+        .collect()
+}
+
+/// [`diagnose`], each diagnosis with the key of the row that found it.
+pub fn diagnose_keyed(died: &[&Launch], setting: &Setting) -> Vec<(Key, Diagnosis)> {
+    let mut out: Vec<(Key, Diagnosis)> = Vec::new();
+    for l in died {
+        let lines = stderr_lines(l);
+        let facts = evidence::parse(&lines);
+        if facts.is_empty() {
+            continue;
+        }
+        let Some((key, f)) = KEYS
+            .iter()
+            .find_map(|k| row(*k, &facts, &lines, setting).map(|f| (*k, f)))
+        else {
+            continue;
+        };
+        if let Some((_, d)) = out
+            .iter_mut()
+            .find(|(_, d)| d.id == f.id && d.summary == f.summary)
+        {
+            d.launches.push(l.number);
+            for e in &mut d.evidence {
+                if e.source != Source::Tried {
+                    e.launches.push(l.number);
+                }
+            }
+            continue;
+        }
+        out.push((
+            key,
+            Diagnosis {
+                id: f.id,
+                confidence: Confidence::High,
+                summary: f.summary,
+                launches: vec![l.number],
+                evidence: f
+                    .evidence
+                    .into_iter()
+                    .take(MAX_EVIDENCE)
+                    .map(|(source, text)| Evidence {
+                        launches: if source == Source::Tried {
+                            Vec::new()
+                        } else {
+                            vec![l.number]
+                        },
+                        source,
+                        text,
+                    })
+                    .collect(),
+                next_step: f.next,
+            },
+        ));
+    }
+    out
+}
+
+fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
+    match key {
+        Key::RefusedAndTested => refused(facts, lines, s),
+        Key::UrlParseWithSchemelessValue => schemeless(facts, lines, s),
+        Key::ValidationBlock => validation(facts, s),
+        Key::ErrorNamesTwoSetVariables => named_vars(facts, s, true),
+        Key::ErrorNamesOneSetVariable => named_vars(facts, s, false),
+        Key::ChoiceStructure => choice(facts, s),
+        Key::UsageWithErrorLine => usage(facts),
+        Key::NpmBlock => npm(facts, s),
+        Key::NodeOlderThanNamed => node_too_old(facts, s),
+    }
+}
+
+fn cut(s: &str) -> String {
+    let t: String = s.trim().chars().take(240).collect();
+    if t.len() < s.trim().len() {
+        format!("{t}…")
+    } else {
+        t
+    }
+}
+
+/// The entry's values: each argument (as `the argument X`, or `--flag X`) and each variable
+/// (`NAME`), with its value (redacted).
+fn entry_values(s: &Setting) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for (i, a) in s.args.iter().enumerate() {
+        let shown = match i.checked_sub(1).and_then(|p| s.args.get(p)) {
+            Some(flag) if flag.starts_with('-') && !a.starts_with('-') => {
+                format!("`{flag} {a}`")
+            }
+            _ => format!("the argument `{a}`"),
+        };
+        let v = a.split_once('=').map(|(_, v)| v).unwrap_or(a);
+        out.push((shown, v.to_string()));
+    }
+    for (k, v) in entry_env(s) {
+        out.push((format!("`{k}={v}`"), v.clone()));
+    }
+    out
+}
+
+/// The variables the server was given that are not the host's standard ones: the entry's
+/// `env`, or for a bare command (`probe -- CMD`) the caller's environment it inherits.
+fn entry_env(s: &Setting) -> impl Iterator<Item = &(String, String)> {
+    s.env_values
+        .iter()
+        .filter(|(k, _)| s.given_env.as_ref().is_none_or(|g| g.contains(k)))
+}
+
+/// Which of the entry's values holds `needle` (whole, or as the tail of a URL: `host:port`).
+fn holder(s: &Setting, needle: &str) -> Option<String> {
+    entry_values(s)
+        .into_iter()
+        .find(|(_, v)| v == needle || v.contains(needle))
+        .map(|(shown, _)| shown)
+}
+
+fn is_refused(f: &Fact) -> bool {
+    match f {
+        Fact::Node { code, message, .. } => {
+            code.as_deref() == Some("ECONNREFUSED") || message.contains("ECONNREFUSED")
+        }
+        Fact::Python { kind, message, .. } => {
+            kind.contains("ConnectionRefused")
+                || message.contains("Errno 111")
+                || message.contains("ECONNREFUSED")
+                || (kind.contains("Connect") && message.contains("111"))
+        }
+        Fact::ErrorLine { text } => evidence::code_in(text).as_deref() == Some("ECONNREFUSED"),
+        _ => false,
+    }
+}
+
+/// The result of connecting to `host:port` within [`EXPERIMENT`]: `true` when it answers.
+pub fn connects(host: &str, port: u16) -> Result<bool, String> {
+    let addrs: Vec<_> = (host, port)
+        .to_socket_addrs()
+        .map_err(|e| format!("no address ({e})"))?
+        .take(2)
+        .collect();
+    for a in &addrs {
+        if let Ok(stream) = TcpStream::connect_timeout(a, EXPERIMENT) {
+            drop(stream);
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// A well-known port's service, to say what is not running.
+fn service_of(port: u16) -> Option<&'static str> {
+    Some(match port {
+        5432 => "PostgreSQL",
+        3306 => "MySQL/MariaDB",
+        6379 => "Redis",
+        27017 => "MongoDB",
+        6333 | 6334 => "Qdrant",
+        9200 => "Elasticsearch",
+        8000 => "an HTTP service",
+        11434 => "Ollama",
+        1433 => "SQL Server",
+        5672 => "RabbitMQ",
+        _ => return None,
+    })
+}
+
+fn refused(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
+    let f = facts.iter().find(|f| is_refused(f))?;
+    let mut targets: Vec<(String, u16)> = Vec::new();
+    if let Fact::Node {
+        address: Some(a),
+        port: Some(p),
+        ..
+    } = f
+    {
+        if let Ok(p) = p.parse() {
+            targets.push((a.clone(), p));
+        }
+    }
+    for t in lines.iter().flat_map(|l| evidence::host_ports(l)).chain(
+        entry_values(s)
+            .iter()
+            .flat_map(|(_, v)| evidence::host_ports(v)),
+    ) {
+        if !targets.contains(&t) {
+            targets.push(t);
+        }
+    }
+    let mut tried = Vec::new();
+    let mut down: Option<(String, u16)> = None;
+    for (h, p) in targets.into_iter().take(MAX_CONNECTS) {
+        let r = connects(&h, p);
+        tried.push(format!(
+            "connect {h}:{p}: {}",
+            match &r {
+                Ok(true) => "it answers".to_string(),
+                Ok(false) => "refused".to_string(),
+                Err(e) => e.clone(),
+            }
+        ));
+        if r == Ok(false) && down.is_none() {
+            down = Some((h, p));
+        }
+    }
+    let (h, p) = down?;
+    let what = service_of(p)
+        .map(|x| format!(" ({x}'s usual port)"))
+        .unwrap_or_default();
+    let at = format!("{h}:{p}");
+    let next = match holder(s, &at).or_else(|| holder(s, &format!(":{p}"))) {
+        Some(v) => format!("start the service at {at}{what}, or point {v} at where it runs: nothing listens there"),
+        None => format!(
+            "start the service at {at}{what}: nothing listens there; the entry gives no such address, so it is the server's default (set its URL variable or argument to where the service runs)"
+        ),
+    };
+    let mut evidence = vec![(Source::Stderr, cut(&f.quoted()))];
+    evidence.extend(tried.into_iter().map(|t| (Source::Tried, t)));
+    Some(Found {
+        id: Id::ServiceNotRunning,
+        summary: format!("nothing listens on {at}{what}, which the server connects to"),
+        next,
+        evidence,
+    })
+}
+
+/// Whether a fact says a URL/URI/DSN could not be parsed.
+fn is_url_failure(f: &Fact) -> bool {
+    if let Fact::Node { code: Some(c), .. } = f {
+        if c == "ERR_INVALID_URL" {
+            return true;
+        }
+    }
+    if let Fact::Pydantic { fields, .. } = f {
+        return fields
+            .iter()
+            .any(|x| x.kind.as_deref().is_some_and(|k| k.starts_with("url")));
+    }
+    let Some(m) = f.message() else {
+        return false;
+    };
+    let low = m.to_ascii_lowercase();
+    ["url", "uri", "dsn", "scheme", "protocol"].iter().any(|w| {
+        low.split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|x| x == *w || x == format!("{w}s"))
+    })
+}
+
+fn schemeless(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
+    let (shown, v) = entry_values(s).into_iter().find(|(_, v)| {
+        !v.contains("://") && !v.starts_with('/') && !evidence::host_ports(v).is_empty()
+    })?;
+    // A URL-parse failure, or the schemeless value taken for a file or a command (a
+    // `FileNotFoundError` / `ENOENT` that quotes it).
+    let not_found = |f: &&Fact| match f {
+        Fact::Python { kind, message, .. } => kind.contains("NotFound") && message.contains(&v),
+        Fact::Node { code, message, .. } => {
+            code.as_deref() == Some("ENOENT") && message.contains(&v)
+        }
+        _ => false,
+    };
+    let f = facts
+        .iter()
+        .find(|f| is_url_failure(f))
+        .or_else(|| facts.iter().find(not_found))?;
+    let schemes: Vec<String> = lines
+        .iter()
+        .flat_map(|l| {
+            l.split(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | '`' | '(' | ','))
+        })
+        .filter_map(|w| {
+            let (sch, _) = w.split_once("://")?;
+            (!sch.is_empty() && sch.chars().all(|c| c.is_ascii_alphanumeric() || c == '+'))
+                .then(|| format!("{sch}://"))
+        })
+        .fold(Vec::new(), |mut acc, x| {
+            if !acc.contains(&x) {
+                acc.push(x);
+            }
+            acc
+        });
+    let named = if schemes.is_empty() {
+        String::new()
+    } else {
+        format!(", the schemes its message names: {}", schemes.join(", "))
+    };
+    Some(Found {
+        id: Id::BadArgument,
+        summary: format!("{shown}: the server wants a URL with a scheme (`scheme://{v}`{named})"),
+        next: format!("write {shown} with its scheme (`scheme://{v}`{named})"),
+        evidence: vec![(Source::Stderr, cut(&f.quoted()))],
+    })
+}
+
+/// The variable of the entry a name in a message (`DB_URL`, a settings field `db_url`) is:
+/// the same name, or (`suffix`: a name with `_`, or quoted) one ending in `_NAME` (a settings
+/// prefix).
+fn entry_var<'a>(s: &'a Setting, name: &str, suffix: bool) -> Option<&'a str> {
+    let up = name.to_ascii_uppercase();
+    if up.len() < 3 {
+        return None;
+    }
+    let suffix = suffix || up.contains('_');
+    entry_env(s)
+        .map(|(k, _)| k.as_str())
+        .find(|k| *k == up || (suffix && k.ends_with(&format!("_{up}"))))
+}
+
+/// The entry's variables a message names (in its words: `NAME`, `a_field`, or quoted).
+fn vars_in<'a>(s: &'a Setting, message: &str) -> Vec<&'a str> {
+    let mut out: Vec<&str> = Vec::new();
+    let quoted: Vec<&str> = ['\'', '"', '`']
+        .iter()
+        .flat_map(|q| message.split(*q).skip(1).step_by(2))
+        .collect();
+    for w in message.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+        let q = quoted.contains(&w);
+        let worded = q
+            || w.contains('_')
+            || w.chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
+        if !worded {
+            continue;
+        }
+        // A bare command inherits the caller's whole environment: a quoted word alone
+        // (`'root'`) is no settings field of it.
+        if let Some(v) = entry_var(s, w, q && s.given_env.is_some()) {
+            if !out.contains(&v) {
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
+fn value_of<'a>(s: &'a Setting, var: &str) -> &'a str {
+    entry_env(s)
+        .find(|(k, _)| k == var)
+        .map(|(_, v)| v.as_str())
+        .unwrap_or_default()
+}
+
+fn validation(facts: &[Fact], s: &Setting) -> Option<Found> {
+    let Some(Fact::Pydantic { model, fields }) =
+        facts.iter().find(|f| matches!(f, Fact::Pydantic { .. }))
+    else {
+        return None;
+    };
+    let f = fields.first()?;
+    let leaf = f.field.rsplit('.').next().unwrap_or(&f.field);
+    let quoted = cut(&Fact::Pydantic {
+        model: model.clone(),
+        fields: fields.clone(),
+    }
+    .quoted());
+    if let Some(var) = entry_var(s, leaf, true) {
+        let v = value_of(s, var);
+        return Some(Found {
+            id: Id::BadArgument,
+            summary: format!(
+                "`{var}={v}` is refused by the server's settings ({model}.{}: {})",
+                f.field, f.message
+            ),
+            next: format!("change `{var}` in the entry's env: {}", f.message),
+            evidence: vec![(Source::Stderr, quoted)],
+        });
+    }
+    let up = leaf.to_ascii_uppercase();
+    // A settings prefix shared by the entry's own variables (`QDRANT_URL` -> `QDRANT_`).
+    let prefix = entry_env(s)
+        .filter(|_| s.given_env.is_some())
+        .filter_map(|(k, _)| k.split_once('_').map(|(p, _)| p))
+        .find(|p| p.len() >= 2);
+    let named = match prefix {
+        Some(p) => {
+            format!("`{up}` (or `{p}_{up}`, with the prefix of the entry's other variables)")
+        }
+        None => format!("`{up}`"),
+    };
+    let missing = f.kind.as_deref() == Some("missing");
+    Some(Found {
+        id: if missing {
+            Id::MissingEnvVar
+        } else {
+            Id::BadArgument
+        },
+        summary: format!(
+            "the server's settings ({model}) refuse `{}`: {}",
+            f.field, f.message
+        ),
+        next: if missing {
+            format!(
+                "set {named} in the entry's env: the settings field `{}` has no value",
+                f.field
+            )
+        } else {
+            format!("set {named} in the entry's env to a valid value ({}); the entry gives none, so the server used its default", f.message)
+        },
+        evidence: vec![(Source::Stderr, quoted)],
+    })
+}
+
+fn is_error(f: &Fact) -> bool {
+    matches!(
+        f,
+        Fact::Python { .. }
+            | Fact::Node { .. }
+            | Fact::ErrorLine { .. }
+            | Fact::Usage { error: Some(_), .. }
+    ) && !matches!(f, Fact::Python { kind, .. } if kind == "KeyError")
+}
+
+fn named_vars(facts: &[Fact], s: &Setting, two: bool) -> Option<Found> {
+    let (f, vars) = facts.iter().filter(|f| is_error(f)).find_map(|f| {
+        let vars = vars_in(s, f.message()?);
+        let ok = if two {
+            vars.len() >= 2
+        } else {
+            vars.len() == 1
+        };
+        ok.then_some((f, vars))
+    })?;
+    let quoted = cut(&f.quoted());
+    if two {
+        let (a, b) = (vars[0], vars[1]);
+        return Some(Found {
+            id: Id::ConflictingSettings,
+            summary: format!("the entry sets both `{a}` and `{b}`, and the server refuses them together"),
+            next: format!("keep one of `{a}` and `{b}` in the entry's env and remove the other (the server says: \"{quoted}\")"),
+            evidence: vec![(Source::Stderr, quoted)],
+        });
+    }
+    let var = vars[0];
+    Some(Found {
+        id: Id::BadArgument,
+        summary: format!("the server rejects `{var}={}`", value_of(s, var)),
+        next: format!("change `{var}` in the entry's env to a value the server accepts (it says: \"{quoted}\")"),
+        evidence: vec![(Source::Stderr, quoted)],
+    })
+}
+
+fn choice(facts: &[Fact], s: &Setting) -> Option<Found> {
+    let Some(Fact::Choice {
+        argument,
+        given,
+        line,
+    }) = facts.iter().find(|f| matches!(f, Fact::Choice { .. }))
+    else {
+        return None;
+    };
+    let held = holder(s, given);
+    let what = match (&held, argument) {
+        (Some(h), _) => h.clone(),
+        (None, Some(a)) => format!("`{a}`"),
+        (None, None) => format!("`{given}`"),
+    };
+    Some(Found {
+        id: Id::BadArgument,
+        summary: format!("`{given}` is not one of the server's choices for {what}"),
+        next: format!(
+            "change {what} in the entry to one of the choices it lists: \"{}\"",
+            cut(line)
+        ),
+        evidence: vec![(Source::Stderr, cut(line))],
+    })
+}
+
+fn usage(facts: &[Fact]) -> Option<Found> {
+    let Some(Fact::Usage {
+        usage,
+        error: Some(error),
+    }) = facts
+        .iter()
+        .find(|f| matches!(f, Fact::Usage { error: Some(_), .. }))
+    else {
+        return None;
+    };
+    Some(Found {
+        id: Id::MissingArgument,
+        summary: "it printed its usage and an error about its arguments".to_string(),
+        next: format!(
+            "change the entry's args as the error says: \"{}\"",
+            cut(error)
+        ),
+        evidence: vec![(Source::Stderr, cut(error)), (Source::Stderr, cut(usage))],
+    })
+}
+
+/// The package `npx` was asked to run: the first argument that is no flag (or `--package`'s).
+fn npx_package(s: &Setting) -> Option<String> {
+    let base = s.command.as_deref()?.rsplit('/').next()?;
+    if base != "npx" {
+        return None;
+    }
+    let mut it = s.args.iter();
+    while let Some(a) = it.next() {
+        if a == "--package" || a == "-p" {
+            return it.next().cloned();
+        }
+        if let Some(p) = a.strip_prefix("--package=") {
+            return Some(p.to_string());
+        }
+        if !a.starts_with('-') {
+            return Some(a.clone());
+        }
+    }
+    None
+}
+
+/// `@scope/name@1.2` -> `@scope/name`.
+fn bare(p: &str) -> &str {
+    match p.strip_prefix('@') {
+        Some(rest) => rest.find('@').map_or(p, |i| &p[..i + 1]),
+        None => p.split('@').next().unwrap_or(p),
+    }
+}
+
+/// The package's manifest in npx's cache (`~/.npm/_npx/*/node_modules/PKG/package.json`), at
+/// most 64 cache folders and 256 KiB read.
+fn cached_manifest(pkg: &str) -> Option<(PathBuf, serde_json::Value)> {
+    let home = std::env::var_os("HOME")?;
+    let root = PathBuf::from(home).join(".npm").join("_npx");
+    for e in std::fs::read_dir(root).ok()?.flatten().take(64) {
+        let p = e.path().join("node_modules").join(pkg).join("package.json");
+        let Ok(meta) = std::fs::metadata(&p) else {
+            continue;
+        };
+        if meta.len() > 256 * 1024 {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(&p) else {
+            continue;
+        };
+        if let Ok(v) = serde_json::from_str(&text) {
+            return Some((p, v));
+        }
+    }
+    None
+}
+
+fn npm(facts: &[Fact], s: &Setting) -> Option<Found> {
+    let Some(Fact::Npm { code, what }) = facts.iter().find(|f| matches!(f, Fact::Npm { .. }))
+    else {
+        return None;
+    };
+    if code.as_deref() == Some("E404") {
+        return None;
+    }
+    let mut evidence = vec![(Source::Stderr, format!("npm error {}", cut(what)))];
+    let pkg = npx_package(s);
+    let manifest = pkg.as_deref().and_then(|p| cached_manifest(bare(p)));
+    let bins: Option<Vec<String>> = manifest.as_ref().map(|(_, v)| match &v["bin"] {
+        serde_json::Value::String(_) => vec![v["name"].as_str().unwrap_or_default().to_string()],
+        serde_json::Value::Object(m) => m.keys().cloned().collect(),
+        _ => Vec::new(),
+    });
+    if let (Some((path, _)), Some(b)) = (&manifest, &bins) {
+        evidence.push((
+            Source::Tried,
+            format!(
+                "read {}: bin: {}",
+                path.display(),
+                if b.is_empty() {
+                    "none".to_string()
+                } else {
+                    b.join(", ")
+                }
+            ),
+        ));
+    }
+    let exec = what.contains("executable");
+    let pkg_shown = pkg.clone().unwrap_or_else(|| "the package".to_string());
+    let (id, summary, next) = match (&bins, exec) {
+        (Some(b), _) if b.is_empty() => (
+            Id::NoExecutable,
+            format!("`{pkg_shown}` has no executable (no `bin` in its package.json): a library, not a server"),
+            format!("check the package name `{pkg_shown}` in the entry's args: the server is likely another package of that family"),
+        ),
+        (Some(b), _) => (
+            Id::NoExecutable,
+            format!("npx could not pick an executable of `{pkg_shown}` (its bins: {})", b.join(", ")),
+            format!("name the bin to run: `npx -y --package {pkg_shown} {}` in the entry's args", b[0]),
+        ),
+        (None, true) => (
+            Id::NoExecutable,
+            format!("npx found no executable to run in `{pkg_shown}`"),
+            format!("check the package name `{pkg_shown}` in the entry's args: it has no bin of that name (a library, or a package whose bin has another name)"),
+        ),
+        (None, false) => (
+            Id::CauseUnknown,
+            format!("npm failed: {}", cut(what)),
+            format!("fix what npm says: \"{}\"", cut(what)),
+        ),
+    };
+    Some(Found {
+        id,
+        summary,
+        next,
+        evidence,
+    })
+}
+
+/// The version `node --version` reports for the `node` the server runs (the command when it
+/// is `node`, else the one on the entry's PATH), within [`EXPERIMENT`].
+fn node_version(s: &Setting) -> Option<(String, String)> {
+    let cmd = s.command.as_deref()?;
+    let base = cmd.rsplit('/').next()?;
+    let node = if base == "node" {
+        PathBuf::from(cmd)
+    } else {
+        let path = s.path.clone().or_else(|| std::env::var("PATH").ok())?;
+        std::env::split_paths(&path)
+            .map(|d| d.join("node"))
+            .find(|p| p.is_file())?
+    };
+    let out = crate::engine::diagnosis::experiment::run_bounded(&node, &["--version"], EXPERIMENT)?;
+    let v = out.trim().to_string();
+    v.starts_with('v').then(|| (node.display().to_string(), v))
+}
+
+/// `v18.20.8` / `20.19.0` -> (18, 20, 8).
+fn version(v: &str) -> Option<(u32, u32, u32)> {
+    let mut it = v.trim_start_matches('v').split('.').map(|x| {
+        x.chars()
+            .take_while(char::is_ascii_digit)
+            .collect::<String>()
+    });
+    let major = it.next()?.parse().ok()?;
+    let minor = it.next().and_then(|x| x.parse().ok()).unwrap_or(0);
+    let patch = it.next().and_then(|x| x.parse().ok()).unwrap_or(0);
+    Some((major, minor, patch))
+}
+
+/// A Node version an error line names (`Node 20.19`, `node >= 22.5.0`, `Node v20`).
+fn named_node_version(message: &str) -> Option<String> {
+    let low = message.to_ascii_lowercase();
+    let at = low.find("node")?;
+    low[at..]
+        .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == 'v'))
+        .filter(|w| {
+            w.trim_start_matches('v')
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_digit())
+        })
+        .map(|w| w.trim_start_matches('v').trim_end_matches('.').to_string())
+        .filter(|w| version(w).is_some_and(|(m, _, _)| (10..=40).contains(&m)))
+        .max_by_key(|w| version(w))
+}
+
+fn node_too_old(facts: &[Fact], s: &Setting) -> Option<Found> {
+    let builtin = facts.iter().find(
+        |f| matches!(f, Fact::Node { code: Some(c), .. } if c == "ERR_UNKNOWN_BUILTIN_MODULE"),
+    );
+    let named = facts
+        .iter()
+        .filter(|f| is_error(f) || matches!(f, Fact::Npm { .. }))
+        .find_map(|f| Some((f, named_node_version(f.message()?)?)));
+    if builtin.is_none() && named.is_none() {
+        return None;
+    }
+    let (node, running) = node_version(s)?;
+    let tried = (Source::Tried, format!("{node} --version: {running}"));
+    let running_v = version(&running)?;
+    if let Some((f, want)) = named {
+        if version(&want)? > running_v {
+            return Some(Found {
+                id: Id::RuntimeTooOld,
+                summary: format!("the server needs Node.js {want}; the `node` it runs is {running}"),
+                next: format!("run it with Node.js {want} or newer: set the entry's `command` to a newer `node` (e.g. its full path under nvm), or put one first on its PATH"),
+                evidence: vec![(Source::Stderr, cut(&f.quoted())), tried],
+            });
+        }
+    }
+    let f = builtin?;
+    Some(Found {
+        id: Id::RuntimeTooOld,
+        summary: format!("the `node` it runs ({running}) lacks a built-in module the server imports"),
+        next: "run it with a newer Node.js (the module is new in a later release): set the entry's `command` to a newer `node`, or put one first on its PATH".to_string(),
+        evidence: vec![(Source::Stderr, cut(&f.quoted())), tried],
+    })
+}
+
+#[cfg(test)]
+#[path = "structured_tests.rs"]
+mod tests;

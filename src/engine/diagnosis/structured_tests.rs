@@ -1,0 +1,304 @@
+use std::os::unix::fs::PermissionsExt;
+
+use super::*;
+
+fn setting(command: &str, args: &[&str], env: &[(&str, &str)]) -> Setting {
+    Setting {
+        command: Some(command.to_string()),
+        args: args.iter().map(|a| a.to_string()).collect(),
+        env_values: env
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        given_env: Some(env.iter().map(|(k, _)| k.to_string()).collect()),
+        entry: true,
+        ..Setting::default()
+    }
+}
+
+fn run(key: Key, stderr: &str, s: &Setting) -> Option<Found> {
+    let lines: Vec<&str> = stderr.lines().collect();
+    let facts = evidence::parse(&lines);
+    row(key, &facts, &lines, s)
+}
+
+/// A port nothing listens on (bound, then closed: a real socket).
+fn closed_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = l.local_addr().expect("addr").port();
+    drop(l);
+    port
+}
+
+/// A fake `node` printing `version` (a real child process).
+fn fake_node(version: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = dir.path().join("node");
+    std::fs::write(&p, format!("#!/bin/sh\necho {version}\n")).expect("write");
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let shown = p.display().to_string();
+    (dir, shown)
+}
+
+#[test]
+fn every_key_is_a_structure_or_an_experiment() {
+    // The list of every row's key; each has a fixture and a look-alike below.
+    let names: Vec<String> = KEYS.iter().map(|k| format!("{k:?}")).collect();
+    assert_eq!(
+        names,
+        [
+            "RefusedAndTested",
+            "UrlParseWithSchemelessValue",
+            "ValidationBlock",
+            "ErrorNamesTwoSetVariables",
+            "NodeOlderThanNamed",
+            "ChoiceStructure",
+            "NpmBlock",
+            "ErrorNamesOneSetVariable",
+            "UsageWithErrorLine",
+        ]
+    );
+}
+
+#[test]
+fn refused_is_tested_by_connecting() {
+    let port = closed_port();
+    let s = setting(
+        "node",
+        &["srv.js"],
+        &[(
+            "DATABASE_URL",
+            &format!("postgres://u@127.0.0.1:{port}/app"),
+        )],
+    );
+    let err = format!("Error: connect ECONNREFUSED 127.0.0.1:{port}\n    at TCPConnectWrap.afterConnect (node:net:1555:16) {{\n  code: 'ECONNREFUSED',\n  syscall: 'connect',\n  address: '127.0.0.1',\n  port: {port}\n}}");
+    let f = run(Key::RefusedAndTested, &err, &s).expect("a finding");
+    assert_eq!(f.id, Id::ServiceNotRunning);
+    assert!(f.next.contains("`DATABASE_URL="), "{}", f.next);
+    assert!(
+        f.evidence
+            .iter()
+            .any(|(src, t)| *src == Source::Tried && t.contains("refused")),
+        "{:?}",
+        f.evidence
+    );
+    // Python, no address in the message: the entry's URL is the one tried.
+    let py = "Traceback (most recent call last):\n  File \"/app/main.py\", line 1, in <module>\nConnectionRefusedError: [Errno 111] Connection refused";
+    let s2 = setting(
+        "python3",
+        &["main.py"],
+        &[("REDIS_URL", &format!("redis://localhost:{port}"))],
+    );
+    let f = run(Key::RefusedAndTested, py, &s2).expect("a finding");
+    assert!(
+        f.summary.contains(&format!("localhost:{port}")),
+        "{}",
+        f.summary
+    );
+    // Look-alike: the same error, but the address answers when the doctor connects.
+    let open = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let up = open.local_addr().expect("addr").port();
+    let err = format!("Error: connect ECONNREFUSED 127.0.0.1:{up}\n    at x (node:net:1:1) {{\n  code: 'ECONNREFUSED'\n}}");
+    let s = setting("node", &["srv.js"], &[]);
+    assert!(run(Key::RefusedAndTested, &err, &s).is_none());
+    drop(open);
+}
+
+#[test]
+fn a_url_parse_failure_is_tied_to_the_schemeless_value() {
+    let s = setting("node", &["srv.js"], &[("DB_URI", "localhost:5000")]);
+    let err = "TypeError: Invalid URL\n    at new URL (node:internal/url:797:36) {\n  code: 'ERR_INVALID_URL',\n  input: 'localhost:5000'\n}";
+    let f = run(Key::UrlParseWithSchemelessValue, err, &s).expect("a finding");
+    assert_eq!(f.id, Id::BadArgument);
+    assert!(
+        f.summary.starts_with("`DB_URI=localhost:5000`"),
+        "{}",
+        f.summary
+    );
+    assert!(
+        f.summary.contains("scheme://localhost:5000"),
+        "{}",
+        f.summary
+    );
+    // The message does not quote the value: the entry's host:port is still the fix.
+    let err = "Error: DSN must start with a scheme such as postgres:// or mysql://";
+    let s2 = setting("npx", &["-y", "dbhub", "--dsn", "localhost:5432/app"], &[]);
+    let f = run(Key::UrlParseWithSchemelessValue, err, &s2).expect("a finding");
+    assert!(
+        f.summary.contains("`--dsn localhost:5432/app`"),
+        "{}",
+        f.summary
+    );
+    assert!(f.summary.contains("postgres://"), "{}", f.summary);
+    // The value taken for a command: the same fix.
+    let s3 = setting("mcp-proxy", &["localhost:8931/sse"], &[]);
+    let err = "Traceback (most recent call last):\n  File \"/x/subprocess.py\", line 1, in run\nFileNotFoundError: [Errno 2] No such file or directory: 'localhost:8931/sse'";
+    let f = run(Key::UrlParseWithSchemelessValue, err, &s3).expect("a finding");
+    assert!(f.next.contains("scheme://localhost:8931/sse"), "{}", f.next);
+    // Look-alike: the same failure with a value that has its scheme.
+    let ok = setting("node", &["srv.js"], &[("DB_URI", "http://localhost:5000")]);
+    assert!(run(
+        Key::UrlParseWithSchemelessValue,
+        "TypeError: Invalid URL\n    at new URL (x:1:1)",
+        &ok
+    )
+    .is_none());
+}
+
+#[test]
+fn a_validation_block_names_the_variable() {
+    let block = "pydantic_core._pydantic_core.ValidationError: 1 validation error for Settings\nport\n  Input should be a valid integer, unable to parse string as an integer [type=int_parsing, input_value='abc', input_type=str]";
+    let s = setting("uvx", &["srv"], &[("APP_PORT", "abc")]);
+    let f = run(Key::ValidationBlock, block, &s).expect("a finding");
+    assert_eq!(f.id, Id::BadArgument);
+    assert!(f.next.contains("`APP_PORT`"), "{}", f.next);
+    let missing = "1 validation error for Settings\napi_key\n  Field required [type=missing, input_value={}, input_type=dict]";
+    let s = setting("uvx", &["srv"], &[("SRV_MODE", "x")]);
+    let f = run(Key::ValidationBlock, missing, &s).expect("a finding");
+    assert_eq!(f.id, Id::MissingEnvVar);
+    assert!(
+        f.next.contains("`API_KEY`") && f.next.contains("`SRV_API_KEY`"),
+        "{}",
+        f.next
+    );
+    // Look-alike: the words without the block.
+    assert!(run(
+        Key::ValidationBlock,
+        "INFO: 1 validation error for x was fixed",
+        &s
+    )
+    .is_none());
+}
+
+#[test]
+fn an_error_naming_two_set_variables_is_a_conflict() {
+    let s = setting(
+        "uvx",
+        &["mcp-server-qdrant"],
+        &[
+            ("QDRANT_URL", "http://x:6333"),
+            ("QDRANT_LOCAL_PATH", "/tmp/q"),
+        ],
+    );
+    let err = "Traceback (most recent call last):\n  File \"/x/site-packages/q/settings.py\", line 9, in check\nValueError: If 'local_path' is set, 'url' must not be set";
+    let f = run(Key::ErrorNamesTwoSetVariables, err, &s).expect("a finding");
+    assert_eq!(f.id, Id::ConflictingSettings);
+    assert!(f.summary.contains("QDRANT_LOCAL_PATH") && f.summary.contains("QDRANT_URL"));
+    // Look-alike: an error naming two variables the entry does not set.
+    let s = setting("uvx", &["x"], &[("OTHER", "1")]);
+    assert!(run(Key::ErrorNamesTwoSetVariables, err, &s).is_none());
+}
+
+#[test]
+fn an_exception_naming_one_set_variable_is_its_value() {
+    let s = setting(
+        "uvx",
+        &["aws-docs"],
+        &[("AWS_DOCUMENTATION_PARTITION", "mars")],
+    );
+    let err = "Traceback (most recent call last):\n  File \"/x/site-packages/a/server.py\", line 9, in main\nValueError: Unsupported AWS_DOCUMENTATION_PARTITION: mars";
+    let f = run(Key::ErrorNamesOneSetVariable, err, &s).expect("a finding");
+    assert_eq!(f.id, Id::BadArgument);
+    assert!(
+        f.summary.contains("`AWS_DOCUMENTATION_PARTITION=mars`"),
+        "{}",
+        f.summary
+    );
+    // Look-alike: a KeyError (a missing variable, the table's row) and an info line.
+    let k = "Traceback (most recent call last):\nKeyError: 'AWS_DOCUMENTATION_PARTITION'";
+    assert!(run(Key::ErrorNamesOneSetVariable, k, &s).is_none());
+    assert!(run(
+        Key::ErrorNamesOneSetVariable,
+        "using AWS_DOCUMENTATION_PARTITION=mars",
+        &s
+    )
+    .is_none());
+}
+
+#[test]
+fn a_choice_structure_names_the_argument() {
+    let s = setting("uvx", &["ddg", "--transport", "htp"], &[]);
+    let err = "usage: ddg [-h] [--transport {stdio,sse}]\nddg: error: argument --transport: invalid choice: 'htp' (choose from 'stdio', 'sse')";
+    let f = run(Key::ChoiceStructure, err, &s).expect("a finding");
+    assert_eq!(f.id, Id::BadArgument);
+    assert!(f.summary.contains("`--transport htp`"), "{}", f.summary);
+    // Look-alike: a help text listing choices without a given value.
+    assert!(run(
+        Key::ChoiceStructure,
+        "  --transport  one of: stdio, sse (choose from these)",
+        &s
+    )
+    .is_none());
+}
+
+#[test]
+fn a_usage_with_its_error_line_quotes_the_error() {
+    let s = setting("npx", &["-y", "supergateway"], &[]);
+    let err = "[sg] Usage: sg [options]\n  --stdio    a stdio server\n[sg] Error: You must specify one of --stdio, --sse";
+    let f = run(Key::UsageWithErrorLine, err, &s).expect("a finding");
+    assert_eq!(f.id, Id::MissingArgument);
+    assert!(f.next.contains("You must specify"), "{}", f.next);
+    assert!(!f.next.contains("Usage:"), "{}", f.next);
+    // Look-alike: a usage text alone (a help screen).
+    assert!(run(
+        Key::UsageWithErrorLine,
+        "Usage: sg [options]\n  --stdio",
+        &s
+    )
+    .is_none());
+}
+
+#[test]
+fn an_npm_block_quotes_what_not_the_log_pointer() {
+    let s = setting("npx", &["-y", "@scope/no-such-bin-pkg-for-tests"], &[]);
+    let err = "npm error could not determine executable to run\nnpm error A complete log of this run can be found in: /h/.npm/_logs/x-debug-0.log";
+    let f = run(Key::NpmBlock, err, &s).expect("a finding");
+    assert_eq!(f.id, Id::NoExecutable);
+    assert!(
+        f.evidence.iter().all(|(_, t)| !t.contains("complete log")),
+        "{:?}",
+        f.evidence
+    );
+    assert!(
+        f.next.contains("@scope/no-such-bin-pkg-for-tests"),
+        "{}",
+        f.next
+    );
+    // Look-alike: an E404 (the table's package-not-found), and npm's own notices.
+    let e404 = "npm error code E404\nnpm error 404 Not Found - GET https://registry.npmjs.org/x";
+    assert!(run(Key::NpmBlock, e404, &s).is_none());
+    assert!(run(
+        Key::NpmBlock,
+        "npm notice New major version of npm available!",
+        &s
+    )
+    .is_none());
+}
+
+#[test]
+fn a_node_version_above_the_running_one_is_too_old() {
+    let (_dir, node) = fake_node("v18.20.8");
+    let s = setting(&node, &["srv.js"], &[]);
+    let err = "ERROR: `srv` does not support Node v18.20.8. Please upgrade to Node 20.19.0 LTS or a newer LTS.";
+    let f = run(Key::NodeOlderThanNamed, err, &s).expect("a finding");
+    assert_eq!(f.id, Id::RuntimeTooOld);
+    assert!(
+        f.summary.contains("20.19.0") && f.summary.contains("v18.20.8"),
+        "{}",
+        f.summary
+    );
+    assert!(
+        f.evidence
+            .iter()
+            .any(|(src, t)| *src == Source::Tried && t.contains("--version: v18.20.8")),
+        "{:?}",
+        f.evidence
+    );
+    let b = "Error [ERR_UNKNOWN_BUILTIN_MODULE]: No such built-in module: node:sqlite\n    at x (node:internal/modules:1:1)";
+    let f = run(Key::NodeOlderThanNamed, b, &s).expect("a finding");
+    assert_eq!(f.id, Id::RuntimeTooOld);
+    // Look-alike: the version named is older than the one that runs.
+    let (_dir2, newer) = fake_node("v22.11.0");
+    let s = setting(&newer, &["srv.js"], &[]);
+    assert!(run(Key::NodeOlderThanNamed, err, &s).is_none());
+}
