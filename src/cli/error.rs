@@ -38,6 +38,11 @@ impl Failure {
     }
 
     /// With `detail` under it, as it is (lines ending in a newline).
+    /// The hint, if one was given.
+    pub fn hint_text(&self) -> Option<&str> {
+        self.hint.as_deref()
+    }
+
     pub fn detail(mut self, detail: impl Into<String>) -> Failure {
         self.detail = Some(detail.into());
         self

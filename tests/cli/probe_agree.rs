@@ -159,3 +159,34 @@ fn a_fleet_that_launched_nothing_says_why_by_cause() {
     assert_eq!(doc["summary"]["refused"], 3, "{doc}");
     assert_eq!(doc["summary"]["needs_input"], 2, "{doc}");
 }
+
+/// #27 item 5: `--format json` prints one document even when nothing could be probed: a
+/// command not found (its diagnoses), an entry the host refuses (its findings); exit 2 stays.
+#[test]
+fn json_has_a_document_when_nothing_could_be_probed() {
+    let (dir, file) = setup(&[]);
+    let out = probe(
+        dir.path(),
+        &["--format", "json", "--", "mcpl-no-such-command-7d1f"],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(doc["not_probed"], "cannot-launch", "{doc}");
+    assert_eq!(doc["diagnoses"][0]["id"], "command-not-found", "{doc}");
+    let config = json!({"mcplServers": {
+        "zero": {"command": "node", "reconnect": true, "reconnectIntervalMs": 0}
+    }});
+    std::fs::write(&file, config.to_string()).expect("write");
+    let file_text = file.display().to_string();
+    let out = probe(
+        dir.path(),
+        &[
+            "--format", "json", "--config", &file_text, "--server", "zero",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(doc["not_probed"], "refused", "{doc}");
+    assert_eq!(doc["id"], "zero", "{doc}");
+    assert_eq!(doc["findings"][0]["code"], "reconnect-timing", "{doc}");
+}

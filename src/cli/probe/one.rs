@@ -13,6 +13,7 @@ use crate::exit;
 use crate::render::context::Context;
 use crate::render::json::events::EventLine;
 use crate::render::json::probe::{self as json_view, ProbeDoc};
+use crate::render::json::probe_all as json_all;
 use crate::render::json::write as events_view;
 use crate::render::picture::report;
 use crate::render::text::probe::{self as view, LiveLine};
@@ -25,7 +26,15 @@ use crate::cli::error::{fail, Failure};
 use crate::engine::fleet::Resolved;
 
 pub fn run(args: ProbeArgs, color: ColorChoice) -> anyhow::Result<u8> {
-    let resolved = resolve(&args)?;
+    let resolved = match resolve(&args) {
+        Ok(r) => r,
+        Err(e) => {
+            if args.json {
+                write_unplanned(&e);
+            }
+            return Err(e);
+        }
+    };
     super::args::check_outputs(&args)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -115,7 +124,13 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> a
 
     let run = match result {
         Ok(run) => run,
-        Err(e) => return Err(launch_failure(&e, &target, &setting, entry.as_ref())),
+        Err(e) => {
+            let (failure, why) = launch_failure(&e, &target, &setting, entry.as_ref());
+            if args.json {
+                write_cannot_launch(&failure, &why, &target_text, entry.as_ref());
+            }
+            return Err(failure.into());
+        }
     };
     if let Some(e) = write_error {
         return fail(format!("cannot write the events: {e}"));
@@ -171,14 +186,75 @@ fn setting_of(
     setting
 }
 
+/// `--format json` for a command that cannot be launched: one document, with the Why.
+fn write_cannot_launch(
+    failure: &Failure,
+    why: &[diagnosis::Diagnosis],
+    target: &str,
+    entry: Option<&crate::engine::fleet::EntryRef>,
+) {
+    let error = failure.to_string();
+    let doc = json_all::NotProbedDoc {
+        schema_version: crate::render::json::probe::SCHEMA_VERSION,
+        command: "probe",
+        not_probed: "cannot-launch",
+        target: Some(target),
+        id: entry.map(|e| e.id.as_str()),
+        error: &error,
+        hint: failure.hint_text(),
+        findings: Vec::new(),
+        diagnoses: why,
+    };
+    if let Err(e) = json_all::write_not_probed(&doc) {
+        crate::say!("cannot write the document: {e}");
+    }
+}
+
+/// `--format json` for an entry the host refuses or skips (`--server ID`), or a timing it
+/// refuses at start: one document, as for every run; other errors (usage) have none.
+fn write_unplanned(e: &anyhow::Error) {
+    use crate::engine::fleet::{PlanError, TimingRefusal};
+    let error = e.to_string();
+    let (not_probed, id, findings) = match e.downcast_ref::<PlanError>() {
+        Some(PlanError::Refused { id, refusals, .. }) => (
+            "refused",
+            Some(id.as_str()),
+            refusals.iter().map(json_all::RefusalDoc::from).collect(),
+        ),
+        Some(PlanError::Skipped { id, .. }) => ("skipped", Some(id.as_str()), Vec::new()),
+        _ if e.downcast_ref::<TimingRefusal>().is_some() => ("refused", None, Vec::new()),
+        _ => return,
+    };
+    let hint = match e.downcast_ref::<PlanError>() {
+        Some(p) => p.hint(),
+        None => e
+            .downcast_ref::<TimingRefusal>()
+            .map(|t| t.hint().to_string()),
+    };
+    let doc = json_all::NotProbedDoc {
+        schema_version: crate::render::json::probe::SCHEMA_VERSION,
+        command: "probe",
+        not_probed,
+        target: None,
+        id,
+        error: &error,
+        hint: hint.as_deref(),
+        findings,
+        diagnoses: &[],
+    };
+    if let Err(e) = json_all::write_not_probed(&doc) {
+        crate::say!("cannot write the document: {e}");
+    }
+}
+
 /// A run that could not launch at all: the error, a hint on the command (after `--`, or the
-/// entry's `command` field in its file), and the Why.
+/// entry's `command` field in its file), and the Why (in the error's detail, and returned).
 fn launch_failure(
     e: &probe::LaunchError,
     target: &Target,
     setting: &diagnosis::Setting,
     entry: Option<&crate::engine::fleet::EntryRef>,
-) -> anyhow::Error {
+) -> (Failure, [diagnosis::Diagnosis; 1]) {
     let mut failure = Failure::new(e.to_string());
     if let Target::Stdio(stdio) = target {
         failure = match (
@@ -202,9 +278,10 @@ fn launch_failure(
     let why = [diagnosis::of_launch_error(e, setting)];
     let mut detail = Vec::new();
     let _ = crate::render::text::why::write_why(&mut detail, &why);
-    failure
-        .detail(String::from_utf8_lossy(&detail).into_owned())
-        .into()
+    (
+        failure.detail(String::from_utf8_lossy(&detail).into_owned()),
+        why,
+    )
 }
 
 /// The files first (a closed stdout, `| head`, does not cost them), then the report on

@@ -217,9 +217,43 @@ impl<'a> AllDoc<'a> {
 pub enum ProbeJson<'a> {
     One(Box<ProbeDoc<'a>>),
     All(Box<AllDoc<'a>>),
+    NotProbed(Box<NotProbedDoc<'a>>),
 }
 
 /// Write the `--format json` document of every server.
 pub fn write_json(servers: &[ServerReport], ctx: &AllContext<'_>) -> io::Result<()> {
     super::write::write_pretty(&AllDoc::of(servers, ctx))
+}
+
+/// `probe --format json` for one server that was not probed: its command cannot be launched
+/// (`not_probed: "cannot-launch"`, with `diagnoses`), or the host refuses (`"refused"`, with
+/// `findings`) or does not start (`"skipped"`) the entry `--server ID` names. The run still
+/// exits 2, as documented; the same words are on stderr.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct NotProbedDoc<'a> {
+    pub schema_version: u32,
+    /// Always `probe`.
+    pub command: &'static str,
+    /// `cannot-launch`, `refused` or `skipped`.
+    pub not_probed: &'static str,
+    /// The command or URL that could not be launched (redacted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<&'a str>,
+    /// The configuration entry (`--config FILE --server ID`), by id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<&'a str>,
+    /// The error, as on stderr (redacted).
+    pub error: &'a str,
+    /// What to do about it, as on stderr.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<&'a str>,
+    /// The checker's findings that keep a refused entry from being probed.
+    pub findings: Vec<RefusalDoc<'a>>,
+    /// The likely causes of a launch error, the surest first.
+    pub diagnoses: &'a [Diagnosis],
+}
+
+/// Write a [`NotProbedDoc`].
+pub fn write_not_probed(doc: &NotProbedDoc<'_>) -> io::Result<()> {
+    super::write::write_pretty(doc)
 }
