@@ -56,7 +56,7 @@ SERVERS = {
     "redis": "dev", "echo (hand-rolled)": "dev",
     # The test half. The servers above that were the test half until 2026-12-02 (stop 33)
     # had their misses read while the rules were rewritten, so they are development now. These
-    # ten were added on 2026-12-02 (stop 34) and are only run to measure; no rule was written
+    # nine were added on 2026-12-02 (stop 34) and are only run to measure; no rule was written
     # while reading them. npm, by monthly downloads: @playwright/mcp, @supabase/mcp-server-supabase,
     # figma-developer-mcp, exa-mcp-server, mcp-server-kubernetes, @modelcontextprotocol/server-redis;
     # PyPI: chroma-mcp, mcp-neo4j-cypher, elasticsearch-mcp-server.
