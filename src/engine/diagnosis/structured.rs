@@ -368,8 +368,14 @@ fn schemeless(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         .iter()
         .find(|f| is_url_failure(f))
         .or_else(|| facts.iter().find(not_found))?;
+    // Schemes from what the server says, not from where it says it: a stack frame (`at
+    // file:///…/index.js:13`, `File "…"`) names the code's location, not a URL it accepts.
     let schemes: Vec<String> = lines
         .iter()
+        .filter(|l| {
+            let t = l.trim_start();
+            !t.starts_with("at ") && !t.starts_with("File \"")
+        })
         .flat_map(|l| {
             l.split(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | '`' | '(' | ','))
         })

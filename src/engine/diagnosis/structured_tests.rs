@@ -135,6 +135,12 @@ fn a_url_parse_failure_is_tied_to_the_schemeless_value() {
     let err = "Traceback (most recent call last):\n  File \"/x/subprocess.py\", line 1, in run\nFileNotFoundError: [Errno 2] No such file or directory: 'localhost:8931/sse'";
     let f = run(Key::UrlParseWithSchemelessValue, err, &s3).expect("a finding");
     assert!(f.next.contains("scheme://localhost:8931/sse"), "{}", f.next);
+    // An ES module's stack frame (`at file:///…`) is where the code is, not a scheme it takes.
+    let s4 = setting("node", &["srv.js", "localhost:6379"], &[]);
+    let err = "TypeError: Invalid protocol\n    at RedisClient.parseURL (/x/index.js:60:19)\n    at file:///x/dist/index.js:13:21";
+    let f = run(Key::UrlParseWithSchemelessValue, err, &s4).expect("a finding");
+    assert!(f.next.contains("scheme://localhost:6379"), "{}", f.next);
+    assert!(!f.next.contains("file://"), "{}", f.next);
     // Look-alike: the same failure with a value that has its scheme.
     let ok = setting("node", &["srv.js"], &[("DB_URI", "http://localhost:5000")]);
     assert!(run(
