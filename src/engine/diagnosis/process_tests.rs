@@ -174,6 +174,46 @@ fn a_fixed_limit_from_the_spawn_is_a_timer_with_its_exit_code() {
     assert!(d.iter().all(|x| x.id != Id::Timer), "{d:#?}");
 }
 
+/// `n` launches connected after `startups[i]` ms that each lived `lives[i]` ms connected,
+/// then exited 0 (an idle timer from the handshake).
+fn idle(startups: &[f64], lives: &[f64]) -> Vec<Launch> {
+    startups
+        .iter()
+        .zip(lives)
+        .enumerate()
+        .map(|(i, (s, lived))| {
+            let mut l = launch(i as u32 + 1, End::After(*lived, exit(0)), &[]);
+            let r = &mut l.report;
+            r.connected_at_ms = Some(r.launched_at_ms + s);
+            r.ended_at_ms = r.launched_at_ms + s + lived;
+            l
+        })
+        .collect()
+}
+
+#[test]
+fn a_timer_from_the_handshake_is_read_from_the_handshake_when_both_are_steady() {
+    // Seen under load: handshakes of 77 and 73 ms, connections of 3,000 and 3,003 ms. From the
+    // spawn the spread is 1 ms, from the handshake 3 ms: noise, not a limit on the process.
+    let d = diagnose(&run_of(idle(&[77.0, 73.0], &[3000.0, 3003.0])), &setting());
+    assert_eq!(d[0].id, Id::Timer, "{d:#?}");
+    assert!(
+        d[0].evidence[0]
+            .text
+            .starts_with("connected for 3000 ms, 3003 ms"),
+        "{d:#?}"
+    );
+    // Handshakes that differ by more than the noise: the spawn's reading is the steady one.
+    let d = diagnose(&run_of(idle(&[80.0, 400.0], &[2920.0, 2600.0])), &setting());
+    assert_eq!(d[0].id, Id::Timer, "{d:#?}");
+    assert!(
+        d[0].evidence[0]
+            .text
+            .starts_with("ended 3000 ms, 3000 ms after it was started"),
+        "{d:#?}"
+    );
+}
+
 #[test]
 fn cause_unknown_says_what_a_known_exit_code_means() {
     let d = one(End::Before(exit(125)), &[]);

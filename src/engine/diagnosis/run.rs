@@ -138,6 +138,11 @@ fn prefer_structured(out: Vec<Diagnosis>, died: &[&Launch], setting: &Setting) -
 /// dies 50 ms after its spawn every time is no timer).
 const SPAWN_TIMER_MIN_MS: f64 = 1000.0;
 
+/// How much steadier (ms of spread) the lifetimes from the spawn must be than those from the
+/// handshake to be the timer's reading: a loaded 2-core machine reads a lifetime late by up to
+/// tens of ms (the probe's read, the server's timer).
+const SPAWN_TIE_MS: f64 = 30.0;
+
 /// Whether `lives` (launch, ms) are all the launches that died (at least two) and the same
 /// within 5 % or 50 ms: their spread and middle.
 fn steady(lives: &[(u32, f64)], died: usize) -> Option<(f64, f64)> {
@@ -170,8 +175,16 @@ fn same_lifetime(i: usize, died: &[&Launch], run: &ProbeRun) -> Option<Hit> {
         .collect();
     let by_connection = steady(&connected, died.len());
     let by_spawn = steady(&spawned, died.len()).filter(|(_, mid)| *mid >= SPAWN_TIMER_MIN_MS);
+    let code = same_exit_code(died);
+    // When both readings are steady, the spawn's wins only when it is steadier by more than the
+    // noise of reading a lifetime on a loaded machine (or the exit code is `timeout(1)`'s):
+    // launches whose handshakes took about the same time are steady both ways, and there the
+    // connection's is the host's reading.
+    let clearly_steadier = |s: f64, c: f64, mid: f64| s + SPAWN_TIE_MS.max(mid * 0.01) < c;
     let (lives, from_spawn, mid) = match (by_connection, by_spawn) {
-        (Some((c, _)), Some((s, m))) if s < c => (spawned, true, m),
+        (Some((c, _)), Some((s, m))) if code == Some(124) || clearly_steadier(s, c, m) => {
+            (spawned, true, m)
+        }
         (Some((_, m)), _) => (connected, false, m),
         (None, Some((_, m))) => (spawned, true, m),
         (None, None) => return None,
@@ -191,7 +204,6 @@ fn same_lifetime(i: usize, died: &[&Launch], run: &ProbeRun) -> Option<Hit> {
     let launches: Vec<u32> = lives.iter().map(|x| x.0).collect();
     let typical = median(lives.iter().map(|x| x.1).collect()).unwrap_or(mid);
     let about = format_ms(round_ms(typical));
-    let code = same_exit_code(died);
     let meaning = code
         .filter(|c| meaning::exit_meaning(*c).is_some())
         .map(|c| format!(" ({})", meaning::exit_text(c)))
