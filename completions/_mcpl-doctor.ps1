@@ -156,6 +156,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcpl-doctor' -ScriptBlock {
             [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'One server to dial instead of launching one: ws://, wss://, http:// or https://')
             [CompletionResult]::new('--transport', '--transport', [CompletionResultType]::ParameterName, 'With an http(s):// URL, the HTTP transport to speak instead of detecting it')
             [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'The token the host sends with --url. Never shown in any output')
+            [CompletionResult]::new('--header', '--header', [CompletionResultType]::ParameterName, 'An HTTP header sent on every request with an http(s):// --url, `Name: value` (repeatable); `@FILE` reads `Name: value` lines from a file, keeping the value out of the shell''s history. Values are never shown in any output')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'A host configuration file whose entries to supervise (every entry the host starts, unless --server names some)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'A host configuration file whose entries to supervise (every entry the host starts, unless --server names some)')
             [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'An entry of --config to supervise (repeatable); default: every entry')

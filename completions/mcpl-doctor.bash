@@ -497,7 +497,7 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__serve)
-            opts="-u -c -s -l -e -p -i -h --url --transport --token --config --server --include-disabled --name --listen --engine --preset --interval --cap --seed --handshake-timeout --start-budget --open-timeout --ping-every --ping-timeout --handshake-only --probe-watch --redact --host --workspace --input --color --help"
+            opts="-u -c -s -l -e -p -i -h --url --transport --token --header --config --server --include-disabled --name --listen --engine --preset --interval --cap --seed --handshake-timeout --start-budget --open-timeout --ping-every --ping-timeout --handshake-only --probe-watch --redact --host --workspace --input --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -516,6 +516,10 @@ _mcpl__doctor() {
                     return 0
                     ;;
                 --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --header)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -149,6 +149,7 @@ set edit:completion:arg-completer[mcpl-doctor] = {|@words|
             cand --url 'One server to dial instead of launching one: ws://, wss://, http:// or https://'
             cand --transport 'With an http(s):// URL, the HTTP transport to speak instead of detecting it'
             cand --token 'The token the host sends with --url. Never shown in any output'
+            cand --header 'An HTTP header sent on every request with an http(s):// --url, `Name: value` (repeatable); `@FILE` reads `Name: value` lines from a file, keeping the value out of the shell''s history. Values are never shown in any output'
             cand -c 'A host configuration file whose entries to supervise (every entry the host starts, unless --server names some)'
             cand --config 'A host configuration file whose entries to supervise (every entry the host starts, unless --server names some)'
             cand -s 'An entry of --config to supervise (repeatable); default: every entry'

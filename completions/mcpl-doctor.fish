@@ -213,6 +213,7 @@ complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -l transp
 sse\t''
 stateless\t''"
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -l token -d 'The token the host sends with --url. Never shown in any output' -r
+complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -l header -d 'An HTTP header sent on every request with an http(s):// --url, `Name: value` (repeatable); `@FILE` reads `Name: value` lines from a file, keeping the value out of the shell\'s history. Values are never shown in any output' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -s c -l config -d 'A host configuration file whose entries to supervise (every entry the host starts, unless --server names some)' -r -F
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -s s -l server -d 'An entry of --config to supervise (repeatable); default: every entry' -r
 complete -c mcpl-doctor -n "__fish_mcpl_doctor_using_subcommand serve" -l name -d 'The metric label for one server from the command line (default: the program\'s file name, or the URL\'s host)' -r

@@ -238,3 +238,74 @@ fn check_config_flags_literal_and_unset_header_credentials() {
         }
     }
 }
+
+#[test]
+fn serve_sends_its_header_flags_and_reports_the_keyed_server_up() {
+    use crate::serve::Serve;
+    use std::time::Duration;
+    let server = keyed_server(&[]);
+    let url = server.url("/mcp");
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let file = dir.path().join("headers.txt");
+    std::fs::write(&file, format!("X-API-Key: {KEY}\n")).expect("write");
+    let auth = format!("Authorization: Bearer {TOKEN}");
+    let at_file = format!("@{}", file.display());
+    let serve = Serve::start(&[
+        "--url", &url, "--name", "keyed", "--header", &auth, "--header", &at_file,
+    ]);
+    let m = serve.metrics_when(Duration::from_secs(60), |m| {
+        m.value(r#"mcpl_doctor_up{server="keyed""#) == Some(1.0)
+    });
+    let (_, _, page) = serve.get("/", None);
+    let (_, _, probed) = serve.get("/probe?server=keyed", None);
+    assert!(
+        probed.contains(r#"mcpl_doctor_probe_outcome_info{server="keyed""#),
+        "{probed}"
+    );
+    let log = serve.log.clone();
+    let status = serve.terminate();
+    assert!(status.success(), "{status:?}");
+    let said = log.lock().map(|l| l.clone()).unwrap_or_default();
+    for (what, text) in [
+        ("/metrics", &m.0),
+        ("/", &page),
+        ("/probe", &probed),
+        ("stderr", &said),
+    ] {
+        for s in [KEY, TOKEN, "4711", "0815"] {
+            assert!(!text.contains(s), "{what} shows {s:?}:\n{text}");
+        }
+    }
+}
+
+#[test]
+fn serve_without_the_headers_sees_the_keyed_server_refuse_it() {
+    use crate::serve::Serve;
+    use std::time::Duration;
+    let server = keyed_server(&[]);
+    let url = server.url("/mcp");
+    let serve = Serve::start(&["--url", &url, "--name", "keyed", "--interval", "200ms"]);
+    let m = serve.metrics_when(Duration::from_secs(60), |m| {
+        m.at_least(
+            r#"mcpl_doctor_launches_total{server="keyed",outcome="failed"}"#,
+            1.0,
+        )
+    });
+    assert_ne!(
+        m.value(r#"mcpl_doctor_up{server="keyed""#),
+        Some(1.0),
+        "{}",
+        m.0
+    );
+}
+
+#[test]
+fn serve_header_without_a_url_is_a_usage_error() {
+    let o = bin()
+        .args(["serve", "--header", "X-API-Key: v", "--", "true"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--header"), "{}", stderr(&o));
+}

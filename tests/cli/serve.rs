@@ -15,6 +15,8 @@ pub struct Serve {
     pub child: Child,
     pub port: u16,
     pub first_line: String,
+    /// Everything serve wrote on stderr after its first line, as it comes.
+    pub log: std::sync::Arc<std::sync::Mutex<String>>,
 }
 
 impl Serve {
@@ -32,8 +34,18 @@ impl Serve {
         let mut reader = BufReader::new(err);
         let mut line = String::new();
         reader.read_line(&mut line).expect("a first line");
-        // Keep draining stderr so that serve never blocks on it.
-        std::thread::spawn(move || std::io::copy(&mut reader, &mut std::io::sink()));
+        // Keep draining stderr so that serve never blocks on it, keeping what it says.
+        let log = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let kept = log.clone();
+        std::thread::spawn(move || {
+            let mut line = Vec::new();
+            while reader.read_until(b'\n', &mut line).is_ok_and(|n| n > 0) {
+                if let Ok(mut l) = kept.lock() {
+                    l.push_str(&String::from_utf8_lossy(&line));
+                }
+                line.clear();
+            }
+        });
         let port = line
             .split("http://127.0.0.1:")
             .nth(1)
@@ -44,6 +56,7 @@ impl Serve {
             child,
             port,
             first_line: line,
+            log,
         }
     }
 

@@ -54,11 +54,8 @@ pub struct ProbeArgs {
     #[arg(long, value_name = "TOKEN", requires = "url", conflicts_with_all = ["command", "config"])]
     pub token: Option<String>,
 
-    /// An HTTP header sent on every request with an http(s):// --url, `Name: value`
-    /// (repeatable); `@FILE` reads `Name: value` lines from a file, keeping the value out of the
-    /// shell's history. Values are never shown in any output.
-    #[arg(long = "header", value_name = "HEADER", requires = "url", conflicts_with_all = ["command", "config"])]
-    pub headers: Vec<String>,
+    #[command(flatten)]
+    pub header: HeaderArgs,
 
     /// How long opening a connection may take: dial, TLS and WebSocket upgrade (WebSocket),
     /// the dial of each request (HTTP).
@@ -220,6 +217,16 @@ pub struct ProbeArgs {
 
     #[command(flatten)]
     pub dialect: crate::cli::dialect::DialectArgs,
+}
+
+/// `--header`, shared by `probe` and `serve` (both send it to the one `--url` they dial).
+#[derive(Debug, Clone, Default, Args)]
+pub struct HeaderArgs {
+    /// An HTTP header sent on every request with an http(s):// --url, `Name: value`
+    /// (repeatable); `@FILE` reads `Name: value` lines from a file, keeping the value out of the
+    /// shell's history. Values are never shown in any output.
+    #[arg(long = "header", value_name = "HEADER", requires = "url", conflicts_with_all = ["command", "config"])]
+    pub headers: Vec<String>,
 }
 
 /// `--handshake-timeout`'s default when the host has no start budget of its own.

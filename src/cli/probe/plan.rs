@@ -69,7 +69,7 @@ pub(crate) fn resolve(args: &ProbeArgs) -> anyhow::Result<Resolved> {
         if let Some(t) = &args.token {
             redactor.add(t.clone());
         }
-        let headers = header_args(&args.headers)?;
+        let headers = header_args(&args.header.headers)?;
         for (name, value) in &headers {
             for s in probe::wire::endpoint::header_secrets(name, value) {
                 redactor.add(s);

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use crate::cli::probe::args::HeaderArgs;
 use crate::cli::probe::ProbeArgs;
 use crate::cli::vocab::{parse_positive, parse_timing, EngineArg, FormatArg, PresetArg};
 
@@ -19,7 +20,7 @@ pub const DEFAULT_LISTEN: &str = "127.0.0.1:9464";
 #[command(override_usage = "\
 mcpl-doctor serve [OPTIONS] --config <FILE> [--server <ID>...]
        mcpl-doctor serve [OPTIONS] -- <COMMAND>...
-       mcpl-doctor serve [OPTIONS] --url <URL> [--token <TOKEN>]")]
+       mcpl-doctor serve [OPTIONS] --url <URL> [--token <TOKEN>] [--header <HEADER>...]")]
 #[command(after_help = "\
 Endpoints: /metrics (Prometheus text, or OpenMetrics when Accept asks), /probe?server=ID (one
 bounded probe of a supervised entry, blackbox-exporter style), /healthz, and / (a status page).
@@ -50,6 +51,9 @@ pub struct ServeArgs {
     /// The token the host sends with --url. Never shown in any output.
     #[arg(long, value_name = "TOKEN", requires = "url", conflicts_with_all = ["command", "config"])]
     pub token: Option<String>,
+
+    #[command(flatten)]
+    pub header: HeaderArgs,
 
     /// A host configuration file whose entries to supervise (every entry the host starts,
     /// unless --server names some).
@@ -147,7 +151,7 @@ impl ServeArgs {
             url: self.url.clone(),
             transport: self.transport.clone(),
             token: self.token.clone(),
-            headers: Vec::new(),
+            header: self.header.clone(),
             open_timeout: self.open_timeout,
             config: self.config.clone(),
             server: self.server.clone(),
