@@ -217,3 +217,21 @@ fn a_dial_nobody_answers_is_a_connect_timeout() {
     // Bounded by the dials' timeouts (detection, attempt, look), not by TCP's own minutes.
     assert!(started.elapsed() < std::time::Duration::from_secs(60));
 }
+
+#[test]
+fn a_server_that_accepts_and_never_answers_is_no_response_not_a_connect_timeout() {
+    // The fixture reads each request and never answers: the dial itself succeeds.
+    let silent = RungServer::start(&["silent"]);
+    let started = std::time::Instant::now();
+    assert_rung(
+        &silent.url(),
+        &["--handshake-timeout", "3s"],
+        "no-response",
+        &[
+            &format!("127.0.0.1:{} accepted the connection", silent.port),
+            &silent.url(),
+            "curl -v",
+        ],
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+}

@@ -46,6 +46,7 @@ pub enum Id {
     ConnectionRefused,
     BlockedPort,
     ConnectTimeout,
+    NoResponse,
     TlsUntrusted,
     WrongPath,
     HtmlPage,
@@ -104,6 +105,7 @@ impl Id {
         Id::ConnectionRefused,
         Id::BlockedPort,
         Id::ConnectTimeout,
+        Id::NoResponse,
         Id::TlsUntrusted,
         Id::WrongPath,
         Id::HtmlPage,
@@ -161,6 +163,7 @@ impl Id {
             Id::ConnectionRefused => "connection-refused",
             Id::BlockedPort => "blocked-port",
             Id::ConnectTimeout => "connect-timeout",
+            Id::NoResponse => "no-response",
             Id::TlsUntrusted => "tls-untrusted",
             Id::WrongPath => "wrong-path",
             Id::HtmlPage => "html-page",
@@ -189,6 +192,7 @@ impl Id {
                 | Id::ConnectionRefused
                 | Id::BlockedPort
                 | Id::ConnectTimeout
+                | Id::NoResponse
                 | Id::TlsUntrusted
                 | Id::WrongPath
                 | Id::HtmlPage
@@ -248,6 +252,7 @@ impl Id {
             Id::ConnectionRefused => "nothing listens at the remote server's host and port",
             Id::BlockedPort => "the URL's port is on the Fetch standard's blocked list: Node-based hosts and bridges never dial it",
             Id::ConnectTimeout => "no connection to the remote server's address in time (a firewall, a proxy, a wrong address)",
+            Id::NoResponse => "the remote server accepts the connection and sends no HTTP answer in time (a hung server, a TCP proxy with nothing behind it, a port that speaks another protocol)",
             Id::TlsUntrusted => "the remote server's TLS certificate is refused (self-signed, an unknown issuer, an incomplete chain)",
             Id::WrongPath => "the URL's path answers 404 or 405: the usual paths tried, and which era answers where",
             Id::HtmlPage => "the URL answers 200 with an HTML page (a sign-in page, a catch-all, a proxy), not MCP",

@@ -320,6 +320,21 @@ fn rung(place: &Place, facts: &RemoteFacts, setting: &Setting) -> Option<(Id, St
                  to accept"
             ),
         ),
+        Rung::NoResponse(waited) => {
+            let waited = crate::engine::probe::wire::dial::seconds(*waited);
+            (
+                Id::NoResponse,
+                format!("{at} accepts the connection and never answers"),
+                format!(
+                    "{at} accepted the connection, and the host's initialize POST to {} got no \
+                     HTTP answer in {waited}: the server is hung or busy (restart it; check its \
+                     own health), or what listens on {at} is not the HTTP server (a TCP proxy or \
+                     tunnel with nothing behind it, another protocol on that port); `curl -v {}` \
+                     from where the host runs shows the same silence",
+                    place.url, place.url
+                ),
+            )
+        }
         Rung::Tls(why) => super::remote_tls::tls(place, why, facts.tls.as_ref()),
         Rung::Status {
             code: 404 | 405, ..

@@ -60,6 +60,9 @@ pub enum HttpError {
     /// The body ended early (hyper's reason).
     #[error("the answer was cut short ({0})")]
     CutShort(String),
+    /// Connected, and no answer's head within this long.
+    #[error("connected, and no HTTP answer within {}", seconds(*.0))]
+    NoAnswer(Duration),
     /// The body took longer than this.
     #[error("the answer took over {}", seconds(*.0))]
     Slow(Duration),
@@ -302,6 +305,21 @@ pub async fn send(
     headers: &[(&str, String)],
     body: Option<&Value>,
 ) -> Result<Reply, HttpError> {
+    send_within(url, auth, open_timeout, None, method, headers, body).await
+}
+
+/// [`send`], with the answer's head awaited at most `answer` after the connection is made
+/// ([`HttpError::NoAnswer`] past it): a dial that never connects and a server that connects
+/// and never answers fail apart.
+pub async fn send_within(
+    url: &Url,
+    auth: Auth<'_>,
+    open_timeout: Duration,
+    answer: Option<Duration>,
+    method: Method,
+    headers: &[(&str, String)],
+    body: Option<&Value>,
+) -> Result<Reply, HttpError> {
     let stream = match tokio::time::timeout(open_timeout, dial::dial(url, &[b"http/1.1"])).await {
         Ok(Ok(s)) => s,
         Ok(Err(e)) => return Err(HttpError::Dial(e)),
@@ -342,10 +360,14 @@ pub async fn send(
     let request = builder
         .body(Full::new(bytes))
         .map_err(|_| HttpError::Request)?;
-    let response = sender
-        .send_request(request)
-        .await
-        .map_err(|e| HttpError::Exchange(hyper_error(&e)))?;
+    let exchange = sender.send_request(request);
+    let response = match answer {
+        Some(limit) => tokio::time::timeout(limit, exchange)
+            .await
+            .map_err(|_| HttpError::NoAnswer(limit))?,
+        None => exchange.await,
+    }
+    .map_err(|e| HttpError::Exchange(hyper_error(&e)))?;
     let (parts, body) = response.into_parts();
     Ok(Reply {
         status: parts.status,

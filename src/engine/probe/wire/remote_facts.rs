@@ -71,22 +71,21 @@ pub async fn look(target: &HttpTarget) -> RemoteFacts {
 /// The host's `initialize` POST: the rung, and the answer when one came.
 async fn post_initialize(target: &HttpTarget, step: Duration) -> (Rung, Option<Reply>) {
     let request = initialize::request("2025-11-25");
-    let sent = tokio::time::timeout(
-        step,
-        http_client::send(
-            target.url(),
-            target.auth(),
-            target.open_timeout.min(step),
-            Method::POST,
-            &http_client::post_headers(),
-            Some(&request),
-        ),
+    // The dial and the answer each get their own step: a SYN never answered is
+    // `connect-timeout`, a connection that never gets an answer is `no-response`.
+    let sent = http_client::send_within(
+        target.url(),
+        target.auth(),
+        target.open_timeout.min(step),
+        Some(step),
+        Method::POST,
+        &http_client::post_headers(),
+        Some(&request),
     )
     .await;
     let reply = match sent {
-        Err(_) => return (Rung::TimedOut, None),
-        Ok(Err(e)) => return (rung_of(e), None),
-        Ok(Ok(r)) => r,
+        Err(e) => return (rung_of(e), None),
+        Ok(r) => r,
     };
     let content_type = reply.content_type();
     if !reply.status.is_success() {
@@ -130,6 +129,7 @@ fn rung_of(e: HttpError) -> Rung {
         HttpError::Dial(DialError::Connect(why)) => Rung::Unreachable(why),
         HttpError::Dial(DialError::Tls(why)) => Rung::Tls(why),
         HttpError::ConnectTimedOut(_) => Rung::TimedOut,
+        HttpError::NoAnswer(waited) => Rung::NoResponse(waited),
         other => Rung::Other(other.to_string()),
     }
 }
@@ -382,6 +382,40 @@ mod tests {
         assert_eq!(c.error.as_deref(), Some("invalid_token"));
         assert_eq!(c.scope.as_deref(), Some("x"));
         assert_eq!(parse_challenge("Basic").scheme, "Basic");
+    }
+
+    #[test]
+    fn a_dial_never_connected_and_an_answer_never_sent_are_apart() {
+        assert_eq!(
+            rung_of(HttpError::ConnectTimedOut(Duration::from_secs(3))),
+            Rung::TimedOut
+        );
+        assert_eq!(
+            rung_of(HttpError::NoAnswer(Duration::from_secs(3))),
+            Rung::NoResponse(Duration::from_secs(3))
+        );
+    }
+
+    /// A real socket that accepts and reads and never answers: connected, no response, within
+    /// the look's step (not the minutes of TCP).
+    #[tokio::test]
+    async fn a_server_that_accepts_and_never_answers_is_no_response() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        let held = tokio::spawn(async move {
+            let mut kept = Vec::new();
+            while let Ok((s, _)) = listener.accept().await {
+                kept.push(s);
+            }
+        });
+        let target = HttpTarget::new(&format!("http://127.0.0.1:{port}/mcp"), None)
+            .expect("a URL")
+            .with_open_timeout(Duration::from_millis(800));
+        let facts = look(&target).await;
+        held.abort();
+        assert_eq!(facts.rung, Rung::NoResponse(Duration::from_millis(800)));
     }
 
     #[test]

@@ -12,8 +12,11 @@ pub enum Rung {
     Unreachable(String),
     /// The TLS handshake failed (rustls's reason: the certificate's problem).
     Tls(String),
-    /// No connection within the open timeout.
+    /// No connection within the open timeout (a SYN never answered: a firewall that drops).
     TimedOut,
+    /// Connected, and no HTTP answer to the request within the look's step (a hung server, a
+    /// TCP proxy with nothing behind it, a port speaking another protocol); how long it waited.
+    NoResponse(std::time::Duration),
     /// An HTTP status other than 2xx, and the answer's content type.
     Status { code: u16, content_type: String },
     /// 200 with an HTML page (a login page, an SPA catch-all, a proxy's page).
