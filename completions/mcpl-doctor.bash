@@ -313,7 +313,7 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__probe)
-            opts="-u -c -s -a -e -p -i -n -t -w -f -q -v -h --url --transport --token --header --open-timeout --config --server --all --include-disabled --engine --preset --interval --cap --seed --launches --for --until-down --watch --handshake-timeout --start-budget --ping-every --ping-timeout --handshake-only --strict --call --redact --format --json --events --report --svg --quiet --verbose --ascii --host --workspace --input --color --help"
+            opts="-u -c -s -a -e -p -i -n -t -w -f -q -v -h --url --transport --token --header --config --server --all --include-disabled --host --workspace --input --engine --handshake-only --call --preset --interval --cap --seed --launches --for --until-down --watch --handshake-timeout --start-budget --open-timeout --ping-every --ping-timeout --format --json --events --quiet --verbose --ascii --strict --redact --report --svg --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -339,10 +339,6 @@ _mcpl__doctor() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --open-timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -359,12 +355,28 @@ _mcpl__doctor() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --host)
+                    COMPREPLY=($(compgen -W "agent-framework claude-desktop claude-code vscode cursor windsurf cline zed copilot" -- "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --input)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --engine)
                     COMPREPLY=($(compgen -W "legacy modern" -- "${cur}"))
                     return 0
                     ;;
                 -e)
                     COMPREPLY=($(compgen -W "legacy modern" -- "${cur}"))
+                    return 0
+                    ;;
+                --call)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --preset)
@@ -423,19 +435,15 @@ _mcpl__doctor() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --open-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --ping-every)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --ping-timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --call)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --redact)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -447,23 +455,15 @@ _mcpl__doctor() {
                     COMPREPLY=($(compgen -W "human json events" -- "${cur}"))
                     return 0
                     ;;
+                --redact)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --report)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --svg)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --host)
-                    COMPREPLY=($(compgen -W "agent-framework claude-desktop claude-code vscode cursor windsurf cline zed copilot" -- "${cur}"))
-                    return 0
-                    ;;
-                --workspace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --input)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -635,7 +635,7 @@ _mcpl__doctor() {
             return 0
             ;;
         mcpl__subcmd__doctor__subcmd__simulate)
-            opts="-p -e -i -b -n -t -r -f -q -v -h --preset --compare --engine --interval --cap --behaviour --fail-after --startup --settle --launches --for --seed --no-jitter --rows --format --quiet --verbose --ascii --json --report --svg --color --help"
+            opts="-p -e -i -b -n -t -r -f -q -v -h --preset --compare --engine --interval --cap --seed --no-jitter --behaviour --fail-after --startup --settle --launches --for --rows --format --quiet --verbose --ascii --json --report --svg --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -673,6 +673,10 @@ _mcpl__doctor() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --behaviour)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -706,10 +710,6 @@ _mcpl__doctor() {
                     return 0
                     ;;
                 -t)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --seed)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

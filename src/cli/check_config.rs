@@ -94,17 +94,10 @@ fn parse_output(s: &str) -> Result<Output, String> {
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Folders are searched for the file names hosts read: mcp.json (VS Code, Cursor), \
-.mcp.json (Claude Code), claude_desktop_config.json, mcpl-servers.json, *.agent.json and \
-recipes/*.json. Quoted globs ('configs/*.json', '**/mcp.json') are expanded here.
-
-Examples:
+    after_help = "Examples:
   mcpl-doctor check-config .
   mcpl-doctor check-config --format github --output sarif=mcpl-doctor.sarif .
-  mcpl-doctor check-config --stdin-filename .vscode/mcp.json - < mcp.json
-
-Exit status: 0 no errors (warnings allowed), 1 errors (or warnings with --deny-warnings), 2 a \
-file could not be read or parsed, or bad arguments.",
+  mcpl-doctor check-config --stdin-filename .vscode/mcp.json - < mcp.json",
     after_long_help = "Folders are searched for the file names hosts read: mcp.json (VS Code, \
 Cursor), .mcp.json (Claude Code), claude_desktop_config.json, mcpl-servers.json, *.agent.json and \
 recipes/*.json. Quoted globs ('configs/*.json', '**/mcp.json') are expanded here.
@@ -118,14 +111,16 @@ Exit status: 0 no errors (warnings allowed), 1 errors (or warnings with --deny-w
 file could not be read or parsed, or bad arguments."
 )]
 pub struct CheckConfigArgs {
-    /// Host configuration files (JSON or JSONC), folders, or quoted globs; `-` reads standard
-    /// input.
+    /// Host configuration files, folders, or quoted globs.
+    ///
+    /// JSON or JSONC; `-` reads standard input.
     #[arg(value_name = "PATH", required = true)]
     pub files: Vec<PathBuf>,
 
-    /// Which host's reconnect rule the findings describe: `lasting` (hosts with the
-    /// lasting-connection fix, which refuse bad timings at start), `reset-on-handshake` (older
-    /// hosts), or a proposal.
+    /// Which host's reconnect rule the findings describe.
+    ///
+    /// `lasting` (hosts with the lasting-connection fix, which refuse bad timings at start),
+    /// `reset-on-handshake` (older hosts), or a proposal.
     #[arg(short = 'p', long, value_enum, value_name = "RULE", default_value_t = HostPresetArg::Lasting, env = "MCPL_DOCTOR_PRESET")]
     pub preset: HostPresetArg,
 
@@ -133,28 +128,37 @@ pub struct CheckConfigArgs {
     #[arg(short = 'f', long, value_enum, default_value_t = Format::Human, env = "MCPL_DOCTOR_FORMAT")]
     pub format: Format,
 
-    /// Also write FORMAT to FILE (repeatable), e.g. `--output sarif=results.sarif`: a human log
-    /// and a SARIF file from one run.
+    /// Also write FORMAT to FILE (repeatable).
+    ///
+    /// E.g. `--output sarif=results.sarif`: a human log and a SARIF file from one run.
     #[arg(long, value_name = "FORMAT=FILE", value_parser = parse_output)]
     pub output: Vec<Output>,
 
-    /// The file name findings from standard input (`-`) are placed on, e.g. `.vscode/mcp.json`.
+    /// The file name to place `-`'s findings on.
+    ///
+    /// For `-`, e.g. `.vscode/mcp.json`.
     #[arg(long, value_name = "NAME")]
     pub stdin_filename: Option<String>,
 
-    /// Print findings only: no summary line when there is nothing to say, no notes.
+    /// Print findings only.
+    ///
+    /// No summary line when there is nothing to say, no notes.
     #[arg(long, short, conflicts_with = "verbose")]
     pub quiet: bool,
 
-    /// Also name every file read, and every `.json` file a folder search passed over.
+    /// Also name every file read.
+    ///
+    /// And every `.json` file a folder search passed over.
     #[arg(long, short)]
     pub verbose: bool,
 
-    /// Exit with status 1 when there are warnings, not only errors.
+    /// Exit 1 on warnings too, not only on errors.
     #[arg(long)]
     pub deny_warnings: bool,
 
-    /// The systems the file will run on: what breaks there (a launcher a desktop host's PATH
+    /// The systems it will run on: linux, macos, windows.
+    ///
+    /// What breaks there (a launcher a desktop host's PATH
     /// lacks, `npx` without `cmd /c` on Windows, an `env` block that replaces the environment,
     /// paths for another system). `all` for a repository's shared files; a comma list works
     /// too. Default: this machine's.

@@ -59,19 +59,23 @@ fn parse_input(s: &str) -> Result<(String, String), String> {
 /// How a configuration file is read.
 #[derive(Debug, Clone, Default, Args)]
 pub struct DialectArgs {
-    /// The host the file is written for (its keys, variables, env and folder rules). Default:
-    /// detected from the file's name and shape (.vscode/mcp.json, .cursor/mcp.json, .mcp.json,
-    /// claude_desktop_config.json, cline_mcp_settings.json, mcp_config.json, context_servers).
+    /// The host the file is written for.
+    ///
+    /// Its keys, variables, env and folder rules. Default: detected from the file's name and
+    /// shape (.vscode/mcp.json, .cursor/mcp.json, .mcp.json, claude_desktop_config.json,
+    /// cline_mcp_settings.json, mcp_config.json, context_servers).
     #[arg(long, value_enum, value_name = "HOST", env = "MCPL_DOCTOR_HOST")]
     pub host: Option<HostArg>,
 
-    /// The folder `${workspaceFolder}` stands for. Default: the folder holding .vscode/ or
-    /// .cursor/ (or the file's own folder).
+    /// The folder `${workspaceFolder}` stands for.
+    ///
+    /// Default: the folder holding .vscode/ or .cursor/ (or the file's own folder).
     #[arg(long, value_name = "DIR")]
     pub workspace: Option<PathBuf>,
 
-    /// The value of `${input:ID}` (repeatable). An entry naming an input not given is not
-    /// launched. Values are secrets: never shown.
+    /// The value of `${input:ID}` (repeatable, secret).
+    ///
+    /// An entry naming an input not given is not launched. Values are secrets: never shown.
     #[arg(long = "input", value_name = "ID=VALUE", value_parser = parse_input)]
     pub inputs: Vec<(String, String)>,
 }

@@ -13,11 +13,15 @@ use crate::exit;
   mcpl-doctor man probe | man -l -
   mcpl-doctor man --out ~/.local/share/man/man1")]
 pub struct ManArgs {
-    /// The subcommand whose page to print (default: the main page, mcpl-doctor(1)).
+    /// The subcommand whose page to print.
+    ///
+    /// Default: the main page, mcpl-doctor(1).
     #[arg(value_name = "SUBCOMMAND")]
     pub page: Option<String>,
 
-    /// Write every page (mcpl-doctor.1 and one per subcommand) into DIR instead, creating it.
+    /// Write every page into DIR instead.
+    ///
+    /// mcpl-doctor.1 and one per subcommand, creating DIR.
     #[arg(long, value_name = "DIR", conflicts_with = "page")]
     pub out: Option<PathBuf>,
 }

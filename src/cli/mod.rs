@@ -39,7 +39,9 @@ repository (docs/probe.md, docs/check-config.md, docs/simulate.md, docs/exit-cod
 man pages: mcpl-doctor man | man -l -"
 )]
 pub struct Cli {
-    /// When to use colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never.
+    /// When to use colour: auto, always or never.
+    ///
+    /// auto: on a terminal, unless NO_COLOR is set or TERM is dumb.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
 
@@ -54,25 +56,39 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Print what-if tables: attempts, waits, down alerts, status lines and uptime under a
-    /// reconnect rule, for any timings and server behaviour.
+    /// Print what-if tables for a reconnect rule.
+    ///
+    /// Attempts, waits, down alerts, status lines and uptime under a reconnect rule, for any
+    /// timings and server behaviour.
     Simulate(simulate::SimulateArgs),
-    /// Validate host configuration files the way the host reads them (for CI).
+    /// Validate host configuration files (for CI).
+    ///
+    /// The way the host reads them, for the systems they will run on.
     CheckConfig(check_config::CheckConfigArgs),
+    /// Launch a server and judge it under the host's rule.
+    ///
     /// Launch a real server (or dial its ws:// or http:// URL; or every server of a
     /// configuration at once), speak the host's handshake, measure each connection, relaunch it
     /// under the host's rule, and give a verdict.
     Probe(Box<probe::ProbeArgs>),
+    /// Supervise servers for Prometheus.
+    ///
     /// Supervise every server of a configuration continuously as its host would (relaunching
     /// under the host's rule) and serve what it sees to Prometheus: /metrics, /probe,
     /// /healthz and a status page.
     Serve(serve::ServeArgs),
-    /// Print a JSON Schema: `config` for host configuration files (editors use it through
+    /// Print a JSON Schema.
+    ///
+    /// `config` for host configuration files (editors use it through
     /// `$schema`), or one of the output documents.
     Schema(schema::SchemaArgs),
-    /// Print shell completions generated from this command line's definition.
+    /// Print shell completions.
+    ///
+    /// Generated from this command line's definition.
     Completions(completions::CompletionsArgs),
-    /// Print a man page (or write them all with --out) from this binary's own definition.
+    /// Print a man page.
+    ///
+    /// Or write them all with --out, from this binary's own definition.
     Man(man::ManArgs),
 }
 
@@ -85,7 +101,12 @@ where
     let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
     // `--color` reaches clap's own errors and help too, decided before clap parses it.
     let color = color_in(&args);
-    let cmd = command().color(match color {
+    let cmd = if short_help_asked(&args) {
+        for_short_help(command())
+    } else {
+        command()
+    };
+    let cmd = cmd.color(match color {
         ColorChoice::Always => clap::ColorChoice::Always,
         ColorChoice::Never => clap::ColorChoice::Never,
         ColorChoice::Auto => clap::ColorChoice::Auto,
@@ -188,6 +209,46 @@ fn with_tips(mut e: clap::Error, args: &[OsString]) -> clap::Error {
         .into()]),
     );
     e
+}
+
+/// Whether `args` ask for the short help: a `-h` (alone or in a cluster such as `-qh`) before
+/// any `--help` and before `--`. Only the help's look depends on it: the command it selects
+/// parses every argument as the full one does.
+fn short_help_asked(args: &[OsString]) -> bool {
+    for arg in args.iter().skip(1).map(|a| a.to_string_lossy()) {
+        if arg == "--" || arg == "--help" {
+            return false;
+        }
+        let cluster = arg
+            .strip_prefix('-')
+            .filter(|rest| !rest.starts_with('-') && rest.chars().all(|c| c.is_ascii_alphabetic()));
+        if cluster.is_some_and(|flags| flags.contains('h')) {
+            return true;
+        }
+    }
+    false
+}
+
+/// The command as `-h` shows it, one line an option (as ripgrep's `-h`): each option's
+/// summary, without the defaults, variables and values that `--help` lists.
+pub fn for_short_help(cmd: clap::Command) -> clap::Command {
+    let mut cmd = cmd.mut_args(|a| {
+        if a.get_action().takes_values() {
+            a.hide_default_value(true)
+                .hide_env(true)
+                .hide_possible_values(true)
+        } else {
+            a
+        }
+    });
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    for name in names {
+        cmd = cmd.mut_subcommand(name, for_short_help);
+    }
+    cmd
 }
 
 /// The `--color` given in `args` (the last one before `--`), else auto.

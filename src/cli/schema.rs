@@ -21,7 +21,9 @@ Code's json.schemas setting; see docs/check-config.md.
 The same files are checked in under schema/."
 )]
 pub struct SchemaArgs {
-    /// Which schema: `config` (host configuration files) or an output document.
+    /// Which schema: config, or an output document.
+    ///
+    /// `config` for host configuration files.
     #[arg(value_enum)]
     pub which: Which,
 }

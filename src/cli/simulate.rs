@@ -22,9 +22,24 @@ use crate::render::ColorChoice;
 /// The longest span a simulation may cover: 100 years.
 const MAX_SPAN_MS: f64 = 100.0 * 365.0 * DAY_MS;
 
+/// The headings of `simulate --help`, in the order they are shown.
+const RULE: &str = "The host's rule";
+const SERVER: &str = "The server";
+const SPAN: &str = "How long";
+const OUTPUT: &str = "Output";
+const REPORTS: &str = "Reports";
+
 #[derive(Debug, Args)]
 #[command(after_help = "\
-Durations: a bare number is milliseconds (as in host configs); humantime (300ms, 5s, 5m, 1d) and
+Durations: a bare number is milliseconds; or 300ms, 5s, 5m, 1d, inf.
+Server behaviours (--behaviour): see --help.
+
+Examples:
+  mcpl-doctor simulate
+  mcpl-doctor simulate --preset lasting --interval 200ms --behaviour dies-after=300ms --launches 12
+  mcpl-doctor simulate --compare reset-on-handshake,lasting,bounded,kubernetes --cap 1d --behaviour drops-every=1h --for 30d")]
+#[command(after_long_help = "\
+Durations: a bare number is milliseconds (as in host configs); humantime (300ms, 5s, 5m, 1d) and \
 inf are accepted.
 
 Server behaviours (--behaviour), combined with commas:
@@ -41,57 +56,81 @@ Examples:
   mcpl-doctor simulate --preset lasting --interval 200ms --behaviour dies-after=300ms --launches 12
   mcpl-doctor simulate --compare reset-on-handshake,lasting,bounded,kubernetes --cap 1d --behaviour drops-every=1h --for 30d")]
 pub struct SimulateArgs {
-    /// The reconnect rule. Without it (and without --compare): reset-on-handshake and lasting
-    /// side by side.
+    /// The reconnect rule.
+    ///
+    /// Without it (and without --compare): reset-on-handshake and lasting side by side.
     #[arg(
         short = 'p',
         long,
         value_enum,
         value_name = "RULE",
-        conflicts_with = "compare"
+        conflicts_with = "compare",
+        help_heading = RULE
     )]
     pub preset: Option<PresetArg>,
 
-    /// Summaries of several rules side by side, one column each (comma-separated).
-    #[arg(long, value_enum, value_name = "R1,R2,...", value_delimiter = ',')]
+    /// Several rules side by side, one column each.
+    ///
+    /// Comma-separated; their summaries only.
+    #[arg(long, value_enum, value_name = "R1,R2,...", value_delimiter = ',', help_heading = RULE)]
     pub compare: Vec<PresetArg>,
 
-    /// Which of the host's engines: alert wording (MCPL/MCP), whether a reconnect waits for the
-    /// policy exchange to settle (legacy), and under reset-on-handshake whether waits are
-    /// clamped to the timer limit (the modern engine clamps).
-    #[arg(short = 'e', long, value_enum, default_value_t = EngineArg::Legacy, alias = "protocol")]
+    /// Which of the host's engines: legacy or modern.
+    ///
+    /// Alert wording (MCPL/MCP), whether a reconnect waits for the policy exchange to settle
+    /// (legacy), and under reset-on-handshake whether waits are clamped to the timer limit (the
+    /// modern engine clamps).
+    #[arg(short = 'e', long, value_enum, default_value_t = EngineArg::Legacy, alias = "protocol", help_heading = RULE)]
     pub engine: EngineArg,
 
-    /// The backoff's base (`reconnectIntervalMs`). Default: the rule's own (5 s for the host).
-    #[arg(short = 'i', long, value_name = "DUR", value_parser = parse_timing, allow_hyphen_values = true)]
+    /// The backoff's base (`reconnectIntervalMs`).
+    ///
+    /// Default: the rule's own (5 s for the host).
+    #[arg(short = 'i', long, value_name = "DUR", value_parser = parse_timing, allow_hyphen_values = true, help_heading = RULE)]
     pub interval: Option<f64>,
 
-    /// The backoff's ceiling (`reconnectMaxIntervalMs`). Default: the rule's own (5 min).
-    #[arg(long, value_name = "DUR", value_parser = parse_timing, allow_hyphen_values = true)]
+    /// The backoff's ceiling (`reconnectMaxIntervalMs`).
+    ///
+    /// Default: the rule's own (5 min).
+    #[arg(long, value_name = "DUR", value_parser = parse_timing, allow_hyphen_values = true, help_heading = RULE)]
     pub cap: Option<f64>,
 
-    /// What the server does (see below). Default: dies right after its handshake.
+    /// Seed for the jitter, to repeat a run exactly.
+    ///
+    /// Default: a random seed, printed.
+    #[arg(long, value_name = "N", conflicts_with = "no_jitter", help_heading = RULE)]
+    pub seed: Option<u64>,
+
+    /// Nominal waits, no jitter.
+    #[arg(long, help_heading = RULE)]
+    pub no_jitter: bool,
+
+    /// What the server does (see --help's list).
+    ///
+    /// Default: dies right after its handshake.
     #[arg(
         short = 'b',
         long,
         value_name = "BEHAVIOUR",
         default_value = "dies-after=0",
-        aliases = ["server", "behavior"]
+        aliases = ["server", "behavior"],
+        help_heading = SERVER
     )]
     pub behaviour: Scenario,
 
-    /// With `never`: how long into each attempt the failure comes.
-    #[arg(long, value_name = "DUR", value_parser = parse_nonnegative)]
+    /// With `never`: how long into each attempt it fails.
+    #[arg(long, value_name = "DUR", value_parser = parse_nonnegative, help_heading = SERVER)]
     pub fail_after: Option<f64>,
 
     /// Time from launch to completed handshake.
-    #[arg(long, value_name = "DUR", value_parser = parse_nonnegative)]
+    #[arg(long, value_name = "DUR", value_parser = parse_nonnegative, help_heading = SERVER)]
     pub startup: Option<f64>,
 
-    /// Time from completed handshake to a settled policy exchange (legacy engine): a reconnect
-    /// clears the "down" status line only if the connection is still up by then [default:
-    /// 100ms].
-    #[arg(long, value_name = "DUR", value_parser = parse_settle)]
+    /// Time from handshake to a settled policy exchange.
+    ///
+    /// Legacy engine: a reconnect clears the "down" status line only if the connection is still
+    /// up by then [default: 100ms].
+    #[arg(long, value_name = "DUR", value_parser = parse_settle, help_heading = SERVER)]
     pub settle: Option<f64>,
 
     /// Simulate this many launches.
@@ -101,53 +140,59 @@ pub struct SimulateArgs {
         value_name = "N",
         conflicts_with = "run_for",
         alias = "attempts",
-        value_parser = clap::value_parser!(u64).range(1..)
+        value_parser = clap::value_parser!(u64).range(1..),
+        help_heading = SPAN
     )]
     pub launches: Option<u64>,
 
-    /// Simulate this much time [default: 1d].
-    #[arg(short = 't', long = "for", value_name = "DUR", value_parser = parse_span, alias = "span")]
+    /// Simulate this much time.
+    ///
+    /// [default: 1d]
+    #[arg(short = 't', long = "for", value_name = "DUR", value_parser = parse_span, alias = "span", help_heading = SPAN)]
     pub run_for: Option<f64>,
 
-    /// Seed for the jitter, to repeat a run exactly. Default: a random seed, printed.
-    #[arg(long, value_name = "N", conflicts_with = "no_jitter")]
-    pub seed: Option<u64>,
-
-    /// Nominal waits, no jitter.
-    #[arg(long)]
-    pub no_jitter: bool,
-
-    /// How many rows of the schedule to show per rule (the summary always covers all).
-    #[arg(short = 'r', long, value_name = "N")]
+    /// How many rows of each rule's schedule to show.
+    ///
+    /// The summary always covers all.
+    #[arg(short = 'r', long, value_name = "N", help_heading = OUTPUT)]
     pub rows: Option<usize>,
 
-    /// Output: human (tables) or json (one document with schema_version).
-    #[arg(short = 'f', long, value_enum, value_name = "FORMAT", default_value_t = FormatArg::Human, env = "MCPL_DOCTOR_FORMAT")]
+    /// Output: human (tables) or json.
+    ///
+    /// json: one document with schema_version.
+    #[arg(short = 'f', long, value_enum, value_name = "FORMAT", default_value_t = FormatArg::Human, env = "MCPL_DOCTOR_FORMAT", help_heading = OUTPUT)]
     pub format: FormatArg,
 
-    /// Print the summary and the timelines only (as --rows 0), and no progress line.
-    #[arg(short = 'q', long, conflicts_with = "verbose")]
+    /// Print the summary and the timelines only.
+    ///
+    /// As --rows 0, and no progress line.
+    #[arg(short = 'q', long, conflicts_with = "verbose", help_heading = OUTPUT)]
     pub quiet: bool,
 
-    /// Show up to 100 rows of each rule's schedule (as --rows 100; --rows sets another number).
-    #[arg(short = 'v', long)]
+    /// Show up to 100 rows of each rule's schedule.
+    ///
+    /// As --rows 100; --rows sets another number.
+    #[arg(short = 'v', long, help_heading = OUTPUT)]
     pub verbose: bool,
 
-    /// Draw timeline strips in plain ASCII (also with TERM=dumb or a locale that is not UTF-8).
-    #[arg(long)]
+    /// Draw timeline strips in plain ASCII.
+    ///
+    /// Also with TERM=dumb or a locale that is not UTF-8.
+    #[arg(long, help_heading = OUTPUT)]
     pub ascii: bool,
 
     /// The same as --format json (kept for scripts).
     #[arg(long, hide = true)]
     pub json: bool,
 
-    /// Also write a self-contained HTML report (timelines, schedules, each rule over a day) to
-    /// FILE.
-    #[arg(long, value_name = "FILE.html")]
+    /// Also write a self-contained HTML report.
+    ///
+    /// Timelines, schedules, each rule over a day.
+    #[arg(long, value_name = "FILE.html", help_heading = REPORTS)]
     pub report: Option<PathBuf>,
 
-    /// Also write the timelines alone as an SVG picture to FILE.
-    #[arg(long, value_name = "FILE.svg")]
+    /// Also write the timelines as an SVG picture.
+    #[arg(long, value_name = "FILE.svg", help_heading = REPORTS)]
     pub svg: Option<PathBuf>,
 }
 

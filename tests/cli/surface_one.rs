@@ -260,3 +260,196 @@ fn environment_defaults_are_shown_and_used() {
         .expect("runs");
     assert!(!stdout(&o).starts_with('{'), "{}", stdout(&o));
 }
+
+/// `-h` is the short help (review 4's convention row "--help layout"): one line an option at 80
+/// columns, as ripgrep's `-h` is, each option's summary without the defaults, variables and
+/// values that `--help` lists; `--help` keeps them all. Every option `clap` defines is listed
+/// in both.
+#[test]
+fn short_help_is_one_line_an_option_at_80_columns() {
+    let mut cmd = mcpl_doctor::cli::command();
+    cmd.build();
+    let mut pages: Vec<(Vec<&str>, &clap::Command)> = vec![(vec![], &cmd)];
+    pages.extend(
+        cmd.get_subcommands()
+            .filter(|s| s.get_name() != "help")
+            .map(|s| (vec![s.get_name()], s)),
+    );
+    for (sub, def) in pages {
+        let run_at = |flag: &str| {
+            let o = bin()
+                .env("COLUMNS", "80")
+                .args(&sub)
+                .arg(flag)
+                .stdin(Stdio::null())
+                .output()
+                .expect("the binary runs");
+            assert_eq!(o.status.code(), Some(0), "{sub:?} {flag}");
+            stdout(&o)
+        };
+        let short = run_at("-h");
+        let entries = option_sections(&short);
+        let options: Vec<&str> = entries
+            .iter()
+            .copied()
+            .filter(|l| is_option_line(l))
+            .collect();
+        let continued: Vec<&str> = entries
+            .iter()
+            .copied()
+            .filter(|l| !is_option_line(l))
+            .collect();
+        assert!(
+            continued.is_empty(),
+            "{sub:?} -h: an option takes more than one line: {continued:?}\n{short}"
+        );
+        let visible = def
+            .get_arguments()
+            .filter(|a| !a.is_hide_set() && !a.is_hide_short_help_set())
+            .count();
+        assert_eq!(options.len(), visible, "{sub:?} -h:\n{short}");
+        assert!(
+            short
+                .lines()
+                .all(|l| l.chars().count() <= 80 || l.starts_with("  mcpl-doctor ")),
+            "{sub:?} -h is wider than 80 columns:\n{short}"
+        );
+        assert!(!short.contains("[default: "), "{sub:?} -h:\n{short}");
+        assert!(
+            !short.contains("[possible values: "),
+            "{sub:?} -h:\n{short}"
+        );
+        let long = run_at("--help");
+        for arg in def.get_arguments().filter(|a| !a.is_hide_set()) {
+            if let Some(long_flag) = arg.get_long() {
+                assert!(
+                    long.contains(&format!("--{long_flag}")),
+                    "{sub:?} --help lacks --{long_flag}"
+                );
+            }
+        }
+        if def
+            .get_arguments()
+            .any(|a| a.get_default_values().len() == 1 && !a.is_hide_set())
+        {
+            assert!(long.contains("[default: "), "{sub:?} --help:\n{long}");
+        }
+    }
+    // A cluster counts: `-qh` is the short help, `--help -h` the long one.
+    let at80 = |args: &[&str]| {
+        stdout(
+            &bin()
+                .env("COLUMNS", "80")
+                .args(args)
+                .stdin(Stdio::null())
+                .output()
+                .expect("runs"),
+        )
+    };
+    assert_eq!(at80(&["probe", "-qh"]), at80(&["probe", "-h"]));
+    assert_eq!(at80(&["probe", "--help", "-h"]), at80(&["probe", "--help"]));
+    assert_ne!(at80(&["probe", "-h"]), at80(&["probe", "--help"]));
+}
+
+/// `probe --help` groups its options under the headings a person looks for (issue 31), in
+/// this order; `simulate` and `serve`, which have many options, are grouped too.
+#[test]
+fn probe_simulate_and_serve_help_are_grouped_under_headings() {
+    for (sub, headings) in [
+        (
+            "probe",
+            &[
+                "What to run:",
+                "The host's rule:",
+                "Timing:",
+                "Output:",
+                "Reports:",
+            ][..],
+        ),
+        (
+            "simulate",
+            &[
+                "The host's rule:",
+                "The server:",
+                "How long:",
+                "Output:",
+                "Reports:",
+            ][..],
+        ),
+        (
+            "serve",
+            &[
+                "What to supervise:",
+                "Serving:",
+                "The host's rule:",
+                "Timing:",
+            ][..],
+        ),
+    ] {
+        for flag in ["-h", "--help"] {
+            let help = stdout(&run(&[sub, flag]));
+            let at: Vec<usize> = headings
+                .iter()
+                .map(|h| {
+                    help.lines()
+                        .position(|l| l == *h)
+                        .unwrap_or_else(|| panic!("{sub} {flag}: no heading {h}\n{help}"))
+                })
+                .collect();
+            assert!(at.windows(2).all(|w| w[0] < w[1]), "{sub} {flag}: {at:?}");
+        }
+    }
+    // Each option sits under its heading: --preset under the rule, --for under timing.
+    let help = stdout(&run(&["probe", "-h"]));
+    let section = |name: &str| -> String {
+        help.split(&format!("\n{name}\n"))
+            .nth(1)
+            .and_then(|rest| rest.split("\n\n").next())
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(
+        section("The host's rule:").contains("--preset <RULE>"),
+        "{help}"
+    );
+    assert!(section("Timing:").contains("--for <DUR>"), "{help}");
+    assert!(
+        section("Reports:").contains("--report <FILE.html>"),
+        "{help}"
+    );
+    assert!(
+        section("What to run:").contains("--config <FILE>"),
+        "{help}"
+    );
+    assert!(
+        section("What to run:").contains("--input <ID=VALUE>"),
+        "{help}"
+    );
+}
+
+/// The lines of a help's option sections (those under a heading ending in `:`, other than the
+/// usage, the subcommand list and the closing text).
+fn option_sections(help: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut inside = false;
+    for line in help.lines() {
+        if line.is_empty() {
+            inside = false;
+        } else if !line.starts_with(' ') && line.ends_with(':') {
+            inside = !matches!(line, "Commands:" | "Examples:");
+        } else if inside {
+            out.push(line);
+        }
+    }
+    out
+}
+
+/// An option's first line in a help: `  -p, --preset <RULE>  …`, `      --all  …`, or an
+/// argument (`  <PATH>...`, `  [COMMAND]...`).
+fn is_option_line(line: &str) -> bool {
+    let rest = line.strip_prefix("  ").unwrap_or("");
+    rest.starts_with('-') && !rest.starts_with("--")
+        || rest.starts_with("    --")
+        || rest.starts_with('<')
+        || rest.starts_with('[')
+}
