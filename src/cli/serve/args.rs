@@ -36,7 +36,7 @@ const TIMING: &str = "Timing";
 #[command(override_usage = "\
 mcpl-doctor serve [OPTIONS] --config <FILE> [--server <ID>...]
        mcpl-doctor serve [OPTIONS] -- <COMMAND>...
-       mcpl-doctor serve [OPTIONS] --url <URL> [--token <TOKEN>] [--header <HEADER>...]")]
+       mcpl-doctor serve [OPTIONS] --url <URL> [--token <TOKEN>]")]
 #[command(after_help = concat!("\
 Endpoints: /metrics, /probe?server=ID, /healthz and / (a status page); more in --help.
 
