@@ -74,18 +74,19 @@ var(--line);padding-bottom:4px}h3{font-size:15px;margin:18px 0 6px}\
 code,pre,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}\
 pre{white-space:pre-wrap;word-break:break-all;background:var(--box);padding:8px 10px;\
 border-radius:4px;margin:6px 0}\
-dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;margin:8px 0}dt{color:var(--dim)}\
-dd{margin:0}\
+dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:2px 16px;margin:8px 0}\
+dt{color:var(--dim)}dd{margin:0}\
+h1,h2,h3,figcaption,dd,li,p,.verdict{overflow-wrap:anywhere}\
 .verdict{background:var(--box);border-left:4px solid var(--accent);padding:8px 12px;margin:10px 0}\
 .why li{margin:4px 0}.dim{color:var(--dim)}\
-figure{margin:8px 0}figure svg{width:100%;height:auto;display:block}\
+figure{margin:8px 0}figure svg{width:100%;min-width:720px;height:auto;display:block}\
 figcaption{color:var(--dim);font-size:12.5px;margin-top:4px}\
 table{border-collapse:collapse;width:100%;font-size:12.5px;margin:6px 0}\
 th,td{border-bottom:1px solid var(--line);padding:3px 6px;text-align:left;vertical-align:top}\
 th{background:var(--bg)}td.n{text-align:right;font-variant-numeric:tabular-nums}\
 .scroll{overflow-x:auto}\
 @media print{body{max-width:none;padding:0;color:#000;background:#fff}.scroll{max-height:none;\
-overflow:visible}h2{break-after:avoid}figure,tr{break-inside:avoid}\
+overflow:visible}figure svg{min-width:0}h2{break-after:avoid}figure,tr{break-inside:avoid}\
 .verdict{border-left-color:#000}}";
 
 fn facts(out: &mut String, facts: &[(String, String)]) {
@@ -186,7 +187,7 @@ fn section(out: &mut String, s: &Section) {
     if s.predictions_svg.is_some() || s.predictions.is_some() {
         let _ = write!(out, "<h3>{}</h3>", esc(&s.predictions_caption));
         if let Some(svg) = &s.predictions_svg {
-            let _ = write!(out, "<figure>{svg}</figure>");
+            let _ = write!(out, r#"<figure><div class="scroll">{svg}</div></figure>"#);
         }
         if let Some(t) = &s.predictions {
             table(out, t, "predictions");
@@ -234,7 +235,7 @@ pub fn page(p: &Page) -> String {
     }
     let _ = write!(
         out,
-        r#"<section id="timeline"><h2>Timeline</h2><figure>{}<figcaption>{}</figcaption></figure></section>"#,
+        r#"<section id="timeline"><h2>Timeline</h2><figure><div class="scroll">{}</div><figcaption>{}</figcaption></figure></section>"#,
         p.timeline_svg,
         esc(&p.timeline_caption)
     );
