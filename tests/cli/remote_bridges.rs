@@ -106,3 +106,79 @@ fn mcp_remote_whose_callback_port_is_taken_says_so() {
     let d = bridge_diagnosis(&[&server.url(), &port]);
     assert_ne!(d["id"], "bridge-callback-port", "{d}");
 }
+
+/// One launch of the real mcp-remote at `url` with its auth cache under `home` (as `HOME`):
+/// the first diagnosis, and everything the probe printed.
+fn with_home(home: &std::path::Path, url: &str) -> (serde_json::Value, String) {
+    let out = bin()
+        .args(["probe", "--launches", "1", "--handshake-timeout", "20s"])
+        .args(["--format", "json", "--"])
+        .arg(mcp_remote())
+        .args([url, "--header", "X-API-Key:${H28_CACHE_KEY}", "--debug"])
+        .env("HOME", home)
+        .env("H28_CACHE_KEY", "h28-cache-header-3131")
+        .env_remove("MCP_REMOTE_CONFIG_DIR")
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs");
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (json(&out)["diagnoses"][0].clone(), all)
+}
+
+#[test]
+fn mcp_remote_failing_on_auth_says_what_its_auth_cache_holds_for_the_url() {
+    let server = crate::remote_rungs::RungServer::start(&["bare401"]);
+    let url = server.url();
+    let home = tempfile::tempdir().expect("a dir");
+    // The healthy look-alike first: nothing cached for this server, nothing to clear.
+    let (d, _) = with_home(home.path(), &url);
+    assert_eq!(d["id"], "key-refused", "{d}");
+    let text = d.to_string();
+    assert!(
+        text.contains(&format!(
+            "~/.mcp-auth/mcp-remote-v1 holds nothing for {url}"
+        )),
+        "{text}"
+    );
+    assert!(!text.contains("rm ~/.mcp-auth"), "{text}");
+    // mcp-remote's own --debug log names this server's hash: the files the doctor must find.
+    let folder = home.path().join(".mcp-auth/mcp-remote-v1");
+    let hash = std::fs::read_dir(&folder)
+        .expect("mcp-remote made its cache folder")
+        .flatten()
+        .find_map(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .strip_suffix("_debug.log")
+                .map(str::to_string)
+        })
+        .expect("mcp-remote --debug wrote <hash>_debug.log");
+    std::fs::write(
+        folder.join(format!("{hash}_tokens.json")),
+        r#"{"access_token":"h28-cached-access-4242","token_type":"Bearer","refresh_token":"h28-cached-refresh-7373"}"#,
+    )
+    .expect("plant tokens");
+    std::fs::write(
+        folder.join("0123456789abcdef0123456789abcdef_tokens.json"),
+        r#"{"access_token":"h28-other-server-5151","token_type":"Bearer"}"#,
+    )
+    .expect("plant another server's tokens");
+    let (d, all) = with_home(home.path(), &url);
+    assert_eq!(d["id"], "key-refused", "{d}");
+    let text = d.to_string();
+    assert!(
+        text.contains("tokens from an earlier sign-in") && text.contains("1 other server"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("rm ~/.mcp-auth/mcp-remote-v1/{}*", &hash[..8])),
+        "{text}"
+    );
+    for secret in ["4242", "7373", "5151", "3131"] {
+        assert!(!all.contains(secret), "{secret} shown: {all}");
+    }
+}

@@ -9,7 +9,7 @@ use url::Url;
 use super::model::{Diagnosis, Evidence, Setting, Source};
 use super::table::{Confidence, Id};
 use crate::engine::policy::Outcome;
-use crate::engine::probe::wire::rungs::{RemoteFacts, Rung, BLOCKED_PORTS};
+use crate::engine::probe::wire::rungs::{AuthCache, RemoteFacts, Rung, BLOCKED_PORTS};
 use crate::engine::probe::Launch;
 
 use super::remote_tls::Place;
@@ -81,6 +81,27 @@ pub fn diagnose(died: &[&Launch], setting: &Setting) -> Option<Vec<Diagnosis>> {
         source: Source::Http,
         text: format!("{}: {error}", place.url),
     }];
+    let on_auth = matches!(
+        facts.rung,
+        Rung::Status {
+            code: 401 | 403,
+            ..
+        }
+    ) || id == Id::BridgeCallbackPort;
+    let cache = facts
+        .auth_cache
+        .as_ref()
+        .filter(|_| on_auth && setting.bridge.as_deref() == Some("mcp-remote"))
+        .map(|c| auth_cache_words(c, &place.url));
+    let next = match &cache {
+        Some((_, clear)) => format!("{next}; {clear}"),
+        None => next,
+    };
+    evidence.extend(cache.map(|(text, _)| Evidence {
+        launches: launches.clone(),
+        source: Source::Http,
+        text,
+    }));
     evidence.extend(auth_evidence(facts, &launches));
     evidence.extend(facts.tls.as_ref().map(|t| Evidence {
         launches: launches.clone(),
@@ -131,6 +152,62 @@ fn callback_taken(
             place.url
         ),
     ))
+}
+
+/// What mcp-remote's auth cache holds for `url` (the evidence), and what clearing it does
+/// (the next step's last sentence). Never a file's content.
+fn auth_cache_words(c: &AuthCache, url: &str) -> (String, String) {
+    let folder = &c.folder;
+    let others = match c.other_servers {
+        0 => String::new(),
+        1 => " (and files of 1 other server)".into(),
+        n => format!(" (and files of {n} other servers)"),
+    };
+    let Some(key) = &c.key else {
+        return (
+            format!(
+                "mcp-remote's auth cache {folder}: its arguments change which files are this \
+                 server's in a way not read here{others}"
+            ),
+            "`rm -rf ~/.mcp-auth` clears mcp-remote's cached sign-ins for every server: each \
+             signs in again in the browser on its next start"
+                .into(),
+        );
+    };
+    let mut held = Vec::new();
+    if c.tokens {
+        held.push("tokens from an earlier sign-in".to_string());
+    }
+    if c.client_info {
+        held.push("its client registration".to_string());
+    }
+    match c.pending {
+        0 => {}
+        1 => held.push("1 unfinished sign-in".into()),
+        n => held.push(format!("{n} unfinished sign-ins")),
+    }
+    if held.is_empty() {
+        return (
+            format!("mcp-remote's auth cache {folder} holds nothing for {url}{others}"),
+            "mcp-remote has no cached sign-in for this server, so none is stale: the answer \
+             above is the server's to a first sign-in"
+                .into(),
+        );
+    }
+    (
+        format!(
+            "mcp-remote's auth cache {folder} holds for {url}: {} (files {key}..._*, not read)\
+             {others}",
+            held.join(", ")
+        ),
+        format!(
+            "mcp-remote reuses what its cache holds for this server ({}): `rm {folder}/{key}*` \
+             clears it, and on its next start mcp-remote registers again where the server \
+             offers it and opens the browser to sign in; `rm -rf ~/.mcp-auth` does the same \
+             for every server",
+            held.join(", ")
+        ),
+    )
 }
 
 /// A bridge told to speak Streamable HTTP only, at a URL that answers as legacy SSE.

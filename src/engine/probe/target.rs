@@ -4,12 +4,12 @@ use std::future::Future;
 use std::time::Duration;
 
 use super::model::{AttemptOptions, AttemptReport, LaunchError, Progress};
-use super::wire::bridge;
 use super::wire::http::HttpTarget;
 use super::wire::http_era;
 use super::wire::remote_facts;
 use super::wire::stdio::{self, StdioTarget};
 use super::wire::ws::{self, WsTarget};
+use super::wire::{bridge, bridge_cache};
 use crate::engine::policy::Outcome;
 use crate::engine::redact::Redactor;
 
@@ -105,6 +105,7 @@ impl Connector for Target {
                                 std::net::TcpListener::bind(("127.0.0.1", *p))
                                     .is_err_and(|e| e.kind() == std::io::ErrorKind::AddrInUse)
                             });
+                            facts.auth_cache = b.cache.as_ref().map(bridge_cache::read);
                             report.remote = Some(facts);
                         }
                     }

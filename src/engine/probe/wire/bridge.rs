@@ -26,6 +26,8 @@ pub struct Bridge {
     /// mcp-remote: the OAuth callback port given as the argument after the URL (it then uses
     /// that port and no other).
     pub callback_port: Option<u16>,
+    /// mcp-remote: where its auth cache keeps this server's state.
+    pub cache: Option<super::bridge_cache::CacheKey>,
 }
 
 impl Bridge {
@@ -151,8 +153,59 @@ pub fn recognise(
     }
 }
 
+/// mcp-remote's `--header` as its `parseHeaderLine` reads it: `Name:value`, the name of
+/// `[A-Za-z0-9_-]+` right before the colon, the value after any blanks, kept as written.
+fn raw_header(arg: &str) -> Option<(String, String)> {
+    let (name, value) = arg.split_once(':')?;
+    let good = !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    good.then(|| (name.to_string(), value.trim_start().to_string()))
+}
+
+/// Where mcp-remote keeps this invocation's auth state (see [`super::bridge_cache`]).
+fn cache_key(
+    url: &str,
+    args: &[String],
+    raw: &std::collections::BTreeMap<String, String>,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> super::bridge_cache::CacheKey {
+    let var = |name: &str| {
+        env(name)
+            .or_else(|| std::env::var(name).ok())
+            .filter(|v| !v.is_empty())
+    };
+    let home = var("HOME").map(std::path::PathBuf::from);
+    let base = match var("MCP_REMOTE_CONFIG_DIR") {
+        Some(d) => std::path::PathBuf::from(d),
+        None => home.clone().unwrap_or_default().join(".mcp-auth"),
+    };
+    let has = |flag: &str| args.iter().any(|a| a == flag);
+    let unmodelled = [
+        "--header-file",
+        "--authorize-param",
+        "--client-metadata-url",
+        "--token-endpoint",
+    ]
+    .iter()
+    .any(|f| has(f));
+    let resource = args
+        .iter()
+        .position(|a| a == "--resource")
+        .and_then(|i| args.get(i + 1))
+        .map(|r| r.trim())
+        .filter(|r| !r.is_empty() && !has("--disable-resource-parameter"));
+    super::bridge_cache::CacheKey {
+        base,
+        home,
+        hash: (!unmodelled).then(|| super::bridge_cache::server_hash(url, resource, raw)),
+    }
+}
+
 fn mcp_remote(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Option<Bridge> {
     let mut headers = Vec::new();
+    let mut raw = std::collections::BTreeMap::new();
     let mut url = None;
     let mut transport = "http-first".to_string();
     let mut callback_port = None;
@@ -173,6 +226,7 @@ fn mcp_remote(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Option<B
                     if let Some((n, v)) = v.split_once(':') {
                         headers.push((n.trim().to_string(), expand(v.trim(), env)));
                     }
+                    raw.extend(raw_header(v));
                 }
                 i += 2;
                 continue;
@@ -197,13 +251,16 @@ fn mcp_remote(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Option<B
         "http-only" => Some(Era::StreamableHttp),
         _ => None,
     };
+    let url = url?;
+    let cache = Some(cache_key(&url, args, &raw, env));
     Some(Bridge {
         name: "mcp-remote",
-        url: url?,
+        url,
         headers,
         era,
         transport: format!("--transport {transport}"),
         callback_port,
+        cache,
     })
 }
 
@@ -243,6 +300,7 @@ fn supergateway(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Option
         era: Some(era),
         transport: flag.to_string(),
         callback_port: None,
+        cache: None,
     })
 }
 
@@ -285,6 +343,7 @@ fn mcp_proxy(args: &[String]) -> Option<Bridge> {
         era: Some(era),
         transport,
         callback_port: None,
+        cache: None,
     })
 }
 

@@ -12,9 +12,11 @@
 //! Shared: [`http_era`] finds which HTTP era a URL speaks; [`http_client`] sends every HTTP
 //! request and [`sse`] reads every event stream; [`dial`] reaches a host (DNS, TCP, TLS),
 //! [`tls_trust`] says whose roots trust an https server's certificate (this machine's, Node's);
+//! [`bridge`] reads a bridge's command line and [`bridge_cache`] mcp-remote's auth cache;
 //! [`endpoint`] places the token in a URL; [`urls`] picks the target a URL's scheme names.
 
 pub mod bridge;
+pub mod bridge_cache;
 pub mod dial;
 pub mod endpoint;
 pub mod hostenv;

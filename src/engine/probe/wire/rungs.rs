@@ -91,6 +91,27 @@ pub struct RemoteFacts {
     /// mcp-remote: the OAuth callback port its arguments give, found taken by another process
     /// after it failed.
     pub callback_taken: Option<u16>,
+    /// mcp-remote: what its auth cache holds for this server (names only).
+    pub auth_cache: Option<AuthCache>,
+}
+
+/// What mcp-remote's auth cache holds for one server, from its files' names (never their
+/// content): see [`super::bridge_cache`].
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct AuthCache {
+    /// The folder, as the user would type it (`~/.mcp-auth/mcp-remote-v1`).
+    pub folder: String,
+    /// The first 8 hex digits of the server's hash (its files' prefix); `None` when the
+    /// arguments change the hash in a way the doctor does not model.
+    pub key: Option<String>,
+    /// `<hash>_tokens.json`: tokens from an earlier sign-in.
+    pub tokens: bool,
+    /// `<hash>_client_info.json`: the client registration (DCR) mcp-remote reuses.
+    pub client_info: bool,
+    /// `<hash>_code_verifier_*`: sign-ins started and not finished.
+    pub pending: usize,
+    /// How many other servers have files there.
+    pub other_servers: usize,
 }
 
 /// What a store makes of a server's chain.
