@@ -28,6 +28,19 @@ if [ ! -x target/test-tools/node_modules/.bin/mcp-remote ]; then
         exit 2
     fi
 fi
+# The real supergateway (npm) and the Python mcp-proxy (PyPI), pinned, for the same test.
+if [ ! -x target/test-tools/node_modules/.bin/supergateway ]; then
+    if ! npm install --no-audit --no-fund --silent --prefix target/test-tools supergateway@4.0.0 >/dev/null; then
+        echo "error: could not install supergateway@4.0.0 (npm) for the bridge test" >&2
+        exit 2
+    fi
+fi
+if [ ! -x target/test-tools/py/bin/mcp-proxy ]; then
+    if ! python3 -m pip install --quiet --disable-pip-version-check --no-warn-conflicts --target target/test-tools/py mcp-proxy==0.13.0 >/dev/null; then
+        echo "error: could not install mcp-proxy==0.13.0 (pip, into target/test-tools/py) for the bridge test" >&2
+        exit 2
+    fi
+fi
 # --lib --bins --tests: unit tests, then the integration-test binary last (no doc tests: the
 # crate has none, and benches run with `cargo bench`).
 cargo test --locked --lib --bins --tests "$@"

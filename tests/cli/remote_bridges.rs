@@ -19,6 +19,173 @@ fn mcp_remote() -> PathBuf {
     p
 }
 
+/// The pinned supergateway scripts/test.sh installs.
+fn supergateway() -> PathBuf {
+    let p = root().join("target/test-tools/node_modules/.bin/supergateway");
+    assert!(
+        p.exists(),
+        "{} is missing: scripts/test.sh installs supergateway@4.0.0 there (npm)",
+        p.display()
+    );
+    p
+}
+
+/// The pinned Python mcp-proxy scripts/test.sh installs (its modules beside it, for
+/// PYTHONPATH).
+fn mcp_proxy() -> (PathBuf, PathBuf) {
+    let dir = root().join("target/test-tools/py");
+    let p = dir.join("bin/mcp-proxy");
+    assert!(
+        p.exists(),
+        "{} is missing: scripts/test.sh installs mcp-proxy==0.13.0 there (pip --target)",
+        p.display()
+    );
+    (p, dir)
+}
+
+/// A free loopback port nothing listens on.
+fn dead_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    l.local_addr().expect("addr").port()
+}
+
+/// `probe --launches 1 --json -- bridge args` (with `env`): the report and everything printed.
+fn bridged(
+    bridge: &std::path::Path,
+    args: &[&str],
+    env: &[(&str, &std::path::Path)],
+) -> (serde_json::Value, String) {
+    let mut c = bin();
+    c.args(["probe", "--launches", "1", "--watch", "2s", "--json", "--"])
+        .arg(bridge)
+        .args(args)
+        .stdin(Stdio::null());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let out = c.output().expect("runs");
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (json(&out), all)
+}
+
+const BRIDGE_KEY: &str = "h28-bridged-key-8282";
+
+#[test]
+fn supergateway_at_a_dead_url_names_the_url_and_the_rung() {
+    let port = dead_port();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let header = format!("X-API-Key: {BRIDGE_KEY}");
+    let (doc, all) = bridged(
+        &supergateway(),
+        &["--streamableHttp", &url, "--header", &header],
+        &[],
+    );
+    let d = &doc["diagnoses"][0];
+    assert_eq!(d["id"], "connection-refused", "{}", doc["diagnoses"]);
+    let summary = d["summary"].as_str().unwrap_or_default();
+    assert!(
+        summary.contains(&format!("supergateway could not reach {url}"))
+            && summary.contains(&format!("nothing listens on 127.0.0.1:{port}")),
+        "{summary}"
+    );
+    assert!(!all.contains(BRIDGE_KEY) && !all.contains("8282"), "{all}");
+}
+
+#[test]
+fn supergateway_at_a_live_keyed_server_is_healthy_and_without_its_header_refused() {
+    // supergateway answers the host's 2024-11-05 initialize with the server's own version:
+    // the legacy SSE server speaks it, so the bridge is healthy end to end.
+    let header = format!("X-API-Key: {BRIDGE_KEY}");
+    let server = EraServer::start(&["--mode", "sse", "--require-header", &header]);
+    let url = server.url("/sse");
+    let (doc, all) = bridged(&supergateway(), &["--sse", &url, "--header", &header], &[]);
+    assert!(
+        doc["diagnoses"].as_array().is_some_and(Vec::is_empty),
+        "{}",
+        doc["diagnoses"]
+    );
+    assert!(
+        crate::support::launches(&doc)[0]
+            .to_string()
+            .contains("still"),
+        "{doc}"
+    );
+    assert!(!all.contains(BRIDGE_KEY) && !all.contains("8282"), "{all}");
+    // The look-alike without the header: the remote's own 401, named as the bridge's.
+    let (doc, _) = bridged(&supergateway(), &["--sse", &url], &[]);
+    let d = &doc["diagnoses"][0];
+    assert_eq!(d["id"], "key-refused", "{}", doc["diagnoses"]);
+    assert!(
+        d["summary"]
+            .as_str()
+            .unwrap_or_default()
+            .contains(&format!("supergateway could not reach {url}")),
+        "{d}"
+    );
+}
+
+#[test]
+fn mcp_proxy_at_a_dead_url_and_at_a_live_keyed_server() {
+    let (proxy, modules) = mcp_proxy();
+    let env = [("PYTHONPATH", modules.as_path())];
+    let port = dead_port();
+    let dead = format!("http://127.0.0.1:{port}/mcp");
+    let (doc, all) = bridged(
+        &proxy,
+        &[
+            "--transport",
+            "streamablehttp",
+            "-H",
+            "X-API-Key",
+            BRIDGE_KEY,
+            &dead,
+        ],
+        &env,
+    );
+    let d = &doc["diagnoses"][0];
+    assert_eq!(d["id"], "connection-refused", "{}", doc["diagnoses"]);
+    assert!(
+        d["summary"]
+            .as_str()
+            .unwrap_or_default()
+            .contains(&format!("mcp-proxy could not reach {dead}")),
+        "{d}"
+    );
+    assert!(!all.contains(BRIDGE_KEY) && !all.contains("8282"), "{all}");
+    // Live: a Streamable HTTP server that wants the key, through the real proxy.
+    let header = format!("X-API-Key: {BRIDGE_KEY}");
+    let server = EraServer::start(&["--mode", "streamable", "--require-header", &header]);
+    let url = server.url("/mcp");
+    let (doc, all) = bridged(
+        &proxy,
+        &[
+            "--transport",
+            "streamablehttp",
+            "-H",
+            "X-API-Key",
+            BRIDGE_KEY,
+            &url,
+        ],
+        &env,
+    );
+    assert!(
+        doc["diagnoses"].as_array().is_some_and(Vec::is_empty),
+        "{}",
+        doc["diagnoses"]
+    );
+    assert!(
+        crate::support::launches(&doc)[0]
+            .to_string()
+            .contains("still"),
+        "{doc}"
+    );
+    assert!(!all.contains(BRIDGE_KEY) && !all.contains("8282"), "{all}");
+}
+
 #[test]
 fn mcp_remote_at_a_dead_url_names_the_url_and_the_rung() {
     let port = {
