@@ -1,7 +1,28 @@
 //! Words for the engine's values, shared by every renderer: what stopped a run, a rule's name in
 //! a narrow column.
 
+use crate::engine::policy::{Counted, Preset, Relaunch};
 use crate::engine::stop::StopCause;
+
+/// What an attempt counted as, in the host's terms: a host that does not relaunch by itself
+/// keeps no failure count, so a connection that ended (or never came) is the state it leaves
+/// the server in (`failed` for Claude Desktop, `stopped` for VS Code); a host that backs off
+/// counts it (`failure`, `reset by handshake`).
+pub(crate) fn counted(counted: Counted, relaunch: Relaunch) -> &'static str {
+    match (counted, relaunch.ended_state()) {
+        (
+            Counted::Failure | Counted::ShortLived | Counted::Lasted | Counted::HandshakeReset,
+            Some(state),
+        ) => state,
+        (Counted::Failure, None) => "failure",
+        (Counted::ShortLived, None) => "short-lived",
+        (Counted::Lasted, None) => "lasted (count reset)",
+        (Counted::HandshakeReset, None) => "reset by handshake",
+        (Counted::Permanent, _) => "permanent failure",
+        (Counted::StillUp, _) => "still up",
+        (Counted::Pending, _) => "not decided",
+    }
+}
 
 /// The report's words for what stopped a run.
 impl StopCause {
@@ -24,11 +45,33 @@ impl StopCause {
     }
 }
 
-/// A rule's name in a table cell: `reset-on-handshake` breaks after its last hyphen, so that a
-/// column of rule names stays narrow at 80 columns.
+/// The rules a file's entries ran under, for a header: `rule vscode`; `each entry's VS Code
+/// rule: vscode, vscode-http` where they differ (a mixed file), naming the host when it is one.
+pub(crate) fn rules_phrase(rules: &[Preset]) -> String {
+    let names = || {
+        rules
+            .iter()
+            .map(|r| r.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match rules {
+        [] => "no rule".to_string(),
+        [one] => format!("rule {one}"),
+        [first, rest @ ..] => match first.host_title() {
+            Some(host) if rest.iter().all(|r| r.host_title() == Some(host)) => {
+                format!("each entry's {host} rule: {}", names())
+            }
+            _ => format!("each entry's own rule: {}", names()),
+        },
+    }
+}
+
+/// A rule's name in a table cell: `reset-on-handshake`, `claude-desktop` break after their last
+/// hyphen, so that a column of rule names stays narrow at 80 columns.
 pub(crate) fn rule_cell(name: &str) -> String {
     match name.rsplit_once('-') {
-        Some((head, tail)) if name.len() > 14 => format!("{head}-\n{tail}"),
+        Some((head, tail)) if name.len() > 13 => format!("{head}-\n{tail}"),
         _ => name.to_string(),
     }
 }

@@ -44,8 +44,8 @@ fn a_claude_desktop_file_follows_claude_desktops_rule_in_its_words() {
     let flat = verdict.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
         flat.contains(
-            "Claude Desktop will not relaunch this server: it stays disconnected until the \
-             app restarts"
+            "Claude Desktop does not relaunch this server; it stays failed until the app \
+             restarts"
         ),
         "{text}"
     );

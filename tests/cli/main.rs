@@ -13,6 +13,7 @@ mod docs;
 mod healthy_everywhere;
 mod host_dialects;
 mod host_rules;
+mod host_words;
 mod hostile_engine;
 mod hostile_files;
 mod hostile_io;

@@ -138,7 +138,7 @@ fn hosts_that_never_relaunch_give_up_after_the_first_end() {
     ]);
     let text = stdout(&out);
     assert!(
-        text.contains("Claude Desktop will not relaunch this server: it stays disconnected"),
+        text.contains("Claude Desktop does not relaunch this server; it stays failed"),
         "{text}"
     );
     assert!(text.contains("no timed relaunch"), "{text}");

@@ -62,6 +62,9 @@ pub fn run(args: ProbeArgs, color: ColorChoice) -> anyhow::Result<u8> {
         Selection::Ids(&args.server)
     };
     let items = fleet::select(&file, selection, &plan_options(&args))?;
+    if let Some(first) = items.first() {
+        super::plan::stdin_host_note(&args, first.host);
+    }
     super::args::check_outputs(&args)?;
     raise_open_file_limit();
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -97,9 +100,14 @@ impl Writer {
                     self.write_event(&v);
                 }
             }
-            FleetEvent::Server { index, name, event } => {
+            FleetEvent::Server {
+                index,
+                name,
+                event,
+                relaunch,
+            } => {
                 if self.verbose {
-                    if let Some(line) = crate::render::text::probe::verbose::line(event) {
+                    if let Some(line) = crate::render::text::probe::verbose::line(event, relaunch) {
                         self.live.println(&format!(
                             "{}: {line}",
                             crate::render::sanitize::sanitize(name)
@@ -153,7 +161,7 @@ async fn run_async(
     let seed = args.seed.unwrap_or_else(|| fastrand::u64(..1_000_000));
     let (stop_handle, stop) = probe::stop_pair();
     let launches = launch_limit(&args);
-    let rule = shared_rule(&args, &items);
+    let rules = rules_run(&items);
     let signals = handle_signals(stop_handle, "every server");
 
     let names: Vec<String> = items
@@ -169,20 +177,26 @@ async fn run_async(
         broken_pipe: signals.output_closed.clone(),
         write_error: std::sync::Mutex::new(None),
     });
-    if args.until_down
-        && launches.is_none()
-        && args.run_for.is_none()
-        && !rule
-            .policy_with(EngineKind::Legacy, Default::default())
-            .has_alert()
-    {
+    let silent: Vec<&str> = rules
+        .iter()
+        .filter(|r| {
+            !r.policy_with(EngineKind::Legacy, Default::default())
+                .has_alert()
+        })
+        .map(|r| r.name())
+        .collect();
+    if args.until_down && launches.is_none() && args.run_for.is_none() && !silent.is_empty() {
+        let (which, has) = match silent.as_slice() {
+            [one] => (format!("rule {one}"), "has"),
+            many => (format!("rules {}", many.join(", ")), "have"),
+        };
         crate::say!(
-            "warning: rule {rule} has no mcpl-down; --until-down will not stop it (add --for or --launches)"
+            "warning: {which} {has} no mcpl-down; --until-down will not stop it (add --for or --launches)"
         );
     }
     let base = Arc::new(plan_options(&args).base_redactor());
     let opts = FleetOptions {
-        rule,
+        rule: rules.first().copied().unwrap_or_else(|| args.rule()),
         host_budgets: fleet::HostBudgets {
             handshake: args.handshake_timeout.is_none(),
             install: args.start_budget.is_none(),
@@ -223,10 +237,9 @@ async fn run_async(
         .then(|| signals.cause().unwrap_or(StopCause::Interrupt));
     let (started_wall, elapsed_ms) = (runs.started_wall, runs.elapsed_ms);
     let servers = runs.judge(interrupted, &*sink);
-    let rule = rule.to_string();
     let ctx = AllContext {
         file: &file,
-        rule: &rule,
+        rules: &rules,
         seed,
         started_wall,
         elapsed_ms,
@@ -280,15 +293,17 @@ fn write_report(
     }
 }
 
-/// The rule the report names: `--preset`, else the one every probed entry follows (its
-/// host's), else `lasting` (each entry still follows its own).
-fn shared_rule(args: &ProbeArgs, items: &[Item]) -> crate::engine::policy::Preset {
-    let mut rules = items.iter().filter_map(|i| match &i.plan {
-        EntryPlan::Probe(r) => Some(r.rule),
-        _ => None,
-    });
-    match (args.preset, rules.next()) {
-        (None, Some(first)) if rules.all(|r| r == first) => first,
-        _ => args.rule(),
+/// The rules the probed entries follow, each once, in the order of the entries: `--preset`
+/// alone when given, else each entry's host's (a VS Code file's stdio entries `vscode`, its
+/// URLs `vscode-http`), else agent-framework's.
+fn rules_run(items: &[Item]) -> Vec<crate::engine::policy::Preset> {
+    let mut rules = Vec::new();
+    for i in items {
+        if let EntryPlan::Probe(r) = &i.plan {
+            if !rules.contains(&r.rule) {
+                rules.push(r.rule);
+            }
+        }
     }
+    rules
 }

@@ -81,7 +81,8 @@ pub struct ProbeArgs {
 
     /// A host configuration file (`-`: standard input).
     ///
-    /// The file to take server entries from, with --server or --all.
+    /// The file to take server entries from, with --server or --all. Standard input is read
+    /// as agent-framework's file unless --host names its host.
     #[arg(
         short = 'c',
         long,

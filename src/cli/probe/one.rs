@@ -35,6 +35,13 @@ pub fn run(args: ProbeArgs, color: ColorChoice) -> anyhow::Result<u8> {
             return Err(e);
         }
     };
+    if let Some(host) = resolved
+        .entry
+        .as_ref()
+        .and_then(|e| crate::engine::config::Host::from_name(&e.host))
+    {
+        super::plan::stdin_host_note(&args, host);
+    }
     super::args::check_outputs(&args)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -54,6 +61,7 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> a
     } = resolved;
     let redactor = Arc::new(redactor);
     let policy = rule.policy_with(protocol.engine(), timings);
+    let relaunch = policy.relaunch;
     let seed = args.seed.unwrap_or_else(|| fastrand::u64(..1_000_000));
     let (stop_handle, stop) = probe::stop_pair();
     let launches = launch_limit(&args);
@@ -83,7 +91,7 @@ async fn run_async(args: ProbeArgs, resolved: Resolved, color: ColorChoice) -> a
     let mut sink = |e: &Event| {
         if let Ok(mut l) = live.lock() {
             if verbose {
-                if let Some(line) = crate::render::text::probe::verbose::line(e) {
+                if let Some(line) = crate::render::text::probe::verbose::line(e, relaunch) {
                     l.println(&line);
                 }
             }

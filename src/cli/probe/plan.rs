@@ -234,3 +234,20 @@ pub(crate) fn for_too_short(ms: f64, of: Option<(usize, usize)>) -> String {
         format!("--for {shown} ended before the first handshake{whose}; give the server longer")
     }
 }
+
+/// The note for a file read from standard input with no `--host`: it has no name to tell its
+/// host by, so say which host's file it was read as (from its shape: agent-framework's unless
+/// its keys are another host's) and how to say otherwise.
+pub(crate) fn stdin_host_note(args: &ProbeArgs, host: crate::engine::config::Host) {
+    let stdin = args.config.as_deref() == Some(std::path::Path::new("-"));
+    if !stdin || args.dialect.host.is_some() || args.quiet {
+        return;
+    }
+    let note = format!(
+        "note: standard input has no file name to tell its host by: read as {}'s file, under \
+         its rule; give --host (claude-desktop, vscode, claude-code, ...) to read it as \
+         another host's",
+        host.title()
+    );
+    crate::say!("{}", crate::render::text::layout::prose(&note, "  "));
+}

@@ -599,6 +599,8 @@ pub struct Item {
     pub at: String,
     /// The entry's JSON path.
     pub path: String,
+    /// The host whose dialect the file was read in (`--host`, or detected).
+    pub host: config::Host,
     pub plan: EntryPlan,
 }
 
@@ -661,6 +663,7 @@ pub fn select(
                 transport,
                 at: entry_at(entry),
                 path: entry.path.clone(),
+                host: entry.host,
                 plan,
             }
         })

@@ -4,6 +4,7 @@
 use std::time::SystemTime;
 
 use crate::engine::diagnosis::Diagnosis;
+use crate::engine::policy::Preset;
 use crate::engine::probe::runner::verdict::{self, Verdict};
 use crate::engine::probe::{ProbeRun, Protocol};
 use crate::engine::stop::StopCause;
@@ -95,8 +96,10 @@ impl ServerReport {
 pub struct AllContext<'a> {
     /// The configuration file as named.
     pub file: &'a str,
-    /// The rule every server followed.
-    pub rule: &'a str,
+    /// The rules the probed servers followed, each once, in the order of their entries (a VS
+    /// Code file's stdio entries follow `vscode`, its URLs `vscode-http`); empty when none was
+    /// probed.
+    pub rules: &'a [Preset],
     pub seed: u64,
     pub started_wall: SystemTime,
     /// Wall time of the whole run, ms.
@@ -166,4 +169,14 @@ pub fn counts(servers: &[ServerReport]) -> Counts {
         }
     }
     c
+}
+
+impl AllContext<'_> {
+    /// The one rule every probed server followed, if they all followed one.
+    pub fn rule(&self) -> Option<Preset> {
+        match self.rules {
+            [one] => Some(*one),
+            _ => None,
+        }
+    }
 }

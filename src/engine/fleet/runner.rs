@@ -12,7 +12,7 @@ use std::time::{Duration, SystemTime};
 use tokio::time::Instant;
 
 use crate::engine::diagnosis::{self, Setting};
-use crate::engine::policy::{EngineKind, Preset};
+use crate::engine::policy::{EngineKind, Preset, Relaunch};
 use crate::engine::probe::opening::OpeningSummary;
 use crate::engine::probe::runner::verdict::{self, Verdict};
 use crate::engine::probe::{self, AttemptOptions, Event, Finish, LaunchError, ProbeRun, Protocol};
@@ -62,6 +62,9 @@ pub enum FleetEvent<'a> {
         index: usize,
         name: &'a str,
         event: &'a Event,
+        /// Whether that server's host relaunches by itself (for the words of what an attempt
+        /// counted as).
+        relaunch: Relaunch,
     },
     /// A server's run is over and judged: its result and the likely causes of its ends.
     Judged(&'a ServerReport),
@@ -266,6 +269,7 @@ fn spawn(
 ) -> tokio::task::JoinHandle<Result<ProbeRun, LaunchError>> {
     let sink = sink.clone();
     let name = item.name.clone();
+    let relaunch = opts.policy.relaunch;
     tokio::spawn(async move {
         // One deadline for every server, wherever its own run starts.
         opts.run_for = deadline.map(|d| d.saturating_duration_since(Instant::now()));
@@ -274,6 +278,7 @@ fn spawn(
                 index,
                 name: &name,
                 event: e,
+                relaunch,
             })
         };
         probe::run(&mut target, opts, &mut each).await

@@ -292,7 +292,9 @@ async fn the_fleet_runs_every_probed_entry_at_once_and_reports_the_rest_first() 
     let sink: Arc<Sink> = Arc::new(move |e: FleetEvent<'_>| {
         let word = match e {
             FleetEvent::NotProbed(s) => format!("not probed {}", s.name),
-            FleetEvent::Server { index, name, event } => match event {
+            FleetEvent::Server {
+                index, name, event, ..
+            } => match event {
                 probe::Event::Started { .. } => format!("started {index} {name}"),
                 _ => return,
             },

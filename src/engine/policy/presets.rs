@@ -387,22 +387,27 @@ impl Preset {
         match self {
             Preset::ClaudeCodeStdio => Relaunch::OnNextCall {
                 words: "Claude Code waits for the next tool call to relaunch this server",
+                state: "stopped",
             },
             Preset::Vscode => Relaunch::OnNextCall {
                 words: "VS Code waits for the next tool call to relaunch this server (or \
                         Restart Server)",
+                state: "stopped",
             },
             Preset::ClaudeDesktop => Relaunch::Never {
-                words: "Claude Desktop will not relaunch this server: it stays disconnected \
-                        until the app restarts",
+                words: "Claude Desktop does not relaunch this server; it stays failed until \
+                        the app restarts",
+                state: "failed",
             },
             Preset::ClineStdio => Relaunch::Never {
-                words: "Cline will not relaunch this server: it stays disconnected until \
+                words: "Cline does not relaunch this server; it stays disconnected until \
                         Restart Server",
+                state: "disconnected",
             },
             Preset::CopilotCli => Relaunch::Never {
-                words: "Copilot CLI will not relaunch this server: it stays failed for the \
+                words: "Copilot CLI does not relaunch this server; it stays failed for the \
                         session",
+                state: "failed",
             },
             _ => Relaunch::Backoff,
         }

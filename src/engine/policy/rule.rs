@@ -92,11 +92,30 @@ pub enum Relaunch {
     /// After a wait, by the rule's backoff (and its give-up).
     Backoff,
     /// Not by itself: on the next tool call (Claude Code's stdio servers, VS Code). The server
-    /// stays down until then; the host's words say so.
-    OnNextCall { words: &'static str },
+    /// stays down until then; the host's words say so, and `state` is the host's word for the
+    /// server meanwhile (VS Code's `Stopped`).
+    OnNextCall {
+        words: &'static str,
+        state: &'static str,
+    },
     /// Never: the server stays down until the user restarts it or the host (Claude Desktop,
-    /// Cline's stdio servers, Copilot CLI). The host's words say so.
-    Never { words: &'static str },
+    /// Cline's stdio servers, Copilot CLI). The host's words say so, and `state` is the host's
+    /// word for the server from then on (Claude Desktop's failed, Cline's `disconnected`).
+    Never {
+        words: &'static str,
+        state: &'static str,
+    },
+}
+
+impl Relaunch {
+    /// The host's word for a server whose connection ended, when the host does not relaunch
+    /// it by itself (it keeps no failure count to speak of); `None` for a backoff.
+    pub fn ended_state(self) -> Option<&'static str> {
+        match self {
+            Relaunch::Backoff => None,
+            Relaunch::OnNextCall { state, .. } | Relaunch::Never { state, .. } => Some(state),
+        }
+    }
 }
 
 /// Which agent-framework engine's words the alert uses.

@@ -415,12 +415,12 @@ impl Tracker {
 
         match self.policy.relaunch {
             Relaunch::Backoff => {}
-            Relaunch::Never { words } => {
+            Relaunch::Never { words, .. } => {
                 decision.next = Next::GiveUp { reason: words };
                 self.finished = true;
                 return decision;
             }
-            Relaunch::OnNextCall { words } => {
+            Relaunch::OnNextCall { words, .. } => {
                 decision.next = Next::OnNextCall { reason: words };
                 self.finished = true;
                 return decision;

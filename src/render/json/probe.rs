@@ -359,6 +359,10 @@ pub struct PredictionDoc<'a> {
     pub count_starts_afresh: bool,
     /// Why reconnecting stops, if it does.
     pub stopped: Option<&'a str>,
+    /// Whether the rule's host raises `mcpl-down` at all (agent-framework's rules). Where it
+    /// does not (VS Code, Claude Desktop, the supervisors), `first_down_ms` is `null` and the
+    /// alert counts are 0 because there is no such alert, not because none fell due.
+    pub raises_alert: bool,
 }
 
 impl<'a> From<&'a Prediction> for PredictionDoc<'a> {
@@ -375,6 +379,7 @@ impl<'a> From<&'a Prediction> for PredictionDoc<'a> {
             longest_wait_ms: ms(p.longest_wait_ms),
             count_starts_afresh: p.count_starts_afresh,
             stopped: p.stopped.as_deref(),
+            raises_alert: p.raises_alert,
         }
     }
 }

@@ -143,8 +143,13 @@ pub struct AllDoc<'a> {
     pub command: &'static str,
     /// The configuration file as named.
     pub config: &'a str,
-    /// The rule every server followed.
-    pub rule: &'a str,
+    /// The rule every probed server followed, when they all followed one; `null` when the
+    /// entries ran different rules (a VS Code file's stdio entries `vscode`, its URLs
+    /// `vscode-http`) or none was probed: `rules` names them.
+    pub rule: Option<&'static str>,
+    /// The rules the probed servers followed, each once, in the order of their entries (each
+    /// server's own is its document's `rule`).
+    pub rules: Vec<&'static str>,
     pub seed: u64,
     /// RFC 3339.
     pub started_at: String,
@@ -182,7 +187,8 @@ impl<'a> AllDoc<'a> {
             schema_version: SCHEMA_VERSION,
             command: "probe",
             config: ctx.file,
-            rule: ctx.rule,
+            rule: ctx.rule().map(|r| r.name()),
+            rules: ctx.rules.iter().map(|r| r.name()).collect(),
             seed: ctx.seed,
             started_at: rfc3339(ctx.started_wall),
             elapsed_ms: ms(ctx.elapsed_ms),

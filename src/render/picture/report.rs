@@ -65,7 +65,9 @@ fn capped(
 }
 
 fn launch_table(run: &ProbeRun, by: Option<StopCause>) -> TableView {
-    let header = [
+    // A host that raises no `mcpl-down` (VS Code, Claude Desktop) has no column for it.
+    let alerts = run.policy.has_alert();
+    let mut header = [
         "#",
         "attempt",
         "launched",
@@ -74,16 +76,18 @@ fn launch_table(run: &ProbeRun, by: Option<StopCause>) -> TableView {
         "ended",
         "counted as",
         "wait",
-        "mcpl-down",
     ]
     .map(String::from)
     .to_vec();
+    if alerts {
+        header.push("mcpl-down".into());
+    }
     let rows = run
         .launches
         .iter()
         .map(|l| {
             let r = &l.report;
-            vec![
+            let mut row = vec![
                 l.number.to_string(),
                 l.attempt.to_string(),
                 since_start(r.launched_at_ms),
@@ -92,10 +96,13 @@ fn launch_table(run: &ProbeRun, by: Option<StopCause>) -> TableView {
                 r.connected_ms()
                     .map_or_else(|| "-".into(), |c| format_ms(c.round())),
                 ended_cell(l, run.finish, by.unwrap_or(StopCause::Interrupt).short()),
-                counted_cell(l),
+                counted_cell(run, l),
                 wait_cell(l),
-                l.alert.clone().unwrap_or_else(|| "-".into()),
-            ]
+            ];
+            if alerts {
+                row.push(l.alert.clone().unwrap_or_else(|| "-".into()));
+            }
+            row
         })
         .collect();
     capped(header, rows, run.launches.len() as u64, "--json")
@@ -116,17 +123,15 @@ fn predictions_table(preds: &[Prediction]) -> TableView {
     let rows = preds
         .iter()
         .map(|p| {
+            // A host that raises no `mcpl-down` has no alert figures (as in `simulate`).
+            let na = |v: String| if p.raises_alert { v } else { "n/a".into() };
             vec![
                 p.rule.clone(),
                 per_day(p.launches_per_day),
-                match (p.first_down_ms, p.first_down_attempt) {
-                    (Some(ms), Some(a)) => format!("{} (attempt {a})", format_ms(round_ms(ms))),
-                    (Some(ms), None) => format_ms(round_ms(ms)),
-                    _ => "never".into(),
-                },
-                per_day(p.downs_per_day),
-                per_day(p.status_pairs_per_day),
-                per_day(p.webhooks_per_day),
+                na(crate::render::text::probe::first_down(p)),
+                na(per_day(p.downs_per_day)),
+                na(per_day(p.status_pairs_per_day)),
+                na(per_day(p.webhooks_per_day)),
                 percent(p.connected_share),
             ]
         })
@@ -436,7 +441,19 @@ pub fn probe_all_page(servers: &[ServerReport], ctx: &AllContext<'_>, command: &
         command: command.to_string(),
         facts: vec![
             ("configuration".into(), ctx.file.to_string()),
-            ("rule".into(), ctx.rule.to_string()),
+            (
+                if ctx.rules.len() == 1 {
+                    "rule"
+                } else {
+                    "rules"
+                }
+                .into(),
+                ctx.rules
+                    .iter()
+                    .map(|r| r.name())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
             (
                 "seed".into(),
                 format!("{} (plus each entry's position in the file)", ctx.seed),

@@ -10,6 +10,7 @@ use super::probe::write_text_to;
 use crate::engine::fleet::{counts, Counts};
 use crate::engine::fleet::{AllContext, ServerReport, ServerResult};
 use crate::engine::policy::timings::format_ms;
+use crate::engine::policy::{EngineKind, Preset, Timings};
 use crate::engine::probe::opening::OpeningSummary;
 use crate::engine::probe::runner::verdict::{self, Pattern, Verdict, PREDICTED_RULES};
 use crate::render::sanitize::sanitize;
@@ -43,18 +44,50 @@ fn first_down_cell(verdict: &Verdict, rule: &str) -> String {
     }
 }
 
-/// The rules whose first `mcpl-down` the summary shows: the host's two (main's `handshake`,
-/// #999's `lasting`), and the run's own rule when it is another.
-fn down_rules(own: &str) -> Vec<&str> {
-    let mut rules: Vec<&str> = PREDICTED_RULES
+/// The rules whose first `mcpl-down` the summary shows: agent-framework's two (main's
+/// `reset-on-handshake`, #999's `lasting`), and each rule the entries ran that raises it. A
+/// host that raises none (VS Code, Claude Desktop) has no column.
+fn down_rules(ran: &[Preset]) -> Vec<&'static str> {
+    let mut rules: Vec<&'static str> = PREDICTED_RULES
         .iter()
         .map(|r| r.name())
         .filter(|r| matches!(*r, "reset-on-handshake" | "lasting"))
         .collect();
-    if !rules.contains(&own) {
-        rules.push(own);
+    for r in ran {
+        let alerts = r
+            .policy_with(EngineKind::Legacy, Timings::default())
+            .has_alert();
+        if alerts && !rules.contains(&r.name()) {
+            rules.push(r.name());
+        }
     }
     rules
+}
+
+/// The line under the summary: what its `mcpl-down` columns mean, and which of the hosts whose
+/// rules ran raise none.
+fn down_note(ran: &[Preset]) -> String {
+    let mut silent: Vec<&str> = Vec::new();
+    for r in ran {
+        let alerts = r
+            .policy_with(EngineKind::Legacy, Timings::default())
+            .has_alert();
+        let host = r.host_title().unwrap_or(r.name());
+        if !alerts && !silent.contains(&host) {
+            silent.push(host);
+        }
+    }
+    if silent.is_empty() {
+        return "mcpl-down: when the host would first raise it under each rule, replaying what \
+                the server did."
+            .to_string();
+    }
+    format!(
+        "mcpl-down: when agent-framework would first raise it under each of its rules, replaying \
+         what the server did ({} {} none).",
+        silent.join(" and "),
+        if silent.len() == 1 { "raises" } else { "raise" }
+    )
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {
@@ -88,12 +121,12 @@ pub fn write_text(
         nothing_launched(servers, ctx)
     } else {
         format!(
-            "Probed {} of {} in {} at once under rule {}, seed {} (plus each entry's position in \
-         the file): {} in all (the slowest server {}, all of them one after another {}).",
+            "Probed {} of {} in {} at once under {}, seed {} (plus each entry's position in the \
+             file): {} in all (the slowest server {}, all of them one after another {}).",
             c.probed,
             plural(servers.len(), "entry", "entries"),
             sanitize(ctx.file),
-            ctx.rule,
+            crate::render::words::rules_phrase(ctx.rules),
             ctx.seed,
             format_ms(round_ms(ctx.elapsed_ms)),
             format_ms(round_ms(c.slowest_ms)),
@@ -221,7 +254,7 @@ fn summary_block(
     color: bool,
 ) -> String {
     let wide = terminal_width() >= 110 || super::layout::blocks();
-    let rules = down_rules(ctx.rule);
+    let rules = down_rules(ctx.rules);
     let mut header: Vec<String> = if wide {
         vec![
             "server".into(),
@@ -261,11 +294,7 @@ fn summary_block(
     };
     let table = fitted_table_painted(color, &header, &rows, if wide { &[2] } else { &[] }, &paint);
     let mut out = format!("{table}\n");
-    out.push_str(&prose(
-        "mcpl-down: when the host would first raise it under each rule, replaying what the server \
-         did.",
-        "",
-    ));
+    out.push_str(&prose(&down_note(ctx.rules), ""));
     out.push('\n');
     out.push_str(&prose(&format!("{}.", counts_line(ctx, c)), ""));
     out.push('\n');

@@ -148,17 +148,8 @@ fn happened_cell(row: &Row) -> String {
     }
 }
 
-fn counted_words(row: &Row) -> &'static str {
-    use crate::engine::policy::Counted;
-    match row.counted {
-        Counted::Failure => "failure",
-        Counted::ShortLived => "short-lived",
-        Counted::Lasted => "lasted (count reset)",
-        Counted::HandshakeReset => "reset by handshake",
-        Counted::Permanent => "permanent failure",
-        Counted::StillUp => "still up",
-        Counted::Pending => "not decided",
-    }
+fn counted_words(run: &Run, row: &Row) -> &'static str {
+    crate::render::words::counted(row.counted, run.request.policy.relaunch)
 }
 
 /// One preset's schedule. From 110 columns the `mcpl-down` and status lines in a column of their
@@ -184,7 +175,7 @@ fn rows_table(run: &Run, when: ColumnClock, color: bool) -> (Grid, Vec<String>) 
         .iter()
         .map(|row| {
             let notices = notices_cell(row);
-            let mut counted = counted_words(row).to_string();
+            let mut counted = counted_words(run, row).to_string();
             let mut cells = vec![
                 row.launch.to_string(),
                 row.attempt.to_string(),

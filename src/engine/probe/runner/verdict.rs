@@ -52,12 +52,15 @@ pub struct Prediction {
     pub count_starts_afresh: bool,
     /// Why reconnecting stops, if it does.
     pub stopped: Option<String>,
+    /// Whether the rule's host raises `mcpl-down` at all (else the alert figures do not apply).
+    pub raises_alert: bool,
 }
 
 impl Prediction {
-    fn from_summary(rule: &str, s: &Summary) -> Prediction {
+    fn from_summary(rule: &str, raises_alert: bool, s: &Summary) -> Prediction {
         Prediction {
             rule: rule.to_string(),
+            raises_alert,
             launches_per_day: s.launches_per_day,
             first_down_ms: s.first_down_ms,
             first_down_attempt: s.first_down_attempt,
@@ -211,7 +214,7 @@ pub fn judge(run: &ProbeRun, engine: EngineKind, settle_ms: f64) -> Verdict {
 
 /// What the host whose rule the run followed (`host`, in words) makes of it: its start budget
 /// against the time to handshake, and, when the server went down, what the host does then
-/// (its own words: "Claude Desktop will not relaunch this server: ...").
+/// (its own words: "Claude Desktop does not relaunch this server; ...").
 fn host_words(run: &ProbeRun, host: &str, pattern: Pattern, scenario: &Scenario) -> Vec<String> {
     let mut out = Vec::new();
     let never = scenario.behaviour == Behaviour::Never;
@@ -425,15 +428,17 @@ fn still_up_words(run: &ProbeRun, l: &Launch, lived: f64) -> (String, String) {
         .unwrap_or_default();
     let rule = &run.policy.name;
     let needs = match l.decision.and_then(|d| d.lasting_threshold_ms) {
-        Some(t) if lived >= t => format!("long enough for rule {rule} to reset the count"),
+        // A host that does not relaunch by itself keeps no failure count to reset.
+        _ if run.policy.relaunch.ended_state().is_some() => String::new(),
+        Some(t) if lived >= t => format!(" (long enough for rule {rule} to reset the count)"),
         Some(t) => format!(
-            "rule {rule} resets the count once a connection has lived {}",
+            " (rule {rule} resets the count once a connection has lived {})",
             format_ms(t)
         ),
-        None => format!("rule {rule} reset the count at its handshake"),
+        None => format!(" (rule {rule} reset the count at its handshake)"),
     };
     let p = format!(
-        "connected{handshake} on launch {} and was still up {} later ({needs})",
+        "connected{handshake} on launch {} and was still up {} later{needs}",
         l.number,
         format_ms(round_ms(lived))
     );
@@ -468,6 +473,7 @@ fn predictions(run: &ProbeRun, engine: EngineKind, scenario: &Scenario) -> Vec<P
                 } else {
                     preset.default_timings()
                 };
+            let raises_alert = preset.policy_with(engine, timings).has_alert();
             let req = Request {
                 policy: preset.policy_with(engine, timings),
                 scenario: scenario.clone(),
@@ -477,7 +483,8 @@ fn predictions(run: &ProbeRun, engine: EngineKind, scenario: &Scenario) -> Vec<P
                 keep_rows: 0,
                 strip_width: 1,
             };
-            Prediction::from_summary(preset.name(), &schedule::simulate(&req).summary)
+            let summary = schedule::simulate(&req).summary;
+            Prediction::from_summary(preset.name(), raises_alert, &summary)
         })
         .collect()
 }
@@ -671,8 +678,8 @@ mod tests {
     #[test]
     fn a_hosts_rule_speaks_its_words_and_weighs_its_start_budget() {
         let gone = closed(300.0, Ended::Exit { code: 0 });
-        let words = "Claude Desktop will not relaunch this server: it stays disconnected \
-                     until the app restarts";
+        let words = "Claude Desktop does not relaunch this server; it stays failed until \
+                     the app restarts";
         let run = run_under(
             Preset::ClaudeDesktop,
             200.0,

@@ -18,7 +18,7 @@ pub mod verbose;
 pub use live::{Bounds, LiveLine, MultiLive};
 pub(crate) use notes::notes;
 use predictions::predictions_table;
-pub(crate) use predictions::{per_day, replay_text};
+pub(crate) use predictions::{first_down, per_day, replay_text};
 use table::{alert_line, folded_text, launch_table};
 pub(crate) use table::{
     counted_cell, ended_cell, finish_text, range, server_line, since_start, wait_cell,

@@ -19,6 +19,15 @@ pub(crate) fn per_day(v: f64) -> String {
     }
 }
 
+/// When the rule first raises `mcpl-down`: `2 min 52 s (attempt 5)`, or `never`.
+pub(crate) fn first_down(p: &Prediction) -> String {
+    match (p.first_down_ms, p.first_down_attempt) {
+        (Some(ms), Some(a)) => format!("{} (attempt {a})", format_ms(round_ms(ms))),
+        (Some(ms), None) => format_ms(round_ms(ms)),
+        _ => "never".into(),
+    }
+}
+
 pub(super) fn predictions_table(preds: &[Prediction], color: bool) -> Grid {
     let header = [
         "rule",
@@ -32,18 +41,15 @@ pub(super) fn predictions_table(preds: &[Prediction], color: bool) -> Grid {
     let rows: Vec<Vec<String>> = preds
         .iter()
         .map(|p| {
-            let first = match (p.first_down_ms, p.first_down_attempt) {
-                (Some(ms), Some(a)) => format!("{} (attempt {a})", format_ms(round_ms(ms))),
-                (Some(ms), None) => format_ms(round_ms(ms)),
-                _ => "never".into(),
-            };
+            // A host that raises no `mcpl-down` has no alert figures (as in `simulate`).
+            let na = |v: String| if p.raises_alert { v } else { "n/a".into() };
             vec![
                 rule_cell(&p.rule),
                 per_day(p.launches_per_day),
-                first,
-                per_day(p.downs_per_day),
-                per_day(p.status_pairs_per_day),
-                per_day(p.webhooks_per_day),
+                na(first_down(p)),
+                na(per_day(p.downs_per_day)),
+                na(per_day(p.status_pairs_per_day)),
+                na(per_day(p.webhooks_per_day)),
                 format!("{:.1}%", p.connected_share * 100.0),
             ]
         })

@@ -103,19 +103,10 @@ pub(crate) fn wait_cell(l: &Launch) -> String {
     }
 }
 
-pub(crate) fn counted_cell(l: &Launch) -> String {
-    use crate::engine::policy::Counted;
+/// What the attempt counted as, in the words of the host whose rule `run` followed.
+pub(crate) fn counted_cell(run: &ProbeRun, l: &Launch) -> String {
     l.decision.map_or_else(dash, |d| {
-        match d.counted {
-            Counted::Failure => "failure",
-            Counted::ShortLived => "short-lived",
-            Counted::Lasted => "lasted (count reset)",
-            Counted::HandshakeReset => "reset by handshake",
-            Counted::Permanent => "permanent failure",
-            Counted::StillUp => "still up",
-            Counted::Pending => "not decided",
-        }
-        .to_string()
+        crate::render::words::counted(d.counted, run.policy.relaunch).to_string()
     })
 }
 
@@ -258,16 +249,11 @@ fn dialled(ctx: &Context<'_>) -> bool {
         .any(|s| ctx.target.starts_with(s))
 }
 
-/// The launch table. From 110 columns (and as blocks below 80): one column per fact. Between:
-/// the handshake time over the connection's lifetime in one column, the opening under how it
-/// ended, and `mcpl-down` under what the attempt counted as, each such header marked `/`.
-pub(super) fn launch_table(run: &ProbeRun, ctx: &Context<'_>, color: bool) -> Grid {
-    let when = ColumnClock::for_times(run.launches.iter().map(|l| l.report.launched_at_ms));
-    let started = when.header(if dialled(ctx) { "dialled" } else { "launched" });
-    let started = started.as_str();
-    let wide = terminal_width() >= 110 || blocks();
-    let header: Vec<&str> = if wide {
-        vec![
+/// The launch table's header: one column per fact when `wide`, else two facts stacked in a
+/// cell; a `mcpl-down` column only where the host raises it (`alerts`).
+fn launch_header(started: &str, wide: bool, alerts: bool) -> Vec<&str> {
+    if wide {
+        let mut h = vec![
             "#",
             "attempt",
             started,
@@ -276,9 +262,12 @@ pub(super) fn launch_table(run: &ProbeRun, ctx: &Context<'_>, color: bool) -> Gr
             "ended",
             "counted as",
             "wait",
-            "mcpl-down",
-            "opening",
-        ]
+        ];
+        if alerts {
+            h.push("mcpl-down");
+        }
+        h.push("opening");
+        h
     } else {
         // Two facts stacked in a cell: the header says so with a `/` (`handshake /` over
         // `connected`), held to its word by a no-break space.
@@ -288,17 +277,34 @@ pub(super) fn launch_table(run: &ProbeRun, ctx: &Context<'_>, color: bool) -> Gr
             started,
             "handshake\u{a0}/\nconnected",
             "ended\u{a0}/\nopening",
-            "counted as\u{a0}/\nmcpl-down",
+            if alerts {
+                "counted as\u{a0}/\nmcpl-down"
+            } else {
+                "counted as"
+            },
             "wait",
         ]
-    };
+    }
+}
+
+/// The launch table. From 110 columns (and as blocks below 80): one column per fact. Between:
+/// the handshake time over the connection's lifetime in one column, the opening under how it
+/// ended, and `mcpl-down` under what the attempt counted as, each such header marked `/`.
+pub(super) fn launch_table(run: &ProbeRun, ctx: &Context<'_>, color: bool) -> Grid {
+    let when = ColumnClock::for_times(run.launches.iter().map(|l| l.report.launched_at_ms));
+    let started = when.header(if dialled(ctx) { "dialled" } else { "launched" });
+    let started = started.as_str();
+    let wide = terminal_width() >= 110 || blocks();
+    // A host that raises no `mcpl-down` (VS Code, Claude Desktop) has no column for it.
+    let alerts = run.policy.has_alert();
+    let header = launch_header(started, wide, alerts);
     let mut rows: Vec<Vec<String>> = Vec::new();
     for (i, l) in run.launches.iter().enumerate() {
         if i == crate::engine::probe::runner::KEEP_FIRST && run.folded.launches > 0 {
             let f = &run.folded;
             let mut row = vec!["…".to_string(), "…".to_string(), String::new()];
             let folded = format!("{} launches folded ({} to {})", f.launches, f.first, f.last);
-            let alerts = if f.alerts > 0 {
+            let raised = if f.alerts > 0 {
                 format!("raised {}x", f.alerts)
             } else {
                 "-".into()
@@ -311,7 +317,9 @@ pub(super) fn launch_table(run: &ProbeRun, ctx: &Context<'_>, color: bool) -> Gr
                     String::new(),
                     String::new(),
                 ]);
-                row.push(alerts);
+                if alerts {
+                    row.push(raised);
+                }
                 row.push(String::new());
             } else {
                 row.extend([String::new(), folded, String::new(), String::new()]);
@@ -336,11 +344,13 @@ pub(super) fn launch_table(run: &ProbeRun, ctx: &Context<'_>, color: bool) -> Gr
                         run.finish,
                         ctx.interrupted.unwrap_or(StopCause::Interrupt).short(),
                     ),
-                    counted_cell(l),
+                    counted_cell(run, l),
                     wait_cell(l),
-                    if l.alert.is_some() { "raised" } else { "-" }.into(),
-                    super::opening::cell(l),
                 ]);
+                if alerts {
+                    row.push(if l.alert.is_some() { "raised" } else { "-" }.into());
+                }
+                row.push(super::opening::cell(l));
             } else {
                 let up = if r.handshake_ms().is_none() && r.connected_ms().is_none() {
                     dash()
@@ -348,9 +358,9 @@ pub(super) fn launch_table(run: &ProbeRun, ctx: &Context<'_>, color: bool) -> Gr
                     format!("{handshake}\n{connected}")
                 };
                 let counted = if l.alert.is_some() {
-                    format!("{}\nmcpl-down", counted_cell(l))
+                    format!("{}\nmcpl-down", counted_cell(run, l))
                 } else {
-                    counted_cell(l)
+                    counted_cell(run, l)
                 };
                 // Narrow: the opening's cell under how it ended (`✗ tools/list`, `5 tools`).
                 let mut ended = ended_cell(

@@ -3,15 +3,16 @@
 //! events` stream, for a person.
 
 use crate::engine::policy::timings::format_ms;
+use crate::engine::policy::Relaunch;
 use crate::engine::probe::runner::Finish;
 use crate::engine::probe::Event;
 use crate::render::sanitize::sanitize;
 use crate::render::units::round_ms;
 
-use super::table::{counted_cell, ended_cell, since_start};
+use super::table::{ended_cell, since_start};
 
 /// The line for `event`, if it is one a person follows.
-pub fn line(event: &Event) -> Option<String> {
+pub fn line(event: &Event, relaunch: Relaunch) -> Option<String> {
     Some(match event {
         Event::Launched {
             launch,
@@ -43,7 +44,8 @@ pub fn line(event: &Event) -> Option<String> {
                 "launch {}: {}{lived}; counted as {}",
                 l.number,
                 ended_cell(l, Finish::StillUp, "the stop"),
-                counted_cell(l)
+                l.decision
+                    .map_or("-", |d| crate::render::words::counted(d.counted, relaunch))
             )
         }
         Event::Alert { launch, text, .. } => {
