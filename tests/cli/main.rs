@@ -8,6 +8,7 @@ mod completions;
 mod diagnosis;
 mod diagnosis_modes;
 mod diagnosis_process;
+mod diagnosis_unseen;
 mod diagnosis_words;
 mod docs;
 mod healthy_everywhere;

@@ -74,6 +74,17 @@ impl Fact {
         }
     }
 
+    /// An error a row may read (not a `KeyError`: a missing variable, the table's row).
+    pub fn is_error(&self) -> bool {
+        matches!(
+            self,
+            Fact::Python { .. }
+                | Fact::Node { .. }
+                | Fact::ErrorLine { .. }
+                | Fact::Usage { error: Some(_), .. }
+        ) && !matches!(self, Fact::Python { kind, .. } if kind == "KeyError")
+    }
+
     /// The line to quote for it.
     pub fn quoted(&self) -> String {
         match self {

@@ -6,6 +6,9 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// How long one short experiment (`node --version`, a connect) may take.
+pub const LIMIT: Duration = Duration::from_millis(1500);
+
 /// The most bytes of an experiment's output read.
 const MAX_OUTPUT: u64 = 4096;
 

@@ -244,3 +244,21 @@ pub fn is_standard_env(name: &str) -> bool {
         || name.starts_with("CARGO")
         || name.starts_with("RUST")
 }
+
+/// A finding of one row on one launch.
+pub(super) struct Found {
+    pub(super) id: Id,
+    pub(super) summary: String,
+    pub(super) next: String,
+    pub(super) evidence: Vec<(Source, String)>,
+}
+
+/// `s` trimmed to 240 characters (an ellipsis when cut).
+pub(super) fn cut(s: &str) -> String {
+    let t: String = s.trim().chars().take(240).collect();
+    if t.len() < s.trim().len() {
+        format!("{t}…")
+    } else {
+        t
+    }
+}

@@ -110,18 +110,22 @@ pub fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
 /// The table's answer, unless it is a generic one (`crash`, `cause-unknown`, ...) and the typed
 /// evidence names the fix: then the structured diagnoses first, the table's others after.
 fn prefer_structured(out: Vec<Diagnosis>, died: &[&Launch], setting: &Setting) -> Vec<Diagnosis> {
-    use super::structured::{diagnose_keyed, GENERIC, STRONG};
+    use super::structured::{diagnose_keyed, GENERIC, OUTRANK_MISSING, STRONG};
     let generic = |d: &Diagnosis| GENERIC.contains(&d.id);
     let Some(top) = out.first().map(|d| d.id) else {
         return out;
     };
     let weak_top = GENERIC.contains(&top);
-    if !weak_top && top != Id::BadArgument {
+    if !weak_top && top != Id::BadArgument && top != Id::MissingEnvVar {
         return out;
     }
     let found: Vec<Diagnosis> = diagnose_keyed(died, setting)
         .into_iter()
-        .filter(|(k, _)| weak_top || STRONG.contains(k))
+        .filter(|(k, _)| {
+            weak_top
+                || (top == Id::BadArgument && STRONG.contains(k))
+                || (top == Id::MissingEnvVar && OUTRANK_MISSING.contains(k))
+        })
         .map(|(_, d)| d)
         .collect();
     if found.is_empty() {

@@ -148,11 +148,92 @@ fn wrong_interpreter(h: &mut Hit, line: &str, s: &Setting) -> bool {
     true
 }
 
-/// What `interp` itself says of `module` (an experiment: `importlib.util.find_spec`, and the
-/// close names among the modules it can import, within 5 s): when it lacks the module but has
-/// a close one, the module name is wrong, not the interpreter.
+/// What `interp` itself asks of `module` (an experiment, within 5 s): whether it can import
+/// it (`importlib.util.find_spec`), the close names among its top-level modules, each marked
+/// runnable when `-m` would run it (a package with `__main__`, or a module with a
+/// `__name__ == "__main__"` block), and the close console scripts of its installed
+/// distributions (their `entry_points.txt`, through `importlib.metadata`), each with the path
+/// of its command beside the interpreter.
+const ASK: &str = r#"import sys, os, re, difflib, pkgutil, importlib.util as u
+m = sys.argv[1]
+def spec(x):
+    try:
+        return u.find_spec(x)
+    except Exception:
+        return None
+print('found' if spec(m) is not None else 'missing')
+key = m.replace('-', '_').lower()
+n = sorted({x.name for x in pkgutil.iter_modules()})
+close = difflib.get_close_matches(key, n, 6, 0.6)
+def runnable(x):
+    s = spec(x)
+    if s is None:
+        return False
+    if s.submodule_search_locations is not None:
+        return spec(x + '.__main__') is not None
+    try:
+        with open(s.origin, encoding='utf-8', errors='replace') as f:
+            return re.search(r"__name__\s*==\s*['\"]__main__['\"]", f.read(262144)) is not None
+    except Exception:
+        return False
+print(' '.join(x for x in close if runnable(x)))
+print(' '.join(x for x in close if not runnable(x)))
+try:
+    from importlib.metadata import entry_points
+    eps = entry_points()
+    eps = eps.select(group='console_scripts') if hasattr(eps, 'select') else eps.get('console_scripts', [])
+except Exception:
+    eps = []
+names = {e.name.replace('-', '_').replace('.', '_').lower(): e for e in eps}
+for k in difflib.get_close_matches(key, list(names), 3, 0.8):
+    e = names[k]
+    p = os.path.join(os.path.dirname(sys.executable), e.name)
+    print('script', e.name, e.value.split(' ')[0], p if os.path.isfile(p) else '-')
+"#;
+
+/// What the interpreter said of a module it lacks ([`ASK`]).
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Asked {
+    runnable: Vec<String>,
+    libraries: Vec<String>,
+    /// (name, `module:function`, its command's path, when beside the interpreter).
+    scripts: Vec<(String, String, Option<String>)>,
+}
+
+fn read_asked(out: &str, module: &str) -> Option<Asked> {
+    let mut lines = out.lines();
+    if lines.next() != Some("missing") {
+        return None;
+    }
+    let names = |l: Option<&str>| -> Vec<String> {
+        l.unwrap_or_default()
+            .split_whitespace()
+            .filter(|c| *c != module)
+            .map(str::to_string)
+            .collect()
+    };
+    let runnable = names(lines.next());
+    let libraries = names(lines.next());
+    let scripts = lines
+        .filter_map(|l| {
+            let mut w = l.strip_prefix("script ")?.split(' ');
+            let name = w.next()?.to_string();
+            let value = w.next()?.to_string();
+            let path = w.next().filter(|p| *p != "-").map(str::to_string);
+            Some((name, value, path))
+        })
+        .collect();
+    Some(Asked {
+        runnable,
+        libraries,
+        scripts,
+    })
+}
+
+/// What `interp` itself says of `module` ([`ASK`]): when it lacks the module, the installed
+/// server's console script, else a close module `-m` can run, else (close names that are
+/// libraries only) that the name is wrong and which names are no server.
 fn close_module(h: &mut Hit, interp: &str, module: &str, s: &Setting) -> bool {
-    const ASK: &str = "import sys, difflib, pkgutil, importlib.util as u\nm = sys.argv[1]\ntry:\n    f = u.find_spec(m) is not None\nexcept Exception:\n    f = False\nprint('found' if f else 'missing')\nn = sorted({x.name for x in pkgutil.iter_modules()})\nprint(' '.join(difflib.get_close_matches(m.replace('-', '_'), n, 3, 0.6)))\n";
     let Some(out) = super::experiment::run_bounded(
         std::path::Path::new(interp),
         &["-c", ASK, module],
@@ -160,32 +241,64 @@ fn close_module(h: &mut Hit, interp: &str, module: &str, s: &Setting) -> bool {
     ) else {
         return false;
     };
-    let mut lines = out.lines();
-    if lines.next() != Some("missing") {
-        return false;
-    }
-    let close: Vec<&str> = lines
-        .next()
-        .unwrap_or_default()
-        .split_whitespace()
-        .filter(|c| *c != module)
-        .collect();
-    let Some(best) = close.first() else {
+    let Some(a) = read_asked(&out, module) else {
         return false;
     };
-    note(
-        h,
-        Source::Tried,
-        format!(
-            "{interp}: find_spec(\"{module}\"): none; close names it can import: {}",
-            close.join(", ")
-        ),
+    let shown = |xs: &[String]| {
+        if xs.is_empty() {
+            "none".to_string()
+        } else {
+            xs.join(", ")
+        }
+    };
+    let mut tried = format!(
+        "{interp}: find_spec(\"{module}\"): none; close names it can run with -m: {}; close libraries (no __main__): {}",
+        shown(&a.runnable),
+        shown(&a.libraries)
     );
+    if !a.scripts.is_empty() {
+        let sc: Vec<String> = a
+            .scripts
+            .iter()
+            .map(|(n, v, _)| format!("{n} ({v})"))
+            .collect();
+        tried.push_str(&format!(
+            "; console scripts of its installed distributions (entry_points.txt): {}",
+            sc.join(", ")
+        ));
+    }
+    if a.runnable.is_empty() && a.libraries.is_empty() && a.scripts.is_empty() {
+        return false;
+    }
+    note(h, Source::Tried, tried);
+    if let Some((name, value, path)) = a.scripts.first() {
+        let command = path.clone().unwrap_or_else(|| name.clone());
+        h.says = Some(format!(
+            "`{interp}` has no module `{module}`; the installed server's command is `{name}` (a console script: {value})"
+        ));
+        h.next = Some(format!(
+            "the installed server's command is `{command}`: set {} to it and drop `-m {module}` from {}",
+            terms("the entry's `command`", s),
+            terms("the entry's args", s)
+        ));
+        return true;
+    }
+    if let Some(best) = a.runnable.first() {
+        h.says = Some(format!(
+            "`{interp}` has no module `{module}`, but has `{best}`: the module name is wrong"
+        ));
+        h.next = Some(format!(
+            "run `-m {best}`, not `-m {module}`, in {}",
+            terms("the entry's `args`", s)
+        ));
+        return true;
+    }
     h.says = Some(format!(
-        "`{interp}` has no module `{module}`, but has `{best}`: the module name is wrong"
+        "`{interp}` has no module `{module}`; its close names ({}) are libraries, not servers (no `__main__`)",
+        a.libraries.join(", ")
     ));
     h.next = Some(format!(
-        "run `-m {best}`, not `-m {module}`, in {}",
+        "check the module name `{module}` in {} against the server's documentation (its `python -m` module or its command), or install the server for `{interp}` (`{interp} -m pip install ...`)",
         terms("the entry's `args`", s)
     ));
     true
@@ -591,11 +704,23 @@ mod close_tests {
     #[test]
     fn the_interpreter_is_asked_for_the_module_and_its_close_names() {
         let s = Setting::default();
-        // A real interpreter: `jsonn` is missing, `json` is close.
+        // A real interpreter: `timeitt` is missing, `timeit` is close and runs with -m.
         let mut h = hit();
-        assert!(close_module(&mut h, "python3", "jsonn", &s), "{h:?}");
-        assert!(h.next.as_deref().unwrap_or("").contains("-m json"), "{h:?}");
+        assert!(close_module(&mut h, "python3", "timeitt", &s), "{h:?}");
+        assert!(
+            h.next.as_deref().unwrap_or("").contains("-m timeit"),
+            "{h:?}"
+        );
         assert!(h.evidence.iter().any(|e| e.source == Source::Tried));
+        // A close name that is a library (`string`: no `__main__`) is never offered to -m.
+        let mut h = hit();
+        assert!(close_module(&mut h, "python3", "stringg", &s), "{h:?}");
+        let next = h.next.as_deref().unwrap_or("");
+        assert!(!next.contains("-m string"), "{next}");
+        assert!(
+            h.says.as_deref().unwrap_or("").contains("libraries"),
+            "{h:?}"
+        );
         // Look-alikes: a module it has, and a name close to nothing.
         assert!(!close_module(&mut hit(), "python3", "json", &s));
         assert!(!close_module(
@@ -604,5 +729,23 @@ mod close_tests {
             "zqxwvy_nothing_like_it",
             &s
         ));
+    }
+
+    #[test]
+    fn a_console_script_close_to_the_module_is_the_command_to_run() {
+        // What the interpreter says for `-m elasticsearch_mcp_server` in elasticsearch-mcp-server
+        // 2.1.6's venv (its module is `src.server`, its command a console script).
+        let out = "missing\n\nelasticsearch\nscript elasticsearch-mcp-server src.server:elasticsearch_mcp_server /v/bin/elasticsearch-mcp-server\n";
+        let a = read_asked(out, "elasticsearch_mcp_server").expect("missing");
+        assert_eq!(a.libraries, ["elasticsearch"]);
+        assert_eq!(
+            a.scripts,
+            [(
+                "elasticsearch-mcp-server".to_string(),
+                "src.server:elasticsearch_mcp_server".to_string(),
+                Some("/v/bin/elasticsearch-mcp-server".to_string())
+            )]
+        );
+        assert_eq!(read_asked("found\n\n\n", "x"), None);
     }
 }

@@ -8,11 +8,12 @@
 //! `cause-unknown`, a usage line read as `missing-argument`, `timer`), never a specific one.
 
 use std::net::{TcpStream, ToSocketAddrs};
-use std::path::PathBuf;
-use std::time::Duration;
 
 use super::evidence::{self, Fact};
+use super::experiment::LIMIT as EXPERIMENT;
+use super::model::{cut, Found};
 use super::model::{Diagnosis, Evidence, Setting, Source, MAX_EVIDENCE};
+use super::node_rows;
 use super::table::{Confidence, Id};
 use crate::engine::probe::Launch;
 
@@ -40,6 +41,14 @@ pub enum Key {
     /// `ERR_UNKNOWN_BUILTIN_MODULE`, or a Node version on an error line above the version the
     /// `node` that runs it reports.
     NodeOlderThanNamed,
+    /// An experiment: the `engines.node` of the package the launch runs (or of the failing
+    /// frame's package, or of a dependency), read from its package.json, excludes the version
+    /// `node --version` reports.
+    EnginesAboveRunningNode,
+    /// The last line of a launch that died names variables (`UPPER_SNAKE` identifiers) or
+    /// flags the entry does not set (an identifier written `NAME=value` is an example, not a
+    /// need).
+    NamesUnsetVariables,
 }
 
 /// Every key, in the order the rows are tried.
@@ -49,10 +58,12 @@ pub const KEYS: &[Key] = &[
     Key::ValidationBlock,
     Key::ErrorNamesTwoSetVariables,
     Key::NodeOlderThanNamed,
+    Key::EnginesAboveRunningNode,
     Key::ChoiceStructure,
     Key::NpmBlock,
     Key::ErrorNamesOneSetVariable,
     Key::UsageWithErrorLine,
+    Key::NamesUnsetVariables,
 ];
 
 /// The ids only these rows give (the table has no row for them).
@@ -70,22 +81,16 @@ pub const STRONG: &[Key] = &[
     Key::NodeOlderThanNamed,
 ];
 
+/// Rows that outrank the table's `missing-env-var` too: a URL the server could not parse,
+/// held by the entry without its scheme, explains the failure; variables named in a warning
+/// before it (`X not set`) do not.
+pub const OUTRANK_MISSING: &[Key] = &[Key::UrlParseWithSchemelessValue];
+
 /// The answers of the table these rows may replace.
 pub const GENERIC: &[Id] = &[Id::Crash, Id::CauseUnknown, Id::MissingArgument, Id::Timer];
 
-/// How long one experiment may take.
-const EXPERIMENT: Duration = Duration::from_millis(1500);
-
 /// The most connect experiments per diagnosis.
 const MAX_CONNECTS: usize = 3;
-
-/// A finding of one row on one launch.
-struct Found {
-    id: Id,
-    summary: String,
-    next: String,
-    evidence: Vec<(Source, String)>,
-}
 
 /// The stderr lines of a launch, oldest first (notable lines that scrolled out first).
 pub(super) fn stderr_lines(l: &Launch) -> Vec<&str> {
@@ -113,9 +118,6 @@ pub fn diagnose_keyed(died: &[&Launch], setting: &Setting) -> Vec<(Key, Diagnosi
     for l in died {
         let lines = stderr_lines(l);
         let facts = evidence::parse(&lines);
-        if facts.is_empty() {
-            continue;
-        }
         let Some((key, f)) = KEYS
             .iter()
             .find_map(|k| row(*k, &facts, &lines, setting).map(|f| (*k, f)))
@@ -171,17 +173,10 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::ErrorNamesOneSetVariable => named_vars(facts, s, false),
         Key::ChoiceStructure => choice(facts, s),
         Key::UsageWithErrorLine => usage(facts),
-        Key::NpmBlock => npm(facts, s),
-        Key::NodeOlderThanNamed => node_too_old(facts, s),
-    }
-}
-
-fn cut(s: &str) -> String {
-    let t: String = s.trim().chars().take(240).collect();
-    if t.len() < s.trim().len() {
-        format!("{t}…")
-    } else {
-        t
+        Key::NpmBlock => node_rows::npm(facts, s),
+        Key::NodeOlderThanNamed => node_rows::node_too_old(facts, s),
+        Key::EnginesAboveRunningNode => node_rows::engines_too_new(lines, s),
+        Key::NamesUnsetVariables => unset_names(lines, s),
     }
 }
 
@@ -329,6 +324,32 @@ fn refused(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
     })
 }
 
+/// Whether a shown entry value (`` `ES_HOSTS=x` ``) is a variable named for an address: a
+/// part of its name is URL, URI, HOST(S), ENDPOINT, ADDR(ESS), DSN or SERVER(S).
+fn address_named(shown: &str) -> bool {
+    let Some(name) = shown.strip_prefix('`').and_then(|x| x.split('=').next()) else {
+        return false;
+    };
+    name.split('_').any(|p| {
+        matches!(
+            p,
+            "URL"
+                | "URLS"
+                | "URI"
+                | "URIS"
+                | "HOST"
+                | "HOSTS"
+                | "ENDPOINT"
+                | "ENDPOINTS"
+                | "ADDR"
+                | "ADDRESS"
+                | "DSN"
+                | "SERVER"
+                | "SERVERS"
+        )
+    })
+}
+
 /// Whether a fact says a URL/URI/DSN could not be parsed.
 fn is_url_failure(f: &Fact) -> bool {
     if let Fact::Node { code: Some(c), .. } = f {
@@ -352,9 +373,16 @@ fn is_url_failure(f: &Fact) -> bool {
 }
 
 fn schemeless(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
-    let (shown, v) = entry_values(s).into_iter().find(|(_, v)| {
-        !v.contains("://") && !v.starts_with('/') && !evidence::host_ports(v).is_empty()
-    })?;
+    let mut candidates: Vec<(String, String)> = entry_values(s)
+        .into_iter()
+        .filter(|(_, v)| {
+            !v.contains("://") && !v.starts_with('/') && !evidence::host_ports(v).is_empty()
+        })
+        .collect();
+    // A value in a variable named for an address (`*_URL`, `*_HOSTS`, `*_URI`, `*_ENDPOINT`)
+    // first: that is where the server reads the URL from.
+    candidates.sort_by_key(|(shown, _)| !address_named(shown));
+    let (shown, v) = candidates.into_iter().next()?;
     // A URL-parse failure, or the schemeless value taken for a file or a command (a
     // `FileNotFoundError` / `ENOENT` that quotes it).
     let not_found = |f: &&Fact| match f {
@@ -511,18 +539,8 @@ fn validation(facts: &[Fact], s: &Setting) -> Option<Found> {
     })
 }
 
-fn is_error(f: &Fact) -> bool {
-    matches!(
-        f,
-        Fact::Python { .. }
-            | Fact::Node { .. }
-            | Fact::ErrorLine { .. }
-            | Fact::Usage { error: Some(_), .. }
-    ) && !matches!(f, Fact::Python { kind, .. } if kind == "KeyError")
-}
-
 fn named_vars(facts: &[Fact], s: &Setting, two: bool) -> Option<Found> {
-    let (f, vars) = facts.iter().filter(|f| is_error(f)).find_map(|f| {
+    let (f, vars) = facts.iter().filter(|f| f.is_error()).find_map(|f| {
         let vars = vars_in(s, f.message()?);
         let ok = if two {
             vars.len() >= 2
@@ -597,198 +615,130 @@ fn usage(facts: &[Fact]) -> Option<Found> {
     })
 }
 
-/// The package `npx` was asked to run: the first argument that is no flag (or `--package`'s).
-fn npx_package(s: &Setting) -> Option<String> {
-    let base = s.command.as_deref()?.rsplit('/').next()?;
-    if base != "npx" {
+/// An identifier shaped like a variable: `UPPER_SNAKE`, at least two parts, not an error code
+/// (`ERR_*`).
+fn variable_shaped(w: &str) -> bool {
+    w.len() >= 5
+        && w.contains('_')
+        && !w.starts_with("ERR_")
+        && !w.starts_with('_')
+        && !w.ends_with('_')
+        && w.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+        && w.chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// The last line of a launch that died naming variables or flags the entry does not set.
+fn unset_names(lines: &[&str], s: &Setting) -> Option<Found> {
+    let last = lines.iter().rev().find(|l| {
+        let t = l.trim();
+        !t.is_empty() && !t.starts_with("at ") && !t.starts_with("Node.js v")
+    })?;
+    // An indented last line is part of a block (a help text's option, a stack), not the
+    // server's last words.
+    if last.starts_with([' ', '\t']) {
         return None;
     }
-    let mut it = s.args.iter();
-    while let Some(a) = it.next() {
-        if a == "--package" || a == "-p" {
-            return it.next().cloned();
-        }
-        if let Some(p) = a.strip_prefix("--package=") {
-            return Some(p.to_string());
-        }
-        if !a.starts_with('-') {
-            return Some(a.clone());
-        }
-    }
-    None
-}
-
-/// `@scope/name@1.2` -> `@scope/name`.
-fn bare(p: &str) -> &str {
-    match p.strip_prefix('@') {
-        Some(rest) => rest.find('@').map_or(p, |i| &p[..i + 1]),
-        None => p.split('@').next().unwrap_or(p),
-    }
-}
-
-/// The package's manifest in npx's cache (`~/.npm/_npx/*/node_modules/PKG/package.json`), at
-/// most 64 cache folders and 256 KiB read.
-fn cached_manifest(pkg: &str) -> Option<(PathBuf, serde_json::Value)> {
-    let home = std::env::var_os("HOME")?;
-    let root = PathBuf::from(home).join(".npm").join("_npx");
-    for e in std::fs::read_dir(root).ok()?.flatten().take(64) {
-        let p = e.path().join("node_modules").join(pkg).join("package.json");
-        let Ok(meta) = std::fs::metadata(&p) else {
-            continue;
-        };
-        if meta.len() > 256 * 1024 {
+    let last = last.trim();
+    let words: Vec<&str> = last
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '(' | ')' | '\'' | '"' | '`' | ';'))
+        .map(|w| w.trim_end_matches(['.', ':', '!', '?']))
+        .collect();
+    let mut vars: Vec<&str> = Vec::new();
+    let mut flags: Vec<&str> = Vec::new();
+    for w in &words {
+        // `NAME=value` shows a value to set to change a behaviour, not one that is missing.
+        if w.contains('=') {
             continue;
         }
-        let Ok(text) = std::fs::read_to_string(&p) else {
-            continue;
-        };
-        if let Ok(v) = serde_json::from_str(&text) {
-            return Some((p, v));
+        if variable_shaped(w) {
+            if s.env_values.iter().any(|(k, _)| k == w) {
+                return None;
+            }
+            if !vars.contains(w) {
+                vars.push(w);
+            }
+        } else if w.len() > 3
+            && w.starts_with("--")
+            && w[2..]
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        {
+            if s.args
+                .iter()
+                .any(|a| a == w || a.starts_with(&format!("{w}=")))
+            {
+                return None;
+            }
+            if !flags.contains(w) {
+                flags.push(w);
+            }
         }
     }
-    None
-}
-
-fn npm(facts: &[Fact], s: &Setting) -> Option<Found> {
-    let Some(Fact::Npm { code, what }) = facts.iter().find(|f| matches!(f, Fact::Npm { .. }))
-    else {
+    if vars.is_empty() && flags.is_empty() {
         return None;
+    }
+    // The conjunction between the names: "A or B" asks for one of them.
+    let one_of = words.contains(&"or") || words.contains(&"either") || words.contains(&"Either");
+    let join = |xs: &[&str]| {
+        xs.iter()
+            .map(|x| format!("`{x}`"))
+            .collect::<Vec<_>>()
+            .join(if one_of { " or " } else { " and " })
     };
-    if code.as_deref() == Some("E404") {
-        return None;
-    }
-    let mut evidence = vec![(Source::Stderr, format!("npm error {}", cut(what)))];
-    let pkg = npx_package(s);
-    let manifest = pkg.as_deref().and_then(|p| cached_manifest(bare(p)));
-    let bins: Option<Vec<String>> = manifest.as_ref().map(|(_, v)| match &v["bin"] {
-        serde_json::Value::String(_) => vec![v["name"].as_str().unwrap_or_default().to_string()],
-        serde_json::Value::Object(m) => m.keys().cloned().collect(),
-        _ => Vec::new(),
-    });
-    if let (Some((path, _)), Some(b)) = (&manifest, &bins) {
-        evidence.push((
-            Source::Tried,
+    let quoted = cut(last);
+    let env = super::words::terms("the entry's `env`", s);
+    let (id, summary, next) = if vars.is_empty() {
+        (
+            Id::MissingArgument,
             format!(
-                "read {}: bin: {}",
-                path.display(),
-                if b.is_empty() {
-                    "none".to_string()
+                "the server asks for {} and the entry does not pass it",
+                join(&flags)
+            ),
+            format!(
+                "pass {}{} in {} (the server says: \"{quoted}\")",
+                if one_of && flags.len() > 1 {
+                    "one of "
                 } else {
-                    b.join(", ")
+                    ""
+                },
+                join(&flags),
+                super::words::terms("the entry's args", s)
+            ),
+        )
+    } else {
+        let also = if flags.is_empty() {
+            String::new()
+        } else {
+            format!(", or pass {}", join(&flags))
+        };
+        (
+            Id::MissingEnvVar,
+            format!(
+                "the server asks for {} and {env} has {}",
+                join(&vars),
+                if vars.len() > 1 {
+                    "none of them"
+                } else {
+                    "no such variable"
                 }
             ),
-        ));
-    }
-    let exec = what.contains("executable");
-    let pkg_shown = pkg.clone().unwrap_or_else(|| "the package".to_string());
-    let (id, summary, next) = match (&bins, exec) {
-        (Some(b), _) if b.is_empty() => (
-            Id::NoExecutable,
-            format!("`{pkg_shown}` has no executable (no `bin` in its package.json): a library, not a server"),
-            format!("check the package name `{pkg_shown}` in the entry's args: the server is likely another package of that family"),
-        ),
-        (Some(b), _) => (
-            Id::NoExecutable,
-            format!("npx could not pick an executable of `{pkg_shown}` (its bins: {})", b.join(", ")),
-            format!("name the bin to run: `npx -y --package {pkg_shown} {}` in the entry's args", b[0]),
-        ),
-        (None, true) => (
-            Id::NoExecutable,
-            format!("npx found no executable to run in `{pkg_shown}`"),
-            format!("check the package name `{pkg_shown}` in the entry's args: it has no bin of that name (a library, or a package whose bin has another name)"),
-        ),
-        (None, false) => (
-            Id::CauseUnknown,
-            format!("npm failed: {}", cut(what)),
-            format!("fix what npm says: \"{}\"", cut(what)),
-        ),
+            format!(
+                "set {}{} in {env}{also} (the server says: \"{quoted}\")",
+                if one_of && vars.len() > 1 {
+                    "one of "
+                } else {
+                    ""
+                },
+                join(&vars)
+            ),
+        )
     };
     Some(Found {
         id,
         summary,
         next,
-        evidence,
-    })
-}
-
-/// The version `node --version` reports for the `node` the server runs (the command when it
-/// is `node`, else the one on the entry's PATH), within [`EXPERIMENT`].
-fn node_version(s: &Setting) -> Option<(String, String)> {
-    let cmd = s.command.as_deref()?;
-    let base = cmd.rsplit('/').next()?;
-    let node = if base == "node" {
-        PathBuf::from(cmd)
-    } else {
-        let path = s.path.clone().or_else(|| std::env::var("PATH").ok())?;
-        std::env::split_paths(&path)
-            .map(|d| d.join("node"))
-            .find(|p| p.is_file())?
-    };
-    let out = crate::engine::diagnosis::experiment::run_bounded(&node, &["--version"], EXPERIMENT)?;
-    let v = out.trim().to_string();
-    v.starts_with('v').then(|| (node.display().to_string(), v))
-}
-
-/// `v18.20.8` / `20.19.0` -> (18, 20, 8).
-fn version(v: &str) -> Option<(u32, u32, u32)> {
-    let mut it = v.trim_start_matches('v').split('.').map(|x| {
-        x.chars()
-            .take_while(char::is_ascii_digit)
-            .collect::<String>()
-    });
-    let major = it.next()?.parse().ok()?;
-    let minor = it.next().and_then(|x| x.parse().ok()).unwrap_or(0);
-    let patch = it.next().and_then(|x| x.parse().ok()).unwrap_or(0);
-    Some((major, minor, patch))
-}
-
-/// A Node version an error line names (`Node 20.19`, `node >= 22.5.0`, `Node v20`).
-fn named_node_version(message: &str) -> Option<String> {
-    let low = message.to_ascii_lowercase();
-    let at = low.find("node")?;
-    low[at..]
-        .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == 'v'))
-        .filter(|w| {
-            w.trim_start_matches('v')
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_ascii_digit())
-        })
-        .map(|w| w.trim_start_matches('v').trim_end_matches('.').to_string())
-        .filter(|w| version(w).is_some_and(|(m, _, _)| (10..=40).contains(&m)))
-        .max_by_key(|w| version(w))
-}
-
-fn node_too_old(facts: &[Fact], s: &Setting) -> Option<Found> {
-    let builtin = facts.iter().find(
-        |f| matches!(f, Fact::Node { code: Some(c), .. } if c == "ERR_UNKNOWN_BUILTIN_MODULE"),
-    );
-    let named = facts
-        .iter()
-        .filter(|f| is_error(f) || matches!(f, Fact::Npm { .. }))
-        .find_map(|f| Some((f, named_node_version(f.message()?)?)));
-    if builtin.is_none() && named.is_none() {
-        return None;
-    }
-    let (node, running) = node_version(s)?;
-    let tried = (Source::Tried, format!("{node} --version: {running}"));
-    let running_v = version(&running)?;
-    if let Some((f, want)) = named {
-        if version(&want)? > running_v {
-            return Some(Found {
-                id: Id::RuntimeTooOld,
-                summary: format!("the server needs Node.js {want}; the `node` it runs is {running}"),
-                next: format!("run it with Node.js {want} or newer: set the entry's `command` to a newer `node` (e.g. its full path under nvm), or put one first on its PATH"),
-                evidence: vec![(Source::Stderr, cut(&f.quoted())), tried],
-            });
-        }
-    }
-    let f = builtin?;
-    Some(Found {
-        id: Id::RuntimeTooOld,
-        summary: format!("the `node` it runs ({running}) lacks a built-in module the server imports"),
-        next: "run it with a newer Node.js (the module is new in a later release): set the entry's `command` to a newer `node`, or put one first on its PATH".to_string(),
-        evidence: vec![(Source::Stderr, cut(&f.quoted())), tried],
+        evidence: vec![(Source::Stderr, quoted)],
     })
 }
 

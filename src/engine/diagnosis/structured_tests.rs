@@ -52,10 +52,12 @@ fn every_key_is_a_structure_or_an_experiment() {
             "ValidationBlock",
             "ErrorNamesTwoSetVariables",
             "NodeOlderThanNamed",
+            "EnginesAboveRunningNode",
             "ChoiceStructure",
             "NpmBlock",
             "ErrorNamesOneSetVariable",
             "UsageWithErrorLine",
+            "NamesUnsetVariables",
         ]
     );
 }
@@ -307,4 +309,151 @@ fn a_node_version_above_the_running_one_is_too_old() {
     let (_dir2, newer) = fake_node("v22.11.0");
     let s = setting(&newer, &["srv.js"], &[]);
     assert!(run(Key::NodeOlderThanNamed, err, &s).is_none());
+}
+
+/// A package folder `srv` (engines.node `own`) with a dependency `core` (engines.node `dep`).
+fn package(own: &str, dep: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pkg = dir.path().join("node_modules").join("srv");
+    let core = dir.path().join("node_modules").join("core");
+    std::fs::create_dir_all(&pkg).expect("mkdir");
+    std::fs::create_dir_all(&core).expect("mkdir");
+    std::fs::write(
+        pkg.join("package.json"),
+        format!(r#"{{"name":"srv","engines":{{"node":"{own}"}},"dependencies":{{"core":"1"}}}}"#),
+    )
+    .expect("write");
+    std::fs::write(
+        core.join("package.json"),
+        format!(r#"{{"name":"core","engines":{{"node":"{dep}"}}}}"#),
+    )
+    .expect("write");
+    std::fs::write(pkg.join("cli.js"), "").expect("write");
+    let cli = pkg.join("cli.js").display().to_string();
+    (dir, cli)
+}
+
+#[test]
+fn a_dependency_whose_engines_exclude_the_running_node_is_too_old() {
+    // @playwright/mcp 0.0.83 under Node 18: its own engines.node is >=18, playwright-core's
+    // >=20; the lines it prints name no error type.
+    let (_pkg, cli) = package(">=18", ">=20");
+    let (_n, node) = fake_node("v18.20.8");
+    let s = setting(&node, &[&cli], &[]);
+    let err = "You are running Node.js 18.20.8.\nPlaywright requires Node.js 20 or higher. \nPlease update your version of Node.js.";
+    let f = run(Key::EnginesAboveRunningNode, err, &s).expect("a finding");
+    assert_eq!(f.id, Id::RuntimeTooOld);
+    assert!(
+        f.summary.contains("`core`") && f.summary.contains(">=20"),
+        "{}",
+        f.summary
+    );
+    assert!(f.next.contains("Node.js 20.0.0 or newer"), "{}", f.next);
+    let tried: Vec<&str> = f
+        .evidence
+        .iter()
+        .filter(|(src, _)| *src == Source::Tried)
+        .map(|(_, t)| t.as_str())
+        .collect();
+    assert!(
+        tried.iter().any(|t| t.contains("engines.node >=20")),
+        "{tried:?}"
+    );
+    assert!(
+        tried.iter().any(|t| t.contains("--version: v18.20.8")),
+        "{tried:?}"
+    );
+    // Look-alikes: the same failure where the running node meets every range, and a script
+    // in no package.
+    let (_n2, newer) = fake_node("v22.11.0");
+    assert!(run(
+        Key::EnginesAboveRunningNode,
+        err,
+        &setting(&newer, &[&cli], &[])
+    )
+    .is_none());
+    let loose = tempfile::tempdir().expect("tempdir");
+    let script = loose.path().join("srv.js");
+    std::fs::write(&script, "").expect("write");
+    let s = setting(&node, &[&script.display().to_string()], &[]);
+    assert!(run(Key::EnginesAboveRunningNode, err, &s).is_none());
+}
+
+#[test]
+fn a_last_line_naming_variables_the_entry_lacks_names_them() {
+    // figma-developer-mcp 0.13.2 without its key: one line, exit 1.
+    let s = setting("figma-developer-mcp", &["--stdio"], &[("OTHER_VAR", "1")]);
+    let err =
+        "Either FIGMA_API_KEY or FIGMA_OAUTH_TOKEN is required (via CLI argument or .env file)";
+    let f = run(Key::NamesUnsetVariables, err, &s).expect("a finding");
+    assert_eq!(f.id, Id::MissingEnvVar);
+    assert!(
+        f.next
+            .contains("one of `FIGMA_API_KEY` or `FIGMA_OAUTH_TOKEN`"),
+        "{}",
+        f.next
+    );
+    // A flag the entry does not pass, alone: an argument to add.
+    let f = run(
+        Key::NamesUnsetVariables,
+        "a token is required: pass --access-token",
+        &s,
+    )
+    .expect("a finding");
+    assert_eq!(f.id, Id::MissingArgument);
+    assert!(f.next.contains("`--access-token`"), "{}", f.next);
+    // Look-alikes: the entry sets one of the names; the names written as `NAME=value` (how to
+    // switch a behaviour off, figma's telemetry notice); an error code; a line with none.
+    let set = setting(
+        "figma-developer-mcp",
+        &["--stdio"],
+        &[("FIGMA_API_KEY", "x")],
+    );
+    assert!(run(Key::NamesUnsetVariables, err, &set).is_none());
+    let notice = "Usage telemetry enabled. Disable: FRAMELINK_TELEMETRY=off or DO_NOT_TRACK=1";
+    assert!(run(Key::NamesUnsetVariables, notice, &s).is_none());
+    assert!(run(
+        Key::NamesUnsetVariables,
+        "Error [ERR_INVALID_ARG_TYPE]: bad",
+        &s
+    )
+    .is_none());
+    assert!(run(Key::NamesUnsetVariables, "Server stopped.", &s).is_none());
+    let passed = setting("srv", &["--access-token", "x"], &[]);
+    assert!(run(
+        Key::NamesUnsetVariables,
+        "a token is required: pass --access-token",
+        &passed
+    )
+    .is_none());
+}
+
+#[test]
+fn a_schemeless_value_in_an_address_variable_is_the_one_named() {
+    // elasticsearch-mcp-server 2.1.6: ELASTICSEARCH_HOSTS=localhost:9201 beside another
+    // host:port value; elastic_transport's ValueError names no variable.
+    let s = setting(
+        "elasticsearch-mcp-server",
+        &[],
+        &[
+            ("OTEL_AGENT", "collector:4317"),
+            ("ELASTICSEARCH_HOSTS", "localhost:9201"),
+        ],
+    );
+    let err = "Traceback (most recent call last):\n  File \"/v/site-packages/elastic_transport/client_utils.py\", line 215, in url_to_node_config\n    raise ValueError(\nValueError: URL must include a 'scheme', 'host', and 'port' component (ie 'https://localhost:9200')";
+    let f = run(Key::UrlParseWithSchemelessValue, err, &s).expect("a finding");
+    assert!(
+        f.summary
+            .starts_with("`ELASTICSEARCH_HOSTS=localhost:9201`"),
+        "{}",
+        f.summary
+    );
+    assert!(f.next.contains("https://"), "{}", f.next);
+    // Look-alike: the host given with its scheme.
+    let ok = setting(
+        "elasticsearch-mcp-server",
+        &[],
+        &[("ELASTICSEARCH_HOSTS", "https://localhost:9201")],
+    );
+    assert!(run(Key::UrlParseWithSchemelessValue, err, &ok).is_none());
 }

@@ -824,3 +824,38 @@ fn the_docs_list_every_diagnosis_id() {
 
 #[path = "process_tests.rs"]
 mod process_tests;
+
+#[test]
+fn a_usage_with_its_error_line_is_the_usage_key_and_quotes_the_error() {
+    // supergateway 4.0.0 without a mode flag: its usage, then its error line.
+    let stderr = [
+        "[supergateway] Usage: supergateway [options]",
+        "  --stdio    Command to run an MCP server over stdio",
+        "  --sse      SSE URL to connect to",
+        "[supergateway] Error: You must specify one of --stdio, --sse, or --streamableHttp",
+    ];
+    let l = launch(1, End::Before(exit(1)), &stderr);
+    let keyed = super::structured::diagnose_keyed(&[&l], &setting());
+    let keys: Vec<_> = keyed.iter().map(|(k, _)| *k).collect();
+    assert_eq!(
+        keys,
+        [super::structured::Key::UsageWithErrorLine],
+        "{keyed:?}"
+    );
+    let d = one(End::Before(exit(1)), &stderr);
+    assert_eq!(d[0].id, Id::MissingArgument, "{d:?}");
+    assert!(
+        d[0].next_step.contains("You must specify one of"),
+        "{}",
+        d[0].next_step
+    );
+    // Look-alike: the usage text alone (a help screen), which the usage key does not take.
+    let help = launch(1, End::Before(exit(0)), &stderr[..3]);
+    let keyed = super::structured::diagnose_keyed(&[&help], &setting());
+    assert!(
+        keyed
+            .iter()
+            .all(|(k, _)| *k != super::structured::Key::UsageWithErrorLine),
+        "{keyed:?}"
+    );
+}

@@ -1,0 +1,166 @@
+//! The Why keyed on structure for faults seen on servers the rules were not written against
+//! (issue 27's fresh test half of stop 34), through the real binary: each fixture prints the
+//! real server's lines (named in the fixture), and each has a healthy look-alike that must not
+//! match.
+
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+use crate::support::{bin, fixture, stderr, stdout};
+
+fn probe(command: &[&str]) -> Command {
+    let mut cmd = bin();
+    cmd.args(["probe", "--launches", "1", "--watch", "2s", "--json", "--"])
+        .args(command)
+        .env_remove("FIGMA_API_KEY")
+        .env_remove("FIGMA_OAUTH_TOKEN")
+        .env_remove("ELASTICSEARCH_HOSTS")
+        .env_remove("PYTHONPATH")
+        .stdin(Stdio::null());
+    cmd
+}
+
+/// The run's exit code and its diagnoses.
+fn run(cmd: &mut Command) -> (Option<i32>, Vec<Value>) {
+    let out = cmd.output().expect("the binary runs");
+    let doc: Value = serde_json::from_str(&stdout(&out))
+        .unwrap_or_else(|e| panic!("{e}: {}\n{}", stdout(&out), stderr(&out)));
+    let d = doc["diagnoses"].as_array().cloned().unwrap_or_default();
+    (out.status.code(), d)
+}
+
+fn texts(d: &Value, source: &str) -> Vec<String> {
+    d["evidence"]
+        .as_array()
+        .map(|e| {
+            e.iter()
+                .filter(|e| e["source"] == source)
+                .map(|e| e["text"].as_str().unwrap_or_default().to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn next(d: &Value) -> String {
+    d["next_step"].as_str().unwrap_or_default().to_string()
+}
+
+#[test]
+fn a_last_line_naming_variables_nobody_set_names_them() {
+    let faults = fixture("servers/faults.mjs").display().to_string();
+    let (code, d) = run(&mut probe(&["node", &faults, "--mode", "figma"]));
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "missing-env-var", "{d:#?}");
+    assert!(
+        next(&d[0]).contains("one of `FIGMA_API_KEY` or `FIGMA_OAUTH_TOKEN`"),
+        "{}",
+        next(&d[0])
+    );
+    // Healthy look-alike: the key set (its value never printed), the server stays up.
+    let (code, d) =
+        run(probe(&["node", &faults, "--mode", "figma"]).env("FIGMA_API_KEY", "figd_s3cretValue"));
+    assert_eq!(code, Some(0), "{d:#?}");
+    assert!(d.is_empty(), "{d:#?}");
+}
+
+#[test]
+fn a_dependency_needing_a_newer_node_is_read_from_its_package_json() {
+    let cli = fixture("servers/engines/node_modules/fixture-pw-mcp/cli.js")
+        .display()
+        .to_string();
+    let (code, d) = run(&mut probe(&["node", &cli]));
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "runtime-too-old", "{d:#?}");
+    assert!(
+        next(&d[0]).contains("Node.js 99.0.0 or newer"),
+        "{}",
+        next(&d[0])
+    );
+    let tried = texts(&d[0], "tried");
+    assert!(
+        tried
+            .iter()
+            .any(|t| t.contains("fixture-pw-core/package.json: engines.node >=99")),
+        "{tried:?}"
+    );
+    assert!(
+        tried.iter().any(|t| t.contains("--version: v")),
+        "{tried:?}"
+    );
+    // Look-alike: the same package whose dependency the running node satisfies, failing for
+    // another reason: no runtime-too-old.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("node_modules");
+    for pkg in ["fixture-pw-mcp", "fixture-pw-core"] {
+        let from = fixture(&format!("servers/engines/node_modules/{pkg}"));
+        std::fs::create_dir_all(root.join(pkg)).expect("mkdir");
+        for f in std::fs::read_dir(&from).expect("read_dir").flatten() {
+            std::fs::copy(f.path(), root.join(pkg).join(f.file_name())).expect("copy");
+        }
+    }
+    std::fs::write(
+        root.join("fixture-pw-core/package.json"),
+        r#"{"name":"fixture-pw-core","version":"1.0.0","engines":{"node":">=18"}}"#,
+    )
+    .expect("write");
+    let cli = root.join("fixture-pw-mcp/cli.js").display().to_string();
+    let (code, d) = run(&mut probe(&["node", &cli, "--fail"]));
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert!(d.iter().all(|x| x["id"] != "runtime-too-old"), "{d:#?}");
+}
+
+#[test]
+fn a_host_without_its_scheme_outranks_variables_a_warning_names() {
+    let faults = fixture("servers/faults.py").display().to_string();
+    let (code, d) = run(probe(&["python3", &faults, "--mode", "elasticsearch"])
+        .env("ELASTICSEARCH_HOSTS", "localhost:9201"));
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "bad-argument", "{d:#?}");
+    assert!(
+        next(&d[0]).contains("ELASTICSEARCH_HOSTS=localhost:9201"),
+        "{}",
+        next(&d[0])
+    );
+    assert!(next(&d[0]).contains("https://"), "{}", next(&d[0]));
+    assert!(d.iter().all(|x| x["id"] != "missing-env-var"), "{d:#?}");
+    // Healthy look-alike: the host with its scheme; the warning stays a note, not a cause.
+    let (code, d) = run(probe(&["python3", &faults, "--mode", "elasticsearch"])
+        .env("ELASTICSEARCH_HOSTS", "https://localhost:9201"));
+    assert_eq!(code, Some(0), "{d:#?}");
+    assert!(
+        d.iter()
+            .all(|x| x["id"] != "bad-argument" && x["id"] != "missing-env-var"),
+        "{d:#?}"
+    );
+}
+
+#[test]
+fn python_dash_m_of_a_server_with_a_console_script_names_the_command() {
+    let site = fixture("servers/consolescript");
+    let (code, d) =
+        run(probe(&["python3", "-m", "fixture_es_mcp_server"]).env("PYTHONPATH", &site));
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "wrong-interpreter", "{d:#?}");
+    assert!(
+        next(&d[0]).contains("the installed server's command is `fixture-es-mcp-server`"),
+        "{}",
+        next(&d[0])
+    );
+    let tried = texts(&d[0], "tried");
+    assert!(
+        tried
+            .iter()
+            .any(|t| t.contains("entry_points.txt") && t.contains("src_fixture.server:main")),
+        "{tried:?}"
+    );
+    // Look-alike: no console script close to the name; a close module `-m` can run.
+    let (_, d) = run(&mut probe(&["python3", "-m", "timeitt"]));
+    assert_eq!(d[0]["id"], "wrong-interpreter", "{d:#?}");
+    assert!(next(&d[0]).contains("-m timeit"), "{}", next(&d[0]));
+    assert!(
+        !next(&d[0]).contains("installed server's command"),
+        "{}",
+        next(&d[0])
+    );
+}
