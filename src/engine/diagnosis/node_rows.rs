@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use super::evidence::Fact;
-use super::experiment::LIMIT as EXPERIMENT;
+use super::experiment::COMMAND_LIMIT;
 use super::manifest;
 use super::model::{cut, Found};
 use super::model::{Setting, Source};
@@ -127,7 +127,7 @@ pub(super) fn npm(facts: &[Fact], s: &Setting) -> Option<Found> {
 }
 
 /// The version `node --version` reports for the `node` the server runs (the command when it
-/// is `node`, else the one on the entry's PATH), within [`EXPERIMENT`].
+/// is `node`, else the one on the entry's PATH), within [`COMMAND_LIMIT`].
 fn node_version(s: &Setting) -> Option<(String, String)> {
     let cmd = s.command.as_deref()?;
     let base = cmd.rsplit('/').next()?;
@@ -139,7 +139,8 @@ fn node_version(s: &Setting) -> Option<(String, String)> {
             .map(|d| d.join("node"))
             .find(|p| p.is_file())?
     };
-    let out = crate::engine::diagnosis::experiment::run_bounded(&node, &["--version"], EXPERIMENT)?;
+    let out =
+        crate::engine::diagnosis::experiment::run_bounded(&node, &["--version"], COMMAND_LIMIT)?;
     let v = out.trim().to_string();
     v.starts_with('v').then(|| (node.display().to_string(), v))
 }

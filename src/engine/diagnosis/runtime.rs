@@ -148,7 +148,7 @@ fn wrong_interpreter(h: &mut Hit, line: &str, s: &Setting) -> bool {
     true
 }
 
-/// What `interp` itself asks of `module` (an experiment, within 5 s): whether it can import
+/// What `interp` itself asks of `module` (an experiment, within [`super::experiment::ASK_LIMIT`]): whether it can import
 /// it (`importlib.util.find_spec`), the close names among its top-level modules, each marked
 /// runnable when `-m` would run it (a package with `__main__`, or a module with a
 /// `__name__ == "__main__"` block), and the close console scripts of its installed
@@ -237,7 +237,7 @@ fn close_module(h: &mut Hit, interp: &str, module: &str, s: &Setting) -> bool {
     let Some(out) = super::experiment::run_bounded(
         std::path::Path::new(interp),
         &["-c", ASK, module],
-        std::time::Duration::from_secs(5),
+        super::experiment::ASK_LIMIT,
     ) else {
         return false;
     };
