@@ -164,3 +164,47 @@ fn python_dash_m_of_a_server_with_a_console_script_names_the_command() {
         next(&d[0])
     );
 }
+
+#[test]
+fn a_uv_directory_without_the_script_names_the_folder_that_has_it() {
+    // The MCP quickstart's `uv --directory FOLDER run weather.py` (fixtures/servers/uv/uv prints
+    // uv 0.13.8's lines), FOLDER misspelt, then FOLDER the project's parent.
+    let uv = fixture("servers/uv/uv").display().to_string();
+    let root = tempfile::tempdir().expect("tempdir");
+    let weather = root.path().join("weather");
+    std::fs::create_dir_all(&weather).expect("mkdir");
+    std::fs::copy(fixture("servers/faults.py"), weather.join("weather.py")).expect("copy");
+    std::fs::write(
+        weather.join("pyproject.toml"),
+        "[project]\nname = \"weather\"\n",
+    )
+    .expect("write");
+    let typo = root.path().join("wether").display().to_string();
+    let shown = weather.display().to_string();
+    for dir in [typo.as_str(), &root.path().display().to_string()] {
+        let (code, d) = run(&mut probe(&[&uv, "--directory", dir, "run", "weather.py"]));
+        assert_eq!(code, Some(1), "{d:#?}");
+        assert_eq!(d[0]["id"], "bad-argument", "{d:#?}");
+        assert!(
+            next(&d[0]).contains(&format!("point --directory at {shown}")),
+            "{}",
+            next(&d[0])
+        );
+        assert!(
+            texts(&d[0], "tried")
+                .iter()
+                .any(|t| t.starts_with("look at ")),
+            "{d:#?}"
+        );
+    }
+    // Healthy look-alike: the folder that holds it; the server stays up, no cause.
+    let (code, d) = run(&mut probe(&[
+        &uv,
+        "--directory",
+        &shown,
+        "run",
+        "weather.py",
+    ]));
+    assert_eq!(code, Some(0), "{d:#?}");
+    assert!(d.is_empty(), "{d:#?}");
+}

@@ -27,6 +27,7 @@ pub mod table;
 mod tests;
 pub mod text;
 pub mod words;
+mod wrapper_rows;
 
 pub use model::{Diagnosis, Evidence, Setting, Source, MAX_EVIDENCE};
 pub use run::diagnose;

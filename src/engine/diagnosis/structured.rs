@@ -15,6 +15,7 @@ use super::model::{cut, Found};
 use super::model::{Diagnosis, Evidence, Setting, Source, MAX_EVIDENCE};
 use super::node_rows;
 use super::table::{Confidence, Id};
+use super::wrapper_rows;
 use crate::engine::probe::Launch;
 
 /// What a structured row is keyed on (listed by a test: never one server's wording).
@@ -41,6 +42,9 @@ pub enum Key {
     /// `ERR_UNKNOWN_BUILTIN_MODULE`, or a Node version on an error line above the version the
     /// `node` that runs it reports.
     NodeOlderThanNamed,
+    /// An experiment on the entry's own args: `uv --directory DIR run X` (or `--project`)
+    /// where DIR, looked at, does not exist or does not hold X (or a `pyproject.toml`).
+    UvFolderLacksProject,
     /// An experiment: the `engines.node` of the package the launch runs (or of the failing
     /// frame's package, or of a dependency), read from its package.json, excludes the version
     /// `node --version` reports.
@@ -53,6 +57,7 @@ pub enum Key {
 
 /// Every key, in the order the rows are tried.
 pub const KEYS: &[Key] = &[
+    Key::UvFolderLacksProject,
     Key::RefusedAndTested,
     Key::UrlParseWithSchemelessValue,
     Key::ValidationBlock,
@@ -76,6 +81,7 @@ pub const IDS: &[Id] = &[
 /// Rows whose finding is surer than the table's `bad-argument` (a structure plus the entry's
 /// value, or an experiment's result): they replace it too.
 pub const STRONG: &[Key] = &[
+    Key::UvFolderLacksProject,
     Key::RefusedAndTested,
     Key::UrlParseWithSchemelessValue,
     Key::NodeOlderThanNamed,
@@ -166,6 +172,7 @@ pub fn diagnose_keyed(died: &[&Launch], setting: &Setting) -> Vec<(Key, Diagnosi
 
 fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
     match key {
+        Key::UvFolderLacksProject => wrapper_rows::uv_folder_row(s),
         Key::RefusedAndTested => refused(facts, lines, s),
         Key::UrlParseWithSchemelessValue => schemeless(facts, lines, s),
         Key::ValidationBlock => validation(facts, s),

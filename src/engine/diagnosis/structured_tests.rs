@@ -47,6 +47,7 @@ fn every_key_is_a_structure_or_an_experiment() {
     assert_eq!(
         names,
         [
+            "UvFolderLacksProject",
             "RefusedAndTested",
             "UrlParseWithSchemelessValue",
             "ValidationBlock",
