@@ -261,10 +261,16 @@ fn literal_secrets(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, out: &mut Vec<Draft>) {
             let Some(text) = doc.string(id) else {
                 continue;
             };
-            let what = if crate::engine::redact::mask_token_shapes(&text) != text.as_ref() {
-                "a token (a known token shape: GitHub, OpenAI or Anthropic, Slack, AWS or a JWT)"
+            // The headline names the thing; the shape that gave it away goes to the notes.
+            let (what, shape) = if crate::engine::redact::mask_token_shapes(&text) != text.as_ref()
+            {
+                (
+                    "a token",
+                    "it has a known token's shape (GitHub, OpenAI or Anthropic, Slack, AWS or a \
+                     JWT)",
+                )
             } else if has_url_password(&text) {
-                "a URL with a password (`scheme://user:password@`)"
+                ("a URL with a password", "`scheme://user:password@`")
             } else {
                 continue;
             };
@@ -279,9 +285,9 @@ fn literal_secrets(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, out: &mut Vec<Draft>) {
                 Code::LiteralSecret,
                 field,
                 format!(
-                    "{place} holds {what} written into the file: whoever reads the file (or its \
-                     history) has it; take it from an input, an env file or a variable the \
-                     host expands"
+                    "{place} holds {what} written into the file: {shape}; whoever reads the \
+                     file (or its history) has it; take it from an input, an env file or a \
+                     variable the host expands"
                 ),
             ));
         }
