@@ -83,13 +83,14 @@ fn wait_words(w: &Wait) -> String {
 
 /// The host's notices module (the engine's, as `simulate` uses it), replayed on a probe's
 /// launches: a "down" status line once an `mcpl-down` episode has stayed open 60 s, a "cleared"
-/// line when the server reconnects.
-fn notices_of(marks: &[Mark], end_ms: f64) -> Vec<Notice> {
+/// line when the host reports the server reconnected (`reported`, one per mark: see
+/// [`reported_at`]).
+fn notices_of(marks: &[Mark], reported: &[Option<f64>], end_ms: f64) -> Vec<Notice> {
     let mut host = Notices::default();
     let mut lines = Vec::new();
-    for m in marks {
-        if let Some(c) = m.connected_at_ms {
-            host.reconnected(c, Some(&mut lines));
+    for (m, at) in marks.iter().zip(reported) {
+        if let Some(at) = *at {
+            host.reconnected(at, Some(&mut lines));
         }
         if m.alert.is_some() {
             host.alert(m.ended_at_ms, m.alert.clone(), Some(&mut lines));
@@ -191,7 +192,12 @@ impl Track {
         let end_ms = run
             .elapsed_ms
             .max(marks.last().map_or(0.0, |m| m.ended_at_ms));
-        let notices = notices_of(&marks, end_ms);
+        let reported: Vec<Option<f64>> = run
+            .launches
+            .iter()
+            .map(|l| reported_at(run, &l.report))
+            .collect();
+        let notices = notices_of(&marks, &reported, end_ms);
         Track {
             name: name.to_string(),
             launches_total: marks.len() as u64,
@@ -225,6 +231,23 @@ impl Track {
             launches_total: sim.rows_total,
             strip: Some(sim.strip.clone()),
         }
+    }
+}
+
+/// When the host reports a launch's connection as reconnected (`mcpl:server-reconnected`, which
+/// closes an `mcpl-down` episode): at its handshake, except on agent-framework's legacy engine,
+/// which reports it once the policy exchange has settled with the server still connected, and
+/// never for a connection that ended first (one that closed at its handshake, lifetime 0).
+fn reported_at(run: &ProbeRun, r: &crate::engine::probe::AttemptReport) -> Option<f64> {
+    let up = r.connected_at_ms?;
+    if !run.policy.reconnected_waits_for_settle() {
+        return Some(up);
+    }
+    match r.opening.as_ref().and_then(|o| o.policy) {
+        // No policy exchange (a plain MCP server): nothing to wait for.
+        None => Some(up),
+        Some(p) if p.settled => Some(up + p.settle_ms.unwrap_or(0.0)),
+        Some(_) => None,
     }
 }
 
@@ -444,6 +467,91 @@ impl Columns {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::policy::{Ended, EngineKind, Preset, Timings, Tracker};
+    use crate::engine::probe::opening::{Opening, PolicySettle};
+    use crate::engine::probe::{AttemptReport, Finish, Stopped};
+
+    /// A probe's run under `lasting` on `engine` (default timings) of 8 connections that each
+    /// live `lived` ms, their policy exchange settled (after 50 ms) or not.
+    fn run_of(engine: EngineKind, lived: f64, settled: bool) -> ProbeRun {
+        let policy = Preset::Lasting.policy_with(engine, Timings::default());
+        let mut tracker = Tracker::new(policy.clone(), None);
+        let mut t = 0.0;
+        let launches = (1..=8)
+            .map(|number| {
+                let up = t + 200.0;
+                let outcome = Outcome::Connected {
+                    lived_ms: lived,
+                    ended: Ended::Exit { code: 0 },
+                };
+                let attempt = tracker.attempt();
+                let d = tracker.record(t, &outcome, up + lived);
+                let report = AttemptReport {
+                    launched_at_ms: t,
+                    launched_at_wall: std::time::SystemTime::now(),
+                    pid: None,
+                    connected_at_ms: Some(up),
+                    server: None,
+                    ended_at_ms: up + lived,
+                    outcome: Some(outcome),
+                    stopped: Stopped::AlreadyGone,
+                    pings_sent: 0,
+                    pings_answered: 0,
+                    stderr: Default::default(),
+                    stdout: Default::default(),
+                    process: None,
+                    misbehaviour: Default::default(),
+                    remote: None,
+                    session: Default::default(),
+                    opening: Some(Opening {
+                        policy: Some(PolicySettle {
+                            settled,
+                            settle_ms: settled.then_some(50.0),
+                        }),
+                        ..Default::default()
+                    }),
+                    escaped: 0,
+                };
+                if let Next::Retry { wait, .. } = d.next {
+                    t = up + lived + wait.ms;
+                }
+                crate::engine::probe::runner::launch_record(number, attempt, report, Some(d))
+            })
+            .collect();
+        ProbeRun {
+            policy,
+            seed: 1,
+            launches,
+            folded: Default::default(),
+            finish: Finish::Launches(8),
+            planned: None,
+            started_wall: std::time::SystemTime::now(),
+            elapsed_ms: t,
+            strict: false,
+        }
+    }
+
+    fn lines(run: &ProbeRun) -> (usize, usize) {
+        let track = Track::of_probe("x", run);
+        let cleared = track
+            .notices
+            .iter()
+            .filter(|n| n.text.contains("cleared"))
+            .count();
+        (track.notices.len() - cleared, cleared)
+    }
+
+    /// Issue 29 item 4: on the legacy engine a connection that ends before its policy exchange
+    /// settles (one that closes at its handshake, lifetime 0) is never reported reconnected,
+    /// so the `mcpl-down` episode opened at attempt 5 stays open: one "down" line, no
+    /// "cleared" (as `simulate` counts it). The look-alikes: the same on the modern engine,
+    /// and settled connections on the legacy one, clear it at each reconnect.
+    #[test]
+    fn a_legacy_connection_that_ends_before_its_exchange_settles_clears_nothing() {
+        assert_eq!(lines(&run_of(EngineKind::Legacy, 0.0, false)), (1, 0));
+        assert_eq!(lines(&run_of(EngineKind::Modern, 0.0, false)), (3, 2));
+        assert_eq!(lines(&run_of(EngineKind::Legacy, 300.0, true)), (3, 2));
+    }
 
     #[test]
     fn columns_split_spans_exactly() {

@@ -793,3 +793,170 @@ mod fast_forward {
         }
     }
 }
+
+/// Issue 29 item 4: the simulator against an independent model of agent-framework's host,
+/// written from reconnect-rules.md alone (attempt numbering, the two count rules, `wait(k)`,
+/// the alert from attempt 5, connectome-host's notices: a "down" line once an episode has been
+/// open 60 s, a reconnect closing it, on the legacy engine only once the policy exchange has
+/// settled with the server still connected). Nominal waits (no jitter), whole-millisecond
+/// timings; lifetimes include 0 (a connection that ends at its handshake, before its exchange
+/// settles) and exactly the settle time, on both engines, under an attempts bound.
+mod host_model {
+    use super::*;
+    use crate::engine::policy::Preset;
+    use proptest::prelude::*;
+
+    /// What the model counts.
+    #[derive(Debug, PartialEq)]
+    struct Counts {
+        launches: u64,
+        downs: u64,
+        first_down_attempt: Option<u32>,
+        down_lines: u64,
+        cleared_lines: u64,
+    }
+
+    /// The notices module: an open episode (since when, whether its "down" line is posted).
+    #[derive(Default)]
+    struct Episode {
+        open: Option<f64>,
+        posted: bool,
+    }
+
+    impl Episode {
+        fn advance(&mut self, t: f64, c: &mut Counts) {
+            if let Some(open) = self.open {
+                if !self.posted && t >= open + 60_000.0 {
+                    self.posted = true;
+                    c.down_lines += 1;
+                }
+            }
+        }
+        fn reconnected(&mut self, t: f64, c: &mut Counts) {
+            self.advance(t, c);
+            if self.open.take().is_some() && self.posted {
+                c.cleared_lines += 1;
+            }
+            self.posted = false;
+        }
+        fn alert(&mut self, t: f64, c: &mut Counts) {
+            self.advance(t, c);
+            if self.open.is_none() {
+                self.open = Some(t);
+                self.posted = false;
+            }
+        }
+    }
+
+    /// agent-framework under `lasting` (`lasting: true`) or `handshake`, `n` launches.
+    #[allow(clippy::too_many_arguments)]
+    fn model(
+        lasting: bool,
+        modern: bool,
+        interval: f64,
+        cap: f64,
+        lives: &[f64],
+        startup: f64,
+        settle: f64,
+        n: u64,
+    ) -> Counts {
+        let mut c = Counts {
+            launches: 0,
+            downs: 0,
+            first_down_attempt: None,
+            down_lines: 0,
+            cleared_lines: 0,
+        };
+        let mut ep = Episode::default();
+        let threshold = cap.clamp(300_000.0, 2_147_483_647.0);
+        let (mut t, mut attempt) = (0.0, 0u32);
+        for i in 0..n {
+            c.launches += 1;
+            let life = lives[(i as usize).min(lives.len() - 1)];
+            let up = t + startup;
+            // A reconnect (not the first connect) is reported at once on the modern engine;
+            // on the legacy one once the exchange settled with the server still connected.
+            if i > 0 {
+                if modern {
+                    ep.reconnected(up, &mut c);
+                } else if life > settle {
+                    ep.reconnected(up + settle, &mut c);
+                }
+            }
+            if life.is_infinite() {
+                return c;
+            }
+            let end = up + life;
+            let k = if !lasting || life >= threshold {
+                0
+            } else {
+                if attempt >= 5 {
+                    c.downs += 1;
+                    c.first_down_attempt.get_or_insert(attempt);
+                    ep.alert(end, &mut c);
+                }
+                attempt + 1
+            };
+            let wait = (interval * 2f64.powi(k.saturating_sub(1).min(30) as i32)).min(cap);
+            t = end + wait.min(2_147_483_647.0);
+            attempt = k.max(1);
+        }
+        // What falls due before the next launch would come, which nothing can clear first.
+        ep.advance(t, &mut c);
+        c
+    }
+
+    fn life() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            3 => Just(0.0),
+            1 => Just(100.0),
+            2 => (0u32..2_000).prop_map(f64::from),
+            2 => (0u32..400_000).prop_map(f64::from),
+            1 => Just(f64::INFINITY),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+        #[test]
+        fn the_simulator_counts_what_the_host_model_counts(
+            lasting in any::<bool>(),
+            modern in any::<bool>(),
+            interval in (1u32..20_000).prop_map(f64::from),
+            extra in (0u32..400_000).prop_map(f64::from),
+            lives in prop::collection::vec(life(), 1..5),
+            startup in prop_oneof![Just(0.0), (0u32..2_000).prop_map(f64::from)],
+            settle in prop_oneof![Just(0.0), Just(100.0), (0u32..500).prop_map(f64::from)],
+            n in 1u64..300,
+        ) {
+            let cap = interval + extra;
+            let preset = if lasting { Preset::Lasting } else { Preset::Handshake };
+            let engine = if modern { EngineKind::Modern } else { EngineKind::Legacy };
+            let r = Request {
+                policy: preset.policy_with(engine, Timings { interval_ms: interval, cap_ms: cap }),
+                scenario: Scenario {
+                    behaviour: Behaviour::Lives(lives.clone()),
+                    startup_ms: startup,
+                    fail_after_ms: 0.0,
+                    settle_ms: settle,
+                },
+                max_attempts: Some(n),
+                span_ms: 1.0e15,
+                seed: None,
+                keep_rows: 0,
+                strip_width: 1,
+            };
+            let s = simulate(&r).summary;
+            let got = Counts {
+                launches: s.launches,
+                downs: s.downs,
+                first_down_attempt: s.first_down_attempt,
+                down_lines: s.status_down_lines,
+                cleared_lines: s.status_cleared_lines,
+            };
+            let want = model(lasting, modern, interval, cap, &lives, startup, settle, n);
+            prop_assert_eq!(got, want, "{:?}", r);
+        }
+    }
+}
