@@ -4,6 +4,10 @@
 //! `engine` holds the rules and the runners and never prints; `cli` parses arguments and
 //! dispatches; `render` draws tables, diagnostics, progress and JSON.
 
+// The library's face is what the binary, the benches and the tests under tests/ use; every
+// other item is `pub(crate)` (docs/architecture.md, "The library's face").
+#![warn(unreachable_pub)]
+
 // Supported platforms: Linux (built and tested). Other Unix systems (macOS, the BSDs) build the
 // same code without the Linux-only calls (child subreaper, parent-death signal, /proc), untested.
 // Windows is not supported: servers run in their own process group and are stopped with
@@ -18,10 +22,12 @@ compile_error!(
 mod architecture_tests;
 pub mod cli;
 pub mod engine;
-pub mod exit;
-pub mod render;
+mod exit;
+mod render;
 #[doc(hidden)]
 pub mod testing;
+
+use render::terminal::say;
 
 /// The binary's whole body: parse the arguments, run, return the exit code.
 pub fn main() -> std::process::ExitCode {

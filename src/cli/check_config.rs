@@ -20,7 +20,7 @@ use crate::render::text::check_config as render;
 use crate::render::ColorChoice;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     /// Compiler-style diagnostics with the source line (default).
     Human,
     /// One JSON document with `schema_version` and every finding.
@@ -33,7 +33,7 @@ pub enum Format {
 
 /// `--platform`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum PlatformArg {
+pub(crate) enum PlatformArg {
     Linux,
     Macos,
     Windows,
@@ -43,7 +43,7 @@ pub enum PlatformArg {
 
 impl CheckConfigArgs {
     /// The systems to check for: those named, or this machine's.
-    pub fn platforms(&self) -> Platforms {
+    pub(crate) fn platforms(&self) -> Platforms {
         if self.platform.is_empty() {
             return Platforms::current();
         }
@@ -72,7 +72,7 @@ fn format_name(f: Format) -> &'static str {
 
 /// `--output FORMAT=FILE`.
 #[derive(Debug, Clone)]
-pub struct Output {
+pub(crate) struct Output {
     pub format: Format,
     pub file: PathBuf,
 }
@@ -110,7 +110,7 @@ Examples:
 Exit status: 0 no errors (warnings allowed), 1 errors (or warnings with --deny-warnings), 2 a \
 file could not be read or parsed, or bad arguments."
 )]
-pub struct CheckConfigArgs {
+pub(crate) struct CheckConfigArgs {
     /// Host configuration files, folders, or quoted globs.
     ///
     /// JSON or JSONC; `-` reads standard input.
@@ -175,7 +175,7 @@ pub struct CheckConfigArgs {
     pub dialect: DialectArgs,
 }
 
-pub fn run(args: CheckConfigArgs, color: ColorChoice) -> anyhow::Result<u8> {
+pub(crate) fn run(args: CheckConfigArgs, color: ColorChoice) -> anyhow::Result<u8> {
     let err_color = color.for_stderr();
     let preset: Preset = args.preset.into();
     if args.files.iter().filter(|f| is_stdin(f)).count() > 1 {

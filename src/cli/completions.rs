@@ -10,21 +10,21 @@ use crate::exit;
   mcpl-doctor completions bash > ~/.local/share/bash-completion/completions/mcpl-doctor
   mcpl-doctor completions zsh > ~/.zfunc/_mcpl-doctor
   mcpl-doctor completions fish > ~/.config/fish/completions/mcpl-doctor.fish")]
-pub struct CompletionsArgs {
+pub(crate) struct CompletionsArgs {
     /// The shell to generate completions for.
     #[arg(value_enum)]
     pub shell: Shell,
 }
 
 /// The completion script for `shell`, as bytes.
-pub fn generate(shell: Shell) -> Vec<u8> {
+pub(crate) fn generate(shell: Shell) -> Vec<u8> {
     let mut cmd = super::command();
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut cmd, "mcpl-doctor", &mut out);
     out
 }
 
-pub fn run(args: CompletionsArgs) -> anyhow::Result<u8> {
+pub(crate) fn run(args: CompletionsArgs) -> anyhow::Result<u8> {
     use std::io::Write;
     let bytes = generate(args.shell);
     let mut stdout = std::io::stdout().lock();

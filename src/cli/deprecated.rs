@@ -19,7 +19,7 @@ const RULE_FLAGS: &[&str] = &["--preset", "-p", "--compare"];
 
 /// The notes for the old spellings in `args` (the whole command line, program name first);
 /// nothing after `--` is looked at (the server's own arguments).
-pub fn notes(args: &[OsString]) -> Vec<String> {
+pub(super) fn notes(args: &[OsString]) -> Vec<String> {
     let words: Vec<String> = args
         .iter()
         .skip(1)

@@ -9,7 +9,7 @@ use crate::engine::config::{Dialect, Host};
 
 /// A host whose configuration dialect the doctor reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum HostArg {
+pub(crate) enum HostArg {
     /// connectome-host and agent-framework (`mcplServers`, recipes).
     AgentFramework,
     /// claude_desktop_config.json: no variables.
@@ -58,7 +58,7 @@ fn parse_input(s: &str) -> Result<(String, String), String> {
 
 /// How a configuration file is read.
 #[derive(Debug, Clone, Default, Args)]
-pub struct DialectArgs {
+pub(crate) struct DialectArgs {
     /// The host the file is written for.
     ///
     /// Its keys, variables, env and folder rules. Default: detected from the file's name and
@@ -82,7 +82,7 @@ pub struct DialectArgs {
 
 impl DialectArgs {
     /// The engine's view of these flags.
-    pub fn dialect(&self) -> Dialect<'_> {
+    pub(crate) fn dialect(&self) -> Dialect<'_> {
         Dialect {
             host: self.host.map(Host::from),
             workspace: self

@@ -15,7 +15,7 @@ use crate::render::style::{paint, BAD, HINT};
 /// An error as a person reads it: what went wrong, what to try (`hint:`), and text to show
 /// under it (a diagnosis of a command that cannot be launched).
 #[derive(Debug)]
-pub struct Failure {
+pub(crate) struct Failure {
     message: String,
     hint: Option<String>,
     detail: Option<String>,
@@ -23,7 +23,7 @@ pub struct Failure {
 
 impl Failure {
     /// The message to show after `error: `.
-    pub fn new(message: impl Into<String>) -> Failure {
+    pub(crate) fn new(message: impl Into<String>) -> Failure {
         Failure {
             message: message.into(),
             hint: None,
@@ -32,18 +32,18 @@ impl Failure {
     }
 
     /// With `hint: <hint>` under it.
-    pub fn hint(mut self, hint: impl Into<String>) -> Failure {
+    pub(crate) fn hint(mut self, hint: impl Into<String>) -> Failure {
         self.hint = Some(hint.into());
         self
     }
 
     /// With `detail` under it, as it is (lines ending in a newline).
     /// The hint, if one was given.
-    pub fn hint_text(&self) -> Option<&str> {
+    pub(crate) fn hint_text(&self) -> Option<&str> {
         self.hint.as_deref()
     }
 
-    pub fn detail(mut self, detail: impl Into<String>) -> Failure {
+    pub(crate) fn detail(mut self, detail: impl Into<String>) -> Failure {
         self.detail = Some(detail.into());
         self
     }
@@ -58,18 +58,18 @@ impl std::fmt::Display for Failure {
 impl std::error::Error for Failure {}
 
 /// `Err(Failure)` as an `anyhow::Error`, for `return fail(...)`.
-pub fn fail<T>(message: impl Into<String>) -> anyhow::Result<T> {
+pub(crate) fn fail<T>(message: impl Into<String>) -> anyhow::Result<T> {
     Err(Failure::new(message).into())
 }
 
 /// A file that cannot be written, as a person reads it: the path sanitised whole (a newline in
 /// it stays on the one line).
-pub fn unwritable(e: &crate::engine::outfile::WriteError) -> Failure {
+pub(crate) fn unwritable(e: &crate::engine::outfile::WriteError) -> Failure {
     Failure::new(sanitize(&e.to_string()))
 }
 
 /// Whether `e` (or anything it wraps) is a write to a reader that went away.
-pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
+pub(crate) fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
         c.downcast_ref::<std::io::Error>()
             .is_some_and(crate::render::is_broken_pipe)
@@ -95,14 +95,14 @@ fn hint_of(chain: &[&(dyn std::error::Error + 'static)]) -> Option<String> {
 /// The text `report` prints for `e`: `error: ...`, `caused by: ...` for each cause whose words
 /// the lines above do not already hold, `hint: ...`, then any detail. Every line is sanitised
 /// for the terminal (server and file names reach these messages).
-pub fn render(e: &anyhow::Error, color: bool) -> String {
+pub(crate) fn render(e: &anyhow::Error, color: bool) -> String {
     render_chain(&e.chain().collect::<Vec<_>>(), color)
 }
 
 /// [`render`] for an error a run reports and goes on after (`check-config`'s file that cannot
 /// be read, beside the others' findings): the same lines, from the same place, and `also` as
 /// one more `hint:` line.
-pub fn render_error(
+pub(crate) fn render_error(
     e: &(dyn std::error::Error + 'static),
     also: Option<&str>,
     color: bool,
@@ -159,7 +159,7 @@ fn render_chain(chain: &[&(dyn std::error::Error + 'static)], color: bool) -> St
 
 /// Print `e` once on stderr and return the exit status: 2 (usage or I/O error), or 0 quietly
 /// for a broken pipe.
-pub fn report(e: &anyhow::Error, color: bool) -> u8 {
+pub(crate) fn report(e: &anyhow::Error, color: bool) -> u8 {
     if is_broken_pipe(e) {
         return exit::OK;
     }
@@ -169,7 +169,7 @@ pub fn report(e: &anyhow::Error, color: bool) -> u8 {
 
 /// For a path that looks like a Windows one (a drive letter, backslashes): a hint naming the
 /// platforms mcpl-doctor runs on.
-pub fn windows_path_hint(path: &str) -> Option<&'static str> {
+pub(crate) fn windows_path_hint(path: &str) -> Option<&'static str> {
     let b = path.as_bytes();
     let drive =
         b.len() >= 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && matches!(b[2], b'\\' | b'/');

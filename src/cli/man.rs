@@ -12,7 +12,7 @@ use crate::exit;
   mcpl-doctor man | man -l -
   mcpl-doctor man probe | man -l -
   mcpl-doctor man --out ~/.local/share/man/man1")]
-pub struct ManArgs {
+pub(crate) struct ManArgs {
     /// The subcommand whose page to print.
     ///
     /// Default: the main page, mcpl-doctor(1).
@@ -26,7 +26,7 @@ pub struct ManArgs {
     pub out: Option<PathBuf>,
 }
 
-pub fn run(args: ManArgs) -> anyhow::Result<u8> {
+pub(crate) fn run(args: ManArgs) -> anyhow::Result<u8> {
     use std::io::Write;
     let mut cmd = super::command().disable_help_subcommand(true);
     if let Some(dir) = &args.out {

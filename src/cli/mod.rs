@@ -8,17 +8,17 @@ use clap::{Parser, Subcommand};
 use crate::exit;
 use crate::render::ColorChoice;
 
-pub mod check_config;
-pub mod completions;
+pub(crate) mod check_config;
+pub(crate) mod completions;
 mod deprecated;
-pub mod dialect;
-pub mod error;
+pub(crate) mod dialect;
+pub(crate) mod error;
 pub mod man;
-pub mod probe;
-pub mod schema;
-pub mod serve;
-pub mod simulate;
-pub mod vocab;
+pub(crate) mod probe;
+pub(crate) mod schema;
+pub(crate) mod serve;
+pub(crate) mod simulate;
+pub(crate) mod vocab;
 
 /// Shows what an MCP/MCPL server does and what its host will do about it.
 #[derive(Debug, Parser)]
@@ -38,7 +38,7 @@ Each subcommand's --help has more examples. The documentation: README.md and doc
 repository (docs/probe.md, docs/check-config.md, docs/simulate.md, docs/exit-codes.md); the \
 man pages: mcpl-doctor man | man -l -"
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     /// When to use colour: auto, always or never.
     ///
     /// auto: on a terminal, unless NO_COLOR is set or TERM is dumb.
@@ -55,7 +55,7 @@ pub struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Print what-if tables for a reconnect rule.
     ///
     /// Attempts, waits, down alerts, status lines and uptime under a reconnect rule, for any
@@ -93,7 +93,7 @@ pub enum Command {
 }
 
 /// Parse `args` and run the command; errors are printed once, on stderr.
-pub fn run<I, T>(args: I) -> ExitCode
+pub(crate) fn run<I, T>(args: I) -> ExitCode
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
@@ -231,7 +231,7 @@ fn short_help_asked(args: &[OsString]) -> bool {
 
 /// The command as `-h` shows it, one line an option (as ripgrep's `-h`): each option's
 /// summary, without the defaults, variables and values that `--help` lists.
-pub fn for_short_help(cmd: clap::Command) -> clap::Command {
+pub(crate) fn for_short_help(cmd: clap::Command) -> clap::Command {
     let mut cmd = cmd.mut_args(|a| {
         if a.get_action().takes_values() {
             a.hide_default_value(true)
@@ -273,7 +273,7 @@ fn color_in(args: &[OsString]) -> ColorChoice {
 
 /// Help text with the lines of its `Examples:` section put back together where clap wrapped
 /// them: an example is one line, so that copying it works at any terminal width.
-pub fn unwrap_examples(help: &str) -> String {
+pub(crate) fn unwrap_examples(help: &str) -> String {
     let Some(at) = help.find("Examples:\n") else {
         return help.to_string();
     };

@@ -20,7 +20,7 @@ Code's json.schemas setting; see docs/check-config.md.
 
 The same files are checked in under schema/."
 )]
-pub struct SchemaArgs {
+pub(crate) struct SchemaArgs {
     /// Which schema: config, or an output document.
     ///
     /// `config` for host configuration files.
@@ -28,7 +28,7 @@ pub struct SchemaArgs {
     pub which: Which,
 }
 
-pub fn run(args: SchemaArgs) -> anyhow::Result<u8> {
+pub(crate) fn run(args: SchemaArgs) -> anyhow::Result<u8> {
     use std::io::Write;
     let text = schema::text(args.which);
     let mut stdout = std::io::stdout().lock();

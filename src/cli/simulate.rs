@@ -55,7 +55,7 @@ Examples:
   mcpl-doctor simulate
   mcpl-doctor simulate --preset lasting --interval 200ms --behaviour dies-after=300ms --launches 12
   mcpl-doctor simulate --compare reset-on-handshake,lasting,bounded,kubernetes --cap 1d --behaviour drops-every=1h --for 30d")]
-pub struct SimulateArgs {
+pub(crate) struct SimulateArgs {
     /// The reconnect rule.
     ///
     /// Without it (and without --compare): reset-on-handshake and lasting side by side.
@@ -216,7 +216,7 @@ fn parse_span(s: &str) -> Result<f64, String> {
     }
 }
 
-pub fn run(args: SimulateArgs, color: ColorChoice) -> anyhow::Result<u8> {
+pub(crate) fn run(args: SimulateArgs, color: ColorChoice) -> anyhow::Result<u8> {
     let json = match (args.format, args.json) {
         (FormatArg::Events, _) => {
             return super::error::fail(

@@ -132,7 +132,7 @@ impl From<EngineArg> for EngineKind {
 /// `--format` of `simulate`: what `probe` takes but events, which is accepted only to say it is
 /// for `probe` (and not offered in the help).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SimulateFormatArg {
+pub(crate) enum SimulateFormatArg {
     /// Tables for a person (default).
     #[value(alias = "text")]
     Human,
@@ -145,7 +145,7 @@ pub enum SimulateFormatArg {
 
 /// `--format` of `probe`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FormatArg {
+pub(crate) enum FormatArg {
     /// Tables for a person (default).
     #[value(alias = "text")]
     Human,
@@ -158,7 +158,7 @@ pub enum FormatArg {
 /// A timing (`--interval`, `--cap`): a duration that may be 0, negative or infinite (the rule
 /// decides what the host does with it). A bare number under 100 gets a note: it is
 /// milliseconds, which someone thinking in seconds would not expect.
-pub fn parse_timing(s: &str) -> Result<f64, String> {
+pub(crate) fn parse_timing(s: &str) -> Result<f64, String> {
     let ms = parse_duration_ms(s).map_err(|e| e.to_string())?;
     note_bare_ms(s, ms);
     Ok(ms)
@@ -166,7 +166,7 @@ pub fn parse_timing(s: &str) -> Result<f64, String> {
 
 /// The note every duration flag prints for a bare number under 100: it is milliseconds, which
 /// someone thinking in seconds would not expect (`--handshake-timeout 5` is 5 ms).
-pub fn note_bare_ms(s: &str, ms: f64) {
+pub(crate) fn note_bare_ms(s: &str, ms: f64) {
     let t = s.trim();
     if ms > 0.0 && ms < 100.0 && t.parse::<f64>().is_ok() {
         crate::say!(
@@ -177,7 +177,7 @@ pub fn note_bare_ms(s: &str, ms: f64) {
 }
 
 /// A duration above 0.
-pub fn parse_positive(s: &str) -> Result<f64, String> {
+pub(crate) fn parse_positive(s: &str) -> Result<f64, String> {
     let ms = parse_duration_ms(s).map_err(|e| e.to_string())?;
     note_bare_ms(s, ms);
     if ms > 0.0 {
@@ -188,7 +188,7 @@ pub fn parse_positive(s: &str) -> Result<f64, String> {
 }
 
 /// A finite duration of 0 or more.
-pub fn parse_nonnegative(s: &str) -> Result<f64, String> {
+pub(crate) fn parse_nonnegative(s: &str) -> Result<f64, String> {
     let ms = parse_duration_ms(s).map_err(|e| e.to_string())?;
     note_bare_ms(s, ms);
     if ms.is_finite() && ms >= 0.0 {
@@ -197,10 +197,6 @@ pub fn parse_nonnegative(s: &str) -> Result<f64, String> {
         Err("must be a finite duration of 0 or more".into())
     }
 }
-
-/// The durations paragraph every subcommand's help ends with.
-pub const DURATIONS_HELP: &str = "Durations: a bare number is milliseconds (as in host configs); \
-humantime (300ms, 5s, 5m, 1d) and inf are accepted.";
 
 #[cfg(test)]
 mod tests {

@@ -16,10 +16,10 @@ use serde::{Serialize, Serializer};
 use super::redact::Redactor;
 
 /// The items kept at each end of a [`FoldedList`].
-pub const KEEP: usize = 8;
+pub(crate) const KEEP: usize = 8;
 
 /// The most characters kept of one text a server sent (a name, an id, a message).
-pub const TEXT_MAX: usize = 256;
+pub(crate) const TEXT_MAX: usize = 256;
 
 /// A list of which only a count and the first and last [`KEEP`] items are kept, in order. The
 /// items between are counted ([`FoldedList::folded`]), not kept. Serialised as the list of
@@ -215,14 +215,14 @@ impl<T: JsonSchema> JsonSchema for FoldedList<T> {
 }
 
 /// For `skip_serializing_if` on a fold count.
-pub fn is_zero(n: &u64) -> bool {
+pub(crate) fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
 /// `text` redacted and cut to [`TEXT_MAX`] characters ("…" ends a cut one). Only the start of
 /// a long text is redacted (enough to cover any secret that begins in what is kept), so a
 /// server's megabyte-long name costs neither memory nor time.
-pub fn short_text(redactor: &Redactor, text: &str) -> String {
+pub(crate) fn short_text(redactor: &Redactor, text: &str) -> String {
     let margin = redactor.longest().max(4096);
     match text.char_indices().nth(TEXT_MAX + margin) {
         None => clip(redactor.redact(text)),

@@ -16,11 +16,11 @@ use std::io::Read;
 use std::path::Path;
 
 /// The most an env file may hold: 256 KiB, more than any real one (a few hundred bytes).
-pub const MAX_ENV_FILE: u64 = 256 * 1024;
+pub(crate) const MAX_ENV_FILE: u64 = 256 * 1024;
 
 /// Why a named file was not read; the text reads after "it ..." or "which ...".
 #[derive(Debug, thiserror::Error)]
-pub enum Refusal {
+pub(crate) enum Refusal {
     /// Not a regular file: "a FIFO (named pipe)", "a device", "a folder", ...
     #[error("is {0}, not a regular file")]
     NotRegular(&'static str),
@@ -34,13 +34,13 @@ pub enum Refusal {
 
 impl Refusal {
     /// Whether the path names nothing at all (no such file or folder).
-    pub fn is_missing(&self) -> bool {
+    pub(crate) fn is_missing(&self) -> bool {
         matches!(self, Refusal::Io(e) if e.kind() == std::io::ErrorKind::NotFound)
     }
 }
 
 /// What a file type is, when it is not a regular file ("a FIFO (named pipe)", ...).
-pub fn not_regular(t: std::fs::FileType) -> Option<&'static str> {
+pub(crate) fn not_regular(t: std::fs::FileType) -> Option<&'static str> {
     use std::os::unix::fs::FileTypeExt;
     if t.is_file() {
         None
@@ -59,7 +59,7 @@ pub fn not_regular(t: std::fs::FileType) -> Option<&'static str> {
 
 /// Whether `path` is a regular file that may be read (links followed), and else why not;
 /// nothing is opened.
-pub fn check(path: &Path) -> Result<(), Refusal> {
+pub(crate) fn check(path: &Path) -> Result<(), Refusal> {
     let meta = std::fs::metadata(path)?;
     match not_regular(meta.file_type()) {
         Some(kind) => Err(Refusal::NotRegular(kind)),
@@ -83,7 +83,7 @@ fn open(path: &Path) -> Result<std::fs::File, Refusal> {
 
 /// The whole of the regular file `path`, refused when it holds more than `cap` bytes (memory
 /// never grows past the cap).
-pub fn read_whole(path: &Path, cap: u64) -> Result<Vec<u8>, Refusal> {
+pub(crate) fn read_whole(path: &Path, cap: u64) -> Result<Vec<u8>, Refusal> {
     let file = open(path)?;
     let mut bytes = Vec::new();
     file.take(cap + 1).read_to_end(&mut bytes)?;
@@ -95,7 +95,7 @@ pub fn read_whole(path: &Path, cap: u64) -> Result<Vec<u8>, Refusal> {
 
 /// At most the first `max` bytes of the regular file `path` (its start, for a `#!` line or
 /// an import), `None` when it is not one or cannot be read.
-pub fn read_head(path: &Path, max: u64) -> Option<Vec<u8>> {
+pub(crate) fn read_head(path: &Path, max: u64) -> Option<Vec<u8>> {
     let file = open(path).ok()?;
     let mut bytes = Vec::new();
     file.take(max).read_to_end(&mut bytes).ok()?;
@@ -103,7 +103,7 @@ pub fn read_head(path: &Path, max: u64) -> Option<Vec<u8>> {
 }
 
 /// [`read_head`] as text (invalid UTF-8 replaced).
-pub fn read_head_text(path: &Path, max: u64) -> Option<String> {
+pub(crate) fn read_head_text(path: &Path, max: u64) -> Option<String> {
     read_head(path, max).map(|b| String::from_utf8_lossy(&b).into_owned())
 }
 

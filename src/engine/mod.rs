@@ -2,17 +2,17 @@
 //! parses arguments or draws tables; the CLI and renderers do that.
 
 pub mod config;
-pub mod diagnosis;
-pub mod fleet;
-pub mod folded;
-pub mod infile;
-pub mod outfile;
-pub mod pidfd;
+pub(crate) mod diagnosis;
+pub(crate) mod fleet;
+pub(crate) mod folded;
+pub(crate) mod infile;
+pub(crate) mod outfile;
+pub(crate) mod pidfd;
 pub mod policy;
-pub mod probe;
-pub mod process;
-pub mod process_tree;
-pub mod redact;
+pub(crate) mod probe;
+pub(crate) mod process;
+pub(crate) mod process_tree;
+pub(crate) mod redact;
 pub mod schedule;
-pub mod serve;
-pub mod stop;
+pub(crate) mod serve;
+pub(crate) mod stop;

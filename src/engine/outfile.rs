@@ -26,7 +26,7 @@ fn inputs() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
 }
 
 /// Remember `path` as an input of this run (a configuration file read), never to be written.
-pub fn remember_input(path: &Path) {
+pub(crate) fn remember_input(path: &Path) {
     let mut list = inputs();
     if !list.iter().any(|p| p == path) {
         list.push(path.to_path_buf());
@@ -34,7 +34,7 @@ pub fn remember_input(path: &Path) {
 }
 
 /// Why `path` must not be written, if it must not ("it is ...").
-pub fn refusal(path: &Path) -> Option<String> {
+pub(crate) fn refusal(path: &Path) -> Option<String> {
     use std::os::unix::fs::MetadataExt;
     let here = std::fs::symlink_metadata(path).ok();
     for input in inputs().iter() {
@@ -61,7 +61,7 @@ pub fn refusal(path: &Path) -> Option<String> {
 /// Why a file cannot be written; the text names the path, shown as given (the CLI sanitises
 /// what it prints).
 #[derive(Debug, thiserror::Error)]
-pub enum WriteError {
+pub(crate) enum WriteError {
     /// Refused before trying (see [`refusal`]): "it is ...".
     #[error("cannot write {}: {why}", path.display())]
     Refused { path: PathBuf, why: String },
@@ -77,7 +77,7 @@ pub enum WriteError {
 }
 
 /// Write `bytes` to `path` the safe way (see the module's text). The error names the path.
-pub fn write(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
+pub(crate) fn write(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
     let (dir, name) = destination(path)?;
     let io = |source| WriteError::Io {
         path: path.to_path_buf(),
@@ -104,7 +104,7 @@ pub fn write(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
 /// Check, before any work, that `path` can be written: not refused (see [`refusal`]), and its
 /// folder takes a new file (one is created there and removed). A typo in `--report` must not
 /// cost an hour-long probe. The error names the path.
-pub fn check(path: &Path) -> Result<(), WriteError> {
+pub(crate) fn check(path: &Path) -> Result<(), WriteError> {
     let (dir, name) = destination(path)?;
     let (tmp, file) = create_temp(&dir, &name).map_err(|source| WriteError::Io {
         path: path.to_path_buf(),

@@ -23,7 +23,7 @@ use nix::unistd::Pid;
 
 /// A process, told apart from a later one with the same pid by its start time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Proc {
+pub(crate) struct Proc {
     pub pid: u32,
     /// `/proc/<pid>/stat` field 22, in clock ticks since boot.
     pub start: u64,
@@ -73,11 +73,11 @@ pub(crate) fn start_of(pid: u32) -> Option<u64> {
 
 /// A pidfd: a handle on one process, which no later process with the same pid can take over.
 #[derive(Debug)]
-pub struct Pidfd(OwnedFd);
+pub(crate) struct Pidfd(OwnedFd);
 
 impl Pidfd {
     /// A pidfd for the process `pid` (`None` where it is gone, or where the kernel has none).
-    pub fn open(pid: u32) -> Option<Pidfd> {
+    pub(crate) fn open(pid: u32) -> Option<Pidfd> {
         #[cfg(any(target_os = "linux", target_os = "android"))]
         {
             // SAFETY: pidfd_open(2) takes a pid and flags and returns a new descriptor or -1.
@@ -97,7 +97,7 @@ impl Pidfd {
 
     /// Send `sig` (`None`: only check) to the process; false when it is gone (a zombie still
     /// takes one).
-    pub fn signal(&self, sig: Option<Signal>) -> bool {
+    pub(crate) fn signal(&self, sig: Option<Signal>) -> bool {
         #[cfg(any(target_os = "linux", target_os = "android"))]
         {
             let sig = sig.map_or(0, |s| s as i32);
@@ -123,7 +123,7 @@ impl Pidfd {
 
 /// Send `sig` to `p` if it is still that process (same pid and start time); false when it
 /// is gone or the pid now names another process.
-pub fn signal_proc(p: Proc, sig: Signal) -> bool {
+pub(crate) fn signal_proc(p: Proc, sig: Signal) -> bool {
     let same = || start_of(p.pid) == Some(p.start);
     match Pidfd::open(p.pid) {
         // Opened first, checked after: the check is then about the process the pidfd holds.

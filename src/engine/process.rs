@@ -27,11 +27,11 @@ use tokio::time::Instant;
 use super::process_tree;
 
 /// The host's grace after SIGTERM, and again after SIGKILL.
-pub const GRACE: Duration = Duration::from_secs(2);
+pub(crate) const GRACE: Duration = Duration::from_secs(2);
 
 /// How the group ended up after [`GroupChild::stop`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StopResult {
+pub(crate) enum StopResult {
     /// Nothing of the group was left when the stop began.
     AlreadyGone,
     /// Gone within the grace after SIGTERM.
@@ -45,7 +45,7 @@ pub enum StopResult {
 }
 
 /// A spawned child with its pipes.
-pub struct Spawned {
+pub(crate) struct Spawned {
     pub child: GroupChild,
     pub stdin: ChildStdin,
     pub stdout: ChildStdout,
@@ -53,7 +53,7 @@ pub struct Spawned {
 }
 
 /// A child leading its own process group.
-pub struct GroupChild {
+pub(crate) struct GroupChild {
     child: Child,
     pgid: Pid,
     status: Option<ExitStatus>,
@@ -78,7 +78,7 @@ fn become_subreaper() {
 }
 
 /// Spawn `cmd` in a new process group with piped stdin, stdout and stderr.
-pub fn spawn(cmd: &mut Command) -> io::Result<Spawned> {
+pub(crate) fn spawn(cmd: &mut Command) -> io::Result<Spawned> {
     become_subreaper();
     let marker = process_tree::new_marker();
     cmd.env(process_tree::LAUNCH_VAR, &marker);
@@ -128,18 +128,18 @@ pub fn spawn(cmd: &mut Command) -> io::Result<Spawned> {
 
 impl GroupChild {
     /// The leader's pid (also the group's id).
-    pub fn pid(&self) -> u32 {
+    pub(crate) fn pid(&self) -> u32 {
         self.pgid.as_raw() as u32
     }
 
     /// The launch's marker (see [`super::process_tree`]).
-    pub fn marker(&self) -> &str {
+    pub(crate) fn marker(&self) -> &str {
         &self.marker
     }
 
     /// How many of its descendants had left the group (setsid, setpgid, a double fork) and
     /// were found and stopped when the group was.
-    pub fn escaped(&self) -> usize {
+    pub(crate) fn escaped(&self) -> usize {
         self.escaped
     }
 
@@ -151,12 +151,12 @@ impl GroupChild {
     }
 
     /// The leader's exit status, once known.
-    pub fn status(&self) -> Option<ExitStatus> {
+    pub(crate) fn status(&self) -> Option<ExitStatus> {
         self.status
     }
 
     /// Wait for the leader to exit. Cancel-safe.
-    pub async fn wait(&mut self) -> io::Result<ExitStatus> {
+    pub(crate) async fn wait(&mut self) -> io::Result<ExitStatus> {
         if let Some(s) = self.status {
             return Ok(s);
         }
@@ -191,7 +191,7 @@ impl GroupChild {
 
     /// Whether the leader has exited and no other member of its group is left (a group by
     /// its number that is no longer the launch's counts as gone: a stranger's).
-    pub fn group_gone(&mut self) -> bool {
+    pub(crate) fn group_gone(&mut self) -> bool {
         self.poll_leader();
         if self.status.is_none() {
             return false;
@@ -251,7 +251,7 @@ impl GroupChild {
     /// Stop the group the host's way, then whatever left the group. The caller closes stdin
     /// first (drops it). `force` resolves when a forced stop is requested (second Ctrl-C):
     /// SIGKILL at once.
-    pub async fn stop(
+    pub(crate) async fn stop(
         &mut self,
         grace: Duration,
         force: impl std::future::Future<Output = ()>,
@@ -298,7 +298,7 @@ impl GroupChild {
     }
 
     /// SIGKILL the group at once and wait (up to `grace`) for it to go.
-    pub async fn kill(&mut self, grace: Duration) -> StopResult {
+    pub(crate) async fn kill(&mut self, grace: Duration) -> StopResult {
         self.signal_group(Signal::SIGKILL);
         let gone = self.wait_gone(Instant::now() + grace).await;
         self.stop_escaped(Duration::ZERO).await;
@@ -328,11 +328,11 @@ impl Drop for GroupChild {
 /// pipe), the keeper's pipe, a server's three pipes and their ends while it is spawned, a file
 /// of /proc being read, with room to spare. Below it the runtime's signal setup panics (7) or a
 /// launch fails with "Too many open files" (8 to about 20).
-pub const MIN_FILE_DESCRIPTORS: u64 = 32;
+pub(crate) const MIN_FILE_DESCRIPTORS: u64 = 32;
 
 /// Make sure the probe may open [`MIN_FILE_DESCRIPTORS`]: the soft limit is raised towards the
 /// hard one when it is lower. Returns the limit when even the hard one is too low.
-pub fn too_few_file_descriptors() -> Option<u64> {
+pub(crate) fn too_few_file_descriptors() -> Option<u64> {
     use nix::sys::resource::{getrlimit, setrlimit, Resource};
     let (soft, hard) = getrlimit(Resource::RLIMIT_NOFILE).ok()?;
     if soft >= MIN_FILE_DESCRIPTORS {
@@ -350,7 +350,8 @@ pub fn too_few_file_descriptors() -> Option<u64> {
 
 /// Whether a process exists and is not a zombie (Linux reads `/proc/<pid>/stat`; elsewhere
 /// `kill(pid, 0)`).
-pub fn is_alive(pid: u32) -> bool {
+#[cfg(test)]
+pub(crate) fn is_alive(pid: u32) -> bool {
     #[cfg(target_os = "linux")]
     {
         match std::fs::read(format!("/proc/{pid}/stat")) {
@@ -374,7 +375,7 @@ pub fn is_alive(pid: u32) -> bool {
 
 /// This process's own resident memory in bytes (Linux: `VmRSS` in `/proc/self/status`), for
 /// `serve`'s health metrics and benchmarks; `None` elsewhere.
-pub fn own_resident_bytes() -> Option<u64> {
+pub(crate) fn own_resident_bytes() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;

@@ -41,18 +41,18 @@ use nix::sys::signal::{killpg, Signal};
 use nix::sys::wait::{waitpid, WaitPidFlag};
 use nix::unistd::Pid;
 
-pub use super::pidfd::Proc;
+pub(crate) use super::pidfd::Proc;
 use super::pidfd::{signal_proc, stat, Stat};
 
 /// The variable that marks a launch's processes.
-pub const LAUNCH_VAR: &str = "MCPL_DOCTOR_LAUNCH";
+pub(crate) const LAUNCH_VAR: &str = "MCPL_DOCTOR_LAUNCH";
 
 /// How often the reaper looks for exited inherited children (one `waitid` call when none has).
-pub const REAP_EVERY: Duration = Duration::from_millis(100);
+pub(crate) const REAP_EVERY: Duration = Duration::from_millis(100);
 
 /// How often it looks for descendants outside their server's group, to tell the keeper (a scan
 /// of `/proc`, only while servers run and a keeper listens).
-pub const SCAN_EVERY: Duration = Duration::from_millis(500);
+pub(crate) const SCAN_EVERY: Duration = Duration::from_millis(500);
 
 #[derive(Default)]
 struct Registry {
@@ -92,7 +92,7 @@ impl Registry {
 /// A fresh marker for one launch: 128 random bits from the kernel, as 32 hex digits. Should the
 /// kernel refuse (it does not, on any supported system), the time and a counter stand in: still
 /// unique to this probe, only guessable.
-pub fn new_marker() -> String {
+pub(crate) fn new_marker() -> String {
     let mut bytes = [0u8; 16];
     if getrandom::fill(&mut bytes).is_err() {
         use std::sync::atomic::{AtomicU64, Ordering};
@@ -108,17 +108,17 @@ pub fn new_marker() -> String {
 }
 
 /// Held while a server is spawned and registered, so the reaper never sees it unregistered.
-pub struct SpawnGuard(MutexGuard<'static, Registry>);
+pub(crate) struct SpawnGuard(MutexGuard<'static, Registry>);
 
 /// Take before spawning a server; [`SpawnGuard::spawned`] registers it.
-pub fn before_spawn() -> SpawnGuard {
+pub(crate) fn before_spawn() -> SpawnGuard {
     start_reaper();
     SpawnGuard(registry())
 }
 
 impl SpawnGuard {
     /// Register a server just spawned (its pid leads its group) under `marker`.
-    pub fn spawned(mut self, pid: u32, marker: &str) {
+    pub(crate) fn spawned(mut self, pid: u32, marker: &str) {
         self.0.spawned.insert(pid);
         self.0.launches.insert(marker.to_string(), pid);
         self.0.tell(&format!("+g {pid} {marker}\n"));
@@ -126,7 +126,7 @@ impl SpawnGuard {
 }
 
 /// A launch is over (its group stopped and reaped): forget it.
-pub fn finished(pid: u32, marker: &str) {
+pub(crate) fn finished(pid: u32, marker: &str) {
     let mut r = registry();
     for g in r.sessions.remove(marker).unwrap_or_default() {
         r.tell(&format!("-s {g}\n"));
@@ -153,7 +153,7 @@ fn start_reaper() {
 }
 
 /// Reap every exited child the probe inherited (never one it spawned: tokio reaps those).
-pub fn reap_inherited() {
+pub(crate) fn reap_inherited() {
     use nix::sys::wait::{waitid, Id};
     let mut r = registry();
     let peek = WaitPidFlag::WEXITED | WaitPidFlag::WNOHANG | WaitPidFlag::WNOWAIT;
@@ -190,7 +190,7 @@ pub fn reap_inherited() {
 
 /// Every this many scans, one reads every process's `/proc/<pid>/stat`; the scans between read
 /// only those of processes new since the scan before and of the launches' own processes.
-pub const FULL_SCAN_EVERY: u32 = 10;
+pub(crate) const FULL_SCAN_EVERY: u32 = 10;
 
 /// What the scans between full ones remember.
 #[derive(Default)]
@@ -500,7 +500,7 @@ fn freeze_and_kill(
 
 /// The live processes of launch `marker` outside the group `pgid` (a server's descendants
 /// that called setsid or setpgid, or double-forked).
-pub fn escaped(marker: &str, pgid: u32) -> Vec<Proc> {
+pub(crate) fn escaped(marker: &str, pgid: u32) -> Vec<Proc> {
     let mut out = Vec::new();
     each_marked(&|m| m == marker, &|p| p.pgid != pgid, &mut |p, st| {
         note_session(&mut registry(), marker, st);
@@ -510,14 +510,14 @@ pub fn escaped(marker: &str, pgid: u32) -> Vec<Proc> {
 }
 
 /// The live processes of launch `marker` (in its group or out of it).
-pub fn running_of(marker: &str) -> Vec<u32> {
+pub(crate) fn running_of(marker: &str) -> Vec<u32> {
     let mut out = Vec::new();
     each_marked(&|m| m == marker, &|_| true, &mut |p, _| out.push(p.pid));
     out
 }
 
 /// Whether `p` is still that process and running.
-pub fn is_running(p: Proc) -> bool {
+pub(crate) fn is_running(p: Proc) -> bool {
     stat(p.pid).is_some_and(|s| s.start == p.start && !s.zombie)
 }
 
@@ -530,7 +530,7 @@ fn sessions_of(marker: &str) -> HashSet<u32> {
 /// each session they made), up to `grace` for a scan to find none, then freeze and kill what
 /// is left ([`freeze_and_kill`]). Returns how many processes were found on the way (at least
 /// one per session), none when there was none.
-pub async fn stop_escaped(marker: &str, pgid: u32, grace: Duration) -> usize {
+pub(crate) async fn stop_escaped(marker: &str, pgid: u32, grace: Duration) -> usize {
     let mut seen: HashSet<Proc> = HashSet::new();
     let mut signalled: HashSet<u32> = HashSet::new();
     let mut groups = 0;
@@ -574,7 +574,7 @@ pub async fn stop_escaped(marker: &str, pgid: u32, grace: Duration) -> usize {
 }
 
 /// [`stop_escaped`] at once, without the SIGTERM (a dropped launch, a forced stop).
-pub fn kill_escaped(marker: &str, pgid: u32) -> usize {
+pub(crate) fn kill_escaped(marker: &str, pgid: u32) -> usize {
     let deadline = std::time::Instant::now() + Duration::from_secs(1);
     let (procs, groups) = freeze_and_kill(
         &|m| m == marker,
@@ -606,7 +606,7 @@ pub fn start_keeper() -> bool {
 /// Fork the keeper. Call once, early, while the probe has a single thread (before any runtime
 /// starts). Returns false (and the probe runs without one) where it cannot be made.
 #[cfg(any(target_os = "linux", target_os = "android"))]
-pub fn start_keeper() -> bool {
+pub(crate) fn start_keeper() -> bool {
     use nix::fcntl::OFlag;
     use nix::unistd::{fork, pipe2, ForkResult};
     let Ok((read, write)) = pipe2(OFlag::O_CLOEXEC) else {

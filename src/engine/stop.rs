@@ -3,7 +3,7 @@
 
 /// What stopped a run from outside.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StopCause {
+pub(crate) enum StopCause {
     /// SIGINT (Ctrl-C).
     Interrupt,
     /// SIGTERM.

@@ -7,7 +7,7 @@ use crate::engine::probe::Protocol;
 use crate::engine::stop::StopCause;
 
 /// What the report shows besides the run itself.
-pub struct Context<'a> {
+pub(crate) struct Context<'a> {
     /// The target as shown to a person (redacted).
     pub target: &'a str,
     /// The configuration entry probed (`--config FILE --server ID`), if any.

@@ -15,23 +15,23 @@
 //! A leaf uses no renderer; a renderer may use the leaves, and `picture`, `json` and `ci` may
 //! use `text`'s words, never the other way round.
 
-pub mod ci;
-pub mod context;
-pub mod json;
-pub mod metrics;
-pub mod picture;
-pub mod sanitize;
-pub mod style;
-pub mod terminal;
-pub mod text;
-pub mod timeline;
-pub mod units;
-pub mod words;
+pub(crate) mod ci;
+pub(crate) mod context;
+pub(crate) mod json;
+pub(crate) mod metrics;
+pub(crate) mod picture;
+pub(crate) mod sanitize;
+pub(crate) mod style;
+pub(crate) mod terminal;
+pub(crate) mod text;
+pub(crate) mod timeline;
+pub(crate) mod units;
+pub(crate) mod words;
 
 #[cfg(test)]
 mod check_config_outputs;
 
-pub use crate::engine::stop::StopCause;
-pub use sanitize::sanitize;
-pub use style::ColorChoice;
-pub use terminal::{is_broken_pipe, stderr_line, stderr_text, stdout_closed};
+pub(crate) use crate::engine::stop::StopCause;
+pub(crate) use sanitize::sanitize;
+pub(crate) use style::ColorChoice;
+pub(crate) use terminal::{is_broken_pipe, stderr_line, stderr_text, stdout_closed};

@@ -15,7 +15,7 @@
 //! - GitHub workflow commands: [`github_data`] / [`github_property`].
 
 /// Whether `c` must never reach output as it is.
-pub fn is_unsafe(c: char) -> bool {
+pub(crate) fn is_unsafe(c: char) -> bool {
     c.is_control() // C0, DEL, C1
         || matches!(
             c,
@@ -35,13 +35,13 @@ pub fn is_unsafe(c: char) -> bool {
 }
 
 /// Whether `text` holds no unsafe character.
-pub fn is_clean(text: &str) -> bool {
+pub(crate) fn is_clean(text: &str) -> bool {
     !text.chars().any(is_unsafe)
 }
 
 /// Text made safe for a terminal: unsafe characters escaped as `\u{..}` (tab, newline and
 /// carriage return as `\t`, `\n`, `\r`).
-pub fn sanitize(text: &str) -> String {
+pub(crate) fn sanitize(text: &str) -> String {
     if is_clean(text) {
         return text.to_string();
     }
@@ -66,7 +66,7 @@ fn push_escaped(out: &mut String, c: char) {
 /// U+FFFF); serde_json escapes C0 controls but leaves DEL, C1, bidi, zero-width and U+2028 raw.
 /// Only valid on serialised JSON, where such characters can only occur inside strings (tab, CR
 /// and LF outside strings are the layout of pretty-printed JSON, and serde escapes them inside).
-pub fn json(text: String) -> String {
+pub(crate) fn json(text: String) -> String {
     let escape = |c: char| is_unsafe(c) && !matches!(c, '\n' | '\r' | '\t');
     if !text.chars().any(escape) {
         return text;
@@ -87,7 +87,7 @@ pub fn json(text: String) -> String {
 
 /// A GitHub workflow command's message: `%`, CR and LF percent-encoded as the runner expects,
 /// every other unsafe character escaped as `\u{..}`.
-pub fn github_data(text: &str) -> String {
+pub(crate) fn github_data(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -101,7 +101,7 @@ pub fn github_data(text: &str) -> String {
 }
 
 /// A GitHub workflow command's property value (as [`github_data`], and `:` and `,`).
-pub fn github_property(text: &str) -> String {
+pub(crate) fn github_property(text: &str) -> String {
     github_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 

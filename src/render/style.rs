@@ -11,17 +11,17 @@ use std::io::IsTerminal;
 use anstyle::{AnsiColor, Style};
 
 /// Stayed up, no findings: bold green.
-pub const GOOD: Style = Style::new().bold().fg_color(Some(ansi(AnsiColor::Green)));
+pub(crate) const GOOD: Style = Style::new().bold().fg_color(Some(ansi(AnsiColor::Green)));
 /// Warnings, or nothing to judge: bold yellow.
-pub const WARN: Style = Style::new().bold().fg_color(Some(ansi(AnsiColor::Yellow)));
+pub(crate) const WARN: Style = Style::new().bold().fg_color(Some(ansi(AnsiColor::Yellow)));
 /// Errors, flapping, never connected: bold red.
-pub const BAD: Style = Style::new().bold().fg_color(Some(ansi(AnsiColor::Red)));
+pub(crate) const BAD: Style = Style::new().bold().fg_color(Some(ansi(AnsiColor::Red)));
 /// `hint:`: bold cyan.
-pub const HINT: Style = Style::new().bold().fg_color(Some(ansi(AnsiColor::Cyan)));
+pub(crate) const HINT: Style = Style::new().bold().fg_color(Some(ansi(AnsiColor::Cyan)));
 /// A snippet's gutter and arrow (`-->`, `|`, the line number), as rustc draws them: bold blue.
-pub const GUTTER: Style = Style::new().bold().fg_color(Some(ansi(AnsiColor::Blue)));
+pub(crate) const GUTTER: Style = Style::new().bold().fg_color(Some(ansi(AnsiColor::Blue)));
 /// A diagnostic's code and headline: bold.
-pub const STRONG: Style = Style::new().bold();
+pub(crate) const STRONG: Style = Style::new().bold();
 
 const fn ansi(c: AnsiColor) -> anstyle::Color {
     anstyle::Color::Ansi(c)
@@ -33,7 +33,7 @@ const fn ansi(c: AnsiColor) -> anstyle::Color {
 /// (`ESC[1;31m`), as this tool has always written it (and its tests and users' scripts match
 /// it); anstyle's own rendering writes one sequence per attribute (`ESC[1mESC[31m`), which a
 /// terminal shows the same.
-pub fn paint(on: bool, style: Style, text: &str) -> String {
+pub(crate) fn paint(on: bool, style: Style, text: &str) -> String {
     if !on || style.is_plain() {
         return text.to_string();
     }
@@ -53,7 +53,7 @@ fn compact(style: Style) -> String {
 
 /// The colour comfy-table gives a cell in `style` (it draws cell colours itself, foreground
 /// only, never bold).
-pub fn cell_colour(style: Style) -> Option<comfy_table::Color> {
+pub(crate) fn cell_colour(style: Style) -> Option<comfy_table::Color> {
     match style.get_fg_color()? {
         anstyle::Color::Ansi(c) => Some(match c {
             AnsiColor::Black => comfy_table::Color::Black,
@@ -84,7 +84,7 @@ pub fn cell_colour(style: Style) -> Option<comfy_table::Color> {
 
 /// `--color`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ColorChoice {
+pub(crate) enum ColorChoice {
     Auto,
     Always,
     Never,
@@ -93,7 +93,7 @@ pub enum ColorChoice {
 impl ColorChoice {
     /// Decided once: `--color`, then `NO_COLOR`, then `TERM=dumb`, then whether the stream is a
     /// terminal.
-    pub fn enabled(self, stream_is_terminal: bool) -> bool {
+    pub(crate) fn enabled(self, stream_is_terminal: bool) -> bool {
         match self {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
@@ -110,12 +110,12 @@ impl ColorChoice {
     }
 
     /// Colour for stdout.
-    pub fn for_stdout(self) -> bool {
+    pub(crate) fn for_stdout(self) -> bool {
         self.enabled(std::io::stdout().is_terminal())
     }
 
     /// Colour for stderr.
-    pub fn for_stderr(self) -> bool {
+    pub(crate) fn for_stderr(self) -> bool {
         self.enabled(std::io::stderr().is_terminal())
     }
 }

@@ -5,29 +5,29 @@ use std::io;
 
 /// Write one line to stderr. An unwritable stderr (a closed pipe, `2>/dev/full`) is ignored:
 /// there is nowhere left to say so, and a doctor never panics over its own output.
-pub fn stderr_line(args: std::fmt::Arguments<'_>) {
+pub(crate) fn stderr_line(args: std::fmt::Arguments<'_>) {
     use std::io::Write;
     let mut err = io::stderr().lock();
     let _ = err.write_fmt(args).and_then(|()| err.write_all(b"\n"));
 }
 
 /// Write text to stderr as it is (no newline added); errors are ignored as in [`stderr_line`].
-pub fn stderr_text(text: &str) {
+pub(crate) fn stderr_text(text: &str) {
     use std::io::Write;
     let _ = io::stderr().lock().write_all(text.as_bytes());
 }
 
 /// `eprintln!` that never panics (see [`stderr_line`]).
-#[macro_export]
 macro_rules! say {
     ($($arg:tt)*) => {
         $crate::render::terminal::stderr_line(format_args!($($arg)*))
     };
 }
+pub(crate) use say;
 
 /// Whether writing failed because the reader went away (`| head`): the run ends quietly with
 /// exit 0, as ripgrep and fd do. Looks through wrapped errors (serde_json's, `io::Error::other`).
-pub fn is_broken_pipe(e: &io::Error) -> bool {
+pub(crate) fn is_broken_pipe(e: &io::Error) -> bool {
     let mut current: Option<&(dyn std::error::Error + 'static)> = Some(e);
     while let Some(err) = current {
         if let Some(io) = err.downcast_ref::<io::Error>() {
@@ -51,7 +51,7 @@ pub fn is_broken_pipe(e: &io::Error) -> bool {
 
 /// Whether stdout's reader has gone away (a pipe or socket whose other end is closed). Never
 /// true for a terminal or a file. Checked without writing anything.
-pub fn stdout_closed() -> bool {
+pub(crate) fn stdout_closed() -> bool {
     use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
     use std::os::fd::AsFd;
     let stdout = io::stdout();
@@ -70,7 +70,8 @@ thread_local! {
 }
 
 /// Run `f` with [`terminal_width`] answering `width` on this thread (snapshot tests).
-pub fn with_width<R>(width: u16, f: impl FnOnce() -> R) -> R {
+#[cfg(test)]
+pub(crate) fn with_width<R>(width: u16, f: impl FnOnce() -> R) -> R {
     let before = WIDTH.with(|w| w.replace(Some(width)));
     let out = f();
     WIDTH.with(|w| w.set(before));
@@ -80,11 +81,11 @@ pub fn with_width<R>(width: u16, f: impl FnOnce() -> R) -> R {
 /// Below this many columns a terminal's reported width is taken as unknown: a pty nobody gave
 /// a size (`script`, `expect`, some `docker exec -t`, `ssh -t` and CI runners) reports 0, and
 /// fitting text to it would put every word on its own line.
-pub const MIN_TERMINAL_WIDTH: u16 = 20;
+pub(crate) const MIN_TERMINAL_WIDTH: u16 = 20;
 
 /// The terminal's width (when it reports a usable one, see [`MIN_TERMINAL_WIDTH`]), or
 /// `COLUMNS`, or 80.
-pub fn terminal_width() -> u16 {
+pub(crate) fn terminal_width() -> u16 {
     if let Some(w) = WIDTH.with(|w| w.get()) {
         return w;
     }

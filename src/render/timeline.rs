@@ -18,7 +18,7 @@ use super::units::clock;
 
 /// How a launch went, for drawing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// It completed its handshake (and then closed, or was still up).
     Connected,
     /// The handshake failed (or a permanent failure).
@@ -29,9 +29,8 @@ pub enum Kind {
 
 /// One launch on a timeline.
 #[derive(Debug, Clone)]
-pub struct Mark {
+pub(crate) struct Mark {
     pub number: u64,
-    pub attempt: u32,
     pub at_ms: f64,
     pub connected_at_ms: Option<f64>,
     pub ended_at_ms: f64,
@@ -46,14 +45,14 @@ pub struct Mark {
 
 /// A status line the host's notices module posts.
 #[derive(Debug, Clone)]
-pub struct Notice {
+pub(crate) struct Notice {
     pub at_ms: f64,
     pub text: String,
 }
 
 /// One timeline: a server's launches (or a simulated rule's).
 #[derive(Debug, Clone)]
-pub struct Track {
+pub(crate) struct Track {
     /// The server's (or rule's) name (not yet sanitised).
     pub name: String,
     pub marks: Vec<Mark>,
@@ -114,7 +113,7 @@ fn notice_of(s: &StatusLine) -> Notice {
 
 impl Track {
     /// A probe's run.
-    pub fn of_probe(name: &str, run: &ProbeRun) -> Track {
+    pub(crate) fn of_probe(name: &str, run: &ProbeRun) -> Track {
         let mut connected = 0.0;
         let marks: Vec<Mark> = run
             .launches
@@ -178,7 +177,6 @@ impl Track {
                 }
                 Mark {
                     number: u64::from(l.number),
-                    attempt: l.attempt,
                     at_ms: r.launched_at_ms,
                     connected_at_ms: r.connected_at_ms,
                     ended_at_ms: r.ended_at_ms,
@@ -214,7 +212,7 @@ impl Track {
     }
 
     /// A simulation under one rule (its kept rows, and its strip for the rest).
-    pub fn of_simulation(name: &str, sim: &Simulation) -> Track {
+    pub(crate) fn of_simulation(name: &str, sim: &Simulation) -> Track {
         let marks: Vec<Mark> = sim.rows.iter().map(mark_of_row).collect();
         let notices = sim
             .rows
@@ -276,7 +274,6 @@ fn mark_of_row(r: &Row) -> Mark {
     }
     Mark {
         number: r.launch,
-        attempt: r.attempt,
         at_ms: r.launched_at_ms,
         connected_at_ms: r.connected_at_ms,
         ended_at_ms: ended,
@@ -292,7 +289,7 @@ fn mark_of_row(r: &Row) -> Mark {
 
 /// A track aggregated into `width` columns of equal time over `[0, span_ms]`.
 #[derive(Debug, Clone)]
-pub struct Columns {
+pub(crate) struct Columns {
     pub span_ms: f64,
     pub col_ms: f64,
     pub connected_ms: Vec<f64>,
@@ -310,7 +307,7 @@ pub struct Columns {
 
 impl Columns {
     /// Empty columns; `span_ms` is the time axis (shared by several tracks).
-    pub fn new(width: usize, span_ms: f64) -> Columns {
+    pub(crate) fn new(width: usize, span_ms: f64) -> Columns {
         let width = width.max(1);
         let span = if span_ms.is_finite() && span_ms > 0.0 {
             span_ms
@@ -331,7 +328,7 @@ impl Columns {
         }
     }
 
-    pub fn width(&self) -> usize {
+    pub(crate) fn width(&self) -> usize {
         self.launches.len()
     }
 
@@ -363,7 +360,7 @@ impl Columns {
     }
 
     /// A track over a `span_ms` axis in `width` columns.
-    pub fn of_track(track: &Track, width: usize, span_ms: f64) -> Columns {
+    pub(crate) fn of_track(track: &Track, width: usize, span_ms: f64) -> Columns {
         let mut c = Columns::new(width, span_ms);
         c.used = if track.end_ms >= c.span_ms {
             c.width()
@@ -449,17 +446,17 @@ impl Columns {
     }
 
     /// Share of column `i` spent connected, 0 to 1 (of the part observation covers).
-    pub fn share(&self, i: usize, end_ms: f64) -> f64 {
+    pub(crate) fn share(&self, i: usize, end_ms: f64) -> f64 {
         (self.connected_ms[i] / self.len(i, end_ms)).clamp(0.0, 1.0)
     }
 
     /// Share of column `i` spent waiting for a relaunch, 0 to 1.
-    pub fn waiting_share(&self, i: usize, end_ms: f64) -> f64 {
+    pub(crate) fn waiting_share(&self, i: usize, end_ms: f64) -> f64 {
         (self.waiting_ms[i] / self.len(i, end_ms)).clamp(0.0, 1.0)
     }
 
     /// Share of column `i` inside a wait's jitter range, 0 to 1.
-    pub fn jitter_share(&self, i: usize, end_ms: f64) -> f64 {
+    pub(crate) fn jitter_share(&self, i: usize, end_ms: f64) -> f64 {
         (self.jitter_ms[i] / self.len(i, end_ms)).clamp(0.0, 1.0)
     }
 }

@@ -2,7 +2,7 @@
 //! durations rounded for reading, shares as percentages, wall-clock timestamps.
 
 /// `h:mm:ss.mmm` from the start (with days when past one).
-pub fn clock(ms: f64) -> String {
+pub(crate) fn clock(ms: f64) -> String {
     if !ms.is_finite() {
         return "-".into();
     }
@@ -22,7 +22,7 @@ pub fn clock(ms: f64) -> String {
 /// over `1:28.767` (and `43:13.441` is never read as hours): seconds while every time is under
 /// a minute, else `m:ss.mmm` under an hour, else `h:mm:ss.mmm`, the header naming the form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ColumnClock {
+pub(crate) enum ColumnClock {
     Seconds,
     Minutes,
     Hours,
@@ -30,7 +30,7 @@ pub enum ColumnClock {
 
 impl ColumnClock {
     /// The format that holds the largest of `times` (ms since the start).
-    pub fn for_times(times: impl IntoIterator<Item = f64>) -> ColumnClock {
+    pub(crate) fn for_times(times: impl IntoIterator<Item = f64>) -> ColumnClock {
         let max = times
             .into_iter()
             .filter(|t| t.is_finite())
@@ -46,7 +46,7 @@ impl ColumnClock {
     }
 
     /// A cell: `7.779 s`; `0:07.779`, `2:05.123`; `0:00:07.779`, `1d 02:03:04.005`.
-    pub fn cell(self, ms: f64) -> String {
+    pub(crate) fn cell(self, ms: f64) -> String {
         if !ms.is_finite() {
             return "-".into();
         }
@@ -64,7 +64,7 @@ impl ColumnClock {
     }
 
     /// The column's header: `launched`, `launched\n(m:ss)`, `launched\n(h:mm:ss)`.
-    pub fn header(self, name: &str) -> String {
+    pub(crate) fn header(self, name: &str) -> String {
         match self {
             ColumnClock::Seconds => name.to_string(),
             ColumnClock::Minutes => format!("{name}\n(m:ss)"),
@@ -74,7 +74,7 @@ impl ColumnClock {
 }
 
 /// `40.1%`, `<0.1%`.
-pub fn percent(share: f64) -> String {
+pub(crate) fn percent(share: f64) -> String {
     let p = share * 100.0;
     if p > 0.0 && p < 0.1 {
         "<0.1%".into()
@@ -84,7 +84,7 @@ pub fn percent(share: f64) -> String {
 }
 
 /// `1,204,311`: a count with thousands separated.
-pub fn count(n: u64) -> String {
+pub(crate) fn count(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
@@ -97,12 +97,12 @@ pub fn count(n: u64) -> String {
 }
 
 /// `… 1,204,311 more`: what a folded list says where its items were left out.
-pub fn more(folded: u64) -> String {
+pub(crate) fn more(folded: u64) -> String {
     format!("… {} more", count(folded))
 }
 
 /// A duration rounded for reading: to 100 ms from a second up, else to the millisecond.
-pub fn round_ms(ms: f64) -> f64 {
+pub(crate) fn round_ms(ms: f64) -> f64 {
     if ms >= 1000.0 {
         (ms / 100.0).round() * 100.0
     } else {
@@ -111,7 +111,7 @@ pub fn round_ms(ms: f64) -> f64 {
 }
 
 /// An instant as RFC 3339 UTC with milliseconds (`2026-12-01T03:36:30.123Z`).
-pub fn rfc3339(t: std::time::SystemTime) -> String {
+pub(crate) fn rfc3339(t: std::time::SystemTime) -> String {
     humantime::format_rfc3339_millis(t).to_string()
 }
 

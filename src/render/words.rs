@@ -27,7 +27,7 @@ pub(crate) fn counted(counted: Counted, relaunch: Relaunch) -> &'static str {
 /// The report's words for what stopped a run.
 impl StopCause {
     /// `interrupted (Ctrl-C)`, `terminated (SIGTERM)`, `hung up (SIGHUP)`.
-    pub fn words(self) -> &'static str {
+    pub(crate) fn words(self) -> &'static str {
         match self {
             StopCause::Interrupt => "interrupted (Ctrl-C)",
             StopCause::Terminate => "terminated (SIGTERM)",
@@ -36,7 +36,7 @@ impl StopCause {
     }
 
     /// `Ctrl-C`, `SIGTERM`, `SIGHUP`.
-    pub fn short(self) -> &'static str {
+    pub(crate) fn short(self) -> &'static str {
         match self {
             StopCause::Interrupt => "Ctrl-C",
             StopCause::Terminate => "SIGTERM",
@@ -89,7 +89,7 @@ pub(crate) fn rule_header(name: &str) -> String {
 /// `word` as a POSIX shell reads it back as one word (shlex's quoting: bare when it holds
 /// nothing a shell treats specially, else in single quotes), for command lines printed to be
 /// copied. A NUL (which no argument can hold) is dropped.
-pub fn shell_word(word: &str) -> String {
+pub(crate) fn shell_word(word: &str) -> String {
     let word = word.replace('\0', "");
     match shlex::try_quote(&word) {
         Ok(q) => q.into_owned(),

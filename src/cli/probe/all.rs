@@ -46,7 +46,7 @@ fn raise_open_file_limit() {
     }
 }
 
-pub fn run(args: ProbeArgs, color: ColorChoice) -> anyhow::Result<u8> {
+pub(crate) fn run(args: ProbeArgs, color: ColorChoice) -> anyhow::Result<u8> {
     let Some(file) = args.config.clone() else {
         return fail("--all and repeated --server need --config FILE");
     };

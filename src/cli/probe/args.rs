@@ -50,7 +50,7 @@ them at once), 143 terminated (SIGTERM, likewise), 129 hung up (SIGHUP). A close
 head`) stops the servers and exits 0.
 
 ", probe_examples!()))]
-pub struct ProbeArgs {
+pub(crate) struct ProbeArgs {
     /// The server's command and arguments, after `--`.
     ///
     /// With a bare command the server gets the caller's environment.
@@ -290,7 +290,7 @@ pub struct ProbeArgs {
 
 /// `--header`, shared by `probe` and `serve` (both send it to the one `--url` they dial).
 #[derive(Debug, Clone, Default, Args)]
-pub struct HeaderArgs {
+pub(crate) struct HeaderArgs {
     /// An HTTP header: `Name: value` or `@FILE`.
     ///
     /// Repeatable. Sent on every request with an http(s):// --url; `@FILE` reads `Name: value`

@@ -7,18 +7,18 @@
 //! - [`one`]: one server; [`all`]: every server of a configuration (`--all`, several
 //!   `--server`). The two runners use the plan and never each other.
 
-pub mod all;
-pub mod args;
-pub mod one;
-pub mod plan;
-pub mod stop;
+pub(crate) mod all;
+pub(crate) mod args;
+pub(crate) mod one;
+pub(crate) mod plan;
+pub(crate) mod stop;
 
-pub use args::ProbeArgs;
+pub(crate) use args::ProbeArgs;
 
 use crate::render::ColorChoice;
 use plan::short_redact_warning;
 
-pub fn run(mut args: ProbeArgs, color: ColorChoice) -> anyhow::Result<u8> {
+pub(crate) fn run(mut args: ProbeArgs, color: ColorChoice) -> anyhow::Result<u8> {
     args.normalise();
     if let Some(w) = short_redact_warning(&args) {
         crate::say!("{w}");

@@ -25,7 +25,7 @@ use super::stop::handle_signals;
 use crate::cli::error::{fail, Failure};
 use crate::engine::fleet::Resolved;
 
-pub fn run(args: ProbeArgs, color: ColorChoice) -> anyhow::Result<u8> {
+pub(crate) fn run(args: ProbeArgs, color: ColorChoice) -> anyhow::Result<u8> {
     let resolved = match resolve(&args) {
         Ok(r) => r,
         Err(e) => {

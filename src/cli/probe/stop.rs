@@ -20,17 +20,17 @@ pub(crate) struct Stopper {
 
 impl Stopper {
     /// The first signal that stopped the run, if any.
-    pub fn cause(&self) -> Option<StopCause> {
+    pub(crate) fn cause(&self) -> Option<StopCause> {
         self.cause.lock().ok().and_then(|c| *c)
     }
 
     /// Whether stdout's reader went away.
-    pub fn output_closed(&self) -> bool {
+    pub(crate) fn output_closed(&self) -> bool {
         self.output_closed.load(Ordering::Relaxed)
     }
 
     /// Stop listening (the run is over).
-    pub fn finish(&self) {
+    pub(crate) fn finish(&self) {
         self.task.abort();
     }
 }

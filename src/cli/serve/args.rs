@@ -14,7 +14,7 @@ use crate::cli::vocab::{parse_positive, parse_timing, EngineArg, FormatArg, Pres
 
 /// Where `serve` listens unless `--listen` says otherwise: loopback, the port registered for
 /// this exporter's kind (9464 is OpenTelemetry's Prometheus exporter's).
-pub const DEFAULT_LISTEN: &str = "127.0.0.1:9464";
+pub(crate) const DEFAULT_LISTEN: &str = "127.0.0.1:9464";
 
 /// The examples of `serve -h` and `serve --help` (and the man page's EXAMPLES).
 macro_rules! serve_examples {
@@ -52,7 +52,7 @@ after 2 s) and exits; should serve itself be killed, its keeper ends every serve
 Durations: a bare number is milliseconds (as in host configs); humantime (300ms, 5s, 5m, 1d).
 
 ", serve_examples!()))]
-pub struct ServeArgs {
+pub(crate) struct ServeArgs {
     /// One server's command and arguments, after `--`.
     #[arg(last = true, value_name = "COMMAND", help_heading = WHAT)]
     pub command: Vec<OsString>,

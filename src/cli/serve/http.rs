@@ -29,14 +29,14 @@ use crate::render::metrics::{self, Format};
 use super::args::ServeArgs;
 
 /// The most HTTP connections open at once; one more is closed at once.
-pub const MAX_CONNECTIONS: usize = 64;
+pub(crate) const MAX_CONNECTIONS: usize = 64;
 /// The most `/probe` requests running at once.
-pub const MAX_PROBES: usize = 4;
+pub(crate) const MAX_PROBES: usize = 4;
 /// The longest a `/probe` may take, whatever the scraper's timeout.
 const PROBE_CEILING: Duration = Duration::from_secs(120);
 
 /// What every request handler shares.
-pub struct Shared {
+pub(crate) struct Shared {
     board: Arc<Board>,
     scrapes: AtomicU64,
     connections: AtomicU64,
@@ -46,7 +46,7 @@ pub struct Shared {
 }
 
 impl Shared {
-    pub fn new(board: Arc<Board>, args: &ServeArgs) -> Shared {
+    pub(crate) fn new(board: Arc<Board>, args: &ServeArgs) -> Shared {
         Shared {
             board,
             scrapes: AtomicU64::new(0),
@@ -59,7 +59,7 @@ impl Shared {
 }
 
 /// Accept connections until `stop`, each served on its own task.
-pub async fn serve(listener: TcpListener, shared: Arc<Shared>, stop: StopSignal) {
+pub(crate) async fn serve(listener: TcpListener, shared: Arc<Shared>, stop: StopSignal) {
     let permits = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     loop {
         let accepted = tokio::select! {

@@ -5,12 +5,12 @@
 //! - [`args`]: the command line, and the probe request it becomes;
 //! - [`http`]: the listener and its four read-only endpoints.
 
-pub mod args;
-pub mod http;
+pub(crate) mod args;
+pub(crate) mod http;
 
 use std::sync::Arc;
 
-pub use args::ServeArgs;
+pub(crate) use args::ServeArgs;
 
 use crate::cli::error::{fail, Failure};
 use crate::cli::probe::plan::{attempt_options, plan_options, resolve};
@@ -20,7 +20,7 @@ use crate::engine::probe::{self, Protocol, StopLevel};
 use crate::engine::serve::{self, Board, Entry};
 use crate::exit;
 
-pub fn run(args: ServeArgs) -> anyhow::Result<u8> {
+pub(crate) fn run(args: ServeArgs) -> anyhow::Result<u8> {
     let probe_args = args.as_probe();
     if let Some(w) = crate::cli::probe::plan::short_redact_warning(&probe_args) {
         crate::say!("{w}");
@@ -58,7 +58,6 @@ async fn run_async(
     let plan = plan_options(&probe_args);
     let base = Arc::new(plan.base_redactor());
     let opts = FleetOptions {
-        rule: probe_args.rule(),
         host_budgets: HostBudgets {
             handshake: args.handshake_timeout.is_none(),
             install: args.start_budget.is_none(),

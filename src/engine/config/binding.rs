@@ -33,7 +33,7 @@ pub(crate) struct Resolved {
 }
 
 impl Resolved {
-    pub fn family(&self) -> Option<EngineKind> {
+    pub(super) fn family(&self) -> Option<EngineKind> {
         self.binding.as_ref().map(|b| b.family)
     }
 }

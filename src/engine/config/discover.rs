@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 /// File names hosts read their servers from (matched anywhere below a folder argument).
-pub const HOST_FILE_NAMES: &[(&str, &str)] = &[
+pub(crate) const HOST_FILE_NAMES: &[(&str, &str)] = &[
     (
         "mcp.json",
         "VS Code `.vscode/mcp.json`, Cursor `.cursor/mcp.json`",
@@ -28,7 +28,7 @@ const MAX_DEPTH: usize = 24;
 
 /// What one argument stands for.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Input {
+pub(crate) enum Input {
     /// Standard input.
     Stdin,
     /// A file to read (it may still fail to read: a missing one is reported as such).
@@ -37,7 +37,7 @@ pub enum Input {
 
 /// Why an argument gave no file.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum DiscoverError {
+pub(crate) enum DiscoverError {
     #[error("{0}: no host configuration file in this folder (looked for {names})", names = host_file_list())]
     EmptyFolder(String),
     #[error("{0}: no file matches this pattern")]
@@ -47,7 +47,7 @@ pub enum DiscoverError {
 }
 
 /// The searched names, for messages and docs.
-pub fn host_file_list() -> String {
+pub(crate) fn host_file_list() -> String {
     HOST_FILE_NAMES
         .iter()
         .map(|(n, _)| *n)
@@ -56,7 +56,7 @@ pub fn host_file_list() -> String {
 }
 
 /// Whether `path` (below a searched folder) is a file hosts read.
-pub fn is_host_file(path: &Path) -> bool {
+pub(crate) fn is_host_file(path: &Path) -> bool {
     let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
         return false;
     };
@@ -81,14 +81,14 @@ fn has_glob_chars(s: &str) -> bool {
 /// Something a folder search or a glob passed over without reading it, and why: the user is
 /// told, since a file that is not read is otherwise silently unchecked.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Skipped {
+pub(crate) struct Skipped {
     pub path: PathBuf,
     pub why: SkipReason,
 }
 
 /// Why a path was passed over.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub enum SkipReason {
+pub(crate) enum SkipReason {
     /// A folder that cannot be listed (the error's words).
     UnreadableFolder(String),
     /// A symbolic link to nothing.
@@ -122,7 +122,8 @@ impl std::fmt::Display for Skipped {
 }
 
 /// The inputs of the command's arguments, in order, each file once.
-pub fn inputs(args: &[PathBuf]) -> Result<Vec<Input>, DiscoverError> {
+#[cfg(test)]
+pub(crate) fn inputs(args: &[PathBuf]) -> Result<Vec<Input>, DiscoverError> {
     inputs_noting(args, &mut Vec::new())
 }
 
@@ -133,7 +134,7 @@ pub fn inputs(args: &[PathBuf]) -> Result<Vec<Input>, DiscoverError> {
 /// would otherwise repeat every file, or never end), and are noted; FIFOs, devices and sockets found by a
 /// search or a glob are never opened (a FIFO blocks until a writer comes). A path given as it is
 /// is read as given.
-pub fn inputs_noting(
+pub(crate) fn inputs_noting(
     args: &[PathBuf],
     skipped: &mut Vec<Skipped>,
 ) -> Result<Vec<Input>, DiscoverError> {
@@ -390,14 +391,14 @@ fn walk(
 }
 
 /// Every host file below `dir`, sorted; symlinked folders are not followed.
-pub fn search(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn search(dir: &Path) -> Vec<PathBuf> {
     search_noting(dir, &mut Vec::new())
 }
 
 /// [`search`], adding to `skipped` what it passed over: folders it cannot list, symbolic links
 /// to folders, and entries with a host file's name that are FIFOs, devices, sockets or dangling
 /// links.
-pub fn search_noting(dir: &Path, skipped: &mut Vec<Skipped>) -> Vec<PathBuf> {
+pub(crate) fn search_noting(dir: &Path, skipped: &mut Vec<Skipped>) -> Vec<PathBuf> {
     let mut found = Vec::new();
     let mut stack = vec![(dir.to_path_buf(), 0usize)];
     while let Some((d, depth)) = stack.pop() {
@@ -444,7 +445,7 @@ pub fn search_noting(dir: &Path, skipped: &mut Vec<Skipped>) -> Vec<PathBuf> {
 
 /// The `.json` files below `dir` that a search passes over because hosts do not read them by
 /// that name (`hosts.json`), sorted; folders are walked as [`search_noting`] walks them.
-pub fn passed_over(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn passed_over(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![(dir.to_path_buf(), 0usize)];
     while let Some((d, depth)) = stack.pop() {
@@ -476,7 +477,7 @@ pub fn passed_over(dir: &Path) -> Vec<PathBuf> {
 
 /// Whether the file at `path` looks like a host configuration under another name: it has an
 /// `mcpServers`, `mcplServers` or `servers` table (read up to 1 MiB, not parsed).
-pub fn holds_server_table(path: &Path) -> bool {
+pub(crate) fn holds_server_table(path: &Path) -> bool {
     let Some(text) = crate::engine::infile::read_head_text(path, 1 << 20) else {
         return false;
     };
@@ -486,7 +487,7 @@ pub fn holds_server_table(path: &Path) -> bool {
 }
 
 /// A file name in the same folder close to `path`'s (a slip of the keyboard), if there is one.
-pub fn near_file_name(path: &Path) -> Option<PathBuf> {
+pub(crate) fn near_file_name(path: &Path) -> Option<PathBuf> {
     let name = path.file_name()?.to_str()?;
     let parent = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,

@@ -25,7 +25,13 @@ pub(crate) struct Draft {
 impl Draft {
     /// A finding about a value: the caret goes under the value, which is masked unless it is a
     /// number.
-    pub fn at_value(doc: &Doc<'_>, id: u32, code: Code, path: String, message: String) -> Draft {
+    pub(super) fn at_value(
+        doc: &Doc<'_>,
+        id: u32,
+        code: Code,
+        path: String,
+        message: String,
+    ) -> Draft {
         let n = doc.node(id);
         Draft {
             code,
@@ -40,7 +46,13 @@ impl Draft {
     }
 
     /// A finding about a member's key (the caret goes under the key, shown as written).
-    pub fn at_key(doc: &Doc<'_>, id: u32, code: Code, path: String, message: String) -> Draft {
+    pub(super) fn at_key(
+        doc: &Doc<'_>,
+        id: u32,
+        code: Code,
+        path: String,
+        message: String,
+    ) -> Draft {
         let n = doc.node(id);
         let span = doc.key_span(id).unwrap_or((n.start(), n.end()));
         Draft {
@@ -55,12 +67,12 @@ impl Draft {
         }
     }
 
-    pub fn server(mut self, id: &str) -> Draft {
+    pub(super) fn server(mut self, id: &str) -> Draft {
         self.server = Some(id.to_string());
         self
     }
 
-    pub fn field(mut self, name: &str) -> Draft {
+    pub(super) fn field(mut self, name: &str) -> Draft {
         self.field = Some(name.to_string());
         self
     }

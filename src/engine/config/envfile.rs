@@ -3,7 +3,7 @@
 //! Every value is a secret.
 
 /// The variables of an env file's text, in order (a later line wins when the host merges them).
-pub fn parse(text: &str) -> Vec<(String, String)> {
+pub(super) fn parse(text: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for line in text.lines() {
         let line = line.trim();

@@ -9,7 +9,7 @@ use super::entry::TableKind;
 
 /// What a field holds, for the JSON Schema (the checker reads values itself).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ty {
+pub(crate) enum Ty {
     String,
     /// An array of strings.
     Strings,
@@ -31,7 +31,7 @@ pub enum Ty {
 
 /// Which tables read a field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tables {
+pub(crate) enum Tables {
     /// Every table format.
     All,
     /// Claude Desktop / Claude Code `.mcp.json` and VS Code `mcp.json` (`mcpServers`, `servers`).
@@ -41,7 +41,7 @@ pub enum Tables {
 }
 
 impl Tables {
-    pub fn includes(self, kind: TableKind) -> bool {
+    pub(crate) fn includes(self, kind: TableKind) -> bool {
         match self {
             Tables::All => true,
             Tables::McpStyle => matches!(kind, TableKind::McpServers | TableKind::Servers),
@@ -52,7 +52,7 @@ impl Tables {
 
 /// One field of a server entry.
 #[derive(Debug, Clone, Copy)]
-pub struct Field {
+pub(crate) struct Field {
     pub name: &'static str,
     pub ty: Ty,
     /// What the host uses when the field is absent, in words (`None`: nothing; the field is
@@ -107,7 +107,7 @@ const fn only(f: Field, tables: Tables) -> Field {
 
 /// Every field a host reads in a server entry (host-config.md, "Entry fields"), then the
 /// fields that Claude's and VS Code's own formats add (read there only).
-pub const ENTRY_FIELDS: &[Field] = &[
+pub(crate) const ENTRY_FIELDS: &[Field] = &[
     with_default(
         field(
             "id",
@@ -291,7 +291,7 @@ pub const ENTRY_FIELDS: &[Field] = &[
 ];
 
 /// The keys that hold server tables, with the formats they belong to.
-pub const TABLE_KEYS: &[(&str, &str)] = &[
+pub(crate) const TABLE_KEYS: &[(&str, &str)] = &[
     (
         "mcplServers",
         "connectome-host registry and agent overlay, agent-framework FrameworkConfig",
@@ -324,24 +324,24 @@ const OTHER_NAMES: &[(&str, &str)] = &[
 ];
 
 /// The field named `name` that a `kind` entry's host reads.
-pub fn entry_field(kind: TableKind, name: &str) -> Option<&'static Field> {
+pub(crate) fn entry_field(kind: TableKind, name: &str) -> Option<&'static Field> {
     ENTRY_FIELDS
         .iter()
         .find(|f| f.name == name && f.tables.includes(kind))
 }
 
 /// Fields an entry of this table reads, in table order.
-pub fn entry_fields(kind: TableKind) -> impl Iterator<Item = &'static Field> {
+pub(crate) fn entry_fields(kind: TableKind) -> impl Iterator<Item = &'static Field> {
     ENTRY_FIELDS.iter().filter(move |f| f.tables.includes(kind))
 }
 
 /// Whether a field makes an entry launchable.
-pub fn is_launch_field(name: &str) -> bool {
+pub(crate) fn is_launch_field(name: &str) -> bool {
     ENTRY_FIELDS.iter().any(|f| f.launch && f.name == name)
 }
 
 /// The MCPL policy fields, in table order.
-pub fn mcpl_policy_fields() -> impl Iterator<Item = &'static str> {
+pub(crate) fn mcpl_policy_fields() -> impl Iterator<Item = &'static str> {
     ENTRY_FIELDS
         .iter()
         .filter(|f| f.mcpl_policy)
@@ -352,7 +352,7 @@ pub fn mcpl_policy_fields() -> impl Iterator<Item = &'static str> {
 /// name in another case (`reconnectIntervalMS`), the same words in another order or separator
 /// (`max_reconnect_interval_ms`), another tool's word for it (`cmd`), or a few letters off
 /// (`reconectMaxIntervalMs`).
-pub fn suggest_entry_field(kind: TableKind, name: &str) -> Option<&'static Field> {
+pub(crate) fn suggest_entry_field(kind: TableKind, name: &str) -> Option<&'static Field> {
     // A file repeats its typos (a field copied into every entry): each (table, name) is worked
     // out once per thread, which keeps a 10,000-entry file with a typo in each as fast as one
     // without. The memo is bounded: past MEMO_MAX names it is cleared.
@@ -387,7 +387,7 @@ fn suggest_entry_field_uncached(kind: TableKind, name: &str) -> Option<&'static 
 }
 
 /// The table key an unknown key most likely meant (`mcplServer`, `mcp_servers`), if one is close.
-pub fn suggest_table_key(key: &str) -> Option<&'static str> {
+pub(crate) fn suggest_table_key(key: &str) -> Option<&'static str> {
     let names: Vec<&'static str> = TABLE_KEYS.iter().map(|(k, _)| *k).collect();
     // `server` and other short words are ordinary data; only near-misses of the longer keys,
     // or `servers` in another case.
@@ -399,7 +399,7 @@ pub fn suggest_table_key(key: &str) -> Option<&'static str> {
 }
 
 /// The closest of `known` to `name`, when close enough to be a slip.
-pub fn suggest(name: &str, known: &[&'static str]) -> Option<&'static str> {
+pub(crate) fn suggest(name: &str, known: &[&'static str]) -> Option<&'static str> {
     if name.is_empty() || known.contains(&name) {
         return None;
     }
@@ -481,7 +481,7 @@ fn words_of(s: &str) -> Vec<String> {
 
 /// Edit distance between two names: optimal string alignment (insertions, deletions,
 /// substitutions and swaps of two neighbours, each 1), as clap's own suggestions use.
-pub fn distance(a: &str, b: &str) -> usize {
+pub(crate) fn distance(a: &str, b: &str) -> usize {
     strsim::osa_distance(a, b)
 }
 

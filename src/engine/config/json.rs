@@ -15,14 +15,14 @@
 use std::borrow::Cow;
 
 /// "No node" in the links between nodes.
-pub const NONE: u32 = u32::MAX;
+pub(crate) const NONE: u32 = u32::MAX;
 
 /// The largest document the reader takes: offsets are kept in 32 bits.
-pub const MAX_LEN: usize = (u32::MAX - 1) as usize;
+pub(crate) const MAX_LEN: usize = (u32::MAX - 1) as usize;
 
 /// What a node is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     Null,
     True,
     False,
@@ -35,7 +35,7 @@ pub enum Kind {
 /// One JSON value: its byte span, the start of its key when it is an object member, and its
 /// links (first child for containers, next sibling within its container).
 #[derive(Debug, Clone, Copy)]
-pub struct Node {
+pub(crate) struct Node {
     pub kind: Kind,
     start: u32,
     end: u32,
@@ -46,29 +46,29 @@ pub struct Node {
 
 impl Node {
     /// Byte offset where the value starts.
-    pub fn start(&self) -> usize {
+    pub(crate) fn start(&self) -> usize {
         self.start as usize
     }
     /// Byte offset just past the value.
-    pub fn end(&self) -> usize {
+    pub(crate) fn end(&self) -> usize {
         self.end as usize
     }
     /// Byte offset of the opening quote of this member's key, if the node is an object member.
-    pub fn key_start(&self) -> Option<usize> {
+    pub(crate) fn key_start(&self) -> Option<usize> {
         (self.key != NONE).then_some(self.key as usize)
     }
 }
 
 /// A syntax error: what was expected, and where (byte offset).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SyntaxError {
+pub(crate) struct SyntaxError {
     pub offset: usize,
     pub message: String,
 }
 
 /// A parsed document. Node 0 is the root.
 #[derive(Debug)]
-pub struct Doc<'t> {
+pub(crate) struct Doc<'t> {
     text: &'t str,
     nodes: Vec<Node>,
     /// Byte offset of the first comment, if any (JSONC only).
@@ -78,11 +78,11 @@ pub struct Doc<'t> {
 }
 
 /// The root's id.
-pub const ROOT: u32 = 0;
+pub(crate) const ROOT: u32 = 0;
 
 impl<'t> Doc<'t> {
     /// Parse `text`. An empty document (only white space and comments) is an error.
-    pub fn parse(text: &'t str) -> Result<Doc<'t>, SyntaxError> {
+    pub(crate) fn parse(text: &'t str) -> Result<Doc<'t>, SyntaxError> {
         if text.len() > MAX_LEN {
             return Err(SyntaxError {
                 offset: 0,
@@ -107,30 +107,26 @@ impl<'t> Doc<'t> {
     }
 
     /// The document's text.
-    pub fn text(&self) -> &'t str {
+    pub(crate) fn text(&self) -> &'t str {
         self.text
     }
 
     /// How many values the document holds.
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
         self.nodes.len()
     }
 
-    /// Whether the document holds no value (never true for a parsed document).
-    pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
-    }
-
-    pub fn node(&self, id: u32) -> &Node {
+    pub(crate) fn node(&self, id: u32) -> &Node {
         &self.nodes[id as usize]
     }
 
-    pub fn kind(&self, id: u32) -> Kind {
+    pub(crate) fn kind(&self, id: u32) -> Kind {
         self.nodes[id as usize].kind
     }
 
     /// The children of an array or object (members of an object carry their key), in order.
-    pub fn children(&self, id: u32) -> Children<'_, 't> {
+    pub(crate) fn children(&self, id: u32) -> Children<'_, 't> {
         let first = match self.nodes[id as usize].kind {
             Kind::Array | Kind::Object => self.nodes[id as usize].first,
             _ => NONE,
@@ -141,32 +137,27 @@ impl<'t> Doc<'t> {
         }
     }
 
-    /// How many children an array or object has.
-    pub fn child_count(&self, id: u32) -> usize {
-        self.children(id).count()
-    }
-
     /// The value's source text.
-    pub fn raw(&self, id: u32) -> &'t str {
+    pub(crate) fn raw(&self, id: u32) -> &'t str {
         let n = &self.nodes[id as usize];
         &self.text[n.start()..n.end()]
     }
 
     /// The byte span of a member's key literal, quotes included.
-    pub fn key_span(&self, id: u32) -> Option<(usize, usize)> {
+    pub(crate) fn key_span(&self, id: u32) -> Option<(usize, usize)> {
         let start = self.nodes[id as usize].key_start()?;
         let end = string_end(self.text.as_bytes(), start)?;
         Some((start, end))
     }
 
     /// A member's key, decoded.
-    pub fn key(&self, id: u32) -> Option<Cow<'t, str>> {
+    pub(crate) fn key(&self, id: u32) -> Option<Cow<'t, str>> {
         let (s, e) = self.key_span(id)?;
         Some(decode(&self.text[s + 1..e - 1]))
     }
 
     /// A string value, decoded (`None` when the node is not a string).
-    pub fn string(&self, id: u32) -> Option<Cow<'t, str>> {
+    pub(crate) fn string(&self, id: u32) -> Option<Cow<'t, str>> {
         let n = &self.nodes[id as usize];
         if n.kind != Kind::String {
             return None;
@@ -176,7 +167,7 @@ impl<'t> Doc<'t> {
 }
 
 /// Iterator over a container's children.
-pub struct Children<'d, 't> {
+pub(crate) struct Children<'d, 't> {
     doc: &'d Doc<'t>,
     next: u32,
 }
@@ -208,7 +199,7 @@ fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
 
 /// Decode the inside of a (validated) string literal. A lone surrogate escape, which
 /// `JSON.parse` keeps, becomes U+FFFD (Rust strings cannot hold it).
-pub fn decode(inner: &str) -> Cow<'_, str> {
+pub(crate) fn decode(inner: &str) -> Cow<'_, str> {
     if !inner.contains('\\') {
         return Cow::Borrowed(inner);
     }

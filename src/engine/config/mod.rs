@@ -8,42 +8,46 @@ use std::path::Path;
 
 mod binding;
 mod check;
-pub mod discover;
+pub(crate) mod discover;
 mod draft;
 mod duplicates;
 mod entries;
 mod entry;
 mod envfile;
-pub mod fields;
+pub(crate) mod fields;
 mod finding;
-pub mod host;
-pub mod json;
-pub mod platform;
+pub(crate) mod host;
+pub(crate) mod json;
+pub(crate) mod platform;
 mod snippet;
-pub mod source;
+pub(crate) mod source;
 mod subst;
 mod totals;
 mod values;
-pub mod vars;
+pub(crate) mod vars;
 mod walk;
 
 pub use check::CheckOptions;
-pub use entry::{Binding, BindingRefusal, ServerEntry, TableKind, Transport};
-pub use finding::{Code, Finding, Report, Severity, Snippet};
-pub use host::{EnvRule, Host};
-pub use platform::{Platform, Platforms};
-pub use source::{LineIndex, LoadError, Source, STDIN_NAME};
-pub use subst::{has_env_ref, substitute, substituted_values};
-pub use totals::Totals;
-pub use vars::{Dialect, Scope};
+#[cfg(test)]
+pub(crate) use entry::Binding;
+pub(crate) use entry::{BindingRefusal, ServerEntry, TableKind, Transport};
+pub use finding::Code;
+pub(crate) use finding::{Finding, Report, Severity, Snippet};
+pub(crate) use host::{EnvRule, Host};
+pub(crate) use platform::Platform;
+pub use platform::Platforms;
+pub use source::Source;
+pub(crate) use source::{LineIndex, LoadError};
+pub(crate) use totals::Totals;
+pub(crate) use vars::{Dialect, Scope};
 
 /// The process environment, for [`CheckOptions::env`] and [`load_servers_with`].
-pub fn process_env(name: &str) -> Option<String> {
+pub(crate) fn process_env(name: &str) -> Option<String> {
     std::env::var(name).ok()
 }
 
 /// Check one file (`-` for standard input).
-pub fn check_file(path: &Path, options: &CheckOptions<'_>) -> Result<Report, LoadError> {
+pub(crate) fn check_file(path: &Path, options: &CheckOptions<'_>) -> Result<Report, LoadError> {
     let source = Source::read(path)?;
     check_source(&source, options)
 }
@@ -72,7 +76,7 @@ pub fn load_servers(path: &Path) -> Result<Vec<ServerEntry>, LoadError> {
 }
 
 /// [`load_servers`] with a chosen environment for `${VAR}` substitution.
-pub fn load_servers_with(
+pub(crate) fn load_servers_with(
     path: &Path,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Vec<ServerEntry>, LoadError> {
@@ -89,7 +93,7 @@ pub fn load_servers_from(
 }
 
 /// [`load_servers_from`] in a chosen dialect (`--host`, `--workspace`, `--input`).
-pub fn load_servers_in(
+pub(crate) fn load_servers_in(
     source: &Source,
     env: &dyn Fn(&str) -> Option<String>,
     dialect: &Dialect<'_>,
@@ -117,16 +121,10 @@ fn scope_of<'e>(
     dialect.scope(Path::new(&source.name), &keys, &source.text, env)
 }
 
-/// The host a file is read as (given, or detected from its name and shape).
-pub fn host_of(source: &Source, dialect: &Dialect<'_>) -> Result<Host, LoadError> {
-    let doc = parse(source)?;
-    Ok(scope_of(source, &doc, dialect, &|_| None).host)
-}
-
 /// [`load_servers`] and [`check_file`] on one reading of the file: every server entry, and
 /// every finding (match them with [`Report::errors_for`]). `probe --config` uses it to leave out
 /// the entries the host would refuse, with the checker's own words.
-pub fn load_and_check(
+pub(crate) fn load_and_check(
     path: &Path,
     options: &CheckOptions<'_>,
 ) -> Result<(Vec<ServerEntry>, Report), LoadError> {

@@ -17,13 +17,13 @@ pub struct Source {
 }
 
 /// The name standard input goes by in findings.
-pub const STDIN_NAME: &str = "<stdin>";
+pub(crate) const STDIN_NAME: &str = "<stdin>";
 
 /// The most a configuration file (or standard input) may hold: 256 MiB. Reading stops there, so
 /// an endless stream (`/dev/zero`, a pipe that never closes its end after writing) is refused
 /// with a clear message instead of filling memory. Host configuration files are a few KB; the
 /// host's Node could read one up to its string limit (about 512 MiB), which no real file nears.
-pub const MAX_INPUT: usize = 256 * 1024 * 1024;
+pub(crate) const MAX_INPUT: usize = 256 * 1024 * 1024;
 
 /// `path` opened to read, and whether it is a FIFO. Opening a FIFO blocks until a program opens
 /// it to write, maybe never: it is opened non-blocking (at once), then read blocking, which
@@ -156,19 +156,19 @@ impl Source {
 /// Where each line starts, for turning byte offsets into 1-based line:column. Columns count
 /// characters (Unicode scalar values), as editors and GitHub annotations do.
 #[derive(Debug, Clone)]
-pub struct LineIndex {
+pub(crate) struct LineIndex {
     starts: Vec<usize>,
 }
 
 impl LineIndex {
-    pub fn new(text: &str) -> LineIndex {
+    pub(crate) fn new(text: &str) -> LineIndex {
         let mut starts = vec![0];
         starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
         LineIndex { starts }
     }
 
     /// The 0-based line holding `offset`.
-    pub fn line_of(&self, offset: usize) -> usize {
+    pub(crate) fn line_of(&self, offset: usize) -> usize {
         match self.starts.binary_search(&offset) {
             Ok(i) => i,
             Err(i) => i.saturating_sub(1),
@@ -176,7 +176,7 @@ impl LineIndex {
     }
 
     /// The byte span of a 0-based line, without its line break.
-    pub fn line_span(&self, text: &str, line: usize) -> (usize, usize) {
+    pub(crate) fn line_span(&self, text: &str, line: usize) -> (usize, usize) {
         let start = self.starts.get(line).copied().unwrap_or(text.len());
         let mut end = self
             .starts
@@ -189,7 +189,7 @@ impl LineIndex {
     }
 
     /// 1-based line and column of one offset.
-    pub fn position(&self, text: &str, offset: usize) -> (usize, usize) {
+    pub(crate) fn position(&self, text: &str, offset: usize) -> (usize, usize) {
         let line = self.line_of(offset);
         let start = self.starts[line];
         (line + 1, 1 + chars_between(text, start, offset))
@@ -197,7 +197,7 @@ impl LineIndex {
 
     /// 1-based line and column of many offsets, counting each line's characters once (a
     /// minified file is one long line; thousands of findings on it stay linear).
-    pub fn positions(&self, text: &str, offsets: &[usize]) -> Vec<(usize, usize)> {
+    pub(crate) fn positions(&self, text: &str, offsets: &[usize]) -> Vec<(usize, usize)> {
         let mut order: Vec<usize> = (0..offsets.len()).collect();
         order.sort_by_key(|&i| offsets[i]);
         let mut out = vec![(1, 1); offsets.len()];

@@ -52,14 +52,14 @@ fn next_reference(s: &str, from: usize) -> Option<Reference<'_>> {
 }
 
 /// Whether `s` holds at least one `${VAR}` / `${VAR:-default}` reference.
-pub fn has_env_ref(s: &str) -> bool {
+pub(crate) fn has_env_ref(s: &str) -> bool {
     next_reference(s, 0).is_some()
 }
 
 /// The values `env` gives the references in `s` (non-empty ones), and the defaults written
 /// after `:-` (`${API_KEY:-sk-dev-123}`, unless a path or what cannot be a secret: a number,
 /// a duration): each is a secret wherever the substituted string, or the written one, is shown.
-pub fn substituted_values(s: &str, env: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
+pub(crate) fn substituted_values(s: &str, env: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
     let mut out = Vec::new();
     let mut from = 0;
     while let Some(r) = next_reference(s, from) {
@@ -77,7 +77,7 @@ pub fn substituted_values(s: &str, env: &dyn Fn(&str) -> Option<String>) -> Vec<
 }
 
 /// `s` with every reference substituted through `env`.
-pub fn substitute<'s>(s: &'s str, env: &dyn Fn(&str) -> Option<String>) -> Cow<'s, str> {
+pub(crate) fn substitute<'s>(s: &'s str, env: &dyn Fn(&str) -> Option<String>) -> Cow<'s, str> {
     let mut out: Option<String> = None;
     let mut last = 0;
     let mut from = 0;

@@ -6,7 +6,7 @@ use super::finding::Report;
 
 /// Counts over every file checked.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-pub struct Totals {
+pub(crate) struct Totals {
     /// Files checked (read and parsed).
     pub files: usize,
     /// Files that could not be read or parsed.
@@ -17,7 +17,7 @@ pub struct Totals {
 }
 
 impl Totals {
-    pub fn of(reports: &[Report], unreadable: usize) -> Totals {
+    pub(crate) fn of(reports: &[Report], unreadable: usize) -> Totals {
         Totals {
             files: reports.len(),
             unreadable,

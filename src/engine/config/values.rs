@@ -45,7 +45,7 @@ pub(crate) enum Js<'t> {
 }
 
 impl Js<'_> {
-    pub fn value(&self) -> JsValue<'_> {
+    pub(super) fn value(&self) -> JsValue<'_> {
         match self {
             Js::Null => JsValue::Null,
             Js::Bool(b) => JsValue::Bool(*b),
@@ -57,7 +57,7 @@ impl Js<'_> {
     }
 
     /// `Number(value)`.
-    pub fn number(&self) -> f64 {
+    pub(super) fn number(&self) -> f64 {
         jsnum::number(&self.value())
     }
 }

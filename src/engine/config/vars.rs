@@ -70,7 +70,7 @@ impl<'e> Scope<'e> {
 
 /// One `${...}` in a string.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Ref<'s> {
+pub(crate) struct Ref<'s> {
     /// Byte span of the whole reference in the string.
     pub start: usize,
     pub end: usize,
@@ -80,7 +80,7 @@ pub struct Ref<'s> {
 
 /// What a reference is, for a host.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Kind<'s> {
+pub(crate) enum Kind<'s> {
     /// A known form, with its name (variable, input id or predefined name).
     Known(VarForm, &'s str),
     /// A form no host here knows (`${config:x}`, `${command:y}`, `${A B}`).
@@ -88,7 +88,7 @@ pub enum Kind<'s> {
 }
 
 /// Every `${...}` in `s` (a `${` with no closing `}` is not one).
-pub fn refs(s: &str) -> Vec<Ref<'_>> {
+pub(crate) fn refs(s: &str) -> Vec<Ref<'_>> {
     let mut out = Vec::new();
     let mut from = 0;
     while let Some(off) = s.get(from..).and_then(|r| r.find("${")) {
@@ -108,7 +108,7 @@ pub fn refs(s: &str) -> Vec<Ref<'_>> {
 }
 
 /// Whether `s` is nothing but `${...}` references (it names values, holds none).
-pub fn reference_only(s: &str) -> bool {
+pub(crate) fn reference_only(s: &str) -> bool {
     let rs = refs(s);
     !rs.is_empty() && rs.iter().map(|r| r.end - r.start).sum::<usize>() == s.len()
 }
@@ -121,7 +121,7 @@ fn is_ident(s: &str) -> bool {
 
 /// What `inner` is for `host`: hosts that expand `${VAR}` read `${workspaceFolder}` as an
 /// environment variable of that name.
-pub fn classify(inner: &str, host: Host) -> Kind<'_> {
+pub(crate) fn classify(inner: &str, host: Host) -> Kind<'_> {
     if let Some(name) = inner.strip_prefix("env:") {
         return Kind::Known(VarForm::Env, name);
     }
@@ -154,7 +154,7 @@ pub fn classify(inner: &str, host: Host) -> Kind<'_> {
 
 /// A string after expansion.
 #[derive(Debug, Default)]
-pub struct Expanded {
+pub(crate) struct Expanded {
     pub text: String,
     /// Values put in from the environment and inputs (secrets wherever the text is shown).
     pub secrets: Vec<String>,
@@ -163,7 +163,7 @@ pub struct Expanded {
 }
 
 /// `s` as `scope.host` expands it.
-pub fn expand(s: &str, scope: &Scope<'_>) -> Expanded {
+pub(crate) fn expand(s: &str, scope: &Scope<'_>) -> Expanded {
     let mut out = Expanded::default();
     let mut last = 0;
     for r in refs(s) {

@@ -29,7 +29,7 @@ pub(crate) struct RawEntry<'t> {
 
 impl RawEntry<'_> {
     /// The field's value node (present, possibly `null`).
-    pub fn get(&self, name: &str) -> Option<u32> {
+    pub(super) fn get(&self, name: &str) -> Option<u32> {
         self.fields
             .iter()
             .find(|(k, _)| k == name)
@@ -37,11 +37,11 @@ impl RawEntry<'_> {
     }
 
     /// The field's value node when present and not `null` (null reads as absent).
-    pub fn get_set(&self, doc: &Doc<'_>, name: &str) -> Option<u32> {
+    pub(super) fn get_set(&self, doc: &Doc<'_>, name: &str) -> Option<u32> {
         self.get(name).filter(|&id| doc.kind(id) != Kind::Null)
     }
 
-    pub fn field_path(&self, name: &str) -> String {
+    pub(super) fn field_path(&self, name: &str) -> String {
         child_path(&self.path, name)
     }
 }

@@ -5,7 +5,7 @@
 
 /// One fact read from a launch's stderr.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Fact {
+pub(crate) enum Fact {
     /// A Python exception: its type (last dotted part), message, and the innermost frames in
     /// the user's code and in a library (`site-packages`), if the traceback showed them.
     Python {
@@ -51,7 +51,7 @@ pub enum Fact {
 
 /// One field of a pydantic validation error.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FieldError {
+pub(crate) struct FieldError {
     /// The field's path (`database_url`, `servers.0.url`).
     pub field: String,
     pub message: String,
@@ -63,7 +63,7 @@ pub struct FieldError {
 
 impl Fact {
     /// The message a person reads: the exception's or error's text.
-    pub fn message(&self) -> Option<&str> {
+    pub(crate) fn message(&self) -> Option<&str> {
         match self {
             Fact::Python { message, .. } | Fact::Node { message, .. } => Some(message),
             Fact::Npm { what, .. } => Some(what),
@@ -86,7 +86,7 @@ impl Fact {
     }
 
     /// The line to quote for it.
-    pub fn quoted(&self) -> String {
+    pub(crate) fn quoted(&self) -> String {
         match self {
             Fact::Python { kind, message, .. } => format!("{kind}: {message}"),
             Fact::Node {
@@ -113,7 +113,7 @@ impl Fact {
 }
 
 /// Every fact in `lines` (a launch's stderr, oldest first), each parser in turn.
-pub fn parse(lines: &[&str]) -> Vec<Fact> {
+pub(crate) fn parse(lines: &[&str]) -> Vec<Fact> {
     let mut out = Vec::new();
     out.extend(python(lines));
     out.extend(pydantic(lines));
@@ -153,7 +153,7 @@ fn is_library(path: &str) -> bool {
 /// Python: the last exception of each traceback (`Traceback (most recent call last):`, its
 /// `File "...", line N, in f` frames, then `Type: message`), and exception lines printed on
 /// their own (`ValueError: ...` at the start of a line).
-pub fn python(lines: &[&str]) -> Vec<Fact> {
+pub(crate) fn python(lines: &[&str]) -> Vec<Fact> {
     let mut out = Vec::new();
     let mut user: Option<String> = None;
     let mut library: Option<String> = None;
@@ -204,7 +204,7 @@ pub fn python(lines: &[&str]) -> Vec<Fact> {
 
 /// pydantic: `N validation error(s) for Model`, then per field its path on a line of its own
 /// and its message indented under it (`  Field required [type=missing, input_value={}, ...]`).
-pub fn pydantic(lines: &[&str]) -> Vec<Fact> {
+pub(crate) fn pydantic(lines: &[&str]) -> Vec<Fact> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < lines.len() {
@@ -295,7 +295,7 @@ fn node_head(line: &str) -> Option<(String, Option<String>, String)> {
 }
 
 /// An error code in a message: `ECONNREFUSED`, `ENOTFOUND`, `ERR_INVALID_URL`.
-pub fn code_in(message: &str) -> Option<String> {
+pub(crate) fn code_in(message: &str) -> Option<String> {
     message
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .find(|w| {
@@ -309,7 +309,7 @@ pub fn code_in(message: &str) -> Option<String> {
 
 /// Node: an error head followed by its stack (`    at ...`) and, in braces, its properties
 /// (`  code: 'ECONNREFUSED',`); the head alone counts only with a stack or a code.
-pub fn node(lines: &[&str]) -> Vec<Fact> {
+pub(crate) fn node(lines: &[&str]) -> Vec<Fact> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < lines.len() {
@@ -359,7 +359,7 @@ pub fn node(lines: &[&str]) -> Vec<Fact> {
 
 /// npm/npx: the lines of an `npm error` (`npm ERR!`) block: its `code`, and the first line
 /// that says what (not `code`, `errno`, `path`, nor the log pointer).
-pub fn npm(lines: &[&str]) -> Vec<Fact> {
+pub(crate) fn npm(lines: &[&str]) -> Vec<Fact> {
     let block: Vec<&str> = lines
         .iter()
         .filter_map(|l| {
@@ -423,7 +423,7 @@ fn is_error_line(line: &str) -> bool {
 
 /// A usage text (`Usage: prog ...`, `usage: prog ...`) and the error line nearest it (within
 /// the next 30 lines or the 5 before).
-pub fn usage(lines: &[&str]) -> Vec<Fact> {
+pub(crate) fn usage(lines: &[&str]) -> Vec<Fact> {
     let Some(at) = lines.iter().position(|l| {
         let t = after_prefix(l);
         t.starts_with("Usage: ") || t.starts_with("usage: ") || t == "Usage:"
@@ -482,7 +482,7 @@ fn is_choice(line: &str) -> Option<(Option<String>, String)> {
     None
 }
 
-pub fn choices(lines: &[&str]) -> Vec<Fact> {
+pub(crate) fn choices(lines: &[&str]) -> Vec<Fact> {
     lines
         .iter()
         .filter_map(|l| {
@@ -499,7 +499,7 @@ pub fn choices(lines: &[&str]) -> Vec<Fact> {
 
 /// `Error:` / `error:` / `FATAL` lines that no other parser reads (not a Node error with a
 /// stack, not in an npm block).
-pub fn error_lines(lines: &[&str]) -> Vec<Fact> {
+pub(crate) fn error_lines(lines: &[&str]) -> Vec<Fact> {
     lines
         .iter()
         .filter(|l| !l.starts_with("npm ") && !l.starts_with(' ') && is_error_line(l))
@@ -512,7 +512,7 @@ pub fn error_lines(lines: &[&str]) -> Vec<Fact> {
 
 /// Every `host:port` in `text` (`127.0.0.1:5432`, `localhost:6379`, `[::1]:80`, the tail of a
 /// URL), with the port as a number.
-pub fn host_ports(text: &str) -> Vec<(String, u16)> {
+pub(crate) fn host_ports(text: &str) -> Vec<(String, u16)> {
     let mut out: Vec<(String, u16)> = Vec::new();
     for word in
         text.split(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | '`' | ',' | '(' | ')'))

@@ -22,7 +22,7 @@ const MAX_OUTPUT: u64 = 4096;
 
 /// What `program args` prints on stdout, when it exits 0 within `limit`; killed and reaped
 /// otherwise.
-pub fn run_bounded(program: &Path, args: &[&str], limit: Duration) -> Option<String> {
+pub(crate) fn run_bounded(program: &Path, args: &[&str], limit: Duration) -> Option<String> {
     let mut child = Command::new(program)
         .args(args)
         .stdin(Stdio::null())

@@ -8,7 +8,7 @@ use serde::Serialize;
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, schemars::JsonSchema,
 )]
 #[serde(rename_all = "kebab-case")]
-pub enum Id {
+pub(crate) enum Id {
     CommandNotFound,
     NotExecutable,
     MissingScript,
@@ -67,7 +67,8 @@ pub enum Id {
 
 impl Id {
     /// Every id, in the docs' order.
-    pub const ALL: &'static [Id] = &[
+    #[cfg(test)]
+    pub(crate) const ALL: &'static [Id] = &[
         Id::CommandNotFound,
         Id::NotExecutable,
         Id::MissingScript,
@@ -124,7 +125,7 @@ impl Id {
         Id::BridgeCallbackPort,
     ];
 
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Id::CommandNotFound => "command-not-found",
             Id::NotExecutable => "not-executable",
@@ -185,7 +186,8 @@ impl Id {
 
     /// Whether the diagnosis is of a remote server's dial (`engine::diagnosis::remote`), found
     /// by the probe's own look rather than by a row of the table.
-    pub fn is_remote(self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_remote(self) -> bool {
         matches!(
             self,
             Id::NameNotResolved
@@ -213,7 +215,8 @@ impl Id {
     }
 
     /// What the diagnosis means, in one line (docs and help).
-    pub fn meaning(self) -> &'static str {
+    #[cfg(test)]
+    pub(crate) fn meaning(self) -> &'static str {
         match self {
             Id::CommandNotFound => "the command (or its `#!` interpreter) is in none of PATH's folders",
             Id::NotExecutable => "the command exists but cannot be run (no execute permission, a folder)",
@@ -284,14 +287,14 @@ impl std::fmt::Display for Id {
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema,
 )]
 #[serde(rename_all = "lowercase")]
-pub enum Confidence {
+pub(crate) enum Confidence {
     Low,
     Medium,
     High,
 }
 
 impl Confidence {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Confidence::Low => "low",
             Confidence::Medium => "medium",

@@ -3,7 +3,7 @@
 use crate::engine::policy::signal_name;
 
 /// What an exit code is known to mean, when it is one of the few with a meaning.
-pub fn exit_meaning(code: i32) -> Option<String> {
+pub(crate) fn exit_meaning(code: i32) -> Option<String> {
     Some(match code {
         124 => "what `timeout(1)` exits with when its time runs out".to_string(),
         125 => "`timeout(1)` or `env` itself failed".to_string(),
@@ -22,7 +22,7 @@ pub fn exit_meaning(code: i32) -> Option<String> {
 }
 
 /// What a signal usually means for a server.
-pub fn signal_meaning(signal: i32) -> &'static str {
+pub(crate) fn signal_meaning(signal: i32) -> &'static str {
     match signal {
         1 => "its terminal or session closed",
         2 => "Ctrl-C",
@@ -42,7 +42,7 @@ pub fn signal_meaning(signal: i32) -> &'static str {
 }
 
 /// `exit 124 (what ...)`: an exit code with its meaning, when it has one.
-pub fn exit_text(code: i32) -> String {
+pub(crate) fn exit_text(code: i32) -> String {
     match exit_meaning(code) {
         Some(m) => format!("exit {code} ({m})"),
         None => format!("exit {code}"),

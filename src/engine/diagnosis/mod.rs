@@ -6,30 +6,34 @@
 //! and groups what it finds. A cause is never given without evidence: when nothing fits, the
 //! diagnosis is `cause-unknown` with what was seen.
 
-pub mod evidence;
-pub mod experiment;
-pub mod ids;
-pub mod launch;
-pub mod manifest;
-pub mod meaning;
-pub mod model;
+pub(crate) mod evidence;
+pub(crate) mod experiment;
+pub(crate) mod ids;
+pub(crate) mod launch;
+pub(crate) mod manifest;
+pub(crate) mod meaning;
+pub(crate) mod model;
 mod modes;
 mod node_rows;
-pub mod process;
-pub mod remote;
+pub(crate) mod process;
+pub(crate) mod remote;
 mod remote_tls;
-pub mod run;
-pub mod runtime;
-pub mod spawn;
-pub mod structured;
-pub mod table;
+pub(crate) mod run;
+pub(crate) mod runtime;
+pub(crate) mod spawn;
+pub(crate) mod structured;
+pub(crate) mod table;
 #[cfg(test)]
 mod tests;
-pub mod text;
-pub mod words;
+pub(crate) mod text;
+pub(crate) mod words;
 mod wrapper_rows;
 
-pub use model::{Diagnosis, Evidence, Setting, Source, MAX_EVIDENCE};
-pub use run::diagnose;
-pub use spawn::of_launch_error;
-pub use table::{Confidence, Id, Rule, When, RULES};
+#[cfg(test)]
+pub(crate) use model::Source;
+pub(crate) use model::{Diagnosis, Setting};
+pub(crate) use run::diagnose;
+pub(crate) use spawn::of_launch_error;
+pub(crate) use table::Id;
+#[cfg(test)]
+pub(crate) use table::{Confidence, RULES};

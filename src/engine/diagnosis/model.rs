@@ -16,7 +16,7 @@ use crate::engine::redact::Redactor;
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema,
 )]
 #[serde(rename_all = "kebab-case")]
-pub enum Source {
+pub(crate) enum Source {
     /// Starting the command.
     Spawn,
     /// How the process ended.
@@ -41,7 +41,7 @@ pub enum Source {
 }
 
 impl Source {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Source::Spawn => "spawn",
             Source::Exit => "exit",
@@ -61,7 +61,7 @@ impl Source {
 /// One piece of evidence: a quoted line (redacted, not yet sanitised) and the launches it was
 /// seen on (empty: not tied to a launch, e.g. the environment).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-pub struct Evidence {
+pub(crate) struct Evidence {
     pub launches: Vec<u32>,
     pub source: Source,
     pub text: String,
@@ -69,7 +69,7 @@ pub struct Evidence {
 
 /// A likely cause.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
-pub struct Diagnosis {
+pub(crate) struct Diagnosis {
     pub id: Id,
     pub confidence: Confidence,
     /// The cause in a few words, with the thing named (redacted, not yet sanitised).
@@ -83,11 +83,11 @@ pub struct Diagnosis {
 }
 
 /// The most evidence kept per diagnosis.
-pub const MAX_EVIDENCE: usize = 4;
+pub(crate) const MAX_EVIDENCE: usize = 4;
 
 /// What the diagnosis knows about how the server was started (for `PATH` and the environment).
 #[derive(Debug, Clone, Default)]
-pub struct Setting {
+pub(crate) struct Setting {
     /// The program as given (redacted).
     pub command: Option<String>,
     /// Its working directory.
@@ -125,7 +125,7 @@ pub struct Setting {
 
 impl Setting {
     /// What `target` tells about how the server starts (a socket: little).
-    pub fn of(target: &Target, protocol: Protocol, redactor: &Redactor) -> Setting {
+    pub(crate) fn of(target: &Target, protocol: Protocol, redactor: &Redactor) -> Setting {
         let own_env: BTreeSet<String> = std::env::vars_os()
             .map(|(k, _)| k.to_string_lossy().into_owned())
             .collect();
@@ -231,7 +231,7 @@ pub(super) fn round_ms(ms: f64) -> f64 {
 }
 
 /// Variables every host passes or every shell has: never the value a server complains about.
-pub fn is_standard_env(name: &str) -> bool {
+pub(crate) fn is_standard_env(name: &str) -> bool {
     const STANDARD: &[&str] = &[
         "PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "LANG", "LANGUAGE", "PWD", "OLDPWD",
         "TMPDIR", "TEMP", "TMP", "HOSTNAME", "SHLVL", "_", "TZ", "DISPLAY", "EDITOR", "PAGER",

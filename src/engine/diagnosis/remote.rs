@@ -15,7 +15,7 @@ use crate::engine::probe::Launch;
 use super::remote_tls::Place;
 
 /// A URL on a port every `fetch`-based host refuses, whether or not the probe got through.
-pub fn blocked_port(setting: &Setting, launches: Vec<u32>) -> Option<Diagnosis> {
+pub(crate) fn blocked_port(setting: &Setting, launches: Vec<u32>) -> Option<Diagnosis> {
     let place = Place::of(setting.url.as_deref()?)?;
     if !BLOCKED_PORTS.contains(&place.port) {
         return None;
@@ -44,7 +44,7 @@ pub fn blocked_port(setting: &Setting, launches: Vec<u32>) -> Option<Diagnosis> 
 
 /// The diagnosis of launches that failed to reach a remote server, from the look's facts;
 /// `None` when the target is not a URL or nothing was looked at.
-pub fn diagnose(died: &[&Launch], setting: &Setting) -> Option<Vec<Diagnosis>> {
+pub(crate) fn diagnose(died: &[&Launch], setting: &Setting) -> Option<Vec<Diagnosis>> {
     let place = Place::of(setting.url.as_deref()?)?;
     let failed: Vec<&Launch> = died
         .iter()
@@ -611,7 +611,7 @@ fn origin(place: &Place) -> String {
 }
 
 /// `cause-unknown`'s next step for a URL, in the URL's terms.
-pub fn unknown_next(setting: &Setting, ended: &str) -> Option<String> {
+pub(crate) fn unknown_next(setting: &Setting, ended: &str) -> Option<String> {
     let place = Place::of(setting.url.as_deref()?)?;
     Some(format!(
         "{} failed ({ended}) on no rung this doctor knows: try it with `npx \
@@ -640,7 +640,7 @@ fn on_forgotten_session(rule: &str) -> String {
 
 /// `session-lost`: a connection ended on a 404 to a request that carried its session id: the
 /// server no longer knows the session (it restarted, or expired it).
-pub fn session_lost(died: &[&Launch], setting: &Setting, rule: &str) -> Option<Diagnosis> {
+pub(crate) fn session_lost(died: &[&Launch], setting: &Setting, rule: &str) -> Option<Diagnosis> {
     let place = Place::of(setting.url.as_deref()?)?;
     let lost: Vec<&Launch> = died
         .iter()
@@ -693,7 +693,11 @@ pub fn session_lost(died: &[&Launch], setting: &Setting, rule: &str) -> Option<D
 /// `get-stream-refused`: the GET stream a host opens after `initialize` was answered neither
 /// an event stream nor 405, on a connection that otherwise worked: a server bug whose cost
 /// depends on the host, not a restart.
-pub fn get_stream_refused(launches: &[Launch], setting: &Setting, rule: &str) -> Option<Diagnosis> {
+pub(crate) fn get_stream_refused(
+    launches: &[Launch],
+    setting: &Setting,
+    rule: &str,
+) -> Option<Diagnosis> {
     let place = Place::of(setting.url.as_deref()?)?;
     let refused: Vec<&Launch> = launches
         .iter()

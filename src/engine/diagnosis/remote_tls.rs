@@ -147,7 +147,7 @@ pub(super) fn tls(place: &Place, why: &str, t: Option<&TlsFacts>) -> (Id, String
 
 /// `tls-node-untrusted`: an https server the doctor reached with this machine's store, whose
 /// certificate Node's roots (plus `NODE_EXTRA_CA_CERTS`) refuse.
-pub fn node_untrusted(launches: &[Launch], setting: &Setting) -> Option<Diagnosis> {
+pub(super) fn node_untrusted(launches: &[Launch], setting: &Setting) -> Option<Diagnosis> {
     let place = Place::of(setting.url.as_deref()?)?;
     let (number, t) = launches
         .iter()

@@ -17,7 +17,7 @@ use crate::engine::probe::{Launch, ProbeRun};
 
 /// The likely causes of the ends in `run`, the surest first. Empty when every judged launch
 /// stayed up (nothing died); `cause-unknown` with what was seen when nothing fits.
-pub fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
+pub(crate) fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
     let died: Vec<&Launch> = run
         .launches
         .iter()

@@ -9,7 +9,7 @@ use super::text;
 use crate::engine::probe::LaunchError;
 
 /// What a launch error (the command could not be started at all) says.
-pub fn of_launch_error(error: &LaunchError, setting: &Setting) -> Diagnosis {
+pub(crate) fn of_launch_error(error: &LaunchError, setting: &Setting) -> Diagnosis {
     // The launch error's own words say which it is (see `stdio::launch_error`).
     let (when, reason) = match error {
         LaunchError::NotFound { .. } => (When::SpawnNotFound, None),

@@ -20,7 +20,7 @@ use crate::engine::probe::Launch;
 
 /// What a structured row is keyed on (listed by a test: never one server's wording).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Key {
+pub(crate) enum Key {
     /// A refused connection (Node `code: 'ECONNREFUSED'`, Python `ConnectionRefusedError` /
     /// errno 111) and a connect experiment that is refused too.
     RefusedAndTested,
@@ -56,7 +56,7 @@ pub enum Key {
 }
 
 /// Every key, in the order the rows are tried.
-pub const KEYS: &[Key] = &[
+pub(crate) const KEYS: &[Key] = &[
     Key::UvFolderLacksProject,
     Key::RefusedAndTested,
     Key::UrlParseWithSchemelessValue,
@@ -72,7 +72,8 @@ pub const KEYS: &[Key] = &[
 ];
 
 /// The ids only these rows give (the table has no row for them).
-pub const IDS: &[Id] = &[
+#[cfg(test)]
+pub(crate) const IDS: &[Id] = &[
     Id::ServiceNotRunning,
     Id::ConflictingSettings,
     Id::NoExecutable,
@@ -80,7 +81,7 @@ pub const IDS: &[Id] = &[
 
 /// Rows whose finding is surer than the table's `bad-argument` (a structure plus the entry's
 /// value, or an experiment's result): they replace it too.
-pub const STRONG: &[Key] = &[
+pub(crate) const STRONG: &[Key] = &[
     Key::UvFolderLacksProject,
     Key::RefusedAndTested,
     Key::UrlParseWithSchemelessValue,
@@ -93,7 +94,7 @@ pub const STRONG: &[Key] = &[
 pub const OUTRANK_MISSING: &[Key] = &[Key::UrlParseWithSchemelessValue];
 
 /// The answers of the table these rows may replace.
-pub const GENERIC: &[Id] = &[Id::Crash, Id::CauseUnknown, Id::MissingArgument, Id::Timer];
+pub(crate) const GENERIC: &[Id] = &[Id::Crash, Id::CauseUnknown, Id::MissingArgument, Id::Timer];
 
 /// The most connect experiments per diagnosis.
 const MAX_CONNECTS: usize = 3;
@@ -110,16 +111,8 @@ pub(super) fn stderr_lines(l: &Launch) -> Vec<&str> {
 }
 
 /// The structured diagnoses of the launches that died (the same finding on several launches
-/// is one diagnosis).
-pub fn diagnose(died: &[&Launch], setting: &Setting) -> Vec<Diagnosis> {
-    diagnose_keyed(died, setting)
-        .into_iter()
-        .map(|(_, d)| d)
-        .collect()
-}
-
-/// [`diagnose`], each diagnosis with the key of the row that found it.
-pub fn diagnose_keyed(died: &[&Launch], setting: &Setting) -> Vec<(Key, Diagnosis)> {
+/// is one diagnosis), each with the key of the row that found it.
+pub(crate) fn diagnose_keyed(died: &[&Launch], setting: &Setting) -> Vec<(Key, Diagnosis)> {
     let mut out: Vec<(Key, Diagnosis)> = Vec::new();
     for l in died {
         let lines = stderr_lines(l);
@@ -240,7 +233,7 @@ fn is_refused(f: &Fact) -> bool {
 }
 
 /// The result of connecting to `host:port` within [`EXPERIMENT`]: `true` when it answers.
-pub fn connects(host: &str, port: u16) -> Result<bool, String> {
+pub(crate) fn connects(host: &str, port: u16) -> Result<bool, String> {
     let addrs: Vec<_> = (host, port)
         .to_socket_addrs()
         .map_err(|e| format!("no address ({e})"))?

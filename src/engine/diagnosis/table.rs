@@ -5,11 +5,11 @@
 
 use crate::engine::probe::watch::limits::LimitKind;
 
-pub use super::ids::{Confidence, Id};
+pub(crate) use super::ids::{Confidence, Id};
 
 /// How a row names the thing a matched line is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Name {
+pub(crate) enum Name {
     /// Nothing to name.
     Nothing,
     /// The first quoted text after the needle: `Cannot find module 'express'`.
@@ -31,14 +31,14 @@ pub enum Name {
 impl Name {
     /// Whether a line that names nothing is no evidence for the row (a missing variable must be
     /// named; a port in use is one even when the line gives no number).
-    pub fn required(self) -> bool {
+    pub(crate) fn required(self) -> bool {
         !matches!(self, Name::Nothing | Name::Port)
     }
 }
 
 /// A line of stderr that is evidence.
 #[derive(Debug, Clone, Copy)]
-pub struct Text {
+pub(crate) struct Text {
     /// The line contains this (case-sensitive).
     pub contains: &'static str,
     /// What it names.
@@ -58,7 +58,7 @@ const fn text(contains: &'static str, name: Name) -> Text {
 
 /// The evidence a row looks for.
 #[derive(Debug, Clone, Copy)]
-pub enum When {
+pub(crate) enum When {
     /// The command could not be spawned: not found (ENOENT).
     SpawnNotFound,
     /// The command could not be spawned: permission denied (EACCES).
@@ -116,7 +116,7 @@ pub enum When {
 
 /// One row.
 #[derive(Debug, Clone, Copy)]
-pub struct Rule {
+pub(crate) struct Rule {
     pub id: Id,
     pub when: When,
     /// How sure the diagnosis is when this evidence is on a launch that died.
@@ -154,7 +154,7 @@ const SPECIFIC: &[Id] = &[
 ];
 
 /// Every row, in order.
-pub const RULES: &[Rule] = &[
+pub(crate) const RULES: &[Rule] = &[
     Rule {
         id: Id::CommandNotFound,
         when: When::SpawnNotFound,
@@ -733,11 +733,11 @@ pub const RULES: &[Rule] = &[
 /// environment variable ...`).
 /// (The list is the probe's [`RUNTIME_HINTS`](crate::engine::probe::model::RUNTIME_HINTS), which its
 /// opening summary reads too.)
-pub const NOT_EVIDENCE: &[&str] = crate::engine::probe::model::RUNTIME_HINTS;
+pub(crate) const NOT_EVIDENCE: &[&str] = crate::engine::probe::model::RUNTIME_HINTS;
 
 /// Whether a stderr line is evidence for some stderr row (kept for the diagnosis even when it
 /// scrolls out of the tail).
-pub fn is_notable(line: &str) -> bool {
+pub(crate) fn is_notable(line: &str) -> bool {
     line.len() <= 1024
         && !NOT_EVIDENCE.iter().any(|n| line.contains(n))
         && (crate::engine::probe::wire::http_mode::listening(line).is_some()
@@ -754,4 +754,4 @@ pub fn is_notable(line: &str) -> bool {
 }
 
 /// What `cause-unknown` says (its next step names what was seen: see `run.rs`).
-pub const UNKNOWN_SAYS: &str = "no known pattern in what was seen";
+pub(crate) const UNKNOWN_SAYS: &str = "no known pattern in what was seen";

@@ -4,10 +4,10 @@
 use super::table::Name;
 
 /// The longest quoted line, in characters.
-pub const QUOTE_CHARS: usize = 240;
+pub(crate) const QUOTE_CHARS: usize = 240;
 
 /// `line`, cut to [`QUOTE_CHARS`] characters (with `...`) and trimmed.
-pub fn quote(line: &str) -> String {
+pub(crate) fn quote(line: &str) -> String {
     let line = line.trim_end();
     if line.chars().count() <= QUOTE_CHARS {
         return line.to_string();
@@ -18,7 +18,7 @@ pub fn quote(line: &str) -> String {
 }
 
 /// The thing `line` names, read the way `name` says, starting after `needle`.
-pub fn name_in(line: &str, needle: &str, name: Name) -> Option<String> {
+pub(crate) fn name_in(line: &str, needle: &str, name: Name) -> Option<String> {
     let at = line.find(needle)?;
     let after = &line[at + needle.len()..];
     let found = match name {
@@ -59,7 +59,7 @@ fn word(text: &str) -> Option<String> {
 }
 
 /// Whether `w` looks like an environment variable's name: `API_KEY`, `GITHUB_TOKEN`, `PORT`.
-pub fn is_env_name(w: &str) -> bool {
+pub(crate) fn is_env_name(w: &str) -> bool {
     w.len() >= 2
         && w.starts_with(|c: char| c.is_ascii_uppercase())
         && w.chars()
@@ -74,7 +74,7 @@ const NOT_NAMES: &[&str] = &[
 
 /// Every environment variable `line` names, in order, once each: `Please set A and B
 /// environment variables` names `A` and `B`.
-pub fn env_vars(line: &str) -> Vec<String> {
+pub(crate) fn env_vars(line: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for w in line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
         if is_env_name(w) && !NOT_NAMES.contains(&w) && !out.iter().any(|o| o == w) {
@@ -130,7 +130,7 @@ fn command_before(before: &str) -> Option<String> {
 
 /// A crash found in a stderr tail.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Crash {
+pub(crate) struct Crash {
     /// Node, Python, Rust, Go.
     pub runtime: &'static str,
     /// The error line (Rust: with its message).
@@ -142,7 +142,7 @@ pub struct Crash {
 
 /// The crash in `lines` (a stderr tail, oldest first), if any: the last one when there are
 /// several.
-pub fn crash(lines: &[String]) -> Option<Crash> {
+pub(crate) fn crash(lines: &[String]) -> Option<Crash> {
     rust_panic(lines)
         .or_else(|| go_panic(lines))
         .or_else(|| python_traceback(lines))

@@ -7,18 +7,20 @@
 //! - [`runner`]: every planned entry probed at once, reported as [`FleetEvent`]s, then judged;
 //! - [`report`]: what the run produces ([`ServerReport`] per entry, [`counts`]).
 
-pub mod one;
-pub mod plan;
-pub mod report;
-pub mod runner;
+pub(crate) mod one;
+pub(crate) mod plan;
+pub(crate) mod report;
+pub(crate) mod runner;
 
-pub use one::plan_one;
-pub use plan::{
-    duration, entry_at, find_entry, load_config, plan_entry, qualified_id, select, EntryPlan,
-    EntryRef, Item, PlanError, PlanOptions, Resolved, Selection, TimingRefusal,
+pub(crate) use one::plan_one;
+pub(crate) use plan::{
+    duration, select, EntryPlan, EntryRef, Item, PlanError, PlanOptions, Resolved, Selection,
+    TimingRefusal,
 };
-pub use report::{counts, AllContext, Counts, Probed, Refusal, ServerReport, ServerResult};
-pub use runner::{prepare, run, FleetEvent, FleetOptions, HostBudgets, Prepared, Runs, Sink};
+#[cfg(test)]
+pub(crate) use plan::{find_entry, plan_entry};
+pub(crate) use report::{counts, AllContext, Counts, Probed, Refusal, ServerReport, ServerResult};
+pub(crate) use runner::{prepare, run, FleetEvent, FleetOptions, HostBudgets, Prepared, Sink};
 
 #[cfg(test)]
 mod tests;

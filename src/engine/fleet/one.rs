@@ -13,7 +13,7 @@ use super::plan::{EntryPlan, PlanError, PlanOptions, Resolved};
 /// The entry `id` of `file` (the last of that id, as the host keeps), ready to probe. `engine`
 /// (`--engine`) sets the handshake of a launched server; a dialled one speaks the handshake of
 /// its transport, and asking another is an error.
-pub fn plan_one(
+pub(crate) fn plan_one(
     file: &Path,
     id: &str,
     engine: Option<Protocol>,

@@ -17,7 +17,7 @@ use crate::engine::redact::Redactor;
 use super::report::Refusal;
 
 /// A duration in ms as a `Duration`; infinite (or absurd) is 30 years.
-pub fn duration(ms: f64) -> Duration {
+pub(crate) fn duration(ms: f64) -> Duration {
     Duration::try_from_secs_f64(ms / 1000.0)
         .unwrap_or(Duration::from_secs(30 * 365 * 86_400))
         .min(Duration::from_secs(30 * 365 * 86_400))
@@ -26,7 +26,7 @@ pub fn duration(ms: f64) -> Duration {
 /// What planning needs from the request: the rule, the timings given on the command line,
 /// the opening timeout, the secrets to mask, whether disabled entries run.
 #[derive(Debug, Clone)]
-pub struct PlanOptions {
+pub(crate) struct PlanOptions {
     /// The rule the probe follows (`--preset`, else `lasting`).
     pub rule: Preset,
     /// Whether `--preset` named it: else an entry of another host follows that host's rule
@@ -53,7 +53,7 @@ pub struct PlanOptions {
 
 /// A configuration entry, as `--server` names it and where it is.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
-pub struct EntryRef {
+pub(crate) struct EntryRef {
     /// The id, qualified by the object holding its table where that names a host
     /// (`prod/files`).
     pub id: String,
@@ -67,7 +67,7 @@ pub struct EntryRef {
 }
 
 /// One target, with everything its run needs.
-pub struct Resolved {
+pub(crate) struct Resolved {
     pub target: Target,
     pub protocol: Protocol,
     /// The rule it runs under (`--preset`, else its host's: [`PlanOptions::rule_for`]).
@@ -82,7 +82,7 @@ pub struct Resolved {
 
 /// Why a configuration cannot be planned at all.
 #[derive(Debug, thiserror::Error)]
-pub enum PlanError {
+pub(crate) enum PlanError {
     #[error(transparent)]
     Load(#[from] config::LoadError),
     #[error("{file}: no server entries")]
@@ -125,7 +125,7 @@ fn refused_lines(id: &str, label: &str, refusals: &[Refusal]) -> String {
 
 impl PlanError {
     /// What to do about it, when there is something to say.
-    pub fn hint(&self) -> Option<String> {
+    pub(crate) fn hint(&self) -> Option<String> {
         match self {
             PlanError::Load(e) => e.hint(),
             PlanError::Refused { file, .. } => Some(format!(
@@ -138,7 +138,7 @@ impl PlanError {
 
 impl PlanOptions {
     /// The `--redact` values.
-    pub fn base_redactor(&self) -> Redactor {
+    pub(crate) fn base_redactor(&self) -> Redactor {
         let mut redactor = Redactor::new();
         for r in &self.redact {
             redactor.add(r.clone());
@@ -150,7 +150,7 @@ impl PlanOptions {
     }
 
     /// How configuration files are read: `--host`, `--workspace`, `--input`.
-    pub fn dialect(&self) -> config::Dialect<'_> {
+    pub(crate) fn dialect(&self) -> config::Dialect<'_> {
         config::Dialect {
             host: self.host,
             workspace: self.workspace.clone(),
@@ -161,7 +161,7 @@ impl PlanOptions {
     /// The rule an entry of `host` follows over stdio or a remote transport (`remote`):
     /// `--preset` when given, else that host's own (hosts.md 4.2: `claude-desktop`,
     /// `claude-code-stdio`, `cline-http`...), else agent-framework's.
-    pub fn rule_for(&self, host: config::Host, remote: bool) -> Preset {
+    pub(crate) fn rule_for(&self, host: config::Host, remote: bool) -> Preset {
         if self.rule_given {
             return self.rule;
         }
@@ -170,7 +170,7 @@ impl PlanOptions {
 
     /// The timings a run follows: `--interval`/`--cap` when given, else the entry's (host
     /// rules only), else the rule's defaults.
-    pub fn timings_for(&self, entry: Option<Timings>) -> Timings {
+    pub(crate) fn timings_for(&self, entry: Option<Timings>) -> Timings {
         let defaults = match entry {
             Some(t) if self.rule.is_host_rule() => t,
             _ if self.rule.is_host_rule() => Timings {
@@ -186,7 +186,7 @@ impl PlanOptions {
     }
 
     /// `target` with `--open-timeout`, its secrets added to `redactor`.
-    pub fn opened(&self, target: Target, redactor: &mut Redactor) -> Target {
+    pub(crate) fn opened(&self, target: Target, redactor: &mut Redactor) -> Target {
         let target = match (target, self.http_era) {
             (Target::Http(t), Some(era)) => Target::Http(t.with_era(era)),
             (t, _) => t,
@@ -200,7 +200,11 @@ impl PlanOptions {
     /// What the host does with timings it refuses at start (a value that reads as 0, below 0
     /// or not a number, under a rule of hosts with the lasting-connection fix): the probe says
     /// so and launches nothing. Under `handshake` such timings run, every wait after 1 ms.
-    pub fn timing_refusal(&self, protocol: Protocol, timings: Timings) -> Option<TimingRefusal> {
+    pub(crate) fn timing_refusal(
+        &self,
+        protocol: Protocol,
+        timings: Timings,
+    ) -> Option<TimingRefusal> {
         let policy = self.rule.policy_with(protocol.engine(), timings);
         let refusal = policy.timing_refusal()?;
         let flag = match refusal.field {
@@ -222,7 +226,7 @@ impl PlanOptions {
 
     /// The rule `check-config` describes when `probe` decides which entries the host refuses:
     /// the probe's own rule when it is one of the host's, else #999's (`lasting`).
-    pub fn check_preset(&self) -> Preset {
+    pub(crate) fn check_preset(&self) -> Preset {
         if self.rule.is_host_rule() {
             self.rule
         } else {
@@ -234,20 +238,20 @@ impl PlanOptions {
 /// Timings the host refuses at start (see [`PlanOptions::timing_refusal`]).
 #[derive(Debug, Clone, thiserror::Error)]
 #[error("{message}")]
-pub struct TimingRefusal {
+pub(crate) struct TimingRefusal {
     pub message: String,
 }
 
 impl TimingRefusal {
     /// What to try instead.
-    pub fn hint(&self) -> &'static str {
+    pub(crate) fn hint(&self) -> &'static str {
         "give a timing above 0, or --preset handshake to see what older hosts do (every wait \
          after 1 ms)"
     }
 }
 
 /// What `probe` does with one configuration entry.
-pub enum EntryPlan {
+pub(crate) enum EntryPlan {
     /// Probe it.
     Probe(Box<Resolved>),
     /// The host does not start it on its own (`disabled`, or a policy-only override): why.
@@ -258,11 +262,11 @@ pub enum EntryPlan {
 }
 
 /// Where an entry is, for messages: `file:line:column`.
-pub fn entry_at(entry: &ServerEntry) -> String {
+pub(crate) fn entry_at(entry: &ServerEntry) -> String {
     format!("{}:{}:{}", entry.file, entry.line, entry.column)
 }
 
-pub use super::report::INPUT_NOT_GIVEN;
+pub(crate) use super::report::INPUT_NOT_GIVEN;
 
 /// The label of an entry the host refuses.
 const REFUSED: &str = "refused by the host";
@@ -271,7 +275,7 @@ const REFUSED: &str = "refused by the host";
 /// command and resolved args, the host's environment (allowlist or inheritEnv, plus the
 /// entry's env), or its URL with the entry's token; its protocol and timings. Entries with
 /// check-config errors in `report` are refused, with the checker's own findings.
-pub fn plan_entry(entry: &ServerEntry, report: &Report, opts: &PlanOptions) -> EntryPlan {
+pub(crate) fn plan_entry(entry: &ServerEntry, report: &Report, opts: &PlanOptions) -> EntryPlan {
     // Secrets first, so that every message below is masked.
     let mut redactor = opts.base_redactor();
     // Every env value may be a secret, unless it cannot be one (`"TIMEOUT": "5"` must not
@@ -485,7 +489,7 @@ fn bound_target(entry: &ServerEntry) -> Result<(Target, Protocol), Unbound> {
 }
 
 /// Load `file` and check it the way `check-config` would under the probe's rule.
-pub fn load_config(
+pub(crate) fn load_config(
     file: &Path,
     opts: &PlanOptions,
 ) -> Result<(Vec<ServerEntry>, Report), PlanError> {
@@ -506,7 +510,7 @@ pub fn load_config(
 
 /// How `--server` names an entry: `prod/files` for the entry `files` under a `prod` object
 /// (the object that holds its server table), else its id.
-pub fn qualified_id(entry: &ServerEntry) -> String {
+pub(crate) fn qualified_id(entry: &ServerEntry) -> String {
     // `$.hosts.prod.mcplServers.files`: the step before the table key, if it is a plain name.
     let steps: Vec<&str> = entry.path.trim_start_matches('$').split('.').collect();
     match steps.len().checked_sub(3).and_then(|i| steps.get(i)) {
@@ -518,7 +522,7 @@ pub fn qualified_id(entry: &ServerEntry) -> String {
 /// The entry `--server` names: its id, its qualified id (`prod/files`) or its JSON path. The
 /// host keeps the last of the same id in one table; two entries of the same id in different
 /// tables or hosts are ambiguous, and the message lists them.
-pub fn find_entry<'a>(
+pub(crate) fn find_entry<'a>(
     file: &Path,
     id: &str,
     entries: &'a [ServerEntry],
@@ -585,7 +589,7 @@ fn unknown_server(file: &Path, id: &str, entries: &[ServerEntry]) -> String {
 }
 
 /// One selected entry, planned, before it runs.
-pub struct Item {
+pub(crate) struct Item {
     /// Its position among the file's entries (0-based): its jitter seed is the run's seed plus
     /// this, so servers do not relaunch in lockstep and each one's waits can be repeated alone
     /// with `--server ID --seed N`.
@@ -606,7 +610,7 @@ pub struct Item {
 
 /// Which entries of a configuration to probe.
 #[derive(Debug, Clone, Copy)]
-pub enum Selection<'a> {
+pub(crate) enum Selection<'a> {
     /// Every entry, in the file's order (`--all`).
     All,
     /// The entries these ids name, in the order given (several `--server`; the last entry of
@@ -615,7 +619,7 @@ pub enum Selection<'a> {
 }
 
 /// The entries `selection` picks from `file`, each planned.
-pub fn select(
+pub(crate) fn select(
     file: &Path,
     selection: Selection<'_>,
     opts: &PlanOptions,

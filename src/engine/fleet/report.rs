@@ -10,11 +10,11 @@ use crate::engine::probe::{ProbeRun, Protocol};
 use crate::engine::stop::StopCause;
 
 /// The code of an entry not launched for an `${input:ID}` no `--input` gives.
-pub const INPUT_NOT_GIVEN: &str = "input-not-given";
+pub(crate) const INPUT_NOT_GIVEN: &str = "input-not-given";
 
 /// One check-config error that kept an entry from being probed.
 #[derive(Debug, Clone)]
-pub struct Refusal {
+pub(crate) struct Refusal {
     /// `file:line:column` of the offending value.
     pub at: String,
     pub path: String,
@@ -25,7 +25,7 @@ pub struct Refusal {
 }
 
 /// A server that was probed: its run, the verdict, how to name it.
-pub struct Probed {
+pub(crate) struct Probed {
     pub run: ProbeRun,
     pub verdict: Verdict,
     /// The target as shown to a person (redacted).
@@ -35,7 +35,7 @@ pub struct Probed {
 }
 
 /// What became of one selected entry.
-pub enum ServerResult {
+pub(crate) enum ServerResult {
     /// It was probed.
     Probed(Box<Probed>),
     /// Its command could not be launched at all (redacted).
@@ -50,7 +50,7 @@ pub enum ServerResult {
 }
 
 /// One selected entry and what became of it.
-pub struct ServerReport {
+pub(crate) struct ServerReport {
     /// How the entry is named in the report (its id; with its JSON path when the id is not
     /// unique in the file).
     pub name: String,
@@ -69,7 +69,7 @@ impl ServerReport {
     /// Whether this server counts against a clean exit: it was probed and did not stay up,
     /// could not be launched, or the host refuses it. Skipped entries do not count, nor does a
     /// server with nothing to judge ([`verdict::nothing_judged`]: `--for` was too short).
-    pub fn is_finding(&self) -> bool {
+    pub(crate) fn is_finding(&self) -> bool {
         match &self.result {
             ServerResult::Probed(p) => {
                 !verdict::all_clear(&p.run) && !verdict::nothing_judged(&p.run)
@@ -80,12 +80,12 @@ impl ServerReport {
     }
 
     /// Whether the server was probed and its run has nothing to judge.
-    pub fn nothing_judged(&self) -> bool {
+    pub(crate) fn nothing_judged(&self) -> bool {
         matches!(&self.result, ServerResult::Probed(p) if verdict::nothing_judged(&p.run))
     }
 
     /// Whether the host refuses the entry only for an `${input:ID}` no `--input` gives.
-    pub fn needs_input(&self) -> bool {
+    pub(crate) fn needs_input(&self) -> bool {
         matches!(&self.result, ServerResult::Refused { findings, .. }
             if !findings.is_empty()
                 && findings.iter().all(|f| f.code == INPUT_NOT_GIVEN))
@@ -93,7 +93,7 @@ impl ServerReport {
 }
 
 /// The whole run.
-pub struct AllContext<'a> {
+pub(crate) struct AllContext<'a> {
     /// The configuration file as named.
     pub file: &'a str,
     /// The rules the probed servers followed, each once, in the order of their entries (a VS
@@ -108,7 +108,7 @@ pub struct AllContext<'a> {
 }
 
 /// Counts for the summary line and the JSON `summary`.
-pub struct Counts {
+pub(crate) struct Counts {
     pub probed: usize,
     pub stayed_up: usize,
     /// Of those that stayed up: with an opening finding (they count against a clean exit).
@@ -126,7 +126,7 @@ pub struct Counts {
     pub sum_ms: f64,
 }
 
-pub fn counts(servers: &[ServerReport]) -> Counts {
+pub(crate) fn counts(servers: &[ServerReport]) -> Counts {
     let mut c = Counts {
         probed: 0,
         stayed_up: 0,

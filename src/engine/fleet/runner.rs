@@ -24,7 +24,7 @@ use super::report::{Probed, ServerReport, ServerResult};
 
 /// How every server runs.
 #[derive(Debug, Clone)]
-pub struct FleetOptions {
+pub(crate) struct FleetOptions {
     /// The rule every server follows (each with its own entry's timings).
     pub rule: Preset,
     /// The run's jitter seed; each server's is this plus its position in the file.
@@ -46,13 +46,13 @@ pub struct FleetOptions {
 
 /// Which of the attempt's budgets give way to the host's start budget, where its rule has one.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct HostBudgets {
+pub(crate) struct HostBudgets {
     pub handshake: bool,
     pub install: bool,
 }
 
 /// What happens during a fleet run, for the renderers.
-pub enum FleetEvent<'a> {
+pub(crate) enum FleetEvent<'a> {
     /// An entry that is not probed (skipped, or refused by the host): known before anything
     /// runs, so every one of these comes first.
     NotProbed(&'a ServerReport),
@@ -71,7 +71,7 @@ pub enum FleetEvent<'a> {
 }
 
 /// Where a fleet run's events go; called from every server's task.
-pub type Sink = dyn Fn(FleetEvent<'_>) + Send + Sync;
+pub(crate) type Sink = dyn Fn(FleetEvent<'_>) + Send + Sync;
 
 type Outcome = Result<Result<ProbeRun, LaunchError>, tokio::task::JoinError>;
 
@@ -86,7 +86,7 @@ struct Ran {
 }
 
 /// Every server's run, over and not yet judged.
-pub struct Runs {
+pub(crate) struct Runs {
     /// Each selected entry's report head (its result filled in by [`Runs::judge`]) and its run.
     servers: Vec<(ServerReport, Option<Ran>)>,
     /// Wall clock at the start.
@@ -119,7 +119,7 @@ fn head(item: &Item, result: ServerResult) -> ServerReport {
 }
 
 /// Run every planned item at once; the entries not probed are reported first.
-pub async fn run(items: Vec<Item>, opts: FleetOptions, sink: Arc<Sink>) -> Runs {
+pub(crate) async fn run(items: Vec<Item>, opts: FleetOptions, sink: Arc<Sink>) -> Runs {
     let started_wall = SystemTime::now();
     let start = Instant::now();
     let deadline = opts.run_for.map(|d| start + d);
@@ -205,7 +205,7 @@ pub async fn run(items: Vec<Item>, opts: FleetOptions, sink: Arc<Sink>) -> Runs 
 }
 
 /// One planned entry, ready to run: what `probe --all` and `serve` both launch it with.
-pub struct Prepared {
+pub(crate) struct Prepared {
     pub target: Target,
     /// Its loop's options (its own rule with its timings, its seed, the attempt's options
     /// with its protocol, redactor and the host's start budget).
@@ -218,7 +218,7 @@ pub struct Prepared {
 }
 
 /// What entry `resolved` (at `position` in its file) runs with under `opts`.
-pub fn prepare(resolved: &Resolved, opts: &FleetOptions, position: u64) -> Prepared {
+pub(crate) fn prepare(resolved: &Resolved, opts: &FleetOptions, position: u64) -> Prepared {
     let redactor = Arc::new(resolved.redactor.clone());
     let protocol = resolved.protocol;
     let target_text = resolved.target.describe(&redactor);
@@ -288,7 +288,7 @@ fn spawn(
 impl Runs {
     /// Judge every run (verdicts on all cores, diagnoses), reporting each server as it is
     /// judged. `interrupted`: what stopped the whole run, if anything did.
-    pub fn judge(self, interrupted: Option<StopCause>, sink: &Sink) -> Vec<ServerReport> {
+    pub(crate) fn judge(self, interrupted: Option<StopCause>, sink: &Sink) -> Vec<ServerReport> {
         let jobs: Vec<(&ProbeRun, EngineKind)> = self
             .servers
             .iter()

@@ -265,7 +265,6 @@ async fn the_fleet_runs_every_probed_entry_at_once_and_reports_the_rest_first() 
 
     let (_handle, stop) = probe::stop_pair();
     let opts = FleetOptions {
-        rule: Preset::Lasting,
         host_budgets: Default::default(),
         seed: 1,
         launches: Some(2),

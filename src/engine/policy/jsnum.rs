@@ -18,20 +18,8 @@ pub enum JsValue<'a> {
     Object,
 }
 
-/// What kind of JSON value something is, in words safe to print (never the value itself).
-pub fn kind_name(value: &JsValue<'_>) -> &'static str {
-    match value {
-        JsValue::Null => "null",
-        JsValue::Bool(_) => "a boolean",
-        JsValue::Number(_) => "a number",
-        JsValue::String(_) => "a string",
-        JsValue::Array(_) => "an array",
-        JsValue::Object => "an object",
-    }
-}
-
 /// `Number(value)` for a JSON value.
-pub fn number(value: &JsValue<'_>) -> f64 {
+pub(crate) fn number(value: &JsValue<'_>) -> f64 {
     match value {
         JsValue::Null => 0.0,
         JsValue::Bool(b) => {
@@ -65,7 +53,7 @@ pub fn number(value: &JsValue<'_>) -> f64 {
 }
 
 /// A JSON number literal as `JSON.parse` reads it: overflow gives Infinity, `-0` is zero.
-pub fn json_number_literal(text: &str) -> f64 {
+pub(crate) fn json_number_literal(text: &str) -> f64 {
     // `+ 0.0` turns -0 into 0.
     text.trim().parse::<f64>().map_or(f64::NAN, |v| v + 0.0)
 }
@@ -97,7 +85,7 @@ fn is_unicode_space_separator(c: char) -> bool {
 }
 
 /// `Number(string)`.
-pub fn string_to_number(s: &str) -> f64 {
+pub(crate) fn string_to_number(s: &str) -> f64 {
     let t = s.trim_matches(is_js_space);
     if t.is_empty() {
         return 0.0;

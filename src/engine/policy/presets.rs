@@ -7,7 +7,7 @@ use super::rule::{
 use super::timings::Timings;
 
 /// Every preset name, in the order they are listed to a user.
-pub const PRESET_NAMES: &[&str] = &[
+pub(crate) const PRESET_NAMES: &[&str] = &[
     "reset-on-handshake",
     "lasting",
     "bounded",
@@ -112,9 +112,9 @@ impl std::fmt::Display for Preset {
 }
 
 /// Cline's, Copilot CLI's and Hermes' fixed time for a server's handshake (hosts.md 4.1).
-pub const HOST_START_BUDGET_MS: f64 = 60_000.0;
+pub(crate) const HOST_START_BUDGET_MS: f64 = 60_000.0;
 /// Claude Code's `MCP_TIMEOUT` default: 30 s to start a server (hosts.md 4.1).
-pub const CLAUDE_CODE_START_BUDGET_MS: f64 = 30_000.0;
+pub(crate) const CLAUDE_CODE_START_BUDGET_MS: f64 = 30_000.0;
 
 /// A timer that runs a wait as it is (the supervisors', the hosts' own rules).
 const NATIVE: TimerRule = TimerRule {

@@ -4,11 +4,11 @@
 use super::timings::{Timings, TIMER_LIMIT_MS};
 
 /// Five minutes: the floor of every "lasting" threshold of agent-framework #999.
-pub const LASTING_FLOOR_MS: f64 = 300_000.0;
+pub(crate) const LASTING_FLOOR_MS: f64 = 300_000.0;
 /// One hour: the ceiling of the `bounded` proposal's threshold.
-pub const BOUNDED_CEILING_MS: f64 = 3_600_000.0;
+pub(crate) const BOUNDED_CEILING_MS: f64 = 3_600_000.0;
 /// The first attempt number whose failure raises `mcpl-down`.
-pub const DOWN_FROM_ATTEMPT: u32 = 5;
+pub(crate) const DOWN_FROM_ATTEMPT: u32 = 5;
 
 /// How the wait grows with the count `k` of consecutive failures.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -239,7 +239,7 @@ impl Envelope {
 
 /// `Math.min` as JavaScript has it: NaN wins.
 #[inline]
-pub fn js_min(a: f64, b: f64) -> f64 {
+pub(crate) fn js_min(a: f64, b: f64) -> f64 {
     if a.is_nan() || b.is_nan() {
         f64::NAN
     } else {
@@ -249,7 +249,7 @@ pub fn js_min(a: f64, b: f64) -> f64 {
 
 /// `Math.max` as JavaScript has it: NaN wins.
 #[inline]
-pub fn js_max(a: f64, b: f64) -> f64 {
+pub(crate) fn js_max(a: f64, b: f64) -> f64 {
     if a.is_nan() || b.is_nan() {
         f64::NAN
     } else {

@@ -3,11 +3,11 @@
 use super::jsnum::{self, JsValue};
 
 /// The backoff's base when `reconnectIntervalMs` is absent or null.
-pub const DEFAULT_INTERVAL_MS: f64 = 5000.0;
+pub(crate) const DEFAULT_INTERVAL_MS: f64 = 5000.0;
 /// The backoff's ceiling when `reconnectMaxIntervalMs` is absent or null.
-pub const DEFAULT_CAP_MS: f64 = 300_000.0;
+pub(crate) const DEFAULT_CAP_MS: f64 = 300_000.0;
 /// The largest delay a JavaScript timer honours: 2^31-1 ms (about 24.8 days).
-pub const TIMER_LIMIT_MS: f64 = 2_147_483_647.0;
+pub(crate) const TIMER_LIMIT_MS: f64 = 2_147_483_647.0;
 
 /// The two timings of a server entry, in milliseconds, as `Number()` gives them (may be NaN,
 /// negative, zero or infinite: the policy decides what the host does with such values).
@@ -37,7 +37,7 @@ impl Timings {
 }
 
 /// One timing field: absent or `null` is the default, anything else is `Number(value)`.
-pub fn read_timing(value: Option<&JsValue<'_>>, default: f64) -> f64 {
+pub(crate) fn read_timing(value: Option<&JsValue<'_>>, default: f64) -> f64 {
     match value {
         None | Some(JsValue::Null) => default,
         Some(v) => jsnum::number(v),
@@ -45,7 +45,7 @@ pub fn read_timing(value: Option<&JsValue<'_>>, default: f64) -> f64 {
 }
 
 /// Whether the host (under #999) refuses this timing value: 0, below 0 or NaN.
-pub fn is_refused_timing(ms: f64) -> bool {
+pub(crate) fn is_refused_timing(ms: f64) -> bool {
     ms.is_nan() || ms <= 0.0
 }
 
@@ -64,7 +64,7 @@ pub enum DurationError {
 /// Parse a duration given on the command line: a bare number is milliseconds (as in host
 /// configs, fractions allowed), `inf`/`Infinity` is infinite, anything else is humantime
 /// (`300ms`, `5s`, `5m`, `1d`, `1h 30m`).
-pub fn parse_duration_ms(text: &str) -> Result<f64, DurationError> {
+pub(crate) fn parse_duration_ms(text: &str) -> Result<f64, DurationError> {
     let t = text.trim();
     if t.is_empty() {
         return Err(DurationError::Empty);
@@ -87,7 +87,7 @@ pub fn parse_duration_ms(text: &str) -> Result<f64, DurationError> {
 
 /// A duration in milliseconds, written for a person: `0.3 s`, `5 s`, `2 min 30 s`, `4 h`,
 /// `24.8 d`, `infinite`.
-pub fn format_ms(ms: f64) -> String {
+pub(crate) fn format_ms(ms: f64) -> String {
     if ms.is_nan() {
         return "NaN".to_string();
     }

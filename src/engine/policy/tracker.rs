@@ -11,7 +11,7 @@ use super::rule::{AlertText, Envelope, GiveUp, Jitter, Policy, Relaunch, Reset};
 /// How a connection or a launch ended, where known.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum Ended {
+pub(crate) enum Ended {
     /// Not known (a simulated server).
     Unknown,
     /// The process exited with this code.
@@ -26,8 +26,6 @@ pub enum Ended {
     ConnectionReset,
     /// A ping went unanswered.
     StoppedAnswering,
-    /// This host (the probe) ended it.
-    ClosedByHost,
     /// The transport failed in a way none of the above names: a WebSocket protocol violation,
     /// or (HTTP, which has no connection to watch) a repeated `server/discover` that failed.
     /// The reason is redacted.
@@ -36,13 +34,13 @@ pub enum Ended {
 
 impl Ended {
     /// The parenthesised suffix of a short-lived error, e.g. ` (exit 0)`; empty when unknown.
-    pub fn suffix(&self) -> EndedSuffix<'_> {
+    pub(crate) fn suffix(&self) -> EndedSuffix<'_> {
         EndedSuffix(self)
     }
 }
 
 /// Display helper for [`Ended::suffix`].
-pub struct EndedSuffix<'a>(&'a Ended);
+pub(crate) struct EndedSuffix<'a>(&'a Ended);
 
 impl fmt::Display for EndedSuffix<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -64,14 +62,13 @@ impl fmt::Display for Ended {
             Ended::WsClose { code, reason } => write!(f, "close {code}: {reason}"),
             Ended::ConnectionReset => f.write_str("connection dropped without a close frame"),
             Ended::StoppedAnswering => f.write_str("stopped answering pings"),
-            Ended::ClosedByHost => f.write_str("closed by this host"),
             Ended::TransportError { reason } => f.write_str(reason),
         }
     }
 }
 
 /// `SIGTERM` for 15 and so on; the number for others.
-pub fn signal_name(signal: i32) -> String {
+pub(crate) fn signal_name(signal: i32) -> String {
     let name = match signal {
         1 => "SIGHUP",
         2 => "SIGINT",
@@ -95,7 +92,7 @@ pub fn signal_name(signal: i32) -> String {
 
 /// Why an attempt failed before (or instead of) making a connection.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Failure {
+pub(crate) enum Failure {
     /// A simulated server's failure: reads `failed to connect`.
     Simulated,
     /// What the host's error would say (probe), e.g. `initialize handshake timed out`.
@@ -113,7 +110,7 @@ impl fmt::Display for Failure {
 
 /// What one attempt did.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// It never completed its handshake.
     FailedToConnect(Failure),
     /// A permanent failure: a protocol-version verdict, or a launch that could not be reaped.
@@ -126,13 +123,13 @@ pub enum Outcome {
 
 impl Outcome {
     /// The host's error for this attempt when it counts as a failure (see [`Decision::counted`]).
-    pub fn error(&self) -> OutcomeError<'_> {
+    pub(crate) fn error(&self) -> OutcomeError<'_> {
         OutcomeError(self)
     }
 }
 
 /// Display helper: the host's error text for an outcome.
-pub struct OutcomeError<'a>(&'a Outcome);
+pub(crate) struct OutcomeError<'a>(&'a Outcome);
 
 impl fmt::Display for OutcomeError<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -152,7 +149,7 @@ impl fmt::Display for OutcomeError<'_> {
 }
 
 /// Whole seconds lived, rounded down, as the host writes them.
-pub fn whole_seconds(ms: f64) -> u64 {
+pub(super) fn whole_seconds(ms: f64) -> u64 {
     if ms.is_finite() && ms > 0.0 {
         (ms / 1000.0).floor() as u64
     } else {
@@ -250,7 +247,7 @@ pub enum Next {
 
 /// The host's verdict on one attempt.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Decision {
+pub(crate) struct Decision {
     /// The attempt's number (0 for the first connect).
     pub attempt: u32,
     pub counted: Counted,
@@ -267,7 +264,7 @@ pub struct Decision {
 /// one is counted as, and the one nominal wait the jitter spreads (see
 /// [`Tracker::glide_after`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Glide {
+pub(crate) struct Glide {
     /// Each attempt is a failure (the count grows; the wait does not).
     pub failing: bool,
     /// Each raises `mcpl-down`.
@@ -281,7 +278,7 @@ pub struct Glide {
 
 /// One server's reconnect state under one policy.
 #[derive(Debug, Clone)]
-pub struct Tracker {
+pub(crate) struct Tracker {
     policy: Policy,
     rng: Option<fastrand::Rng>,
     attempt: u32,
@@ -298,7 +295,7 @@ pub struct Tracker {
 impl Tracker {
     /// A tracker whose waits are jittered from `seed`, or nominal when `seed` is `None` (or the
     /// policy has no jitter).
-    pub fn new(policy: Policy, seed: Option<u64>) -> Tracker {
+    pub(crate) fn new(policy: Policy, seed: Option<u64>) -> Tracker {
         let rng = match (policy.jitter, seed) {
             (Jitter::Multiplicative { .. }, Some(seed)) => Some(fastrand::Rng::with_seed(seed)),
             _ => None,
@@ -317,40 +314,36 @@ impl Tracker {
         }
     }
 
-    pub fn policy(&self) -> &Policy {
+    pub(crate) fn policy(&self) -> &Policy {
         &self.policy
     }
 
     /// The number of the attempt to make now.
-    pub fn attempt(&self) -> u32 {
+    pub(crate) fn attempt(&self) -> u32 {
         self.attempt
     }
 
-    /// The count `k` of consecutive failures.
-    pub fn failures(&self) -> u32 {
-        self.failures
-    }
-
-    /// The wait that preceded the current attempt (0 before attempt 0).
-    pub fn preceding_wait_ms(&self) -> f64 {
-        self.preceding_wait_ms
-    }
-
     /// Whether reconnecting has stopped (gave up or halted).
-    pub fn finished(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn finished(&self) -> bool {
         self.finished
     }
 
     /// How long the current attempt's connection must live to count as lasting.
     #[inline]
-    pub fn lasting_threshold(&self) -> Option<f64> {
+    pub(crate) fn lasting_threshold(&self) -> Option<f64> {
         self.policy.lasting_threshold(self.preceding_wait_ms)
     }
 
     /// Report what the current attempt did. `launched_at_ms` and `ended_at_ms` are on the
     /// caller's clock (simulated or monotonic), used by the give-up rules.
     #[inline]
-    pub fn record(&mut self, launched_at_ms: f64, outcome: &Outcome, ended_at_ms: f64) -> Decision {
+    pub(crate) fn record(
+        &mut self,
+        launched_at_ms: f64,
+        outcome: &Outcome,
+        ended_at_ms: f64,
+    ) -> Decision {
         let attempt = self.attempt;
         let threshold = self.lasting_threshold();
         let counted = match outcome {
@@ -463,7 +456,7 @@ impl Tracker {
     /// `launched`, its uptime) gets the same verdict and the same wait, whatever the jitter
     /// draws, launched every `period`: the steady state a simulation may skip through (see
     /// [`Tracker::skip`]). Attempt numbers may grow meanwhile; nothing else does.
-    pub fn steady_after(&self, last: &Decision, launched: f64, period: f64) -> bool {
+    pub(crate) fn steady_after(&self, last: &Decision, launched: f64, period: f64) -> bool {
         let Next::Retry { wait, .. } = last.next else {
             return false;
         };
@@ -503,7 +496,7 @@ impl Tracker {
     /// [`Tracker::steady_after`]): then [`Tracker::repeat`] may stand for [`Tracker::record`].
     /// Rules whose verdict depends on the waits or launch times (the preceding-wait threshold,
     /// a start burst) never glide.
-    pub fn glide_after(&self, last: &Decision) -> Option<Glide> {
+    pub(crate) fn glide_after(&self, last: &Decision) -> Option<Glide> {
         let Next::Retry { .. } = last.next else {
             return None;
         };
@@ -544,7 +537,7 @@ impl Tracker {
     /// [`Tracker::glide_after`] said yes (the same state changes, the same jitter draw);
     /// returns the wait before the next attempt.
     #[inline]
-    pub fn repeat(&mut self, glide: &Glide) -> f64 {
+    pub(crate) fn repeat(&mut self, glide: &Glide) -> f64 {
         if glide.failing {
             self.failures = self.attempt.saturating_add(1);
             self.consecutive_failures = self.consecutive_failures.saturating_add(1);
@@ -576,7 +569,7 @@ impl Tracker {
     /// and each `period` after the one before, after [`Tracker::steady_after`] said yes:
     /// exactly the state `n` calls of [`Tracker::record`] would leave. No jitter is drawn (the
     /// waits do not depend on it).
-    pub fn skip(&mut self, n: u64, last: &Decision, period: f64) {
+    pub(crate) fn skip(&mut self, n: u64, last: &Decision, period: f64) {
         if matches!(last.counted, Counted::Failure | Counted::ShortLived) {
             let add = u32::try_from(n).unwrap_or(u32::MAX);
             self.attempt = self.attempt.saturating_add(add);
@@ -608,7 +601,7 @@ impl Tracker {
 
     /// The wait for count `k`: nominal, envelope, and the one chosen.
     #[inline]
-    pub fn choose_wait(&mut self, k: u32) -> Wait {
+    pub(crate) fn choose_wait(&mut self, k: u32) -> Wait {
         // Waits depend on k alone; a long simulation asks for the same k again and again.
         let (nominal, envelope) = match self.cached {
             Some((ck, n, e)) if ck == k => (n, e),

@@ -24,27 +24,25 @@
 //! calls [`session::play`], a [`Target`] variant and its arms in `target.rs`, and the scheme in
 //! [`wire::urls::target_for_url`]. The session itself does not change.
 
-pub mod model;
-pub mod opening;
-pub mod read;
-pub mod runner;
-pub mod session;
-pub mod stop;
-pub mod target;
-pub mod watch;
-pub mod wire;
+pub(crate) mod model;
+pub(crate) mod opening;
+pub(crate) mod read;
+pub(crate) mod runner;
+pub(crate) mod session;
+pub(crate) mod stop;
+pub(crate) mod target;
+pub(crate) mod watch;
+pub(crate) mod wire;
 
-pub use model::{
-    no_notable_stderr, AttemptOptions, AttemptReport, Family, LaunchError, Misbehaviour,
-    NotableStderr, PingOptions, ProcessFacts, Progress, Protocol, ServerInfo, StderrTail,
-    StdoutNoise, Stopped, PING_FLOOD,
+#[cfg(test)]
+pub(crate) use model::no_notable_stderr;
+pub(crate) use model::{
+    AttemptOptions, AttemptReport, Family, LaunchError, Misbehaviour, PingOptions, ProcessFacts,
+    Protocol, ServerInfo, StderrTail, StdoutNoise, Stopped, PING_FLOOD,
 };
-pub use opening::{Opening, PendingRequest};
-pub use runner::events::Event;
-pub use runner::run_record::{Finish, Launch, ProbeRun};
-pub use runner::{run, RunOptions};
-pub use stop::{stop_pair, StopHandle, StopLevel, StopSignal};
-pub use target::{Connector, Target};
-pub use wire::http::HttpTarget;
-pub use wire::stdio::StdioTarget;
-pub use wire::ws::WsTarget;
+pub(crate) use runner::events::Event;
+pub(crate) use runner::run_record::{Finish, Launch, ProbeRun};
+pub(crate) use runner::{run, RunOptions};
+pub(crate) use stop::{stop_pair, StopHandle, StopLevel, StopSignal};
+pub(crate) use target::Target;
+pub(crate) use wire::stdio::StdioTarget;

@@ -18,7 +18,7 @@ use crate::engine::redact::Redactor;
 /// Which handshake the host speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum Protocol {
+pub(crate) enum Protocol {
     /// MCP 2024-11-05 `initialize` with MCPL as an experimental capability, then
     /// `notifications/initialized` (agent-framework's legacy engine).
     Legacy,
@@ -27,7 +27,7 @@ pub enum Protocol {
 }
 
 impl Protocol {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Protocol::Legacy => "legacy",
             Protocol::Modern => "modern",
@@ -35,7 +35,7 @@ impl Protocol {
     }
 
     /// The engine whose words the alerts use.
-    pub fn engine(self) -> EngineKind {
+    pub(crate) fn engine(self) -> EngineKind {
         match self {
             Protocol::Legacy => EngineKind::Legacy,
             Protocol::Modern => EngineKind::Modern,
@@ -45,7 +45,7 @@ impl Protocol {
 
 /// `--ping-every` / `--ping-timeout`.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct PingOptions {
+pub(crate) struct PingOptions {
     /// Send a JSON-RPC `ping` this long after the previous one was answered (or after the
     /// handshake).
     pub every: Duration,
@@ -55,7 +55,7 @@ pub struct PingOptions {
 
 /// Everything one attempt needs besides its target.
 #[derive(Debug, Clone)]
-pub struct AttemptOptions {
+pub(crate) struct AttemptOptions {
     pub protocol: Protocol,
     /// `--handshake-timeout` (default 30 s): no completed handshake by then is a failed
     /// attempt (`initialize handshake timed out`).
@@ -94,20 +94,21 @@ pub struct AttemptOptions {
 /// Runtimes' own hints and warnings, which name variables and flags that have nothing to do
 /// with how a server ended (`note: run with `RUST_BACKTRACE=1` ...`, `(node:123) Warning:
 /// ...`): never evidence, and never a server's own warning.
-pub const RUNTIME_HINTS: &[&str] = &["RUST_BACKTRACE", "--trace-warnings", "(node:"];
+pub(crate) const RUNTIME_HINTS: &[&str] = &["RUST_BACKTRACE", "--trace-warnings", "(node:"];
 
 /// A rule telling which stderr lines are worth keeping past the tail (see
 /// [`AttemptOptions::notable_stderr`]).
-pub type NotableStderr = fn(&str) -> bool;
+pub(crate) type NotableStderr = fn(&str) -> bool;
 
 /// Keeps no stderr line past the tail: for runs that judge nothing from stderr.
-pub fn no_notable_stderr(_line: &str) -> bool {
+#[cfg(test)]
+pub(crate) fn no_notable_stderr(_line: &str) -> bool {
     false
 }
 
 impl AttemptOptions {
     /// Milliseconds from the epoch to `t`.
-    pub fn ms_since_epoch(&self, t: Instant) -> f64 {
+    pub(crate) fn ms_since_epoch(&self, t: Instant) -> f64 {
         t.saturating_duration_since(self.epoch).as_secs_f64() * 1000.0
     }
 }
@@ -115,7 +116,7 @@ impl AttemptOptions {
 /// Whether the server speaks MCPL or plain MCP.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
-pub enum Family {
+pub(crate) enum Family {
     /// `result.capabilities.experimental.mcpl` present.
     Mcpl,
     /// No MCPL capability.
@@ -125,7 +126,7 @@ pub enum Family {
 /// What the server said about itself in its handshake answer (all strings redacted; not yet
 /// sanitised for a terminal: renderers do that).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, schemars::JsonSchema)]
-pub struct ServerInfo {
+pub(crate) struct ServerInfo {
     /// Legacy: `result.protocolVersion`; modern: the version agreed from `supportedVersions`.
     pub protocol_version: Option<String>,
     /// Modern: `result.supportedVersions`; a -32022 refusal: `error.data.supported`.
@@ -159,7 +160,7 @@ pub struct ServerInfo {
 /// How the probe stopped a process (or found it already gone).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
-pub enum Stopped {
+pub(crate) enum Stopped {
     /// It had exited on its own and nothing else of its group was left.
     AlreadyGone,
     /// It (and its group) went after stdin was closed and SIGTERM sent.
@@ -176,7 +177,7 @@ pub enum Stopped {
 
 /// A bounded tail of what the server wrote to stderr (redacted).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, schemars::JsonSchema)]
-pub struct StderrTail {
+pub(crate) struct StderrTail {
     /// The last lines (at most 20, at most 8 KiB in all), oldest first.
     pub lines: Vec<String>,
     /// Lines written in all.
@@ -193,7 +194,7 @@ pub struct StderrTail {
 
 /// What the server wrote to stdout besides JSON-RPC.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, schemars::JsonSchema)]
-pub struct StdoutNoise {
+pub(crate) struct StdoutNoise {
     /// Lines that were not JSON-RPC messages (log lines, blank lines excluded).
     pub non_json_lines: u64,
     /// The first few of them (redacted, shortened).
@@ -208,7 +209,7 @@ pub struct StdoutNoise {
 /// for a well-behaved server). Memory stays bounded whatever the server does; these say what
 /// was refused or left unsent to keep it so.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, schemars::JsonSchema)]
-pub struct Misbehaviour {
+pub(crate) struct Misbehaviour {
     /// The server stopped reading what the probe sends (its stdin, or its socket): the
     /// outgoing queue filled up, and this many replies and pings were not sent.
     pub unsent_messages: u64,
@@ -218,19 +219,12 @@ pub struct Misbehaviour {
 }
 
 /// From this many WebSocket pings in one connection, the report calls it a ping flood.
-pub const PING_FLOOD: u64 = 1000;
-
-impl Misbehaviour {
-    /// Whether there is anything to report.
-    pub fn any(&self) -> bool {
-        self.unsent_messages > 0 || self.ws_pings >= PING_FLOOD
-    }
-}
+pub(crate) const PING_FLOOD: u64 = 1000;
 
 /// Everything one attempt did, as measured. Times are milliseconds since the run's epoch on a
 /// monotonic clock.
 #[derive(Debug, Clone, PartialEq)]
-pub struct AttemptReport {
+pub(crate) struct AttemptReport {
     /// When the process was spawned (or the socket dialled).
     pub launched_at_ms: f64,
     /// The same moment on the wall clock (for display only).
@@ -274,7 +268,7 @@ pub struct AttemptReport {
 /// What the probe saw of a launched process, besides its messages: how it ended on its own and
 /// its memory over time (for the diagnosis).
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct ProcessFacts {
+pub(crate) struct ProcessFacts {
     /// How the process ended before the probe stopped it (`None`: it was still running when
     /// the probe stopped it, or its end was not seen).
     pub exited: Option<Ended>,
@@ -295,19 +289,19 @@ pub struct ProcessFacts {
 
 impl AttemptReport {
     /// Time from launch to completed handshake.
-    pub fn handshake_ms(&self) -> Option<f64> {
+    pub(crate) fn handshake_ms(&self) -> Option<f64> {
         self.connected_at_ms.map(|c| c - self.launched_at_ms)
     }
 
     /// Time connected (handshake to end).
-    pub fn connected_ms(&self) -> Option<f64> {
+    pub(crate) fn connected_ms(&self) -> Option<f64> {
         self.connected_at_ms.map(|c| self.ended_at_ms - c)
     }
 }
 
 /// Told by an attempt while it runs, so the runner can report progress live.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Progress {
+pub(crate) enum Progress {
     /// The process is spawned (or the socket is being dialled).
     Launched { at_ms: f64, pid: Option<u32> },
     /// The handshake completed.
@@ -320,7 +314,7 @@ pub enum Progress {
 /// An attempt that could not even start: not a failed attempt, a usage or launch error (exit 2,
 /// no relaunch loop).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum LaunchError {
+pub(crate) enum LaunchError {
     /// The command does not exist.
     #[error("cannot launch {command:?}: command not found")]
     NotFound { command: String },

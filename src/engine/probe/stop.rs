@@ -5,7 +5,7 @@ use tokio::sync::watch;
 
 /// How far a stop request goes (Ctrl-C once: graceful; twice: force).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum StopLevel {
+pub(crate) enum StopLevel {
     /// Keep going.
     Run,
     /// Stop the current attempt the host's way (close stdin, SIGTERM, grace, SIGKILL) and end.
@@ -16,25 +16,25 @@ pub enum StopLevel {
 
 /// The sending half of a stop request (the CLI's Ctrl-C handler holds it).
 #[derive(Debug)]
-pub struct StopHandle {
+pub(crate) struct StopHandle {
     tx: watch::Sender<StopLevel>,
 }
 
 /// The receiving half, cloned into every attempt. Without a live [`StopHandle`] it never fires.
 #[derive(Debug, Clone)]
-pub struct StopSignal {
+pub(crate) struct StopSignal {
     rx: watch::Receiver<StopLevel>,
 }
 
 /// A connected pair of stop handle and signal.
-pub fn stop_pair() -> (StopHandle, StopSignal) {
+pub(crate) fn stop_pair() -> (StopHandle, StopSignal) {
     let (tx, rx) = watch::channel(StopLevel::Run);
     (StopHandle { tx }, StopSignal { rx })
 }
 
 impl StopHandle {
     /// Raise the stop level (it never goes down).
-    pub fn request(&self, level: StopLevel) {
+    pub(crate) fn request(&self, level: StopLevel) {
         self.tx.send_if_modified(|current| {
             if level > *current {
                 *current = level;
@@ -46,7 +46,7 @@ impl StopHandle {
     }
 
     /// Raise the level one step: `Run` -> `Graceful` -> `Force`. Returns the new level.
-    pub fn escalate(&self) -> StopLevel {
+    pub(crate) fn escalate(&self) -> StopLevel {
         let next = match *self.tx.borrow() {
             StopLevel::Run => StopLevel::Graceful,
             StopLevel::Graceful | StopLevel::Force => StopLevel::Force,
@@ -58,7 +58,8 @@ impl StopHandle {
 
 impl StopSignal {
     /// A signal that never fires.
-    pub fn never() -> StopSignal {
+    #[cfg(test)]
+    pub(crate) fn never() -> StopSignal {
         let (tx, rx) = watch::channel(StopLevel::Run);
         // Keep the channel open forever by leaking nothing: a dropped sender makes
         // `reached` pend forever, which is what "never" means.
@@ -67,12 +68,12 @@ impl StopSignal {
     }
 
     /// The level now.
-    pub fn level(&self) -> StopLevel {
+    pub(crate) fn level(&self) -> StopLevel {
         *self.rx.borrow()
     }
 
     /// Resolves once the level is at least `level`; pends forever if that never happens.
-    pub async fn reached(&self, level: StopLevel) {
+    pub(crate) async fn reached(&self, level: StopLevel) {
         let mut rx = self.rx.clone();
         if rx.wait_for(|l| *l >= level).await.is_err() {
             std::future::pending::<()>().await;

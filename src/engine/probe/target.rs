@@ -16,7 +16,7 @@ use crate::engine::redact::Redactor;
 /// What to probe. One variant per transport; each variant's `attempt` plays
 /// [`super::session::play`] over its transport.
 #[derive(Debug, Clone)]
-pub enum Target {
+pub(crate) enum Target {
     Stdio(StdioTarget),
     /// A legacy MCPL server over `ws://` / `wss://`.
     WebSocket(WsTarget),
@@ -26,7 +26,7 @@ pub enum Target {
 
 impl Target {
     /// How to name the target to a person (secrets redacted, e.g. a URL without its token).
-    pub fn describe(&self, redactor: &Redactor) -> String {
+    pub(crate) fn describe(&self, redactor: &Redactor) -> String {
         match self {
             Target::Stdio(t) => t.describe(redactor),
             Target::WebSocket(t) => t.describe(redactor),
@@ -38,7 +38,7 @@ impl Target {
     /// secret-named query parameters, a password; a command's `--token VALUE` and the like),
     /// for the run's [`Redactor`]. An entry's env values, token and substituted values are the
     /// caller's to add.
-    pub fn secrets(&self) -> Vec<String> {
+    pub(crate) fn secrets(&self) -> Vec<String> {
         match self {
             Target::Stdio(t) => {
                 let mut out = t.secrets();
@@ -56,7 +56,7 @@ impl Target {
 
     /// The same target with another deadline for opening a connection (WebSocket: dial, TLS
     /// and upgrade; HTTP: the dial inside each request). A command has none.
-    pub fn with_open_timeout(self, open_timeout: Duration) -> Target {
+    pub(crate) fn with_open_timeout(self, open_timeout: Duration) -> Target {
         match self {
             Target::Stdio(t) => Target::Stdio(t),
             Target::WebSocket(t) => Target::WebSocket(t.with_open_timeout(open_timeout)),
@@ -65,7 +65,7 @@ impl Target {
     }
 
     /// The transport's name, as a host configuration names it: `stdio`, `websocket`, `http`.
-    pub fn transport(&self) -> &'static str {
+    pub(crate) fn transport(&self) -> &'static str {
         match self {
             Target::Stdio(_) => "stdio",
             Target::WebSocket(_) => "websocket",
@@ -75,7 +75,7 @@ impl Target {
 }
 
 /// Something that makes attempts: a real [`Target`], or a scripted one in tests.
-pub trait Connector {
+pub(crate) trait Connector {
     /// Make one attempt. It must have stopped and reaped (or closed) everything it started by
     /// the time it returns.
     fn attempt(

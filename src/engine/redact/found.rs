@@ -6,13 +6,13 @@ use super::shapes::auth_scheme_tokens;
 
 /// Values found by their place shorter than this are not taken for secrets (see
 /// [`could_be_secret`]).
-pub const MIN_FOUND_LEN: usize = 4;
+pub(crate) const MIN_FOUND_LEN: usize = 4;
 
 /// Whether a value found by its place (after `--token`, under a secret-looking name, in a
 /// header) can be a secret: not a number (`5`, `-1`, `0.5`, `0x1F`), a duration (`30s`,
 /// `1.5h`, `500ms`), a boolean or switch word (`true`, `off`, `none`), nor shorter than
 /// [`MIN_FOUND_LEN`] characters.
-pub fn could_be_secret(v: &str) -> bool {
+pub(crate) fn could_be_secret(v: &str) -> bool {
     let v = v.trim();
     if v.chars().count() < MIN_FOUND_LEN {
         return false;
@@ -66,7 +66,7 @@ pub fn could_be_secret(v: &str) -> bool {
 /// (`Bearer TOKEN`) when the name is a credential's (`Authorization`, `X-Api-Key`, `Cookie`),
 /// else what the value's own shapes hold ([`secrets_in_text`]); values that cannot be secrets
 /// left out ([`could_be_secret`]).
-pub fn header_secrets(name: &str, value: &str) -> Vec<String> {
+pub(crate) fn header_secrets(name: &str, value: &str) -> Vec<String> {
     let mut out = Vec::new();
     if is_secret_name(name) {
         let value = value.trim();
@@ -164,7 +164,7 @@ const SECRET_SHORT_OPTIONS: &[&str] = &["-t"];
 /// The values of a command line's secret options: the argument after `--token` (and the like,
 /// see [`is_secret_name`]; also `-t` and `-p`), and `VALUE` in `--token=VALUE`; and in any
 /// argument, the secrets [`secrets_in_text`] finds.
-pub fn secret_args<S: AsRef<str>>(args: &[S]) -> Vec<String> {
+pub(crate) fn secret_args<S: AsRef<str>>(args: &[S]) -> Vec<String> {
     let mut out = Vec::new();
     let mut next_is_secret = false;
     let mut short_is_secret = false;
@@ -207,7 +207,7 @@ pub fn secret_args<S: AsRef<str>>(args: &[S]) -> Vec<String> {
 /// `--env=`), a header's value (`Authorization: Bearer TOKEN`, `X-Api-Key: KEY`: the value and
 /// the token after its scheme), a URL's password (`postgresql://user:PASS@host`), and the value
 /// of every secret-named query or matrix parameter (`?api_key=`, `&code=`, `;token=`).
-pub fn secrets_in_text(text: &str) -> Vec<String> {
+pub(crate) fn secrets_in_text(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut push = |v: &str| {
         let v = v.trim();
@@ -326,7 +326,7 @@ pub fn secrets_in_text(text: &str) -> Vec<String> {
 /// working directories (`PWD` reads as "password") nor paths (`SSH_AUTH_SOCK`, `*_DIR`, a
 /// value starting with `/`): masking them would hide every path below them, and they are
 /// where a secret is, not the secret.
-pub fn env_secrets<K: AsRef<std::ffi::OsStr>, V: AsRef<std::ffi::OsStr>>(
+pub(crate) fn env_secrets<K: AsRef<std::ffi::OsStr>, V: AsRef<std::ffi::OsStr>>(
     vars: impl IntoIterator<Item = (K, V)>,
 ) -> Vec<String> {
     let mut out = Vec::new();

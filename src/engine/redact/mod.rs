@@ -33,18 +33,18 @@ mod found;
 mod names;
 mod shapes;
 
-pub use found::{
-    could_be_secret, env_secrets, header_secrets, secret_args, secrets_in_text, MIN_FOUND_LEN,
-};
-pub use names::{is_secret_name, is_secret_param, MASK};
-pub use shapes::{mask_auth_schemes, mask_token_shapes};
+#[cfg(test)]
+pub(crate) use found::header_secrets;
+pub(crate) use found::{could_be_secret, env_secrets, secret_args, secrets_in_text};
+pub(crate) use names::{is_secret_name, MASK};
+pub(crate) use shapes::{mask_auth_schemes, mask_token_shapes};
 
 /// Secrets shorter than this are masked only where they stand alone (see the module's text).
-pub const MIN_SECRET_LEN: usize = 3;
+pub(crate) const MIN_SECRET_LEN: usize = 3;
 
 /// A set of secret values to mask.
 #[derive(Debug, Clone, Default)]
-pub struct Redactor {
+pub(crate) struct Redactor {
     /// In the order added, without duplicates.
     secrets: Vec<String>,
     known: HashSet<String>,
@@ -54,12 +54,12 @@ pub struct Redactor {
 }
 
 impl Redactor {
-    pub fn new() -> Redactor {
+    pub(crate) fn new() -> Redactor {
         Redactor::default()
     }
 
     /// Add a secret (ignored when empty or already known).
-    pub fn add(&mut self, secret: impl Into<String>) {
+    pub(crate) fn add(&mut self, secret: impl Into<String>) {
         let s = secret.into();
         if !s.is_empty() && !self.known.contains(&s) {
             self.known.insert(s.clone());
@@ -71,20 +71,15 @@ impl Redactor {
     /// Add a value found by its place or shape (after `--token`, in an entry's `env`, a
     /// header's value), unless it cannot be a secret ([`could_be_secret`]): a `5` after
     /// `--auth-timeout` must not turn every `5` of a report into the mask.
-    pub fn add_found(&mut self, secret: impl Into<String>) {
+    pub(crate) fn add_found(&mut self, secret: impl Into<String>) {
         let s = secret.into();
         if could_be_secret(&s) {
             self.add(s);
         }
     }
 
-    /// Whether there is anything to mask.
-    pub fn is_empty(&self) -> bool {
-        self.secrets.is_empty()
-    }
-
     /// `text` with every secret replaced by [`MASK`].
-    pub fn redact(&self, text: &str) -> String {
+    pub(crate) fn redact(&self, text: &str) -> String {
         let order = self.longest_first.get_or_init(|| {
             let mut order: Vec<usize> = (0..self.secrets.len()).collect();
             order.sort_by_key(|&i| std::cmp::Reverse(self.secrets[i].len()));
@@ -107,7 +102,7 @@ impl Redactor {
 
     /// [`Redactor::redact`] for text cut short at a limit (the rest is unknown): a secret whose
     /// beginning is the text's end is masked too, so a cut never shows a secret's first part.
-    pub fn redact_cut(&self, text: &str) -> String {
+    pub(crate) fn redact_cut(&self, text: &str) -> String {
         let mut out = self.redact(text);
         let mut longest_prefix = 0;
         for s in &self.secrets {
@@ -125,7 +120,7 @@ impl Redactor {
     }
 
     /// The longest secret's length in bytes (0 when there is none).
-    pub fn longest(&self) -> usize {
+    pub(crate) fn longest(&self) -> usize {
         self.secrets.iter().map(String::len).max().unwrap_or(0)
     }
 }

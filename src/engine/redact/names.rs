@@ -2,11 +2,11 @@
 //! is one) and what a masked one reads as.
 
 /// What a masked secret reads as.
-pub const MASK: &str = "[redacted]";
+pub(crate) const MASK: &str = "[redacted]";
 
 /// Whether an option or query-parameter name says its value is a secret: `--token`,
 /// `--api-key`, `--apiKey`, `--password`, `--client-secret`, `auth`, `access_token`, `key`...
-pub fn is_secret_name(name: &str) -> bool {
+pub(crate) fn is_secret_name(name: &str) -> bool {
     let name = name.trim_start_matches('-').to_ascii_lowercase();
     let squashed: String = name.chars().filter(char::is_ascii_alphanumeric).collect();
     const WORDS: &[&str] = &[
@@ -49,6 +49,6 @@ pub fn is_secret_name(name: &str) -> bool {
 
 /// Whether a URL query (or matrix) parameter's name says its value is a secret: the names of
 /// [`is_secret_name`], and `code` (an OAuth authorisation code), `sid`.
-pub fn is_secret_param(name: &str) -> bool {
+pub(crate) fn is_secret_param(name: &str) -> bool {
     is_secret_name(name) || matches!(name.to_ascii_lowercase().as_str(), "code" | "sid")
 }

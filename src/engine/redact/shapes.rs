@@ -42,7 +42,7 @@ pub(super) fn auth_scheme_tokens(text: &str) -> Vec<(usize, usize)> {
 
 /// `text` with the credential after every `Bearer `/`Basic ` replaced by [`MASK`] (see
 /// [`auth_scheme_tokens`]).
-pub fn mask_auth_schemes(text: &str) -> String {
+pub(crate) fn mask_auth_schemes(text: &str) -> String {
     let spans = auth_scheme_tokens(text);
     if spans.is_empty() {
         return text.to_string();
@@ -203,7 +203,7 @@ const SHAPES: &[Shape] = &[
 
 /// `text` with every known token shape ([`SHAPES`], and JWTs: `eyJ...` `.` `eyJ...` `.` ...)
 /// replaced by [`MASK`]. A shape counts where it starts a word (not inside a longer one).
-pub fn mask_token_shapes(text: &str) -> String {
+pub(crate) fn mask_token_shapes(text: &str) -> String {
     // Cheap test first: most text holds none of the prefixes.
     if !SHAPES.iter().any(|s| text.contains(s.prefix)) && !text.contains("eyJ") {
         return text.to_string();

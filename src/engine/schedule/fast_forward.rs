@@ -91,7 +91,7 @@ pub(super) struct Steady {
 impl Steady {
     /// Whether this launch should be shown to [`Steady::saw`].
     #[inline]
-    pub fn watching(&mut self) -> bool {
+    pub(super) fn watching(&mut self) -> bool {
         if self.countdown > 0 {
             self.countdown -= 1;
             false
@@ -100,7 +100,7 @@ impl Steady {
         }
     }
 
-    pub fn saw(&mut self, cycle: Cycle) {
+    pub(super) fn saw(&mut self, cycle: Cycle) {
         match self.last.take() {
             Some(before) if cycle.repeats(&before) => self.ready = Some(cycle),
             Some(_) => self.countdown = LOOK_EVERY,
@@ -110,12 +110,12 @@ impl Steady {
 
     /// Two launches that repeat, once seen.
     #[inline]
-    pub fn take(&mut self) -> Option<Cycle> {
+    pub(super) fn take(&mut self) -> Option<Cycle> {
         self.ready.take()
     }
 
     /// Not steady after all (the tracker or the run said no): look again later.
-    pub fn not_yet(&mut self) {
+    pub(super) fn not_yet(&mut self) {
         self.countdown = LOOK_EVERY;
     }
 }

@@ -11,14 +11,16 @@ mod run;
 mod scenario;
 mod strip;
 
-pub use model::{
-    Happened, Request, Row, Simulation, StatusLine, Summary, Then, DAY_MS, STATUS_AFTER_MS,
-    WEBHOOK_PERIOD_MS,
-};
-pub use notices::Notices;
-pub use run::{simulate, simulate_driven, simulate_stepping, Drive};
-pub use scenario::{Behaviour, Scenario, DEFAULT_SETTLE_MS};
-pub use strip::Strip;
+pub use model::Request;
+pub use model::Simulation;
+pub use model::DAY_MS;
+pub(crate) use model::{Happened, Row, StatusLine, Summary, Then};
+pub(crate) use notices::Notices;
+pub use run::simulate;
+pub use run::simulate_stepping;
+pub(crate) use run::{simulate_driven, Drive};
+pub(crate) use scenario::{Behaviour, Scenario, DEFAULT_SETTLE_MS};
+pub(crate) use strip::Strip;
 
 #[cfg(test)]
 mod tests;

@@ -7,9 +7,9 @@ use crate::engine::policy::{Counted, Next, Policy, Wait};
 /// A day in milliseconds.
 pub const DAY_MS: f64 = 86_400_000.0;
 /// connectome-host posts a status line once an `mcpl-down` episode has stayed open this long.
-pub const STATUS_AFTER_MS: f64 = 60_000.0;
+pub(crate) const STATUS_AFTER_MS: f64 = 60_000.0;
 /// The ops webhook is posted at most once per this period per server and kind.
-pub const WEBHOOK_PERIOD_MS: f64 = 900_000.0;
+pub(crate) const WEBHOOK_PERIOD_MS: f64 = 900_000.0;
 
 /// What to simulate.
 #[derive(Debug, Clone)]

@@ -5,7 +5,7 @@ use super::model::{StatusLine, STATUS_AFTER_MS, WEBHOOK_PERIOD_MS};
 /// The notices module and the webhook limiter, fed with alerts and reconnects in time order.
 /// `simulate` drives it from its scripted server; renderers replay a probe's launches through it.
 #[derive(Debug, Default)]
-pub struct Notices {
+pub(crate) struct Notices {
     open_at: Option<f64>,
     open_text_alert: Option<String>,
     down_posted: bool,
@@ -17,7 +17,7 @@ pub struct Notices {
 impl Notices {
     /// Post the "down" line if the open episode has passed 60 s by `t`.
     #[inline]
-    pub fn advance(&mut self, t: f64, out: Option<&mut Vec<StatusLine>>) {
+    pub(crate) fn advance(&mut self, t: f64, out: Option<&mut Vec<StatusLine>>) {
         if let Some(open) = self.open_at {
             if !self.down_posted && t >= open + STATUS_AFTER_MS {
                 self.down_posted = true;
@@ -35,7 +35,7 @@ impl Notices {
 
     /// An `mcpl-down` raise at `t`; returns whether the webhook is posted.
     #[inline]
-    pub fn alert(
+    pub(crate) fn alert(
         &mut self,
         t: f64,
         text: Option<String>,
@@ -58,7 +58,7 @@ impl Notices {
 
     /// `mcpl:server-reconnected` at `t` closes an open episode.
     #[inline]
-    pub fn reconnected(&mut self, t: f64, mut out: Option<&mut Vec<StatusLine>>) {
+    pub(crate) fn reconnected(&mut self, t: f64, mut out: Option<&mut Vec<StatusLine>>) {
         self.advance(t, out.as_deref_mut());
         if self.open_at.take().is_some() && self.down_posted {
             self.cleared_lines += 1;

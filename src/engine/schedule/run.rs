@@ -31,7 +31,7 @@ pub fn simulate_stepping(req: &Request) -> Simulation {
 }
 
 /// How a simulation is driven.
-pub struct Drive<'w> {
+pub(crate) struct Drive<'w> {
     /// Skip through the steady state (the default).
     pub fast_forward: bool,
     /// Called now and then (every 2^20 stepped launches) with the simulated time reached;
@@ -57,7 +57,7 @@ const SAME_INSTANT_LIMIT: u32 = 10_000;
 const WATCH_EVERY: u64 = 1 << 20;
 
 /// [`simulate`], driven: with or without the fast-forward, watched (progress, interruption).
-pub fn simulate_driven(req: &Request, mut drive: Drive<'_>) -> Simulation {
+pub(crate) fn simulate_driven(req: &Request, mut drive: Drive<'_>) -> Simulation {
     let mut run = Run::new(req);
     if let Some(refusal) = req.policy.timing_refusal() {
         run.refuse_at_start(&refusal);

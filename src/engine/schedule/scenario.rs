@@ -8,7 +8,7 @@ use crate::engine::policy::{Ended, Failure, Outcome};
 /// How long the legacy engine's post-handshake policy exchange (`featureSets/update`, then
 /// `tools/list`) takes to settle when nothing says otherwise: a few round trips to a local
 /// server. `--settle` (or `settle=DUR` in `--server`) sets it; `probe` measures it live.
-pub const DEFAULT_SETTLE_MS: f64 = 100.0;
+pub(crate) const DEFAULT_SETTLE_MS: f64 = 100.0;
 
 /// What the simulated server does on each attempt.
 #[derive(Debug, Clone, PartialEq)]

@@ -4,7 +4,7 @@
 
 /// Observations counted into fixed upper bounds (seconds), as Prometheus histograms are.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Histogram {
+pub(crate) struct Histogram {
     bounds: &'static [f64],
     /// Per bucket (not cumulative); one more than `bounds`: the last is `+Inf`.
     counts: Vec<u64>,
@@ -13,18 +13,18 @@ pub struct Histogram {
 }
 
 /// Handshake times (s): launch to completed handshake.
-pub const HANDSHAKE_BOUNDS: &[f64] = &[
+pub(crate) const HANDSHAKE_BOUNDS: &[f64] = &[
     0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0,
 ];
 
 /// Connection lifetimes (s): handshake to end. 300 s is the lasting threshold under default
 /// timings, so `le="300"` counts the short-lived connections of a default entry.
-pub const SESSION_BOUNDS: &[f64] = &[
+pub(crate) const SESSION_BOUNDS: &[f64] = &[
     0.1, 0.5, 1.0, 5.0, 10.0, 30.0, 60.0, 300.0, 900.0, 3600.0, 21_600.0, 86_400.0,
 ];
 
 impl Histogram {
-    pub fn new(bounds: &'static [f64]) -> Histogram {
+    pub(crate) fn new(bounds: &'static [f64]) -> Histogram {
         Histogram {
             bounds,
             counts: vec![0; bounds.len() + 1],
@@ -34,7 +34,7 @@ impl Histogram {
     }
 
     /// Count `v`; a value that is not a number is not counted.
-    pub fn observe(&mut self, v: f64) {
+    pub(crate) fn observe(&mut self, v: f64) {
         if v.is_nan() {
             return;
         }
@@ -50,17 +50,17 @@ impl Histogram {
         self.count += 1;
     }
 
-    pub fn sum(&self) -> f64 {
+    pub(crate) fn sum(&self) -> f64 {
         self.sum
     }
 
-    pub fn count(&self) -> u64 {
+    pub(crate) fn count(&self) -> u64 {
         self.count
     }
 
     /// `(upper bound, count)` per bucket (not cumulative: an encoder adds them up), the last
     /// `+Inf`.
-    pub fn buckets(&self) -> Vec<(f64, u64)> {
+    pub(crate) fn buckets(&self) -> Vec<(f64, u64)> {
         self.bounds
             .iter()
             .copied()

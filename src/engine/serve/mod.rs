@@ -12,9 +12,9 @@
 //! Nothing here prints, listens or knows a wire format: the command line serves HTTP and
 //! `render/metrics/` writes the bytes.
 
-pub mod histogram;
-pub mod status;
-pub mod supervise;
+pub(crate) mod histogram;
+pub(crate) mod status;
+pub(crate) mod supervise;
 
-pub use status::ServerStatus;
-pub use supervise::{board, probe_once, supervise, Board, Entry, NotSupervised, Supervised};
+pub(crate) use status::ServerStatus;
+pub(crate) use supervise::{board, probe_once, supervise, Board, Entry};

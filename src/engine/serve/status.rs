@@ -15,15 +15,15 @@ use super::histogram::{Histogram, HANDSHAKE_BOUNDS, SESSION_BOUNDS};
 
 /// Launches kept whole for the status page's strip and the Why (the latest); those before
 /// are folded into counts.
-pub const RING: usize = 24;
+pub(crate) const RING: usize = 24;
 
 /// Under a rule that never counts a connection as lasting (`reset-on-handshake`), a connection
 /// is called short-lived when it ends before this: the threshold `lasting` uses with default
 /// timings (agent-framework #999).
-pub const SHORT_LIVED_MS: f64 = 300_000.0;
+pub(crate) const SHORT_LIVED_MS: f64 = 300_000.0;
 
 /// How a launch ended, as the `outcome` label says it.
-pub const OUTCOMES: [&str; 8] = [
+pub(crate) const OUTCOMES: [&str; 8] = [
     "failed",
     "short_lived",
     "lasted",
@@ -36,7 +36,7 @@ pub const OUTCOMES: [&str; 8] = [
 
 /// One supervised server.
 #[derive(Debug, Clone)]
-pub struct ServerStatus {
+pub(crate) struct ServerStatus {
     /// The entry's id (its JSON path where the id is not unique); for one server from the
     /// command line, `--name` or the program's file name.
     pub name: String,
@@ -95,7 +95,13 @@ pub struct ServerStatus {
 }
 
 impl ServerStatus {
-    pub fn new(name: &str, host: &str, policy: &Policy, seed: u64, setting: Setting) -> Self {
+    pub(crate) fn new(
+        name: &str,
+        host: &str,
+        policy: &Policy,
+        seed: u64,
+        setting: Setting,
+    ) -> Self {
         let now = SystemTime::now();
         ServerStatus {
             name: name.to_string(),
@@ -134,7 +140,7 @@ impl ServerStatus {
     }
 
     /// Fold one event of the server's run in.
-    pub fn on_event(&mut self, e: &Event) {
+    pub(crate) fn on_event(&mut self, e: &Event) {
         let now = SystemTime::now();
         match e {
             Event::Started {
@@ -242,7 +248,7 @@ impl ServerStatus {
 
     /// The run so far as a [`ProbeRun`] of its latest launches (the ones before folded), for
     /// the Why and the status page's strip.
-    pub fn snapshot(&self) -> ProbeRun {
+    pub(crate) fn snapshot(&self) -> ProbeRun {
         let elapsed = self
             .started_wall
             .elapsed()
@@ -260,13 +266,5 @@ impl ServerStatus {
             elapsed_ms: elapsed,
             strict: false,
         }
-    }
-
-    /// How many launches ended with outcome `name` (one of [`OUTCOMES`]).
-    pub fn ended(&self, name: &str) -> u64 {
-        OUTCOMES
-            .iter()
-            .position(|o| *o == name)
-            .map_or(0, |i| self.outcomes[i])
     }
 }

@@ -18,11 +18,11 @@ use super::status::ServerStatus;
 
 /// How long a supervised connection may stay up before observation would end it: never, in
 /// practice (30 years).
-pub const WATCH_FOREVER: Duration = Duration::from_secs(30 * 365 * 86_400);
+pub(crate) const WATCH_FOREVER: Duration = Duration::from_secs(30 * 365 * 86_400);
 
 /// An entry `serve` does not supervise, and why (the host skips it, or refuses it).
 #[derive(Debug, Clone)]
-pub struct NotSupervised {
+pub(crate) struct NotSupervised {
     pub name: String,
     /// `skipped` or `refused`.
     pub reason: &'static str,
@@ -30,7 +30,7 @@ pub struct NotSupervised {
 
 /// One supervised server: its template (what each run and each one-off probe starts from)
 /// and its status.
-pub struct Supervised {
+pub(crate) struct Supervised {
     pub name: String,
     pub template: Template,
     pub status: Mutex<ServerStatus>,
@@ -39,7 +39,7 @@ pub struct Supervised {
 /// What a server is launched with: the target, its loop's options, how it starts (for the
 /// Why).
 #[derive(Clone)]
-pub struct Template {
+pub(crate) struct Template {
     pub target: Target,
     pub run: RunOptions,
     pub setting: Setting,
@@ -47,7 +47,7 @@ pub struct Template {
 
 /// Everything `serve` knows, shared between the runs (which write) and the exporter (which
 /// reads).
-pub struct Board {
+pub(crate) struct Board {
     pub started_wall: SystemTime,
     pub servers: Vec<Supervised>,
     pub not_supervised: Vec<NotSupervised>,
@@ -55,12 +55,12 @@ pub struct Board {
 
 impl Board {
     /// The server named `name`, if it is supervised.
-    pub fn find(&self, name: &str) -> Option<&Supervised> {
+    pub(crate) fn find(&self, name: &str) -> Option<&Supervised> {
         self.servers.iter().find(|s| s.name == name)
     }
 
     /// A copy of every server's status (each lock held only while it is copied).
-    pub fn statuses(&self) -> Vec<ServerStatus> {
+    pub(crate) fn statuses(&self) -> Vec<ServerStatus> {
         self.servers
             .iter()
             .filter_map(|s| s.status.lock().ok().map(|g| g.clone()))
@@ -69,7 +69,7 @@ impl Board {
 }
 
 /// One server to supervise, from the command line (`serve -- CMD`, `serve --url`) or an entry.
-pub struct Entry {
+pub(crate) struct Entry {
     pub name: String,
     pub host: String,
     pub position: u64,
@@ -78,7 +78,7 @@ pub struct Entry {
 
 /// The board for `items` (the entries of a configuration) and `singles` (a server from the
 /// command line), every supervised one launched with `opts` made continuous.
-pub fn board(items: Vec<Item>, singles: Vec<Entry>, opts: &FleetOptions) -> Board {
+pub(crate) fn board(items: Vec<Item>, singles: Vec<Entry>, opts: &FleetOptions) -> Board {
     let mut servers = Vec::new();
     let mut not_supervised = Vec::new();
     let mut entries = singles;
@@ -136,7 +136,7 @@ pub fn board(items: Vec<Item>, singles: Vec<Entry>, opts: &FleetOptions) -> Boar
 
 /// Run every server of `board` until the stop signal its templates share is raised; each
 /// run's events go to its status. Returns once every run is over (every process stopped).
-pub async fn supervise(board: Arc<Board>) {
+pub(crate) async fn supervise(board: Arc<Board>) {
     let mut tasks = Vec::new();
     for index in 0..board.servers.len() {
         let board = board.clone();
@@ -165,7 +165,7 @@ pub async fn supervise(board: Arc<Board>) {
 /// One bounded probe of a supervised server (`/probe?server=ID`): one launch, its connection
 /// watched for `watch` after the handshake, the whole over by `budget`. The server's own
 /// supervision is untouched.
-pub async fn probe_once(
+pub(crate) async fn probe_once(
     s: &Supervised,
     watch: Duration,
     budget: Duration,

@@ -8,7 +8,12 @@ use crate::render::text::check_config::summary_line;
 
 /// GitHub Actions workflow commands, one per finding (`::error file=..,line=..,col=..,
 /// title=..::message`), so findings show on the pull request's diff; then the summary.
-pub fn github(reports: &[Report], errors: &[LoadError], totals: &Totals, quiet: bool) -> String {
+pub(crate) fn github(
+    reports: &[Report],
+    errors: &[LoadError],
+    totals: &Totals,
+    quiet: bool,
+) -> String {
     let mut out = String::new();
     for e in errors {
         let pos = e

@@ -12,11 +12,8 @@ use serde::Serialize;
 use crate::engine::config::{Code, Finding, LoadError, Report, Severity};
 
 /// The official schema's URI (SARIF 2.1.0 errata 01).
-pub const SARIF_SCHEMA: &str =
+pub(crate) const SARIF_SCHEMA: &str =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
-
-/// The `partialFingerprints` key (versioned: a change of what is hashed gets a new key).
-pub const FINGERPRINT_KEY: &str = "mcplDoctorFinding/v1";
 
 #[derive(Serialize)]
 struct Log<'a> {
@@ -126,6 +123,7 @@ struct ResultProperties<'a> {
 
 #[derive(Serialize)]
 struct Fingerprints {
+    /// The `partialFingerprints` key (versioned: a change of what is hashed gets a new key).
     #[serde(rename = "mcplDoctorFinding/v1")]
     finding: String,
 }
@@ -216,7 +214,7 @@ fn rules() -> Vec<Rule> {
 
 /// A file name as a URI reference: relative names against `%SRCROOT%` (the repository root in
 /// GitHub code scanning), absolute ones as `file://` URIs; reserved bytes percent-encoded.
-pub fn file_uri(file: &str) -> (String, Option<&'static str>) {
+pub(crate) fn file_uri(file: &str) -> (String, Option<&'static str>) {
     let norm = file.replace('\\', "/");
     let encode = |s: &str| -> String {
         let mut out = String::with_capacity(s.len());
@@ -255,7 +253,7 @@ fn fnv1a(parts: &[&str]) -> String {
 }
 
 /// The fingerprint of a finding: its file, code, JSON path and field, not its position.
-pub fn fingerprint(f: &Finding) -> String {
+pub(crate) fn fingerprint(f: &Finding) -> String {
     fnv1a(&[
         &f.file,
         f.code.as_str(),
@@ -322,7 +320,7 @@ fn notification(e: &LoadError) -> Notification {
 }
 
 /// The SARIF log of one `check-config` run.
-pub fn sarif(reports: &[Report], errors: &[LoadError]) -> String {
+pub(crate) fn sarif(reports: &[Report], errors: &[LoadError]) -> String {
     let log = Log {
         schema: SARIF_SCHEMA,
         version: "2.1.0",

@@ -8,7 +8,7 @@ use crate::engine::config::{Finding, LoadError, Report};
 use crate::render::sanitize;
 
 /// The version of `--format json`'s document. Bump on any incompatible change.
-pub const SCHEMA_VERSION: u32 = 1;
+pub(crate) const SCHEMA_VERSION: u32 = 1;
 
 /// One file checked.
 #[derive(Serialize, schemars::JsonSchema)]
@@ -54,7 +54,12 @@ pub(crate) struct JsonDoc<'a> {
 
 /// One JSON document: `schema_version`, the files, those that could not be read, every
 /// finding (severity, code, file, line, column, path, server, field, message), and totals.
-pub fn json(reports: &[Report], errors: &[LoadError], totals: &Totals, preset: &str) -> String {
+pub(crate) fn json(
+    reports: &[Report],
+    errors: &[LoadError],
+    totals: &Totals,
+    preset: &str,
+) -> String {
     let doc = JsonDoc {
         schema_version: SCHEMA_VERSION,
         preset,

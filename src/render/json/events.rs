@@ -18,7 +18,7 @@ use crate::engine::probe::{Event, Protocol, ServerInfo};
 /// its entry's `id` second, after `event`.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(tag = "event", rename_all = "kebab-case")]
-pub enum EventLine<'a> {
+pub(crate) enum EventLine<'a> {
     /// The run begins.
     Started {
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -127,7 +127,7 @@ pub enum EventLine<'a> {
 
 impl<'a> EventLine<'a> {
     /// The line for a run's event; `id`: the entry's id with `--all`.
-    pub fn of(event: &'a Event, id: Option<&'a str>) -> Self {
+    pub(crate) fn of(event: &'a Event, id: Option<&'a str>) -> Self {
         match event {
             Event::Started {
                 target,
@@ -217,7 +217,7 @@ impl<'a> EventLine<'a> {
     }
 
     /// The line for an entry that was not probed (`None` for a probed one).
-    pub fn unprobed(s: &'a ServerReport) -> Option<Self> {
+    pub(crate) fn unprobed(s: &'a ServerReport) -> Option<Self> {
         let doc = UnprobedDoc::of(s)?;
         Some(match &s.result {
             ServerResult::CannotLaunch(_) => EventLine::CannotLaunch { doc },

@@ -7,11 +7,11 @@
 //! but bidi and zero-width ones are escaped (`\uXXXX`), so even a document printed on a terminal
 //! cannot reorder what it shows.
 
-pub mod check_config;
-pub mod events;
-pub mod ms;
-pub mod probe;
-pub mod probe_all;
-pub mod schema;
-pub mod simulate;
-pub mod write;
+pub(crate) mod check_config;
+pub(crate) mod events;
+pub(crate) mod ms;
+pub(crate) mod probe;
+pub(crate) mod probe_all;
+pub(crate) mod schema;
+pub(crate) mod simulate;
+pub(crate) mod write;

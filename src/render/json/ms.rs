@@ -8,7 +8,7 @@ use serde::{Serialize, Serializer};
 
 /// Milliseconds, rounded to a microsecond; `null` when not finite (JSON has no infinity).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Ms(pub f64);
+pub(crate) struct Ms(pub f64);
 
 impl Serialize for Ms {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -37,15 +37,15 @@ impl JsonSchema for Ms {
     }
 }
 
-pub fn ms(v: f64) -> Ms {
+pub(crate) fn ms(v: f64) -> Ms {
     Ms(v)
 }
 
-pub fn opt_ms(v: Option<f64>) -> Option<Ms> {
+pub(crate) fn opt_ms(v: Option<f64>) -> Option<Ms> {
     v.map(Ms)
 }
 
-pub fn unix_ms(t: SystemTime) -> Option<Ms> {
+pub(crate) fn unix_ms(t: SystemTime) -> Option<Ms> {
     t.duration_since(std::time::UNIX_EPOCH)
         .ok()
         .map(|d| Ms(d.as_secs_f64() * 1000.0))

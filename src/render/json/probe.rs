@@ -29,14 +29,14 @@ use crate::render::context::Context;
 use crate::render::units::rfc3339;
 
 /// The `--format json` document's version (one server, or every server of `--all`); bumped when a field changes meaning or goes away.
-pub const SCHEMA_VERSION: u32 = 1;
+pub(crate) const SCHEMA_VERSION: u32 = 1;
 
 // ---------------------------------------------------------------------------------------------
 // One launch.
 
 /// A wait before the next attempt.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct WaitDoc {
+pub(crate) struct WaitDoc {
     /// The wait chosen (jittered, as the timer runs it).
     pub ms: Ms,
     /// Before jitter, after the cap and the timer rules.
@@ -65,7 +65,7 @@ impl From<&Wait> for WaitDoc {
 
 /// How a connection ended, with the words the table uses (`text`).
 #[derive(Debug)]
-pub struct EndedDoc<'a>(pub &'a Ended);
+pub(crate) struct EndedDoc<'a>(pub &'a Ended);
 
 impl Serialize for EndedDoc<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -126,7 +126,7 @@ fn add_property(v: &mut serde_json::Value, name: &str, schema: &serde_json::Valu
 /// What became of one attempt.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum OutcomeDoc<'a> {
+pub(crate) enum OutcomeDoc<'a> {
     /// The probe cut the attempt before it had an outcome.
     Cut,
     /// The connection was never made.
@@ -162,14 +162,14 @@ impl<'a> OutcomeDoc<'a> {
 
 /// Pings sent while connected, and answered.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct PingsDoc {
+pub(crate) struct PingsDoc {
     pub sent: u32,
     pub answered: u32,
 }
 
 /// One launch: what the server did and what the host made of it.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct LaunchDoc<'a> {
+pub(crate) struct LaunchDoc<'a> {
     /// 1-based launch number.
     pub launch: u32,
     /// The host's attempt number (0 for the first connect).
@@ -232,7 +232,7 @@ pub struct LaunchDoc<'a> {
 }
 
 impl<'a> LaunchDoc<'a> {
-    pub fn of(l: &'a Launch) -> Self {
+    pub(crate) fn of(l: &'a Launch) -> Self {
         let r = &l.report;
         let d = l.decision.as_ref();
         let (next_attempt, wait, stops) = match d.map(|d| d.next) {
@@ -290,7 +290,7 @@ impl<'a> LaunchDoc<'a> {
 /// Why the run stopped.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(tag = "reason", rename_all = "kebab-case")]
-pub enum FinishDoc {
+pub(crate) enum FinishDoc {
     /// `--launches N` reached.
     Launches { launches: u32 },
     /// `--for` elapsed.
@@ -323,7 +323,7 @@ impl From<Finish> for FinishDoc {
 
 /// The launch the host would have made next when the run stopped.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct PlannedDoc {
+pub(crate) struct PlannedDoc {
     pub attempt: u32,
     pub at_ms: Ms,
     pub wait: WaitDoc,
@@ -341,7 +341,7 @@ impl From<Planned> for PlannedDoc {
 
 /// What one host rule would do with the observed behaviour, over a day.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct PredictionDoc<'a> {
+pub(crate) struct PredictionDoc<'a> {
     pub rule: &'a str,
     pub launches_per_day: Ms,
     /// When `mcpl-down` first fires (`null`: never within the day).
@@ -386,7 +386,7 @@ impl<'a> From<&'a Prediction> for PredictionDoc<'a> {
 
 /// The verdict and what each host rule would do over a day.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct VerdictDoc<'a> {
+pub(crate) struct VerdictDoc<'a> {
     pub pattern: Pattern,
     /// The verdict, for a person.
     pub text: &'a str,
@@ -397,14 +397,14 @@ pub struct VerdictDoc<'a> {
 
 /// The reconnect timings the run followed.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct TimingsDoc {
+pub(crate) struct TimingsDoc {
     pub interval_ms: Ms,
     pub cap_ms: Ms,
 }
 
 /// `probe --format json` for one server (and, with `event: report`, the last `--format events` line).
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct ProbeDoc<'a> {
+pub(crate) struct ProbeDoc<'a> {
     pub schema_version: u32,
     /// Always `probe`.
     pub command: &'static str,
@@ -438,7 +438,7 @@ pub struct ProbeDoc<'a> {
 }
 
 impl<'a> ProbeDoc<'a> {
-    pub fn of(run: &'a ProbeRun, verdict: &'a Verdict, ctx: &Context<'a>) -> Self {
+    pub(crate) fn of(run: &'a ProbeRun, verdict: &'a Verdict, ctx: &Context<'a>) -> Self {
         ProbeDoc {
             schema_version: SCHEMA_VERSION,
             command: "probe",
@@ -475,7 +475,7 @@ impl<'a> ProbeDoc<'a> {
 }
 
 /// Write the `--format json` document.
-pub fn write_json(run: &ProbeRun, verdict: &Verdict, ctx: &Context<'_>) -> io::Result<()> {
+pub(crate) fn write_json(run: &ProbeRun, verdict: &Verdict, ctx: &Context<'_>) -> io::Result<()> {
     super::write::write_pretty(&ProbeDoc::of(run, verdict, ctx))
 }
 

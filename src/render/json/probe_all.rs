@@ -19,7 +19,7 @@ use crate::render::units::rfc3339;
 
 /// A probed server of `--all`: where its entry is, then its single-server document.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct ServerDoc<'a> {
+pub(crate) struct ServerDoc<'a> {
     /// The entry's id (with its JSON path when the id is not unique in the file).
     pub id: &'a str,
     /// `stdio`, `websocket` or `http`.
@@ -35,7 +35,7 @@ pub struct ServerDoc<'a> {
 
 /// One check-config error that kept an entry from being probed.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct RefusalDoc<'a> {
+pub(crate) struct RefusalDoc<'a> {
     /// The finding's code (`binding`, `reconnect-timing`, ...).
     pub code: &'static str,
     /// `file:line:column` of the offending value.
@@ -59,7 +59,7 @@ impl<'a> From<&'a Refusal> for RefusalDoc<'a> {
 /// An entry that was not probed: it could not be launched (`error`, `diagnoses`), the host
 /// refuses it (`label`, `findings`) or does not start it on its own (`reason`).
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct UnprobedDoc<'a> {
+pub(crate) struct UnprobedDoc<'a> {
     pub id: &'a str,
     /// `stdio`, `websocket`, `http`, or `-` when the host cannot bind it.
     pub transport: &'a str,
@@ -83,7 +83,7 @@ pub struct UnprobedDoc<'a> {
 
 impl<'a> UnprobedDoc<'a> {
     /// `None` for a probed server.
-    pub fn of(s: &'a ServerReport) -> Option<Self> {
+    pub(crate) fn of(s: &'a ServerReport) -> Option<Self> {
         let mut d = UnprobedDoc {
             id: &s.name,
             transport: &s.transport,
@@ -113,7 +113,7 @@ impl<'a> UnprobedDoc<'a> {
 
 /// How many entries came to what.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct SummaryDoc {
+pub(crate) struct SummaryDoc {
     pub entries: usize,
     pub probed: usize,
     pub stayed_up: usize,
@@ -137,7 +137,7 @@ pub struct SummaryDoc {
 
 /// `probe --config FILE --all --format json` (and several `--server`).
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct AllDoc<'a> {
+pub(crate) struct AllDoc<'a> {
     pub schema_version: u32,
     /// Always `probe`.
     pub command: &'static str,
@@ -164,7 +164,7 @@ pub struct AllDoc<'a> {
 }
 
 impl<'a> AllDoc<'a> {
-    pub fn of(servers: &'a [ServerReport], ctx: &AllContext<'a>) -> Self {
+    pub(crate) fn of(servers: &'a [ServerReport], ctx: &AllContext<'a>) -> Self {
         let c = counts(servers);
         let mut probed = Vec::new();
         let (mut cannot, mut refused, mut skipped) = (Vec::new(), Vec::new(), Vec::new());
@@ -220,14 +220,18 @@ impl<'a> AllDoc<'a> {
 /// (`target` for one server, `config` and `servers` for `--all`).
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(untagged)]
-pub enum ProbeJson<'a> {
+#[expect(
+    dead_code,
+    reason = "only its schema is written: each variant's document is built on its own"
+)]
+pub(crate) enum ProbeJson<'a> {
     One(Box<ProbeDoc<'a>>),
     All(Box<AllDoc<'a>>),
     NotProbed(Box<NotProbedDoc<'a>>),
 }
 
 /// Write the `--format json` document of every server.
-pub fn write_json(servers: &[ServerReport], ctx: &AllContext<'_>) -> io::Result<()> {
+pub(crate) fn write_json(servers: &[ServerReport], ctx: &AllContext<'_>) -> io::Result<()> {
     super::write::write_pretty(&AllDoc::of(servers, ctx))
 }
 
@@ -236,7 +240,7 @@ pub fn write_json(servers: &[ServerReport], ctx: &AllContext<'_>) -> io::Result<
 /// `findings`) or does not start (`"skipped"`) the entry `--server ID` names. The run still
 /// exits 2, as documented; the same words are on stderr.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct NotProbedDoc<'a> {
+pub(crate) struct NotProbedDoc<'a> {
     pub schema_version: u32,
     /// Always `probe`.
     pub command: &'static str,
@@ -260,6 +264,6 @@ pub struct NotProbedDoc<'a> {
 }
 
 /// Write a [`NotProbedDoc`].
-pub fn write_not_probed(doc: &NotProbedDoc<'_>) -> io::Result<()> {
+pub(crate) fn write_not_probed(doc: &NotProbedDoc<'_>) -> io::Result<()> {
     super::write::write_pretty(doc)
 }

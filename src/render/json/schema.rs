@@ -16,7 +16,7 @@ use crate::engine::config::TableKind;
 
 /// What `mcpl-doctor schema` can print.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Which {
+pub(crate) enum Which {
     /// Host configuration files (for editors, through `$schema`).
     Config,
     /// `check-config --format json`.
@@ -29,29 +29,8 @@ pub enum Which {
     Events,
 }
 
-impl Which {
-    pub const ALL: &'static [Which] = &[
-        Which::Config,
-        Which::CheckConfig,
-        Which::Simulate,
-        Which::Probe,
-        Which::Events,
-    ];
-
-    /// The file name under `schema/`.
-    pub fn file_name(self) -> &'static str {
-        match self {
-            Which::Config => "config.schema.json",
-            Which::CheckConfig => "check-config.schema.json",
-            Which::Simulate => "simulate.schema.json",
-            Which::Probe => "probe.schema.json",
-            Which::Events => "events.schema.json",
-        }
-    }
-}
-
 /// The schema's text (pretty JSON, ending in a newline).
-pub fn text(which: Which) -> String {
+pub(crate) fn text(which: Which) -> String {
     let value = match which {
         Which::Config => config(),
         Which::CheckConfig => document::<super::check_config::JsonDoc<'static>>(
@@ -162,7 +141,7 @@ fn entry_schema(kind: TableKind, description: &str) -> Value {
 }
 
 /// The configuration files' schema, from the field tables.
-pub fn config() -> Value {
+pub(crate) fn config() -> Value {
     let tables = fields::TABLE_KEYS
         .iter()
         .map(|(k, formats)| format!("`{k}` ({formats})"))

@@ -7,7 +7,7 @@ use crate::engine::schedule::{Row, Summary};
 use crate::render::text::simulate::{strip_line, View};
 
 /// The JSON document's version; bumped when a field changes meaning or goes away.
-pub const SCHEMA_VERSION: u32 = 1;
+pub(crate) const SCHEMA_VERSION: u32 = 1;
 
 /// `mcpl-doctor simulate --format json`.
 #[derive(serde::Serialize, schemars::JsonSchema)]
@@ -44,7 +44,7 @@ fn finite(v: f64) -> Option<f64> {
 }
 
 /// The same rows and summary as one JSON document.
-pub fn write_json(view: &View) -> io::Result<()> {
+pub(crate) fn write_json(view: &View) -> io::Result<()> {
     let doc = JsonDoc {
         schema_version: SCHEMA_VERSION,
         server: view.scenario.to_string(),

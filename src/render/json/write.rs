@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::render::sanitize;
 
 /// Write one document as a line (`--format events`) and flush.
-pub fn write_line(out: &mut impl Write, doc: &impl Serialize) -> io::Result<()> {
+pub(crate) fn write_line(out: &mut impl Write, doc: &impl Serialize) -> io::Result<()> {
     let text = serde_json::to_string(doc).map_err(io::Error::other)?;
     out.write_all(sanitize::json(text).as_bytes())?;
     out.write_all(b"\n")?;
@@ -17,7 +17,7 @@ pub fn write_line(out: &mut impl Write, doc: &impl Serialize) -> io::Result<()> 
 }
 
 /// Write one document, pretty (`--format json`), to stdout.
-pub fn write_pretty(doc: &impl Serialize) -> io::Result<()> {
+pub(crate) fn write_pretty(doc: &impl Serialize) -> io::Result<()> {
     let text = serde_json::to_string_pretty(doc).map_err(io::Error::other)?;
     let mut out = io::stdout().lock();
     out.write_all(sanitize::json(text).as_bytes())?;

@@ -6,8 +6,8 @@
 //! Labels are the entry's id and its host or rule only: no argument, URL, query or environment
 //! value ever becomes a label (an entry's id is the user's own name for it).
 
-pub mod probe;
-pub mod serve;
+pub(crate) mod probe;
+pub(crate) mod serve;
 
 use prometheus_client::collector::Collector;
 use prometheus_client::encoding::{DescriptorEncoder, EncodeGaugeValue, EncodeMetric};
@@ -17,25 +17,25 @@ use prometheus_client::registry::{Registry, Unit};
 
 /// Which text the scraper gets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
+pub(crate) enum Format {
     Prometheus,
     OpenMetrics,
 }
 
 /// OpenMetrics' content type.
-pub const OPENMETRICS: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+pub(crate) const OPENMETRICS: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 
 impl Format {
     /// OpenMetrics when the `Accept` header names it (as Prometheus sends it), else the
     /// Prometheus text format.
-    pub fn from_accept(accept: Option<&str>) -> Format {
+    pub(crate) fn from_accept(accept: Option<&str>) -> Format {
         match accept {
             Some(a) if a.contains("application/openmetrics-text") => Format::OpenMetrics,
             _ => Format::Prometheus,
         }
     }
 
-    pub fn content_type(self) -> &'static str {
+    pub(crate) fn content_type(self) -> &'static str {
         match self {
             Format::Prometheus => prometheus_client::encoding::prometheus_text::CONTENT_TYPE,
             Format::OpenMetrics => OPENMETRICS,
@@ -44,7 +44,7 @@ impl Format {
 }
 
 /// The text of everything `collector` says, in `format`.
-pub fn encode(collector: impl Collector, format: Format) -> String {
+pub(crate) fn encode(collector: impl Collector, format: Format) -> String {
     let mut registry = Registry::default();
     registry.register_collector(Box::new(collector));
     let mut out = String::with_capacity(8 * 1024);
@@ -60,7 +60,7 @@ pub fn encode(collector: impl Collector, format: Format) -> String {
 }
 
 /// A label set: names and values.
-pub type Labels = Vec<(&'static str, String)>;
+pub(crate) type Labels = Vec<(&'static str, String)>;
 
 /// One gauge family: `name` (with `unit`'s suffix), one sample per row.
 pub(crate) fn gauges<V: EncodeGaugeValue + Copy>(

@@ -13,7 +13,7 @@ use super::{gauges, infos, Labels};
 
 /// What one bounded probe found.
 #[derive(Debug, Clone)]
-pub struct ProbeResult {
+pub(crate) struct ProbeResult {
     pub server: String,
     /// The run, or why it could not launch at all.
     pub run: Result<ProbeRun, String>,
@@ -23,7 +23,7 @@ pub struct ProbeResult {
 
 impl ProbeResult {
     /// Connected, and still up when the probe's watch ended.
-    pub fn success(&self) -> bool {
+    pub(crate) fn success(&self) -> bool {
         self.run.as_ref().is_ok_and(|r| {
             r.launches
                 .first()
@@ -32,7 +32,7 @@ impl ProbeResult {
     }
 
     /// How the launch went, in the words of `mcpl_doctor_launches_total`'s `outcome`.
-    pub fn outcome(&self) -> &'static str {
+    pub(crate) fn outcome(&self) -> &'static str {
         let Ok(run) = &self.run else {
             return "cannot_launch";
         };

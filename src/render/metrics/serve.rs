@@ -22,7 +22,7 @@ use super::{counters, gauges, infos, unix_seconds, Labels};
 
 /// What the exporter says of itself.
 #[derive(Debug, Clone, Copy)]
-pub struct ExporterFacts {
+pub(crate) struct ExporterFacts {
     pub scrapes: u64,
     pub http_connections: u64,
     pub probes_in_flight: u64,
@@ -30,7 +30,7 @@ pub struct ExporterFacts {
 }
 
 /// The collector of one scrape.
-pub struct ServeMetrics {
+pub(crate) struct ServeMetrics {
     pub board: Arc<Board>,
     pub exporter: ExporterFacts,
 }

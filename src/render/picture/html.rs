@@ -8,7 +8,7 @@ use super::svg::{esc, STYLE};
 
 /// A table of plain-text cells (newlines become line breaks).
 #[derive(Debug, Clone, Default)]
-pub struct TableView {
+pub(crate) struct TableView {
     pub header: Vec<String>,
     pub rows: Vec<Vec<String>>,
     /// Said under the table (e.g. rows left out).
@@ -17,7 +17,7 @@ pub struct TableView {
 
 /// One "Why" finding, as the diagnosis gives it.
 #[derive(Debug, Clone)]
-pub struct DiagnosisView {
+pub(crate) struct DiagnosisView {
     pub summary: String,
     pub evidence: Vec<String>,
     pub next_step: String,
@@ -26,7 +26,7 @@ pub struct DiagnosisView {
 /// One server's part of the page (the only one for `probe`, one per server for `--all`, one per
 /// rule for `simulate`).
 #[derive(Debug, Clone, Default)]
-pub struct Section {
+pub(crate) struct Section {
     /// `None`: the page's only section, no heading.
     pub heading: Option<String>,
     pub facts: Vec<(String, String)>,
@@ -44,7 +44,7 @@ pub struct Section {
 
 /// The whole page.
 #[derive(Debug, Clone, Default)]
-pub struct Page {
+pub(crate) struct Page {
     /// `probe`, `probe --all`, `simulate`.
     pub kind: String,
     pub title: String,
@@ -197,7 +197,7 @@ fn section(out: &mut String, s: &Section) {
 }
 
 /// The page as one HTML document.
-pub fn page(p: &Page) -> String {
+pub(crate) fn page(p: &Page) -> String {
     let mut out = String::with_capacity(64 * 1024 + p.timeline_svg.len());
     let _ = write!(
         out,

@@ -1,7 +1,7 @@
 //! Pictures: the SVG timeline and small multiples ([`svg`]), the self-contained HTML page
 //! ([`html`]), and the report of each subcommand assembled from them ([`report`]).
 
-pub mod html;
-pub mod report;
-pub mod status;
-pub mod svg;
+pub(crate) mod html;
+pub(crate) mod report;
+pub(crate) mod status;
+pub(crate) mod svg;

@@ -25,11 +25,11 @@ use crate::render::timeline::Track;
 use crate::render::units::{clock, percent, rfc3339, round_ms};
 
 /// Launch tables longer than this show their first and last half.
-pub const TABLE_ROWS: usize = 200;
+pub(crate) const TABLE_ROWS: usize = 200;
 /// Rows a simulation keeps for the report's timeline and table.
-pub const SIMULATION_ROWS: usize = 100_000;
+pub(crate) const SIMULATION_ROWS: usize = 100_000;
 /// Columns of a simulation's strip for the report (the SVG's plot width with names).
-pub const STRIP_COLUMNS: usize = svg::WIDTH - 160;
+pub(crate) const STRIP_COLUMNS: usize = svg::WIDTH - 160;
 
 /// `rows`, or its first and last halves with a note when there are more than [`TABLE_ROWS`].
 fn capped(
@@ -337,7 +337,12 @@ fn timeline_caption(tracks: &[Track]) -> String {
 }
 
 /// `probe`'s page.
-pub fn probe_page(run: &ProbeRun, verdict: &Verdict, ctx: &Context<'_>, command: &str) -> Page {
+pub(crate) fn probe_page(
+    run: &ProbeRun,
+    verdict: &Verdict,
+    ctx: &Context<'_>,
+    command: &str,
+) -> Page {
     let tracks = vec![Track::of_probe("", run)];
     Page {
         kind: "probe".into(),
@@ -353,7 +358,7 @@ pub fn probe_page(run: &ProbeRun, verdict: &Verdict, ctx: &Context<'_>, command:
 }
 
 /// `probe`'s timeline alone.
-pub fn probe_svg(run: &ProbeRun, ctx: &Context<'_>) -> String {
+pub(crate) fn probe_svg(run: &ProbeRun, ctx: &Context<'_>) -> String {
     svg::timeline(
         &[Track::of_probe("", run)],
         &format!("Timeline of {}", ctx.target),
@@ -366,7 +371,11 @@ fn all_tracks(servers: &[ServerReport]) -> Vec<Track> {
 }
 
 /// `probe --all`'s page: the summary, every server's timeline on one axis, then each server.
-pub fn probe_all_page(servers: &[ServerReport], ctx: &AllContext<'_>, command: &str) -> Page {
+pub(crate) fn probe_all_page(
+    servers: &[ServerReport],
+    ctx: &AllContext<'_>,
+    command: &str,
+) -> Page {
     let tracks = all_tracks(servers);
     let mut summary = TableView {
         header: ["server", "transport", "launches", "connected", "verdict"]
@@ -478,7 +487,7 @@ pub fn probe_all_page(servers: &[ServerReport], ctx: &AllContext<'_>, command: &
 }
 
 /// `probe --all`'s timelines alone.
-pub fn probe_all_svg(servers: &[ServerReport]) -> String {
+pub(crate) fn probe_all_svg(servers: &[ServerReport]) -> String {
     svg::timeline(&all_tracks(servers), "Every server's timeline", true)
 }
 
@@ -491,7 +500,7 @@ fn simulate_tracks(view: &View) -> Vec<Track> {
 
 /// `simulate`'s page: every rule's simulation on one axis, its schedule, and the rules over a
 /// day.
-pub fn simulate_page(view: &View, command: &str) -> Page {
+pub(crate) fn simulate_page(view: &View, command: &str) -> Page {
     let tracks = simulate_tracks(view);
     let mut sections = Vec::new();
     for run in &view.runs {
@@ -585,17 +594,20 @@ pub fn simulate_page(view: &View, command: &str) -> Page {
 }
 
 /// `simulate`'s timelines alone.
-pub fn simulate_svg(view: &View) -> String {
+pub(crate) fn simulate_svg(view: &View) -> String {
     svg::timeline(&simulate_tracks(view), "Simulated timeline", true)
 }
 
 /// Write `text` to `path` (a usage error on failure, with the path named).
-pub fn write_file(path: &Path, text: &str) -> Result<(), crate::engine::outfile::WriteError> {
+pub(crate) fn write_file(
+    path: &Path,
+    text: &str,
+) -> Result<(), crate::engine::outfile::WriteError> {
     crate::engine::outfile::write(path, text.as_bytes())
 }
 
 /// The command line as run, secrets masked by `mask`.
-pub fn command_line(mask: &dyn Fn(&str) -> String) -> String {
+pub(crate) fn command_line(mask: &dyn Fn(&str) -> String) -> String {
     let args: Vec<String> = std::env::args_os()
         .enumerate()
         .map(|(i, a)| {
@@ -609,6 +621,6 @@ pub fn command_line(mask: &dyn Fn(&str) -> String) -> String {
 }
 
 /// `html::page`, re-exported for the CLI.
-pub fn html(page: &Page) -> String {
+pub(crate) fn html(page: &Page) -> String {
     html::page(page)
 }

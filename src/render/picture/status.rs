@@ -53,7 +53,7 @@ fn since(t: SystemTime) -> String {
 }
 
 /// The page, for `statuses` of a `serve` started at `started`.
-pub fn page(statuses: &[ServerStatus], started: SystemTime) -> String {
+pub(crate) fn page(statuses: &[ServerStatus], started: SystemTime) -> String {
     let mut summary = TableView {
         header: [
             "server",

@@ -18,12 +18,12 @@ use crate::render::timeline::{Columns, Track};
 use crate::render::units::{clock, percent};
 
 /// The picture's width in user units; the plot gets one column per unit.
-pub const WIDTH: usize = 1000;
+pub(crate) const WIDTH: usize = 1000;
 /// The strip's height.
-pub const BAR: f64 = 36.0;
+pub(crate) const BAR: f64 = 36.0;
 
 /// Colours, light and dark (`prefers-color-scheme`), shared by the HTML report.
-pub const STYLE: &str = "\
+pub(crate) const STYLE: &str = "\
 .mt-bg{fill:#e9ecef}.mt-conn{fill:#2b8a3e}.mt-wait{fill:#a5d8ff}.mt-jit{fill:#f08c00}\
 .mt-launch{fill:#343a40}.mt-failed{fill:#e03131}.mt-down{fill:#c2255c}.mt-status{fill:#7048e8}\
 .mt-axis{stroke:#868e96;stroke-width:1}.mt-text{fill:#212529}.mt-dim{fill:#495057}\
@@ -35,16 +35,16 @@ pub const STYLE: &str = "\
 .mt-launch{fill:#343a40}.mt-text{fill:#000}.mt-dim{fill:#333}}";
 
 /// The connected colour in the light scheme, as the tests look for it.
-pub const CONNECTED_RGB: (u8, u8, u8) = (0x2b, 0x8a, 0x3e);
+pub(crate) const CONNECTED_RGB: (u8, u8, u8) = (0x2b, 0x8a, 0x3e);
 /// The strip's background (down) and waiting colours in the light scheme.
-pub const BG_RGB: (u8, u8, u8) = (0xe9, 0xec, 0xef);
-pub const WAIT_RGB: (u8, u8, u8) = (0xa5, 0xd8, 0xff);
+pub(crate) const BG_RGB: (u8, u8, u8) = (0xe9, 0xec, 0xef);
+pub(crate) const WAIT_RGB: (u8, u8, u8) = (0xa5, 0xd8, 0xff);
 /// Launch marks, and those of launches whose handshake failed.
-pub const LAUNCH_RGB: (u8, u8, u8) = (0x34, 0x3a, 0x40);
-pub const FAILED_RGB: (u8, u8, u8) = (0xe0, 0x31, 0x31);
+pub(crate) const LAUNCH_RGB: (u8, u8, u8) = (0x34, 0x3a, 0x40);
+pub(crate) const FAILED_RGB: (u8, u8, u8) = (0xe0, 0x31, 0x31);
 
 /// Text for XML: sanitised (control, bidi, zero-width characters escaped), then `&<>"'`.
-pub fn esc(text: &str) -> String {
+pub(crate) fn esc(text: &str) -> String {
     let clean = sanitize(text);
     let mut out = String::with_capacity(clean.len());
     for c in clean.chars() {
@@ -72,7 +72,7 @@ fn n(v: f64) -> String {
 }
 
 /// A tick step for a time axis of `span_ms`: at most about 8 ticks.
-pub fn tick_step(span_ms: f64) -> f64 {
+pub(crate) fn tick_step(span_ms: f64) -> f64 {
     const STEPS: &[f64] = &[
         1.0,
         2.0,
@@ -512,7 +512,7 @@ fn open(svg: &mut String, height: f64, title: &str, standalone: bool, class: &st
 
 /// The timeline of `tracks` on one time axis of `span_ms` (at least every track's end).
 /// `standalone`: with its own colours (for `--svg`); in the HTML report the page has them.
-pub fn timeline(tracks: &[Track], title: &str, standalone: bool) -> String {
+pub(crate) fn timeline(tracks: &[Track], title: &str, standalone: bool) -> String {
     let named = tracks.len() > 1 || tracks.iter().any(|t| !t.name.is_empty());
     let left = if named { 150.0 } else { 10.0 };
     let span = tracks.iter().map(|t| t.end_ms).fold(0.0, f64::max);
@@ -547,7 +547,7 @@ pub fn timeline(tracks: &[Track], title: &str, standalone: bool) -> String {
 }
 
 /// One rule's prediction over a day, for the small multiples.
-pub struct RuleStrip<'a> {
+pub(crate) struct RuleStrip<'a> {
     pub rule: &'a str,
     pub strip: &'a Strip,
     pub end_ms: f64,
@@ -556,7 +556,7 @@ pub struct RuleStrip<'a> {
 }
 
 /// Small multiples: one compact strip per rule over the same span (a day).
-pub fn small_multiples(rules: &[RuleStrip<'_>], title: &str, standalone: bool) -> String {
+pub(crate) fn small_multiples(rules: &[RuleStrip<'_>], title: &str, standalone: bool) -> String {
     let left = 110.0;
     let plot = 600;
     let span = rules.iter().map(|r| r.end_ms).fold(0.0, f64::max);
@@ -631,7 +631,6 @@ mod tests {
                 let failed = i == 1;
                 Mark {
                     number: u64::from(i as u32 + 1),
-                    attempt: i as u32,
                     at_ms: at,
                     connected_at_ms: (!failed).then_some(at + 300.0),
                     ended_at_ms: at + 1300.0,

@@ -19,7 +19,7 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 }
 
 /// `2 errors, 3 warnings in 1 file` (and what could not be read).
-pub fn summary_line(t: &Totals) -> String {
+pub(crate) fn summary_line(t: &Totals) -> String {
     let mut s = format!(
         "{}, {} in {}",
         plural(t.errors, "error", "errors"),
@@ -197,7 +197,7 @@ fn diagnostic(f: &Finding, pen: &Pen) -> String {
 }
 
 /// Compiler-style diagnostics for every finding, then the summary line.
-pub fn human(reports: &[Report], totals: &Totals, color: bool, quiet: bool) -> String {
+pub(crate) fn human(reports: &[Report], totals: &Totals, color: bool, quiet: bool) -> String {
     let pen = Pen { on: color };
     let mut out = String::new();
     for f in reports.iter().flat_map(|r| &r.findings) {

@@ -17,7 +17,7 @@ use crate::render::style::cell_colour;
 use crate::render::terminal::terminal_width;
 
 /// Pieces wider than this may be cut to keep a table within the terminal.
-pub const LONGEST_PIECE: usize = 24;
+pub(crate) const LONGEST_PIECE: usize = 24;
 
 /// A column gets at least this many terminal columns (or its whole text, if shorter) before
 /// any column gets more, when the table has the room.
@@ -25,11 +25,11 @@ const COMFORTABLE: usize = 16;
 
 /// Below this many terminal columns, tables are drawn as blocks, one per row, each field on a
 /// line of its own: columns side by side would wrap every cell to a word a line.
-pub const BLOCKS_BELOW: u16 = 80;
+pub(crate) const BLOCKS_BELOW: u16 = 80;
 
 /// Whether tables are drawn as blocks at the terminal's width (see [`BLOCKS_BELOW`]): callers
 /// then give every fact its own column (the wide layout), since a block has room for them.
-pub fn blocks() -> bool {
+pub(crate) fn blocks() -> bool {
     terminal_width() < BLOCKS_BELOW
 }
 
@@ -37,7 +37,7 @@ pub fn blocks() -> bool {
 const UNITS: [&str; 10] = ["ms", "s", "min", "h", "d", "%", "B", "KiB", "MiB", "GiB"];
 
 /// Display width of `text`.
-pub fn width(text: &str) -> usize {
+pub(crate) fn width(text: &str) -> usize {
     UnicodeWidthStr::width(text)
 }
 
@@ -83,7 +83,7 @@ fn cut(piece: &str, max: usize) -> Vec<String> {
 
 /// `text` wrapped to `max` columns at word boundaries (its own line breaks kept); a piece wider
 /// than `max` is cut. `indent` starts every continuation line.
-pub fn wrap_indented(text: &str, max: usize, indent: &str) -> Vec<String> {
+pub(crate) fn wrap_indented(text: &str, max: usize, indent: &str) -> Vec<String> {
     let max = max.max(1);
     let mut lines = Vec::new();
     for line in text.split('\n') {
@@ -123,13 +123,13 @@ pub fn wrap_indented(text: &str, max: usize, indent: &str) -> Vec<String> {
 }
 
 /// `text` wrapped to `max` columns at word boundaries.
-pub fn wrap(text: &str, max: usize) -> String {
+pub(crate) fn wrap(text: &str, max: usize) -> String {
     wrap_indented(text, max, "").join("\n")
 }
 
 /// Prose for stdout or stderr, wrapped to the terminal's width (continuation lines indented by
 /// `indent`).
-pub fn prose(text: &str, indent: &str) -> String {
+pub(crate) fn prose(text: &str, indent: &str) -> String {
     wrap_indented(text, usize::from(terminal_width()), indent).join("\n")
 }
 
@@ -206,7 +206,7 @@ fn widths(columns: &[Vec<&str>], total: usize) -> Vec<usize> {
 
 /// A table as it is drawn: columns side by side, or (below [`BLOCKS_BELOW`] columns) one block
 /// per row.
-pub enum Grid {
+pub(crate) enum Grid {
     Table(Box<Table>),
     Blocks(String),
 }
@@ -298,7 +298,12 @@ fn blocks_of(
 /// A table in the house style whose cells are wrapped to fit the terminal (or `COLUMNS`):
 /// `header` (a `\n` in a header is a line break), `rows` of cells, and the columns in `right`
 /// aligned right.
-pub fn fitted_table(color: bool, header: &[&str], rows: &[Vec<String>], right: &[usize]) -> Grid {
+pub(crate) fn fitted_table(
+    color: bool,
+    header: &[&str],
+    rows: &[Vec<String>],
+    right: &[usize],
+) -> Grid {
     fitted_table_within(
         color,
         header,
@@ -311,7 +316,7 @@ pub fn fitted_table(color: bool, header: &[&str], rows: &[Vec<String>], right: &
 
 /// [`fitted_table`] with cells coloured by `paint(row, column)` when `color` is on (in the
 /// style's colour: comfy-table draws a cell's foreground only).
-pub fn fitted_table_painted(
+pub(crate) fn fitted_table_painted(
     color: bool,
     header: &[&str],
     rows: &[Vec<String>],
@@ -329,7 +334,7 @@ pub fn fitted_table_painted(
 }
 
 /// [`fitted_table`] within `total` columns.
-pub fn fitted_table_within(
+pub(crate) fn fitted_table_within(
     color: bool,
     header: &[&str],
     rows: &[Vec<String>],

@@ -3,10 +3,10 @@
 //! ([`check_config`]), `simulate`'s tables ([`simulate`]), timeline strips ([`strip`]) and the
 //! "why" under a verdict ([`why`]).
 
-pub mod check_config;
-pub mod layout;
-pub mod probe;
-pub mod probe_all;
-pub mod simulate;
-pub mod strip;
-pub mod why;
+pub(crate) mod check_config;
+pub(crate) mod layout;
+pub(crate) mod probe;
+pub(crate) mod probe_all;
+pub(crate) mod simulate;
+pub(crate) mod strip;
+pub(crate) mod why;

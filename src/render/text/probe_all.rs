@@ -95,7 +95,7 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 }
 
 /// Every probed server's timeline, named as in the summary table.
-pub fn tracks(servers: &[ServerReport]) -> Vec<crate::render::timeline::Track> {
+pub(crate) fn tracks(servers: &[ServerReport]) -> Vec<crate::render::timeline::Track> {
     servers
         .iter()
         .filter_map(|s| match &s.result {
@@ -109,7 +109,7 @@ pub fn tracks(servers: &[ServerReport]) -> Vec<crate::render::timeline::Track> {
 
 /// The text report: the summary table, what was not probed, then the details of every server
 /// that did not stay up (not when `quiet`: `probe --all --quiet` is the summary alone).
-pub fn write_text(
+pub(crate) fn write_text(
     servers: &[ServerReport],
     ctx: &AllContext<'_>,
     color: bool,

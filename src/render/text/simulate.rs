@@ -16,14 +16,14 @@ use crate::engine::policy::{EngineKind, Preset, Relaunch};
 use crate::engine::schedule::{Request, Row, Scenario, Simulation, Summary, Then};
 
 /// One preset's simulation.
-pub struct Run {
+pub(crate) struct Run {
     pub preset: Preset,
     pub request: Request,
     pub simulation: Simulation,
 }
 
 /// Everything `simulate` shows.
-pub struct View {
+pub(crate) struct View {
     pub runs: Vec<Run>,
     pub scenario: Scenario,
     pub seed: Option<u64>,
@@ -34,7 +34,7 @@ pub struct View {
 
 /// Cells in a timeline strip, fitted to the terminal beside names `name_width` wide (and
 /// ` |`, `| 100.0% connected`).
-pub fn strip_width(name_width: usize) -> usize {
+pub(crate) fn strip_width(name_width: usize) -> usize {
     (terminal_width() as usize)
         .saturating_sub(name_width + 20)
         .clamp(20, 100)
@@ -319,7 +319,7 @@ fn paint_strip(strip: &str, g: Glyphs) -> String {
 /// The one-line timeline of a run: `!` where `mcpl-down` was raised, `█` connected most of the
 /// cell, `▄` part of it, `·` not at all (block characters; the terminal's strip falls back to
 /// ASCII, see [`super::strip::Glyphs`]).
-pub fn strip_line(sim: &Simulation) -> String {
+pub(crate) fn strip_line(sim: &Simulation) -> String {
     super::strip::simulation_line(sim, Glyphs::UNICODE)
 }
 
@@ -358,7 +358,7 @@ fn scenario_words(s: &Scenario) -> String {
 }
 
 /// The tables, summary and strips, for a person.
-pub fn write_text(view: &View, color: bool) -> io::Result<()> {
+pub(crate) fn write_text(view: &View, color: bool) -> io::Result<()> {
     let mut out = io::stdout().lock();
     writeln!(out, "{}", prose(&header(view), "  "))?;
     let (interval, cap) = view.explicit_timings;

@@ -19,13 +19,13 @@ use crate::render::units::{percent, round_ms};
 static ASCII_FLAG: OnceLock<bool> = OnceLock::new();
 
 /// `--ascii`, decided once by the command line.
-pub fn set_ascii(ascii: bool) {
+pub(crate) fn set_ascii(ascii: bool) {
     let _ = ASCII_FLAG.set(ascii);
 }
 
 /// The characters a strip is drawn with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Glyphs {
+pub(crate) struct Glyphs {
     pub connected: char,
     pub partly: char,
     pub down: char,
@@ -35,7 +35,7 @@ pub struct Glyphs {
 }
 
 impl Glyphs {
-    pub const UNICODE: Glyphs = Glyphs {
+    pub(crate) const UNICODE: Glyphs = Glyphs {
         connected: '█',
         partly: '▄',
         down: '·',
@@ -43,7 +43,7 @@ impl Glyphs {
         alert: '!',
         launch: '^',
     };
-    pub const ASCII: Glyphs = Glyphs {
+    pub(crate) const ASCII: Glyphs = Glyphs {
         connected: '#',
         partly: '+',
         down: '.',
@@ -54,7 +54,7 @@ impl Glyphs {
 
     /// Block characters, unless `--ascii`, `TERM=dumb` or a locale that is not UTF-8 says the
     /// terminal cannot show them.
-    pub fn for_terminal() -> Glyphs {
+    pub(crate) fn for_terminal() -> Glyphs {
         let flag = ASCII_FLAG.get().copied().unwrap_or(false);
         if plain_ascii(flag, &|k| std::env::var(k).ok()) {
             Glyphs::ASCII
@@ -66,7 +66,7 @@ impl Glyphs {
 
 /// Whether tables are drawn in plain ASCII: `--ascii`, or a locale that does not name UTF-8
 /// (`TERM=dumb` is about colour and cursor moves; its terminal still shows box drawing).
-pub fn ascii_tables() -> bool {
+pub(crate) fn ascii_tables() -> bool {
     let flag = ASCII_FLAG.get().copied().unwrap_or(false);
     plain_ascii(flag, &|k| {
         if k == "TERM" {
@@ -80,7 +80,7 @@ pub fn ascii_tables() -> bool {
 /// Whether to draw in plain ASCII: `--ascii`, `TERM=dumb`, or a locale (the first set of
 /// `LC_ALL`, `LC_CTYPE`, `LANG`) that does not name UTF-8. With no locale set at all, UTF-8 is
 /// assumed (what terminals use today; `C`/`POSIX` set explicitly means ASCII).
-pub fn plain_ascii(flag: bool, env: &dyn Fn(&str) -> Option<String>) -> bool {
+pub(crate) fn plain_ascii(flag: bool, env: &dyn Fn(&str) -> Option<String>) -> bool {
     if flag {
         return true;
     }
@@ -124,7 +124,7 @@ fn cell_char(share: f64, alerts: u32, failures: u32, g: Glyphs) -> char {
 /// aggregated into [`Columns`] as the SVG draws it, one column per cell of the simulation's own
 /// strip (so its alerts and, for launches not kept as rows, its connected time map exactly).
 /// Failed handshakes are not marked: `simulate`'s legend has no `x`.
-pub fn simulation_line(sim: &Simulation, g: Glyphs) -> String {
+pub(crate) fn simulation_line(sim: &Simulation, g: Glyphs) -> String {
     let track = Track::of_simulation("", sim);
     let used = sim.strip.used_cells();
     let cols = Columns::of_track(&track, used, used as f64 * sim.strip.cell_ms);
@@ -135,14 +135,14 @@ pub fn simulation_line(sim: &Simulation, g: Glyphs) -> String {
 }
 
 /// A track's strip over its columns.
-pub fn line(c: &Columns, end_ms: f64, g: Glyphs) -> String {
+pub(crate) fn line(c: &Columns, end_ms: f64, g: Glyphs) -> String {
     (0..c.used)
         .map(|i| cell_char(c.share(i, end_ms), c.alerts[i], c.failures[i], g))
         .collect()
 }
 
 /// The launches under a strip: `^` in every column with a launch.
-pub fn launch_line(c: &Columns, g: Glyphs) -> String {
+pub(crate) fn launch_line(c: &Columns, g: Glyphs) -> String {
     let s: String = (0..c.used)
         .map(|i| if c.launches[i] > 0 { g.launch } else { ' ' })
         .collect();
@@ -151,7 +151,7 @@ pub fn launch_line(c: &Columns, g: Glyphs) -> String {
 
 /// The lines above probe strips: the span and what the characters mean, packed item by item
 /// into the terminal's width (78 columns on one line).
-pub fn probe_legend(span_ms: f64, g: Glyphs) -> String {
+pub(crate) fn probe_legend(span_ms: f64, g: Glyphs) -> String {
     let items = [
         format!("{} connected", g.connected),
         format!("{} partly", g.partly),
@@ -183,12 +183,12 @@ pub fn probe_legend(span_ms: f64, g: Glyphs) -> String {
 
 /// Cells in a probe strip for `width` columns of terminal, with `reserved` columns of name and
 /// figures beside it.
-pub fn cells_for(width: usize, reserved: usize) -> usize {
+pub(crate) fn cells_for(width: usize, reserved: usize) -> usize {
     width.saturating_sub(reserved).clamp(20, 100)
 }
 
 /// The probe's strip for one server: legend, strip with its connected share, and launches.
-pub fn write_probe(out: &mut dyn std::io::Write, run: &ProbeRun) -> std::io::Result<()> {
+pub(crate) fn write_probe(out: &mut dyn std::io::Write, run: &ProbeRun) -> std::io::Result<()> {
     let g = Glyphs::for_terminal();
     let track = Track::of_probe("", run);
     let width = cells_for(terminal_width() as usize, 20);
@@ -204,7 +204,10 @@ pub fn write_probe(out: &mut dyn std::io::Write, run: &ProbeRun) -> std::io::Res
 }
 
 /// `probe --all`'s strips: one per server on a shared time axis, named.
-pub fn write_probe_all(out: &mut dyn std::io::Write, tracks: &[Track]) -> std::io::Result<()> {
+pub(crate) fn write_probe_all(
+    out: &mut dyn std::io::Write,
+    tracks: &[Track],
+) -> std::io::Result<()> {
     if tracks.is_empty() {
         return Ok(());
     }

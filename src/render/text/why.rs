@@ -9,7 +9,7 @@ use crate::engine::diagnosis::Diagnosis;
 use crate::render::sanitize::sanitize;
 
 /// `launch 2`, `launches 1-3`, `launches 1, 3, 5-7`.
-pub fn launches_text(launches: &[u32]) -> String {
+pub(crate) fn launches_text(launches: &[u32]) -> String {
     let mut sorted = launches.to_vec();
     sorted.sort_unstable();
     sorted.dedup();
@@ -38,7 +38,7 @@ pub fn launches_text(launches: &[u32]) -> String {
 }
 
 /// The section, after a blank line: nothing when there is no diagnosis (nothing died).
-pub fn write_why(out: &mut dyn Write, why: &[Diagnosis]) -> io::Result<()> {
+pub(crate) fn write_why(out: &mut dyn Write, why: &[Diagnosis]) -> io::Result<()> {
     if why.is_empty() {
         return Ok(());
     }
@@ -70,7 +70,7 @@ pub fn write_why(out: &mut dyn Write, why: &[Diagnosis]) -> io::Result<()> {
 
 /// The surest cause in one line (a `--all` summary): `missing-dependency: ... (launches
 /// 1-3)`, with how many others there are.
-pub fn one_line(why: &[Diagnosis]) -> Option<String> {
+pub(crate) fn one_line(why: &[Diagnosis]) -> Option<String> {
     let d = why.first()?;
     let launches = if d.launches.is_empty() {
         String::new()

@@ -11,14 +11,14 @@ use crate::engine::redact::Redactor;
 
 /// `--call TOOL[=JSON]`: the tool and its arguments (a JSON object; `{}` without `=`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ToolCall {
+pub(crate) struct ToolCall {
     pub name: String,
     pub arguments: Value,
 }
 
 /// Why a `--call TOOL[=JSON]` does not parse.
 #[derive(Debug, thiserror::Error)]
-pub enum CallError {
+pub(crate) enum CallError {
     #[error("give the tool's name: --call TOOL or --call TOOL='{{...}}'")]
     NoName,
     /// serde_json's reason.
@@ -30,7 +30,7 @@ pub enum CallError {
 
 impl ToolCall {
     /// `query={"sql": "SELECT 1"}`, `list_tables`.
-    pub fn parse(s: &str) -> Result<ToolCall, CallError> {
+    pub(crate) fn parse(s: &str) -> Result<ToolCall, CallError> {
         let (name, json) = match s.split_once('=') {
             Some((n, j)) => (n.trim(), Some(j)),
             None => (s.trim(), None),
@@ -54,7 +54,7 @@ impl ToolCall {
 
 /// What a `tools/call` answer says: a JSON-RPC error, a result with `isError` (its first text),
 /// or a result.
-pub fn result_of(msg: &Value, redactor: &Redactor) -> ExchangeResult {
+pub(crate) fn result_of(msg: &Value, redactor: &Redactor) -> ExchangeResult {
     if let Some(e) = msg.get("error") {
         return ExchangeResult::Error {
             code: e.get("code").and_then(Value::as_i64),

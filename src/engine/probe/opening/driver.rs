@@ -18,17 +18,17 @@ use crate::engine::probe::session::handshake::{self, MODERN_VERSION};
 use crate::engine::redact::Redactor;
 
 /// The legacy host's deadline for the initial policy request (`featureSets/update`).
-pub const POLICY_TIMEOUT: Duration = Duration::from_secs(15);
+pub(crate) const POLICY_TIMEOUT: Duration = Duration::from_secs(15);
 /// The legacy host's default per-request deadline (`requestTimeoutMs`), which bounds
 /// `tools/list`.
-pub const LEGACY_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
+pub(crate) const LEGACY_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
 /// The modern host's bound on inventory listing (`LIST_TIMEOUT_MS`) and on opening the
 /// list-change subscription (`CONNECT_TIMEOUT_MS`).
-pub const MODERN_LIST_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const MODERN_LIST_TIMEOUT: Duration = Duration::from_secs(30);
 /// The most `tools/list` pages followed (a server that pages forever is an error).
-pub const MAX_TOOL_PAGES: u32 = 1000;
+pub(crate) const MAX_TOOL_PAGES: u32 = 1000;
 /// The first id the opening uses; the host numbers its requests from 1 after the handshake's 0.
-pub const FIRST_ID: i64 = 1;
+pub(crate) const FIRST_ID: i64 = 1;
 
 /// What the host does after the handshake.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,7 +57,7 @@ struct Outstanding {
 /// [`OpeningDriver::due`], sends whatever these return, and calls
 /// [`OpeningDriver::finish`] when the connection ends or observation stops.
 #[derive(Debug)]
-pub struct OpeningDriver {
+pub(crate) struct OpeningDriver {
     protocol: Protocol,
     epoch: Instant,
     connected_at: Instant,
@@ -88,11 +88,11 @@ pub struct OpeningDriver {
 }
 
 /// The most registered channel ids remembered per connection (a few hundred kilobytes).
-pub const MAX_REGISTERED: usize = 16_384;
+pub(crate) const MAX_REGISTERED: usize = 16_384;
 
 /// How observation of the connection ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Close {
+pub(crate) enum Close {
     /// The connection ended (exit, close frame, reset, unanswered ping).
     Ended,
     /// The probe stopped watching; the connection was still there.
@@ -103,7 +103,7 @@ impl OpeningDriver {
     /// A driver for a connection made at `connected_at` whose handshake answer was `answer`
     /// (the whole JSON-RPC message). `stdio`: the transport is a process's stdio (the modern
     /// host opens its list-change subscription only there).
-    pub fn new(
+    pub(crate) fn new(
         protocol: Protocol,
         stdio: bool,
         answer: &Value,
@@ -164,7 +164,7 @@ impl OpeningDriver {
     }
 
     /// Make `call` (`--call TOOL[=JSON]`) once the tool listing ends.
-    pub fn with_call(mut self, call: Option<ToolCall>) -> OpeningDriver {
+    pub(crate) fn with_call(mut self, call: Option<ToolCall>) -> OpeningDriver {
         self.call = call;
         self
     }
@@ -252,7 +252,7 @@ impl OpeningDriver {
     }
 
     /// The messages to send right after the handshake.
-    pub fn start(&mut self, now: Instant) -> Vec<Value> {
+    pub(crate) fn start(&mut self, now: Instant) -> Vec<Value> {
         let mut out = Vec::new();
         if self.mcpl {
             let (msg, o) = self.request(
@@ -286,7 +286,7 @@ impl OpeningDriver {
     }
 
     /// When [`OpeningDriver::on_timer`] should run next, if anything is waiting.
-    pub fn due(&self) -> Option<Instant> {
+    pub(crate) fn due(&self) -> Option<Instant> {
         self.outstanding
             .iter()
             .chain(self.listen_pending.iter())
@@ -295,7 +295,7 @@ impl OpeningDriver {
     }
 
     /// Time out whatever is past its deadline at `now`; returns what to send next.
-    pub fn on_timer(&mut self, now: Instant) -> Vec<Value> {
+    pub(crate) fn on_timer(&mut self, now: Instant) -> Vec<Value> {
         let mut out = Vec::new();
         let expired: Vec<Outstanding> = self
             .outstanding
@@ -329,7 +329,7 @@ impl OpeningDriver {
     /// A request the transport got no usable answer to (over HTTP: a POST that failed, with
     /// the reason in plain words): an error without a JSON-RPC code. The host moves on as after
     /// an error answer; returns what to send next.
-    pub fn on_failed(&mut self, id: i64, message: String, now: Instant) -> Vec<Value> {
+    pub(crate) fn on_failed(&mut self, id: i64, message: String, now: Instant) -> Vec<Value> {
         let Some(pos) = self.outstanding.iter().position(|o| o.id == id) else {
             return Vec::new();
         };
@@ -388,7 +388,7 @@ impl OpeningDriver {
     /// A message from the server while connected. Returns what to send (answers to the
     /// server's requests, the host's next request). Messages that are not for the opening
     /// (a ping's answer) are ignored.
-    pub fn on_message(&mut self, msg: &Value, now: Instant) -> Vec<Value> {
+    pub(crate) fn on_message(&mut self, msg: &Value, now: Instant) -> Vec<Value> {
         let mut out = Vec::new();
         if msg.get("method").is_none() {
             let Some(id) = msg.get("id").and_then(Value::as_i64) else {
@@ -704,7 +704,7 @@ impl OpeningDriver {
     }
 
     /// The record, once the connection ended (`Close::Ended`) or observation stopped.
-    pub fn finish(mut self, close: Close, at: Instant) -> Opening {
+    pub(crate) fn finish(mut self, close: Close, at: Instant) -> Opening {
         let ended = close == Close::Ended;
         let mut pending: Vec<&Outstanding> = self.outstanding.iter().collect();
         pending.sort_by_key(|o| o.sent_at);
@@ -736,13 +736,14 @@ impl OpeningDriver {
     /// Whether the host has nothing more to send (tests).
     /// The tools listed, once the whole list is read: their count and the digest of their
     /// names.
-    pub fn listed_tools(&self) -> Option<(u32, u64)> {
+    pub(crate) fn listed_tools(&self) -> Option<(u32, u64)> {
         self.opening
             .tool_count
             .map(|c| (c, self.opening.tool_names_digest))
     }
 
-    pub fn done(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn done(&self) -> bool {
         self.stage == Stage::Done && self.outstanding.is_empty()
     }
 }

@@ -17,14 +17,15 @@
 //! [`Opening`] is what one attempt reports; [`OpeningDriver`] is the transport-independent state
 //! machine (like [`super::super::session::handshake::Pinger`]) that stdio and WebSocket drive.
 
-pub mod call;
-pub mod driver;
-pub mod record;
-pub mod summary;
+pub(crate) mod call;
+pub(crate) mod driver;
+pub(crate) mod record;
+pub(crate) mod summary;
 #[cfg(test)]
 mod tests;
 
-pub use call::ToolCall;
-pub use driver::*;
-pub use record::*;
-pub use summary::*;
+pub(crate) use call::ToolCall;
+#[cfg(test)]
+pub(crate) use driver::*;
+pub(crate) use record::*;
+pub(crate) use summary::*;

@@ -8,7 +8,7 @@ use crate::engine::folded::{is_zero, FoldedList};
 /// since the run's epoch, as every other time in an [`super::AttemptReport`]. Strings the server
 /// controls are redacted (not yet sanitised for a terminal: renderers do that).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, schemars::JsonSchema)]
-pub struct Opening {
+pub(crate) struct Opening {
     /// The requests the host sent after the handshake, in the order sent: the first and last
     /// 8 (a thousand `tools/list` pages are folded between them).
     pub exchanges: FoldedList<Exchange>,
@@ -64,11 +64,11 @@ pub struct Opening {
 }
 
 /// The most distinct server-request methods counted by name per connection.
-pub const MAX_METHODS: usize = 2 * crate::engine::folded::KEEP;
+pub(crate) const MAX_METHODS: usize = 2 * crate::engine::folded::KEEP;
 
 /// A host request outstanding when the connection ended.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
-pub struct PendingRequest {
+pub(crate) struct PendingRequest {
     /// `featureSets/update`, `tools/list`, ...
     pub method: String,
     /// When the host sent it (ms since the run's epoch).
@@ -77,7 +77,7 @@ pub struct PendingRequest {
 
 /// One request the host sent after the handshake.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
-pub struct Exchange {
+pub(crate) struct Exchange {
     /// `featureSets/update`, `tools/list` (one exchange per page), `subscriptions/listen`.
     pub method: String,
     /// The JSON-RPC id used.
@@ -93,7 +93,7 @@ pub struct Exchange {
 /// How a host request went.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum ExchangeResult {
+pub(crate) enum ExchangeResult {
     /// A result came back (for `subscriptions/listen`: the stream was acknowledged).
     Answered,
     /// An error answer (code and redacted message), or a result the host cannot use
@@ -109,7 +109,7 @@ pub enum ExchangeResult {
 
 /// What a `featureSets/update` answer reported (SPEC §6.7).
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
-pub struct Receipt {
+pub(crate) struct Receipt {
     /// `mode`: `full` or `degraded`, when given (redacted).
     pub mode: Option<String>,
     /// Feature sets the server reports unavailable (redacted): the first and last 8.
@@ -124,7 +124,7 @@ pub struct Receipt {
 /// (the status line's "cleared") only for a reconnect whose exchange settled (agent-framework
 /// PR #999).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
-pub struct PolicySettle {
+pub(crate) struct PolicySettle {
     /// Settled before the connection ended (or before observation stopped).
     pub settled: bool,
     /// From the handshake to the settling, in ms, when it settled.
@@ -133,7 +133,7 @@ pub struct PolicySettle {
 
 /// Channels on one connection.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, schemars::JsonSchema)]
-pub struct ChannelEvidence {
+pub(crate) struct ChannelEvidence {
     /// Whether the probe granted channel registration (the server advertised `channels` and
     /// the policy exchange carried `channels.register`), or would have on a plain grant.
     pub granted: bool,
@@ -159,7 +159,7 @@ pub struct ChannelEvidence {
 
 /// One registration.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
-pub struct ChannelRegistration {
+pub(crate) struct ChannelRegistration {
     /// When it arrived (ms since the run's epoch).
     pub at_ms: f64,
     /// `channels/register` or `channels/changed`.
@@ -173,7 +173,7 @@ pub struct ChannelRegistration {
 
 /// Content for an unregistered channel.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
-pub struct ChannelContent {
+pub(crate) struct ChannelContent {
     /// When it arrived (ms since the run's epoch).
     pub at_ms: f64,
     /// The channel it was for (redacted).
@@ -184,14 +184,14 @@ pub struct ChannelContent {
 
 /// A method and how often it was seen.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
-pub struct MethodCount {
+pub(crate) struct MethodCount {
     pub method: String,
     pub count: u32,
 }
 
 impl Opening {
     /// Fill in the fold counts from the lists (once the record is complete).
-    pub fn seal(&mut self) {
+    pub(crate) fn seal(&mut self) {
         self.exchanges_folded = self.exchanges.folded();
         self.tool_names_folded = self.tool_names.folded();
         self.feature_sets_folded = self.feature_sets.folded();

@@ -9,7 +9,7 @@ use crate::engine::probe::runner::run_record::Launch;
 /// What the openings of a whole run add up to (the `opening` member of `--format json` and of the
 /// `--format events` report line).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, schemars::JsonSchema)]
-pub struct OpeningSummary {
+pub(crate) struct OpeningSummary {
     /// Connections whose opening the probe played.
     pub connections: u32,
     /// Launches whose connection ended while a host request was outstanding.
@@ -32,7 +32,7 @@ pub struct OpeningSummary {
 
 /// A connection that ended with a host request unanswered.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
-pub struct DiedOn {
+pub(crate) struct DiedOn {
     pub launch: u32,
     /// The request.
     pub method: String,
@@ -42,7 +42,7 @@ pub struct DiedOn {
 
 /// One launch's tool list, for comparison.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
-pub struct ToolsOnLaunch {
+pub(crate) struct ToolsOnLaunch {
     pub launch: u32,
     pub tool_count: u32,
     /// Names this launch listed that the first listing launch did not (redacted).
@@ -56,7 +56,7 @@ pub struct ToolsOnLaunch {
 /// A finding about the opening (channels across reconnects, a failed `tools/list`), with its
 /// evidence (per connection, for channels).
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
-pub struct ChannelFinding {
+pub(crate) struct ChannelFinding {
     /// `channels-registered-once`, `content-before-registration`, `tools-list-failed`,
     /// `tool-call-failed` or `warning-at-start`.
     pub id: &'static str,
@@ -76,7 +76,7 @@ pub struct ChannelFinding {
 
 /// One connection's channel evidence.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
-pub struct ChannelConnection {
+pub(crate) struct ChannelConnection {
     pub launch: u32,
     /// How long the connection was watched after its handshake, in ms.
     pub connected_ms: f64,
@@ -96,11 +96,11 @@ pub struct ChannelConnection {
 }
 
 /// One finding id per kind, stable for machines.
-pub const CHANNELS_REGISTERED_ONCE: &str = "channels-registered-once";
-pub const CONTENT_BEFORE_REGISTRATION: &str = "content-before-registration";
-pub const TOOLS_LIST_FAILED: &str = "tools-list-failed";
-pub const TOOL_CALL_FAILED: &str = "tool-call-failed";
-pub const WARNING_AT_START: &str = "warning-at-start";
+pub(crate) const CHANNELS_REGISTERED_ONCE: &str = "channels-registered-once";
+pub(crate) const CONTENT_BEFORE_REGISTRATION: &str = "content-before-registration";
+pub(crate) const TOOLS_LIST_FAILED: &str = "tools-list-failed";
+pub(crate) const TOOL_CALL_FAILED: &str = "tool-call-failed";
+pub(crate) const WARNING_AT_START: &str = "warning-at-start";
 
 /// What a line a server writes while it starts says when it is up without what it needs
 /// (lower case): a variable, a key, a database it cannot reach.
@@ -121,7 +121,7 @@ const WARNINGS: &[&str] = &[
 
 impl OpeningSummary {
     /// Add up the openings of `launches`.
-    pub fn of(launches: &[Launch]) -> OpeningSummary {
+    pub(crate) fn of(launches: &[Launch]) -> OpeningSummary {
         let mut s = OpeningSummary::default();
         let mut channel_conns: Vec<ChannelConnection> = Vec::new();
         let mut listings: Vec<(u32, u32, u64, Vec<&String>)> = Vec::new();
@@ -227,13 +227,13 @@ impl OpeningSummary {
     }
 
     /// The settle time to replay in the predictions: measured, else the default.
-    pub fn prediction_settle_ms(&self) -> f64 {
+    pub(crate) fn prediction_settle_ms(&self) -> f64 {
         self.settle_ms_for_predictions
             .unwrap_or(crate::engine::schedule::DEFAULT_SETTLE_MS)
     }
 
     /// [`OpeningSummary::of`] the run's launches; under `--strict` its notes are findings.
-    pub fn of_run(run: &crate::engine::probe::runner::ProbeRun) -> OpeningSummary {
+    pub(crate) fn of_run(run: &crate::engine::probe::runner::ProbeRun) -> OpeningSummary {
         let mut s = OpeningSummary::of(&run.launches);
         if run.strict {
             for f in &mut s.findings {
@@ -245,12 +245,12 @@ impl OpeningSummary {
 
     /// Whether anything here is a finding (exit 1 even when every connection stayed up); a
     /// note is not.
-    pub fn has_findings(&self) -> bool {
+    pub(crate) fn has_findings(&self) -> bool {
         self.findings.iter().any(|f| !f.note)
     }
 
     /// The findings that count against a clean exit (not the notes).
-    pub fn failing(&self) -> Vec<&ChannelFinding> {
+    pub(crate) fn failing(&self) -> Vec<&ChannelFinding> {
         self.findings.iter().filter(|f| !f.note).collect()
     }
 }

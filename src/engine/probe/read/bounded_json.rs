@@ -22,10 +22,10 @@ use serde_json::{json, Map, Number, Value};
 use crate::engine::folded::KEEP;
 
 /// The most bytes kept of one string in a parsed message (ids and cursors excepted).
-pub const LONG_STRING: usize = 64 * 1024;
+pub(crate) const LONG_STRING: usize = 64 * 1024;
 
 /// Parse `text` as JSON, long strings cut (see the module).
-pub fn parse(text: &str) -> serde_json::Result<Value> {
+pub(crate) fn parse(text: &str) -> serde_json::Result<Value> {
     let mut de = serde_json::Deserializer::from_str(text);
     let v = Bounded { whole: false }.deserialize(&mut de)?;
     de.end()?;
@@ -33,7 +33,7 @@ pub fn parse(text: &str) -> serde_json::Result<Value> {
 }
 
 /// Parse JSON as it is read from `reader` (long strings cut, `tools` folded; see the module).
-pub fn parse_reader<R: std::io::Read>(reader: R) -> serde_json::Result<Value> {
+pub(crate) fn parse_reader<R: std::io::Read>(reader: R) -> serde_json::Result<Value> {
     let mut de = serde_json::Deserializer::from_reader(reader);
     let v = Bounded { whole: false }.deserialize(&mut de)?;
     de.end()?;
@@ -43,11 +43,11 @@ pub fn parse_reader<R: std::io::Read>(reader: R) -> serde_json::Result<Value> {
 /// The one key of the object a parsed `tools` array becomes: `{"count": tools in the array,
 /// "named": those with a string name, "digest": the wrapping sum of [`name_digest`] of their
 /// names, "first": [names], "last": [names]}` (at most [`KEEP`] names each, in order).
-pub const FOLDED_TOOLS: &str = "\u{0}folded-tools";
+pub(crate) const FOLDED_TOOLS: &str = "\u{0}folded-tools";
 
 /// A digest of one tool name, the same in every launch of a run (summed over a listing, so the
 /// order of the names does not matter).
-pub fn name_digest(name: &str) -> u64 {
+pub(crate) fn name_digest(name: &str) -> u64 {
     use std::hash::{DefaultHasher, Hash, Hasher};
     let mut h = DefaultHasher::new();
     name.hash(&mut h);

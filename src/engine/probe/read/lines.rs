@@ -15,7 +15,7 @@ const MAX_CHUNK: usize = 64 * 1024;
 
 /// One line, at most `limit` bytes of it.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Line<'a> {
+pub(crate) struct Line<'a> {
     /// The line's first bytes (without the newline or a trailing `\r`).
     pub bytes: &'a [u8],
     /// The line was longer than the limit; `bytes` is its beginning.
@@ -25,7 +25,7 @@ pub struct Line<'a> {
 }
 
 /// Reads lines from `inner`, keeping at most `limit` bytes of any line.
-pub struct LineReader<R> {
+pub(crate) struct LineReader<R> {
     inner: R,
     buf: Box<[u8]>,
     start: usize,
@@ -45,7 +45,7 @@ pub struct LineReader<R> {
 }
 
 impl<R: AsyncRead + Unpin> LineReader<R> {
-    pub fn new(inner: R, limit: usize) -> LineReader<R> {
+    pub(crate) fn new(inner: R, limit: usize) -> LineReader<R> {
         LineReader {
             inner,
             buf: vec![0; MIN_CHUNK].into_boxed_slice(),
@@ -75,7 +75,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
     }
 
     /// The next line, or `None` at the end of the stream. A read error ends the stream.
-    pub async fn next_line(&mut self) -> Option<Line<'_>> {
+    pub(crate) async fn next_line(&mut self) -> Option<Line<'_>> {
         self.line.clear();
         self.truncated = false;
         self.line_len = 0;
@@ -119,7 +119,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
     /// Like [`LineReader::next_line`], but a line longer than the limit is returned at its
     /// first `limit` bytes (`truncated`, `len` those bytes) with its rest left unread: read it
     /// with [`LineReader::rest_chunk`] (the next call skips what is left of it).
-    pub async fn next_head(&mut self) -> Option<Line<'_>> {
+    pub(crate) async fn next_head(&mut self) -> Option<Line<'_>> {
         while self.rest_chunk().await.is_some() {}
         self.line.clear();
         self.truncated = false;
@@ -161,13 +161,13 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
     }
 
     /// The head [`LineReader::next_head`] returned, taken (no copy).
-    pub fn take_head(&mut self) -> Vec<u8> {
+    pub(crate) fn take_head(&mut self) -> Vec<u8> {
         std::mem::take(&mut self.line)
     }
 
     /// The next piece of the line whose head [`LineReader::next_head`] returned, up to its
     /// newline; `None` at its end.
-    pub async fn rest_chunk(&mut self) -> Option<&[u8]> {
+    pub(crate) async fn rest_chunk(&mut self) -> Option<&[u8]> {
         if !self.in_line {
             return None;
         }
@@ -227,7 +227,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
 
 /// The last lines of a stream: at most `max_lines` lines and `max_bytes` bytes in all.
 #[derive(Debug, Clone, Default)]
-pub struct Tail {
+pub(crate) struct Tail {
     lines: VecDeque<String>,
     bytes: usize,
     max_lines: usize,
@@ -237,7 +237,7 @@ pub struct Tail {
 }
 
 impl Tail {
-    pub fn new(max_lines: usize, max_bytes: usize) -> Tail {
+    pub(crate) fn new(max_lines: usize, max_bytes: usize) -> Tail {
         Tail {
             max_lines,
             max_bytes,
@@ -246,7 +246,7 @@ impl Tail {
     }
 
     /// Add a line (already cut to a bounded length).
-    pub fn push(&mut self, line: String) {
+    pub(crate) fn push(&mut self, line: String) {
         self.total_lines += 1;
         let mut line = line;
         if line.len() > self.max_bytes {
@@ -267,7 +267,7 @@ impl Tail {
     }
 
     /// The lines kept, oldest first.
-    pub fn lines(&self) -> impl Iterator<Item = &String> {
+    pub(crate) fn lines(&self) -> impl Iterator<Item = &String> {
         self.lines.iter()
     }
 }

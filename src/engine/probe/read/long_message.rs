@@ -16,12 +16,12 @@ use super::bounded_json;
 use super::lines::LineReader;
 
 /// The longest line the host can read: Node's longest string (2^29 - 24 characters).
-pub const HOST_LINE_LIMIT: u64 = (1 << 29) - 24;
+pub(crate) const HOST_LINE_LIMIT: u64 = (1 << 29) - 24;
 
 /// Read the rest of the line whose `head` [`LineReader::next_head`] returned, parsing it as it
 /// comes. `Ok`: a JSON-RPC message; `Err(len)`: not one, or longer than [`HOST_LINE_LIMIT`]
 /// (its length in bytes, read to its end).
-pub async fn read<R: AsyncRead + Unpin>(
+pub(crate) async fn read<R: AsyncRead + Unpin>(
     reader: &mut LineReader<R>,
     head: Vec<u8>,
 ) -> Result<Value, u64> {

@@ -2,7 +2,7 @@
 //! whole. [`lines`] reads lines, [`bounded_json`] parses a message without a second copy of its
 //! bulk, [`long_message`] reads a message longer than the line kept in memory.
 
-pub mod bounded_json;
+pub(crate) mod bounded_json;
 #[allow(dead_code)]
 pub(super) mod lines;
 pub(super) mod long_message;

@@ -7,7 +7,7 @@ use crate::engine::probe::model::{Protocol, ServerInfo};
 
 /// One thing that happened during a probe run. Times are ms since the run's epoch.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Event {
+pub(crate) enum Event {
     /// The run begins.
     Started {
         /// The target as shown to a person (secrets redacted).

@@ -4,9 +4,9 @@
 //! and sleeps. Generic over [`Connector`], so tests drive it with a scripted transport on
 //! tokio's paused clock.
 
-pub mod events;
-pub mod run_record;
-pub mod verdict;
+pub(crate) mod events;
+pub(crate) mod run_record;
+pub(crate) mod verdict;
 
 use std::time::{Duration, SystemTime};
 
@@ -17,12 +17,14 @@ use super::model::{AttemptOptions, AttemptReport, LaunchError, Progress, Stopped
 use super::stop::StopLevel;
 use super::target::Connector;
 
-pub use self::run_record::{Finish, Folded, Launch, Planned, ProbeRun, KEEP_FIRST, KEEP_LAST};
+pub(crate) use self::run_record::{
+    Finish, Folded, Launch, Planned, ProbeRun, KEEP_FIRST, KEEP_LAST,
+};
 use crate::engine::policy::{Counted, Decision, Ended, Failure, Next, Outcome, Policy, Tracker};
 
 /// What to run.
 #[derive(Debug, Clone)]
-pub struct RunOptions {
+pub(crate) struct RunOptions {
     /// The host rule (preset with timings) the loop follows.
     pub policy: Policy,
     /// The jitter seed.
@@ -43,7 +45,7 @@ pub struct RunOptions {
 ///
 /// A [`LaunchError`] (the command cannot be launched at all) ends the run at once: it is a usage
 /// error, not a relaunch loop.
-pub async fn run<C: Connector>(
+pub(crate) async fn run<C: Connector>(
     connector: &mut C,
     opts: RunOptions,
     sink: &mut (dyn FnMut(&Event) + Send),

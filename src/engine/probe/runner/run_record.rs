@@ -8,7 +8,7 @@ use crate::engine::probe::model::AttemptReport;
 
 /// One launch: what it did and what the host made of it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Launch {
+pub(crate) struct Launch {
     /// 1-based launch number.
     pub number: u32,
     /// The host's attempt number (0 for the first connect).
@@ -24,14 +24,14 @@ pub struct Launch {
 
 impl ProbeRun {
     /// How many launches the run made (kept and folded).
-    pub fn total_launches(&self) -> u64 {
+    pub(crate) fn total_launches(&self) -> u64 {
         self.launches.len() as u64 + self.folded.launches
     }
 }
 
 impl Launch {
     /// The wait chosen after this launch, if the loop was to relaunch.
-    pub fn wait(&self) -> Option<Wait> {
+    pub(crate) fn wait(&self) -> Option<Wait> {
         match self.decision.map(|d| d.next) {
             Some(Next::Retry { wait, .. }) => Some(wait),
             _ => None,
@@ -41,7 +41,7 @@ impl Launch {
 
 /// Why the run ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Finish {
+pub(crate) enum Finish {
     /// `--launches N` reached.
     Launches(u32),
     /// `--for` elapsed.
@@ -60,7 +60,7 @@ pub enum Finish {
 
 /// The launch the host would make next when the run stopped.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Planned {
+pub(crate) struct Planned {
     pub attempt: u32,
     /// When it is (or was) due, ms since the epoch.
     pub at_ms: f64,
@@ -71,13 +71,13 @@ pub struct Planned {
 /// into [`Folded`] (as `simulate` keeps its first rows and aggregates the rest), so a probe left
 /// running for a day keeps a bounded report (about 16 KB a launch is kept, stderr tail
 /// included).
-pub const KEEP_FIRST: usize = 50;
-pub const KEEP_LAST: usize = 50;
+pub(crate) const KEEP_FIRST: usize = 50;
+pub(crate) const KEEP_LAST: usize = 50;
 
 /// The launches of a long run left out of [`ProbeRun::launches`] (between the first
 /// [`KEEP_FIRST`] and the last [`KEEP_LAST`]), in aggregate.
 #[derive(Debug, Clone, Copy, PartialEq, Default, serde::Serialize, schemars::JsonSchema)]
-pub struct Folded {
+pub(crate) struct Folded {
     /// How many launches were folded (0: none, every launch is in `launches`).
     pub launches: u64,
     /// The first and last folded launch numbers.
@@ -125,7 +125,7 @@ impl Folded {
 
 /// A whole run.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ProbeRun {
+pub(crate) struct ProbeRun {
     pub policy: Policy,
     pub seed: u64,
     /// The launches, in order: all of them, or in a long run the first [`KEEP_FIRST`] and the

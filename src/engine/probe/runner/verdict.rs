@@ -10,12 +10,13 @@ use crate::engine::probe::opening::summary::OpeningSummary;
 use crate::engine::schedule::{self, Behaviour, Request, Scenario, Summary, DAY_MS};
 
 /// The rules every verdict predicts for (the host's own).
-pub const PREDICTED_RULES: &[Preset] = &[Preset::Handshake, Preset::Lasting, Preset::Bounded];
+pub(crate) const PREDICTED_RULES: &[Preset] =
+    &[Preset::Handshake, Preset::Lasting, Preset::Bounded];
 
 /// The shape of what the server did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
-pub enum Pattern {
+pub(crate) enum Pattern {
     /// Every observed connection was still up when observation ended.
     StayedUp,
     /// Every launch connected, then closed before it would count as lasting: the relaunch loop
@@ -33,7 +34,7 @@ pub enum Pattern {
 
 /// What one host rule would do with the observed behaviour, over a day.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
-pub struct Prediction {
+pub(crate) struct Prediction {
     pub rule: String,
     /// Launches a day.
     pub launches_per_day: f64,
@@ -77,7 +78,7 @@ impl Prediction {
 
 /// The verdict on a run.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Verdict {
+pub(crate) struct Verdict {
     pub pattern: Pattern,
     /// The pattern in one sentence (server-controlled parts redacted, not yet sanitised).
     pub sentence: String,
@@ -92,7 +93,7 @@ pub struct Verdict {
 
 /// The median of `v` (`None` when empty): the one figure the verdict and the Why give for how
 /// long connections lived (and how long handshakes took), so that they never differ.
-pub fn median(mut v: Vec<f64>) -> Option<f64> {
+pub(crate) fn median(mut v: Vec<f64>) -> Option<f64> {
     if v.is_empty() {
         return None;
     }
@@ -133,7 +134,7 @@ fn lasting_threshold(run: &ProbeRun) -> f64 {
 /// `settle_ms` is how long the legacy engine's post-handshake policy exchange takes to settle
 /// (see [`Scenario::settle_ms`]): the predictions' "cleared" status lines depend on it. Pass
 /// the value measured live, else [`schedule::DEFAULT_SETTLE_MS`].
-pub fn judge(run: &ProbeRun, engine: EngineKind, settle_ms: f64) -> Verdict {
+pub(crate) fn judge(run: &ProbeRun, engine: EngineKind, settle_ms: f64) -> Verdict {
     let judged = judged_launches(run);
     let n = judged.len();
     if n == 0 {
@@ -491,14 +492,14 @@ fn predictions(run: &ProbeRun, engine: EngineKind, scenario: &Scenario) -> Vec<P
 
 /// Whether the run is an all-clear: every connection stayed up and the host's opening found
 /// nothing (no channel finding, no failed `tools/list`). Anything else exits 1.
-pub fn all_clear(run: &ProbeRun) -> bool {
+pub(crate) fn all_clear(run: &ProbeRun) -> bool {
     stayed_up(run) && !OpeningSummary::of_run(run).has_findings()
 }
 
 /// Whether the run counts as healthy for the exit status: at least one launch had an outcome,
 /// and every launch that had one was still up when observation ended (exit 0). Anything else
 /// (a connection that closed, a failed or refused attempt, nothing judged) is a finding.
-pub fn stayed_up(run: &ProbeRun) -> bool {
+pub(crate) fn stayed_up(run: &ProbeRun) -> bool {
     let mut judged = run
         .launches
         .iter()
@@ -510,7 +511,7 @@ pub fn stayed_up(run: &ProbeRun) -> bool {
 /// Whether the run has nothing to judge: the probe's own deadline (`--for`) came before any
 /// launch had an outcome. That is no finding against the server (nothing was seen of it) but
 /// a probe given too little time: one server alone and an entry of a fleet say so alike.
-pub fn nothing_judged(run: &ProbeRun) -> bool {
+pub(crate) fn nothing_judged(run: &ProbeRun) -> bool {
     run.finish == Finish::Deadline && run.launches.iter().all(|l| l.report.outcome.is_none())
 }
 

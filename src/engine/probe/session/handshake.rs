@@ -13,25 +13,25 @@ use crate::engine::probe::read::bounded_json;
 use crate::engine::redact::Redactor;
 
 /// The only version the legacy engine accepts.
-pub const LEGACY_VERSION: &str = "2024-11-05";
+pub(crate) const LEGACY_VERSION: &str = "2024-11-05";
 /// The modern engine's version.
-pub const MODERN_VERSION: &str = "2026-07-28";
+pub(crate) const MODERN_VERSION: &str = "2026-07-28";
 /// The MCPL version the probe offers as the host's experimental capability.
-pub const MCPL_VERSION: &str = "0.5";
+pub(crate) const MCPL_VERSION: &str = "0.5";
 /// The handshake request's id (only a message with this id answers it).
-pub const HANDSHAKE_ID: i64 = 0;
+pub(crate) const HANDSHAKE_ID: i64 = 0;
 /// The first id of the probe's own pings (far above the host's request ids, which count up
 /// from 1 after the handshake).
-pub const FIRST_PING_ID: i64 = 1_000_000;
+pub(crate) const FIRST_PING_ID: i64 = 1_000_000;
 /// JSON-RPC error code of a protocol-version refusal.
-pub const VERSION_REFUSED: i64 = -32022;
+pub(crate) const VERSION_REFUSED: i64 = -32022;
 
 const CLIENT_NAME: &str = "mcpl-doctor";
 const CLIENT_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The host's MCPL capabilities in `initialize` (connectome-host's `HOST_MCPL_CAPS`, less what
 /// the probe cannot play: inference, context hooks, model info).
-pub fn host_capabilities() -> Value {
+pub(crate) fn host_capabilities() -> Value {
     json!({
         "version": MCPL_VERSION,
         "pushEvents": true,
@@ -47,7 +47,7 @@ pub fn host_capabilities() -> Value {
 }
 
 /// The first message the host sends: `initialize` (legacy) or `server/discover` (modern).
-pub fn first_request(protocol: Protocol) -> Value {
+pub(crate) fn first_request(protocol: Protocol) -> Value {
     match protocol {
         Protocol::Legacy => json!({
             "jsonrpc": "2.0",
@@ -79,7 +79,7 @@ pub fn first_request(protocol: Protocol) -> Value {
 
 /// What the host sends once the answer is accepted (legacy: `notifications/initialized`; the
 /// connection is made when it is sent). Modern: nothing, the answer itself makes it.
-pub fn after_answer(protocol: Protocol) -> Option<Value> {
+pub(crate) fn after_answer(protocol: Protocol) -> Option<Value> {
     match protocol {
         Protocol::Legacy => Some(json!({
             "jsonrpc": "2.0",
@@ -90,7 +90,7 @@ pub fn after_answer(protocol: Protocol) -> Option<Value> {
 }
 
 /// The host's error when no answer came in time.
-pub fn timeout_message(protocol: Protocol) -> &'static str {
+pub(crate) fn timeout_message(protocol: Protocol) -> &'static str {
     match protocol {
         Protocol::Legacy => "initialize handshake timed out",
         Protocol::Modern => "server/discover handshake timed out",
@@ -98,7 +98,7 @@ pub fn timeout_message(protocol: Protocol) -> &'static str {
 }
 
 /// The handshake method's name, for messages.
-pub fn method(protocol: Protocol) -> &'static str {
+pub(crate) fn method(protocol: Protocol) -> &'static str {
     match protocol {
         Protocol::Legacy => "initialize",
         Protocol::Modern => "server/discover",
@@ -107,7 +107,7 @@ pub fn method(protocol: Protocol) -> &'static str {
 
 /// One line or frame from the server, classified.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Incoming {
+pub(crate) enum Incoming {
     /// A JSON-RPC message (a JSON object with `"jsonrpc": "2.0"`).
     Message(Value),
     /// Anything else: not JSON, or JSON that is not a JSON-RPC message. The host ignores it.
@@ -117,7 +117,7 @@ pub enum Incoming {
 }
 
 /// Classify one line (without its newline) or text frame.
-pub fn classify(bytes: &[u8]) -> Incoming {
+pub(crate) fn classify(bytes: &[u8]) -> Incoming {
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return Incoming::Blank;
     }
@@ -136,7 +136,7 @@ pub fn classify(bytes: &[u8]) -> Incoming {
 
 /// What an incoming message means for a pending handshake.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Answer {
+pub(crate) enum Answer {
     /// Not the answer (another id, a notification, a server request): keep waiting.
     NotYet,
     /// Accepted: the connection is made (after sending [`after_answer`], if any).
@@ -152,7 +152,7 @@ pub enum Answer {
 
 /// Read a message against the pending handshake. Server-controlled strings in the result are
 /// redacted.
-pub fn read_answer(protocol: Protocol, msg: &Value, redactor: &Redactor) -> Answer {
+pub(crate) fn read_answer(protocol: Protocol, msg: &Value, redactor: &Redactor) -> Answer {
     if !is_response_to(msg, HANDSHAKE_ID) {
         return Answer::NotYet;
     }
@@ -237,7 +237,7 @@ pub(crate) fn error_parts(err: &Value, redactor: &Redactor) -> (Option<i64>, Str
 }
 
 /// The most versions kept of a list a server sends.
-pub const MAX_VERSIONS: usize = 2 * crate::engine::folded::KEEP;
+pub(crate) const MAX_VERSIONS: usize = 2 * crate::engine::folded::KEEP;
 
 /// The first [`MAX_VERSIONS`] versions of a server's list (redacted, cut short), and how many
 /// more it listed.
@@ -305,7 +305,7 @@ fn read_error(protocol: Protocol, err: &Value, redactor: &Redactor) -> Answer {
     }
 }
 
-pub fn server_info(result: &Value, redactor: &Redactor) -> ServerInfo {
+pub(crate) fn server_info(result: &Value, redactor: &Redactor) -> ServerInfo {
     let info = result.get("serverInfo").or_else(|| {
         result
             .get("_meta")
@@ -335,7 +335,7 @@ pub fn server_info(result: &Value, redactor: &Redactor) -> ServerInfo {
 }
 
 /// Whether `msg` is a response (result or error, no method) to the request with `id`.
-pub fn is_response_to(msg: &Value, id: i64) -> bool {
+pub(crate) fn is_response_to(msg: &Value, id: i64) -> bool {
     msg.get("method").is_none()
         && (msg.get("result").is_some() || msg.get("error").is_some())
         && msg.get("id").and_then(Value::as_i64) == Some(id)
@@ -343,7 +343,7 @@ pub fn is_response_to(msg: &Value, id: i64) -> bool {
 }
 
 /// A JSON-RPC `ping` with this id.
-pub fn ping_request(protocol: Protocol, id: i64) -> Value {
+pub(crate) fn ping_request(protocol: Protocol, id: i64) -> Value {
     match protocol {
         Protocol::Legacy => json!({"jsonrpc": "2.0", "id": id, "method": "ping"}),
         Protocol::Modern => json!({
@@ -357,7 +357,7 @@ pub fn ping_request(protocol: Protocol, id: i64) -> Value {
 
 /// The host's answer to a request the server sends it: `ping` gets an empty result, anything
 /// else "method not found". Notifications and responses get nothing.
-pub fn reply_to_server_request(msg: &Value) -> Option<Value> {
+pub(crate) fn reply_to_server_request(msg: &Value) -> Option<Value> {
     let method = msg.get("method")?.as_str()?;
     let id = msg.get("id")?;
     if id.is_null() {
@@ -378,7 +378,7 @@ pub fn reply_to_server_request(msg: &Value) -> Option<Value> {
 /// Transport-independent: the transport calls [`Pinger::due`] for its timer,
 /// [`Pinger::on_timer`] when it fires and [`Pinger::on_message`] for every message.
 #[derive(Debug, Clone)]
-pub struct Pinger {
+pub(crate) struct Pinger {
     protocol: Protocol,
     every: Duration,
     timeout: Duration,
@@ -392,7 +392,7 @@ pub struct Pinger {
 
 /// What the transport should do when the ping timer fires.
 #[derive(Debug, Clone, PartialEq)]
-pub enum PingAction {
+pub(crate) enum PingAction {
     /// Send this message.
     Send(Value),
     /// The outstanding ping went unanswered: the connection has stopped answering.
@@ -404,7 +404,7 @@ pub enum PingAction {
 impl Pinger {
     /// A schedule starting at `connected_at`. Ping ids start at [`FIRST_PING_ID`] (0 is the
     /// handshake, 1 on the host's requests after it).
-    pub fn new(
+    pub(crate) fn new(
         protocol: Protocol,
         every: Duration,
         timeout: Duration,
@@ -423,7 +423,7 @@ impl Pinger {
     }
 
     /// When the timer should fire next.
-    pub fn due(&self) -> Instant {
+    pub(crate) fn due(&self) -> Instant {
         match self.outstanding {
             Some((_, sent_at)) => sent_at + self.timeout,
             None => self.next_send,
@@ -431,7 +431,7 @@ impl Pinger {
     }
 
     /// The timer fired at `now`.
-    pub fn on_timer(&mut self, now: Instant) -> PingAction {
+    pub(crate) fn on_timer(&mut self, now: Instant) -> PingAction {
         match self.outstanding {
             Some((_, sent_at)) if now >= sent_at + self.timeout => PingAction::TimedOut,
             Some(_) => PingAction::Nothing,
@@ -447,12 +447,12 @@ impl Pinger {
     }
 
     /// Whether `id` is the ping awaiting its answer.
-    pub fn awaits(&self, id: i64) -> bool {
+    pub(crate) fn awaits(&self, id: i64) -> bool {
         self.outstanding.is_some_and(|(o, _)| o == id)
     }
 
     /// A message arrived at `now`; an answer (result or error) to the outstanding ping counts.
-    pub fn on_message(&mut self, msg: &Value, now: Instant) {
+    pub(crate) fn on_message(&mut self, msg: &Value, now: Instant) {
         if let Some((id, _)) = self.outstanding {
             if is_response_to(msg, id) {
                 self.outstanding = None;

@@ -9,14 +9,14 @@ use crate::engine::probe::model::{Protocol, ServerInfo};
 use crate::engine::redact::Redactor;
 
 /// The Streamable HTTP revisions, newest first (the first is offered).
-pub const STREAMABLE_VERSIONS: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-26"];
+pub(crate) const STREAMABLE_VERSIONS: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-26"];
 /// The legacy HTTP+SSE revision.
-pub const SSE_VERSION: &str = "2024-11-05";
+pub(crate) const SSE_VERSION: &str = "2024-11-05";
 
 /// The versions today's MCP clients accept in an `initialize` answer, newest first: the
 /// TypeScript SDK's `SUPPORTED_PROTOCOL_VERSIONS` (1.32, in `types.js`), which Claude Code,
 /// VS Code, Cursor, Cline and the other editors' clients are built on.
-pub const MCP_CLIENT_VERSIONS: [&str; 5] = [
+pub(crate) const MCP_CLIENT_VERSIONS: [&str; 5] = [
     "2025-11-25",
     "2025-06-18",
     "2025-03-26",
@@ -26,7 +26,7 @@ pub const MCP_CLIENT_VERSIONS: [&str; 5] = [
 
 /// Who plays the host's side of a stdio (or WebSocket) handshake.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Client {
+pub(crate) enum Client {
     /// agent-framework: MCP 2024-11-05 with the MCPL capability, the one version it accepts
     /// (or `server/discover` on its modern engine).
     #[default]
@@ -37,10 +37,10 @@ pub enum Client {
 }
 
 /// The era's name of a handshake over stdio.
-pub const STDIO_ERA: &str = "stdio";
+pub(crate) const STDIO_ERA: &str = "stdio";
 
 /// The first request `client` sends over stdio on `protocol`'s engine.
-pub fn stdio_first_request(client: Client, protocol: Protocol) -> Value {
+pub(crate) fn stdio_first_request(client: Client, protocol: Protocol) -> Value {
     match (client, protocol) {
         (Client::Mcp, Protocol::Legacy) => request(MCP_CLIENT_VERSIONS[0]),
         _ => handshake::first_request(protocol),
@@ -50,7 +50,7 @@ pub fn stdio_first_request(client: Client, protocol: Protocol) -> Value {
 /// Read `msg` against the pending stdio handshake of `client`: the version the server
 /// answered is recorded against the one offered, and one the client cannot use refuses the
 /// server (C4), with the versions it names.
-pub fn stdio_read_answer(
+pub(crate) fn stdio_read_answer(
     client: Client,
     protocol: Protocol,
     msg: &Value,
@@ -84,7 +84,7 @@ pub fn stdio_read_answer(
 }
 
 /// The `initialize` request offering `version`, with no client capabilities.
-pub fn request(version: &str) -> Value {
+pub(crate) fn request(version: &str) -> Value {
     json!({
         "jsonrpc": "2.0",
         "id": handshake::HANDSHAKE_ID,
@@ -100,7 +100,7 @@ pub fn request(version: &str) -> Value {
 /// Read `msg` against the pending `initialize` that offered `offered`, accepting any of
 /// `accepted` (C4: a server answers the offered version or another it supports; a client
 /// that cannot use the answer disconnects). `era` is recorded in the server's facts.
-pub fn read_answer(
+pub(crate) fn read_answer(
     msg: &Value,
     offered: &str,
     accepted: &[&str],

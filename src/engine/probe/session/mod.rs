@@ -12,8 +12,8 @@
 //! give it a [`super::target::Target`] variant whose `attempt` calls [`play`], and name it in
 //! `Target::describe`, `secrets`, `with_open_timeout` and `transport`. Nothing here changes.
 
-pub mod handshake;
-pub mod initialize;
+pub(crate) mod handshake;
+pub(crate) mod initialize;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -36,11 +36,11 @@ use crate::engine::redact::Redactor;
 const HTTP_CHECK: Duration = Duration::from_millis(250);
 /// How long after saying so a server that answers nothing on stdio is taken to serve HTTP
 /// (one with a side HTTP listener answers its handshake well within it).
-pub const HTTP_GRACE: Duration = Duration::from_secs(2);
+pub(crate) const HTTP_GRACE: Duration = Duration::from_secs(2);
 
 /// What a transport hands the session.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Received {
+pub(crate) enum Received {
     /// A JSON-RPC message from the server (noise is the transport's to count and skip).
     Message(Value),
     /// A message too large to read (skipped; before the handshake's answer it is taken for
@@ -59,7 +59,7 @@ pub enum Received {
 
 /// How a connection ended on its own.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Gone {
+pub(crate) struct Gone {
     /// When the end was seen.
     pub at: Instant,
     /// How it ended, for a connection that was made.
@@ -70,7 +70,7 @@ pub struct Gone {
 
 /// How a send went.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Sent {
+pub(crate) enum Sent {
     Done,
     /// The server did not take it: it is counted as unsent (a finding) and the connection goes
     /// on.
@@ -81,7 +81,7 @@ pub enum Sent {
 
 /// How the session leaves the connection when it closes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Closing {
+pub(crate) enum Closing {
     /// The host stops it: close politely (a close frame and its grace; a process's stdin,
     /// SIGTERM, grace, SIGKILL), at once on a forced stop.
     Polite,
@@ -94,7 +94,7 @@ pub enum Closing {
 
 /// What a transport reports once closed.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Remains {
+pub(crate) struct Remains {
     pub stopped: Option<Stopped>,
     pub stderr: StderrTail,
     pub stdout: StdoutNoise,
@@ -110,7 +110,7 @@ pub struct Remains {
 /// The wire under a session. Every method but [`Transport::close`] may be dropped unfinished
 /// (the session races them against timers and stop requests); they must lose nothing when that
 /// happens.
-pub trait Transport {
+pub(crate) trait Transport {
     /// Masks secrets in every server text of this session (the run's and the target's).
     fn redactor(&self) -> Arc<Redactor>;
 
@@ -256,7 +256,7 @@ fn far(from: Instant) -> Instant {
 /// Play one attempt over `transport`: launch, open, handshake, watch until the connection ends
 /// (or the watch, the deadline or a stop request ends the observation), close, and report.
 /// `Err` only when the target cannot be launched at all.
-pub async fn play<T: Transport>(
+pub(crate) async fn play<T: Transport>(
     mut transport: T,
     opts: &AttemptOptions,
     progress: &mut (dyn FnMut(Progress) + Send),

@@ -20,7 +20,7 @@ use tokio::time::Instant;
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema,
 )]
 #[serde(rename_all = "kebab-case")]
-pub enum LimitKind {
+pub(crate) enum LimitKind {
     /// `RLIMIT_AS`, bytes (`ulimit -v`, in KiB).
     AddressSpace,
     /// `RLIMIT_NOFILE`, files (`ulimit -n`).
@@ -43,7 +43,7 @@ impl LimitKind {
     }
 
     /// In words: `address space`, `open files`.
-    pub fn words(self) -> &'static str {
+    pub(crate) fn words(self) -> &'static str {
         match self {
             LimitKind::AddressSpace => "address space",
             LimitKind::OpenFiles => "open files",
@@ -53,7 +53,7 @@ impl LimitKind {
     }
 
     /// The `ulimit` flag that sets it.
-    pub fn ulimit_flag(self) -> &'static str {
+    pub(crate) fn ulimit_flag(self) -> &'static str {
         match self {
             LimitKind::AddressSpace => "-v",
             LimitKind::OpenFiles => "-n",
@@ -72,7 +72,7 @@ impl LimitKind {
 
 /// One limit: its soft (enforced) and hard (ceiling) values; `None` is unlimited.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-pub struct Limit {
+pub(crate) struct Limit {
     pub limit: LimitKind,
     /// Bytes (address space), seconds (CPU time), or a count.
     pub soft: Option<u64>,
@@ -81,7 +81,7 @@ pub struct Limit {
 
 impl Limit {
     /// `address space 293 MiB (ulimit -v 300000)`, `open files 64 (ulimit -n 64)`.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let flag = self.limit.ulimit_flag();
         match (self.limit, self.soft) {
             (_, None) => format!("{} unlimited", self.limit.words()),
@@ -104,7 +104,7 @@ fn mib(bytes: u64) -> String {
 }
 
 /// The four limits in `text` (the contents of `/proc/PID/limits`).
-pub fn parse(text: &str) -> Vec<Limit> {
+pub(crate) fn parse(text: &str) -> Vec<Limit> {
     let value = |s: &str| -> Option<Option<u64>> {
         if s == "unlimited" {
             Some(None)
@@ -130,7 +130,7 @@ pub fn parse(text: &str) -> Vec<Limit> {
 }
 
 /// `pid`'s limits; `None` when they cannot be read (gone, not Linux).
-pub fn read(pid: u32) -> Option<Vec<Limit>> {
+pub(crate) fn read(pid: u32) -> Option<Vec<Limit>> {
     let text = std::fs::read_to_string(format!("/proc/{pid}/limits")).ok()?;
     let l = parse(&text);
     (!l.is_empty()).then_some(l)
@@ -142,7 +142,7 @@ const FEW: u64 = 1024;
 /// The limits of `got` worth showing: a finite address space or CPU time (unlimited is
 /// everyone's default), and open files or processes under 1024 or under the probe's own
 /// (`own`).
-pub fn notable(got: &[Limit], own: &[Limit]) -> Vec<Limit> {
+pub(crate) fn notable(got: &[Limit], own: &[Limit]) -> Vec<Limit> {
     got.iter()
         .filter(|l| {
             let Some(soft) = l.soft else {
@@ -162,14 +162,14 @@ pub fn notable(got: &[Limit], own: &[Limit]) -> Vec<Limit> {
 
 /// What `pid`'s stdin is when it is not a pipe or a socket (`/dev/null`, a file): a wrapper
 /// replaced the one the host gave it (`exec server < /dev/null`).
-pub fn stdin_of(pid: u32) -> Option<String> {
+pub(crate) fn stdin_of(pid: u32) -> Option<String> {
     let target = std::fs::read_link(format!("/proc/{pid}/fd/0")).ok()?;
     let t = target.display().to_string();
     (!t.starts_with("pipe:") && !t.starts_with("socket:")).then_some(t)
 }
 
 /// A background reader of one process's limits (and of what its stdin is).
-pub struct Watcher {
+pub(crate) struct Watcher {
     last: Arc<Mutex<Option<Vec<Limit>>>>,
     stdin: Arc<Mutex<Option<String>>>,
     task: Option<JoinHandle<()>>,
@@ -182,7 +182,7 @@ const LATER: Duration = Duration::from_secs(1);
 
 impl Watcher {
     /// Read `pid`'s limits now and while it runs.
-    pub fn start(pid: u32) -> Watcher {
+    pub(crate) fn start(pid: u32) -> Watcher {
         let last = Arc::new(Mutex::new(read(pid)));
         let stdin = Arc::new(Mutex::new(stdin_of(pid)));
         let task = cfg!(target_os = "linux").then(|| {
@@ -215,12 +215,12 @@ impl Watcher {
     }
 
     /// What its stdin was, when a reading saw it was not the pipe it was given.
-    pub fn stdin(&self) -> Option<String> {
+    pub(crate) fn stdin(&self) -> Option<String> {
         self.stdin.lock().ok().and_then(|s| s.clone())
     }
 
     /// Stop reading; the notable limits of the last reading (empty when none was read).
-    pub fn finish(mut self) -> Vec<Limit> {
+    pub(crate) fn finish(mut self) -> Vec<Limit> {
         if let Some(t) = self.task.take() {
             t.abort();
         }

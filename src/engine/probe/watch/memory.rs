@@ -13,7 +13,7 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 /// How often RSS is read.
-pub const EVERY: Duration = Duration::from_millis(100);
+pub(crate) const EVERY: Duration = Duration::from_millis(100);
 /// The most samples kept: past it, every other sample is dropped (the first and the latest are
 /// always kept), so a long connection costs no more than a short one.
 const MAX_SAMPLES: usize = 32;
@@ -22,7 +22,7 @@ const MAX_PROCESSES: usize = 32;
 
 /// One reading.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct RssSample {
+pub(crate) struct RssSample {
     /// Milliseconds since the run's epoch.
     pub at_ms: f64,
     /// The resident set of the server and its descendants, KiB.
@@ -31,7 +31,7 @@ pub struct RssSample {
 
 /// What the sampler saw over one attempt.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
-pub struct MemoryTrace {
+pub(crate) struct MemoryTrace {
     /// Readings, oldest first (thinned evenly past 32; the latest is always the last).
     pub samples: Vec<RssSample>,
     /// The largest reading.
@@ -56,18 +56,18 @@ impl MemoryTrace {
     }
 
     /// The first reading at or after `at_ms` (the baseline for "rising").
-    pub fn first_from(&self, at_ms: f64) -> Option<RssSample> {
+    pub(crate) fn first_from(&self, at_ms: f64) -> Option<RssSample> {
         self.samples.iter().copied().find(|s| s.at_ms >= at_ms)
     }
 
     /// The latest reading.
-    pub fn last(&self) -> Option<RssSample> {
+    pub(crate) fn last(&self) -> Option<RssSample> {
         self.samples.last().copied()
     }
 }
 
 /// A background reader of one process's RSS.
-pub struct Sampler {
+pub(crate) struct Sampler {
     trace: Arc<Mutex<MemoryTrace>>,
     task: Option<JoinHandle<()>>,
 }
@@ -75,7 +75,7 @@ pub struct Sampler {
 impl Sampler {
     /// Start reading `pid`'s RSS (and its descendants') every [`EVERY`], the first reading one
     /// interval after the spawn. Times are ms since `epoch`.
-    pub fn start(pid: u32, epoch: Instant) -> Sampler {
+    pub(crate) fn start(pid: u32, epoch: Instant) -> Sampler {
         let trace = Arc::new(Mutex::new(MemoryTrace::default()));
         let task = cfg!(target_os = "linux").then(|| {
             let trace = trace.clone();
@@ -101,7 +101,7 @@ impl Sampler {
     }
 
     /// Stop reading and hand over what was read.
-    pub fn finish(mut self) -> MemoryTrace {
+    pub(crate) fn finish(mut self) -> MemoryTrace {
         if let Some(t) = self.task.take() {
             t.abort();
         }

@@ -2,6 +2,6 @@
 //! [`limits`] it runs under, [`memory`] it holds, and what its process tree does
 //! ([`tree_watch`]).
 
-pub mod limits;
-pub mod memory;
-pub mod tree_watch;
+pub(crate) mod limits;
+pub(crate) mod memory;
+pub(crate) mod tree_watch;

@@ -34,7 +34,7 @@ const PLUMBING: &[&str] = &[
 
 /// An install seen in a launch's process tree.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
-pub struct Install {
+pub(crate) struct Install {
     /// The installer: `npx`, `uvx`, `pip`...
     pub tool: String,
     /// From the spawn to the last moment it was seen installing.
@@ -55,7 +55,7 @@ struct State {
 }
 
 /// A background reader of one launch's process tree.
-pub struct TreeWatch {
+pub(crate) struct TreeWatch {
     state: Arc<Mutex<State>>,
     started: Instant,
     started_wall: SystemTime,
@@ -64,7 +64,7 @@ pub struct TreeWatch {
 
 impl TreeWatch {
     /// Read `pid`'s tree now and every 100 ms.
-    pub fn start(pid: u32) -> TreeWatch {
+    pub(crate) fn start(pid: u32) -> TreeWatch {
         let state = Arc::new(Mutex::new(State::default()));
         let started = Instant::now();
         let task = cfg!(target_os = "linux").then(|| {
@@ -92,13 +92,13 @@ impl TreeWatch {
     }
 
     /// Whether an installer is at work in the tree (at the last reading).
-    pub fn installing(&self) -> bool {
+    pub(crate) fn installing(&self) -> bool {
         self.state.lock().map(|s| s.installing).unwrap_or(false)
     }
 
     /// Stop reading; the install seen, if any. `env` is the server's environment (`None`: the
     /// probe's), where the installer's cache is.
-    pub fn finish(mut self, env: Option<&[(OsString, OsString)]>) -> Option<Install> {
+    pub(crate) fn finish(mut self, env: Option<&[(OsString, OsString)]>) -> Option<Install> {
         if let Some(t) = self.task.take() {
             t.abort();
         }
@@ -189,7 +189,7 @@ fn base(arg: &str) -> &str {
 
 /// The installer `argv` runs, if it is one: `npx ...`, `node .../npx-cli.js ...`,
 /// `python3 -m pip ...`, `python3 /x/npx ...`.
-pub fn installer(argv: &[String]) -> Option<String> {
+pub(crate) fn installer(argv: &[String]) -> Option<String> {
     // A process that set its title (`npx` shows `npm exec @scope/pkg`) reads as one string.
     let split: Vec<String>;
     let argv = match argv {

@@ -11,7 +11,7 @@ use super::http::{Era, HttpTarget};
 
 /// A bridge and what its arguments say about the remote server.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Bridge {
+pub(crate) struct Bridge {
     /// `mcp-remote`, `supergateway`, `mcp-proxy`.
     pub name: &'static str,
     /// The remote URL as given.
@@ -32,7 +32,7 @@ pub struct Bridge {
 
 impl Bridge {
     /// The remote as the bridge dials it: its URL, headers and transport.
-    pub fn target(&self) -> Option<HttpTarget> {
+    pub(crate) fn target(&self) -> Option<HttpTarget> {
         let t = HttpTarget::new(&self.url, None)
             .ok()?
             .with_headers(self.headers.clone());
@@ -45,7 +45,7 @@ impl Bridge {
 
 /// The bridge a stdio target runs, if it is one, its header variables read from the
 /// target's environment (or the probe's, for a bare command).
-pub fn of_target(t: &super::stdio::StdioTarget) -> Option<Bridge> {
+pub(crate) fn of_target(t: &super::stdio::StdioTarget) -> Option<Bridge> {
     let args: Vec<String> = t
         .args
         .iter()
@@ -115,7 +115,7 @@ fn expand(value: &str, env: &dyn Fn(&str) -> Option<String>) -> String {
 
 /// The bridge `command args` runs, if it is one (directly, or through `npx`, `bunx`, `pnpm
 /// dlx`, `uvx`, `pipx run`), with `env` for the variables its header values name.
-pub fn recognise(
+pub(crate) fn recognise(
     command: &str,
     args: &[String],
     env: &dyn Fn(&str) -> Option<String>,

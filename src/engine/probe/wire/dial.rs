@@ -16,11 +16,11 @@ use tokio_tungstenite::MaybeTlsStream;
 use url::{Host, Url};
 
 /// A connection to a server, plain or TLS.
-pub type Stream = MaybeTlsStream<TcpStream>;
+pub(crate) type Stream = MaybeTlsStream<TcpStream>;
 
 /// Why a server could not be reached.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DialError {
+pub(crate) enum DialError {
     /// The URL has no host, or a scheme this transport does not speak.
     BadUrl(String),
     /// Name resolution failed (the system's reason follows, when it gave one).
@@ -51,13 +51,13 @@ impl fmt::Display for DialError {
 }
 
 /// Whether the URL's scheme asks for TLS (`wss`, `https`).
-pub fn is_tls(url: &Url) -> bool {
+pub(crate) fn is_tls(url: &Url) -> bool {
     matches!(url.scheme(), "wss" | "https")
 }
 
 /// Resolve, connect over TCP (each address in turn), and for `wss`/`https` do the TLS handshake
 /// with `alpn` offered. No deadline of its own: the caller wraps it in its open timeout.
-pub async fn dial(url: &Url, alpn: &[&[u8]]) -> Result<Stream, DialError> {
+pub(crate) async fn dial(url: &Url, alpn: &[&[u8]]) -> Result<Stream, DialError> {
     let host = url
         .host()
         .ok_or_else(|| DialError::BadUrl("no host".into()))?;
@@ -125,7 +125,7 @@ pub(super) async fn connect_any(addrs: &[SocketAddr]) -> Result<TcpStream, DialE
 }
 
 /// A TCP connect error in plain words.
-pub fn connect_error(e: &io::Error) -> DialError {
+pub(crate) fn connect_error(e: &io::Error) -> DialError {
     match e.kind() {
         io::ErrorKind::ConnectionRefused => DialError::Refused,
         _ => DialError::Connect(e.to_string()),
@@ -174,7 +174,7 @@ pub(super) fn native_roots() -> Result<Arc<rustls::RootCertStore>, DialError> {
 }
 
 /// A rustls client configuration: ring, safe defaults, the system's roots, `alpn` offered.
-pub fn tls_config(alpn: &[&[u8]]) -> Result<Arc<rustls::ClientConfig>, DialError> {
+pub(crate) fn tls_config(alpn: &[&[u8]]) -> Result<Arc<rustls::ClientConfig>, DialError> {
     let roots = native_roots()?;
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let mut config = rustls::ClientConfig::builder_with_provider(provider)
@@ -187,7 +187,7 @@ pub fn tls_config(alpn: &[&[u8]]) -> Result<Arc<rustls::ClientConfig>, DialError
 }
 
 /// `15 s`, or `300 ms` for a duration that is not whole seconds.
-pub fn seconds(d: Duration) -> String {
+pub(crate) fn seconds(d: Duration) -> String {
     if d.subsec_millis() == 0 && d.as_secs() > 0 {
         format!("{} s", d.as_secs())
     } else {

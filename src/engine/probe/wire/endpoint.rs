@@ -12,7 +12,7 @@ use crate::engine::probe::model::LaunchError;
 use crate::engine::redact::Redactor;
 
 /// The query parameter that carries a WebSocket server's token.
-pub const TOKEN_PARAM: &str = "token";
+pub(crate) const TOKEN_PARAM: &str = "token";
 
 /// `url` with `token` in its query as `token=...`, exactly as the host sends it.
 ///
@@ -22,7 +22,7 @@ pub const TOKEN_PARAM: &str = "token";
 /// as `+`, everything but `*-._` and ASCII alphanumerics percent-encoded), as the host's
 /// `URLSearchParams` does. A `None` or empty token leaves the URL as it is (the host sends a
 /// token only when the entry has one). The fragment, never sent, is dropped.
-pub fn with_token(url: &Url, token: Option<&str>) -> Url {
+pub(crate) fn with_token(url: &Url, token: Option<&str>) -> Url {
     let mut out = url.clone();
     out.set_fragment(None);
     let Some(token) = token.filter(|t| !t.is_empty()) else {
@@ -49,7 +49,7 @@ pub fn with_token(url: &Url, token: Option<&str>) -> Url {
 
 /// The form of `url` that may be shown: without any `token` query parameter, without the
 /// userinfo password, without a fragment. Other query parameters are kept exactly as written.
-pub fn display_url(url: &Url) -> String {
+pub(crate) fn display_url(url: &Url) -> String {
     let mut shown = url.clone();
     shown.set_fragment(None);
     if shown.password().is_some() {
@@ -73,7 +73,7 @@ pub fn display_url(url: &Url) -> String {
 /// [`display_url`] of a URL given as text. Text that does not parse as a URL is shown as typed,
 /// with what could be a secret masked: a user name and password before `@`, and the value of
 /// every `token` query parameter.
-pub fn display_url_str(text: &str) -> String {
+pub(crate) fn display_url_str(text: &str) -> String {
     match Url::parse(text) {
         Ok(url) => display_url(&url),
         Err(_) => mask_unparsed(text),
@@ -132,7 +132,7 @@ fn form_key(raw: &str) -> String {
 
 /// Parse the URL of a `kind` (`WebSocket`, `HTTP`) server the way the host would accept it: one
 /// of `schemes`, with a host. The error shows the URL without its token.
-pub fn parse_endpoint(url: &str, kind: &str, schemes: &[&str]) -> Result<Url, LaunchError> {
+pub(crate) fn parse_endpoint(url: &str, kind: &str, schemes: &[&str]) -> Result<Url, LaunchError> {
     let parsed = Url::parse(url).map_err(|e| {
         LaunchError::Other(format!(
             "not a usable {kind} URL: {} ({e})",
@@ -162,7 +162,7 @@ pub fn parse_endpoint(url: &str, kind: &str, schemes: &[&str]) -> Result<Url, La
 }
 
 /// The secrets a URL and its token carry (a WebSocket's or an HTTP server's).
-pub fn url_secrets(url: &Url, token: Option<&str>) -> Vec<String> {
+pub(crate) fn url_secrets(url: &Url, token: Option<&str>) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(t) = token.filter(|t| !t.is_empty()) {
         out.push(t.to_string());
@@ -200,7 +200,7 @@ pub fn url_secrets(url: &Url, token: Option<&str>) -> Vec<String> {
 /// The secrets one configured header carries: its whole value (every header value is treated
 /// as a secret, whatever its name), and the credential after an auth scheme (`Bearer TOKEN`,
 /// `Basic ...`) and whatever [`crate::engine::redact::secrets_in_text`] finds in `Name: value`.
-pub fn header_secrets(name: &str, value: &str) -> Vec<String> {
+pub(crate) fn header_secrets(name: &str, value: &str) -> Vec<String> {
     let value = value.trim();
     let mut out = Vec::new();
     if value.is_empty() {
@@ -226,7 +226,7 @@ pub fn header_secrets(name: &str, value: &str) -> Vec<String> {
 
 /// `Name: value` (as curl, mcp-remote and supergateway take a header) as its name and value
 /// trimmed; `None` when the name is empty or not an HTTP token.
-pub fn parse_header(text: &str) -> Option<(String, String)> {
+pub(crate) fn parse_header(text: &str) -> Option<(String, String)> {
     let (name, value) = text.split_once(':')?;
     let name = name.trim();
     let token = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
@@ -237,7 +237,7 @@ pub fn parse_header(text: &str) -> Option<(String, String)> {
 }
 
 /// The run's redactor plus a target's own secrets.
-pub fn redactor_with(base: &Redactor, secrets: Vec<String>) -> Redactor {
+pub(crate) fn redactor_with(base: &Redactor, secrets: Vec<String>) -> Redactor {
     let mut r = base.clone();
     for s in secrets {
         r.add_found(s);

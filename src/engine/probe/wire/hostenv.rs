@@ -40,7 +40,7 @@ const ALLOWED: &[&str] = &[
 const ALLOWED_PREFIXES: &[&str] = &["LC_", "XDG_"];
 
 /// Whether the host passes its own variable `name` to a server without `inheritEnv`.
-pub fn allowed(name: &OsStr) -> bool {
+pub(crate) fn allowed(name: &OsStr) -> bool {
     let Some(name) = name.to_str() else {
         return false;
     };
@@ -49,7 +49,7 @@ pub fn allowed(name: &OsStr) -> bool {
 
 /// The child's whole environment: `caller` filtered by the allowlist (or whole with
 /// `inherit`), then the entry's `env` on top.
-pub fn build(
+pub(crate) fn build(
     caller: impl IntoIterator<Item = (OsString, OsString)>,
     inherit: bool,
     entry_env: &[(String, String)],
@@ -69,7 +69,7 @@ pub fn build(
 /// The child's whole environment under a host's rule: agent-framework's allowlist (or
 /// `inherit`), the whole environment (most hosts), or `PATH` alone (Cline); then `unset`
 /// removed and the entry's `env` on top.
-pub fn build_for(
+pub(crate) fn build_for(
     rule: EnvRule,
     caller: impl IntoIterator<Item = (OsString, OsString)>,
     inherit: bool,

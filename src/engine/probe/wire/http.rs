@@ -64,21 +64,21 @@ use crate::engine::probe::stop::StopSignal;
 use crate::engine::redact::Redactor;
 
 /// The dial's deadline inside a discover request (the WebSocket open deadline's counterpart).
-pub const DEFAULT_OPEN_TIMEOUT: Duration = Duration::from_secs(15);
+pub(crate) const DEFAULT_OPEN_TIMEOUT: Duration = Duration::from_secs(15);
 /// Without `--ping-every`, `server/discover` is re-sent this long after the previous answer.
-pub const DEFAULT_RECHECK_EVERY: Duration = Duration::from_secs(5);
+pub(crate) const DEFAULT_RECHECK_EVERY: Duration = Duration::from_secs(5);
 /// Without `--ping-timeout`, a re-check unanswered this long has failed.
-pub const DEFAULT_RECHECK_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const DEFAULT_RECHECK_TIMEOUT: Duration = Duration::from_secs(10);
 /// The largest answer body read (a discover result is a few hundred bytes).
-pub const MAX_BODY: usize = 1024 * 1024;
+pub(crate) const MAX_BODY: usize = 1024 * 1024;
 /// The `MCP-Protocol-Version` header's value.
-pub const PROTOCOL_HEADER: &str = "MCP-Protocol-Version";
+pub(crate) const PROTOCOL_HEADER: &str = "MCP-Protocol-Version";
 /// The `Mcp-Method` header's name.
-pub const METHOD_HEADER: &str = "Mcp-Method";
+pub(crate) const METHOD_HEADER: &str = "Mcp-Method";
 
 /// The HTTP transport a server speaks (hosts.md 5.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Era {
+pub(crate) enum Era {
     /// MCP 2026-07-28: `server/discover`, no session.
     Stateless,
     /// MCP 2025-03-26 to 2025-11-25: `initialize` POSTed, `Mcp-Session-Id`.
@@ -89,7 +89,7 @@ pub enum Era {
 
 impl Era {
     /// The name in reports and in `--transport`.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Era::Stateless => "stateless",
             Era::StreamableHttp => "streamable-http",
@@ -97,7 +97,7 @@ impl Era {
         }
     }
 
-    pub fn from_name(name: &str) -> Option<Era> {
+    pub(crate) fn from_name(name: &str) -> Option<Era> {
         [Era::Stateless, Era::StreamableHttp, Era::Sse]
             .into_iter()
             .find(|e| e.name() == name)
@@ -107,7 +107,7 @@ impl Era {
 /// An MCP server over HTTP: its URL, the bearer token the host sends, the dial deadline, and
 /// its era once known (detected at the first attempt and kept, or forced).
 #[derive(Debug, Clone, PartialEq)]
-pub struct HttpTarget {
+pub(crate) struct HttpTarget {
     url: Url,
     token: Option<String>,
     /// The entry's `headers` (or `--header`), expanded as the host does, sent on every
@@ -124,7 +124,7 @@ pub struct HttpTarget {
 impl HttpTarget {
     /// A target for `url` (`http://` or `https://`, with a host) and an optional bearer token
     /// (an empty token counts as none).
-    pub fn new(url: &str, token: Option<String>) -> Result<HttpTarget, LaunchError> {
+    pub(crate) fn new(url: &str, token: Option<String>) -> Result<HttpTarget, LaunchError> {
         let parsed = endpoint::parse_endpoint(url, "HTTP", &["http", "https"])?;
         Ok(HttpTarget {
             url: parsed,
@@ -137,36 +137,36 @@ impl HttpTarget {
     }
 
     /// The same target with its era forced (no detection).
-    pub fn with_era(mut self, era: Era) -> HttpTarget {
+    pub(crate) fn with_era(mut self, era: Era) -> HttpTarget {
         self.era = Some(era);
         self
     }
 
     /// The same target with another dial deadline.
-    pub fn with_open_timeout(mut self, open_timeout: Duration) -> HttpTarget {
+    pub(crate) fn with_open_timeout(mut self, open_timeout: Duration) -> HttpTarget {
         self.open_timeout = open_timeout;
         self
     }
 
     /// The bearer token, if any (never show it).
-    pub fn token(&self) -> Option<&str> {
+    pub(crate) fn token(&self) -> Option<&str> {
         self.token.as_deref()
     }
 
     /// The same target sending `headers` on every request (after the token's
     /// `Authorization`, which a header of that name replaces).
-    pub fn with_headers(mut self, headers: Vec<(String, String)>) -> HttpTarget {
+    pub(crate) fn with_headers(mut self, headers: Vec<(String, String)>) -> HttpTarget {
         self.headers = headers;
         self
     }
 
     /// The headers sent on every request (never show their values).
-    pub fn headers(&self) -> &[(String, String)] {
+    pub(crate) fn headers(&self) -> &[(String, String)] {
         &self.headers
     }
 
     /// What every request carries to authenticate: the token and the headers.
-    pub fn auth(&self) -> Auth<'_> {
+    pub(crate) fn auth(&self) -> Auth<'_> {
         Auth {
             token: self.token.as_deref(),
             headers: &self.headers,
@@ -174,17 +174,17 @@ impl HttpTarget {
     }
 
     /// The URL as configured (never show it: show [`Self::describe`]).
-    pub fn url(&self) -> &Url {
+    pub(crate) fn url(&self) -> &Url {
         &self.url
     }
 
     /// The URL for a person: no `token` parameter, no password, then redacted.
-    pub fn describe(&self, redactor: &Redactor) -> String {
+    pub(crate) fn describe(&self, redactor: &Redactor) -> String {
         redactor.redact(&endpoint::display_url(&self.url))
     }
 
     /// Every secret this target carries, for the run's [`Redactor`].
-    pub fn secrets(&self) -> Vec<String> {
+    pub(crate) fn secrets(&self) -> Vec<String> {
         let mut out = url_secrets(&self.url, self.token.as_deref());
         for (name, value) in &self.headers {
             out.extend(endpoint::header_secrets(name, value));
@@ -195,7 +195,7 @@ impl HttpTarget {
 
 /// One `server/discover` exchange.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Discovery {
+pub(crate) struct Discovery {
     /// The HTTP status of the answer, when one came.
     pub status: Option<u16>,
     /// From the start of the dial to the answer (or the failure), in ms.
@@ -208,7 +208,7 @@ pub struct Discovery {
 
 /// What a `server/discover` exchange showed.
 #[derive(Debug, Clone, PartialEq)]
-pub enum DiscoverResult {
+pub(crate) enum DiscoverResult {
     /// A valid discover result that lists `2026-07-28`: the server is reachable and modern.
     Valid(ServerInfo),
     /// No answer within the deadline.
@@ -224,7 +224,11 @@ pub enum DiscoverResult {
 /// Send one `server/discover` to `target` and read the answer, all within `timeout` (the dial
 /// also within `target.open_timeout`). Server-controlled text in the result is redacted with
 /// `redactor` (which should know the target's [`HttpTarget::secrets`]).
-pub async fn discover(target: &HttpTarget, timeout: Duration, redactor: &Redactor) -> Discovery {
+pub(crate) async fn discover(
+    target: &HttpTarget,
+    timeout: Duration,
+    redactor: &Redactor,
+) -> Discovery {
     let started = Instant::now();
     let mut status = None;
     let (result, answer) =
@@ -509,7 +513,7 @@ fn hyper_error(method: &str, e: &hyper::Error) -> String {
 
 /// Make one attempt against `target`: a first `server/discover` (the handshake), then re-checks
 /// while watching (see the module's documentation for what that measures).
-pub async fn attempt(
+pub(crate) async fn attempt(
     target: &HttpTarget,
     opts: &AttemptOptions,
     progress: &mut (dyn FnMut(Progress) + Send),

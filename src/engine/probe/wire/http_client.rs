@@ -17,18 +17,18 @@ use super::sse::{Fed, SseEvent, SseReader};
 use crate::engine::redact::Redactor;
 
 /// The `Mcp-Session-Id` header.
-pub const SESSION_HEADER: &str = "Mcp-Session-Id";
+pub(crate) const SESSION_HEADER: &str = "Mcp-Session-Id";
 /// The `MCP-Protocol-Version` header.
-pub const VERSION_HEADER: &str = "MCP-Protocol-Version";
+pub(crate) const VERSION_HEADER: &str = "MCP-Protocol-Version";
 /// Both answer types a client must take (C16).
-pub const ACCEPT_BOTH: &str = "application/json, text/event-stream";
+pub(crate) const ACCEPT_BOTH: &str = "application/json, text/event-stream";
 /// The largest answer body read.
-pub const MAX_BODY: usize = 1024 * 1024;
+pub(crate) const MAX_BODY: usize = 1024 * 1024;
 
 /// Why a request, its answer or its event stream failed: in plain words (not yet redacted),
 /// never showing the URL.
 #[derive(Debug, thiserror::Error)]
-pub enum HttpError {
+pub(crate) enum HttpError {
     /// The server could not be reached.
     #[error("{0}")]
     Dial(dial::DialError),
@@ -80,17 +80,17 @@ pub enum HttpError {
 /// How many messages an HTTP transport's tasks may have waiting for the session (as stdio's
 /// reader): a server that sends faster than the session reads waits on its own socket (the
 /// reading task stops reading), so nothing it floods piles up here.
-pub const INBOX: usize = 64;
+pub(crate) const INBOX: usize = 64;
 
 /// The most requests an HTTP transport has in flight at once (the host's requests and its
 /// replies to the server's, each its own POST, and the streams it reads). Past it a message is
 /// not sent and counted, as stdio counts what a full pipe refused.
-pub const MAX_IN_FLIGHT: usize = 64;
+pub(crate) const MAX_IN_FLIGHT: usize = 64;
 
 /// The tasks of one HTTP connection, bounded: finished ones are reaped at each spawn, and
 /// past [`MAX_IN_FLIGHT`] nothing more is started (counted in `refused`).
 #[derive(Default)]
-pub struct Pool {
+pub(crate) struct Pool {
     tasks: tokio::task::JoinSet<()>,
     /// Messages not sent because the pool was full.
     pub refused: u64,
@@ -98,7 +98,10 @@ pub struct Pool {
 
 impl Pool {
     /// Start `task`, unless [`MAX_IN_FLIGHT`] are still running (then `false`, counted).
-    pub fn spawn(&mut self, task: impl std::future::Future<Output = ()> + Send + 'static) -> bool {
+    pub(crate) fn spawn(
+        &mut self,
+        task: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> bool {
         while self.tasks.try_join_next().is_some() {}
         if self.tasks.len() >= MAX_IN_FLIGHT {
             self.refused += 1;
@@ -109,13 +112,13 @@ impl Pool {
     }
 
     /// End every task (the connection is over).
-    pub fn abort_all(&mut self) {
+    pub(crate) fn abort_all(&mut self) {
         self.tasks.abort_all();
     }
 }
 
 /// Aborts the connection task when the answer is dropped.
-pub struct ConnGuard(tokio::task::JoinHandle<()>);
+pub(crate) struct ConnGuard(tokio::task::JoinHandle<()>);
 
 impl Drop for ConnGuard {
     fn drop(&mut self) {
@@ -124,7 +127,7 @@ impl Drop for ConnGuard {
 }
 
 /// An answer's head and its body, still streaming.
-pub struct Reply {
+pub(crate) struct Reply {
     pub status: StatusCode,
     pub headers: hyper::HeaderMap,
     pub body: Incoming,
@@ -133,12 +136,12 @@ pub struct Reply {
 
 impl Reply {
     /// The content type, lower case (empty when none).
-    pub fn content_type(&self) -> String {
+    pub(crate) fn content_type(&self) -> String {
         self.header(CONTENT_TYPE.as_str()).to_ascii_lowercase()
     }
 
     /// A header's value as text (empty when absent or not text).
-    pub fn header(&self, name: &str) -> String {
+    pub(crate) fn header(&self, name: &str) -> String {
         self.headers
             .get(name)
             .and_then(|v| v.to_str().ok())
@@ -147,7 +150,7 @@ impl Reply {
     }
 
     /// The body read as an event stream (the connection kept open while it is read).
-    pub fn events(self) -> EventBody {
+    pub(crate) fn events(self) -> EventBody {
         EventBody {
             body: self.body,
             _conn: self._conn,
@@ -157,12 +160,12 @@ impl Reply {
         }
     }
 
-    pub fn is_event_stream(&self) -> bool {
+    pub(crate) fn is_event_stream(&self) -> bool {
         self.content_type().starts_with("text/event-stream")
     }
 
     /// The whole body (at most [`MAX_BODY`]), within `timeout`.
-    pub async fn bytes(self, timeout: Duration) -> Result<Bytes, HttpError> {
+    pub(crate) async fn bytes(self, timeout: Duration) -> Result<Bytes, HttpError> {
         let limited = Limited::new(self.body, MAX_BODY);
         match tokio::time::timeout(timeout, limited.collect()).await {
             Ok(Ok(c)) => Ok(c.to_bytes()),
@@ -176,7 +179,7 @@ impl Reply {
 
     /// `HTTP 404 Not Found`, and the JSON-RPC error in the body when there is one (read
     /// briefly), redacted.
-    pub async fn failure(self, redactor: &Redactor) -> String {
+    pub(crate) async fn failure(self, redactor: &Redactor) -> String {
         let line = status_line(self.status);
         match self.bytes(Duration::from_millis(500)).await {
             Ok(b) => match jsonrpc_error_detail(&b, redactor) {
@@ -189,7 +192,7 @@ impl Reply {
 }
 
 /// Reads an event stream body event by event.
-pub struct EventBody {
+pub(crate) struct EventBody {
     body: Incoming,
     _conn: ConnGuard,
     reader: SseReader,
@@ -199,7 +202,7 @@ pub struct EventBody {
 
 impl EventBody {
     /// The next event; `Ok(None)` when the stream ended; `Err` when it broke or overflowed.
-    pub async fn next(&mut self) -> Result<Option<SseEvent>, HttpError> {
+    pub(crate) async fn next(&mut self) -> Result<Option<SseEvent>, HttpError> {
         loop {
             if let Some(e) = self.queue.pop_front() {
                 return Ok(Some(e));
@@ -246,21 +249,21 @@ const VERSION_HEADER_LOWER: &str = "mcp-protocol-version";
 /// What every request of a target carries to authenticate: the bearer token (`Authorization:
 /// Bearer`) and the entry's headers as the host sends them. Never shown.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Auth<'a> {
+pub(crate) struct Auth<'a> {
     pub token: Option<&'a str>,
     pub headers: &'a [(String, String)],
 }
 
 impl Auth<'_> {
     /// Whether a configured header has this name (any case).
-    pub fn has(&self, name: impl AsRef<str>) -> bool {
+    pub(crate) fn has(&self, name: impl AsRef<str>) -> bool {
         self.headers
             .iter()
             .any(|(n, _)| n.eq_ignore_ascii_case(name.as_ref()))
     }
 
     /// The names of the configured headers that are sent, and whether a token is.
-    pub fn sent_names(&self) -> Vec<String> {
+    pub(crate) fn sent_names(&self) -> Vec<String> {
         let mut out: Vec<String> = self
             .headers
             .iter()
@@ -275,7 +278,7 @@ impl Auth<'_> {
 
     /// `builder` with the token and the configured headers (marked sensitive), a header named
     /// `Authorization` replacing the token's.
-    pub fn add_headers(
+    pub(crate) fn add_headers(
         &self,
         mut builder: hyper::http::request::Builder,
     ) -> Result<hyper::http::request::Builder, HttpError> {
@@ -297,7 +300,7 @@ impl Auth<'_> {
 /// One request: `method` to `url` with `headers` (and `auth`'s token and headers), over a
 /// new connection dialled within `open_timeout`. The failure in plain words (not yet
 /// redacted), starting with `what`.
-pub async fn send(
+pub(crate) async fn send(
     url: &Url,
     auth: Auth<'_>,
     open_timeout: Duration,
@@ -378,7 +381,7 @@ pub async fn send_within(
 }
 
 /// The headers of a JSON-RPC POST.
-pub fn post_headers() -> Vec<(&'static str, String)> {
+pub(crate) fn post_headers() -> Vec<(&'static str, String)> {
     vec![
         (CONTENT_TYPE.as_str(), "application/json".to_string()),
         (ACCEPT.as_str(), ACCEPT_BOTH.to_string()),
@@ -386,7 +389,7 @@ pub fn post_headers() -> Vec<(&'static str, String)> {
 }
 
 /// `message, code N` of a JSON-RPC error body, if the body is one.
-pub fn jsonrpc_error_detail(body: &Bytes, redactor: &Redactor) -> Option<String> {
+pub(crate) fn jsonrpc_error_detail(body: &Bytes, redactor: &Redactor) -> Option<String> {
     let v: Value = serde_json::from_slice(body).ok()?;
     let err = v.get("error")?;
     let code = err.get("code").and_then(Value::as_i64);
@@ -402,7 +405,7 @@ pub fn jsonrpc_error_detail(body: &Bytes, redactor: &Redactor) -> Option<String>
     }
 }
 
-pub fn status_line(status: StatusCode) -> String {
+pub(crate) fn status_line(status: StatusCode) -> String {
     match status.canonical_reason() {
         Some(r) => format!("HTTP {} {r}", status.as_u16()),
         None => format!("HTTP {}", status.as_u16()),

@@ -26,7 +26,11 @@ const SSE_LOOK: Duration = Duration::from_secs(5);
 
 /// The era `target` speaks, and whether that is known for good (`false`: the URL gave no
 /// usable HTTP answer, try again next attempt).
-pub async fn detect(target: &HttpTarget, timeout: Duration, redactor: &Redactor) -> (Era, bool) {
+pub(crate) async fn detect(
+    target: &HttpTarget,
+    timeout: Duration,
+    redactor: &Redactor,
+) -> (Era, bool) {
     let d = http::discover(target, timeout, redactor).await;
     let (error, server) = match &d.result {
         DiscoverResult::Valid(_) => return (Era::Stateless, true),
@@ -66,7 +70,7 @@ async fn speaks_sse(target: &HttpTarget) -> bool {
 }
 
 /// One attempt against `target` over its era (detected at the first attempt, then kept).
-pub async fn attempt(
+pub(crate) async fn attempt(
     target: &mut HttpTarget,
     opts: &AttemptOptions,
     progress: &mut (dyn FnMut(Progress) + Send),

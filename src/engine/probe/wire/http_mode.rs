@@ -21,7 +21,7 @@ const LISTENS: &[&str] = &[
 
 /// The URL a line says the server serves on (`http://localhost:3001/mcp`), when the line says
 /// it listens for HTTP; `None` for a stdio server's own words (`running on stdio`).
-pub fn listening(line: &str) -> Option<String> {
+pub(crate) fn listening(line: &str) -> Option<String> {
     let low = line.to_ascii_lowercase();
     if low.contains("stdio") || !LISTENS.iter().any(|w| low.contains(w)) {
         return None;

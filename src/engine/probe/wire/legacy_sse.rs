@@ -25,9 +25,9 @@ use crate::engine::probe::stop::StopSignal;
 use crate::engine::redact::Redactor;
 
 /// The era's name in reports.
-pub const ERA: &str = "sse";
+pub(crate) const ERA: &str = "sse";
 
-pub struct SseTransport {
+pub(crate) struct SseTransport {
     target: HttpTarget,
     redactor: Arc<Redactor>,
     endpoint: Option<Url>,
@@ -38,7 +38,7 @@ pub struct SseTransport {
 }
 
 impl SseTransport {
-    pub fn new(target: HttpTarget, redactor: Arc<Redactor>) -> SseTransport {
+    pub(crate) fn new(target: HttpTarget, redactor: Arc<Redactor>) -> SseTransport {
         let (tx, rx) = mpsc::channel(INBOX);
         SseTransport {
             target,
@@ -53,7 +53,7 @@ impl SseTransport {
 
 /// Why the event stream does not open or names no endpoint: in plain words (not yet redacted).
 #[derive(Debug, thiserror::Error)]
-pub enum OpenError {
+pub(crate) enum OpenError {
     /// The GET failed.
     #[error("GET: {0}")]
     Get(HttpError),
@@ -79,7 +79,7 @@ pub enum OpenError {
 }
 
 /// GET `target`'s URL as an event stream: the stream, or why not.
-pub async fn open_stream(target: &HttpTarget) -> Result<EventBody, OpenError> {
+pub(crate) async fn open_stream(target: &HttpTarget) -> Result<EventBody, OpenError> {
     let headers = [(ACCEPT.as_str(), "text/event-stream".to_string())];
     let reply = http_client::send(
         target.url(),
@@ -101,7 +101,7 @@ pub async fn open_stream(target: &HttpTarget) -> Result<EventBody, OpenError> {
 }
 
 /// Read `events` up to the `endpoint` event: the URL to POST to (same origin as `base`).
-pub async fn endpoint(events: &mut EventBody, base: &Url) -> Result<Url, OpenError> {
+pub(crate) async fn endpoint(events: &mut EventBody, base: &Url) -> Result<Url, OpenError> {
     loop {
         match events.next().await.map_err(OpenError::Stream)? {
             Some(e) if e.event == "endpoint" => {

@@ -27,12 +27,14 @@ use crate::engine::probe::session::initialize;
 /// How long each request of the look may take.
 const STEP: Duration = Duration::from_secs(5);
 
-pub use super::rungs::{
-    AuthServer, Challenge, PathTry, RemoteFacts, ResourceMetadata, Rung, BLOCKED_PORTS,
+#[cfg(test)]
+pub(crate) use super::rungs::BLOCKED_PORTS;
+pub(crate) use super::rungs::{
+    AuthServer, Challenge, PathTry, RemoteFacts, ResourceMetadata, Rung,
 };
 
 /// Look at `target` as the host reaches it, within a few seconds per request.
-pub async fn look(target: &HttpTarget) -> RemoteFacts {
+pub(crate) async fn look(target: &HttpTarget) -> RemoteFacts {
     let step = STEP.min(target.open_timeout.max(Duration::from_millis(500)));
     let mut facts = RemoteFacts {
         sent: target.auth().sent_names(),
@@ -136,7 +138,7 @@ fn rung_of(e: HttpError) -> Rung {
 
 /// `Bearer resource_metadata="...", error="invalid_token", scope="a b"` read leniently
 /// (quoted or token values, any order).
-pub fn parse_challenge(header: &str) -> Challenge {
+pub(crate) fn parse_challenge(header: &str) -> Challenge {
     let header = header.trim();
     let (scheme, rest) = header.split_once(' ').unwrap_or((header, ""));
     let mut c = Challenge {

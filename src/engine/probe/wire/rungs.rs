@@ -3,7 +3,7 @@
 
 /// The rung the first request fell from.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub enum Rung {
+pub(crate) enum Rung {
     /// The host name has no address (the system's reason).
     NameNotResolved { host: String, reason: String },
     /// Nothing listens at the address (TCP refused).
@@ -32,7 +32,7 @@ pub enum Rung {
 
 /// A `WWW-Authenticate: Bearer ...` challenge's parameters.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Challenge {
+pub(crate) struct Challenge {
     /// The scheme (`Bearer`, `Basic`...).
     pub scheme: String,
     pub resource_metadata: Option<String>,
@@ -42,7 +42,7 @@ pub struct Challenge {
 
 /// The protected-resource metadata (RFC 9728) a host finds.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct ResourceMetadata {
+pub(crate) struct ResourceMetadata {
     /// Where it was found (or last looked for).
     pub url: String,
     /// Whether a document was found there.
@@ -54,7 +54,7 @@ pub struct ResourceMetadata {
 
 /// The authorization server's metadata (RFC 8414 / OpenID discovery) a host finds.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct AuthServer {
+pub(crate) struct AuthServer {
     /// The issuer it was derived from.
     pub issuer: String,
     /// Where the document was found (`None`: at none of the well-known forms).
@@ -68,7 +68,7 @@ pub struct AuthServer {
 
 /// One of the usual paths tried on the same origin.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PathTry {
+pub(crate) struct PathTry {
     pub path: String,
     /// The era that answers there (`streamable-http`, `sse`), if one does.
     pub era: Option<&'static str>,
@@ -78,7 +78,7 @@ pub struct PathTry {
 
 /// What the look found.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct RemoteFacts {
+pub(crate) struct RemoteFacts {
     pub rung: Rung,
     /// The names of the headers the host sends (values never kept).
     pub sent: Vec<String>,
@@ -116,7 +116,7 @@ pub struct AuthCache {
 
 /// What a store makes of a server's chain.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub enum Trust {
+pub(crate) enum Trust {
     Trusted,
     /// Refused, and why in plain words (`no root it trusts issued it`, `expired`...).
     Refused(String),
@@ -127,7 +127,7 @@ pub enum Trust {
 
 /// An https server's leaf certificate and whose roots trust it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct TlsFacts {
+pub(crate) struct TlsFacts {
     /// `CN=..., O=...`.
     pub subject: String,
     pub issuer: String,
@@ -149,7 +149,7 @@ pub struct TlsFacts {
 
 /// The Fetch standard's "bad ports": a `fetch`-based host (every Node host and bridge) refuses
 /// to dial them, whatever listens there.
-pub const BLOCKED_PORTS: &[u16] = &[
+pub(crate) const BLOCKED_PORTS: &[u16] = &[
     0, 1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101,
     102, 103, 104, 109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427,
     465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990,
@@ -160,7 +160,7 @@ pub const BLOCKED_PORTS: &[u16] = &[
 /// What a Streamable HTTP session did that hosts treat apart (`remote.md` section 3): the
 /// server forgot the session, or its GET stream answered neither an event stream nor 405.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct SessionFacts {
+pub(crate) struct SessionFacts {
     /// The request (its method) that got HTTP 404 while carrying the session id: the server
     /// no longer knows the session (it restarted, or expired it).
     pub lost_on: Option<String>,

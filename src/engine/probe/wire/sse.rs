@@ -3,11 +3,11 @@
 //! an event stream and for the legacy HTTP+SSE stream.
 
 /// The most an event (its data lines together), or a line still without its end, may hold.
-pub const MAX_EVENT: usize = 1024 * 1024;
+pub(crate) const MAX_EVENT: usize = 1024 * 1024;
 
 /// One complete event.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct SseEvent {
+pub(crate) struct SseEvent {
     /// `event:` (empty when not given: a `message`).
     pub event: String,
     /// The `data:` lines, joined by newlines.
@@ -18,7 +18,7 @@ pub struct SseEvent {
 
 /// What feeding bytes gave.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Fed {
+pub(crate) enum Fed {
     Events(Vec<SseEvent>),
     /// An event or a line grew past [`MAX_EVENT`]: the stream cannot be read on.
     TooLarge,
@@ -26,7 +26,7 @@ pub enum Fed {
 
 /// The reader's state between chunks.
 #[derive(Debug, Default)]
-pub struct SseReader {
+pub(crate) struct SseReader {
     pending: Vec<u8>,
     current: SseEvent,
     has_data: bool,
@@ -34,7 +34,7 @@ pub struct SseReader {
 
 impl SseReader {
     /// Feed bytes; returns every event they completed.
-    pub fn push(&mut self, bytes: &[u8]) -> Fed {
+    pub(crate) fn push(&mut self, bytes: &[u8]) -> Fed {
         self.pending.extend_from_slice(bytes);
         let mut done = Vec::new();
         while let Some(pos) = self.pending.iter().position(|b| *b == b'\n') {
@@ -55,7 +55,7 @@ impl SseReader {
     }
 
     /// The last event, when the stream ended without its blank line.
-    pub fn finish(&mut self) -> Option<SseEvent> {
+    pub(crate) fn finish(&mut self) -> Option<SseEvent> {
         let rest = std::mem::take(&mut self.pending);
         let line = String::from_utf8_lossy(&rest).trim_end().to_string();
         if !line.is_empty() {

@@ -36,15 +36,15 @@ use crate::engine::redact::Redactor;
 /// The longest stdout line kept whole (4 MiB). A longer one that may be an answer is parsed as
 /// it is read, up to the host's own limit (`long_message`); other longer lines are skipped and
 /// counted, and one that fails before the handshake's answer fails the attempt with its size.
-pub const STDOUT_LINE_LIMIT: usize = 4 * 1024 * 1024;
+pub(crate) const STDOUT_LINE_LIMIT: usize = 4 * 1024 * 1024;
 /// At most this much waits for a server that does not read its stdin (replies, pings); past it
 /// the probe stops answering (a finding) rather than queue more. An empty queue always takes
 /// one message, whatever its size.
-pub const MAX_UNSENT: usize = 1024 * 1024;
+pub(crate) const MAX_UNSENT: usize = 1024 * 1024;
 /// The longest stderr line kept (the rest is dropped), and the tail's size in bytes (8 KiB).
-pub const STDERR_TAIL_BYTES: usize = 8 * 1024;
+pub(crate) const STDERR_TAIL_BYTES: usize = 8 * 1024;
 /// The tail's size in lines.
-pub const STDERR_TAIL_LINES: usize = 20;
+pub(crate) const STDERR_TAIL_LINES: usize = 20;
 /// Stderr lines naming a likely cause kept besides the tail, and how many lines are scanned
 /// for them (a flood is no crash report).
 const NOTABLE_LINES: usize = 8;
@@ -60,7 +60,7 @@ const CHANNEL: usize = 1;
 
 /// A command to launch, with the environment the host would give it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct StdioTarget {
+pub(crate) struct StdioTarget {
     pub command: OsString,
     pub args: Vec<OsString>,
     /// The child's whole environment (`None`: inherit the probe's own, as for a bare command).
@@ -73,7 +73,7 @@ pub struct StdioTarget {
 
 impl StdioTarget {
     /// `command args...`, redacted, for a person.
-    pub fn describe(&self, redactor: &Redactor) -> String {
+    pub(crate) fn describe(&self, redactor: &Redactor) -> String {
         let mut parts = vec![self.command.to_string_lossy().into_owned()];
         parts.extend(self.args.iter().map(|a| a.to_string_lossy().into_owned()));
         redactor.redact(&parts.join(" "))
@@ -82,7 +82,7 @@ impl StdioTarget {
     /// The values of the command line's secret options (`--token VALUE`, `--api-key=VALUE`...)
     /// and other shapes (see [`crate::engine::redact::secret_args`]), and of the secret-looking
     /// variables of the environment the server gets (its own, or the probe's it inherits).
-    pub fn secrets(&self) -> Vec<String> {
+    pub(crate) fn secrets(&self) -> Vec<String> {
         let args: Vec<String> = self
             .args
             .iter()
@@ -406,7 +406,7 @@ fn too_large(len: u64) -> Received {
 /// Launch `target` once, do the handshake, watch the connection until it ends (or the watch,
 /// the deadline or a stop request ends the observation), stop the process group the host's way,
 /// and report. `Err` only when the command cannot be launched at all.
-pub async fn attempt(
+pub(crate) async fn attempt(
     target: &StdioTarget,
     opts: &AttemptOptions,
     progress: &mut (dyn FnMut(Progress) + Send),

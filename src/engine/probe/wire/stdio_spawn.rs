@@ -16,7 +16,7 @@ struct Spawn<'a> {
 
 /// What a failed spawn means, in words: not found, not executable, its `#!` interpreter
 /// missing or its `#!` line ending in `\r`, its working directory missing.
-pub fn launch_error(
+pub(super) fn launch_error(
     command: &OsStr,
     cwd: Option<&Path>,
     env: Option<&[(OsString, OsString)]>,

@@ -42,7 +42,7 @@ use crate::engine::probe::stop::StopSignal;
 use crate::engine::redact::Redactor;
 
 /// The era's name in reports.
-pub const ERA: &str = "streamable-http";
+pub(crate) const ERA: &str = "streamable-http";
 /// How long the DELETE at the end may take.
 const DELETE_TIMEOUT: Duration = Duration::from_secs(2);
 
@@ -94,7 +94,7 @@ impl GetStream {
 /// The longest wait before the GET stream is opened again (VS Code's cap).
 const GET_REOPEN_CAP: Duration = Duration::from_secs(30);
 
-pub struct StreamableTransport {
+pub(crate) struct StreamableTransport {
     target: HttpTarget,
     redactor: Arc<Redactor>,
     tx: mpsc::Sender<Received>,
@@ -104,7 +104,7 @@ pub struct StreamableTransport {
 }
 
 impl StreamableTransport {
-    pub fn new(target: HttpTarget, redactor: Arc<Redactor>) -> StreamableTransport {
+    pub(crate) fn new(target: HttpTarget, redactor: Arc<Redactor>) -> StreamableTransport {
         let (tx, rx) = mpsc::channel(INBOX);
         StreamableTransport {
             target,

@@ -21,7 +21,11 @@ const NODE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The server's certificate and what each store makes of it; `None` when no chain came (the
 /// TCP dial or the handshake failed before the certificate).
-pub async fn inspect(url: &Url, step: Duration, node_extra: Option<&str>) -> Option<TlsFacts> {
+pub(crate) async fn inspect(
+    url: &Url,
+    step: Duration,
+    node_extra: Option<&str>,
+) -> Option<TlsFacts> {
     let host = url
         .host_str()?
         .trim_start_matches('[')
@@ -47,7 +51,7 @@ pub async fn inspect(url: &Url, step: Duration, node_extra: Option<&str>) -> Opt
 
 /// The file `NODE_EXTRA_CA_CERTS` names in the probe's environment (a Node host started from
 /// it reads the same), if set.
-pub fn node_extra() -> Option<String> {
+pub(crate) fn node_extra() -> Option<String> {
     std::env::var("NODE_EXTRA_CA_CERTS")
         .ok()
         .filter(|v| !v.is_empty())

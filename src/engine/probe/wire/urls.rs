@@ -8,12 +8,15 @@ use super::ws::WsTarget;
 use crate::engine::probe::model::{LaunchError, Protocol};
 use crate::engine::probe::target::Target;
 
-pub use super::endpoint::{display_url, display_url_str, parse_endpoint, with_token, TOKEN_PARAM};
+pub(crate) use super::endpoint::display_url_str;
 
 /// The target a URL names, by its scheme as the host binds it: `ws`/`wss` a legacy MCPL server
 /// over WebSocket, `http`/`https` a modern MCP server over HTTP; anything else is a
 /// [`LaunchError`] that shows the URL without its token. Also the protocol the attempts speak.
-pub fn target_for_url(url: &str, token: Option<String>) -> Result<(Target, Protocol), LaunchError> {
+pub(crate) fn target_for_url(
+    url: &str,
+    token: Option<String>,
+) -> Result<(Target, Protocol), LaunchError> {
     let scheme = url.split_once(':').map(|(s, _)| s.to_ascii_lowercase());
     match scheme.as_deref() {
         Some("ws" | "wss") => Ok((

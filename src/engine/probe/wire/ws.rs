@@ -56,21 +56,21 @@ use crate::engine::probe::stop::{StopLevel, StopSignal};
 use crate::engine::redact::Redactor;
 
 /// The host's deadline for opening a WebSocket (dial, TLS and upgrade).
-pub const DEFAULT_OPEN_TIMEOUT: Duration = Duration::from_secs(15);
+pub(crate) const DEFAULT_OPEN_TIMEOUT: Duration = Duration::from_secs(15);
 /// How long the probe waits for the server's reply to its own close frame.
-pub const CLOSE_GRACE: Duration = Duration::from_secs(1);
+pub(crate) const CLOSE_GRACE: Duration = Duration::from_secs(1);
 /// The largest message (and frame) read: what the host accepts. agent-framework dials with the
 /// `ws` library's defaults (`new WebSocket(url)` in its `src/mcpl/transport.ts`), whose
 /// `maxPayload` is 100 MiB for a message; a larger one ends the connection there (close 1009),
 /// and here as a transport error saying so. A frame announcing more is refused from its header,
 /// before anything is buffered.
-pub const MAX_MESSAGE: usize = 100 << 20;
+pub(crate) const MAX_MESSAGE: usize = 100 << 20;
 /// At most this much waits unsent for a server that does not read its socket (replies, pings,
 /// pongs, the close frame); past it nothing more is queued (tungstenite's write buffer limit).
-pub const MAX_UNSENT: usize = 1 << 20;
+pub(crate) const MAX_UNSENT: usize = 1 << 20;
 /// How long one send may wait for the server to take it. Past that the server is not reading:
 /// the probe stops answering it (a finding) rather than queue or wait any longer.
-pub const SEND_STALL: Duration = Duration::from_secs(2);
+pub(crate) const SEND_STALL: Duration = Duration::from_secs(2);
 /// How many non-JSON-RPC frames are kept as samples, and how many characters of each.
 const NOISE_SAMPLES: usize = 3;
 const SAMPLE_CHARS: usize = 200;
@@ -78,7 +78,7 @@ const SAMPLE_CHARS: usize = 200;
 /// A WebSocket server to probe: its URL as configured, the token the host adds to it, and the
 /// open deadline.
 #[derive(Debug, Clone, PartialEq)]
-pub struct WsTarget {
+pub(crate) struct WsTarget {
     url: Url,
     token: Option<String>,
     /// `--open-timeout` (default [`DEFAULT_OPEN_TIMEOUT`]).
@@ -89,7 +89,7 @@ impl WsTarget {
     /// A target for `url` (`ws://` or `wss://`, with a host) and an optional token (an empty
     /// token counts as none). A URL the host would refuse is a [`LaunchError`] whose text shows
     /// the URL without its token.
-    pub fn new(url: &str, token: Option<String>) -> Result<WsTarget, LaunchError> {
+    pub(crate) fn new(url: &str, token: Option<String>) -> Result<WsTarget, LaunchError> {
         let parsed = endpoint::parse_endpoint(url, "WebSocket", &["ws", "wss"])?;
         Ok(WsTarget {
             url: parsed,
@@ -99,29 +99,24 @@ impl WsTarget {
     }
 
     /// The same target with another open deadline.
-    pub fn with_open_timeout(mut self, open_timeout: Duration) -> WsTarget {
+    pub(crate) fn with_open_timeout(mut self, open_timeout: Duration) -> WsTarget {
         self.open_timeout = open_timeout;
         self
     }
 
-    /// The URL as configured (it may hold a token: never show it, show [`Self::describe`]).
-    pub fn url(&self) -> &Url {
-        &self.url
-    }
-
     /// The URL the host dials: the configured one with `token=...` in its query.
-    pub fn request_url(&self) -> Url {
+    pub(crate) fn request_url(&self) -> Url {
         endpoint::with_token(&self.url, self.token.as_deref())
     }
 
     /// The URL for a person: no token, no password, then redacted.
-    pub fn describe(&self, redactor: &Redactor) -> String {
+    pub(crate) fn describe(&self, redactor: &Redactor) -> String {
         redactor.redact(&endpoint::display_url(&self.url))
     }
 
     /// Every secret this target carries, for the run's [`Redactor`]: the token (as given and as
     /// encoded in the query), a `token` already in the URL, the URL's password.
-    pub fn secrets(&self) -> Vec<String> {
+    pub(crate) fn secrets(&self) -> Vec<String> {
         url_secrets(&self.url, self.token.as_deref())
     }
 }
@@ -130,7 +125,7 @@ type Ws = WebSocketStream<FrameWatch<Stream>>;
 
 /// Make one attempt against `target`: open, handshake, watch, close. Never `Err` once the target
 /// exists (every failure is an outcome); `Result` for the `Connector` shape.
-pub async fn attempt(
+pub(crate) async fn attempt(
     target: &WsTarget,
     opts: &AttemptOptions,
     progress: &mut (dyn FnMut(Progress) + Send),
@@ -341,7 +336,7 @@ fn sample(text: &str, redactor: &Redactor) -> String {
 /// Why a WebSocket does not open: the host's reason in plain words (not yet redacted; it never
 /// contains the URL).
 #[derive(Debug, thiserror::Error)]
-pub enum OpenError {
+pub(crate) enum OpenError {
     /// The server could not be reached.
     #[error("{0}")]
     Dial(dial::DialError),

@@ -25,7 +25,7 @@ enum At {
 }
 
 /// A stream that follows the WebSocket frames read from it and keeps the first close frame.
-pub struct FrameWatch<S> {
+pub(super) struct FrameWatch<S> {
     inner: S,
     at: At,
     header: [u8; 14],
@@ -36,7 +36,7 @@ pub struct FrameWatch<S> {
 }
 
 impl<S> FrameWatch<S> {
-    pub fn new(inner: S) -> FrameWatch<S> {
+    pub(super) fn new(inner: S) -> FrameWatch<S> {
         FrameWatch {
             inner,
             at: At::Http(0),
@@ -48,7 +48,7 @@ impl<S> FrameWatch<S> {
 
     /// The code and reason of the first close frame the server sent (with a code), if a whole
     /// one was read.
-    pub fn close_sent(&self) -> Option<(u16, String)> {
+    pub(super) fn close_sent(&self) -> Option<(u16, String)> {
         self.closed.clone()
     }
 

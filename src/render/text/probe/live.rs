@@ -12,7 +12,7 @@ use crate::render::units::round_ms;
 
 /// The progress line on stderr (a terminal only): launch number, state, time to next launch.
 /// With several servers, one line each under a [`MultiLive`].
-pub struct LiveLine {
+pub(crate) struct LiveLine {
     bar: Option<ProgressBar>,
     /// The server's name, padded, before the state (several servers only).
     prefix: String,
@@ -28,7 +28,7 @@ pub struct LiveLine {
 
 /// What the progress line says it waits for, and up to when.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Bounds {
+pub(crate) struct Bounds {
     /// `--handshake-timeout`, ms.
     pub handshake_ms: f64,
     /// `--watch`, ms.
@@ -79,7 +79,7 @@ fn hide() {
 
 /// Print `line` on stderr with the progress lines cleared first and redrawn under it; false
 /// (nothing printed) when no progress line is on the terminal.
-pub fn say_above_progress(line: &str) -> bool {
+pub(crate) fn say_above_progress(line: &str) -> bool {
     let Ok(s) = ON_SCREEN.lock() else {
         return false;
     };
@@ -98,7 +98,7 @@ fn spinner_style() -> ProgressStyle {
 
 impl LiveLine {
     /// A progress line, drawn only when `enabled` (stderr is a terminal).
-    pub fn new(enabled: bool) -> LiveLine {
+    pub(crate) fn new(enabled: bool) -> LiveLine {
         let bar = enabled.then(|| {
             let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
             bar.set_style(spinner_style());
@@ -118,7 +118,7 @@ impl LiveLine {
     }
 
     /// The bounds the line names while it waits.
-    pub fn with_bounds(mut self, bounds: Bounds) -> LiveLine {
+    pub(crate) fn with_bounds(mut self, bounds: Bounds) -> LiveLine {
         self.bounds = bounds;
         self
     }
@@ -145,7 +145,7 @@ impl LiveLine {
     }
 
     /// Follow an event.
-    pub fn on_event(&mut self, event: &Event) {
+    pub(crate) fn on_event(&mut self, event: &Event) {
         if self.bar.is_none() {
             return;
         }
@@ -247,7 +247,7 @@ impl LiveLine {
     }
 
     /// Redraw (call every 100 ms or so).
-    pub fn tick(&self) {
+    pub(crate) fn tick(&self) {
         let Some(bar) = &self.bar else {
             return;
         };
@@ -259,7 +259,7 @@ impl LiveLine {
     }
 
     /// Print `line` on stderr above the progress line (or alone, without one).
-    pub fn println(&self, line: &str) {
+    pub(crate) fn println(&self, line: &str) {
         match &self.bar {
             Some(bar) => bar.println(line),
             None => crate::say!("{line}"),
@@ -267,7 +267,7 @@ impl LiveLine {
     }
 
     /// Remove the line (before the report is printed).
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         if let Some(bar) = self.bar.take() {
             if !self.keep_when_finished {
                 hide();
@@ -292,7 +292,7 @@ fn finish_words(f: Finish) -> &'static str {
 
 /// One progress line per server on stderr (a terminal only), under a header line that counts
 /// the servers in each state (the terminal may be too short to show every line).
-pub struct MultiLive {
+pub(crate) struct MultiLive {
     multi: Option<MultiProgress>,
     header: Option<ProgressBar>,
     lines: Vec<std::sync::Mutex<LiveLine>>,
@@ -300,7 +300,7 @@ pub struct MultiLive {
 
 impl MultiLive {
     /// Lines for servers named `names`, drawn only when `enabled`, naming `bounds`.
-    pub fn new(enabled: bool, names: &[String], bounds: Bounds) -> MultiLive {
+    pub(crate) fn new(enabled: bool, names: &[String], bounds: Bounds) -> MultiLive {
         let multi = enabled.then(|| MultiProgress::with_draw_target(ProgressDrawTarget::stderr()));
         if let Some(m) = &multi {
             show(OnScreen::Many(m.clone()));
@@ -337,7 +337,7 @@ impl MultiLive {
     }
 
     /// Print `line` on stderr above the progress lines (or alone, without them).
-    pub fn println(&self, line: &str) {
+    pub(crate) fn println(&self, line: &str) {
         match &self.multi {
             Some(m) => {
                 let _ = m.println(line);
@@ -347,12 +347,12 @@ impl MultiLive {
     }
 
     /// Whether anything is drawn.
-    pub fn enabled(&self) -> bool {
+    pub(crate) fn enabled(&self) -> bool {
         self.multi.is_some()
     }
 
     /// Server `index` reported `event`.
-    pub fn on_event(&self, index: usize, event: &Event) {
+    pub(crate) fn on_event(&self, index: usize, event: &Event) {
         if self.multi.is_none() {
             return;
         }
@@ -400,7 +400,7 @@ impl MultiLive {
     }
 
     /// Redraw every line (call every 100 ms or so).
-    pub fn tick(&self) {
+    pub(crate) fn tick(&self) {
         if self.multi.is_none() {
             return;
         }
@@ -413,7 +413,7 @@ impl MultiLive {
     }
 
     /// Remove every line (before the report is printed).
-    pub fn clear(&self) {
+    pub(crate) fn clear(&self) {
         for line in &self.lines {
             if let Ok(mut l) = line.lock() {
                 l.clear();

@@ -8,14 +8,14 @@
 //! text but escapes bidi and zero-width characters (`\uXXXX`), so even a JSON document printed
 //! on a terminal cannot reorder what it shows.
 
-pub mod live;
-pub mod notes;
-pub mod opening;
-pub mod predictions;
-pub mod table;
-pub mod verbose;
+pub(crate) mod live;
+pub(crate) mod notes;
+pub(crate) mod opening;
+pub(crate) mod predictions;
+pub(crate) mod table;
+pub(crate) mod verbose;
 
-pub use live::{Bounds, LiveLine, MultiLive};
+pub(crate) use live::{Bounds, LiveLine, MultiLive};
 pub(crate) use notes::notes;
 use predictions::predictions_table;
 pub(crate) use predictions::{first_down, per_day, replay_text};
@@ -36,7 +36,7 @@ use crate::render::style;
 use crate::render::text::layout::prose;
 
 /// The text report on stdout: launch table, notes, verdict and predictions.
-pub fn write_text(
+pub(crate) fn write_text(
     run: &ProbeRun,
     verdict: &Verdict,
     ctx: &Context<'_>,
@@ -46,7 +46,7 @@ pub fn write_text(
 }
 
 /// The text report, written to `out`.
-pub fn write_text_to(
+pub(crate) fn write_text_to(
     out: &mut dyn Write,
     run: &ProbeRun,
     verdict: &Verdict,
@@ -147,7 +147,7 @@ pub fn write_text_to(
 }
 
 /// The final block alone: the verdict, directly followed by its "Why" (all `--quiet` prints).
-pub fn write_final_to(
+pub(crate) fn write_final_to(
     out: &mut dyn Write,
     run: &ProbeRun,
     verdict: &Verdict,
@@ -164,7 +164,7 @@ pub fn write_final_to(
 /// `Verdict: ...`, wrapped to the terminal; on a terminal in bold green (stayed up), red
 /// (flapped, never connected, refused) or yellow (nothing to judge, or stayed up with findings
 /// about its opening, which the verdict then names).
-pub fn verdict_line(verdict: &Verdict, findings: &[ChannelFinding], color: bool) -> String {
+pub(crate) fn verdict_line(verdict: &Verdict, findings: &[ChannelFinding], color: bool) -> String {
     use crate::engine::probe::runner::verdict::Pattern;
     let colour = match verdict.pattern {
         Pattern::StayedUp if findings.is_empty() => style::GOOD,

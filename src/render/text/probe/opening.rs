@@ -24,7 +24,7 @@ fn folded_words(list: &FoldedList<String>, folded: u64) -> String {
 
 /// The table's `opening` cell: `5 tools`, `✗ tools/list` (the connection ended while the host
 /// waited for it), `tools/list error`, `-` (no handshake, or `--handshake-only`).
-pub fn cell(l: &Launch) -> String {
+pub(crate) fn cell(l: &Launch) -> String {
     let Some(o) = &l.report.opening else {
         return "-".into();
     };
@@ -105,7 +105,7 @@ fn exchange_words(o: &Opening) -> String {
 /// Lines under the table: per launch, what the opening showed (one line for all launches when
 /// they agree), what the connection died on, the policy exchange, channels, tool lists that
 /// differ.
-pub fn notes(run: &ProbeRun, summary: &OpeningSummary) -> Vec<String> {
+pub(crate) fn notes(run: &ProbeRun, summary: &OpeningSummary) -> Vec<String> {
     let mut out = launch_lines(run);
     for d in &summary.died_on {
         out.push(format!(

@@ -12,7 +12,7 @@ use crate::render::units::round_ms;
 use super::table::{ended_cell, since_start};
 
 /// The line for `event`, if it is one a person follows.
-pub fn line(event: &Event, relaunch: Relaunch) -> Option<String> {
+pub(crate) fn line(event: &Event, relaunch: Relaunch) -> Option<String> {
     Some(match event {
         Event::Launched {
             launch,
