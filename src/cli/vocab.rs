@@ -12,7 +12,7 @@ use crate::engine::policy::{EngineKind, Preset};
 /// A reconnect rule (`--preset`, `--compare`). The host's own rules first, then the restart
 /// policies of other supervisors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum PresetArg {
+pub(crate) enum PresetArg {
     /// Older hosts: every completed handshake resets the failure count.
     #[value(name = "reset-on-handshake", alias = "handshake")]
     ResetOnHandshake,
@@ -87,7 +87,7 @@ impl From<PresetArg> for Preset {
 
 /// The host's own rules only (`check-config --preset`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum HostPresetArg {
+pub(crate) enum HostPresetArg {
     /// Older hosts: every completed handshake resets the failure count.
     #[value(name = "reset-on-handshake", alias = "handshake")]
     ResetOnHandshake,
@@ -113,7 +113,7 @@ impl From<HostPresetArg> for Preset {
 /// Which of the host's engines (`--engine`): the legacy one speaks MCP 2024-11-05 with MCPL
 /// (`initialize`), the modern one MCP 2026-07-28 (`server/discover`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum EngineArg {
+pub(crate) enum EngineArg {
     /// MCP 2024-11-05 `initialize` with MCPL; alerts read `MCPL server ...`.
     Legacy,
     /// MCP 2026-07-28 `server/discover`; alerts read `MCP server ...`.

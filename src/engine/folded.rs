@@ -25,7 +25,7 @@ pub(crate) const TEXT_MAX: usize = 256;
 /// items between are counted ([`FoldedList::folded`]), not kept. Serialised as the list of
 /// the kept items (the first, then the last); the owner says how many were folded.
 #[derive(Debug, Clone, PartialEq)]
-pub struct FoldedList<T> {
+pub(crate) struct FoldedList<T> {
     first: Vec<T>,
     last: VecDeque<T>,
     total: u64,
@@ -42,13 +42,13 @@ impl<T> Default for FoldedList<T> {
 }
 
 impl<T> FoldedList<T> {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
     /// Add an item at the end; the oldest of the last ones is folded when there are more than
     /// `2 * KEEP`.
-    pub fn push(&mut self, item: T) {
+    pub(crate) fn push(&mut self, item: T) {
         self.total += 1;
         if self.first.len() < KEEP {
             self.first.push(item);
@@ -62,7 +62,7 @@ impl<T> FoldedList<T> {
 
     /// Count `n` items never seen one by one (folded where they were read) as if pushed here:
     /// the first ones kept stay, the last ones kept are those pushed after.
-    pub fn skip(&mut self, n: u64) {
+    pub(crate) fn skip(&mut self, n: u64) {
         if n == 0 {
             return;
         }
@@ -73,26 +73,27 @@ impl<T> FoldedList<T> {
     }
 
     /// Items pushed in all (kept and folded).
-    pub fn total(&self) -> u64 {
+    pub(crate) fn total(&self) -> u64 {
         self.total
     }
 
     /// Items left out between the first and the last kept ones.
-    pub fn folded(&self) -> u64 {
+    pub(crate) fn folded(&self) -> u64 {
         self.total - (self.first.len() + self.last.len()) as u64
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.total == 0
     }
 
     /// How many items are kept (at most `2 * KEEP`).
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.first.len() + self.last.len()
     }
 
     /// The kept items, cloned.
-    pub fn to_vec(&self) -> Vec<T>
+    #[cfg(test)]
+    pub(crate) fn to_vec(&self) -> Vec<T>
     where
         T: Clone,
     {
@@ -100,17 +101,17 @@ impl<T> FoldedList<T> {
     }
 
     /// The kept items: the first ones, then the last ones.
-    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &T> + Clone {
+    pub(crate) fn iter(&self) -> impl DoubleEndedIterator<Item = &T> + Clone {
         self.first.iter().chain(self.last.iter())
     }
 
     /// The kept items, mutably.
-    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
+    pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
         self.first.iter_mut().chain(self.last.iter_mut())
     }
 
     /// The item pushed `seq`-th (0-based), when it is kept.
-    pub fn get_mut(&mut self, seq: u64) -> Option<&mut T> {
+    pub(crate) fn get_mut(&mut self, seq: u64) -> Option<&mut T> {
         let first = self.first.len() as u64;
         if seq < first {
             return self.first.get_mut(seq as usize);
@@ -123,17 +124,18 @@ impl<T> FoldedList<T> {
     }
 
     /// The first item pushed.
-    pub fn first(&self) -> Option<&T> {
+    pub(crate) fn first(&self) -> Option<&T> {
         self.first.first()
     }
 
     /// The last item pushed.
-    pub fn last(&self) -> Option<&T> {
+    #[cfg(test)]
+    pub(crate) fn last(&self) -> Option<&T> {
         self.last.back().or_else(|| self.first.last())
     }
 
     /// A list of the same shape with every kept item mapped; the count stays.
-    pub fn map<U>(&self, f: impl FnMut(&T) -> U) -> FoldedList<U> {
+    pub(crate) fn map<U>(&self, f: impl FnMut(&T) -> U) -> FoldedList<U> {
         let mut f = f;
         FoldedList {
             first: self.first.iter().map(&mut f).collect(),
@@ -143,7 +145,7 @@ impl<T> FoldedList<T> {
     }
 
     /// Where the fold is: the number of kept items before it (None: nothing folded).
-    pub fn fold_at(&self) -> Option<usize> {
+    pub(crate) fn fold_at(&self) -> Option<usize> {
         (self.folded() > 0).then_some(self.first.len())
     }
 }

@@ -599,7 +599,7 @@ fn forget(procs: &[Proc]) {
 /// Fork the keeper. Call once, early, while the probe has a single thread (before any runtime
 /// starts). Returns false (and the probe runs without one) where it cannot be made.
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
-pub fn start_keeper() -> bool {
+pub(crate) fn start_keeper() -> bool {
     false
 }
 

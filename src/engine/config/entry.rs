@@ -25,7 +25,7 @@ pub enum TableKind {
 }
 
 impl TableKind {
-    pub fn key(self) -> &'static str {
+    pub(crate) fn key(self) -> &'static str {
         match self {
             TableKind::McplServers => "mcplServers",
             TableKind::McpServers => "mcpServers",
@@ -37,7 +37,7 @@ impl TableKind {
     /// Whether string values of this table's entries get `${VAR}` / `${VAR:-default}`
     /// substituted from the environment at load (connectome-host recipes, and Claude Code's
     /// `.mcp.json`, which share the `mcpServers` key).
-    pub fn substitutes_env(self) -> bool {
+    pub(crate) fn substitutes_env(self) -> bool {
         self == TableKind::McpServers
     }
 }
@@ -52,7 +52,7 @@ pub enum Transport {
 }
 
 impl Transport {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Transport::Stdio => "stdio",
             Transport::Websocket => "websocket",

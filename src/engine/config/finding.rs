@@ -16,7 +16,7 @@ pub enum Severity {
 }
 
 impl Severity {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Severity::Error => "error",
             Severity::Warning => "warning",
@@ -190,7 +190,7 @@ impl Code {
     }
 
     /// What the code means, in one line (SARIF's rule `shortDescription`, the docs' table).
-    pub fn summary(self) -> &'static str {
+    pub(crate) fn summary(self) -> &'static str {
         match self {
             Code::Binding => "The host cannot bind the entry: no command or url, an unknown scheme or transport, or a mismatch",
             Code::Protocol => "`protocol` is not legacy or modern, or is set on a url server",
@@ -232,7 +232,7 @@ impl Code {
     }
 
     /// What to do about it, in one line (SARIF's rule `help`).
-    pub fn help(self) -> &'static str {
+    pub(crate) fn help(self) -> &'static str {
         match self {
             Code::Binding => "Give the entry a `command` (stdio) or a ws://, wss://, http:// or https:// `url`, and a `transport` that agrees with it.",
             Code::Protocol => "Write `protocol: \"legacy\"` or `\"modern\"` on stdio entries only; a url's scheme decides a network server's family.",
@@ -273,7 +273,7 @@ impl Code {
         }
     }
 
-    pub fn severity(self) -> Severity {
+    pub(crate) fn severity(self) -> Severity {
         match self {
             Code::Binding
             | Code::Protocol
@@ -358,10 +358,10 @@ pub struct Report {
 }
 
 impl Report {
-    pub fn errors(&self) -> usize {
+    pub(crate) fn errors(&self) -> usize {
         self.count(Severity::Error)
     }
-    pub fn warnings(&self) -> usize {
+    pub(crate) fn warnings(&self) -> usize {
         self.count(Severity::Warning)
     }
     fn count(&self, s: Severity) -> usize {
@@ -370,7 +370,10 @@ impl Report {
 
     /// The errors about `entry` (its own value or any value inside it): why the host refuses
     /// it, in document order. Empty when the host loads the entry.
-    pub fn errors_for<'r>(&'r self, entry: &ServerEntry) -> impl Iterator<Item = &'r Finding> {
+    pub(crate) fn errors_for<'r>(
+        &'r self,
+        entry: &ServerEntry,
+    ) -> impl Iterator<Item = &'r Finding> {
         let path = entry.path.clone();
         let file = entry.file.clone();
         self.findings.iter().filter(move |f| {

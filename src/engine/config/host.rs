@@ -37,7 +37,7 @@ pub enum EnvRule {
 
 /// A `${...}` form a host may expand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum VarForm {
+pub(crate) enum VarForm {
     /// `${VAR}` (an environment variable).
     Plain,
     /// `${VAR:-default}`.
@@ -57,7 +57,7 @@ pub enum VarForm {
 }
 
 impl Host {
-    pub const ALL: &'static [Host] = &[
+    pub(crate) const ALL: &'static [Host] = &[
         Host::AgentFramework,
         Host::ClaudeDesktop,
         Host::ClaudeCode,
@@ -70,7 +70,7 @@ impl Host {
     ];
 
     /// The name `--host` takes and reports print.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Host::AgentFramework => "agent-framework",
             Host::ClaudeDesktop => "claude-desktop",
@@ -85,7 +85,7 @@ impl Host {
     }
 
     /// The host as people name it.
-    pub fn title(self) -> &'static str {
+    pub(crate) fn title(self) -> &'static str {
         match self {
             Host::AgentFramework => "agent-framework",
             Host::ClaudeDesktop => "Claude Desktop",
@@ -99,12 +99,12 @@ impl Host {
         }
     }
 
-    pub fn from_name(name: &str) -> Option<Host> {
+    pub(crate) fn from_name(name: &str) -> Option<Host> {
         Host::ALL.iter().copied().find(|h| h.name() == name)
     }
 
     /// Whether this host expands `form`. Forms it does not expand reach the server as written.
-    pub fn expands(self, form: VarForm) -> bool {
+    pub(crate) fn expands(self, form: VarForm) -> bool {
         use VarForm::*;
         match self {
             // Recipes' `${VAR}` / `${VAR:-default}` are handled by the table's own rule.
@@ -121,12 +121,12 @@ impl Host {
     }
 
     /// Whether this host expands no variable at all.
-    pub fn expands_none(self) -> bool {
+    pub(crate) fn expands_none(self) -> bool {
         matches!(self, Host::ClaudeDesktop | Host::Cline | Host::Zed)
     }
 
     /// The environment rule for stdio servers.
-    pub fn env_rule(self) -> EnvRule {
+    pub(crate) fn env_rule(self) -> EnvRule {
         match self {
             Host::AgentFramework => EnvRule::Allowlist,
             Host::Cline => EnvRule::PathOnly,
@@ -135,12 +135,12 @@ impl Host {
     }
 
     /// Whether the host reads `envFile`.
-    pub fn reads_env_file(self) -> bool {
+    pub(crate) fn reads_env_file(self) -> bool {
         matches!(self, Host::Vscode | Host::Cursor)
     }
 
     /// Whether the host reads `cwd`.
-    pub fn reads_cwd(self) -> bool {
+    pub(crate) fn reads_cwd(self) -> bool {
         matches!(
             self,
             Host::Vscode | Host::Cursor | Host::Cline | Host::Windsurf
@@ -150,18 +150,18 @@ impl Host {
     /// Whether the host launches a server in the workspace folder when the entry has no `cwd`
     /// (VS Code's documented default; Cursor is a VS Code fork; Claude Code runs servers in the
     /// project folder, the one holding `.mcp.json`).
-    pub fn launches_in_workspace(self) -> bool {
+    pub(crate) fn launches_in_workspace(self) -> bool {
         matches!(self, Host::Vscode | Host::Cursor | Host::ClaudeCode)
     }
 
     /// Whether `./` and `../` args are resolved against the file's folder (agent-framework);
     /// other hosts pass them as written, to be read from the server's folder.
-    pub fn resolves_relative_args(self) -> bool {
+    pub(crate) fn resolves_relative_args(self) -> bool {
         self == Host::AgentFramework
     }
 
     /// The key of a remote entry's URL.
-    pub fn url_key(self) -> &'static str {
+    pub(crate) fn url_key(self) -> &'static str {
         match self {
             Host::Windsurf => "serverUrl",
             _ => "url",
@@ -170,12 +170,12 @@ impl Host {
 
     /// Whether the host, started from the desktop, launches servers without the user's login
     /// shell PATH (nvm, asdf, mise, `~/.local/bin`, Homebrew missing): hosts.md F1.
-    pub fn lacks_shell_path(self) -> bool {
+    pub(crate) fn lacks_shell_path(self) -> bool {
         matches!(self, Host::ClaudeDesktop | Host::Cline)
     }
 
     /// Extra entry fields this host reads beyond its table's common ones.
-    pub fn extra_fields(self) -> &'static [&'static str] {
+    pub(crate) fn extra_fields(self) -> &'static [&'static str] {
         match self {
             Host::AgentFramework => &[],
             Host::ClaudeDesktop => &[],
@@ -203,7 +203,7 @@ impl Host {
     /// The host a file is written for, from its name and folder and, where the name says
     /// nothing, its shape (`top_keys`: the document's top-level keys; `server_url`: whether an
     /// entry has a `serverUrl`).
-    pub fn detect(path: &Path, top_keys: &[&str], server_url: bool) -> Host {
+    pub(crate) fn detect(path: &Path, top_keys: &[&str], server_url: bool) -> Host {
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -237,7 +237,7 @@ impl Host {
 
     /// The folder standing for `${workspaceFolder}` when none is given: the folder holding
     /// `.vscode/` or `.cursor/`, or the one holding `.mcp.json`.
-    pub fn workspace_of(path: &Path) -> Option<std::path::PathBuf> {
+    pub(crate) fn workspace_of(path: &Path) -> Option<std::path::PathBuf> {
         let abs = std::path::absolute(path).ok()?;
         let dir = abs.parent()?;
         let dir_name = dir.file_name()?.to_string_lossy();

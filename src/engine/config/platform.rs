@@ -8,17 +8,17 @@ use serde::Serialize;
 /// One operating system a host runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Platform {
+pub(crate) enum Platform {
     Linux,
     Macos,
     Windows,
 }
 
 impl Platform {
-    pub const ALL: [Platform; 3] = [Platform::Linux, Platform::Macos, Platform::Windows];
+    pub(crate) const ALL: [Platform; 3] = [Platform::Linux, Platform::Macos, Platform::Windows];
 
     /// The platform this binary runs on (the BSDs count as Linux: a Unix desktop).
-    pub fn current() -> Platform {
+    pub(crate) fn current() -> Platform {
         if cfg!(windows) {
             Platform::Windows
         } else if cfg!(target_os = "macos") {
@@ -28,15 +28,7 @@ impl Platform {
         }
     }
 
-    pub fn name(self) -> &'static str {
-        match self {
-            Platform::Linux => "linux",
-            Platform::Macos => "macos",
-            Platform::Windows => "windows",
-        }
-    }
-
-    pub fn title(self) -> &'static str {
+    pub(crate) fn title(self) -> &'static str {
         match self {
             Platform::Linux => "Linux",
             Platform::Macos => "macOS",
@@ -58,7 +50,7 @@ impl Platform {
 pub struct Platforms(u8);
 
 impl Platforms {
-    pub fn of(list: &[Platform]) -> Platforms {
+    pub(crate) fn of(list: &[Platform]) -> Platforms {
         Platforms(list.iter().fold(0, |b, p| b | p.bit()))
     }
 
@@ -66,25 +58,26 @@ impl Platforms {
         Platforms::of(&[Platform::current()])
     }
 
-    pub fn all() -> Platforms {
+    #[cfg(test)]
+    pub(crate) fn all() -> Platforms {
         Platforms::of(&Platform::ALL)
     }
 
-    pub fn has(self, p: Platform) -> bool {
+    pub(crate) fn has(self, p: Platform) -> bool {
         self.0 & p.bit() != 0
     }
 
-    pub fn is_empty(self) -> bool {
+    pub(crate) fn is_empty(self) -> bool {
         self.0 == 0
     }
 
     /// The platforms in both sets.
-    pub fn and(self, other: Platforms) -> Platforms {
+    pub(crate) fn and(self, other: Platforms) -> Platforms {
         Platforms(self.0 & other.0)
     }
 
     /// The platforms of this set, macOS first.
-    pub fn list(self) -> Vec<Platform> {
+    pub(crate) fn list(self) -> Vec<Platform> {
         [Platform::Macos, Platform::Windows, Platform::Linux]
             .into_iter()
             .filter(|p| self.has(*p))
@@ -92,7 +85,7 @@ impl Platforms {
     }
 
     /// `macOS`, `macOS and Linux`, `macOS, Windows and Linux`.
-    pub fn words(self) -> String {
+    pub(crate) fn words(self) -> String {
         let names: Vec<&str> = self.list().into_iter().map(Platform::title).collect();
         match names.as_slice() {
             [] => String::new(),

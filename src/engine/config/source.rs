@@ -75,7 +75,7 @@ fn read_capped(mut r: impl Read, name: &str) -> Result<Vec<u8>, LoadError> {
 
 impl Source {
     /// Read a file, or standard input when `path` is `-`.
-    pub fn read(path: &Path) -> Result<Source, LoadError> {
+    pub(crate) fn read(path: &Path) -> Result<Source, LoadError> {
         if path == Path::new("-") {
             let bytes = read_capped(std::io::stdin().lock(), STDIN_NAME)?;
             let dir = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
@@ -101,7 +101,7 @@ impl Source {
 
     /// Standard input under the name `name` (`--stdin-filename`): read with the same cap as any
     /// input, `./` and `../` args resolved against `name`'s folder.
-    pub fn read_stdin_named(name: &str) -> Result<Source, LoadError> {
+    pub(crate) fn read_stdin_named(name: &str) -> Result<Source, LoadError> {
         let bytes = read_capped(std::io::stdin().lock(), name)?;
         let parent = match Path::new(name).parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -115,7 +115,7 @@ impl Source {
     /// `JSON.parse(fs.readFileSync(file, 'utf8'))` cannot read: invalid UTF-8 (Node would
     /// replace it with U+FFFD and then fail or read something else), and a byte order mark
     /// (Node keeps it as U+FEFF and `JSON.parse` fails on it at position 0).
-    pub fn from_bytes(
+    pub(crate) fn from_bytes(
         name: impl Into<String>,
         dir: PathBuf,
         bytes: Vec<u8>,
@@ -269,7 +269,7 @@ pub enum LoadError {
 
 impl LoadError {
     /// The file the error is about.
-    pub fn file(&self) -> &str {
+    pub(crate) fn file(&self) -> &str {
         match self {
             LoadError::Io { file, .. }
             | LoadError::InvalidUtf8 { file, .. }
@@ -282,7 +282,7 @@ impl LoadError {
     }
 
     /// 1-based line and column, when the error has a position.
-    pub fn position(&self) -> Option<(usize, usize)> {
+    pub(crate) fn position(&self) -> Option<(usize, usize)> {
         match self {
             LoadError::InvalidUtf8 { line, column, .. }
             | LoadError::Syntax { line, column, .. } => Some((*line, *column)),
@@ -293,7 +293,7 @@ impl LoadError {
 
     /// A one-line hint on what to do, when there is one: for a missing file, a file of a near
     /// name in the same folder; for a folder, what to give instead.
-    pub fn hint(&self) -> Option<String> {
+    pub(crate) fn hint(&self) -> Option<String> {
         match self {
             LoadError::Bom { .. } => {
                 Some("save the file as UTF-8 without a byte order mark".to_string())

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use super::host::{Host, VarForm};
 
 /// Where variables' values come from when an entry is read for one host.
-pub struct Scope<'e> {
+pub(crate) struct Scope<'e> {
     pub host: Host,
     /// The environment (`${VAR}`, `${env:VAR}`).
     pub env: &'e dyn Fn(&str) -> Option<String>,
@@ -34,7 +34,7 @@ pub struct Dialect<'e> {
 impl<'e> Dialect<'e> {
     /// The scope a file is read in: the host given or detected from `path` (the file as
     /// named) and `text` (its top-level keys, and whether an entry has `serverUrl`).
-    pub fn scope(
+    pub(crate) fn scope(
         &self,
         path: &std::path::Path,
         top_keys: &[&str],
@@ -55,18 +55,7 @@ impl<'e> Dialect<'e> {
     }
 }
 
-impl<'e> Scope<'e> {
-    /// The agent-framework scope: recipes' `${VAR}` from `env`, nothing else.
-    pub fn plain(env: &'e dyn Fn(&str) -> Option<String>) -> Scope<'e> {
-        Scope {
-            host: Host::AgentFramework,
-            env,
-            workspace: None,
-            home: None,
-            inputs: &[],
-        }
-    }
-}
+impl<'e> Scope<'e> {}
 
 /// One `${...}` in a string.
 #[derive(Debug, Clone, PartialEq, Eq)]

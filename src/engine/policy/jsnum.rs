@@ -8,7 +8,7 @@
 /// A JSON value as far as `Number()` cares. Numbers keep their source text, so a literal too
 /// large for a double reads as Infinity exactly as `JSON.parse` gives it.
 #[derive(Debug, Clone, PartialEq)]
-pub enum JsValue<'a> {
+pub(crate) enum JsValue<'a> {
     Null,
     Bool(bool),
     /// The number's literal text as written in the JSON document.

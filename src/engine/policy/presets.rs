@@ -125,7 +125,7 @@ const NATIVE: TimerRule = TimerRule {
 const AF_JITTER: Jitter = Jitter::Multiplicative { spread: 0.25 };
 
 impl Preset {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Preset::Handshake => "reset-on-handshake",
             Preset::Lasting => "lasting",
@@ -151,7 +151,7 @@ impl Preset {
     }
 
     /// One line on what the preset is.
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             Preset::Handshake => "older hosts: every completed handshake resets the failure count",
             Preset::Lasting => {
@@ -192,7 +192,7 @@ impl Preset {
     }
 
     /// Whether this preset is agent-framework's own (its timings come from host configs).
-    pub fn is_host_rule(self) -> bool {
+    pub(crate) fn is_host_rule(self) -> bool {
         matches!(
             self,
             Preset::Handshake | Preset::Lasting | Preset::Bounded | Preset::PrecedingWait
@@ -200,7 +200,7 @@ impl Preset {
     }
 
     /// The preset's own default timings.
-    pub fn default_timings(self) -> Timings {
+    pub(crate) fn default_timings(self) -> Timings {
         let t = |interval_ms: f64, cap_ms: f64| Timings {
             interval_ms,
             cap_ms,
@@ -425,7 +425,7 @@ impl Preset {
 
     /// The host's name in words, for a host's own rule (`None`: agent-framework's rules and
     /// the supervisors).
-    pub fn host_title(self) -> Option<&'static str> {
+    pub(crate) fn host_title(self) -> Option<&'static str> {
         Some(match self {
             Preset::ClaudeCodeRemote | Preset::ClaudeCodeStdio => "Claude Code",
             Preset::ClaudeDesktop => "Claude Desktop",
@@ -459,7 +459,7 @@ impl Preset {
     /// The host's rule for servers of a `--host` dialect (`claude-code`, `vscode`, ...), over
     /// stdio or a remote transport (`remote`). `None`: a host whose rule has no preset (Cursor,
     /// Windsurf, Zed: unknown), or agent-framework, whose rule comes from its config.
-    pub fn for_host(host: &str, remote: bool) -> Option<Preset> {
+    pub(crate) fn for_host(host: &str, remote: bool) -> Option<Preset> {
         Some(match (host, remote) {
             ("claude-code", false) => Preset::ClaudeCodeStdio,
             ("claude-code", true) => Preset::ClaudeCodeRemote,

@@ -175,7 +175,7 @@ pub struct Policy {
 
 /// Which timing field a refusal names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-pub enum TimingField {
+pub(crate) enum TimingField {
     #[serde(rename = "reconnectIntervalMs")]
     Interval,
     #[serde(rename = "reconnectMaxIntervalMs")]
@@ -184,7 +184,7 @@ pub enum TimingField {
 
 impl TimingField {
     /// The host config's field name.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             TimingField::Interval => "reconnectIntervalMs",
             TimingField::Cap => "reconnectMaxIntervalMs",
@@ -194,7 +194,7 @@ impl TimingField {
 
 /// Why the host refuses a server's timings at start (before its first launch).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct TimingRefusal {
+pub(crate) struct TimingRefusal {
     pub field: TimingField,
     /// What the value reads as: `0`, `below 0`, `not a number`. The value itself is not kept:
     /// a secret pasted into the field must never be echoed.
@@ -216,7 +216,7 @@ impl std::fmt::Display for TimingRefusal {
 /// part of the jitter's range lies past what the timer honours (a JavaScript timer runs a delay
 /// above 2^31-1 ms after 1 ms).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Envelope {
+pub(crate) struct Envelope {
     pub min_ms: f64,
     pub max_ms: f64,
     pub or_ms: Option<f64>,
@@ -232,7 +232,8 @@ impl Envelope {
     }
 
     /// Whether `w` is a wait this envelope allows.
-    pub fn holds(&self, w: f64) -> bool {
+    #[cfg(test)]
+    pub(crate) fn holds(&self, w: f64) -> bool {
         (w >= self.min_ms && w <= self.max_ms) || self.or_ms == Some(w)
     }
 }
@@ -261,7 +262,7 @@ impl Policy {
     /// The wait before the next attempt when the count is `k`, before jitter and timer rules:
     /// the growth applied to the base, then the cap.
     #[inline]
-    pub fn nominal_wait(&self, k: u32) -> f64 {
+    pub(crate) fn nominal_wait(&self, k: u32) -> f64 {
         let base = self.timings.interval_ms;
         let n = k.saturating_sub(1);
         let grown = match self.growth {
@@ -284,7 +285,7 @@ impl Policy {
 
     /// Whether every count from `k` on gives the same nominal wait (the backoff has reached
     /// its cap, or stopped growing): what a steady state needs.
-    pub fn wait_settled(&self, k: u32) -> bool {
+    pub(crate) fn wait_settled(&self, k: u32) -> bool {
         let base = self.timings.interval_ms;
         let cap = self.timings.cap_ms;
         let n = k.saturating_sub(1);
@@ -315,7 +316,7 @@ impl Policy {
 
     /// A wait (already jittered) as the timer will really run it, in ms.
     #[inline]
-    pub fn timer_wait(&self, wait: f64) -> f64 {
+    pub(crate) fn timer_wait(&self, wait: f64) -> f64 {
         let mut w = wait;
         if self.timer.clamp_to_limit {
             w = js_min(w, TIMER_LIMIT_MS);
@@ -334,7 +335,8 @@ impl Policy {
     }
 
     /// The waits the jitter allows for count `k`, as the timer runs them.
-    pub fn wait_envelope(&self, k: u32) -> Envelope {
+    #[cfg(test)]
+    pub(crate) fn wait_envelope(&self, k: u32) -> Envelope {
         self.envelope_of(self.nominal_wait(k))
     }
 
@@ -388,7 +390,7 @@ impl Policy {
     /// Why the host refuses these timings at start, if it does: a timing that reads as 0,
     /// below 0 or not a number, under a rule of a host with the lasting-connection fix. Other
     /// rules run such a wait after 1 ms (a relaunch loop with no backoff).
-    pub fn timing_refusal(&self) -> Option<TimingRefusal> {
+    pub(crate) fn timing_refusal(&self) -> Option<TimingRefusal> {
         if !self.refuses_bad_timings {
             return None;
         }
@@ -414,7 +416,7 @@ impl Policy {
     /// the attempt that made it. `None`: never by uptime (or, under `OnHandshake`, the end of a
     /// connection is never a failure at all).
     #[inline]
-    pub fn lasting_threshold(&self, preceding_wait_ms: f64) -> Option<f64> {
+    pub(crate) fn lasting_threshold(&self, preceding_wait_ms: f64) -> Option<f64> {
         let cap = self.timings.cap_ms;
         match self.reset {
             Reset::OnHandshake | Reset::Never => None,
@@ -427,7 +429,7 @@ impl Policy {
 
     /// The `mcpl-down` text for a failed attempt, or `None` when this failure raises none.
     #[inline]
-    pub fn alert_for(&self, attempt: u32, permanent: bool) -> Option<AlertText> {
+    pub(crate) fn alert_for(&self, attempt: u32, permanent: bool) -> Option<AlertText> {
         match self.alert {
             AlertRule::None => None,
             AlertRule::Down {
@@ -451,7 +453,7 @@ impl Policy {
     /// Whether `mcpl:server-reconnected` (which clears connectome-host's "down" status line)
     /// waits until the post-handshake policy exchange has settled with the server still
     /// connected: the legacy engine's way. The modern engine emits it at once.
-    pub fn reconnected_waits_for_settle(&self) -> bool {
+    pub(crate) fn reconnected_waits_for_settle(&self) -> bool {
         matches!(
             self.alert,
             AlertRule::Down {
@@ -462,7 +464,7 @@ impl Policy {
     }
 
     /// Whether this rule has a `mcpl-down` alert at all.
-    pub fn has_alert(&self) -> bool {
+    pub(crate) fn has_alert(&self) -> bool {
         !matches!(self.alert, AlertRule::None)
     }
 }
@@ -470,7 +472,7 @@ impl Policy {
 /// The head of an alert's text; the error follows it (`MCPL server down (attempt 5): ...`).
 /// Kept apart from the error so that a simulation of millions of attempts allocates nothing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct AlertText {
+pub(crate) struct AlertText {
     pub engine: EngineKind,
     pub release: Release,
     pub attempt: u32,
@@ -478,7 +480,7 @@ pub struct AlertText {
 
 impl AlertText {
     /// The full text with the given error.
-    pub fn with_error(&self, error: &dyn std::fmt::Display) -> String {
+    pub(crate) fn with_error(&self, error: &dyn std::fmt::Display) -> String {
         let family = match self.engine {
             EngineKind::Legacy => "MCPL",
             EngineKind::Modern => "MCP",

@@ -28,7 +28,7 @@ impl Default for Timings {
 
 impl Timings {
     /// Timings from the two JSON values of an entry (`None` = field absent).
-    pub fn from_json(interval: Option<&JsValue<'_>>, cap: Option<&JsValue<'_>>) -> Timings {
+    pub(crate) fn from_json(interval: Option<&JsValue<'_>>, cap: Option<&JsValue<'_>>) -> Timings {
         Timings {
             interval_ms: read_timing(interval, DEFAULT_INTERVAL_MS),
             cap_ms: read_timing(cap, DEFAULT_CAP_MS),

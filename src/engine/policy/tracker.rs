@@ -179,7 +179,7 @@ pub enum Counted {
 
 impl Counted {
     /// Whether this attempt is a failed attempt in the host's eyes.
-    pub fn is_failure(self) -> bool {
+    pub(crate) fn is_failure(self) -> bool {
         matches!(
             self,
             Counted::Failure | Counted::ShortLived | Counted::Permanent
@@ -187,7 +187,7 @@ impl Counted {
     }
 
     /// Words for a table cell.
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             Counted::Failure => "failed attempt",
             Counted::ShortLived => "failed attempt (short-lived)",
@@ -220,7 +220,8 @@ pub struct Wait {
 
 impl Wait {
     /// The range the jitter allows.
-    pub fn envelope(&self) -> Envelope {
+    #[cfg(test)]
+    pub(crate) fn envelope(&self) -> Envelope {
         Envelope {
             min_ms: self.min_ms,
             max_ms: self.max_ms,
@@ -231,7 +232,7 @@ impl Wait {
 
 /// The step after an attempt.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Next {
+pub(crate) enum Next {
     /// Wait, then make attempt `attempt`.
     Retry { attempt: u32, wait: Wait },
     /// The supervisor gives up (its own words).

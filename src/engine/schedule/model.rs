@@ -65,7 +65,7 @@ pub enum Then {
 
 impl Then {
     /// After a verdict.
-    pub fn of(next: Next) -> Then {
+    pub(crate) fn of(next: Next) -> Then {
         match next {
             Next::Retry { .. } => Then::Relaunches,
             Next::GiveUp { .. } => Then::GivesUp,

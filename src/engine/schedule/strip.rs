@@ -198,7 +198,7 @@ impl Strip {
     }
 
     /// The cells that cover `end_ms` (fewer than the width when the run ended early).
-    pub fn used_cells(&self) -> usize {
+    pub(crate) fn used_cells(&self) -> usize {
         if self.cell_ms <= 0.0 {
             return 0;
         }
@@ -206,7 +206,8 @@ impl Strip {
     }
 
     /// Share of cell `i` spent connected, 0 to 1.
-    pub fn share(&self, i: usize) -> f64 {
+    #[cfg(test)]
+    pub(crate) fn share(&self, i: usize) -> f64 {
         let len = if (i + 1) as f64 * self.cell_ms > self.end_ms {
             (self.end_ms - i as f64 * self.cell_ms).max(f64::MIN_POSITIVE)
         } else {
