@@ -5,7 +5,8 @@
 //! dispatches; `render` draws tables, diagnostics, progress and JSON.
 
 // The library's face is what the binary, the benches and the tests under tests/ use; every
-// other item is `pub(crate)` (docs/architecture.md, "The library's face").
+// other item is `pub(crate)` (docs/architecture.md, "The library's face"); the lint below
+// flags a `pub` item nothing outside the crate can reach.
 #![warn(unreachable_pub)]
 
 // Supported platforms: Linux (built and tested). Other Unix systems (macOS, the BSDs) build the
