@@ -314,7 +314,7 @@ pub(crate) async fn send(
 /// [`send`], with the answer's head awaited at most `answer` after the connection is made
 /// ([`HttpError::NoAnswer`] past it): a dial that never connects and a server that connects
 /// and never answers fail apart.
-pub async fn send_within(
+pub(crate) async fn send_within(
     url: &Url,
     auth: Auth<'_>,
     open_timeout: Duration,
