@@ -17,7 +17,7 @@ const MAX_ENTRIES: usize = 10_000;
 
 /// Where one mcp-remote invocation keeps its auth state, from its arguments and environment.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CacheKey {
+pub(crate) struct CacheKey {
     /// `$MCP_REMOTE_CONFIG_DIR`, else `$HOME/.mcp-auth`.
     pub base: PathBuf,
     /// `$HOME`, to write the folder as `~/...`.
@@ -30,7 +30,7 @@ pub struct CacheKey {
 
 /// mcp-remote's `getServerUrlHash` for the parts modelled: the URL as given, `--resource`, and
 /// the headers (names sorted, values as written) as `JSON.stringify` writes them.
-pub fn server_hash(
+pub(crate) fn server_hash(
     url: &str,
     resource: Option<&str>,
     headers: &BTreeMap<String, String>,
@@ -48,7 +48,7 @@ pub fn server_hash(
 }
 
 /// What the cache holds for `key`'s server (names only, never a file's content).
-pub fn read(key: &CacheKey) -> AuthCache {
+pub(crate) fn read(key: &CacheKey) -> AuthCache {
     let mut cache = AuthCache {
         folder: shown(&key.base.join("mcp-remote-v1"), key.home.as_deref()),
         key: key.hash.as_ref().map(|h| h.chars().take(8).collect()),

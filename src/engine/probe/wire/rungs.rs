@@ -98,7 +98,7 @@ pub(crate) struct RemoteFacts {
 /// What mcp-remote's auth cache holds for one server, from its files' names (never their
 /// content): see [`super::bridge_cache`].
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct AuthCache {
+pub(crate) struct AuthCache {
     /// The folder, as the user would type it (`~/.mcp-auth/mcp-remote-v1`).
     pub folder: String,
     /// The first 8 hex digits of the server's hash (its files' prefix); `None` when the
