@@ -196,7 +196,6 @@ async fn run_async(
     }
     let base = Arc::new(plan_options(&args).base_redactor());
     let opts = FleetOptions {
-        rule: rules.first().copied().unwrap_or_else(|| args.rule()),
         host_budgets: fleet::HostBudgets {
             handshake: args.handshake_timeout.is_none(),
             install: args.start_budget.is_none(),

@@ -173,7 +173,7 @@ pub(crate) fn counts(servers: &[ServerReport]) -> Counts {
 
 impl AllContext<'_> {
     /// The one rule every probed server followed, if they all followed one.
-    pub fn rule(&self) -> Option<Preset> {
+    pub(crate) fn rule(&self) -> Option<Preset> {
         match self.rules {
             [one] => Some(*one),
             _ => None,

@@ -12,7 +12,7 @@ use std::time::{Duration, SystemTime};
 use tokio::time::Instant;
 
 use crate::engine::diagnosis::{self, Setting};
-use crate::engine::policy::{EngineKind, Preset, Relaunch};
+use crate::engine::policy::{EngineKind, Relaunch};
 use crate::engine::probe::opening::OpeningSummary;
 use crate::engine::probe::runner::verdict::{self, Verdict};
 use crate::engine::probe::{self, AttemptOptions, Event, Finish, LaunchError, ProbeRun, Protocol};
@@ -25,8 +25,6 @@ use super::report::{Probed, ServerReport, ServerResult};
 /// How every server runs.
 #[derive(Debug, Clone)]
 pub(crate) struct FleetOptions {
-    /// The rule every server follows (each with its own entry's timings).
-    pub rule: Preset,
     /// The run's jitter seed; each server's is this plus its position in the file.
     pub seed: u64,
     /// Stop each server after this many launches (`None`: no limit).
