@@ -75,7 +75,7 @@ impl Fact {
     }
 
     /// An error a row may read (not a `KeyError`: a missing variable, the table's row).
-    pub fn is_error(&self) -> bool {
+    pub(crate) fn is_error(&self) -> bool {
         matches!(
             self,
             Fact::Python { .. }

@@ -7,15 +7,15 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// How long one connect experiment may take.
-pub const LIMIT: Duration = Duration::from_millis(1500);
+pub(crate) const LIMIT: Duration = Duration::from_millis(1500);
 
 /// How long a runtime asked a question (`node --version`) may take: a runtime's start on a
 /// loaded machine takes seconds, and a cut answer is no answer.
-pub const COMMAND_LIMIT: Duration = Duration::from_secs(5);
+pub(crate) const COMMAND_LIMIT: Duration = Duration::from_secs(5);
 
 /// How long an interpreter may take to list what it can import (`pkgutil`, its
 /// distributions' entry points): a cold start on a loaded machine.
-pub const ASK_LIMIT: Duration = Duration::from_secs(12);
+pub(crate) const ASK_LIMIT: Duration = Duration::from_secs(12);
 
 /// The most bytes of an experiment's output read.
 const MAX_OUTPUT: u64 = 4096;

@@ -12,7 +12,7 @@ const MAX_MANIFEST: u64 = 256 * 1024;
 const MAX_DEPENDENCIES: usize = 64;
 
 /// A package's manifest, when it is at most [`MAX_MANIFEST`] bytes of JSON.
-pub fn read(path: &Path) -> Option<serde_json::Value> {
+pub(crate) fn read(path: &Path) -> Option<serde_json::Value> {
     let meta = std::fs::metadata(path).ok()?;
     if !meta.is_file() || meta.len() > MAX_MANIFEST {
         return None;
@@ -22,7 +22,7 @@ pub fn read(path: &Path) -> Option<serde_json::Value> {
 
 /// The folder of the package that holds `file`: the nearest folder above it with a
 /// `package.json` that has a `name` (at most 8 folders up).
-pub fn package_of(file: &Path) -> Option<PathBuf> {
+pub(crate) fn package_of(file: &Path) -> Option<PathBuf> {
     file.ancestors().skip(1).take(8).find_map(|d| {
         let v = read(&d.join("package.json"))?;
         v["name"].as_str().map(|_| d.to_path_buf())
@@ -41,7 +41,7 @@ fn resolve(cmd: &str, path: Option<&str>) -> Option<PathBuf> {
 
 /// The folder of the Node package a launch runs: the script of `node SCRIPT`, the target of
 /// a bin (`node_modules/.bin/x` is a link into its package), or `found` (npx's cache).
-pub fn launched_package(s: &Setting, found: Option<PathBuf>) -> Option<PathBuf> {
+pub(crate) fn launched_package(s: &Setting, found: Option<PathBuf>) -> Option<PathBuf> {
     if let Some(dir) = found {
         return Some(dir);
     }
@@ -68,7 +68,7 @@ pub fn launched_package(s: &Setting, found: Option<PathBuf>) -> Option<PathBuf> 
 
 /// One `engines.node` requirement: the package that states it, its manifest, the range.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Engine {
+pub(crate) struct Engine {
     pub package: String,
     pub manifest: PathBuf,
     pub range: String,
@@ -97,7 +97,7 @@ fn engine_of(dir: &Path) -> Option<(serde_json::Value, Option<Engine>)> {
 
 /// The `engines.node` of the package in `dir`, of the packages `first` names (the failing
 /// frame's), then of its dependencies (at most [`MAX_DEPENDENCIES`]), in that order.
-pub fn engines(dir: &Path, first: &[String]) -> Vec<Engine> {
+pub(crate) fn engines(dir: &Path, first: &[String]) -> Vec<Engine> {
     let Some((v, own)) = engine_of(dir) else {
         return Vec::new();
     };
@@ -123,7 +123,7 @@ pub fn engines(dir: &Path, first: &[String]) -> Vec<Engine> {
 
 /// The packages the stack frames of `lines` run in (`.../node_modules/undici/lib/x.js`,
 /// `node_modules/@scope/pkg/...`), innermost first.
-pub fn frame_packages(lines: &[&str]) -> Vec<String> {
+pub(crate) fn frame_packages(lines: &[&str]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for l in lines {
         let Some(at) = l.rfind("node_modules/") else {
@@ -148,7 +148,7 @@ pub fn frame_packages(lines: &[&str]) -> Vec<String> {
 
 /// The lowest version `range` allows, when `running` (`v18.20.8`) is below it: the version
 /// to install.
-pub fn needs_newer(range: &str, running: &str) -> Option<String> {
+pub(crate) fn needs_newer(range: &str, running: &str) -> Option<String> {
     let r = node_semver::Range::parse(range).ok()?;
     let v = node_semver::Version::parse(running.trim().trim_start_matches('v')).ok()?;
     if r.satisfies(&v) {

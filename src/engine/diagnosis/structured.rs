@@ -91,7 +91,7 @@ pub(crate) const STRONG: &[Key] = &[
 /// Rows that outrank the table's `missing-env-var` too: a URL the server could not parse,
 /// held by the entry without its scheme, explains the failure; variables named in a warning
 /// before it (`X not set`) do not.
-pub const OUTRANK_MISSING: &[Key] = &[Key::UrlParseWithSchemelessValue];
+pub(crate) const OUTRANK_MISSING: &[Key] = &[Key::UrlParseWithSchemelessValue];
 
 /// The answers of the table these rows may replace.
 pub(crate) const GENERIC: &[Id] = &[Id::Crash, Id::CauseUnknown, Id::MissingArgument, Id::Timer];
