@@ -95,6 +95,37 @@ fn a_server_that_stays_up_and_one_that_exits_agree_both_ways() {
     }
 }
 
+/// Issue 29 item 1, the agreements pinned before one path: a server that never completes its
+/// handshake and one the host refuses for good (another protocol version) get the same
+/// pattern, the same verdict sentence, the same diagnoses and the same exit status alone and
+/// as an entry of `--all`.
+#[test]
+fn a_server_that_never_connects_and_one_refused_for_good_agree_both_ways() {
+    for (args, code, want) in [
+        (&["--exit-before-answer", "3"][..], 1, "never-connected"),
+        (&["--answer", "version:2025-03-26"][..], 1, "refused"),
+    ] {
+        let common = ["--launches", "2", "--seed", "3"];
+        let [(one, one_doc), (all, all_doc)] = both_ways(args, &common);
+        assert_eq!(one.status.code(), Some(code), "alone: {}", stderr(&one));
+        assert_eq!(all.status.code(), Some(code), "in --all: {}", stderr(&all));
+        assert_eq!(pattern(&one_doc), json!(want), "{}", stdout(&one));
+        assert_eq!(pattern(&all_doc), pattern(&one_doc), "{}", stdout(&all));
+        let field = |doc: &Option<Value>, f: &dyn Fn(&Value) -> Value| doc.as_ref().map(f);
+        let text = |d: &Value| d["verdict"]["text"].clone();
+        assert_eq!(field(&one_doc, &text), field(&all_doc, &text), "{args:?}");
+        let ids = |d: &Value| {
+            Value::Array(
+                d["diagnoses"]
+                    .as_array()
+                    .map(|a| a.iter().map(|x| x["id"].clone()).collect())
+                    .unwrap_or_default(),
+            )
+        };
+        assert_eq!(field(&one_doc, &ids), field(&all_doc, &ids), "{args:?}");
+    }
+}
+
 #[test]
 fn a_missing_command_of_an_entry_names_its_command_field_not_the_double_dash() {
     let (dir, file) = setup(&[]);
