@@ -163,8 +163,13 @@ def spec(x):
         return None
 print('found' if spec(m) is not None else 'missing')
 key = m.replace('-', '_').lower()
-n = sorted({x.name for x in pkgutil.iter_modules()})
-close = difflib.get_close_matches(key, n, 6, 0.6)
+n = set()
+for p in sys.path:
+    try:
+        n.update(x.name for x in pkgutil.iter_modules([p]))
+    except Exception:
+        pass
+close = difflib.get_close_matches(key, sorted(n), 6, 0.6)
 def runnable(x):
     s = spec(x)
     if s is None:
