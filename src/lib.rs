@@ -25,7 +25,7 @@ pub mod cli;
 pub mod engine;
 mod exit;
 mod render;
-#[doc(hidden)]
+#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 
 use render::terminal::say;

@@ -1,10 +1,11 @@
 //! Scripted servers for tests: a WebSocket MCPL server and a modern-MCP HTTP server, both on
 //! 127.0.0.1 with a port of their own.
 //!
-//! Compiled into the library (it is small, and the binary never references it) so that the
-//! library's unit tests and the integration tests under `tests/` share one implementation: an
-//! integration test starts a server in-process and points the real binary at `server.url(..)`.
-//! Not part of the public API.
+//! Not in the shipped library: compiled for the library's unit tests (`cfg(test)`) and, behind
+//! the `testing` feature, for the integration tests under `tests/`, so that both share one
+//! implementation (an integration test starts a server in-process and points the real binary at
+//! `server.url(..)`). `cargo test` turns the feature on through the package's dev-dependency on
+//! itself (Cargo.toml); `cargo build` and `cargo install` leave it off.
 
 use std::future::Future;
 use std::net::SocketAddr;

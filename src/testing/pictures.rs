@@ -2,7 +2,17 @@
 //! picture (RGBA pixels, from resvg or a browser's screenshot) and how much of it is drawn in
 //! the connected colour; count the launch marks above it.
 
-use crate::render::picture::svg::{BG_RGB, CONNECTED_RGB, FAILED_RGB, LAUNCH_RGB, WAIT_RGB};
+// The colours of the light scheme in render/picture/svg.rs's style, as a person sees them (a
+// change there fails the tests that measure pictures).
+
+/// The connected colour.
+const CONNECTED_RGB: (u8, u8, u8) = (0x2b, 0x8a, 0x3e);
+/// The strip's background (down) and waiting colours.
+const BG_RGB: (u8, u8, u8) = (0xe9, 0xec, 0xef);
+const WAIT_RGB: (u8, u8, u8) = (0xa5, 0xd8, 0xff);
+/// Launch marks, and those of launches whose handshake failed.
+const LAUNCH_RGB: (u8, u8, u8) = (0x34, 0x3a, 0x40);
+const FAILED_RGB: (u8, u8, u8) = (0xe0, 0x31, 0x31);
 
 /// What a picture's first strip shows.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -34,15 +34,6 @@ pub(crate) const STYLE: &str = "\
 @media print{.mt-bg{fill:#e9ecef}.mt-conn{fill:#2b8a3e}.mt-wait{fill:#a5d8ff}\
 .mt-launch{fill:#343a40}.mt-text{fill:#000}.mt-dim{fill:#333}}";
 
-/// The connected colour in the light scheme, as the tests look for it.
-pub(crate) const CONNECTED_RGB: (u8, u8, u8) = (0x2b, 0x8a, 0x3e);
-/// The strip's background (down) and waiting colours in the light scheme.
-pub(crate) const BG_RGB: (u8, u8, u8) = (0xe9, 0xec, 0xef);
-pub(crate) const WAIT_RGB: (u8, u8, u8) = (0xa5, 0xd8, 0xff);
-/// Launch marks, and those of launches whose handshake failed.
-pub(crate) const LAUNCH_RGB: (u8, u8, u8) = (0x34, 0x3a, 0x40);
-pub(crate) const FAILED_RGB: (u8, u8, u8) = (0xe0, 0x31, 0x31);
-
 /// Text for XML: sanitised (control, bidi, zero-width characters escaped), then `&<>"'`.
 pub(crate) fn esc(text: &str) -> String {
     let clean = sanitize(text);
