@@ -58,7 +58,9 @@ npm_pkgs=(@modelcontextprotocol/server-memory@2026.8.31 @modelcontextprotocol/se
   @bytebase/dbhub@1.4.0 mcp-remote@0.15.1 supergateway@4.0.0 @notionhq/notion-mcp-server@2.5.2
   chrome-devtools-mcp@1.11.0 @modelcontextprotocol/server-google-maps@0.6.2 mcp-hello-world@1.1.2
   @playwright/mcp@0.0.83 @supabase/mcp-server-supabase@0.13.0 figma-developer-mcp@0.13.2 exa-mcp-server@3.4.1
-  mcp-server-kubernetes@4.1.7 @modelcontextprotocol/server-redis@2025.4.25)
+  mcp-server-kubernetes@4.1.7 @modelcontextprotocol/server-redis@2025.4.25
+  @circleci/mcp-server-circleci@0.20.0 @stripe/mcp@0.3.3 @zereight/mcp-gitlab@2.1.64 @sentry/mcp-server@0.39.0
+  @launchdarkly/mcp-server@0.6.2)
 missing=0
 for p in "${npm_pkgs[@]}"; do
   name="${p%@*}"
@@ -97,6 +99,15 @@ venv venv-duckdb python3 mcp-server-duckdb mcp-server-duckdb==1.1.0
 venv venv-chroma python3 chroma-mcp chroma-mcp==0.2.6 pydantic==2.14.4
 venv venv-neo4j python3 mcp-neo4j-cypher mcp-neo4j-cypher==0.6.0
 venv venv-es python3 elasticsearch-mcp-server elasticsearch-mcp-server==2.1.6
+venv venv-atlassian python3 mcp-atlassian mcp-atlassian==0.23.1
+venv venv-excel python3 excel-mcp-server excel-mcp-server==2.2.2
+# cli-mcp-server twice: as pip installs it (mcp 2.3, which removed the API it uses: the drift
+# case) and with the mcp its release was written against (the healthy and the ALLOWED_DIR cases).
+venv venv-cli python3 cli-mcp-server cli-mcp-server==0.2.5 mcp==2.3.0
+venv venv-cli1 python3 cli-mcp-server cli-mcp-server==0.2.5 mcp==1.30.0
+venv venv-memcached python3 awslabs.memcached-mcp-server awslabs-memcached-mcp-server==1.1.1
+venv venv-opensearch python3 opensearch-mcp-server-py opensearch-mcp-server-py==0.12.0
+venv venv-motherduck python3 mcp-server-motherduck mcp-server-motherduck==1.1.0
 # A warm npx cache holding one package, and a copy of it with a file of the package removed
 # (an npx cache left broken by an interrupted install).
 if [ ! -d "$cache/npx-warm/_npx" ]; then
