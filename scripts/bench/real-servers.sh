@@ -5,8 +5,10 @@
 # its next step, whether that step is the user's fix (a per-case key the script checks: the
 # variable, argument, command, version or port the fix must name), whether a healthy run got a
 # cause, whether a planted secret was printed (text and --format json; events and --report html
-# too where a secret is planted), MCP Inspector CLI's line for the same case (`--cli ...
-# --method tools/list`), and the time to diagnose. Then the totals of the half that ran.
+# too where a secret is planted), MCP Inspector CLI's line for the same case (`--cli --method
+# tools/list -- COMMAND`), and the time to diagnose. Then the totals of the half that ran: the
+# fix named (count and %), a cause on a healthy server, a start-warning note on a healthy server
+# (exit 0: counted apart, not as a cause), secrets printed, the time to diagnose a fault.
 #
 # Usage: scripts/bench/real-servers.sh [--half dev|test|all] [CASE-SUBSTRING]
 #   --half dev    the development half (the servers read while writing rules)

@@ -367,7 +367,9 @@ def inspector(c):
     cmd = [NODE22, f"{CACHE}/npm/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js", "--cli"]
     for k, v in c["env"].items():
         cmd += ["-e", f"{k}={v}"]
-    cmd += c["cmd"] + ["--method", "tools/list"]
+    # `--` before the server's command: without it Inspector reads the server's own options
+    # (`--transport`, `--server-url`, `--env-file`) as its own.
+    cmd += ["--method", "tools/list", "--"] + c["cmd"]
     env = clean_env()
     # In its own process group, ended whole: a server it started (in HTTP mode, holding a port)
     # must not outlive it into the next case.
