@@ -17,8 +17,8 @@
 #   --list        list the cases of each half and stop (after the installs)
 # The split is by server, fixed in this script before any rule was tuned against it: the test
 # half is servers only ever run to measure. A test half whose misses were read while rules were
-# written becomes development, and a fresh one is added (the test half used until stop 33 is
-# development since; see SERVERS in run.py).
+# written becomes development, and a fresh one is added (the test halves used until stop 33 and
+# stop 34 are development since; see SERVERS in run.py).
 #
 # Installs the servers, pinned, into MCPL_BENCH_CACHE (default
 # ${XDG_CACHE_HOME:-~/.cache}/mcpl-doctor-real), never into the repository: npm packages, Node
