@@ -120,6 +120,13 @@ fn supergateway_at_a_live_keyed_server_is_healthy_and_without_its_header_refused
     let d = &doc["diagnoses"][0];
     assert_eq!(d["id"], "key-refused", "{}", doc["diagnoses"]);
     assert!(
+        d["next_step"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("supergateway's header arguments"),
+        "{d}"
+    );
+    assert!(
         d["summary"]
             .as_str()
             .unwrap_or_default()

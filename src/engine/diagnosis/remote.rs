@@ -476,11 +476,13 @@ fn auth(place: &Place, facts: &RemoteFacts, setting: &Setting) -> (Id, String, S
     } else {
         format!("sent {}", facts.sent.join(", "))
     };
-    let field = if setting.entry {
-        "the entry's `headers`"
-    } else {
-        "`--header`"
+    // Plural each way: "the variable {field} take".
+    let field = match &setting.bridge {
+        Some(bridge) => format!("{bridge}'s header arguments"),
+        None if setting.entry => "the entry's `headers`".to_string(),
+        None => "the `--header` values".to_string(),
     };
+    let field = field.as_str();
     let challenge = facts.challenge.as_ref();
     let error = challenge.and_then(|c| c.error.as_deref());
     if error == Some("insufficient_scope") {
