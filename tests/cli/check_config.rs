@@ -316,11 +316,11 @@ fn human_output_is_compiler_style_with_a_caret() {
     let out = check(&["hosts.json"]);
     let text = stdout(&out);
     let expected = "\
-error[reconnect-timing]: `reconnectIntervalMs` is 0, and this server uses its timings (reconnect is on)
+error[reconnect-timing]: `reconnectIntervalMs` is 0
   --> hosts.json:9:34
   server `files`, field `reconnectIntervalMs`, at $.hosts.prod.mcplServers.files.reconnectIntervalMs
-  hosts with the lasting-connection fix refuse this server at start; older hosts relaunch it with no
-  wait at all (every wait runs after 1 ms)
+  this server uses its timings (reconnect is on), and hosts with the lasting-connection fix refuse it
+  at start; older hosts relaunch it with no wait at all (every wait runs after 1 ms)
    |
  9 |           \"reconnectIntervalMs\": 0,
    |                                  ^
@@ -616,8 +616,8 @@ fn typos_are_named_with_the_field_meant_and_its_default() {
     let text = stdout(&check(&["typos.json"]));
     assert!(
         text.contains(
-            "warning[unknown-field]: `reconectMaxIntervalMs` is not a field the host reads in a \
-             `mcplServers` entry\n  --> typos.json:4:77\n"
+            "warning[unknown-field]: `reconectMaxIntervalMs` is not a field the host reads\n  \
+             --> typos.json:4:77\n"
         ),
         "{text}"
     );

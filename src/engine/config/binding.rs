@@ -247,7 +247,7 @@ fn resolve_url(
                 Code::Binding,
                 Some("transport"),
                 format!(
-                    "`transport` is `{}` but the url's scheme ({}:) means {}; the host \
+                    "`transport` is `{}`, but the url's scheme ({}:) means {}; the host \
                      refuses a transport that disagrees with the scheme",
                     t.as_str(),
                     parsed.scheme(),

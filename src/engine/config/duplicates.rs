@@ -77,13 +77,13 @@ pub(crate) fn duplicate_drafts(
             let line = lines.line_of(at) + 1;
             let message = if table_level {
                 format!(
-                    "server id `{}` appears again later in this table (line {line}); JSON.parse \
-                     keeps the last entry, so the host ignores this one",
+                    "server id `{}` appears again (line {line}): JSON.parse keeps the last \
+                     entry of this table, so the host ignores this one",
                     short(&key)
                 )
             } else {
                 format!(
-                    "`{}` appears again later in the same object (line {line}); JSON.parse keeps \
+                    "`{}` appears again in the same object (line {line}); JSON.parse keeps \
                      the last one, so the host ignores this one and its value",
                     short(&key)
                 )

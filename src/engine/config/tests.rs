@@ -300,7 +300,7 @@ fn handshake_preset_words_for_main_and_drops_the_lasting_check() {
     let r = report_as("hosts.json", &text, Preset::Lasting);
     assert!(r.findings[0]
         .message
-        .contains("hosts with the lasting-connection fix refuse this server at start"));
+        .contains("hosts with the lasting-connection fix refuse it at start"));
     assert!(r.findings[0]
         .message
         .contains("older hosts relaunch it with no wait at all"));

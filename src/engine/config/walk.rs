@@ -372,8 +372,8 @@ fn read_array_table<'t>(
                 element,
                 Code::MissingId,
                 entry_path,
-                "this `mcplServers` array entry has no `id` (a non-empty string); the host \
-                 needs one for tool prefixes, traces and alerts and refuses the entry"
+                "this `mcplServers` array entry has no `id`: the host needs one (a non-empty \
+                 string) for tool prefixes, traces and alerts and refuses the entry"
                     .to_string(),
             );
             d.span = (start, start + 1);

@@ -94,23 +94,31 @@ fn shown_snippet(s: &Snippet) -> (String, usize, usize) {
     (text, start, end - start)
 }
 
-/// Longest headline before the cut falls back to a clause boundary.
-const HEADLINE_MAX: usize = 100;
+/// The width a headline line fits in, `severity[code]: ` included: 80 columns, whatever the
+/// terminal (it stays one line, as rustc's, for grep).
+const HEADLINE_LINE: usize = 80;
+
+/// The fewest characters a headline is given however long its code.
+const HEADLINE_MIN: usize = 40;
 
 /// A message cut into its headline and the rest (the note lines): at the first `; `, `. ` or
-/// `: ` outside parentheses and backticks; when that comes after [`HEADLINE_MAX`] characters
-/// (or there is none), at the last `, and `, `, so `, `, which ` or `, but ` before the limit,
-/// else at the first such clause.
-fn headline(message: &str) -> (&str, &str) {
+/// `: ` outside parentheses and backticks; when that comes after `max` characters (or there is
+/// none), at the last `, and `, `, so `, `, which ` or `, but ` before the limit, then at the
+/// last plain `, ` before it, then (a message with no clause to cut at) at the last space
+/// outside backticks before it, the sentence going on in the note lines.
+fn headline(message: &str, max: usize) -> (&str, &str) {
     let mut depth = 0i32;
     let mut code = false;
     let mut strong = None;
     let mut clauses: Vec<(usize, usize)> = Vec::new();
+    let mut commas: Vec<(usize, usize)> = Vec::new();
+    let mut spaces: Vec<(usize, usize)> = Vec::new();
     for (i, c) in message.char_indices() {
         match c {
             '`' => code = !code,
             '(' if !code => depth += 1,
             ')' if !code => depth -= 1,
+            ' ' if !code => spaces.push((i, message[..i].chars().count())),
             _ => {}
         }
         if depth != 0 || code {
@@ -126,22 +134,30 @@ fn headline(message: &str) -> (&str, &str) {
             .any(|p| rest.starts_with(p))
         {
             clauses.push((i, message[..i].chars().count()));
+        } else if rest.starts_with(", ") {
+            commas.push((i, message[..i].chars().count()));
         }
     }
     let width = |at: usize| message[..at].chars().count();
-    let cut = match strong {
-        Some(at) if width(at) <= HEADLINE_MAX => Some(at),
-        _ if message.chars().count() <= HEADLINE_MAX => strong,
-        _ => clauses
-            .iter()
+    let last_within = |cuts: &[(usize, usize)]| {
+        cuts.iter()
             .rev()
-            .find(|(_, w)| *w <= HEADLINE_MAX)
-            .or(clauses.first())
+            .find(|(_, w)| *w <= max)
             .map(|(at, _)| *at)
-            .or(strong),
+    };
+    // Where to cut, and how many bytes of separator to drop there.
+    let cut = match strong {
+        Some(at) if width(at) <= max => Some((at, 2)),
+        _ if message.chars().count() <= max => strong.map(|at| (at, 2)),
+        _ => last_within(&clauses)
+            .or_else(|| last_within(&commas))
+            .map(|at| (at, 2))
+            .or_else(|| last_within(&spaces).map(|at| (at, 1)))
+            .or(clauses.first().map(|(at, _)| (*at, 2)))
+            .or(strong.map(|at| (at, 2))),
     };
     match cut {
-        Some(at) => (&message[..at], message[at + 2..].trim_start()),
+        Some((at, sep)) => (&message[..at], message[at + sep..].trim_start()),
         None => (message, ""),
     }
 }
@@ -150,7 +166,13 @@ fn headline(message: &str) -> (&str, &str) {
 fn diagnostic(f: &Finding, pen: &Pen) -> String {
     let sev = pen.severity(f.severity);
     let message = sanitize(&f.message);
-    let (head, rest) = headline(&message);
+    let prefix = format!("{}[{}]: ", f.severity.as_str(), f.code)
+        .chars()
+        .count();
+    let (head, rest) = headline(
+        &message,
+        HEADLINE_LINE.saturating_sub(prefix).max(HEADLINE_MIN),
+    );
     let mut out = format!(
         "{}{}: {}\n",
         pen.paint(sev, f.severity.as_str()),
@@ -276,23 +298,42 @@ mod tests {
 
     #[test]
     fn headlines_are_cut_at_a_sentence_then_at_a_clause() {
-        assert_eq!(headline("short; the rest"), ("short", "the rest"));
+        assert_eq!(headline("short; the rest", 100), ("short", "the rest"));
         let long = format!(
             "`x` is 0 (see: here), and {}: the host refuses it",
             "y".repeat(90)
         );
-        let (head, rest) = headline(&long);
+        let (head, rest) = headline(&long, 100);
         assert_eq!(head, "`x` is 0 (see: here)");
         assert!(rest.starts_with("and yyy"), "{rest}");
         let colon = "`reconnectIntervalMs` is 0, and this server uses its timings (reconnect is on): hosts refuse it";
         assert_eq!(
-            headline(colon),
+            headline(colon, 100),
             (
                 "`reconnectIntervalMs` is 0, and this server uses its timings (reconnect is on)",
                 "hosts refuse it"
             )
         );
-        assert_eq!(headline("no cut at all"), ("no cut at all", ""));
+        assert_eq!(headline("no cut at all", 100), ("no cut at all", ""));
+        // No clause within the limit: a plain comma, then a space outside backticks.
+        assert_eq!(
+            headline("`a` is one folder, the whole PATH under Claude Code", 30),
+            ("`a` is one folder", "the whole PATH under Claude Code")
+        );
+        assert_eq!(
+            headline(
+                "`node` by bare name may not be found by `Claude Desktop`",
+                30
+            ),
+            (
+                "`node` by bare name may not be",
+                "found by `Claude Desktop`"
+            )
+        );
+        assert_eq!(
+            headline("see `a b c d e f g h i j k l m n` there", 10),
+            ("see", "`a b c d e f g h i j k l m n` there")
+        );
     }
 
     #[test]

@@ -178,7 +178,7 @@ fn known(
             Code::InputUndeclared,
             field,
             format!(
-                "`{written}` names an input that no entry of `inputs` declares: {} cannot \
+                "`{written}` is not declared in `inputs`: {} cannot \
                  prompt for it and does not start the server (declare {{\"type\": \
                  \"promptString\", \"id\": \"{}\", \"password\": true}})",
                 host.title(),
@@ -198,7 +198,7 @@ fn known(
                 Code::VariableUnset,
                 field,
                 format!(
-                    "`{written}` names a variable that is not set here: under {} it {becomes} \
+                    "`{written}` is not set here: under {} it {becomes} \
                      unless the variable is set where the host runs",
                     host.title()
                 ),
@@ -285,7 +285,7 @@ fn literal_secrets(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, out: &mut Vec<Draft>) {
                 Code::LiteralSecret,
                 field,
                 format!(
-                    "{place} holds {what} written into the file: {shape}; whoever reads the \
+                    "{place} holds {what}, written into the file: {shape}; whoever reads the \
                      file (or its history) has it; take it from an input, an env file or a \
                      variable the host expands"
                 ),

@@ -143,9 +143,9 @@ fn modern_rules(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, b: &Binding, out: &mut Vec<
                 Code::McplPolicyOnModern,
                 field,
                 format!(
-                    "`{field}` is an MCPL policy field set to something that takes effect \
-                     ({}), and this server runs on the modern engine ({why}), which has no \
-                     MCPL policy: the host refuses this server at start; remove the field \
+                    "`{field}` is an MCPL policy field: it is set to something that takes \
+                     effect ({}), and this server runs on the modern engine ({why}), which has \
+                     no MCPL policy, so the host refuses this server at start; remove the field \
                      or set it to null",
                     describe(doc, id)
                 ),

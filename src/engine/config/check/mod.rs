@@ -80,8 +80,9 @@ pub(crate) fn check(
             path: "$".to_string(),
             server: None,
             field: None,
-            message: "no server table (`mcplServers`, `mcpServers` or `servers`) anywhere in \
-                      this file, so there is nothing to check; is it the right file?"
+            message: "no server table anywhere in this file: none of `mcplServers`, \
+                      `mcpServers` or `servers`, so there is nothing to check; is it the right \
+                      file?"
                 .to_string(),
         });
     }

@@ -132,8 +132,8 @@ fn windows_shim(
         Code::WindowsShimWithoutShell,
         "command",
         format!(
-            "`{name}` without `cmd /c` does not start on Windows; {} launches servers there \
-             without a shell: `{bare}` is `{bare}.cmd`, which only a shell finds (spawn {bare} \
+            "`{name}` needs `cmd /c` on Windows: {} launches servers there without a \
+             shell, where `{bare}` is `{bare}.cmd`, which only a shell finds (spawn {bare} \
              ENOENT), and Node 18.20.2 and 20.12.2 on refuse to run a `.cmd` directly (spawn \
              EINVAL). Write `\"command\": \"cmd\"` and put `\"/c\", \"{bare}\"` first in \
              `args`",
@@ -171,7 +171,7 @@ fn launcher(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, id: u32, command: &str, out: &m
         Code::LauncherWithoutShellPath,
         "command",
         format!(
-            "`{command}` by bare name may not be found by {} on {}; it launches servers \
+            "`{command}` by bare name may not be found: {} on {} launches servers \
              without your login shell's PATH{launchd}, so a `{command}` from nvm, asdf, mise, \
              Homebrew or ~/.local/bin is not found (spawn {command} ENOENT). Write its full \
              path in `command`{found}, and for npx or npm add its folder to `env.PATH` too \
@@ -277,7 +277,7 @@ fn env_replaced(
             Code::EnvReplacesEnvironment,
             field,
             format!(
-                "under {} on {} {what}; this server starts without {}, so npx, git and ssh \
+                "{what}: under {} on {} this server starts without {}, so npx, git and ssh \
                  fail in odd ways (npm ERR! enoent under the app's own folder). Add them to \
                  `env` (e.g. {example}){}",
                 host.title(),
@@ -416,7 +416,7 @@ fn python_encoding(
         Code::PythonEncoding,
         "command",
         format!(
-            "a Python server with no `PYTHONUTF8` may crash on Windows under {}; Python \
+            "Python may crash on Windows without `PYTHONUTF8`: under {} a Python server \
              writes to the host's pipe in the ANSI code page (cp1252, cp950...), so a ✓ or an \
              emoji it prints ends it with UnicodeEncodeError, and the host shows only \"Server \
              disconnected\". Add `\"PYTHONUTF8\": \"1\"` to `env`{also}",

@@ -127,8 +127,9 @@ pub(super) fn check_timings(
                 t,
                 Code::CapBelowInterval,
                 format!(
-                    "`{CAP}` is below `{INTERVAL}`{detail}: every wait is the cap, so the backoff \
-                     never grows; raise the cap or lower the interval"
+                    "the cap is below the interval{detail}: `{CAP}` is below `{INTERVAL}`, so \
+                     every wait is the cap and the backoff never grows; raise the cap or lower \
+                     the interval"
                 ),
             ));
         }
@@ -155,8 +156,8 @@ fn one_timing(
     if t.env_ref {
         let message = if e.table.substitutes_env() {
             format!(
-                "`{}` takes its value from an environment variable (`${{…}}`) when the file \
-                 is loaded, so the host reads a string that depends on its environment: an \
+                "`{}` is a `${{…}}` reference: it takes its value from an environment \
+                 variable when the file is loaded, so the host reads a string that depends on its environment: an \
                  unset variable without a default gives an empty string, which reads as 0 \
                  and is refused by hosts with the lasting-connection fix; write a number of \
                  milliseconds",
@@ -182,25 +183,23 @@ fn one_timing(
             } else {
                 "which reads as a number below 0"
             };
-            format!("a `${{…}}` reference {how} once substituted from this environment")
+            format!("a `${{…}}` reference, {how} once substituted from this environment")
         } else {
             reads_as(t, doc)
         };
         let message = if refuses {
             format!(
-                "`{}` is {value}, and this server uses its timings ({why_used}): hosts with \
-                 the lasting-connection fix refuse this server at start; older hosts relaunch \
-                 it with no \
-                 wait at all (every wait runs after 1 ms)",
+                "`{}` is {value}: this server uses its timings ({why_used}), and hosts with \
+                 the lasting-connection fix refuse it at start; older hosts relaunch it with \
+                 no wait at all (every wait runs after 1 ms)",
                 t.name
             )
         } else {
             format!(
-                "`{}` is {value}, and this server uses its timings ({why_used}): older hosts \
+                "`{}` is {value}: this server uses its timings ({why_used}), and older hosts \
                  (without the lasting-connection fix) load it and run every wait after 1 ms, \
                  so they relaunch this server with no backoff at all, in a loop; hosts with \
-                 the fix refuse \
-                 this server at start",
+                 the fix refuse this server at start",
                 t.name
             )
         };
@@ -300,7 +299,7 @@ fn lasting_threshold(
             Code::LastingThresholdLong,
             e.field_path(t.name),
             format!(
-                "`{CAP}` is {}, above 1 hour: under the `{}` rule a connection must live \
+                "`{CAP}` is above 1 hour: it is {}, and under the `{}` rule a connection must live \
                  {t_text}before its end stops counting as a failure, so a healthy server whose \
                  connection drops more often than that never has its failure count reset and its \
                  waits keep growing to the cap",

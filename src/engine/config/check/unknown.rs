@@ -32,11 +32,13 @@ pub(super) fn unknown_fields(
         let table = e.table.key();
         let mut message = match meant {
             Some(f) => format!(
-                "`{shown}` is not a field the host reads in a `{table}` entry; did you mean \
-                 `{}`? ",
+                "`{shown}` is not a field the host reads: a `{table}` entry has no such field; \
+                 did you mean `{}`? ",
                 f.name
             ),
-            None => format!("`{shown}` is not a field the host reads in a `{table}` entry. "),
+            None => format!(
+                "`{shown}` is not a field the host reads: a `{table}` entry has no such field. "
+            ),
         };
         match meant {
             Some(f) if e.get(f.name).is_some() => message.push_str(&format!(
