@@ -44,11 +44,14 @@ pub(crate) fn handle_signals(stop_handle: StopHandle, what: &'static str) -> Sto
     let cause = Arc::new(std::sync::Mutex::new(None));
     let output_closed = Arc::new(AtomicBool::new(false));
     let (cause_in, closed_in) = (cause.clone(), output_closed.clone());
+    // Installed here, before anything is launched or drawn, not in the task: a task is first
+    // polled when a worker thread gets to it, and on a loaded machine a Ctrl-C came before
+    // that, with the default action (the probe killed outright, no message, no report).
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut int = signal(SignalKind::interrupt()).ok();
+    let mut term = signal(SignalKind::terminate()).ok();
+    let mut hup = signal(SignalKind::hangup()).ok();
     let task = tokio::spawn(async move {
-        use tokio::signal::unix::{signal, SignalKind};
-        let mut int = signal(SignalKind::interrupt()).ok();
-        let mut term = signal(SignalKind::terminate()).ok();
-        let mut hup = signal(SignalKind::hangup()).ok();
         let mut check = tokio::time::interval(OUTPUT_CHECK);
         check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
         let mut closed_seen = false;
