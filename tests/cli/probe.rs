@@ -632,11 +632,14 @@ fn events_are_json_lines_ending_with_the_report() {
             assert_eq!(l["count"], 2, "{l}");
         }
     }
-    let kinds: Vec<&str> = all
+    // One `diagnosis` line per cause: a server exiting 20 ms after its handshake may also
+    // leave its tools/list unanswered (a second cause), depending on the machine's load.
+    let mut kinds: Vec<&str> = all
         .iter()
         .copied()
         .filter(|k| *k != "tools-listed")
         .collect();
+    kinds.dedup_by(|a, b| *a == "diagnosis" && *b == "diagnosis");
     assert_eq!(
         kinds,
         vec![
