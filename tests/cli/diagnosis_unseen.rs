@@ -111,6 +111,20 @@ fn a_dependency_needing_a_newer_node_is_read_from_its_package_json() {
 }
 
 #[test]
+fn a_server_that_prints_its_usage_is_not_too_old_whatever_its_engines_say() {
+    // engines.node >=99 excludes every Node, yet the server ran far enough to read its
+    // arguments and print its usage: the Why is its usage, not the Node version.
+    let cli = fixture("servers/engines/node_modules/fixture-usage-mcp/cli.js")
+        .display()
+        .to_string();
+    let (code, d) = run(&mut probe(&["node", &cli]));
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "missing-argument", "{d:#?}");
+    assert!(next(&d[0]).contains("--access-token"), "{}", next(&d[0]));
+    assert!(d.iter().all(|x| x["id"] != "runtime-too-old"), "{d:#?}");
+}
+
+#[test]
 fn a_host_without_its_scheme_outranks_variables_a_warning_names() {
     let faults = fixture("servers/faults.py").display().to_string();
     let (code, d) = run(probe(&["python3", &faults, "--mode", "elasticsearch"])

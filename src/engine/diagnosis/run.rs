@@ -110,7 +110,7 @@ pub(crate) fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
 /// The table's answer, unless it is a generic one (`crash`, `cause-unknown`, ...) and the typed
 /// evidence names the fix: then the structured diagnoses first, the table's others after.
 fn prefer_structured(out: Vec<Diagnosis>, died: &[&Launch], setting: &Setting) -> Vec<Diagnosis> {
-    use super::structured::{diagnose_keyed, GENERIC, OUTRANK_MISSING, STRONG};
+    use super::structured::{diagnose_keyed, Key, GENERIC, OUTRANK_MISSING, STRONG};
     let generic = |d: &Diagnosis| GENERIC.contains(&d.id);
     let Some(top) = out.first().map(|d| d.id) else {
         return out;
@@ -119,8 +119,12 @@ fn prefer_structured(out: Vec<Diagnosis>, died: &[&Launch], setting: &Setting) -
     if !weak_top && top != Id::BadArgument && top != Id::MissingEnvVar {
         return out;
     }
+    // A server that printed its usage ran its own code far enough to read its arguments: the
+    // Node running it is new enough, whatever its package.json's engines claim.
+    let ran_its_code = top == Id::MissingArgument;
     let found: Vec<Diagnosis> = diagnose_keyed(died, setting)
         .into_iter()
+        .filter(|(k, _)| !(ran_its_code && *k == Key::EnginesAboveRunningNode))
         .filter(|(k, _)| {
             weak_top
                 || (top == Id::BadArgument && STRONG.contains(k))

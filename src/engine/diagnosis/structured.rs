@@ -63,12 +63,15 @@ pub(crate) const KEYS: &[Key] = &[
     Key::ValidationBlock,
     Key::ErrorNamesTwoSetVariables,
     Key::NodeOlderThanNamed,
-    Key::EnginesAboveRunningNode,
     Key::ChoiceStructure,
     Key::NpmBlock,
     Key::ErrorNamesOneSetVariable,
     Key::UsageWithErrorLine,
     Key::NamesUnsetVariables,
+    // Last: a manifest's `engines.node` is a package's claim, not what happened. A server that
+    // ran far enough to say what is wrong (its usage, a variable it lacks) is believed first:
+    // @sentry/mcp-server declares Node 22.13 and runs on Node 20.
+    Key::EnginesAboveRunningNode,
 ];
 
 /// The ids only these rows give (the table has no row for them).

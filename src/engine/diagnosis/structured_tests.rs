@@ -53,12 +53,12 @@ fn every_key_is_a_structure_or_an_experiment() {
             "ValidationBlock",
             "ErrorNamesTwoSetVariables",
             "NodeOlderThanNamed",
-            "EnginesAboveRunningNode",
             "ChoiceStructure",
             "NpmBlock",
             "ErrorNamesOneSetVariable",
             "UsageWithErrorLine",
             "NamesUnsetVariables",
+            "EnginesAboveRunningNode",
         ]
     );
 }
@@ -378,6 +378,28 @@ fn a_dependency_whose_engines_exclude_the_running_node_is_too_old() {
     std::fs::write(&script, "").expect("write");
     let s = setting(&node, &[&script.display().to_string()], &[]);
     assert!(run(Key::EnginesAboveRunningNode, err, &s).is_none());
+}
+
+#[test]
+fn a_server_that_says_what_is_wrong_is_believed_before_its_engines() {
+    // A package whose engines.node (>=22.13) excludes the Node that runs it (20), but that
+    // runs there and says what is wrong: its own words come first, the engines never.
+    let (_pkg, cli) = package(">=22.13", ">=18");
+    let (_n, node) = fake_node("v20.19.0");
+    let s = setting(&node, &[&cli], &[]);
+    let first = |err: &str| {
+        let lines: Vec<&str> = err.lines().collect();
+        let facts = evidence::parse(&lines);
+        KEYS.iter()
+            .find_map(|k| row(*k, &facts, &lines, &s).map(|f| (*k, f)))
+    };
+    let err = "Error: No access token was provided. Pass one with `--access-token`.\nUsage: srv --access-token=<token> [--host=<host>]";
+    let (key, f) = first(err).expect("a finding");
+    assert_ne!(key, Key::EnginesAboveRunningNode, "{}", f.summary);
+    assert_ne!(f.id, Id::RuntimeTooOld, "{}", f.summary);
+    // With nothing else to go on, the engines are the finding.
+    let (key, _) = first("Please update your version of Node.js.").expect("a finding");
+    assert_eq!(key, Key::EnginesAboveRunningNode);
 }
 
 #[test]
