@@ -222,3 +222,28 @@ fn a_uv_directory_without_the_script_names_the_folder_that_has_it() {
     assert_eq!(code, Some(0), "{d:#?}");
     assert!(d.is_empty(), "{d:#?}");
 }
+
+#[test]
+fn a_coloured_error_line_is_quoted_and_matched_without_its_colour_codes() {
+    // @zereight/mcp-gitlab logs through pino, coloured even into a pipe: the Why quoted
+    // `\x1b[31mERROR\x1b[39m` and matched around it. The words, without the codes.
+    let line = r#"printf '\033[31mERROR\033[39m (4711): \033[36mGITLAB_PERSONAL_ACCESS_TOKEN environment variable is required\033[39m\n' >&2; exit 1"#;
+    let (code, d) = run(&mut probe(&["sh", "-c", line]));
+    assert_eq!(code, Some(1), "{d:#?}");
+    let all = serde_json::to_string(&d).expect("json");
+    assert!(!all.contains("[31m") && !all.contains("[39m"), "{all}");
+    assert_eq!(d[0]["id"], "missing-env-var", "{d:#?}");
+    assert!(
+        next(&d[0]).contains("GITLAB_PERSONAL_ACCESS_TOKEN"),
+        "{}",
+        next(&d[0])
+    );
+    // Other escapes are no colour: they stay, shown escaped (never raw).
+    let (_, d) = run(&mut probe(&[
+        "sh",
+        "-c",
+        r"printf 'a\033[2Kb\n' >&2; exit 1",
+    ]));
+    let all = serde_json::to_string(&d).expect("json");
+    assert!(all.contains(r"\u001b[2K"), "{all}");
+}

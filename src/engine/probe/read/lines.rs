@@ -272,6 +272,32 @@ impl Tail {
     }
 }
 
+/// `line` without its colour and style codes (SGR: `ESC [ digits ; ... m`), how a terminal
+/// paints a log line (pino's `\x1b[31mERROR\x1b[39m`), not what the server said: the Why
+/// quotes and matches the words. Every other escape sequence stays, and is shown escaped.
+pub(crate) fn without_colour(line: &str) -> std::borrow::Cow<'_, str> {
+    if !line.contains("\x1b[") {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find("\x1b[") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        let params = after
+            .find(|c: char| !(c.is_ascii_digit() || c == ';' || c == ':'))
+            .unwrap_or(after.len());
+        if after[params..].starts_with('m') {
+            rest = &after[params + 1..];
+        } else {
+            out.push_str("\x1b[");
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -398,5 +424,22 @@ mod tests {
         assert!(r.next_head().await.is_some_and(|l| l.truncated));
         let l = r.next_head().await.expect("a line");
         assert_eq!(l.bytes, b"ok");
+    }
+
+    #[test]
+    fn colour_codes_are_dropped_and_other_escapes_kept() {
+        assert_eq!(
+            super::without_colour("\x1b[31mERROR\x1b[39m [15:41] token not set"),
+            "ERROR [15:41] token not set"
+        );
+        assert_eq!(super::without_colour("\x1b[1;38;5;196mx\x1b[0m"), "x");
+        // Not colour: a cursor move, a title, a bare ESC [ at the end stay as they are.
+        assert_eq!(super::without_colour("a\x1b[2Kb"), "a\x1b[2Kb");
+        assert_eq!(
+            super::without_colour("\x1b]0;title\x07"),
+            "\x1b]0;title\x07"
+        );
+        assert_eq!(super::without_colour("end\x1b["), "end\x1b[");
+        assert_eq!(super::without_colour("plain"), "plain");
     }
 }

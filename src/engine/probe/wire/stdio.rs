@@ -21,7 +21,7 @@ use crate::engine::probe::model::{
     AttemptOptions, AttemptReport, LaunchError, Misbehaviour, NotableStderr, ProcessFacts,
     Progress, Protocol, StderrTail, StdoutNoise, Stopped,
 };
-use crate::engine::probe::read::lines::{LineReader, Tail};
+use crate::engine::probe::read::lines::{without_colour, LineReader, Tail};
 use crate::engine::probe::read::long_message;
 use crate::engine::probe::session::handshake::{self, Answer, Incoming};
 use crate::engine::probe::session::initialize;
@@ -271,6 +271,7 @@ fn spawn_stderr_reader(
             // Masked before anything is cut: a line cut at the limit hides a secret that the
             // cut fell inside, so no secret's first part is ever kept.
             let text = String::from_utf8_lossy(line.bytes);
+            let text = without_colour(&text);
             let text = if line.truncated {
                 const CUT: &str = " [...]";
                 let mut t = redactor.redact_cut(&text);
