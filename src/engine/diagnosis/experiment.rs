@@ -20,9 +20,26 @@ pub(crate) const ASK_LIMIT: Duration = Duration::from_secs(12);
 /// The most bytes of an experiment's output read.
 const MAX_OUTPUT: u64 = 4096;
 
+/// A failure sooner than this is no slowness (a spawn refused while the machine is out of
+/// processes or memory for a moment, a crash at start): it is tried once more.
+const QUICK_FAILURE: Duration = Duration::from_secs(2);
+
 /// What `program args` prints on stdout, when it exits 0 within `limit`; killed and reaped
-/// otherwise.
+/// otherwise. A quick failure is tried once more (an answer cut by a moment's load is no
+/// answer, and the Why falls back to a guess); a timeout is not.
 pub(crate) fn run_bounded(program: &Path, args: &[&str], limit: Duration) -> Option<String> {
+    let started = Instant::now();
+    if let Some(out) = run_once(program, args, limit) {
+        return Some(out);
+    }
+    if started.elapsed() >= QUICK_FAILURE.min(limit) {
+        return None;
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    run_once(program, args, limit)
+}
+
+fn run_once(program: &Path, args: &[&str], limit: Duration) -> Option<String> {
     let mut child = Command::new(program)
         .args(args)
         .stdin(Stdio::null())
@@ -56,6 +73,29 @@ pub(crate) fn run_bounded(program: &Path, args: &[&str], limit: Duration) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_quick_failure_is_tried_once_more_and_a_timeout_is_not() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mark = dir.path().join("tried");
+        let script = format!(
+            "if [ -e '{0}' ]; then echo second; else : > '{0}'; exit 1; fi",
+            mark.display()
+        );
+        let sh = Path::new("/bin/sh");
+        assert_eq!(
+            run_bounded(sh, &["-c", &script], Duration::from_secs(10)).as_deref(),
+            Some("second\n")
+        );
+        // A command that times out is not run again: one mark, then a slow first run.
+        let slow = format!("echo x >> '{0}.slow'; exec sleep 30", mark.display());
+        assert_eq!(
+            run_bounded(sh, &["-c", &slow], Duration::from_millis(2500)),
+            None
+        );
+        let runs = std::fs::read_to_string(format!("{}.slow", mark.display())).expect("read");
+        assert_eq!(runs.lines().count(), 1, "{runs}");
+    }
 
     #[test]
     fn a_quick_command_answers_and_a_slow_one_is_cut_and_reaped() {
