@@ -176,8 +176,42 @@ pub(crate) struct CheckConfigArgs {
 }
 
 pub(crate) fn run(args: CheckConfigArgs, color: ColorChoice) -> anyhow::Result<u8> {
-    let err_color = color.for_stderr();
     let preset: Preset = args.preset.into();
+    check_arguments(&args)?;
+    let inputs = find_inputs(&args)?;
+    if !args.quiet {
+        say_what_was_read(&args, &inputs);
+    }
+    let options = CheckOptions {
+        preset,
+        env: &config::process_env,
+        dialect: args.dialect.dialect(),
+        platforms: args.platforms(),
+    };
+    let (reports, errors) = check_each(&args, &inputs, &options, color.for_stderr());
+    let totals = Totals::of(&reports, errors.len());
+    let render_as = |format: Format, color: bool| match format {
+        Format::Human => render::human(&reports, &totals, color, args.quiet),
+        Format::Json => json(&reports, &errors, &totals, preset.name()),
+        Format::Github => github(&reports, &errors, &totals, args.quiet),
+        Format::Sarif => sarif(&reports, &errors),
+    };
+    if let Some(status) = write_results(&args, render_as, color)? {
+        return Ok(status);
+    }
+    // A file that could not be read was told above, with the others' findings: exit 2.
+    Ok(if !errors.is_empty() {
+        exit::USAGE
+    } else if totals.errors > 0 || (args.deny_warnings && totals.warnings > 0) {
+        exit::FINDINGS
+    } else {
+        exit::OK
+    })
+}
+
+/// The arguments that contradict each other or a file that cannot be written (`--output`),
+/// refused before anything is read.
+fn check_arguments(args: &CheckConfigArgs) -> anyhow::Result<()> {
     if args.files.iter().filter(|f| is_stdin(f)).count() > 1 {
         return fail("`-` (standard input) can be given only once");
     }
@@ -191,6 +225,12 @@ pub(crate) fn run(args: CheckConfigArgs, color: ColorChoice) -> anyhow::Result<u
     for extra in &args.output {
         crate::engine::outfile::check(&extra.file).map_err(|e| super::error::unwritable(&e))?;
     }
+    Ok(())
+}
+
+/// The files the arguments stand for (folders searched, globs expanded), with a note for each
+/// file passed over, and a hint when a folder holds none but a host's file of another name.
+fn find_inputs(args: &CheckConfigArgs) -> anyhow::Result<Vec<Input>> {
     let mut skipped = Vec::new();
     let found = discover::inputs_noting(&args.files, &mut skipped);
     // What a folder search or a glob passed over is said, never silently dropped (also before
@@ -213,21 +253,22 @@ pub(crate) fn run(args: CheckConfigArgs, color: ColorChoice) -> anyhow::Result<u
             _ => failure,
         }
     })?;
-    if !args.quiet {
-        say_what_was_read(&args, &inputs);
-    }
-    let options = CheckOptions {
-        preset,
-        env: &config::process_env,
-        dialect: args.dialect.dialect(),
-        platforms: args.platforms(),
-    };
+    Ok(inputs)
+}
+
+/// Each input checked: its report, or its load error (told on stderr at once).
+fn check_each(
+    args: &CheckConfigArgs,
+    inputs: &[Input],
+    options: &CheckOptions<'_>,
+    err_color: bool,
+) -> (Vec<Report>, Vec<LoadError>) {
     let mut reports: Vec<Report> = Vec::new();
     let mut errors: Vec<LoadError> = Vec::new();
-    for input in &inputs {
+    for input in inputs {
         let checked = match input {
-            Input::File(file) => config::check_file(file, &options),
-            Input::Stdin => check_stdin(args.stdin_filename.as_deref(), &options),
+            Input::File(file) => config::check_file(file, options),
+            Input::Stdin => check_stdin(args.stdin_filename.as_deref(), options),
         };
         match checked {
             Ok(r) => reports.push(r),
@@ -241,14 +282,17 @@ pub(crate) fn run(args: CheckConfigArgs, color: ColorChoice) -> anyhow::Result<u
             }
         }
     }
-    let totals = Totals::of(&reports, errors.len());
-    let render_as = |format: Format, color: bool| match format {
-        Format::Human => render::human(&reports, &totals, color, args.quiet),
-        Format::Json => json(&reports, &errors, &totals, preset.name()),
-        Format::Github => github(&reports, &errors, &totals, args.quiet),
-        Format::Sarif => sarif(&reports, &errors),
-    };
-    // A file that cannot be written fails the run after the results, never instead of them.
+    (reports, errors)
+}
+
+/// The `--output` files, then standard output. `Some(status)` ends the run there: a reader that
+/// went away (`| head`) ends it quietly; a file that cannot be written fails it after the
+/// results, never instead of them.
+fn write_results(
+    args: &CheckConfigArgs,
+    render_as: impl Fn(Format, bool) -> String,
+    color: ColorChoice,
+) -> anyhow::Result<Option<u8>> {
     let mut unwritten = None;
     let mut written = super::probe::args::Written::default();
     for extra in &args.output {
@@ -270,20 +314,13 @@ pub(crate) fn run(args: CheckConfigArgs, color: ColorChoice) -> anyhow::Result<u
             return fail(format!("cannot write the results: {e}"));
         }
         // The reader went away (`| head`): end quietly, as ripgrep does.
-        return Ok(exit::OK);
+        return Ok(Some(exit::OK));
     }
     written.say(args.quiet);
     if let Some(e) = unwritten {
         return fail(e);
     }
-    // A file that could not be read was told above, with the others' findings: exit 2.
-    Ok(if !errors.is_empty() {
-        exit::USAGE
-    } else if totals.errors > 0 || (args.deny_warnings && totals.warnings > 0) {
-        exit::FINDINGS
-    } else {
-        exit::OK
-    })
+    Ok(None)
 }
 
 /// Which files a folder argument stood for: with `--verbose` each file read and each `.json`

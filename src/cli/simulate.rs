@@ -12,7 +12,7 @@ use super::vocab::{
     parse_nonnegative, parse_timing, EngineArg, PresetArg, SimulateFormatArg as FormatArg,
 };
 use crate::engine::policy::timings::{format_ms, parse_duration_ms};
-use crate::engine::policy::{EngineKind, Preset, Timings};
+use crate::engine::policy::{EngineKind, Policy, Preset, Timings};
 use crate::engine::schedule::{self, Drive, Request, Scenario, Simulation, DAY_MS};
 use crate::exit;
 use crate::render::json::simulate as json_view;
@@ -217,15 +217,63 @@ fn parse_span(s: &str) -> Result<f64, String> {
 }
 
 pub(crate) fn run(args: SimulateArgs, color: ColorChoice) -> anyhow::Result<u8> {
-    let json = match (args.format, args.json) {
-        (FormatArg::Events, _) => {
-            return super::error::fail(
-                "--format events is for `probe` (it reports as things happen); use --format json",
-            );
-        }
-        (FormatArg::Json, _) | (_, true) => true,
-        (FormatArg::Human, false) => false,
+    let json = wants_json(&args)?;
+    let (presets, keep_rows) = rules_and_rows(&args, json);
+    let seed = if args.no_jitter {
+        None
+    } else {
+        Some(args.seed.unwrap_or_else(|| fastrand::u64(..1_000_000)))
     };
+    let scenario = scenario_of(&args);
+    let (span_ms, max_attempts) = match (args.launches, args.run_for) {
+        (Some(n), _) => (MAX_SPAN_MS, Some(n)),
+        (None, Some(span)) => (span, None),
+        (None, None) => (DAY_MS, None),
+    };
+    check_pictures(&args)?;
+    let mut watcher = Watcher::new(
+        !json && !args.quiet && std::io::stderr().is_terminal(),
+        presets.len(),
+        span_ms,
+        max_attempts,
+    );
+    let strip_width = view::strip_width(presets.iter().map(|p| p.name().len()).max().unwrap_or(0));
+    let request_for = |policy| Request {
+        policy,
+        scenario: scenario.clone(),
+        max_attempts,
+        span_ms,
+        seed,
+        keep_rows,
+        strip_width,
+    };
+    let runs = simulate_each(&args, &presets, request_for, &mut watcher);
+    let not_simulated: Vec<Preset> = presets[runs.len()..].to_vec();
+    let view = View {
+        runs,
+        scenario,
+        seed,
+        engine: args.engine.into(),
+        show_rows: keep_rows > 0,
+        explicit_timings: (args.interval, args.cap),
+    };
+    write_all(&args, &view, &not_simulated, json, color, watcher)
+}
+
+/// Whether the output is one JSON document; `--format events` is refused (it is `probe`'s).
+fn wants_json(args: &SimulateArgs) -> anyhow::Result<bool> {
+    match (args.format, args.json) {
+        (FormatArg::Events, _) => super::error::fail(
+            "--format events is for `probe` (it reports as things happen); use --format json",
+        ),
+        (FormatArg::Json, _) | (_, true) => Ok(true),
+        (FormatArg::Human, false) => Ok(false),
+    }
+}
+
+/// The rules to simulate (`--preset`, `--compare`, or the two of agent-framework) and how many
+/// rows of each run to keep (`--rows`, else by the rules' number, `--quiet` and `--verbose`).
+fn rules_and_rows(args: &SimulateArgs, json: bool) -> (Vec<Preset>, usize) {
     let (presets, rows_default) = match (&args.preset, args.compare.is_empty()) {
         (Some(p), _) => (
             vec![Preset::from(*p)],
@@ -244,11 +292,11 @@ pub(crate) fn run(args: SimulateArgs, color: ColorChoice) -> anyhow::Result<u8> 
     } else {
         args.rows.unwrap_or(rows_default)
     };
-    let seed = if args.no_jitter {
-        None
-    } else {
-        Some(args.seed.unwrap_or_else(|| fastrand::u64(..1_000_000)))
-    };
+    (presets, keep_rows)
+}
+
+/// The server's behaviour: `--behaviour` with `--fail-after`, `--startup` and `--settle` on top.
+fn scenario_of(args: &SimulateArgs) -> Scenario {
     let mut scenario = args.behaviour.clone();
     if let Some(ms) = args.fail_after {
         scenario.fail_after_ms = ms;
@@ -259,22 +307,20 @@ pub(crate) fn run(args: SimulateArgs, color: ColorChoice) -> anyhow::Result<u8> 
     if let Some(ms) = args.settle {
         scenario.settle_ms = ms;
     }
+    scenario
+}
+
+/// One simulation per rule, each with its own default timings under `--interval` and `--cap`
+/// (`request_for` makes the rest of the request), until all ran or the user interrupted.
+fn simulate_each(
+    args: &SimulateArgs,
+    presets: &[Preset],
+    request_for: impl Fn(Policy) -> Request,
+    watcher: &mut Watcher,
+) -> Vec<Run> {
     let engine: EngineKind = args.engine.into();
-    let (span_ms, max_attempts) = match (args.launches, args.run_for) {
-        (Some(n), _) => (MAX_SPAN_MS, Some(n)),
-        (None, Some(span)) => (span, None),
-        (None, None) => (DAY_MS, None),
-    };
-    check_pictures(&args)?;
-    let strip_width = view::strip_width(presets.iter().map(|p| p.name().len()).max().unwrap_or(0));
-    let mut watcher = Watcher::new(
-        !json && !args.quiet && std::io::stderr().is_terminal(),
-        presets.len(),
-        span_ms,
-        max_attempts,
-    );
     let mut runs: Vec<Run> = Vec::with_capacity(presets.len());
-    for preset in &presets {
+    for preset in presets {
         if watcher.interrupted() {
             break;
         }
@@ -283,15 +329,7 @@ pub(crate) fn run(args: SimulateArgs, color: ColorChoice) -> anyhow::Result<u8> 
             interval_ms: args.interval.unwrap_or(defaults.interval_ms),
             cap_ms: args.cap.unwrap_or(defaults.cap_ms),
         };
-        let request = Request {
-            policy: preset.policy_with(engine, timings),
-            scenario: scenario.clone(),
-            max_attempts,
-            span_ms,
-            seed,
-            keep_rows,
-            strip_width,
-        };
+        let request = request_for(preset.policy_with(engine, timings));
         let simulation = watcher.simulate(preset.name(), &request);
         runs.push(Run {
             preset: *preset,
@@ -299,27 +337,30 @@ pub(crate) fn run(args: SimulateArgs, color: ColorChoice) -> anyhow::Result<u8> 
             request,
         });
     }
-    let not_simulated: Vec<Preset> = presets[runs.len()..].to_vec();
-    let view = View {
-        runs,
-        scenario,
-        seed,
-        engine,
-        show_rows: keep_rows > 0,
-        explicit_timings: (args.interval, args.cap),
-    };
-    // A file that still cannot be written fails the run after the tables, never instead of them.
+    runs
+}
+
+/// The pictures (`--report`, `--svg`), then the tables or the JSON, and the exit status: a file
+/// that cannot be written fails the run after the tables, never instead of them.
+fn write_all(
+    args: &SimulateArgs,
+    view: &View,
+    not_simulated: &[Preset],
+    json: bool,
+    color: ColorChoice,
+    mut watcher: Watcher,
+) -> anyhow::Result<u8> {
     let mut pictures = Ok(());
     if (args.report.is_some() || args.svg.is_some()) && !watcher.interrupted() {
-        pictures = write_pictures(&args, &view, &mut watcher);
+        pictures = write_pictures(args, view, &mut watcher);
     }
     watcher.done();
     let interrupted = watcher.interrupted();
     let result = if json {
-        json_view::write_json(&view)
+        json_view::write_json(view)
     } else {
-        view::write_text(&view, color.for_stdout())
-            .and_then(|()| write_interrupted(&view, &not_simulated))
+        view::write_text(view, color.for_stdout())
+            .and_then(|()| write_interrupted(view, not_simulated))
     };
     pictures?;
     match result {
