@@ -322,27 +322,10 @@ async fn post(
     status_out: &mut Option<u16>,
 ) -> Posted {
     let fail = |e: String| Posted::Failed(e);
-    let url = &target.url;
-    let stream =
-        match tokio::time::timeout(target.open_timeout, dial::dial(url, &[b"http/1.1"])).await {
-            Ok(Ok(s)) => s,
-            Ok(Err(e)) => return fail(redactor.redact(&e.to_string())),
-            Err(_) => {
-                return fail(format!(
-                    "connection timed out after {}",
-                    seconds(target.open_timeout)
-                ))
-            }
-        };
-    let (mut sender, conn) =
-        match hyper::client::conn::http1::handshake::<_, Full<Bytes>>(TokioIo::new(stream)).await {
-            Ok(pair) => pair,
-            Err(e) => return fail(redactor.redact(&format!("HTTP failure: {e}"))),
-        };
-    let _conn = AbortOnDrop(tokio::spawn(async move {
-        let _ = conn.await;
-    }));
-
+    let (mut sender, _conn) = match connect(target, redactor).await {
+        Ok(pair) => pair,
+        Err(e) => return fail(e),
+    };
     let http_request = match build_request(target, method, request) {
         Ok(r) => r,
         Err(e) => return fail(e.to_string()),
@@ -359,30 +342,86 @@ async fn post(
         .and_then(|v| v.to_str().ok())
         .unwrap_or("")
         .to_ascii_lowercase();
-    let sse = content_type.starts_with("text/event-stream");
-    let mut body = Limited::new(response.into_body(), MAX_BODY);
-
+    let body = Limited::new(response.into_body(), MAX_BODY);
     if !status.is_success() {
-        // Read a little of the body: a JSON-RPC error there says more than the status.
-        let detail = match tokio::time::timeout(Duration::from_millis(500), body.collect()).await {
-            Ok(Ok(collected)) => {
-                super::http_client::jsonrpc_error_detail(&collected.to_bytes(), redactor)
-            }
-            _ => None,
-        };
-        let line = status_line(status);
-        return fail(match detail {
-            Some(d) => format!("{method}: {line} ({d})"),
-            None => format!("{method}: {line}"),
-        });
+        return fail(refusal(method, status, body, redactor).await);
     }
-
     let id = request.get("id").cloned().unwrap_or(Value::Null);
-    let answers = |event: &str| match handshake::classify(event.as_bytes()) {
-        Incoming::Message(m) if m.get("method").is_none() && m.get("id") == Some(&id) => Some(m),
+    read_answer(body, method, &id, content_type, redactor).await
+}
+
+/// A new HTTP/1.1 connection to the target (dial bounded by `open_timeout`, then the HTTP
+/// handshake): its request sender, and the task driving it (aborted when dropped), or why not
+/// (redacted).
+async fn connect(
+    target: &HttpTarget,
+    redactor: &Redactor,
+) -> Result<
+    (
+        hyper::client::conn::http1::SendRequest<Full<Bytes>>,
+        AbortOnDrop,
+    ),
+    String,
+> {
+    let dialled =
+        tokio::time::timeout(target.open_timeout, dial::dial(&target.url, &[b"http/1.1"]));
+    let stream = match dialled.await {
+        Ok(Ok(s)) => s,
+        Ok(Err(e)) => return Err(redactor.redact(&e.to_string())),
+        Err(_) => {
+            return Err(format!(
+                "connection timed out after {}",
+                seconds(target.open_timeout)
+            ))
+        }
+    };
+    let (sender, conn) =
+        match hyper::client::conn::http1::handshake::<_, Full<Bytes>>(TokioIo::new(stream)).await {
+            Ok(pair) => pair,
+            Err(e) => return Err(redactor.redact(&format!("HTTP failure: {e}"))),
+        };
+    let conn = AbortOnDrop(tokio::spawn(async move {
+        let _ = conn.await;
+    }));
+    Ok((sender, conn))
+}
+
+/// A POST answered with a status other than 2xx, in words: the method and the status line, with
+/// the JSON-RPC error of the body when one comes within half a second (it says more).
+async fn refusal(
+    method: &str,
+    status: hyper::StatusCode,
+    body: Limited<hyper::body::Incoming>,
+    redactor: &Redactor,
+) -> String {
+    let detail = match tokio::time::timeout(Duration::from_millis(500), body.collect()).await {
+        Ok(Ok(collected)) => {
+            super::http_client::jsonrpc_error_detail(&collected.to_bytes(), redactor)
+        }
         _ => None,
     };
-    // Read until the answer is found (an event stream may stay open after it).
+    let line = status_line(status);
+    match detail {
+        Some(d) => format!("{method}: {line} ({d})"),
+        None => format!("{method}: {line}"),
+    }
+}
+
+/// Read a 2xx answer's body to the JSON-RPC answer to `id`: the first event of an event stream
+/// that answers it (the stream may stay open after it), or the whole JSON body.
+async fn read_answer(
+    mut body: Limited<hyper::body::Incoming>,
+    method: &str,
+    id: &Value,
+    content_type: String,
+    redactor: &Redactor,
+) -> Posted {
+    let fail = |e: String| Posted::Failed(e);
+    let sse = content_type.starts_with("text/event-stream");
+    let answers = |event: &str| match handshake::classify(event.as_bytes()) {
+        Incoming::Message(m) if m.get("method").is_none() && m.get("id") == Some(id) => Some(m),
+        _ => None,
+    };
     let mut buf: Vec<u8> = Vec::new();
     let mut events = SseReader::default();
     loop {

@@ -300,28 +300,13 @@ async fn listen(
             }
             // Once the stream was open, a 404 to its reopening is the session forgotten.
             Ok(r) if r.status == StatusCode::NOT_FOUND && sent_session && was_open => {
-                let reason = "the server no longer knows the session (HTTP 404 to the GET \
-                              stream's reopening): it restarted or ended the session";
-                {
-                    let mut s = lock(state);
-                    s.lost = true;
-                    s.facts.lost_on = Some("the GET stream's reopening".into());
-                    s.facts.lost_after_ms =
-                        s.answered_at.map(|at| at.elapsed().as_secs_f64() * 1000.0);
-                }
                 get_status(state, |g| {
                     g.status = "HTTP 404 on reopening: the session is gone".into()
                 });
-                let _ = tx
-                    .send(Received::Gone(Gone {
-                        at: Instant::now(),
-                        ended: Ended::TransportError {
-                            reason: redactor.redact(reason),
-                        },
-                        before_handshake: redactor.redact(reason),
-                    }))
+                let reason = "the server no longer knows the session (HTTP 404 to the GET \
+                              stream's reopening): it restarted or ended the session";
+                return session_lost(state, "the GET stream's reopening", reason, redactor, tx)
                     .await;
-                return;
             }
             // A first GET's 404 is not a forgotten session (the POSTs would say so): the
             // spec's answer for "no GET stream" is 405, so it is the server's bug, costly in
@@ -348,24 +333,61 @@ async fn listen(
                     g.reopened = gets - 1;
                 });
                 was_open = true;
-                let mut events = r.events();
-                while let Ok(Some(e)) = events.next().await {
-                    if e.id.is_some() {
-                        last_id.clone_from(&e.id);
-                    }
-                    if let Incoming::Message(m) = handshake::classify(e.data.as_bytes()) {
-                        get_status(state, |g| g.messages += 1);
-                        // Waits while the session's inbox is full: the stream is read no
-                        // faster than the session takes its messages.
-                        let _ = tx.send(Received::Message(m)).await;
-                    }
-                }
+                pass_on_get_stream(r, &mut last_id, state, tx).await;
                 // The counter starts afresh once an event stream arrived (VS Code).
                 tries = 1;
             }
         }
         tokio::time::sleep((Duration::from_secs(1) * tries).min(GET_REOPEN_CAP)).await;
     }
+}
+
+/// Pass on every message of an open GET stream until it ends, keeping the last event id (for
+/// `Last-Event-ID` on the reopening).
+async fn pass_on_get_stream(
+    r: Reply,
+    last_id: &mut Option<String>,
+    state: &Mutex<SessionState>,
+    tx: &mpsc::Sender<Received>,
+) {
+    let mut events = r.events();
+    while let Ok(Some(e)) = events.next().await {
+        if e.id.is_some() {
+            last_id.clone_from(&e.id);
+        }
+        if let Incoming::Message(m) = handshake::classify(e.data.as_bytes()) {
+            get_status(state, |g| g.messages += 1);
+            // Waits while the session's inbox is full: the stream is read no faster than the
+            // session takes its messages.
+            let _ = tx.send(Received::Message(m)).await;
+        }
+    }
+}
+
+/// The session forgotten by the server (a 404 to a request carrying its id, on `on`): recorded
+/// in its facts, and the session told the connection is gone, for `reason`.
+async fn session_lost(
+    state: &Mutex<SessionState>,
+    on: &str,
+    reason: &str,
+    redactor: &Redactor,
+    tx: &mpsc::Sender<Received>,
+) {
+    {
+        let mut s = lock(state);
+        s.lost = true;
+        s.facts.lost_on = Some(on.to_string());
+        s.facts.lost_after_ms = s.answered_at.map(|at| at.elapsed().as_secs_f64() * 1000.0);
+    }
+    let _ = tx
+        .send(Received::Gone(Gone {
+            at: Instant::now(),
+            ended: Ended::TransportError {
+                reason: redactor.redact(reason),
+            },
+            before_handshake: redactor.redact(reason),
+        }))
+        .await;
 }
 
 /// POST one message and pass on what comes back (waiting while the session's inbox is full).
@@ -401,17 +423,7 @@ async fn exchange(
     tx: &mpsc::Sender<Received>,
 ) -> Result<(), String> {
     let is_initialize = request_id == Some(handshake::HANDSHAKE_ID) && method == "initialize";
-    let mut headers = http_client::post_headers();
-    let sent_session = {
-        let s = lock(state);
-        if let Some(id) = &s.id {
-            headers.push((SESSION_HEADER, id.clone()));
-        }
-        if let Some(v) = &s.version {
-            headers.push((VERSION_HEADER, v.clone()));
-        }
-        s.id.is_some()
-    };
+    let (headers, sent_session) = post_session_headers(state);
     let reply = http_client::send(
         target.url(),
         target.auth(),
@@ -423,37 +435,18 @@ async fn exchange(
     .await
     .map_err(|why| why.to_string())?;
     if reply.status == StatusCode::NOT_FOUND && sent_session {
-        {
-            let mut s = lock(state);
-            s.lost = true;
-            s.facts.lost_on = Some(method.to_string());
-            s.facts.lost_after_ms = s.answered_at.map(|at| at.elapsed().as_secs_f64() * 1000.0);
-        }
         let reason = format!(
             "the server no longer knows the session (HTTP 404 to {method}): it restarted or \
              ended the session"
         );
-        let _ = tx
-            .send(Received::Gone(Gone {
-                at: Instant::now(),
-                ended: Ended::TransportError {
-                    reason: redactor.redact(&reason),
-                },
-                before_handshake: redactor.redact(&reason),
-            }))
-            .await;
+        session_lost(state, method, &reason, redactor, tx).await;
         return Ok(());
     }
     if !reply.status.is_success() {
         return Err(reply.failure(redactor).await);
     }
     if is_initialize {
-        let id = reply.header(SESSION_HEADER);
-        let mut s = lock(state);
-        s.answered_at = Some(Instant::now());
-        if !id.is_empty() && id.bytes().all(|b| (0x21..=0x7e).contains(&b)) {
-            s.id = Some(id);
-        }
+        remember_session(&reply, state);
     }
     let Some(request_id) = request_id else {
         // A notification or a reply: 202 with no body is the rule; nothing to pass on.
@@ -495,6 +488,31 @@ async fn exchange(
                 content_type.as_str()
             }
         )),
+    }
+}
+
+/// A POST's headers with the session's id and protocol version once known, and whether the
+/// id was sent.
+fn post_session_headers(state: &Mutex<SessionState>) -> (Vec<(&'static str, String)>, bool) {
+    let mut headers = http_client::post_headers();
+    let s = lock(state);
+    if let Some(id) = &s.id {
+        headers.push((SESSION_HEADER, id.clone()));
+    }
+    if let Some(v) = &s.version {
+        headers.push((VERSION_HEADER, v.clone()));
+    }
+    (headers, s.id.is_some())
+}
+
+/// The `initialize` answered: when, and the session id it gave (a visible-ASCII header value
+/// only).
+fn remember_session(reply: &Reply, state: &Mutex<SessionState>) {
+    let id = reply.header(SESSION_HEADER);
+    let mut s = lock(state);
+    s.answered_at = Some(Instant::now());
+    if !id.is_empty() && id.bytes().all(|b| (0x21..=0x7e).contains(&b)) {
+        s.id = Some(id);
     }
 }
 
