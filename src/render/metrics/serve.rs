@@ -77,7 +77,19 @@ impl ServeMetrics {
         Ok(())
     }
 
+    /// Every server's families, in the order they are listed: its state, its launches, the
+    /// host's count, the alert, its tools, and what the doctor made of it.
     fn servers(&self, enc: &mut DescriptorEncoder<'_>) -> std::fmt::Result {
+        self.state(enc)?;
+        self.launches(enc)?;
+        self.count(enc)?;
+        self.alerts(enc)?;
+        self.tools(enc)?;
+        self.judged(enc)
+    }
+
+    /// Whether each server is up now, and since when.
+    fn state(&self, enc: &mut DescriptorEncoder<'_>) -> std::fmt::Result {
         let up = self.rows(|s| Some((with(s, "host", &s.host), u32::from(s.up))));
         gauges(
             enc,
@@ -94,6 +106,11 @@ impl ServeMetrics {
             Some(&Unit::Seconds),
             &since,
         )?;
+        Ok(())
+    }
+
+    /// Launches by how they were counted, the handshake and connection times.
+    fn launches(&self, enc: &mut DescriptorEncoder<'_>) -> std::fmt::Result {
         let launches: Vec<(Labels, u64)> = self
             .rows(|s| Some((server(s), s.outcomes)))
             .into_iter()
@@ -131,6 +148,12 @@ impl ServeMetrics {
             Some(&Unit::Seconds),
             &last,
         )?;
+        Ok(())
+    }
+
+    /// The host's count: short-lived connections in a row, the lasting threshold, the attempt
+    /// number and the failures.
+    fn count(&self, enc: &mut DescriptorEncoder<'_>) -> std::fmt::Result {
         let streak = self.rows(|s| Some((server(s), s.short_lived_streak)));
         gauges(enc, "mcpl_doctor_consecutive_short_lived", "Consecutive connections that ended before the host's lasting threshold (5 min under a rule without one)", None, &streak)?;
         let threshold = self.rows(|s| {
@@ -160,7 +183,11 @@ impl ServeMetrics {
             None,
             &failures,
         )?;
-        self.alerts(enc)?;
+        Ok(())
+    }
+
+    /// The tools the server lists, and how often the list changed.
+    fn tools(&self, enc: &mut DescriptorEncoder<'_>) -> std::fmt::Result {
         let tools = self.rows(|s| s.tools.map(|t| (server(s), t)));
         gauges(
             enc,
@@ -176,6 +203,11 @@ impl ServeMetrics {
             "Launches whose tool list differed from the previous launch's",
             &changes,
         )?;
+        Ok(())
+    }
+
+    /// The likeliest cause of its ends so far, and whether the host still relaunches it.
+    fn judged(&self, enc: &mut DescriptorEncoder<'_>) -> std::fmt::Result {
         let why: Vec<Labels> = self
             .rows(|s| s.top_diagnosis.map(|id| (with(s, "id", id.as_str()), ())))
             .into_iter()

@@ -10,7 +10,7 @@ use crate::engine::diagnosis::Diagnosis;
 use crate::engine::fleet::{AllContext, ServerReport, ServerResult};
 use crate::engine::policy::timings::format_ms;
 use crate::engine::policy::{EngineKind, Preset, Timings};
-use crate::engine::probe::runner::verdict::{Prediction, Verdict, PREDICTED_RULES};
+use crate::engine::probe::runner::verdict::{replay_timings, Prediction, Verdict, PREDICTED_RULES};
 use crate::engine::probe::ProbeRun;
 use crate::engine::schedule::{self, Request, Scenario, Simulation, DAY_MS};
 use crate::engine::stop::StopCause;
@@ -188,19 +188,14 @@ fn multiples(sims: &[(String, Simulation)], title: &str) -> String {
     svg::small_multiples(&strips, title, false)
 }
 
-/// The rules a probe's verdict predicts for, with the timings `judge` gave them.
+/// The rules a probe's verdict predicts for, with the timings `judge` replayed them with.
 fn predicted_rules(run: &ProbeRun, verdict: &Verdict) -> Vec<(String, Preset, Timings)> {
     verdict
         .predictions
         .iter()
         .filter_map(|p| {
             let preset: Preset = p.rule.parse().ok()?;
-            let timings = if preset.is_host_rule() {
-                run.policy.timings
-            } else {
-                preset.default_timings()
-            };
-            Some((p.rule.clone(), preset, timings))
+            Some((p.rule.clone(), preset, replay_timings(run, preset)))
         })
         .collect()
 }
@@ -386,61 +381,24 @@ pub(crate) fn probe_all_page(
     let mut sections = Vec::new();
     let mut stayed = 0;
     for s in servers {
-        match &s.result {
-            ServerResult::Probed(p) => {
-                if crate::engine::probe::runner::verdict::stayed_up(&p.run) {
-                    stayed += 1;
-                }
-                let track = Track::of_probe(&s.name, &p.run);
-                summary.rows.push(vec![
-                    s.name.clone(),
-                    s.transport.clone(),
-                    p.run.launches.len().to_string(),
-                    percent(track.connected_share),
-                    p.verdict.short.clone(),
-                ]);
-                let pctx = Context {
-                    target: &p.target,
-                    entry: None,
-                    protocol: p.protocol,
-                    interrupted: p.interrupted,
-                    why: &s.why,
-                };
-                sections.push(probe_section(
-                    Some(format!("{} ({}, {})", s.name, s.transport, s.at)),
-                    &p.run,
-                    &p.verdict,
-                    &pctx,
-                ));
+        summary.rows.push(summary_row(s));
+        if let ServerResult::Probed(p) = &s.result {
+            if crate::engine::probe::runner::verdict::stayed_up(&p.run) {
+                stayed += 1;
             }
-            ServerResult::CannotLaunch(e) => summary.rows.push(vec![
-                s.name.clone(),
-                s.transport.clone(),
-                "0".into(),
-                "-".into(),
-                format!("cannot launch: {e}"),
-            ]),
-            ServerResult::Refused { label, findings } => summary.rows.push(vec![
-                s.name.clone(),
-                s.transport.clone(),
-                "0".into(),
-                "-".into(),
-                format!(
-                    "{label}: {}",
-                    findings
-                        .iter()
-                        .map(|f| format!("{} ({}, {})", f.message, f.at, f.code))
-                        .collect::<Vec<_>>()
-                        .join("; ")
-                ),
-            ]),
-            ServerResult::Skipped(why) => summary.rows.push(vec![
-                s.name.clone(),
-                s.transport.clone(),
-                "0".into(),
-                "-".into(),
-                format!("skipped: {why}"),
-            ]),
+            let pctx = Context {
+                target: &p.target,
+                entry: None,
+                protocol: p.protocol,
+                interrupted: p.interrupted,
+                why: &s.why,
+            };
+            sections.push(probe_section(
+                Some(format!("{} ({}, {})", s.name, s.transport, s.at)),
+                &p.run,
+                &p.verdict,
+                &pctx,
+            ));
         }
     }
     let probed = sections.len();
@@ -448,28 +406,7 @@ pub(crate) fn probe_all_page(
         kind: "probe --all".into(),
         title: format!("probe --all: {}", ctx.file),
         command: command.to_string(),
-        facts: vec![
-            ("configuration".into(), ctx.file.to_string()),
-            (
-                if ctx.rules.len() == 1 {
-                    "rule"
-                } else {
-                    "rules"
-                }
-                .into(),
-                ctx.rules
-                    .iter()
-                    .map(|r| r.name())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            ),
-            (
-                "seed".into(),
-                format!("{} (plus each entry's position in the file)", ctx.seed),
-            ),
-            ("started".into(), rfc3339(ctx.started_wall)),
-            ("observed".into(), format_ms(round_ms(ctx.elapsed_ms))),
-        ],
+        facts: all_facts(ctx),
         verdict: Some(format!(
             "{stayed} of {probed} probed server{} stayed up ({} entr{} in the file){}.",
             if probed == 1 { "" } else { "s" },
@@ -484,6 +421,69 @@ pub(crate) fn probe_all_page(
         timeline_caption: timeline_caption(&tracks),
         sections,
     }
+}
+
+/// A server's row of the `probe --all` summary: name, transport, launches, share connected and
+/// its verdict (or why it was not probed).
+fn summary_row(s: &ServerReport) -> Vec<String> {
+    let not_probed = |verdict: String| {
+        vec![
+            s.name.clone(),
+            s.transport.clone(),
+            "0".into(),
+            "-".into(),
+            verdict,
+        ]
+    };
+    match &s.result {
+        ServerResult::Probed(p) => {
+            let track = Track::of_probe(&s.name, &p.run);
+            vec![
+                s.name.clone(),
+                s.transport.clone(),
+                p.run.launches.len().to_string(),
+                percent(track.connected_share),
+                p.verdict.short.clone(),
+            ]
+        }
+        ServerResult::CannotLaunch(e) => not_probed(format!("cannot launch: {e}")),
+        ServerResult::Refused { label, findings } => not_probed(format!(
+            "{label}: {}",
+            findings
+                .iter()
+                .map(|f| format!("{} ({}, {})", f.message, f.at, f.code))
+                .collect::<Vec<_>>()
+                .join("; ")
+        )),
+        ServerResult::Skipped(why) => not_probed(format!("skipped: {why}")),
+    }
+}
+
+/// The facts at the top of `probe --all`'s page: the file, the rules run, the seed, when and
+/// how long.
+fn all_facts(ctx: &AllContext<'_>) -> Vec<(String, String)> {
+    vec![
+        ("configuration".into(), ctx.file.to_string()),
+        (
+            if ctx.rules.len() == 1 {
+                "rule"
+            } else {
+                "rules"
+            }
+            .into(),
+            ctx.rules
+                .iter()
+                .map(|r| r.name())
+                .collect::<Vec<_>>()
+                .join(", "),
+        ),
+        (
+            "seed".into(),
+            format!("{} (plus each entry's position in the file)", ctx.seed),
+        ),
+        ("started".into(), rfc3339(ctx.started_wall)),
+        ("observed".into(), format_ms(round_ms(ctx.elapsed_ms))),
+    ]
 }
 
 /// `probe --all`'s timelines alone.

@@ -117,23 +117,7 @@ pub(crate) fn write_text(
 ) -> io::Result<()> {
     let mut out = io::stdout().lock();
     let c = counts(servers);
-    let head = if c.probed == 0 && c.cannot_launch == 0 {
-        nothing_launched(servers, ctx)
-    } else {
-        format!(
-            "Probed {} of {} in {} at once under {}, seed {} (plus each entry's position in the \
-             file): {} in all (the slowest server {}, all of them one after another {}).",
-            c.probed,
-            plural(servers.len(), "entry", "entries"),
-            sanitize(ctx.file),
-            crate::render::words::rules_phrase(ctx.rules),
-            ctx.seed,
-            format_ms(round_ms(ctx.elapsed_ms)),
-            format_ms(round_ms(c.slowest_ms)),
-            format_ms(round_ms(c.sum_ms)),
-        )
-    };
-    writeln!(out, "{}", prose(&head, "  "))?;
+    writeln!(out, "{}", prose(&headline(servers, ctx, &c), "  "))?;
     writeln!(out)?;
 
     let summary = summary_block(servers, ctx, &c, color);
@@ -148,6 +132,46 @@ pub(crate) fn write_text(
             "{words}: each server's report covers what it did until then."
         )?;
     }
+    write_why(&mut out, servers)?;
+    let tracks = tracks(servers);
+    if !tracks.is_empty() {
+        writeln!(out)?;
+        super::strip::write_probe_all(&mut out, &tracks)?;
+    }
+    write_not_probed(&mut out, servers)?;
+
+    let details = !quiet && write_details(&mut out, servers, color)?;
+    if details {
+        // The summary again, last, after the details it sums up.
+        writeln!(out)?;
+        writeln!(out, "== summary ==")?;
+        write!(out, "{summary}")?;
+    }
+    out.flush()
+}
+
+/// The report's first sentence: what was probed, where, under which rules and seed, and how
+/// long it took (or what could not be launched when nothing was).
+fn headline(servers: &[ServerReport], ctx: &AllContext<'_>, c: &Counts) -> String {
+    if c.probed == 0 && c.cannot_launch == 0 {
+        return nothing_launched(servers, ctx);
+    }
+    format!(
+        "Probed {} of {} in {} at once under {}, seed {} (plus each entry's position in the \
+         file): {} in all (the slowest server {}, all of them one after another {}).",
+        c.probed,
+        plural(servers.len(), "entry", "entries"),
+        sanitize(ctx.file),
+        crate::render::words::rules_phrase(ctx.rules),
+        ctx.seed,
+        format_ms(round_ms(ctx.elapsed_ms)),
+        format_ms(round_ms(c.slowest_ms)),
+        format_ms(round_ms(c.sum_ms)),
+    )
+}
+
+/// The surest cause of each server that did not stay up, one line each (nothing when all did).
+fn write_why(out: &mut dyn Write, servers: &[ServerReport]) -> io::Result<()> {
     let why: Vec<(&ServerReport, String)> = servers
         .iter()
         .filter_map(|s| super::why::one_line(&s.why).map(|line| (s, line)))
@@ -162,13 +186,11 @@ pub(crate) fn write_text(
             writeln!(out, "{}", prose(&line, "    "))?;
         }
     }
+    Ok(())
+}
 
-    let tracks = tracks(servers);
-    if !tracks.is_empty() {
-        writeln!(out)?;
-        super::strip::write_probe_all(&mut out, &tracks)?;
-    }
-
+/// The entries not probed: each finding that refused one, or why it was skipped.
+fn write_not_probed(out: &mut dyn Write, servers: &[ServerReport]) -> io::Result<()> {
     let not_probed: Vec<&ServerReport> = servers
         .iter()
         .filter(|s| {
@@ -178,44 +200,37 @@ pub(crate) fn write_text(
             )
         })
         .collect();
-    if !not_probed.is_empty() {
-        writeln!(out, "\nNot probed:")?;
-        for s in not_probed {
-            match &s.result {
-                ServerResult::Refused { label, findings } => {
-                    for f in findings {
-                        let line = format!(
-                            "  {}: {label}: {} ({}, {})",
-                            sanitize(&s.name),
-                            sanitize(&f.message),
-                            sanitize(&f.at),
-                            f.code
-                        );
-                        writeln!(out, "{}", prose(&line, "    "))?;
-                    }
-                }
-                ServerResult::Skipped(why) => {
+    if not_probed.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "\nNot probed:")?;
+    for s in not_probed {
+        match &s.result {
+            ServerResult::Refused { label, findings } => {
+                for f in findings {
                     let line = format!(
-                        "  {}: skipped: {} ({})",
+                        "  {}: {label}: {} ({}, {})",
                         sanitize(&s.name),
-                        sanitize(why),
-                        sanitize(&s.at)
+                        sanitize(&f.message),
+                        sanitize(&f.at),
+                        f.code
                     );
                     writeln!(out, "{}", prose(&line, "    "))?;
                 }
-                _ => {}
             }
+            ServerResult::Skipped(why) => {
+                let line = format!(
+                    "  {}: skipped: {} ({})",
+                    sanitize(&s.name),
+                    sanitize(why),
+                    sanitize(&s.at)
+                );
+                writeln!(out, "{}", prose(&line, "    "))?;
+            }
+            _ => {}
         }
     }
-
-    let details = !quiet && write_details(&mut out, servers, color)?;
-    if details {
-        // The summary again, last, after the details it sums up.
-        writeln!(out)?;
-        writeln!(out, "== summary ==")?;
-        write!(out, "{summary}")?;
-    }
-    out.flush()
+    Ok(())
 }
 
 /// The full report of every server that did not stay up; whether there was one.

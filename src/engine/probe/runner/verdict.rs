@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use super::run_record::{Finish, Launch, ProbeRun};
 use crate::engine::policy::timings::format_ms;
-use crate::engine::policy::{Ended, EngineKind, Outcome, Preset};
+use crate::engine::policy::{Ended, EngineKind, Outcome, Preset, Timings};
 use crate::engine::probe::opening::summary::OpeningSummary;
 use crate::engine::schedule::{self, Behaviour, Request, Scenario, Summary, DAY_MS};
 
@@ -450,6 +450,21 @@ fn still_up_words(run: &ProbeRun, l: &Launch, lived: f64) -> (String, String) {
     (p, short)
 }
 
+/// The timings rule `preset` replays a run with (its predictions, the report's day strips):
+/// each rule its own host's. The run's own rule with the run's, an agent-framework rule with the
+/// run's when the run followed agent-framework (its file's timings or --interval/--cap), else
+/// with agent-framework's defaults (a VS Code or Claude Desktop file has no reconnect timings,
+/// and 0/0 would be refused at start).
+pub(crate) fn replay_timings(run: &ProbeRun, preset: Preset) -> Timings {
+    let own = run.policy.name.parse::<Preset>().ok();
+    let run_is_agent_framework = own.is_none_or(Preset::is_host_rule);
+    if Some(preset) == own || (preset.is_host_rule() && run_is_agent_framework) {
+        run.policy.timings
+    } else {
+        preset.default_timings()
+    }
+}
+
 /// What each host rule (plus the run's own, when it is not one of them) would do with the
 /// scenario, over a day.
 fn predictions(run: &ProbeRun, engine: EngineKind, scenario: &Scenario) -> Vec<Prediction> {
@@ -460,20 +475,10 @@ fn predictions(run: &ProbeRun, engine: EngineKind, scenario: &Scenario) -> Vec<P
             rules.push(own);
         }
     }
-    // Each rule replays with its own host's timings: the run's own rule with the run's, an
-    // agent-framework rule with the run's when the run followed agent-framework (its file's
-    // timings or --interval/--cap), else with agent-framework's defaults (a VS Code or Claude
-    // Desktop file has no reconnect timings, and 0/0 would be refused at start).
-    let run_is_agent_framework = own.is_none_or(Preset::is_host_rule);
     rules
         .iter()
         .map(|preset| {
-            let timings =
-                if Some(*preset) == own || (preset.is_host_rule() && run_is_agent_framework) {
-                    run.policy.timings
-                } else {
-                    preset.default_timings()
-                };
+            let timings = replay_timings(run, *preset);
             let raises_alert = preset.policy_with(engine, timings).has_alert();
             let req = Request {
                 policy: preset.policy_with(engine, timings),

@@ -42,6 +42,8 @@ fn fold_alike(lines: Vec<String>) -> Vec<String> {
     out
 }
 
+/// Each launch's notes in order: its limits (when changed), its process tree, its wire, how it
+/// was stopped, its pings, and its stderr (or which earlier launch's it repeats).
 fn each_launch(run: &ProbeRun) -> Vec<String> {
     let mut out = Vec::new();
     let mut last_tail: Option<(u32, &Vec<String>)> = None;
@@ -54,73 +56,8 @@ fn each_launch(run: &ProbeRun) -> Vec<String> {
             out.extend(process_notes(l.number, p));
         }
         last_limits = limits;
-        if r.stdout.non_json_lines > 0 {
-            let sample = r
-                .stdout
-                .samples
-                .first()
-                .map(|s| format!(", e.g. \"{}\"", sanitize(s)))
-                .unwrap_or_default();
-            out.push(format!(
-                "launch {}: {} line{} on stdout that {} not JSON-RPC (the host ignores them; log to stderr instead){sample}",
-                l.number,
-                r.stdout.non_json_lines,
-                plural(r.stdout.non_json_lines),
-                if r.stdout.non_json_lines == 1 { "is" } else { "are" },
-            ));
-        }
-        if r.misbehaviour.unsent_messages > 0 {
-            out.push(format!(
-                "launch {}: the server stopped reading what the probe sends: {} message{} (replies, \
-                 pings) not sent rather than queued (a host's replies would pile up the same way)",
-                l.number,
-                r.misbehaviour.unsent_messages,
-                plural(r.misbehaviour.unsent_messages),
-            ));
-        }
-        if r.misbehaviour.ws_pings >= crate::engine::probe::PING_FLOOD {
-            out.push(format!(
-                "launch {}: ping flood: {} WebSocket pings from the server (each owes a pong; at most \
-                 one pong is kept waiting for a server that does not read)",
-                l.number, r.misbehaviour.ws_pings,
-            ));
-        }
-        if r.stdout.overlong_lines > 0 {
-            out.push(format!(
-                "launch {}: {} line{} on stdout over {} skipped unread ({} read in all)",
-                l.number,
-                r.stdout.overlong_lines,
-                plural(r.stdout.overlong_lines),
-                bytes(crate::engine::probe::wire::stdio::STDOUT_LINE_LIMIT as u64),
-                bytes(r.stdout.total_bytes)
-            ));
-        }
-        match r.stopped {
-            Stopped::AfterSigkill => out.push(format!(
-                "launch {}: ignored SIGTERM for 2 s; SIGKILL ended it",
-                l.number
-            )),
-            Stopped::CouldNotBeReaped => out.push(format!(
-                "launch {}: still there 2 s after SIGKILL: could not be reaped",
-                l.number
-            )),
-            _ => {}
-        }
-        if r.escaped > 0 {
-            out.push(format!(
-                "launch {}: left {} process{} outside its process group (setsid, setpgid or a \
-                 double fork; a host stopping the group would leave {}); the probe stopped {}",
-                l.number,
-                r.escaped,
-                if r.escaped == 1 { "" } else { "es" },
-                if r.escaped == 1 {
-                    "it running"
-                } else {
-                    "them running"
-                },
-                if r.escaped == 1 { "it" } else { "them" },
-            ));
-        }
+        out.extend(wire_notes(l.number, r));
+        out.extend(stop_notes(l.number, r));
         if r.pings_sent > 0 {
             out.push(format!(
                 "launch {}: {} ping{} sent, {} answered",
@@ -136,30 +73,113 @@ fn each_launch(run: &ProbeRun) -> Vec<String> {
                     out.push(format!("launch {}: stderr as launch {n}", l.number));
                 }
                 _ => {
-                    let shown = r.stderr.lines.len() as u64;
-                    let mut s = format!(
-                        "launch {}: stderr ({}{} line{}, {}):",
-                        l.number,
-                        if shown < r.stderr.total_lines {
-                            format!("last {shown} of ")
-                        } else {
-                            String::new()
-                        },
-                        r.stderr.total_lines,
-                        plural(r.stderr.total_lines),
-                        bytes(r.stderr.total_bytes),
-                    );
-                    for line in &r.stderr.lines {
-                        s.push_str("\n  | ");
-                        s.push_str(&sanitize(line));
-                    }
-                    out.push(s);
+                    out.push(stderr_note(l.number, r));
                     last_tail = Some((l.number, &r.stderr.lines));
                 }
             }
         }
     }
     out
+}
+
+/// What a launch did wrong on its wire: lines on stdout that are not JSON-RPC or too long, what
+/// it stopped reading, a flood of WebSocket pings.
+fn wire_notes(number: u32, r: &AttemptReport) -> Vec<String> {
+    let mut out = Vec::new();
+    if r.stdout.non_json_lines > 0 {
+        let sample = r
+            .stdout
+            .samples
+            .first()
+            .map(|s| format!(", e.g. \"{}\"", sanitize(s)))
+            .unwrap_or_default();
+        out.push(format!(
+            "launch {}: {} line{} on stdout that {} not JSON-RPC (the host ignores them; log to stderr instead){sample}",
+            number,
+            r.stdout.non_json_lines,
+            plural(r.stdout.non_json_lines),
+            if r.stdout.non_json_lines == 1 { "is" } else { "are" },
+        ));
+    }
+    if r.misbehaviour.unsent_messages > 0 {
+        out.push(format!(
+            "launch {}: the server stopped reading what the probe sends: {} message{} (replies, \
+             pings) not sent rather than queued (a host's replies would pile up the same way)",
+            number,
+            r.misbehaviour.unsent_messages,
+            plural(r.misbehaviour.unsent_messages),
+        ));
+    }
+    if r.misbehaviour.ws_pings >= crate::engine::probe::PING_FLOOD {
+        out.push(format!(
+            "launch {}: ping flood: {} WebSocket pings from the server (each owes a pong; at most \
+             one pong is kept waiting for a server that does not read)",
+            number, r.misbehaviour.ws_pings,
+        ));
+    }
+    if r.stdout.overlong_lines > 0 {
+        out.push(format!(
+            "launch {}: {} line{} on stdout over {} skipped unread ({} read in all)",
+            number,
+            r.stdout.overlong_lines,
+            plural(r.stdout.overlong_lines),
+            bytes(crate::engine::probe::wire::stdio::STDOUT_LINE_LIMIT as u64),
+            bytes(r.stdout.total_bytes)
+        ));
+    }
+    out
+}
+
+/// How hard a launch was to stop: SIGKILL needed, not reaped, processes left outside its group.
+fn stop_notes(number: u32, r: &AttemptReport) -> Vec<String> {
+    let mut out = Vec::new();
+    match r.stopped {
+        Stopped::AfterSigkill => out.push(format!(
+            "launch {number}: ignored SIGTERM for 2 s; SIGKILL ended it"
+        )),
+        Stopped::CouldNotBeReaped => out.push(format!(
+            "launch {number}: still there 2 s after SIGKILL: could not be reaped"
+        )),
+        _ => {}
+    }
+    if r.escaped > 0 {
+        out.push(format!(
+            "launch {}: left {} process{} outside its process group (setsid, setpgid or a \
+             double fork; a host stopping the group would leave {}); the probe stopped {}",
+            number,
+            r.escaped,
+            if r.escaped == 1 { "" } else { "es" },
+            if r.escaped == 1 {
+                "it running"
+            } else {
+                "them running"
+            },
+            if r.escaped == 1 { "it" } else { "them" },
+        ));
+    }
+    out
+}
+
+/// A launch's stderr tail, its lines indented under a heading that says how much of it is shown.
+fn stderr_note(number: u32, r: &AttemptReport) -> String {
+    let shown = r.stderr.lines.len() as u64;
+    let mut s = format!(
+        "launch {}: stderr ({}{} line{}, {}):",
+        number,
+        if shown < r.stderr.total_lines {
+            format!("last {shown} of ")
+        } else {
+            String::new()
+        },
+        r.stderr.total_lines,
+        plural(r.stderr.total_lines),
+        bytes(r.stderr.total_bytes),
+    );
+    for line in &r.stderr.lines {
+        s.push_str("\n  | ");
+        s.push_str(&sanitize(line));
+    }
+    s
 }
 
 /// An install seen in the launch's process tree, and what it left running.
