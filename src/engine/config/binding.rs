@@ -351,103 +351,24 @@ enum Via {
 /// decides, else `command` means stdio and a url means HTTP (Cline: SSE).
 fn resolve_host(doc: &Doc<'_>, entry: &RawEntry<'_>, dir: &Path, scope: &Scope<'_>) -> Resolved {
     let host = scope.host;
-    let fail = |code: Code, field: Option<&'static str>, message: String| Resolved {
-        binding: None,
-        problems: vec![problem(code, field, message)],
+    let (written, type_field) = match written_via(doc, entry, scope) {
+        Ok(w) => w,
+        Err(refused) => return refused,
     };
-    let type_field = ["type", "transportType"]
-        .into_iter()
-        .find(|f| entry.get_set(doc, f).is_some() && (host == Host::Cline || *f == "type"));
-    let written = type_field.and_then(|f| entry.get_set(doc, f).map(|id| (f, id)));
-    let kind = match written {
-        None => None,
-        Some((f, id)) => match text_of(doc, id, entry, scope).as_deref() {
-            Some("stdio" | "local") => Some(Via::Stdio),
-            Some("http" | "streamable-http" | "streamableHttp") => Some(Via::Http),
-            Some("sse") => Some(Via::Sse),
-            _ => {
-                return fail(
-                    Code::Binding,
-                    Some(f),
-                    format!(
-                        "`{f}` is {} that {} does not know (stdio, http or sse); it refuses \
-                         this server",
-                        describe(doc, id),
-                        host.title()
-                    ),
-                )
-            }
-        },
-    };
-    let command = entry
-        .get_set(doc, "command")
-        .map(|id| (id, text_of(doc, id, entry, scope)));
     let url_key = host.url_key();
     let url = entry.get_set(doc, url_key);
-    let kind = match (kind, &command, url) {
-        (Some(k), _, _) => k,
-        (None, Some(_), _) => Via::Stdio,
-        (None, None, Some(_)) if host == Host::Cline => Via::Sse,
-        (None, None, Some(_)) => Via::Http,
-        (None, None, None) => {
-            let other = if url_key == "url" && entry.get_set(doc, "serverUrl").is_some() {
-                " (`serverUrl` is Windsurf's key; this host reads `url`)"
-            } else if url_key == "serverUrl" && entry.get_set(doc, "url").is_some() {
-                " (Windsurf reads a remote server's address from `serverUrl`, not `url`)"
-            } else {
-                ""
-            };
-            return fail(
-                Code::Binding,
-                None,
-                format!(
-                    "this entry has neither `command` nor `{url_key}`{other}, so {} can neither \
-                     launch nor dial it",
-                    host.title()
-                ),
-            );
-        }
+    let kind = match written {
+        Some(k) => k,
+        None => match implied_via(doc, entry, host, url.is_some()) {
+            Ok(k) => k,
+            Err(refused) => return refused,
+        },
     };
     if let Via::Stdio = kind {
-        let command = match command {
-            Some((_, Some(c))) if !c.is_empty() => c.into_owned(),
-            Some((id, Some(_))) | Some((id, None)) if doc.kind(id) != Kind::String => {
-                return fail(
-                    Code::Binding,
-                    Some("command"),
-                    format!(
-                        "`command` is {}, not a string; {} cannot launch this server",
-                        describe(doc, id),
-                        host.title()
-                    ),
-                )
-            }
-            _ => {
-                return fail(
-                    Code::Binding,
-                    Some("command"),
-                    format!(
-                        "a stdio server needs a `command`; {} refuses this one",
-                        host.title()
-                    ),
-                )
-            }
-        };
-        return Resolved {
-            binding: Some(Binding {
-                transport: Transport::Stdio,
-                family: EngineKind::Legacy,
-                command: Some(command),
-                args: args_of(doc, entry, dir, scope),
-                url: None,
-                sse: false,
-            }),
-            problems: Vec::new(),
-        };
+        return host_stdio(doc, entry, dir, scope);
     }
     let Some(url_id) = url else {
-        return fail(
-            Code::Binding,
+        return refused(
             type_field,
             format!(
                 "a remote server needs `{url_key}`; {} refuses this one",
@@ -456,6 +377,125 @@ fn resolve_host(doc: &Doc<'_>, entry: &RawEntry<'_>, dir: &Path, scope: &Scope<'
         );
     };
     host_url(doc, entry, scope, url_id, matches!(kind, Via::Sse))
+}
+
+/// A `binding` problem that leaves the entry unresolved.
+fn refused(field: Option<&'static str>, message: String) -> Resolved {
+    Resolved {
+        binding: None,
+        problems: vec![problem(Code::Binding, field, message)],
+    }
+}
+
+/// The transport the entry's `type` names (Cline's `transportType` too), and that field; no
+/// transport when none is written; a value the host does not know is refused.
+fn written_via(
+    doc: &Doc<'_>,
+    entry: &RawEntry<'_>,
+    scope: &Scope<'_>,
+) -> Result<(Option<Via>, Option<&'static str>), Resolved> {
+    let host = scope.host;
+    let type_field = ["type", "transportType"]
+        .into_iter()
+        .find(|f| entry.get_set(doc, f).is_some() && (host == Host::Cline || *f == "type"));
+    let Some((f, id)) = type_field.and_then(|f| entry.get_set(doc, f).map(|id| (f, id))) else {
+        return Ok((None, type_field));
+    };
+    let via = match text_of(doc, id, entry, scope).as_deref() {
+        Some("stdio" | "local") => Via::Stdio,
+        Some("http" | "streamable-http" | "streamableHttp") => Via::Http,
+        Some("sse") => Via::Sse,
+        _ => {
+            return Err(refused(
+                Some(f),
+                format!(
+                    "`{f}` is {} that {} does not know (stdio, http or sse); it refuses \
+                     this server",
+                    describe(doc, id),
+                    host.title()
+                ),
+            ))
+        }
+    };
+    Ok((Some(via), type_field))
+}
+
+/// The transport an entry without `type` implies: `command` means stdio, a url HTTP (Cline:
+/// SSE); neither is refused, naming the other host's url key when that is what is written.
+fn implied_via(
+    doc: &Doc<'_>,
+    entry: &RawEntry<'_>,
+    host: Host,
+    has_url: bool,
+) -> Result<Via, Resolved> {
+    let url_key = host.url_key();
+    if entry.get_set(doc, "command").is_some() {
+        return Ok(Via::Stdio);
+    }
+    if has_url {
+        return Ok(if host == Host::Cline {
+            Via::Sse
+        } else {
+            Via::Http
+        });
+    }
+    let other = if url_key == "url" && entry.get_set(doc, "serverUrl").is_some() {
+        " (`serverUrl` is Windsurf's key; this host reads `url`)"
+    } else if url_key == "serverUrl" && entry.get_set(doc, "url").is_some() {
+        " (Windsurf reads a remote server's address from `serverUrl`, not `url`)"
+    } else {
+        ""
+    };
+    Err(refused(
+        None,
+        format!(
+            "this entry has neither `command` nor `{url_key}`{other}, so {} can neither \
+             launch nor dial it",
+            host.title()
+        ),
+    ))
+}
+
+/// A stdio entry of a host other than agent-framework: its command (a non-empty string, else
+/// refused) and its arguments.
+fn host_stdio(doc: &Doc<'_>, entry: &RawEntry<'_>, dir: &Path, scope: &Scope<'_>) -> Resolved {
+    let host = scope.host;
+    let command = entry
+        .get_set(doc, "command")
+        .map(|id| (id, text_of(doc, id, entry, scope)));
+    let command = match command {
+        Some((_, Some(c))) if !c.is_empty() => c.into_owned(),
+        Some((id, Some(_))) | Some((id, None)) if doc.kind(id) != Kind::String => {
+            return refused(
+                Some("command"),
+                format!(
+                    "`command` is {}, not a string; {} cannot launch this server",
+                    describe(doc, id),
+                    host.title()
+                ),
+            )
+        }
+        _ => {
+            return refused(
+                Some("command"),
+                format!(
+                    "a stdio server needs a `command`; {} refuses this one",
+                    host.title()
+                ),
+            )
+        }
+    };
+    Resolved {
+        binding: Some(Binding {
+            transport: Transport::Stdio,
+            family: EngineKind::Legacy,
+            command: Some(command),
+            args: args_of(doc, entry, dir, scope),
+            url: None,
+            sse: false,
+        }),
+        problems: Vec::new(),
+    }
 }
 
 /// A remote entry of a host other than agent-framework: an http:// or https:// URL.

@@ -236,6 +236,36 @@ impl Preset {
 
     /// The policy with the given timings.
     pub fn policy_with(self, engine: EngineKind, timings: Timings) -> Policy {
+        let (growth, jitter, timer, reset, give_up, alert) = self
+            .agent_framework_shape(engine)
+            .or_else(|| self.supervisor_shape())
+            .unwrap_or_else(|| self.host_shape());
+        Policy {
+            name: self.name().to_string(),
+            timings,
+            growth,
+            jitter,
+            timer,
+            reset,
+            give_up,
+            alert,
+            refuses_bad_timings: matches!(
+                self,
+                Preset::Lasting | Preset::Bounded | Preset::PrecedingWait
+            ),
+            relaunch: self.relaunch(),
+            start_budget_ms: self.start_budget_ms(),
+            give_up_words: self.give_up_words(),
+        }
+    }
+
+    /// agent-framework's rules (main's and #999's): jittered doubling, never giving up,
+    /// `mcpl-down` from the attempt it names in `engine`'s words; when the count starts afresh
+    /// is what tells them apart. `None` for another rule.
+    fn agent_framework_shape(
+        self,
+        engine: EngineKind,
+    ) -> Option<(Growth, Jitter, TimerRule, Reset, GiveUp, AlertRule)> {
         let js = |clamp: bool| TimerRule {
             clamp_to_limit: clamp,
             javascript: true,
@@ -246,7 +276,7 @@ impl Preset {
             release,
         };
         let x2 = Growth::Exponential { factor: 2.0 };
-        let (growth, jitter, timer, reset, give_up, alert) = match self {
+        Some(match self {
             Preset::Handshake => (
                 x2,
                 AF_JITTER,
@@ -279,6 +309,15 @@ impl Preset {
                 GiveUp::Never,
                 down(Release::Pr999),
             ),
+            _ => return None,
+        })
+    }
+
+    /// Other supervisors' restart policies and the SDKs' reconnection: exact waits, no alert.
+    /// `None` for a host's or agent-framework's rule.
+    fn supervisor_shape(self) -> Option<(Growth, Jitter, TimerRule, Reset, GiveUp, AlertRule)> {
+        let x2 = Growth::Exponential { factor: 2.0 };
+        Some(match self {
             Preset::Kubernetes => (
                 x2,
                 Jitter::None,
@@ -333,25 +372,8 @@ impl Preset {
                 GiveUp::AfterRetries { retries: 2 },
                 AlertRule::None,
             ),
-            _ => self.host_shape(),
-        };
-        Policy {
-            name: self.name().to_string(),
-            timings,
-            growth,
-            jitter,
-            timer,
-            reset,
-            give_up,
-            alert,
-            refuses_bad_timings: matches!(
-                self,
-                Preset::Lasting | Preset::Bounded | Preset::PrecedingWait
-            ),
-            relaunch: self.relaunch(),
-            start_budget_ms: self.start_budget_ms(),
-            give_up_words: self.give_up_words(),
-        }
+            _ => return None,
+        })
     }
 
     /// A host's own rule (hosts.md 4.2): exact waits (no jitter), no alert; its growth, when

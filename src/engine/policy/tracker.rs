@@ -347,20 +347,7 @@ impl Tracker {
     ) -> Decision {
         let attempt = self.attempt;
         let threshold = self.lasting_threshold();
-        let counted = match outcome {
-            Outcome::FailedToConnect(_) => Counted::Failure,
-            Outcome::Permanent(_) => Counted::Permanent,
-            Outcome::StillUp { .. } => Counted::StillUp,
-            Outcome::Connected { lived_ms, .. } => match self.policy.reset {
-                Reset::OnHandshake => Counted::HandshakeReset,
-                Reset::Never => Counted::ShortLived,
-                _ => match threshold {
-                    // `lived >= T`, false when T is NaN, as in JavaScript.
-                    Some(t) if *lived_ms >= t => Counted::Lasted,
-                    _ => Counted::ShortLived,
-                },
-            },
-        };
+        let counted = self.count(outcome, threshold);
         let mut decision = Decision {
             attempt,
             counted,
@@ -372,18 +359,7 @@ impl Tracker {
         if counted == Counted::StillUp {
             return decision;
         }
-        if let GiveUp::StartBurst { starts, .. } = self.policy.give_up {
-            if self.launches.len() > starts as usize {
-                self.launches.pop_front();
-            }
-            self.launches.push_back(launched_at_ms);
-        }
-
-        let uptime = ended_at_ms - launched_at_ms;
-        match self.policy.give_up {
-            GiveUp::ShortRuns { under_ms, .. } if uptime < under_ms => self.short_runs += 1,
-            _ => self.short_runs = 0,
-        }
+        self.note_run(launched_at_ms, ended_at_ms);
 
         match counted {
             Counted::Permanent => {
@@ -406,33 +382,73 @@ impl Tracker {
             Counted::StillUp | Counted::Pending => unreachable!("returned above"),
         }
         decision.failures = self.failures;
+        decision.next = match self.stops(ended_at_ms) {
+            Some(next) => {
+                self.finished = true;
+                next
+            }
+            None => self.retry(ended_at_ms),
+        };
+        decision
+    }
 
+    /// How the host counts an attempt's outcome under the rule (a connection against the
+    /// lasting `threshold`, where the rule has one).
+    #[inline]
+    fn count(&self, outcome: &Outcome, threshold: Option<f64>) -> Counted {
+        match outcome {
+            Outcome::FailedToConnect(_) => Counted::Failure,
+            Outcome::Permanent(_) => Counted::Permanent,
+            Outcome::StillUp { .. } => Counted::StillUp,
+            Outcome::Connected { lived_ms, .. } => match self.policy.reset {
+                Reset::OnHandshake => Counted::HandshakeReset,
+                Reset::Never => Counted::ShortLived,
+                _ => match threshold {
+                    // `lived >= T`, false when T is NaN, as in JavaScript.
+                    Some(t) if *lived_ms >= t => Counted::Lasted,
+                    _ => Counted::ShortLived,
+                },
+            },
+        }
+    }
+
+    /// Keep what the give-up rules need of an ended run: its launch time (a start burst) and
+    /// whether it was short (PM2's short runs in a row).
+    #[inline]
+    fn note_run(&mut self, launched_at_ms: f64, ended_at_ms: f64) {
+        if let GiveUp::StartBurst { starts, .. } = self.policy.give_up {
+            if self.launches.len() > starts as usize {
+                self.launches.pop_front();
+            }
+            self.launches.push_back(launched_at_ms);
+        }
+        let uptime = ended_at_ms - launched_at_ms;
+        match self.policy.give_up {
+            GiveUp::ShortRuns { under_ms, .. } if uptime < under_ms => self.short_runs += 1,
+            _ => self.short_runs = 0,
+        }
+    }
+
+    /// Whether the host stops after a counted attempt, and how: a host that never relaunches,
+    /// one that waits for the next tool call, a rule that gives up.
+    #[inline]
+    fn stops(&self, ended_at_ms: f64) -> Option<Next> {
         match self.policy.relaunch {
             Relaunch::Backoff => {}
-            Relaunch::Never { words, .. } => {
-                decision.next = Next::GiveUp { reason: words };
-                self.finished = true;
-                return decision;
-            }
-            Relaunch::OnNextCall { words, .. } => {
-                decision.next = Next::OnNextCall { reason: words };
-                self.finished = true;
-                return decision;
-            }
+            Relaunch::Never { words, .. } => return Some(Next::GiveUp { reason: words }),
+            Relaunch::OnNextCall { words, .. } => return Some(Next::OnNextCall { reason: words }),
         }
-        if let Some(reason) = self.gives_up(ended_at_ms) {
-            decision.next = Next::GiveUp { reason };
-            self.finished = true;
-            return decision;
-        }
+        self.gives_up(ended_at_ms)
+            .map(|reason| Next::GiveUp { reason })
+    }
 
+    /// The next attempt and its wait after the current failure count; a give-up instead when
+    /// that launch would break a start-burst limit.
+    #[inline]
+    fn retry(&mut self, ended_at_ms: f64) -> Next {
         let k = self.failures;
         let wait = self.choose_wait(k);
         let next_attempt = k.max(1);
-        decision.next = Next::Retry {
-            attempt: next_attempt,
-            wait,
-        };
         self.attempt = next_attempt;
         self.preceding_wait_ms = wait.ms;
 
@@ -444,13 +460,16 @@ impl Tracker {
                 .filter(|&&t| t > next_launch - within_ms)
                 .count();
             if recent + 1 > starts as usize {
-                decision.next = Next::GiveUp {
+                self.finished = true;
+                return Next::GiveUp {
                     reason: "failed: start limit hit",
                 };
-                self.finished = true;
             }
         }
-        decision
+        Next::Retry {
+            attempt: next_attempt,
+            wait,
+        }
     }
 
     /// Whether every further attempt that does what the last one did (`last`, its launch at

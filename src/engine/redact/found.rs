@@ -209,12 +209,6 @@ pub(crate) fn secret_args<S: AsRef<str>>(args: &[S]) -> Vec<String> {
 /// of every secret-named query or matrix parameter (`?api_key=`, `&code=`, `;token=`).
 pub(crate) fn secrets_in_text(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut push = |v: &str| {
-        let v = v.trim();
-        if !v.is_empty() {
-            out.push(v.to_string());
-        }
-    };
     // NAME=VALUE and headers, the whole text or after an option's `=` (`--env=NAME=VALUE`,
     // `--header=Authorization: Bearer ...`).
     let after_option = text
@@ -222,26 +216,55 @@ pub(crate) fn secrets_in_text(text: &str) -> Vec<String> {
         .then(|| text.split_once('=').map(|(_, v)| v))
         .flatten();
     let candidates: Vec<&str> = [Some(text), after_option].into_iter().flatten().collect();
-    for &candidate in &candidates {
+    assigned_secrets(&candidates, &mut out);
+    for v in json_secrets(text) {
+        keep(&mut out, &v);
+    }
+    header_value_secrets(&candidates, &mut out);
+    url_passwords(text, &mut out);
+    default_secrets(text, &mut out);
+    // The credential after `Bearer ` or `Basic `, anywhere.
+    for (start, end) in auth_scheme_tokens(text) {
+        keep(&mut out, &text[start..end]);
+    }
+    param_secrets(text, &mut out);
+    out.retain(|v| could_be_secret(v));
+    out.dedup();
+    out
+}
+
+/// A found value, trimmed, unless empty.
+fn keep(out: &mut Vec<String>, v: &str) {
+    let v = v.trim();
+    if !v.is_empty() {
+        out.push(v.to_string());
+    }
+}
+
+/// `NAME=VALUE` where NAME looks like an environment variable: the value when the name is a
+/// secret's, and the secrets of a JSON value.
+fn assigned_secrets(candidates: &[&str], out: &mut Vec<String>) {
+    for &candidate in candidates {
         if let Some((name, value)) = candidate.split_once('=') {
             let env_like = !name.is_empty()
                 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
                 && !name.starts_with(|c: char| c.is_ascii_digit());
             if env_like && is_secret_name(name) {
-                push(value);
+                keep(out, value);
             }
             if env_like {
                 for v in json_secrets(value) {
-                    push(&v);
+                    keep(out, &v);
                 }
             }
         }
     }
-    for v in json_secrets(text) {
-        push(&v);
-    }
-    // A header: `Name: value`, also `Name:value` (`--header Authorization:Bearer TOKEN`, as
-    // mcp-remote takes it) when the name is a credential's.
+}
+
+/// A header: `Name: value`, also `Name:value` (`--header Authorization:Bearer TOKEN`, as
+/// mcp-remote takes it) when the name is a credential's: the value, and the token after its
+/// scheme.
+fn header_value_secrets(candidates: &[&str], out: &mut Vec<String>) {
     for (name, value) in candidates.iter().filter_map(|c| c.split_once(':')) {
         let header_like = !name.is_empty()
             && name
@@ -249,16 +272,19 @@ pub(crate) fn secrets_in_text(text: &str) -> Vec<String> {
                 .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
             && !value.starts_with("//");
         if header_like && is_secret_name(name) {
-            push(value);
+            keep(out, value);
             let value = value.trim();
             if let Some((scheme, rest)) = value.split_once(' ') {
                 if !scheme.is_empty() && scheme.chars().all(|c| c.is_ascii_alphabetic()) {
-                    push(rest);
+                    keep(out, rest);
                 }
             }
         }
     }
-    // A URL's password: `scheme://user:password@host`, also without the scheme.
+}
+
+/// A URL's password: `scheme://user:password@host`, also without the scheme.
+fn url_passwords(text: &str, out: &mut Vec<String>) {
     let mut rest = text;
     while let Some(at) = rest.find("://") {
         let after = &rest[at + 3..];
@@ -266,16 +292,18 @@ pub(crate) fn secrets_in_text(text: &str) -> Vec<String> {
         let authority = &after[..authority_end];
         if let Some((userinfo, _)) = authority.rsplit_once('@') {
             if let Some((_, password)) = userinfo.split_once(':') {
-                push(password);
+                keep(out, password);
             }
         }
         rest = after;
     }
     for password in userinfo_passwords(text) {
-        push(&password);
+        keep(out, &password);
     }
-    // The default of `${VAR:-default}` (the value a host passes when VAR is unset), unless a
-    // path.
+}
+
+/// The default of `${VAR:-default}` (the value a host passes when VAR is unset), unless a path.
+fn default_secrets(text: &str, out: &mut Vec<String>) {
     let mut rest = text;
     while let Some(at) = rest.find("${") {
         let after = &rest[at + 2..];
@@ -285,17 +313,17 @@ pub(crate) fn secrets_in_text(text: &str) -> Vec<String> {
         if let Some(default) = after[name_end..].strip_prefix(":-") {
             if let Some(end) = default.find('}') {
                 if !default[..end].starts_with(['/', '.', '~', '$']) {
-                    push(&default[..end]);
+                    keep(out, &default[..end]);
                 }
             }
         }
         rest = after;
     }
-    // The credential after `Bearer ` or `Basic `, anywhere.
-    for (start, end) in auth_scheme_tokens(text) {
-        push(&text[start..end]);
-    }
-    // Secret-named parameters: `?name=value`, `&name=value`, `;name=value`.
+}
+
+/// Secret-named parameters: `?name=value`, `&name=value`, `;name=value` (the value as written
+/// and decoded).
+fn param_secrets(text: &str, out: &mut Vec<String>) {
     for (i, c) in text.char_indices() {
         if !matches!(c, '?' | '&' | ';') {
             continue;
@@ -308,16 +336,13 @@ pub(crate) fn secrets_in_text(text: &str) -> Vec<String> {
                 .map(|(k, _)| k.into_owned())
                 .unwrap_or_else(|| name.to_string());
             if is_secret_param(&decoded) {
-                push(value);
+                keep(out, value);
                 if let Some((_, v)) = url::form_urlencoded::parse(&param.as_bytes()[..end]).next() {
-                    push(&v);
+                    keep(out, &v);
                 }
             }
         }
     }
-    out.retain(|v| could_be_secret(v));
-    out.dedup();
-    out
 }
 
 /// The values of the secret-looking variables (see [`is_secret_name`]) of the environment a

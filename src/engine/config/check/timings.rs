@@ -146,74 +146,95 @@ fn one_timing(
     over_limit: &dyn Fn() -> String,
     out: &mut Vec<Draft>,
 ) {
-    let doc = ctx.doc;
-    let at = |t: &Timing<'_>, code: Code, message: String| {
-        Draft::at_value(doc, t.id, code, e.field_path(t.name), message)
+    let at = |code: Code, message: String| {
+        Draft::at_value(ctx.doc, t.id, code, e.field_path(t.name), message)
             .server(&e.id)
             .field(t.name)
     };
-    let refuses = refuses_bad_timings(ctx.preset);
     if t.env_ref {
-        let message = if e.table.substitutes_env() {
-            format!(
-                "`{}` is a `${{…}}` reference: it takes its value from an environment \
-                 variable when the file is loaded, so the host reads a string that depends on its environment: an \
-                 unset variable without a default gives an empty string, which reads as 0 \
-                 and is refused by hosts with the lasting-connection fix; write a number of \
-                 milliseconds",
-                t.name
-            )
-        } else {
-            format!(
-                "`{}` holds a `${{…}}` reference, but `{}` entries are not substituted: the \
-                 host reads the text as written, which Number() reads as NaN; write a number \
-                 of milliseconds",
-                t.name,
-                e.table.key()
-            )
-        };
-        out.push(at(t, Code::TimingEnvVar, message));
+        out.push(at(Code::TimingEnvVar, env_ref_message(e, t)));
     }
     if is_refused_timing(t.ms) {
-        let value = if t.env_ref && e.table.substitutes_env() {
-            let how = if t.ms.is_nan() {
-                "which Number() reads as NaN"
-            } else if t.ms == 0.0 {
-                "which reads as 0 (an unset variable gives an empty string)"
-            } else {
-                "which reads as a number below 0"
-            };
-            format!("a `${{…}}` reference, {how} once substituted from this environment")
-        } else {
-            reads_as(t, doc)
-        };
-        let message = if refuses {
-            format!(
-                "`{}` is {value}: this server uses its timings ({why_used}), and hosts with \
-                 the lasting-connection fix refuse it at start; older hosts relaunch it with \
-                 no wait at all (every wait runs after 1 ms)",
-                t.name
-            )
-        } else {
-            format!(
-                "`{}` is {value}: this server uses its timings ({why_used}), and older hosts \
-                 (without the lasting-connection fix) load it and run every wait after 1 ms, \
-                 so they relaunch this server with no backoff at all, in a loop; hosts with \
-                 the fix refuse this server at start",
-                t.name
-            )
-        };
-        out.push(at(t, Code::ReconnectTiming, message));
+        out.push(at(
+            Code::ReconnectTiming,
+            refused_message(ctx, e, t, why_used),
+        ));
         return;
     }
+    if let Some((code, message)) = type_finding(t) {
+        out.push(at(code, message));
+    }
+    if t.ms > TIMER_LIMIT_MS {
+        out.push(at(Code::TimingOverTimerLimit, over_limit()));
+    }
+}
+
+/// What a `${…}` reference in a timing becomes: an environment-dependent string where the
+/// table substitutes, the text itself (NaN) where it does not.
+fn env_ref_message(e: &RawEntry<'_>, t: &Timing<'_>) -> String {
+    if e.table.substitutes_env() {
+        format!(
+            "`{}` is a `${{…}}` reference: it takes its value from an environment \
+             variable when the file is loaded, so the host reads a string that depends on its environment: an \
+             unset variable without a default gives an empty string, which reads as 0 \
+             and is refused by hosts with the lasting-connection fix; write a number of \
+             milliseconds",
+            t.name
+        )
+    } else {
+        format!(
+            "`{}` holds a `${{…}}` reference, but `{}` entries are not substituted: the \
+             host reads the text as written, which Number() reads as NaN; write a number \
+             of milliseconds",
+            t.name,
+            e.table.key()
+        )
+    }
+}
+
+/// A timing that reads as 0, below 0 or NaN: what it reads as, and what hosts with and without
+/// the lasting-connection fix do with it (the run's rule says which it follows).
+fn refused_message(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, t: &Timing<'_>, why_used: &str) -> String {
+    let value = if t.env_ref && e.table.substitutes_env() {
+        let how = if t.ms.is_nan() {
+            "which Number() reads as NaN"
+        } else if t.ms == 0.0 {
+            "which reads as 0 (an unset variable gives an empty string)"
+        } else {
+            "which reads as a number below 0"
+        };
+        format!("a `${{…}}` reference, {how} once substituted from this environment")
+    } else {
+        reads_as(t, ctx.doc)
+    };
+    if refuses_bad_timings(ctx.preset) {
+        format!(
+            "`{}` is {value}: this server uses its timings ({why_used}), and hosts with \
+             the lasting-connection fix refuse it at start; older hosts relaunch it with \
+             no wait at all (every wait runs after 1 ms)",
+            t.name
+        )
+    } else {
+        format!(
+            "`{}` is {value}: this server uses its timings ({why_used}), and older hosts \
+             (without the lasting-connection fix) load it and run every wait after 1 ms, \
+             so they relaunch this server with no backoff at all, in a loop; hosts with \
+             the fix refuse this server at start",
+            t.name
+        )
+    }
+}
+
+/// A timing written as another type than a number that still loads: a boolean (1 ms), a
+/// string, an array; `None` for a number (or a substituted reference).
+fn type_finding(t: &Timing<'_>) -> Option<(Code, String)> {
     let role = if t.name == INTERVAL {
         "the backoff's base"
     } else {
         "the cap (every wait)"
     };
     match (&t.js, t.env_ref) {
-        (Js::Bool(_), _) => out.push(at(
-            t,
+        (Js::Bool(_), _) => Some((
             Code::TimingBoolean,
             format!(
                 "`{}` is a boolean, which the host reads as 1 ms (Number(true)), so {role} \
@@ -222,8 +243,7 @@ fn one_timing(
                 t.name
             ),
         )),
-        (Js::Str(_), false) => out.push(at(
-            t,
+        (Js::Str(_), false) => Some((
             Code::TimingString,
             format!(
                 "`{}` is a string; the host reads it with Number() and it loads, but the \
@@ -231,8 +251,7 @@ fn one_timing(
                 t.name
             ),
         )),
-        (Js::Array(_), _) => out.push(at(
-            t,
+        (Js::Array(_), _) => Some((
             Code::TimingArray,
             format!(
                 "`{}` is an array; the host reads it through its string form (Number([x]) \
@@ -240,10 +259,7 @@ fn one_timing(
                 t.name
             ),
         )),
-        _ => {}
-    }
-    if t.ms > TIMER_LIMIT_MS {
-        out.push(at(t, Code::TimingOverTimerLimit, over_limit()));
+        _ => None,
     }
 }
 

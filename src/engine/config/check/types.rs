@@ -18,79 +18,113 @@ fn describe_secret(doc: &Doc<'_>, id: u32) -> &'static str {
     }
 }
 
+/// Each field of the entry whose value is not of the type the host reads: `args`, `env`, then
+/// the single values (`inheritEnv`, `token`, `id`).
 pub(super) fn field_types(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, out: &mut Vec<Draft>) {
+    args_types(ctx, e, out);
+    env_types(ctx, e, out);
+    single_types(ctx, e, out);
+}
+
+/// A `field-type` finding at value `id` of the entry's `field`.
+fn wrong_type(
+    ctx: &Ctx<'_, '_>,
+    e: &RawEntry<'_>,
+    id: u32,
+    field: &str,
+    path: String,
+    message: String,
+) -> Draft {
+    Draft::at_value(ctx.doc, id, Code::FieldType, path, message)
+        .server(&e.id)
+        .field(field)
+}
+
+/// `args` that is not an array, or each of its items that is not a string.
+fn args_types(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, out: &mut Vec<Draft>) {
     let doc = ctx.doc;
-    let push = |out: &mut Vec<Draft>, id: u32, field: &str, path: String, message: String| {
-        out.push(
-            Draft::at_value(doc, id, Code::FieldType, path, message)
-                .server(&e.id)
-                .field(field),
-        );
+    let Some(id) = e.get_set(doc, "args") else {
+        return;
     };
-    if let Some(id) = e.get_set(doc, "args") {
-        if doc.kind(id) == Kind::Array {
-            for (i, a) in doc.children(id).enumerate() {
-                if doc.kind(a) != Kind::String {
-                    push(
-                        out,
-                        a,
-                        "args",
-                        format!("{}[{i}]", e.field_path("args")),
-                        format!(
-                            "`args[{i}]` is {}; the host expects every argument to be a string",
-                            describe(doc, a)
-                        ),
-                    );
-                }
-            }
-        } else {
-            push(
-                out,
-                id,
+    if doc.kind(id) != Kind::Array {
+        out.push(wrong_type(
+            ctx,
+            e,
+            id,
+            "args",
+            e.field_path("args"),
+            format!(
+                "`args` is {}; the host expects an array of strings",
+                describe(doc, id)
+            ),
+        ));
+        return;
+    }
+    for (i, a) in doc.children(id).enumerate() {
+        if doc.kind(a) != Kind::String {
+            out.push(wrong_type(
+                ctx,
+                e,
+                a,
                 "args",
-                e.field_path("args"),
+                format!("{}[{i}]", e.field_path("args")),
                 format!(
-                    "`args` is {}; the host expects an array of strings",
-                    describe(doc, id)
+                    "`args[{i}]` is {}; the host expects every argument to be a string",
+                    describe(doc, a)
                 ),
-            );
+            ));
         }
     }
-    if let Some(id) = e.get_set(doc, "env") {
-        if doc.kind(id) == Kind::Object {
-            for v in doc.children(id) {
-                if doc.kind(v) != Kind::String {
-                    let name = doc.key(v).unwrap_or_default();
-                    push(
-                        out,
-                        v,
-                        "env",
-                        child_path(&e.field_path("env"), &name),
-                        format!(
-                            "`env.{}` is {}; the host expects every env value to be a string",
-                            short(&name),
-                            describe_secret(doc, v)
-                        ),
-                    );
-                }
-            }
-        } else {
-            push(
-                out,
-                id,
+}
+
+/// `env` that is not an object, or each of its values that is not a string (described by kind
+/// only: the values are secret).
+fn env_types(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, out: &mut Vec<Draft>) {
+    let doc = ctx.doc;
+    let Some(id) = e.get_set(doc, "env") else {
+        return;
+    };
+    if doc.kind(id) != Kind::Object {
+        out.push(wrong_type(
+            ctx,
+            e,
+            id,
+            "env",
+            e.field_path("env"),
+            format!(
+                "`env` is {}; the host expects an object of strings",
+                describe_secret(doc, id)
+            ),
+        ));
+        return;
+    }
+    for v in doc.children(id) {
+        if doc.kind(v) != Kind::String {
+            let name = doc.key(v).unwrap_or_default();
+            out.push(wrong_type(
+                ctx,
+                e,
+                v,
                 "env",
-                e.field_path("env"),
+                child_path(&e.field_path("env"), &name),
                 format!(
-                    "`env` is {}; the host expects an object of strings",
-                    describe_secret(doc, id)
+                    "`env.{}` is {}; the host expects every env value to be a string",
+                    short(&name),
+                    describe_secret(doc, v)
                 ),
-            );
+            ));
         }
     }
+}
+
+/// `inheritEnv` that is not a boolean, `token` and `id` that are not strings.
+fn single_types(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, out: &mut Vec<Draft>) {
+    let doc = ctx.doc;
     if let Some(id) = e.get_set(doc, "inheritEnv") {
         if !matches!(doc.kind(id), Kind::True | Kind::False) {
-            push(
-                out,
+            out.push(wrong_type(
+                ctx,
+                e,
                 id,
                 "inheritEnv",
                 e.field_path("inheritEnv"),
@@ -99,13 +133,14 @@ pub(super) fn field_types(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, out: &mut Vec<Dra
                      environment, false (the default) for its allowlist only",
                     describe(doc, id)
                 ),
-            );
+            ));
         }
     }
     if let Some(id) = e.get_set(doc, "token") {
         if doc.kind(id) != Kind::String {
-            push(
-                out,
+            out.push(wrong_type(
+                ctx,
+                e,
                 id,
                 "token",
                 e.field_path("token"),
@@ -113,13 +148,14 @@ pub(super) fn field_types(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, out: &mut Vec<Dra
                     "`token` is {}; the host expects a string",
                     describe_secret(doc, id)
                 ),
-            );
+            ));
         }
     }
     if let Some(id) = e.get_set(doc, "id") {
         if doc.kind(id) != Kind::String {
-            push(
-                out,
+            out.push(wrong_type(
+                ctx,
+                e,
                 id,
                 "id",
                 e.field_path("id"),
@@ -128,7 +164,7 @@ pub(super) fn field_types(ctx: &Ctx<'_, '_>, e: &RawEntry<'_>, out: &mut Vec<Dra
                      alerts)",
                     describe(doc, id)
                 ),
-            );
+            ));
         }
     }
 }

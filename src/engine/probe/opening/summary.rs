@@ -124,7 +124,7 @@ impl OpeningSummary {
     pub(crate) fn of(launches: &[Launch]) -> OpeningSummary {
         let mut s = OpeningSummary::default();
         let mut channel_conns: Vec<ChannelConnection> = Vec::new();
-        let mut listings: Vec<(u32, u32, u64, Vec<&String>)> = Vec::new();
+        let mut listings: Vec<Listing<'_>> = Vec::new();
         for l in launches {
             let r = &l.report;
             let (Some(o), Some(connected_at)) = (&r.opening, r.connected_at_ms) else {
@@ -155,74 +155,14 @@ impl OpeningSummary {
                     o.tool_names.iter().collect(),
                 ));
             }
-            let registered: FoldedList<String> = o
-                .channels
-                .registrations
-                .iter()
-                .flat_map(|g| g.channel_ids.iter().cloned())
-                .collect();
-            let registered_folded = o
-                .channels
-                .channel_ids_total
-                .saturating_sub(registered.len() as u64);
-            let early = &o.channels.content_before_registration;
-            channel_conns.push(ChannelConnection {
-                launch: l.number,
-                connected_ms: r3((r.ended_at_ms - connected_at).max(0.0)),
-                registered,
-                registered_folded,
-                first_registration_ms: o
-                    .channels
-                    .registrations
-                    .first()
-                    .map(|g| r3((g.at_ms - connected_at).max(0.0))),
-                content_before_registration: early.clone(),
-                content_before_registration_folded: early.folded(),
-            });
+            channel_conns.push(channel_connection(l, o, connected_at));
         }
-        if let Some((_, first_n, first_digest, first_names)) = listings.first().cloned() {
-            let differ = listings
-                .iter()
-                .any(|(_, n, digest, _)| *n != first_n || *digest != first_digest);
-            if differ {
-                s.tools_differ = Some(
-                    listings
-                        .iter()
-                        .map(|(launch, n, _, names)| ToolsOnLaunch {
-                            launch: *launch,
-                            tool_count: *n,
-                            added: names
-                                .iter()
-                                .filter(|x| !first_names.contains(x))
-                                .map(|x| (*x).clone())
-                                .collect(),
-                            missing: first_names
-                                .iter()
-                                .filter(|x| !names.contains(x))
-                                .map(|x| (*x).clone())
-                                .collect(),
-                        })
-                        .collect(),
-                );
-            }
-        }
+        s.tools_differ = tools_differ(&listings);
         s.findings = channel_findings(&channel_conns);
         s.findings.extend(tools_list_finding(launches));
         s.findings.extend(tool_call_finding(launches));
         s.findings.extend(warning_finding(launches));
-        s.settle_ms_for_predictions =
-            if let Some(max) = s.settle_ms.iter().copied().reduce(f64::max) {
-                Some(max)
-            } else if s.unsettled_launches.is_empty() {
-                None
-            } else {
-                let longest = channel_conns
-                    .iter()
-                    .filter(|c| s.unsettled_launches.contains(&c.launch))
-                    .map(|c| c.connected_ms)
-                    .fold(0.0, f64::max);
-                Some(r3(longest.max(crate::engine::schedule::DEFAULT_SETTLE_MS) + 1.0).round())
-            };
+        s.settle_ms_for_predictions = settle_for_predictions(&s, &channel_conns);
         s
     }
 
@@ -411,6 +351,86 @@ pub(crate) fn upper_name(line: &str) -> Option<String> {
             .map(str::to_string)
     });
     quoted.or_else(|| words.into_iter().find(|w| is_name(w)).map(str::to_string))
+}
+
+/// A launch's tool list: its number, the count, the names' digest and the names.
+type Listing<'a> = (u32, u32, u64, Vec<&'a String>);
+
+/// One connection's channels: what it registered (and when first), and the content sent
+/// before any registration.
+fn channel_connection(l: &Launch, o: &Opening, connected_at: f64) -> ChannelConnection {
+    let r = &l.report;
+    let registered: FoldedList<String> = o
+        .channels
+        .registrations
+        .iter()
+        .flat_map(|g| g.channel_ids.iter().cloned())
+        .collect();
+    let registered_folded = o
+        .channels
+        .channel_ids_total
+        .saturating_sub(registered.len() as u64);
+    let early = &o.channels.content_before_registration;
+    ChannelConnection {
+        launch: l.number,
+        connected_ms: r3((r.ended_at_ms - connected_at).max(0.0)),
+        registered,
+        registered_folded,
+        first_registration_ms: o
+            .channels
+            .registrations
+            .first()
+            .map(|g| r3((g.at_ms - connected_at).max(0.0))),
+        content_before_registration: early.clone(),
+        content_before_registration_folded: early.folded(),
+    }
+}
+
+/// Each launch's tools against the first launch's, when any launch listed other tools.
+fn tools_differ(listings: &[Listing<'_>]) -> Option<Vec<ToolsOnLaunch>> {
+    let (_, first_n, first_digest, first_names) = listings.first()?;
+    let differ = listings
+        .iter()
+        .any(|(_, n, digest, _)| n != first_n || digest != first_digest);
+    if !differ {
+        return None;
+    }
+    Some(
+        listings
+            .iter()
+            .map(|(launch, n, _, names)| ToolsOnLaunch {
+                launch: *launch,
+                tool_count: *n,
+                added: names
+                    .iter()
+                    .filter(|x| !first_names.contains(x))
+                    .map(|x| (*x).clone())
+                    .collect(),
+                missing: first_names
+                    .iter()
+                    .filter(|x| !names.contains(x))
+                    .map(|x| (*x).clone())
+                    .collect(),
+            })
+            .collect(),
+    )
+}
+
+/// The settle time the predictions replay: the longest measured; else, when the exchange never
+/// settled, longer than the longest unsettled connection (at least the default); else none.
+fn settle_for_predictions(s: &OpeningSummary, channel_conns: &[ChannelConnection]) -> Option<f64> {
+    if let Some(max) = s.settle_ms.iter().copied().reduce(f64::max) {
+        return Some(max);
+    }
+    if s.unsettled_launches.is_empty() {
+        return None;
+    }
+    let longest = channel_conns
+        .iter()
+        .filter(|c| s.unsettled_launches.contains(&c.launch))
+        .map(|c| c.connected_ms)
+        .fold(0.0, f64::max);
+    Some(r3(longest.max(crate::engine::schedule::DEFAULT_SETTLE_MS) + 1.0).round())
 }
 
 fn channel_findings(conns: &[ChannelConnection]) -> Vec<ChannelFinding> {
