@@ -470,8 +470,8 @@ fn cycles(house: &House) -> Vec<Vec<String>> {
     t.out
 }
 
-/// Functions over the limit: (file, name, lines).
-fn long_functions(path: &Path, src: &str) -> Vec<(String, usize)> {
+/// Every function with a body, data tables left out: ("file:line fn name", lines).
+fn function_lengths(path: &Path, src: &str) -> Vec<(String, usize)> {
     let code = without_tests(&strip(src));
     let raw: Vec<&str> = src.lines().collect();
     let mut out = Vec::new();
@@ -502,12 +502,19 @@ fn long_functions(path: &Path, src: &str) -> Vec<(String, usize)> {
             && raw
                 .get(first.saturating_sub(1))
                 .is_some_and(|l| l.contains("architecture: data table"));
-        if lines > MAX_FN_LINES && !marked {
+        if !marked {
             out.push((format!("{}:{} fn {name}", path.display(), first + 1), lines));
         }
         at = fn_at + 2;
     }
     out
+}
+
+/// Functions over the limit: ("file:line fn name", lines).
+fn long_functions(path: &Path, src: &str) -> Vec<(String, usize)> {
+    let mut all = function_lengths(path, src);
+    all.retain(|(_, n)| *n > MAX_FN_LINES);
+    all
 }
 
 #[test]
@@ -617,6 +624,46 @@ fn no_giant_files_or_functions() {
         bad.is_empty(),
         "over {MAX_FILE_LINES} lines a file or {MAX_FN_LINES} a function:\n{}",
         bad.join("\n")
+    );
+}
+
+/// Functions of more than this many lines are counted: a procedure that long usually does more
+/// than one job, so their number may only shrink.
+const LONG_FN_LINES: usize = 100;
+/// How many functions are over `LONG_FN_LINES` today (issue 29 split 16 of 22 by job; the
+/// others are in rooms being rewritten).
+const LONG_FNS_TODAY: usize = 6;
+
+/// The limit of 120 lines gathers functions just under it; their number does not grow. Split a
+/// new one by job (each part one named thing), or, when one is split, lower `LONG_FNS_TODAY`.
+#[test]
+fn functions_over_100_lines_do_not_grow() {
+    let root = root();
+    let mut long = Vec::new();
+    for path in source_files().values() {
+        if is_test_file(path) {
+            continue;
+        }
+        let Ok(src) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        for (f, n) in function_lengths(path, &src) {
+            if n > LONG_FN_LINES {
+                let f = f
+                    .strip_prefix(&root.display().to_string())
+                    .unwrap_or(&f)
+                    .to_string();
+                long.push(format!("{n:>4} {}", f.trim_start_matches('/')));
+            }
+        }
+    }
+    long.sort();
+    println!("{}", long.join("\n"));
+    assert!(
+        long.len() <= LONG_FNS_TODAY,
+        "{} functions over {LONG_FN_LINES} lines, {LONG_FNS_TODAY} before; split the new one by job:\n{}",
+        long.len(),
+        long.join("\n")
     );
 }
 
@@ -842,4 +889,15 @@ fn the_checker_sees_what_it_checks() {
         "    1;\n".repeat(130)
     );
     assert!(long_functions(Path::new("x.rs"), &table).is_empty());
+    let lengths = function_lengths(
+        Path::new("x.rs"),
+        "fn a() {\n    1;\n}\ntrait T {\n    fn b();\n}\nfn c() {}\n",
+    );
+    assert_eq!(
+        lengths,
+        [
+            ("x.rs:1 fn a".to_string(), 3),
+            ("x.rs:7 fn c".to_string(), 1)
+        ]
+    );
 }
