@@ -425,8 +425,25 @@ fn run_measuring_peak(mut cmd: Command) -> (Output, u64) {
     )
 }
 
-/// The memory ceiling for the flood tests: "a few MB" above the probe's own baseline.
-const PEAK_KIB: u64 = 24 * 1024;
+/// How far above the probe's own peak a flood may take it: "a few MB". A copy of the flood
+/// (64 or 128 MiB) would be far over.
+const FLOOD_MARGIN_KIB: u64 = 8 * 1024;
+
+/// The memory ceiling for the flood tests: the probe's own peak, measured here against the
+/// fixture server with nothing flooded, plus `FLOOD_MARGIN_KIB`. Measured, not written down:
+/// the debug binary's own peak grows with its code (19.3-20.4 MiB at stop 36, with the floods
+/// 4.3-5 MiB above it; a fixed 24 MiB ceiling was passed by 0.4 MiB of new code).
+fn peak_ceiling_kib() -> u64 {
+    static OWN: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    let own = *OWN.get_or_init(|| {
+        let log = FixtureLog::new();
+        let (out, peak) = run_measuring_peak(probe_cmd(&log, &["--watch", "100ms", "--json"], &[]));
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert_all_gone(&log.pids());
+        peak
+    });
+    own + FLOOD_MARGIN_KIB
+}
 
 #[test]
 fn a_stderr_flood_leaves_memory_bounded_and_a_bounded_tail() {
@@ -446,7 +463,11 @@ fn a_stderr_flood_leaves_memory_bounded_and_a_bounded_tail() {
     assert_eq!(lines.len(), 20);
     let kept: usize = lines.iter().map(|l| l.as_str().unwrap().len()).sum();
     assert!(kept <= 8 * 1024);
-    assert!(peak > 0 && peak < PEAK_KIB, "peak {peak} KiB");
+    let ceiling = peak_ceiling_kib();
+    assert!(
+        peak > 0 && peak < ceiling,
+        "peak {peak} KiB, over {ceiling}"
+    );
     assert_all_gone(&log.pids());
 }
 
@@ -465,7 +486,11 @@ fn a_huge_stdout_line_is_skipped_with_memory_bounded() {
     assert!(f(&l["stdout"]["total_bytes"]) >= 128.0 * 1024.0 * 1024.0);
     // It still connected: its answer came after the huge line.
     assert_eq!(l["outcome"]["kind"], "still-up");
-    assert!(peak > 0 && peak < PEAK_KIB, "peak {peak} KiB");
+    let ceiling = peak_ceiling_kib();
+    assert!(
+        peak > 0 && peak < ceiling,
+        "peak {peak} KiB, over {ceiling}"
+    );
     assert_all_gone(&log.pids());
 }
 
