@@ -221,3 +221,120 @@ fn json_has_a_document_when_nothing_could_be_probed() {
     assert_eq!(doc["id"], "zero", "{doc}");
     assert_eq!(doc["findings"][0]["code"], "reconnect-timing", "{doc}");
 }
+
+/// The ids of a document's `diagnoses`, in order.
+fn diagnosis_ids(doc: &Value) -> Vec<String> {
+    doc["diagnoses"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|d| d["id"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Issue 29: the Why knows the probe's own `--handshake-timeout` either way. A fleet's entry
+/// was told of a host's start budget only, so a timeout of milliseconds that the server alone
+/// was told was the probe's doing went unnamed in `--all`.
+#[test]
+fn a_handshake_timeout_of_milliseconds_is_named_in_the_why_both_ways() {
+    let common = [
+        "--handshake-timeout",
+        "60",
+        "--launches",
+        "2",
+        "--seed",
+        "3",
+    ];
+    let [(one, one_doc), (all, all_doc)] = both_ways(&["--startup-ms", "600"], &common);
+    assert_eq!(one.status.code(), Some(1), "alone: {}", stderr(&one));
+    assert_eq!(all.status.code(), Some(1), "in --all: {}", stderr(&all));
+    let (one_doc, all_doc) = (one_doc.expect("a document"), all_doc.expect("a document"));
+    assert_eq!(
+        diagnosis_ids(&one_doc).first().map(String::as_str),
+        Some("handshake-timeout-too-short"),
+        "{one_doc}"
+    );
+    assert_eq!(
+        diagnosis_ids(&all_doc),
+        diagnosis_ids(&one_doc),
+        "{all_doc}"
+    );
+    assert_eq!(pattern(&Some(all_doc)), pattern(&Some(one_doc)));
+}
+
+/// Issue 29: `--config F --all --for 30ms` on a file whose one entry never gets to its
+/// handshake says what one server alone says, with the same exit status (2): nothing was
+/// judged, so it is no finding against the server.
+#[test]
+fn all_with_a_for_too_short_is_nothing_to_judge_as_one_server_is() {
+    let (dir, file) = setup(&[]);
+    let config = json!({"mcplServers": {
+        "s": {"command": "node", "args": ["./server.mjs"], "reconnect": true,
+              "reconnectIntervalMs": 30}
+    }});
+    std::fs::write(&file, config.to_string()).expect("write the config");
+    let file_text = file.display().to_string();
+    let all = probe(
+        dir.path(),
+        &["--config", &file_text, "--all", "--for", "30ms"],
+    );
+    let one = probe(
+        dir.path(),
+        &["--config", &file_text, "--server", "s", "--for", "30ms"],
+    );
+    let alone = probe(dir.path(), &["--for", "30ms", "--", "node", "./server.mjs"]);
+    for (how, out) in [("--all", &all), ("--server", &one), ("alone", &alone)] {
+        assert_eq!(out.status.code(), Some(2), "{how}: {}", stderr(out));
+        assert!(
+            stderr(out).contains("--for 30 ms ended before the first handshake; did you mean"),
+            "{how}: {}",
+            stderr(out)
+        );
+        let text = stdout(out);
+        assert!(!text.contains("did not stay up"), "{how}: {text}");
+    }
+}
+
+/// Issue 29: a command that cannot be launched gets the same Why alone (`--server gone`, its
+/// one document) and among others (`--server gone --server s`, its entry under
+/// `cannot_launch`); the exit status is 2 alone (a launch error) and 1 among others (a finding
+/// about that entry), as docs/exit-codes.md says.
+#[test]
+fn a_command_that_cannot_be_launched_has_the_same_why_alone_and_among_others() {
+    let (dir, file) = setup(&[]);
+    let file_text = file.display().to_string();
+    let json_args = ["--format", "json", "--launches", "1", "--watch", "300ms"];
+    let mut alone = vec!["--config", &file_text, "--server", "gone"];
+    alone.extend(json_args);
+    let one = probe(dir.path(), &alone);
+    let mut many = vec!["--config", &file_text, "--server", "gone", "--server", "s"];
+    many.extend(json_args);
+    let all = probe(dir.path(), &many);
+    assert_eq!(one.status.code(), Some(2), "{}", stderr(&one));
+    assert_eq!(all.status.code(), Some(1), "{}", stderr(&all));
+    let one_doc = json(&one);
+    let all_doc = json(&all);
+    assert_eq!(one_doc["not_probed"], "cannot-launch", "{one_doc}");
+    let gone = &all_doc["cannot_launch"][0];
+    assert_eq!(gone["id"], "gone", "{all_doc}");
+    assert_eq!(
+        diagnosis_ids(gone),
+        diagnosis_ids(&one_doc),
+        "{one_doc}\n{all_doc}"
+    );
+    assert_eq!(
+        diagnosis_ids(&one_doc).first().map(String::as_str),
+        Some("command-not-found")
+    );
+    // Its next step names the entry's `command` field both ways, never the `--`.
+    for doc in [&one_doc, gone] {
+        let next = doc["diagnoses"][0]["next_step"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(!next.is_empty(), "{doc}");
+        assert!(!next.contains("after `--`"), "{next}");
+    }
+}

@@ -231,13 +231,15 @@ pub(crate) fn prepare(resolved: &Resolved, opts: &FleetOptions, position: u64) -
     if let Some(budget) = policy.start_budget_ms {
         if opts.host_budgets.handshake {
             attempt.handshake_timeout = super::plan::duration(budget);
-            setting.handshake_timeout_ms = Some(budget);
         }
         if opts.host_budgets.install {
             attempt.start_budget = super::plan::duration(budget);
-            setting.start_budget_ms = Some(budget);
         }
     }
+    // The Why knows the budgets the server got, the command line's as the host's: a
+    // `--handshake-timeout` of milliseconds is the probe's doing, alone or in a fleet.
+    setting.handshake_timeout_ms = Some(ms_of(attempt.handshake_timeout));
+    setting.start_budget_ms = Some(ms_of(attempt.start_budget));
     let run = RunOptions {
         policy,
         seed: opts.seed.wrapping_add(position),
@@ -254,6 +256,11 @@ pub(crate) fn prepare(resolved: &Resolved, opts: &FleetOptions, position: u64) -
         target_text,
         protocol,
     }
+}
+
+/// `d` in ms, exact for whole nanoseconds (`--handshake-timeout 60` reads back as 60).
+fn ms_of(d: Duration) -> f64 {
+    d.as_nanos() as f64 / 1e6
 }
 
 /// One server's loop in a task of its own, its events tagged with its index and name.
