@@ -4,13 +4,19 @@
 //! - [`plan`]: what the arguments and a configuration entry resolve to (target, timings,
 //!   redaction, the host's refusals), shared by both runners;
 //! - [`stop`]: signals and a closed stdout;
-//! - [`one`]: one server; [`all`]: every server of a configuration (`--all`, several
-//!   `--server`). The two runners use the plan and never each other.
+//! - [`one`]: one server (a command, `--url`, `--server ID`), planned as a fleet of one and
+//!   written as its detailed report; [`all`]: the entries of a configuration (`--all`,
+//!   several `--server`), written as their summary;
+//! - [`request`]: what a run is asked and what its writers give back;
+//! - [`run`]: the one runner for both: the engine's fleet run, the events, the progress
+//!   line, the end-of-run checks, the report's format and the exit status.
 
 pub(crate) mod all;
 pub(crate) mod args;
 pub(crate) mod one;
 pub(crate) mod plan;
+pub(crate) mod request;
+pub(crate) mod run;
 pub(crate) mod stop;
 
 pub(crate) use args::ProbeArgs;
@@ -38,8 +44,10 @@ pub(crate) fn run(mut args: ProbeArgs, color: ColorChoice) -> anyhow::Result<u8>
              a server's grandchildren may be left running"
         );
     }
-    if args.all || args.server.len() > 1 {
-        return all::run(args, color);
-    }
-    one::run(args, color)
+    let request = if args.all || args.server.len() > 1 {
+        all::request(&args)?
+    } else {
+        one::request(&args)?
+    };
+    run::run(args, request, color)
 }

@@ -180,3 +180,33 @@ impl AllContext<'_> {
         }
     }
 }
+
+/// How a run comes out for its exit status, decided once for one server alone and for many.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ending {
+    /// No finding: every probed server stayed up with nothing against its opening (skipped
+    /// entries do not count), and each had something to judge.
+    Clean,
+    /// A finding ([`ServerReport::is_finding`]).
+    Findings,
+    /// No finding, but `unjudged` of the `probed` servers had nothing to judge: the probe's
+    /// `--for` ended before their first handshake. Nothing was seen of them, so it is no
+    /// finding against them: the probe was given too little time.
+    NothingJudged { unjudged: usize, probed: usize },
+}
+
+/// How the run of `servers` comes out.
+pub(crate) fn ending(servers: &[ServerReport]) -> Ending {
+    if servers.iter().any(ServerReport::is_finding) {
+        return Ending::Findings;
+    }
+    let unjudged = servers.iter().filter(|s| s.nothing_judged()).count();
+    if unjudged == 0 {
+        return Ending::Clean;
+    }
+    let probed = servers
+        .iter()
+        .filter(|s| matches!(s.result, ServerResult::Probed(_)))
+        .count();
+    Ending::NothingJudged { unjudged, probed }
+}

@@ -1,4 +1,6 @@
-//! Every selected entry probed at once, each in its own task under its own entry's timings.
+//! Every selected entry probed at once, each in its own task under its own entry's timings
+//! (one server alone is a fleet of one); what each runs with and how it is judged is
+//! [`server`](super::server)'s.
 //!
 //! Each server's loop is the single-server loop ([`probe::run`]) in a task of its own (on a
 //! multi-threaded runtime, one server's relaunch never waits for another's). Every stdio
@@ -7,47 +9,19 @@
 //! happens is reported as [`FleetEvent`]s; nothing here prints.
 
 use std::sync::Arc;
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use tokio::time::Instant;
 
-use crate::engine::diagnosis::{self, Setting};
+use crate::engine::diagnosis::Setting;
 use crate::engine::policy::{EngineKind, Relaunch};
-use crate::engine::probe::opening::OpeningSummary;
-use crate::engine::probe::runner::verdict::{self, Verdict};
-use crate::engine::probe::{self, AttemptOptions, Event, Finish, LaunchError, ProbeRun, Protocol};
+use crate::engine::probe::{self, Event, LaunchError, ProbeRun, Protocol};
 use crate::engine::probe::{RunOptions, Target};
 use crate::engine::stop::StopCause;
 
-use super::plan::{EntryPlan, Item, Resolved};
-use super::report::{Probed, ServerReport, ServerResult};
-
-/// How every server runs.
-#[derive(Debug, Clone)]
-pub(crate) struct FleetOptions {
-    /// The run's jitter seed; each server's is this plus its position in the file.
-    pub seed: u64,
-    /// Stop each server after this many launches (`None`: no limit).
-    pub launches: Option<u32>,
-    /// One deadline for every server, from the start of the run.
-    pub run_for: Option<Duration>,
-    /// Stop each server once the host would raise `mcpl-down`.
-    pub until_down: bool,
-    /// Whether a server whose rule has a start budget (Cline's 60 s...) waits that long for
-    /// its handshake (`--handshake-timeout` not given), and for an install under way
-    /// (`--start-budget` not given).
-    pub host_budgets: HostBudgets,
-    /// The per-attempt options every server shares; each server's own protocol and redactor
-    /// replace the ones here.
-    pub attempt: AttemptOptions,
-}
-
-/// Which of the attempt's budgets give way to the host's start budget, where its rule has one.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct HostBudgets {
-    pub handshake: bool,
-    pub install: bool,
-}
+use super::plan::{EntryPlan, Item};
+use super::report::{ServerReport, ServerResult};
+use super::server::{judge_all, judged, prepare, FleetOptions, Prepared, Ran};
 
 /// What happens during a fleet run, for the renderers.
 pub(crate) enum FleetEvent<'a> {
@@ -70,18 +44,6 @@ pub(crate) enum FleetEvent<'a> {
 
 /// Where a fleet run's events go; called from every server's task.
 pub(crate) type Sink = dyn Fn(FleetEvent<'_>) + Send + Sync;
-
-type Outcome = Result<Result<ProbeRun, LaunchError>, tokio::task::JoinError>;
-
-/// A server that ran, before it is judged.
-struct Ran {
-    outcome: Outcome,
-    /// How the target is shown (redacted).
-    target: String,
-    protocol: Protocol,
-    /// How it was started, for the diagnosis.
-    setting: Box<Setting>,
-}
 
 /// Every server's run, over and not yet judged.
 pub(crate) struct Runs {
@@ -202,67 +164,6 @@ pub(crate) async fn run(items: Vec<Item>, opts: FleetOptions, sink: Arc<Sink>) -
     }
 }
 
-/// One planned entry, ready to run: what `probe --all` and `serve` both launch it with.
-pub(crate) struct Prepared {
-    pub target: Target,
-    /// Its loop's options (its own rule with its timings, its seed, the attempt's options
-    /// with its protocol, redactor and the host's start budget).
-    pub run: RunOptions,
-    /// How it was started, for the diagnosis.
-    pub setting: Box<Setting>,
-    /// How the target is shown (redacted).
-    pub target_text: String,
-    pub protocol: Protocol,
-}
-
-/// What entry `resolved` (at `position` in its file) runs with under `opts`.
-pub(crate) fn prepare(resolved: &Resolved, opts: &FleetOptions, position: u64) -> Prepared {
-    let redactor = Arc::new(resolved.redactor.clone());
-    let protocol = resolved.protocol;
-    let target_text = resolved.target.describe(&redactor);
-    let mut setting = Setting::of(&resolved.target, protocol, &redactor);
-    setting.entry = true;
-    let mut attempt = opts.attempt.clone();
-    attempt.protocol = protocol;
-    attempt.redactor = redactor;
-    let policy = resolved
-        .rule
-        .policy_with(protocol.engine(), resolved.timings);
-    if let Some(budget) = policy.start_budget_ms {
-        if opts.host_budgets.handshake {
-            attempt.handshake_timeout = super::plan::duration(budget);
-        }
-        if opts.host_budgets.install {
-            attempt.start_budget = super::plan::duration(budget);
-        }
-    }
-    // The Why knows the budgets the server got, the command line's as the host's: a
-    // `--handshake-timeout` of milliseconds is the probe's doing, alone or in a fleet.
-    setting.handshake_timeout_ms = Some(ms_of(attempt.handshake_timeout));
-    setting.start_budget_ms = Some(ms_of(attempt.start_budget));
-    let run = RunOptions {
-        policy,
-        seed: opts.seed.wrapping_add(position),
-        launches: opts.launches,
-        run_for: None,
-        until_down: opts.until_down,
-        attempt,
-        target: target_text.clone(),
-    };
-    Prepared {
-        target: resolved.target.clone(),
-        run,
-        setting: Box::new(setting),
-        target_text,
-        protocol,
-    }
-}
-
-/// `d` in ms, exact for whole nanoseconds (`--handshake-timeout 60` reads back as 60).
-fn ms_of(d: Duration) -> f64 {
-    d.as_nanos() as f64 / 1e6
-}
-
 /// One server's loop in a task of its own, its events tagged with its index and name.
 fn spawn(
     mut target: Target,
@@ -321,87 +222,4 @@ impl Runs {
             })
             .collect()
     }
-}
-
-/// One server's result and diagnoses, its verdict taken from `verdicts` (judged here should
-/// that thread have failed).
-fn judged(
-    ran: Ran,
-    interrupted: Option<StopCause>,
-    verdicts: &mut impl Iterator<Item = Verdict>,
-) -> (ServerResult, Vec<diagnosis::Diagnosis>) {
-    let Ran {
-        outcome,
-        target,
-        protocol,
-        setting,
-    } = ran;
-    match outcome {
-        Ok(Ok(run)) => {
-            let why = diagnosis::diagnose(&run, &setting);
-            let verdict = verdicts
-                .next()
-                .unwrap_or_else(|| judge_one(&run, protocol.engine()));
-            let interrupted =
-                interrupted.or((run.finish == Finish::Interrupted).then_some(StopCause::Interrupt));
-            let probed = Probed {
-                run,
-                verdict,
-                target,
-                protocol,
-                interrupted,
-            };
-            (ServerResult::Probed(Box::new(probed)), why)
-        }
-        Ok(Err(e)) => {
-            let why = vec![diagnosis::of_launch_error(&e, &setting)];
-            (ServerResult::CannotLaunch(e.to_string()), why)
-        }
-        Err(e) => (
-            ServerResult::CannotLaunch(format!(
-                "the probe of this server stopped unexpectedly: {e}"
-            )),
-            Vec::new(),
-        ),
-    }
-}
-
-/// The verdict on one run (the predictions replay the policy exchange's settle time as
-/// observed).
-fn judge_one(run: &ProbeRun, engine: EngineKind) -> Verdict {
-    verdict::judge(
-        run,
-        engine,
-        OpeningSummary::of(&run.launches).prediction_settle_ms(),
-    )
-}
-
-/// The verdict on every run, in order, judged on all cores (each replays a day through the
-/// simulator for every host rule: a few milliseconds of CPU per server).
-fn judge_all(jobs: &[(&ProbeRun, EngineKind)]) -> Vec<Verdict> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let chunk = jobs.len().div_ceil(threads.max(1)).max(1);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = jobs
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    part.iter()
-                        .map(|(run, engine)| judge_one(run, *engine))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .zip(jobs.chunks(chunk))
-            .flat_map(|(h, part)| {
-                h.join().unwrap_or_else(|_| {
-                    part.iter()
-                        .map(|(run, engine)| judge_one(run, *engine))
-                        .collect()
-                })
-            })
-            .collect()
-    })
 }

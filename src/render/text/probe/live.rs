@@ -346,11 +346,6 @@ impl MultiLive {
         }
     }
 
-    /// Whether anything is drawn.
-    pub(crate) fn enabled(&self) -> bool {
-        self.multi.is_some()
-    }
-
     /// Server `index` reported `event`.
     pub(crate) fn on_event(&self, index: usize, event: &Event) {
         if self.multi.is_none() {
