@@ -8,7 +8,7 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::{json, Value};
 
-use crate::support::{bin, json, server_mjs, stderr, stdout};
+use crate::support::{bin, fixture, json, server_mjs, stderr, stdout};
 
 /// A folder with the fixture server and a configuration whose entry `s` launches it with
 /// `fixture_args`, every wait 30 ms.
@@ -336,5 +336,65 @@ fn a_command_that_cannot_be_launched_has_the_same_why_alone_and_among_others() {
             .to_string();
         assert!(!next.is_empty(), "{doc}");
         assert!(!next.contains("after `--`"), "{next}");
+    }
+}
+
+/// Issue 29: the Why of an install cut short names the `--start-budget` the launch ran under
+/// alone and as an entry of a configuration (the fleet's Why knew a host's start budget only,
+/// and said 60 s there).
+#[test]
+fn an_install_cut_short_names_the_same_start_budget_both_ways() {
+    let npx = fixture("servers/installer/npx").display().to_string();
+    let common = [
+        "--format",
+        "json",
+        "--launches",
+        "1",
+        "--handshake-timeout",
+        "1s",
+        "--start-budget",
+        "2s",
+    ];
+    let next_step = |cache: &Path, args: &[&str]| -> String {
+        let mut cmd: Command = bin();
+        cmd.arg("probe")
+            .args(common)
+            .args(args)
+            .env("npm_config_cache", cache)
+            .stdin(Stdio::null());
+        let out = cmd.output().expect("the binary runs");
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+        let doc = json(&out);
+        let doc = if doc["servers"].is_array() {
+            doc["servers"][0].clone()
+        } else {
+            doc
+        };
+        assert_eq!(doc["diagnoses"][0]["id"], "install-cut-short", "{doc}");
+        doc["diagnoses"][0]["next_step"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let cache = tempfile::tempdir().expect("a temp dir");
+    let alone = next_step(
+        cache.path(),
+        &["--", &npx, "-y", "fake-server", "--install-ms", "8000"],
+    );
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let cache = dir.path().join("cache");
+    let config = json!({"mcplServers": {"n": {
+        "command": npx, "args": ["-y", "fake-server", "--install-ms", "8000"],
+        "env": {"npm_config_cache": cache.display().to_string()}
+    }}});
+    let file = dir.path().join("mcpl-servers.json");
+    std::fs::write(&file, config.to_string()).expect("write the config");
+    let file_text = file.display().to_string();
+    let in_all = next_step(
+        &cache,
+        &["--config", &file_text, "--server", "n", "--server", "n"],
+    );
+    for (how, next) in [("alone", &alone), ("in --all", &in_all)] {
+        assert!(next.contains("the host's budget is 2 s"), "{how}: {next}");
     }
 }
