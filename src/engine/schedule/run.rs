@@ -368,78 +368,20 @@ impl<'a> Run<'a> {
             launched,
             self.req.policy.start_budget_ms,
         );
-        // An outcome past the span is not counted: the launch is still connecting at its end.
-        let pending = match connected_at {
-            Some(up) => up > span,
-            // The span is half-open: an outcome due exactly at its end is not seen.
-            None => ended_at >= span,
-        };
-        if pending {
-            self.end = span;
-            if keep {
-                let row = pending_row(self.s.launches, &self.tracker, launched);
-                self.rows.push(row);
-            }
+        if self.pending_at_end(launched, connected_at, ended_at, keep) {
             return Step::Stop;
         }
-        // A connection still up when the span ends is reported as still up.
-        let (outcome, ended_at) = match connected_at {
-            Some(up) if ended_at >= span || up >= span => (
-                Outcome::StillUp {
-                    lived_ms: (span - up).max(0.0),
-                },
-                span.max(up),
-            ),
-            _ => (outcome, ended_at),
-        };
-        let mut reconnect = None;
-        if let (Some(up), Some(life)) = (connected_at, life) {
-            // A successful reconnect (any launch after the first) closes an open episode, once
-            // reported: at once, or on the legacy engine once the policy exchange has settled
-            // with the server still connected.
-            if let Some(at) = self.reported_at(up, life) {
-                if self.s.launches > 1 && at <= span {
-                    self.notices.reconnected(at, keep.then_some(&mut status));
-                    reconnect = Some(at);
-                }
-            }
-        }
+        let (outcome, ended_at) = clip_to_span(outcome, ended_at, connected_at, span);
+        let reconnect = self.reconnected(connected_at, life, keep, &mut status);
         if ended_at.is_infinite() {
-            // Healthy under an attempts bound: watch it for a day.
-            let up = connected_at.unwrap_or(launched);
-            self.s.connected_ms += DAY_MS;
-            self.strip.connected(up, up + DAY_MS);
-            self.end = up + DAY_MS;
-            if keep {
-                let mut row = still_up_row(self.s.launches, &self.tracker, launched, up, DAY_MS);
-                row.status = status;
-                self.rows.push(row);
-            }
-            return Step::Stop;
+            return self.watch_a_day(launched, connected_at, keep, status);
         }
-        if let Some(up) = connected_at {
-            let up_to = ended_at.min(span);
-            if up_to > up {
-                self.s.connected_ms += up_to - up;
-                self.strip.connected(up, up_to);
-            }
-        }
+        self.count_connected(connected_at, ended_at);
 
         let decision = self.tracker.record(launched, &outcome, ended_at);
         self.end = ended_at;
         if decision.counted == Counted::StillUp {
-            self.notices.advance(ended_at, keep.then_some(&mut status));
-            if keep {
-                let up = connected_at.unwrap_or(launched);
-                let lived = match outcome {
-                    Outcome::StillUp { lived_ms } => lived_ms,
-                    _ => ended_at - up,
-                };
-                let mut row = still_up_row(self.s.launches, &self.tracker, launched, up, lived);
-                row.status = status;
-                self.rows.push(row);
-            }
-            return Step::Stop;
+            return self.still_up(launched, connected_at, &outcome, ended_at, keep, status);
         }
         if matches!(decision.counted, Counted::Lasted | Counted::HandshakeReset) {
             self.s.count_resets += 1;
@@ -467,6 +409,112 @@ impl<'a> Run<'a> {
             self.rows.push(row);
         }
         self.next(&decision, ended_at)
+    }
+
+    /// An outcome past the span is not counted: the launch is still connecting at its end (its
+    /// row says so). Whether it was.
+    #[inline]
+    fn pending_at_end(
+        &mut self,
+        launched: f64,
+        connected_at: Option<f64>,
+        ended_at: f64,
+        keep: bool,
+    ) -> bool {
+        let pending = match connected_at {
+            Some(up) => up > self.span,
+            // The span is half-open: an outcome due exactly at its end is not seen.
+            None => ended_at >= self.span,
+        };
+        if pending {
+            self.end = self.span;
+            if keep {
+                let row = pending_row(self.s.launches, &self.tracker, launched);
+                self.rows.push(row);
+            }
+        }
+        pending
+    }
+
+    /// A successful reconnect (any launch after the first) closes an open episode, once
+    /// reported: at once, or on the legacy engine once the policy exchange has settled with the
+    /// server still connected. When, if it did within the span.
+    #[inline]
+    fn reconnected(
+        &mut self,
+        connected_at: Option<f64>,
+        life: Option<f64>,
+        keep: bool,
+        status: &mut Vec<StatusLine>,
+    ) -> Option<f64> {
+        let (Some(up), Some(life)) = (connected_at, life) else {
+            return None;
+        };
+        let at = self.reported_at(up, life)?;
+        if self.s.launches > 1 && at <= self.span {
+            self.notices.reconnected(at, keep.then_some(status));
+            return Some(at);
+        }
+        None
+    }
+
+    /// A healthy server under an attempts bound: watched for a day, then the run stops.
+    #[inline]
+    fn watch_a_day(
+        &mut self,
+        launched: f64,
+        connected_at: Option<f64>,
+        keep: bool,
+        status: Vec<StatusLine>,
+    ) -> Step {
+        let up = connected_at.unwrap_or(launched);
+        self.s.connected_ms += DAY_MS;
+        self.strip.connected(up, up + DAY_MS);
+        self.end = up + DAY_MS;
+        if keep {
+            let mut row = still_up_row(self.s.launches, &self.tracker, launched, up, DAY_MS);
+            row.status = status;
+            self.rows.push(row);
+        }
+        Step::Stop
+    }
+
+    /// The time connected, from the handshake to the end (within the span).
+    #[inline]
+    fn count_connected(&mut self, connected_at: Option<f64>, ended_at: f64) {
+        if let Some(up) = connected_at {
+            let up_to = ended_at.min(self.span);
+            if up_to > up {
+                self.s.connected_ms += up_to - up;
+                self.strip.connected(up, up_to);
+            }
+        }
+    }
+
+    /// A connection still up when the span ends: the status lines due by then, its row, and the
+    /// run stops.
+    #[inline]
+    fn still_up(
+        &mut self,
+        launched: f64,
+        connected_at: Option<f64>,
+        outcome: &Outcome,
+        ended_at: f64,
+        keep: bool,
+        mut status: Vec<StatusLine>,
+    ) -> Step {
+        self.notices.advance(ended_at, keep.then_some(&mut status));
+        if keep {
+            let up = connected_at.unwrap_or(launched);
+            let lived = match outcome {
+                Outcome::StillUp { lived_ms } => *lived_ms,
+                _ => ended_at - up,
+            };
+            let mut row = still_up_row(self.s.launches, &self.tracker, launched, up, lived);
+            row.status = status;
+            self.rows.push(row);
+        }
+        Step::Stop
     }
 
     /// A quiet launch followed by a wait: a cycle for the steady state to compare, and
@@ -683,6 +731,25 @@ fn finish(
         summary: s,
         strip,
         interrupted_at_ms: None,
+    }
+}
+
+/// A connection still up when the span ends is reported as still up, ending there.
+#[inline]
+fn clip_to_span(
+    outcome: Outcome,
+    ended_at: f64,
+    connected_at: Option<f64>,
+    span: f64,
+) -> (Outcome, f64) {
+    match connected_at {
+        Some(up) if ended_at >= span || up >= span => (
+            Outcome::StillUp {
+                lived_ms: (span - up).max(0.0),
+            },
+            span.max(up),
+        ),
+        _ => (outcome, ended_at),
     }
 }
 

@@ -14,7 +14,7 @@ use tokio::time::Instant;
 
 use self::events::Event;
 use super::model::{AttemptOptions, AttemptReport, LaunchError, Progress, Stopped};
-use super::stop::StopLevel;
+use super::stop::{StopLevel, StopSignal};
 use super::target::Connector;
 
 pub(crate) use self::run_record::{
@@ -60,25 +60,22 @@ pub(crate) async fn run<C: Connector>(
     let ms = |t: Instant| t.saturating_duration_since(epoch).as_secs_f64() * 1000.0;
 
     let mut tracker = Tracker::new(opts.policy.clone(), Some(opts.seed));
-    sink(&Event::Started {
-        target: opts.target.clone(),
-        rule: opts.policy.name.clone(),
-        protocol: attempt_opts.protocol,
-        interval_ms: opts.policy.timings.interval_ms,
-        cap_ms: opts.policy.timings.cap_ms,
-        lasting_threshold_ms: tracker.lasting_threshold(),
-        seed: opts.seed,
-    });
+    sink(&started(&opts, &attempt_opts, &tracker));
 
     let mut launches: Vec<Launch> = Vec::new();
     let mut folded = Folded::default();
     let mut number: u32 = 0;
     let mut planned: Option<Planned> = None;
+    let clock = Clock {
+        epoch,
+        deadline,
+        stop: &stop,
+    };
     let finish = loop {
         if stop.level() >= StopLevel::Graceful {
             break Finish::Interrupted;
         }
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+        if clock.past_deadline() {
             break Finish::Deadline;
         }
         number = number.saturating_add(1);
@@ -97,53 +94,25 @@ pub(crate) async fn run<C: Connector>(
         let alerted = launch.alert.is_some();
         keep(launch, &mut launches, &mut folded, sink);
 
+        // No decision: the launch was cut by the user's stop or the deadline.
         let Some(decision) = decision else {
-            break if stop.level() >= StopLevel::Graceful {
-                Finish::Interrupted
-            } else {
-                Finish::Deadline
-            };
+            break clock.cut_short();
         };
         match decision.next {
-            Next::Watching => {
-                break if stop.level() >= StopLevel::Graceful {
-                    Finish::Interrupted
-                } else if deadline.is_some_and(|d| Instant::now() >= d) {
-                    Finish::Deadline
-                } else {
-                    Finish::StillUp
-                };
-            }
+            Next::Watching => break clock.still_up(),
             Next::Halt => break Finish::Halted,
             // The host relaunches only on the next tool call: a probe makes none, so it ends.
             Next::GiveUp { reason } | Next::OnNextCall { reason } => break Finish::GaveUp(reason),
             Next::Retry { attempt, wait } => {
-                let at_ms = ended_at_ms + wait.ms;
-                planned = Some(Planned {
+                let next = Planned {
                     attempt,
-                    at_ms,
+                    at_ms: ended_at_ms + wait.ms,
                     wait,
-                });
-                if stop.level() >= StopLevel::Graceful {
-                    break Finish::Interrupted;
-                }
-                if opts.until_down && alerted {
-                    break Finish::UntilDown;
-                }
-                if opts.launches.is_some_and(|n| number >= n) {
-                    break Finish::Launches(number);
-                }
-                sink(&Event::Waiting {
-                    next_attempt: attempt,
-                    wait,
-                    until_ms: at_ms,
-                });
-                let due = epoch + Duration::from_secs_f64(at_ms.max(0.0) / 1000.0);
-                let far = epoch + Duration::from_secs(86_400 * 365 * 30);
-                tokio::select! {
-                    () = tokio::time::sleep_until(due) => {}
-                    () = stop.reached(StopLevel::Graceful) => break Finish::Interrupted,
-                    () = tokio::time::sleep_until(deadline.unwrap_or(far)) => break Finish::Deadline,
+                };
+                planned = Some(next);
+                if let Some(finish) = retry_or_end(&opts, &clock, number, alerted, next, sink).await
+                {
+                    break finish;
                 }
                 planned = None;
             }
@@ -163,6 +132,88 @@ pub(crate) async fn run<C: Connector>(
     let (finish, planned) = (run.finish, run.planned);
     sink(&Event::Finished { finish, planned });
     Ok(run)
+}
+
+/// The run's clock: its start, its `--for` deadline, and the user's stop.
+struct Clock<'a> {
+    epoch: Instant,
+    deadline: Option<Instant>,
+    stop: &'a StopSignal,
+}
+
+impl Clock<'_> {
+    fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// A launch cut before its outcome: by the user's stop, else by the deadline.
+    fn cut_short(&self) -> Finish {
+        if self.stop.level() >= StopLevel::Graceful {
+            Finish::Interrupted
+        } else {
+            Finish::Deadline
+        }
+    }
+
+    /// A launch still up when the host would go on watching it: the run ends by the user's
+    /// stop, the deadline, else the watch (`--watch`) it outlived.
+    fn still_up(&self) -> Finish {
+        if self.stop.level() >= StopLevel::Graceful {
+            Finish::Interrupted
+        } else if self.past_deadline() {
+            Finish::Deadline
+        } else {
+            Finish::StillUp
+        }
+    }
+}
+
+/// The run's first event: what is probed, under which rule and timings, with which seed.
+fn started(opts: &RunOptions, attempt_opts: &AttemptOptions, tracker: &Tracker) -> Event {
+    Event::Started {
+        target: opts.target.clone(),
+        rule: opts.policy.name.clone(),
+        protocol: attempt_opts.protocol,
+        interval_ms: opts.policy.timings.interval_ms,
+        cap_ms: opts.policy.timings.cap_ms,
+        lasting_threshold_ms: tracker.lasting_threshold(),
+        seed: opts.seed,
+    }
+}
+
+/// The host's planned relaunch `next`: the run ends first if a limit says so (a stop,
+/// `--until-down` after an alert, `--launches`), else it waits until the launch is due, which
+/// a stop or the deadline may cut. `Some(finish)` ends the run (`next` stays its planned
+/// launch); `None` once the launch is due.
+async fn retry_or_end(
+    opts: &RunOptions,
+    clock: &Clock<'_>,
+    number: u32,
+    alerted: bool,
+    next: Planned,
+    sink: &mut (dyn FnMut(&Event) + Send),
+) -> Option<Finish> {
+    if clock.stop.level() >= StopLevel::Graceful {
+        return Some(Finish::Interrupted);
+    }
+    if opts.until_down && alerted {
+        return Some(Finish::UntilDown);
+    }
+    if opts.launches.is_some_and(|n| number >= n) {
+        return Some(Finish::Launches(number));
+    }
+    sink(&Event::Waiting {
+        next_attempt: next.attempt,
+        wait: next.wait,
+        until_ms: next.at_ms,
+    });
+    let due = clock.epoch + Duration::from_secs_f64(next.at_ms.max(0.0) / 1000.0);
+    let far = clock.epoch + Duration::from_secs(86_400 * 365 * 30);
+    tokio::select! {
+        () = tokio::time::sleep_until(due) => None,
+        () = clock.stop.reached(StopLevel::Graceful) => Some(Finish::Interrupted),
+        () = tokio::time::sleep_until(clock.deadline.unwrap_or(far)) => Some(Finish::Deadline),
+    }
 }
 
 /// Report a launch's end (and its alert), and keep it: whole among the first and last, folded
