@@ -631,9 +631,9 @@ fn no_giant_files_or_functions() {
 /// Functions of more than this many lines are counted: a procedure that long usually does more
 /// than one job, so their number may only shrink.
 const LONG_FN_LINES: usize = 100;
-/// How many functions are over `LONG_FN_LINES` today (issue 29 split 18 of 22 by job; the
-/// other 4 are in cli/probe, engine/fleet and engine/diagnosis, rewritten at the time).
-const LONG_FNS_TODAY: usize = 4;
+/// How many functions are over `LONG_FN_LINES` today (22 before issue 29: 18 split by job, one
+/// gone with cli/probe's rewrite; the other 3 are in engine/fleet and engine/diagnosis).
+const LONG_FNS_TODAY: usize = 3;
 
 /// The limit of 120 lines gathers functions just under it; their number does not grow. Split a
 /// new one by job (each part one named thing), or, when one is split, lower `LONG_FNS_TODAY`.
