@@ -341,3 +341,133 @@ async fn the_fleet_runs_every_probed_entry_at_once_and_reports_the_rest_first() 
     );
     assert!(servers.iter().filter(|s| s.is_finding()).count() == 2);
 }
+
+/// How a run comes out for its exit status, decided once for one server alone and for many
+/// (issue 29): a run whose `--for` ended before any handshake has nothing to judge, which is
+/// no finding against the server, unless another entry is a finding; skipped entries count
+/// for nothing.
+#[test]
+fn how_a_run_comes_out_is_decided_once_for_one_server_and_many() {
+    use crate::engine::policy::EngineKind;
+    use crate::engine::probe::runner::verdict;
+    use crate::engine::probe::{Finish, ProbeRun};
+    let report = |name: &str, result: ServerResult| ServerReport {
+        name: name.into(),
+        transport: "stdio".into(),
+        at: String::new(),
+        path: String::new(),
+        result,
+        why: Vec::new(),
+    };
+    let unjudged = || {
+        let run = ProbeRun {
+            policy: Preset::Lasting.policy_with(EngineKind::Legacy, Timings::default()),
+            seed: 1,
+            launches: Vec::new(),
+            folded: Default::default(),
+            finish: Finish::Deadline,
+            planned: None,
+            started_wall: std::time::SystemTime::now(),
+            elapsed_ms: 30.0,
+            strict: false,
+        };
+        let verdict = verdict::judge(&run, EngineKind::Legacy, 0.0);
+        let probed = Probed {
+            run,
+            verdict,
+            target: "node s.mjs".into(),
+            protocol: Protocol::Legacy,
+            interrupted: None,
+        };
+        report("s", ServerResult::Probed(Box::new(probed)))
+    };
+    let skipped = || report("off", ServerResult::Skipped("disabled".into()));
+    let refused = || {
+        let result = ServerResult::Refused {
+            label: "refused by the host".into(),
+            findings: Vec::new(),
+        };
+        report("zero", result)
+    };
+    let gone = || report("gone", ServerResult::CannotLaunch("not found".into()));
+    let nothing = Ending::NothingJudged {
+        unjudged: 1,
+        probed: 1,
+    };
+    assert!(!unjudged().is_finding());
+    assert_eq!(ending(&[unjudged()]), nothing);
+    assert_eq!(ending(&[skipped(), unjudged()]), nothing);
+    assert_eq!(ending(&[unjudged(), gone()]), Ending::Findings);
+    assert_eq!(ending(&[refused(), unjudged()]), Ending::Findings);
+    assert_eq!(ending(&[skipped()]), Ending::Clean);
+}
+
+/// One server alone is a fleet of one (issue 29): planned from its entry, it is named, placed
+/// and prepared as that entry of `--all` is, seed and budgets included; the Why is told the
+/// budgets it ran under exactly (`--handshake-timeout 60` reads back as 60 ms), and whether it
+/// comes from an entry.
+#[test]
+fn one_server_alone_is_prepared_as_the_same_entry_of_a_fleet() {
+    let plan = || match plan_of(HOSTS, "files", &options(Preset::Lasting)) {
+        EntryPlan::Probe(r) => r,
+        _ => panic!("files is probed"),
+    };
+    let (_handle, stop) = probe::stop_pair();
+    let opts = FleetOptions {
+        host_budgets: Default::default(),
+        seed: 7,
+        launches: Some(1),
+        run_for: None,
+        until_down: false,
+        attempt: AttemptOptions {
+            protocol: Protocol::Legacy,
+            handshake_timeout: duration(60.0),
+            watch: Duration::from_millis(300),
+            ping: None,
+            redactor: Arc::new(Redactor::new()),
+            stop,
+            deadline: None,
+            epoch: tokio::time::Instant::now(),
+            start_budget: duration(2000.0),
+            handshake_only: true,
+            strict: false,
+            call: None,
+            notable_stderr: crate::engine::probe::no_notable_stderr,
+        },
+    };
+    let alone = Item::alone(*plan());
+    assert_eq!(
+        (
+            alone.name.as_str(),
+            alone.transport.as_str(),
+            alone.position
+        ),
+        ("files", "stdio", 0)
+    );
+    assert_eq!(alone.at, "hosts.json:3:5");
+    let EntryPlan::Probe(resolved) = &alone.plan else {
+        panic!("alone, it is probed");
+    };
+    let one = prepare(resolved, &opts, alone.position);
+    let many = prepare(&plan(), &opts, 0);
+    assert_eq!(one.run.seed, many.run.seed);
+    assert_eq!(one.run.policy, many.run.policy);
+    assert_eq!(one.target_text, many.target_text);
+    assert_eq!(one.setting.handshake_timeout_ms, Some(60.0));
+    assert_eq!(one.setting.start_budget_ms, Some(2000.0));
+    assert_eq!(
+        (
+            one.setting.handshake_timeout_ms,
+            one.setting.start_budget_ms
+        ),
+        (
+            many.setting.handshake_timeout_ms,
+            many.setting.start_budget_ms
+        )
+    );
+    assert!(one.setting.entry && many.setting.entry);
+    // A bare command has no entry: the Why speaks of the command line, not of fields.
+    let mut bare = *plan();
+    bare.entry = None;
+    assert!(!prepare(&bare, &opts, 0).setting.entry);
+}
