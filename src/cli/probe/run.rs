@@ -50,7 +50,11 @@ fn raise_open_file_limit() {
 /// Run `request`: every server at once, then its report and the exit status.
 pub(crate) fn run(args: ProbeArgs, request: Request, color: ColorChoice) -> anyhow::Result<u8> {
     super::args::check_outputs(&args)?;
-    raise_open_file_limit();
+    if matches!(request.shape, Shape::Many { .. }) {
+        // One server alone keeps the limits it was given (`ulimit -Sn 64` to see what it does
+        // with few files); many need the descriptors.
+        raise_open_file_limit();
+    }
     let runtime = match request.shape {
         Shape::One(_) => tokio::runtime::Builder::new_current_thread(),
         Shape::Many { .. } => {
