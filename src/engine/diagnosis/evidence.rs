@@ -442,6 +442,85 @@ pub(crate) fn usage(lines: &[&str]) -> Vec<Fact> {
     }]
 }
 
+/// The program a usage text names (`mcp` of `Usage: mcp <command>`, of stricli's `USAGE` then
+/// `  mcp start ...`).
+fn usage_program(lines: &[&str]) -> Option<String> {
+    let at = lines.iter().position(|l| {
+        let t = after_prefix(l);
+        t.starts_with("Usage:") || t.starts_with("usage:") || t == "USAGE" || t == "USAGE:"
+    })?;
+    let t = after_prefix(lines[at]);
+    let rest = t.split_once(':').map(|(_, r)| r.trim()).unwrap_or_default();
+    let rest = if rest.is_empty() {
+        after_prefix(lines.get(at + 1)?)
+    } else {
+        rest
+    };
+    rest.split_whitespace().next().map(str::to_string)
+}
+
+/// The commands a help text lists under its commands heading (`Commands:`, stricli's
+/// `COMMANDS`, cobra's `Available Commands:`, `Subcommands:`): each entry's first word before
+/// its description that is no placeholder (`start` of `  start  Run it`, of commander's `
+/// start [options]  Run it`), after the program's name where yargs writes it (`  mcp start
+/// Run it` under `Usage: mcp <command>`) or a script's (`  cli.js start`). A line indented
+/// deeper than the section's first entry continues a description.
+pub(crate) fn commands(lines: &[&str]) -> Vec<String> {
+    let program = usage_program(lines);
+    let mut out: Vec<String> = Vec::new();
+    let mut in_section = false;
+    let mut indent: Option<usize> = None;
+    for l in lines {
+        let t = after_prefix(l);
+        let depth = l.len() - l.trim_start().len();
+        if depth == 0 || t.is_empty() {
+            let head = t.trim_end_matches(':').to_ascii_lowercase();
+            let heading = matches!(
+                head.as_str(),
+                "commands" | "subcommands" | "sub-commands" | "available commands"
+            );
+            // A blank line before the first entry is part of the heading's block.
+            if heading || (t.is_empty() && in_section && indent.is_none()) {
+                in_section = heading || in_section;
+                indent = if heading { None } else { indent };
+                continue;
+            }
+            in_section = false;
+            continue;
+        }
+        if !in_section || indent.is_some_and(|d| depth > d) {
+            continue;
+        }
+        indent = Some(depth);
+        let left = t.split("  ").next().unwrap_or(t);
+        let mut words = left
+            .split_whitespace()
+            .filter(|w| !w.starts_with(['[', '<', '-', '{', '(']))
+            .peekable();
+        let first = words.next();
+        let name = match (first, words.peek()) {
+            (Some(p), Some(n))
+                if p.contains(['.', '/']) || program.as_deref().is_some_and(|x| x == p) =>
+            {
+                Some(*n)
+            }
+            (f, _) => f,
+        };
+        let valid = |n: &str| {
+            n.len() <= 40
+                && n.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+                && n.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ':'))
+        };
+        if let Some(n) = name.filter(|n| valid(n)) {
+            if !out.iter().any(|o| o == n) {
+                out.push(n.to_string());
+            }
+        }
+    }
+    out
+}
+
 /// `argument --transport: invalid choice: 'htp' (choose from ...)` (argparse, click's
 /// `Invalid value for '--x': 'y' is not one of ...`) or `Argument: channel, Given: "nightly",
 /// Choices: ...` (yargs): the argument and the value given.

@@ -165,3 +165,29 @@ fn error_lines_and_host_ports() {
     );
     assert_eq!(code_in("ERROR everything"), None);
 }
+
+#[test]
+fn commands_are_read_from_each_help_shape() {
+    // stricli (@launchdarkly/mcp-server), its description wrapped under the entry.
+    let stricli = "USAGE\n  mcp start [--api-key value]\n\nCOMMANDS\n  start  Run the Model Context Protocol server\n         over stdio or SSE\n  serve  Another";
+    assert_eq!(commands(&lines(stricli)), ["start", "serve"]);
+    // click and commander: `Commands:` with placeholders after the name.
+    let click = "Usage: srv [OPTIONS] COMMAND [ARGS]...\n\nOptions:\n  --help  Show this message and exit.\n\nCommands:\n  run     Run it\n  config [options]  Show config\n  help [command]    display help";
+    assert_eq!(commands(&lines(click)), ["run", "config", "help"]);
+    // yargs writes the program's name (or a script's) before each command; cobra's heading.
+    let yargs = "Usage: mcp <command>\n\nCommands:\n  mcp start   Start\n  mcp stop    Stop";
+    assert_eq!(commands(&lines(yargs)), ["start", "stop"]);
+    let script = "Commands:\n  cli.js serve [port]  Serve";
+    assert_eq!(commands(&lines(script)), ["serve"]);
+    let cobra = "Available Commands:\n  completion  Generate\n  serve       Start";
+    assert_eq!(commands(&lines(cobra)), ["completion", "serve"]);
+    // A group's commands keep the group's name (`auth login` is the command `auth`).
+    let group =
+        "Usage: @x/srv [--token=<t>]\n\nCommands:\n  auth login   Log in\n  auth logout  Log out";
+    assert_eq!(commands(&lines(group)), ["auth"]);
+    // Look-alikes: an options section, prose about commands, the section ended by a blank line.
+    assert!(commands(&lines("Options:\n  --port  the port")).is_empty());
+    assert!(commands(&lines("Run these commands:\nnpm start")).is_empty());
+    let ended = "Commands:\n  start  Start\n\n  --port  the port";
+    assert_eq!(commands(&lines(ended)), ["start"]);
+}

@@ -28,19 +28,33 @@ const QUICK_FAILURE: Duration = Duration::from_secs(2);
 /// otherwise. A quick failure is tried once more (an answer cut by a moment's load is no
 /// answer, and the Why falls back to a guess); a timeout is not.
 pub(crate) fn run_bounded(program: &Path, args: &[&str], limit: Duration) -> Option<String> {
+    run_bounded_in(program, args, None, limit)
+}
+
+/// [`run_bounded`] in the folder `cwd` (the entry's working folder), when given.
+pub(crate) fn run_bounded_in(
+    program: &Path,
+    args: &[&str],
+    cwd: Option<&Path>,
+    limit: Duration,
+) -> Option<String> {
     let started = Instant::now();
-    if let Some(out) = run_once(program, args, limit) {
+    if let Some(out) = run_once(program, args, cwd, limit) {
         return Some(out);
     }
     if started.elapsed() >= QUICK_FAILURE.min(limit) {
         return None;
     }
     std::thread::sleep(Duration::from_millis(100));
-    run_once(program, args, limit)
+    run_once(program, args, cwd, limit)
 }
 
-fn run_once(program: &Path, args: &[&str], limit: Duration) -> Option<String> {
-    let mut child = Command::new(program)
+fn run_once(program: &Path, args: &[&str], cwd: Option<&Path>, limit: Duration) -> Option<String> {
+    let mut command = Command::new(program);
+    if let Some(d) = cwd {
+        command.current_dir(d);
+    }
+    let mut child = command
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

@@ -6,6 +6,7 @@
 //! and groups what it finds. A cause is never given without evidence: when nothing fits, the
 //! diagnosis is `cause-unknown` with what was seen.
 
+mod entry_rows;
 pub(crate) mod evidence;
 pub(crate) mod experiment;
 pub(crate) mod ids;
@@ -26,6 +27,7 @@ pub(crate) mod table;
 #[cfg(test)]
 mod tests;
 pub(crate) mod text;
+mod url_rows;
 pub(crate) mod words;
 mod wrapper_rows;
 

@@ -9,12 +9,14 @@
 
 use std::net::{TcpStream, ToSocketAddrs};
 
+use super::entry_rows;
 use super::evidence::{self, Fact};
 use super::experiment::LIMIT as EXPERIMENT;
 use super::model::{cut, Found};
 use super::model::{Diagnosis, Evidence, Setting, Source, MAX_EVIDENCE};
 use super::node_rows;
 use super::table::{Confidence, Id};
+use super::url_rows;
 use super::wrapper_rows;
 use crate::engine::probe::Launch;
 
@@ -35,6 +37,13 @@ pub(crate) enum Key {
     ErrorNamesOneSetVariable,
     /// A choice structure (argument, given, choices).
     ChoiceStructure,
+    /// A help text's commands section (the server's own usage, or its `--help` asked when an
+    /// error line quotes one of the entry's arguments: an experiment) none of whose commands
+    /// the entry's args hold.
+    CommandsTheArgsLack,
+    /// An error whose message names a flag the entry passes (`--api-key`, or its words `API
+    /// key`) or quotes that flag's value.
+    ErrorNamesAGivenFlag,
     /// A usage text with the error line under or above it.
     UsageWithErrorLine,
     /// An npm error block's what-line, with the package's manifest read from the cache.
@@ -64,8 +73,10 @@ pub(crate) const KEYS: &[Key] = &[
     Key::ErrorNamesTwoSetVariables,
     Key::NodeOlderThanNamed,
     Key::ChoiceStructure,
+    Key::CommandsTheArgsLack,
     Key::NpmBlock,
     Key::ErrorNamesOneSetVariable,
+    Key::ErrorNamesAGivenFlag,
     Key::UsageWithErrorLine,
     Key::NamesUnsetVariables,
     // Last: a manifest's `engines.node` is a package's claim, not what happened. A server that
@@ -89,6 +100,7 @@ pub(crate) const STRONG: &[Key] = &[
     Key::RefusedAndTested,
     Key::UrlParseWithSchemelessValue,
     Key::NodeOlderThanNamed,
+    Key::CommandsTheArgsLack,
 ];
 
 /// Rows that outrank the table's `missing-env-var` too: a URL the server could not parse,
@@ -170,11 +182,13 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
     match key {
         Key::UvFolderLacksProject => wrapper_rows::uv_folder_row(s),
         Key::RefusedAndTested => refused(facts, lines, s),
-        Key::UrlParseWithSchemelessValue => schemeless(facts, lines, s),
+        Key::UrlParseWithSchemelessValue => url_rows::schemeless(facts, lines, s),
         Key::ValidationBlock => validation(facts, s),
         Key::ErrorNamesTwoSetVariables => named_vars(facts, s, true),
         Key::ErrorNamesOneSetVariable => named_vars(facts, s, false),
         Key::ChoiceStructure => choice(facts, s),
+        Key::CommandsTheArgsLack => entry_rows::command_first(lines, s),
+        Key::ErrorNamesAGivenFlag => entry_rows::flag_named(facts, s),
         Key::UsageWithErrorLine => usage(facts),
         Key::NpmBlock => node_rows::npm(facts, s),
         Key::NodeOlderThanNamed => node_rows::node_too_old(facts, s),
@@ -185,7 +199,7 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
 
 /// The entry's values: each argument (as `the argument X`, or `--flag X`) and each variable
 /// (`NAME`), with its value (redacted).
-fn entry_values(s: &Setting) -> Vec<(String, String)> {
+pub(super) fn entry_values(s: &Setting) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
     for (i, a) in s.args.iter().enumerate() {
         let shown = match i.checked_sub(1).and_then(|p| s.args.get(p)) {
@@ -324,113 +338,6 @@ fn refused(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         summary: format!("nothing listens on {at}{what}, which the server connects to"),
         next,
         evidence,
-    })
-}
-
-/// Whether a shown entry value (`` `ES_HOSTS=x` ``) is a variable named for an address: a
-/// part of its name is URL, URI, HOST(S), ENDPOINT, ADDR(ESS), DSN or SERVER(S).
-fn address_named(shown: &str) -> bool {
-    let Some(name) = shown.strip_prefix('`').and_then(|x| x.split('=').next()) else {
-        return false;
-    };
-    name.split('_').any(|p| {
-        matches!(
-            p,
-            "URL"
-                | "URLS"
-                | "URI"
-                | "URIS"
-                | "HOST"
-                | "HOSTS"
-                | "ENDPOINT"
-                | "ENDPOINTS"
-                | "ADDR"
-                | "ADDRESS"
-                | "DSN"
-                | "SERVER"
-                | "SERVERS"
-        )
-    })
-}
-
-/// Whether a fact says a URL/URI/DSN could not be parsed.
-fn is_url_failure(f: &Fact) -> bool {
-    if let Fact::Node { code: Some(c), .. } = f {
-        if c == "ERR_INVALID_URL" {
-            return true;
-        }
-    }
-    if let Fact::Pydantic { fields, .. } = f {
-        return fields
-            .iter()
-            .any(|x| x.kind.as_deref().is_some_and(|k| k.starts_with("url")));
-    }
-    let Some(m) = f.message() else {
-        return false;
-    };
-    let low = m.to_ascii_lowercase();
-    ["url", "uri", "dsn", "scheme", "protocol"].iter().any(|w| {
-        low.split(|c: char| !c.is_ascii_alphanumeric())
-            .any(|x| x == *w || x == format!("{w}s"))
-    })
-}
-
-fn schemeless(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
-    let mut candidates: Vec<(String, String)> = entry_values(s)
-        .into_iter()
-        .filter(|(_, v)| {
-            !v.contains("://") && !v.starts_with('/') && !evidence::host_ports(v).is_empty()
-        })
-        .collect();
-    // A value in a variable named for an address (`*_URL`, `*_HOSTS`, `*_URI`, `*_ENDPOINT`)
-    // first: that is where the server reads the URL from.
-    candidates.sort_by_key(|(shown, _)| !address_named(shown));
-    let (shown, v) = candidates.into_iter().next()?;
-    // A URL-parse failure, or the schemeless value taken for a file or a command (a
-    // `FileNotFoundError` / `ENOENT` that quotes it).
-    let not_found = |f: &&Fact| match f {
-        Fact::Python { kind, message, .. } => kind.contains("NotFound") && message.contains(&v),
-        Fact::Node { code, message, .. } => {
-            code.as_deref() == Some("ENOENT") && message.contains(&v)
-        }
-        _ => false,
-    };
-    let f = facts
-        .iter()
-        .find(|f| is_url_failure(f))
-        .or_else(|| facts.iter().find(not_found))?;
-    // Schemes from what the server says, not from where it says it: a stack frame (`at
-    // file:///…/index.js:13`, `File "…"`) names the code's location, not a URL it accepts.
-    let schemes: Vec<String> = lines
-        .iter()
-        .filter(|l| {
-            let t = l.trim_start();
-            !t.starts_with("at ") && !t.starts_with("File \"")
-        })
-        .flat_map(|l| {
-            l.split(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | '`' | '(' | ','))
-        })
-        .filter_map(|w| {
-            let (sch, _) = w.split_once("://")?;
-            (!sch.is_empty() && sch.chars().all(|c| c.is_ascii_alphanumeric() || c == '+'))
-                .then(|| format!("{sch}://"))
-        })
-        .fold(Vec::new(), |mut acc, x| {
-            if !acc.contains(&x) {
-                acc.push(x);
-            }
-            acc
-        });
-    let named = if schemes.is_empty() {
-        String::new()
-    } else {
-        format!(", the schemes its message names: {}", schemes.join(", "))
-    };
-    Some(Found {
-        id: Id::BadArgument,
-        summary: format!("{shown}: the server wants a URL with a scheme (`scheme://{v}`{named})"),
-        next: format!("write {shown} with its scheme (`scheme://{v}`{named})"),
-        evidence: vec![(Source::Stderr, cut(&f.quoted()))],
     })
 }
 

@@ -54,8 +54,10 @@ fn every_key_is_a_structure_or_an_experiment() {
             "ErrorNamesTwoSetVariables",
             "NodeOlderThanNamed",
             "ChoiceStructure",
+            "CommandsTheArgsLack",
             "NpmBlock",
             "ErrorNamesOneSetVariable",
+            "ErrorNamesAGivenFlag",
             "UsageWithErrorLine",
             "NamesUnsetVariables",
             "EnginesAboveRunningNode",
@@ -479,4 +481,71 @@ fn a_schemeless_value_in_an_address_variable_is_the_one_named() {
         &[("ELASTICSEARCH_HOSTS", "https://localhost:9201")],
     );
     assert!(run(Key::UrlParseWithSchemelessValue, err, &ok).is_none());
+}
+
+#[test]
+fn a_host_name_without_its_scheme_is_written_with_https() {
+    // @zereight/mcp-gitlab: a host name with its path, no port, in a variable named for a URL.
+    let s = setting(
+        "mcp-gitlab",
+        &[],
+        &[("GITLAB_API_URL", "gitlab.example.com/api/v4")],
+    );
+    let err = "ERROR [15:41:39.000] (26714):   - GITLAB_API_URL contains an invalid URL: gitlab.example.com/api/v4";
+    let f = run(Key::UrlParseWithSchemelessValue, err, &s).expect("a finding");
+    assert!(
+        f.next
+            .contains("`GITLAB_API_URL=gitlab.example.com/api/v4`")
+            && f.next.contains("`https://gitlab.example.com/api/v4`"),
+        "{}",
+        f.next
+    );
+    // A line that quotes the value and speaks of a URL, with no error head (stricli).
+    let s = setting(
+        "node",
+        &["cli.js", "start", "--server-url", "app.example.com"],
+        &[],
+    );
+    let err = "Failed to parse \"app.example.com\" for server-url: Invalid URL";
+    let f = run(Key::UrlParseWithSchemelessValue, err, &s).expect("a finding");
+    assert!(
+        f.next.contains("`--server-url app.example.com`"),
+        "{}",
+        f.next
+    );
+    assert!(f.next.contains("https://app.example.com"), "{}", f.next);
+    // One scheme named by the message: that one.
+    let s = setting("node", &["cli.js", "--url=sentry.example.com"], &[]);
+    let err = "SENTRY_URL must be a full HTTPS URL (e.g., https://sentry.example.com).";
+    let f = run(Key::UrlParseWithSchemelessValue, err, &s).expect("a finding");
+    assert!(
+        f.next.contains("`https://sentry.example.com`"),
+        "{}",
+        f.next
+    );
+    // Look-alikes: a file name of two labels (`server.py`) and a dotted name that is a file on
+    // disk are no host names; a host name given with its scheme.
+    let s = setting("python3", &["server.py", "--config", "app.yaml"], &[]);
+    assert!(run(
+        Key::UrlParseWithSchemelessValue,
+        "ValueError: Invalid URL",
+        &s
+    )
+    .is_none());
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("conf.example.com"), "").expect("write");
+    let mut s = setting("srv", &["--from", "conf.example.com"], &[]);
+    s.cwd = Some(dir.path().to_path_buf());
+    assert!(run(Key::UrlParseWithSchemelessValue, "Error: bad URL", &s).is_none());
+    let s = setting(
+        "node",
+        &["cli.js", "--server-url", "https://app.example.com"],
+        &[],
+    );
+    assert!(run(
+        Key::UrlParseWithSchemelessValue,
+        "Failed to parse \"https://app.example.com\" for server-url: Invalid URL",
+        &s
+    )
+    .is_none());
 }

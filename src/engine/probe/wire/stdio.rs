@@ -250,6 +250,12 @@ fn may_be_an_answer(prefix: &[u8]) -> bool {
     true
 }
 
+/// Whether a stderr line starts a usage text (`Usage: prog ...`, `usage: prog ...`, `USAGE`).
+fn starts_usage(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with("Usage:") || t.starts_with("usage:") || t.trim_end() == "USAGE"
+}
+
 struct StderrState {
     tail: Tail,
     total_bytes: u64,
@@ -288,10 +294,18 @@ fn spawn_stderr_reader(
             let total = reader.total_bytes;
             if let Ok(mut s) = state.lock() {
                 if s.tail.total_lines < NOTABLE_SCAN_LINES && is_notable(&text) {
-                    if s.notable.len() == NOTABLE_LINES {
-                        s.notable.pop_front();
+                    // The line above a usage text is most often the error it answers (`X must
+                    // be a full URL`, then `Usage: ...`): kept with it.
+                    let above = starts_usage(&text)
+                        .then(|| s.tail.lines().last().cloned())
+                        .flatten()
+                        .filter(|p| !p.trim().is_empty() && !s.notable.contains(p));
+                    for t in above.into_iter().chain(std::iter::once(text.clone())) {
+                        if s.notable.len() == NOTABLE_LINES {
+                            s.notable.pop_front();
+                        }
+                        s.notable.push_back(t);
                     }
-                    s.notable.push_back(text.clone());
                 }
                 s.tail.push(text);
                 s.total_bytes = total;

@@ -1,0 +1,244 @@
+//! The structured rows about the entry's own arguments (see [`super::structured`]):
+//!
+//! - a CLI that takes a command first (its help lists `Commands:`) when none of the entry's
+//!   arguments is one of them: the list read from the server's own usage, or from `--help`
+//!   asked of it (a bounded experiment) when an error line quotes one of the entry's
+//!   arguments as it refuses it (`No command registered for `--api-key``);
+//! - an error whose message names a flag the entry passes (`--api-key`, or its words: `API
+//!   key`, `apiKey`) or quotes that flag's value: the value is what the server refuses, not
+//!   its code (a thrown `Error: Invalid API key format` is no crash to fix at a frame).
+
+use std::path::{Path, PathBuf};
+
+use super::evidence::{self, Fact};
+use super::experiment::{run_bounded_in, COMMAND_LIMIT};
+use super::model::{cut, Found, Setting, Source};
+use super::table::Id;
+use super::words::terms;
+use crate::engine::redact::MASK;
+
+/// What an argument the entry passes is taken for by an error quoting it: the index of the
+/// first argument a line quotes (`` `x` ``, `'x'`, `"x"`), not a script or a file on disk (a
+/// module not found quotes its path).
+fn quoted_arg(lines: &[&str], s: &Setting) -> Option<usize> {
+    let cwd = s.cwd.as_deref();
+    s.args.iter().position(|a| {
+        a.len() >= 2
+            && !a.contains(MASK)
+            && !on_disk(a, cwd)
+            && lines.iter().any(|l| {
+                ['`', '\'', '"']
+                    .iter()
+                    .any(|q| l.contains(&format!("{q}{a}{q}")))
+            })
+    })
+}
+
+fn on_disk(a: &str, cwd: Option<&Path>) -> bool {
+    match cwd {
+        Some(d) => d.join(a).exists(),
+        None => Path::new(a).exists(),
+    }
+}
+
+/// The program as the server's `PATH` finds it (the doctor's own `PATH` may differ).
+fn program(s: &Setting) -> Option<PathBuf> {
+    let cmd = s.command.as_deref().filter(|c| !c.contains(MASK))?;
+    if cmd.contains('/') {
+        return Some(PathBuf::from(cmd));
+    }
+    let found = s.path.as_deref().and_then(|p| {
+        p.split(':')
+            .map(|d| Path::new(d).join(cmd))
+            .find(|c| c.is_file())
+    });
+    Some(found.unwrap_or_else(|| PathBuf::from(cmd)))
+}
+
+/// `--help` asked of the command the entry runs, cut before its argument `at`: the commands
+/// its help lists, and what was tried.
+fn ask_help(s: &Setting, at: usize) -> Option<(Vec<String>, String)> {
+    let prefix = s.args.get(..at)?;
+    if prefix.iter().any(|a| a.contains(MASK)) {
+        return None;
+    }
+    let prog = program(s)?;
+    let mut args: Vec<&str> = prefix.iter().map(String::as_str).collect();
+    args.push("--help");
+    let shown = format!(
+        "{} {}",
+        prog.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        args.iter()
+            .map(|a| a.rsplit('/').next().unwrap_or(a))
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    let out = run_bounded_in(&prog, &args, s.cwd.as_deref(), COMMAND_LIMIT);
+    let commands = out
+        .as_deref()
+        .map(|o| evidence::commands(&o.lines().collect::<Vec<_>>()))
+        .unwrap_or_default();
+    let said = match (&out, commands.is_empty()) {
+        (None, _) => "no help (it failed or took too long)".to_string(),
+        (Some(_), true) => "its help lists no commands".to_string(),
+        (Some(_), false) => format!("its help lists the commands {}", commands.join(", ")),
+    };
+    Some((commands, format!("ran `{}`: {said}", cut(&shown))))
+}
+
+/// A CLI that wants a command first, and the entry's arguments hold none of its commands.
+pub(super) fn command_first(lines: &[&str], s: &Setting) -> Option<Found> {
+    // Only where an error quotes one of the entry's arguments as it refuses it: a CLI whose
+    // commands are optional (`srv [--token=x]` or `srv auth login`) lists them too.
+    let quoted = quoted_arg(lines, s)?;
+    let own = evidence::commands(lines);
+    let (commands, tried) = if own.is_empty() {
+        let (c, t) = ask_help(s, quoted)?;
+        (c, Some(t))
+    } else {
+        (own, None)
+    };
+    let commands: Vec<String> = commands.into_iter().filter(|c| c != "help").collect();
+    if commands.is_empty() || s.args.iter().any(|a| commands.contains(a)) {
+        return None;
+    }
+    let list = commands
+        .iter()
+        .take(8)
+        .map(|c| format!("`{c}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    // A flag taken for a command wants the command before it; a word, in its place.
+    let refused = s.args.get(quoted).map(String::as_str).unwrap_or_default();
+    let (verb, place) = if refused.starts_with('-') {
+        ("add", "before")
+    } else {
+        ("write", "in place of")
+    };
+    let what = match commands.as_slice() {
+        [one] => format!("`{one}`"),
+        _ => format!("one of its commands ({list})"),
+    };
+    let add = format!(
+        "{verb} {what} in the entry's args, {place} `{refused}`: the server's CLI takes a command first"
+    );
+    let mut evidence: Vec<(Source, String)> = lines
+        .iter()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .map(|l| (Source::Stderr, cut(l)))
+        .into_iter()
+        .collect();
+    evidence.extend(tried.map(|t| (Source::Tried, t)));
+    Some(Found {
+        id: Id::MissingArgument,
+        summary: format!(
+            "the server's CLI wants a command first (one of {list}), and the entry's args give none"
+        ),
+        next: terms(&add, s),
+        evidence,
+    })
+}
+
+/// The flags the entry passes (`--name`), each with its value when it takes one and the value
+/// is not masked.
+fn flags(s: &Setting) -> Vec<(String, Option<String>)> {
+    let mut out = Vec::new();
+    for (i, a) in s.args.iter().enumerate() {
+        let Some(name) = a.strip_prefix("--").filter(|n| n.len() >= 2) else {
+            continue;
+        };
+        let (name, value) = match name.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (
+                name,
+                s.args.get(i + 1).filter(|v| !v.starts_with('-')).cloned(),
+            ),
+        };
+        out.push((name.to_string(), value.filter(|v| !v.contains(MASK))));
+    }
+    out
+}
+
+/// Whether `message` names the flag `name`: `--name` as a word, or (a name of two words or
+/// more) its words in a row in any case and spelling (`API key`, `api_key`, `apiKey`).
+fn names_flag(message: &str, name: &str) -> bool {
+    let literal = format!("--{name}");
+    if message.match_indices(&literal).any(|(at, _)| {
+        message[at + literal.len()..]
+            .chars()
+            .next()
+            .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '-'))
+    }) {
+        return true;
+    }
+    let parts: Vec<String> = name
+        .split(['-', '_'])
+        .map(str::to_ascii_lowercase)
+        .collect();
+    if parts.len() < 2 || parts.iter().any(|p| p.len() < 2) {
+        return false;
+    }
+    let words: Vec<String> = message
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let joined = parts.concat();
+    words.iter().any(|w| *w == joined) || words.windows(parts.len()).any(|w| w == parts.as_slice())
+}
+
+/// Whether `message` quotes `value`, or names it whole where it is no plain word (a host, a
+/// number with letters, a path).
+fn names_value(message: &str, value: &str) -> bool {
+    if value.len() < 4 {
+        return false;
+    }
+    if ['`', '\'', '"']
+        .iter()
+        .any(|q| message.contains(&format!("{q}{value}{q}")))
+    {
+        return true;
+    }
+    let plain = value.chars().all(|c| c.is_ascii_alphabetic());
+    !plain
+        && message.match_indices(value).any(|(at, _)| {
+            let before = message[..at].chars().next_back();
+            let after = message[at + value.len()..].chars().next();
+            before.is_none_or(|c| !c.is_ascii_alphanumeric())
+                && after.is_none_or(|c| !c.is_ascii_alphanumeric())
+        })
+}
+
+/// An error naming a flag the entry passes, or quoting its value.
+pub(super) fn flag_named(facts: &[Fact], s: &Setting) -> Option<Found> {
+    let flags = flags(s);
+    let (f, (name, value)) = facts.iter().filter(|f| f.is_error()).find_map(|f| {
+        let m = f.message()?;
+        flags
+            .iter()
+            .filter(|(n, v)| names_flag(m, n) || v.as_deref().is_some_and(|v| names_value(m, v)))
+            .max_by_key(|(n, _)| n.len())
+            .map(|x| (f, x.clone()))
+    })?;
+    let shown = match &value {
+        Some(v) => format!("`--{name} {v}`"),
+        None => format!("`--{name}`"),
+    };
+    let quoted = cut(&f.quoted());
+    Some(Found {
+        id: Id::BadArgument,
+        summary: format!("the server rejects {shown}: its error names it"),
+        next: terms(
+            &format!("change {shown} in the entry's args: the server says \"{quoted}\""),
+            s,
+        ),
+        evidence: vec![(Source::Stderr, quoted)],
+    })
+}
+
+#[cfg(test)]
+#[path = "entry_rows_tests.rs"]
+mod tests;

@@ -1,0 +1,118 @@
+use super::*;
+
+fn setting(command: &str, args: &[&str]) -> Setting {
+    Setting {
+        command: Some(command.to_string()),
+        args: args.iter().map(|a| a.to_string()).collect(),
+        given_env: Some(Default::default()),
+        entry: true,
+        ..Setting::default()
+    }
+}
+
+fn facts(stderr: &str) -> Vec<Fact> {
+    let lines: Vec<&str> = stderr.lines().collect();
+    evidence::parse(&lines)
+}
+
+/// A CLI (a real shell script) that prints `help` for `--help` and refuses its first
+/// argument as a command otherwise, as @launchdarkly/mcp-server 0.4 (stricli) does.
+fn cli(help: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = dir.path().join("cli.sh");
+    std::fs::write(
+        &p,
+        format!(
+            "if [ \"$1\" = --help ]; then printf '%s\\n' '{help}'; exit 0; fi\n\
+             echo \"No command registered for \\`$1\\`\" >&2; exit 251\n"
+        ),
+    )
+    .expect("write");
+    let shown = p.display().to_string();
+    (dir, shown)
+}
+
+const STRICLI_HELP: &str = "USAGE\n  mcp start [--api-key value]\n  mcp --help\n\nMCP server CLI\n\nFLAGS\n  -h --help     Print help information and exit\n\nCOMMANDS\n  start  Run the Model Context Protocol server";
+
+#[test]
+fn a_flag_taken_for_a_command_is_told_by_the_help_it_asks() {
+    let (_d, script) = cli(STRICLI_HELP);
+    let s = setting("/bin/sh", &[&script, "--api-key", "k-123456"]);
+    let stderr = "No command registered for `--api-key`";
+    let lines: Vec<&str> = stderr.lines().collect();
+    let f = command_first(&lines, &s).expect("a finding");
+    assert_eq!(f.id, Id::MissingArgument);
+    assert!(
+        f.next.contains("add `start`") && f.next.contains("before `--api-key`"),
+        "{}",
+        f.next
+    );
+    let tried: Vec<&String> = f
+        .evidence
+        .iter()
+        .filter(|(src, _)| *src == Source::Tried)
+        .map(|(_, t)| t)
+        .collect();
+    assert!(
+        tried
+            .iter()
+            .any(|t| t.contains("--help") && t.contains("start")),
+        "{tried:?}"
+    );
+    // Look-alikes: the entry gives the command; the help lists no commands; an error quoting
+    // nothing of the entry is never asked about.
+    let given = setting("/bin/sh", &[&script, "start", "--api-key", "k-123456"]);
+    assert!(command_first(&["No command registered for `--api-key`"], &given).is_none());
+    let (_d2, flat) = cli("Usage: srv [--api-key KEY]\n\nOptions:\n  --api-key KEY  the key");
+    let s2 = setting("/bin/sh", &[&flat, "--api-key", "k-123456"]);
+    assert!(command_first(&lines, &s2).is_none());
+    assert!(command_first(&["Error: something failed"], &s).is_none());
+}
+
+#[test]
+fn a_usage_with_its_commands_names_them_in_place_of_the_word_refused() {
+    // yargs, its program name before each command, and a word it refused.
+    let s = setting("npx", &["-y", "srv", "serve"]);
+    let stderr = "Usage: srv <command> [options]\n\nCommands:\n  srv start    Start the server\n  srv inspect  Print the config\n\nUnknown command: 'serve'";
+    let lines: Vec<&str> = stderr.lines().collect();
+    let f = command_first(&lines, &s).expect("a finding");
+    assert!(
+        f.next.contains("`start`, `inspect`") && f.next.contains("in place of `serve`"),
+        "{}",
+        f.next
+    );
+    // Look-alike: a CLI whose commands are optional (@sentry/mcp-server 0.x lists `auth
+    // login` under its usage) and an error that quotes nothing of the entry's args.
+    let s = setting("node", &["dist/index.js"]);
+    let optional = "Error: No access token was provided.\nUsage: srv [--access-token=<token>]\n\nCommands:\n  auth login   Authenticate\n  auth logout  Clear";
+    let lines: Vec<&str> = optional.lines().collect();
+    assert!(command_first(&lines, &s).is_none());
+}
+
+#[test]
+fn an_error_naming_a_given_flag_is_about_its_value() {
+    // @stripe/mcp 0.3 with a publishable key: a thrown Error, its stack, the key masked.
+    let s = setting("node", &["dist/index.js", "--api-key=[redacted]"]);
+    let stderr = "Error: Invalid API key format. Expected sk_* (secret key) or rk_* (restricted key).\n    at validateApiKey (/x/dist/cli.js:41:15)\n    at main (/x/dist/index.js:20:30)";
+    let f = flag_named(&facts(stderr), &s).expect("a finding");
+    assert_eq!(f.id, Id::BadArgument);
+    assert!(f.next.contains("`--api-key`"), "{}", f.next);
+    assert!(!f.next.contains(MASK), "{}", f.next);
+    // The flag written as it is passed, and a value quoted by a Python exception.
+    let s = setting("uvx", &["srv", "--log-level", "loud"]);
+    let f = flag_named(&facts("srv: error: unknown value for --log-level"), &s).expect("a finding");
+    assert!(f.summary.contains("`--log-level loud`"), "{}", f.summary);
+    let py = "Traceback (most recent call last):\n  File \"/x/srv.py\", line 3, in <module>\nValueError: level 'loud' is not known";
+    let f = flag_named(&facts(py), &s).expect("a finding");
+    assert!(f.next.contains("`--log-level loud`"), "{}", f.next);
+    // Look-alikes: a crash naming nothing of the entry; a single word of a flag (`key`) or a
+    // plain word of a value in prose.
+    let s = setting(
+        "node",
+        &["dist/index.js", "--api-key=[redacted]", "--mode", "fast"],
+    );
+    let crash = "TypeError: Cannot read properties of undefined (reading 'map')\n    at run (/x/dist/index.js:9:9)";
+    assert!(flag_named(&facts(crash), &s).is_none());
+    let prose = "Error: the key store is too fast to open\n    at run (/x/dist/index.js:9:9)";
+    assert!(flag_named(&facts(prose), &s).is_none());
+}

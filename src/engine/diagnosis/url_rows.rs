@@ -1,0 +1,208 @@
+//! The structured row about an address written without its scheme (see [`super::structured`]):
+//! an entry value shaped like an address (`host:port`, or a host name with its path,
+//! `gitlab.example.com/api/v4`) with no `scheme://`, beside a failure to parse a URL (Node's
+//! `ERR_INVALID_URL`, pydantic's `url_*` types, an error about a URL/URI/DSN/scheme, a line
+//! that quotes the value and speaks of a URL) or the value taken for a file.
+
+use std::path::Path;
+
+use super::evidence::{self, Fact};
+use super::model::{cut, Found, Setting, Source};
+use super::structured::entry_values;
+use super::table::Id;
+use crate::engine::redact::MASK;
+
+/// Whether a shown entry value names an address by its place: a part of its variable's name
+/// (`` `ES_HOSTS=x` ``) or of its flag's (`` `--server-url x` ``, `` the argument
+/// `--url=x` ``) is URL, URI, HOST(S), ENDPOINT, ADDR(ESS), DSN or SERVER(S).
+fn address_named(shown: &str) -> bool {
+    let t = shown.trim_start_matches("the argument ");
+    let Some(t) = t.strip_prefix('`') else {
+        return false;
+    };
+    let name = match t.strip_prefix("--") {
+        Some(flag) => flag.split(['=', ' ']).next().unwrap_or_default(),
+        None if t.starts_with('-') => return false,
+        None => t.split('=').next().unwrap_or_default(),
+    };
+    // A positional value (`the argument `x``) has no name.
+    if !t.starts_with("--") && !t.contains('=') {
+        return false;
+    }
+    name.split(['_', '-']).any(|p| {
+        matches!(
+            p.to_ascii_uppercase().as_str(),
+            "URL"
+                | "URLS"
+                | "URI"
+                | "URIS"
+                | "HOST"
+                | "HOSTS"
+                | "ENDPOINT"
+                | "ENDPOINTS"
+                | "ADDR"
+                | "ADDRESS"
+                | "DSN"
+                | "SERVER"
+                | "SERVERS"
+        )
+    })
+}
+
+/// A host name of the DNS's shape: labels of letters, digits and `-`, a last one of letters.
+fn dns_labels(host: &str) -> Option<usize> {
+    let labels: Vec<&str> = host.split('.').collect();
+    let ok = labels.len() >= 2
+        && labels.iter().all(|l| {
+            !l.is_empty()
+                && l.len() <= 63
+                && !l.starts_with('-')
+                && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        })
+        && labels
+            .last()
+            .is_some_and(|t| t.len() >= 2 && t.chars().all(|c| c.is_ascii_alphabetic()));
+    ok.then_some(labels.len())
+}
+
+/// How an entry value is shaped like an address without its scheme: `Some(true)` for a host
+/// name without a port (`app.example.com`, `gitlab.example.com/api/v4`: an `https://` one),
+/// `Some(false)` for a `host:port`. A host name needs three labels, a path, or a place named
+/// for an address (`named`): `server.py` is a file. What is on disk (from the entry's folder)
+/// is a file, not an address.
+fn schemeless_shape(v: &str, named: bool, cwd: Option<&Path>) -> Option<bool> {
+    if v.contains("://")
+        || v.starts_with(['/', '.', '~', '-'])
+        || v.contains(char::is_whitespace)
+        || v.contains(MASK)
+    {
+        return None;
+    }
+    let on_disk = || match cwd {
+        Some(d) => d.join(v).exists(),
+        None => Path::new(v).exists(),
+    };
+    if !evidence::host_ports(v).is_empty() {
+        return Some(false);
+    }
+    let (host, path) = match v.split_once('/') {
+        Some((h, p)) => (h, !p.is_empty()),
+        None => (v, false),
+    };
+    let labels = dns_labels(host)?;
+    ((labels >= 3 || path || named) && !on_disk()).then_some(true)
+}
+
+/// Whether `text` speaks of a URL: one of its words is URL, URI, DSN, scheme or protocol.
+fn speaks_of_url(text: &str) -> bool {
+    let low = text.to_ascii_lowercase();
+    ["url", "uri", "dsn", "scheme", "protocol"].iter().any(|w| {
+        low.split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|x| x == *w || x == format!("{w}s"))
+    })
+}
+
+/// Whether a fact says a URL/URI/DSN could not be parsed.
+fn is_url_failure(f: &Fact) -> bool {
+    if let Fact::Node { code: Some(c), .. } = f {
+        if c == "ERR_INVALID_URL" {
+            return true;
+        }
+    }
+    if let Fact::Pydantic { fields, .. } = f {
+        return fields
+            .iter()
+            .any(|x| x.kind.as_deref().is_some_and(|k| k.starts_with("url")));
+    }
+    f.message().is_some_and(speaks_of_url)
+}
+
+/// The schemes the server's lines name (`postgres://`, `bolt://`), not from where it says
+/// them: a stack frame (`at file:///…/index.js:13`, `File "…"`) names the code's location, not
+/// a URL it accepts.
+fn schemes_named(lines: &[&str]) -> Vec<String> {
+    lines
+        .iter()
+        .filter(|l| {
+            let t = l.trim_start();
+            !t.starts_with("at ") && !t.starts_with("File \"")
+        })
+        .flat_map(|l| {
+            l.split(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | '`' | '(' | ','))
+        })
+        .filter_map(|w| {
+            let (sch, _) = w.split_once("://")?;
+            (!sch.is_empty() && sch.chars().all(|c| c.is_ascii_alphanumeric() || c == '+'))
+                .then(|| format!("{sch}://"))
+        })
+        .fold(Vec::new(), |mut acc, x| {
+            if !acc.contains(&x) {
+                acc.push(x);
+            }
+            acc
+        })
+}
+
+pub(super) fn schemeless(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
+    let cwd = s.cwd.as_deref();
+    // A line that quotes the value and speaks of a URL ties the failure to that value.
+    let quoting = |v: &str| {
+        lines
+            .iter()
+            .find(|l| l.contains(v) && speaks_of_url(l))
+            .copied()
+    };
+    let mut candidates: Vec<(String, String, bool, bool)> = entry_values(s)
+        .into_iter()
+        .filter_map(|(shown, v)| {
+            let named = address_named(&shown);
+            let host_name = schemeless_shape(&v, named, cwd)?;
+            Some((shown, v, named, host_name))
+        })
+        .collect();
+    // The value a line quotes first, then one in a place named for an address (`*_URL`,
+    // `*_HOSTS`, `--server-url`): that is where the server reads the URL from.
+    candidates.sort_by_key(|(_, v, named, _)| (quoting(v).is_none(), !named));
+    let (shown, v, _, host_name) = candidates.into_iter().next()?;
+    // A URL-parse failure, or the schemeless value taken for a file or a command (a
+    // `FileNotFoundError` / `ENOENT` that quotes it).
+    let not_found = |f: &&Fact| match f {
+        Fact::Python { kind, message, .. } => kind.contains("NotFound") && message.contains(&v),
+        Fact::Node { code, message, .. } => {
+            code.as_deref() == Some("ENOENT") && message.contains(&v)
+        }
+        _ => false,
+    };
+    let quoted = facts
+        .iter()
+        .find(|f| is_url_failure(f) && f.message().is_some_and(|m| m.contains(&v)))
+        .map(|f| cut(&f.quoted()))
+        .or_else(|| quoting(&v).map(cut))
+        .or_else(|| {
+            facts
+                .iter()
+                .find(|f| is_url_failure(f))
+                .or_else(|| facts.iter().find(not_found))
+                .map(|f| cut(&f.quoted()))
+        })?;
+    let schemes = schemes_named(lines);
+    let with = if let [one] = schemes.as_slice() {
+        format!("`{one}{v}`, the scheme its message names")
+    } else if !schemes.is_empty() {
+        format!(
+            "`scheme://{v}`, the schemes its message names: {}",
+            schemes.join(", ")
+        )
+    } else if host_name {
+        // A host name without a port: a service on the network, most often HTTPS.
+        format!("`https://{v}`, or `http://` for a plain-HTTP server")
+    } else {
+        format!("`scheme://{v}`")
+    };
+    Some(Found {
+        id: Id::BadArgument,
+        summary: format!("{shown}: the server wants a URL with a scheme ({with})"),
+        next: format!("write {shown} with its scheme ({with})"),
+        evidence: vec![(Source::Stderr, quoted)],
+    })
+}
