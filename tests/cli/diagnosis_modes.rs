@@ -249,7 +249,15 @@ fn call_reports_a_failing_tool_as_a_finding_and_no_call_is_made_without_it() {
     );
     assert!(!stdout(&out).contains("s3cretPw9"), "{}", stdout(&out));
     let doc = crate::support::json(&out);
-    assert_eq!(doc["diagnoses"], serde_json::json!([]));
+    // Nothing listens on 127.0.0.1:1: the doctor's own connect says so, and names the
+    // argument that holds the address (its password masked).
+    let d = &doc["diagnoses"][0];
+    assert_eq!(d["id"], "service-not-running", "{doc:#}");
+    let next = field(d, "next_step");
+    assert!(
+        next.contains("127.0.0.1:1") && next.contains("the argument `postgresql://app:"),
+        "{next}"
+    );
     let f = &doc["opening"]["findings"][0];
     assert_eq!(f["id"], "tool-call-failed", "{doc:#}");
     assert!(
@@ -304,4 +312,49 @@ fn a_warning_at_start_on_a_server_that_stays_up_is_a_note_and_fails_only_under_s
             .is_none_or(Vec::is_empty),
         "{doc:#}"
     );
+}
+
+#[test]
+fn a_failed_call_names_the_variables_of_an_address_where_nothing_listens() {
+    // awslabs.memcached-mcp-server's shape: the call's error names no address; the entry's
+    // MEMCACHED_HOST and MEMCACHED_PORT do, and the doctor's connect there is refused.
+    let port = free_port().to_string();
+    let mcp = faults("mjs");
+    let command = ["node", mcp.as_str(), "--mode", "cache"];
+    let args = ["--launches", "1", "--watch", "2s", "--call", "cache_get={}"];
+    let env = [
+        ("MEMCACHED_HOST", "127.0.0.1"),
+        ("MEMCACHED_PORT", port.as_str()),
+    ];
+    let out = probe(&args, &command, &env);
+    let doc = crate::support::json(&out);
+    let d = &doc["diagnoses"][0];
+    assert_eq!(d["id"], "service-not-running", "{doc:#}");
+    let next = field(d, "next_step");
+    assert!(
+        next.contains(&format!("127.0.0.1:{port}"))
+            && next.contains("`MEMCACHED_HOST` and `MEMCACHED_PORT`"),
+        "{next}"
+    );
+    let tried: Vec<String> = d["evidence"]
+        .as_array()
+        .expect("evidence")
+        .iter()
+        .filter(|e| e["source"] == "tried")
+        .map(|e| field(e, "text"))
+        .collect();
+    assert!(tried.iter().any(|t| t.ends_with(": refused")), "{tried:?}");
+    // Look-alike: the same failed call where something listens at the address: the fault is
+    // elsewhere, and no cause is named for it.
+    let open = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let up = open.local_addr().expect("addr").port().to_string();
+    let env = [
+        ("MEMCACHED_HOST", "127.0.0.1"),
+        ("MEMCACHED_PORT", up.as_str()),
+    ];
+    let out = probe(&args, &command, &env);
+    let doc = crate::support::json(&out);
+    assert_eq!(doc["diagnoses"], serde_json::json!([]), "{doc:#}");
+    assert_eq!(doc["opening"]["findings"][0]["id"], "tool-call-failed");
+    drop(open);
 }

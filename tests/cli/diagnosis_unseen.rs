@@ -247,3 +247,81 @@ fn a_coloured_error_line_is_quoted_and_matched_without_its_colour_codes() {
     let all = serde_json::to_string(&d).expect("json");
     assert!(all.contains(r"\u001b[2K"), "{all}");
 }
+
+#[test]
+fn the_error_above_a_long_usage_is_kept_and_a_schemeless_host_gets_its_scheme() {
+    // @sentry/mcp-server 0.x with `--url=sentry.example.com`: one line saying what is wrong,
+    // then a usage of some 60 lines, exit 1; the line scrolled out of the 20-line tail.
+    let script = r#"echo 'SENTRY_URL must be a full HTTPS URL (e.g., https://sentry.example.com).' >&2
+echo 'Usage: srv [--access-token=<token>] [--url=<url>]' >&2
+i=0; while [ $i -lt 40 ]; do echo "  --option-$i  what it does" >&2; i=$((i+1)); done
+exit 1"#;
+    let (code, d) = run(&mut probe(&[
+        "sh",
+        "-c",
+        script,
+        "srv",
+        "--url=sentry.example.com",
+    ]));
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "bad-argument", "{d:#?}");
+    assert!(
+        next(&d[0]).contains("`--url=sentry.example.com`")
+            && next(&d[0]).contains("`https://sentry.example.com`"),
+        "{}",
+        next(&d[0])
+    );
+    // Look-alike: the same usage, and the line above it says nothing of a URL; the value is
+    // given with its scheme.
+    let (_, d) = run(&mut probe(&[
+        "sh",
+        "-c",
+        script,
+        "srv",
+        "--url=https://sentry.example.com",
+    ]));
+    assert!(!next(&d[0]).contains("with its scheme"), "{d:#?}");
+}
+
+#[test]
+fn a_flag_taken_for_a_command_names_the_command_its_help_lists() {
+    // @launchdarkly/mcp-server 0.4 (stricli) without its `start` command: one line, exit 251;
+    // its `--help` lists the commands.
+    let script = r#"if [ "$1" = --help ]; then printf 'USAGE\n  mcp start [--api-key value]\n\nCOMMANDS\n  start  Run the server\n'; exit 0; fi
+case "$1" in start) echo 'Error: the server rejected the token' >&2; exit 1 ;; esac
+echo "No command registered for \`$1\`" >&2; exit 251"#;
+    let (code, d) = run(&mut probe(&[
+        "sh",
+        "-c",
+        script,
+        "mcp",
+        "--api-key",
+        "api-s3cret-key",
+    ]));
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "missing-argument", "{d:#?}");
+    assert!(
+        next(&d[0]).contains("`start`") && next(&d[0]).contains("before `--api-key`"),
+        "{}",
+        next(&d[0])
+    );
+    assert!(
+        texts(&d[0], "tried").iter().any(|t| t.contains("--help")),
+        "{d:#?}"
+    );
+    assert!(!serde_json::to_string(&d)
+        .expect("json")
+        .contains("api-s3cret-key"));
+    // Look-alike: with its command, another error: no command is asked for.
+    let (code, d) = run(&mut probe(&[
+        "sh",
+        "-c",
+        script,
+        "mcp",
+        "start",
+        "--api-key",
+        "api-s3cret-key",
+    ]));
+    assert_ne!(code, Some(2), "{d:#?}");
+    assert!(d.iter().all(|x| x["id"] != "missing-argument"), "{d:#?}");
+}

@@ -187,7 +187,7 @@ fn names_flag(message: &str, name: &str) -> bool {
         .map(str::to_ascii_lowercase)
         .collect();
     let joined = parts.concat();
-    words.iter().any(|w| *w == joined) || words.windows(parts.len()).any(|w| w == parts.as_slice())
+    words.contains(&joined) || words.windows(parts.len()).any(|w| w == parts.as_slice())
 }
 
 /// Whether `message` quotes `value`, or names it whole where it is no plain word (a host, a

@@ -62,6 +62,10 @@ pub(crate) enum Key {
     /// flags the entry does not set (an identifier written `NAME=value` is an example, not a
     /// need).
     NamesUnsetVariables,
+    /// A `--call` that failed on a server that is up, and a connect experiment to an address
+    /// its error names or the entry gives (`*_HOST` with `*_PORT`, a `host:port` in a value)
+    /// that is refused (the whole run's row: `call_rows.rs`).
+    CallFailedAndAddressRefused,
 }
 
 /// Every key, in the order the rows are tried.
@@ -84,6 +88,10 @@ pub(crate) const KEYS: &[Key] = &[
     // @sentry/mcp-server declares Node 22.13 and runs on Node 20.
     Key::EnginesAboveRunningNode,
 ];
+
+/// The keys of the rows that read the whole run, not a launch that died: they run in
+/// `run.rs`, also when every launch stayed up.
+pub(crate) const RUN_KEYS: &[Key] = &[Key::CallFailedAndAddressRefused];
 
 /// The ids only these rows give (the table has no row for them).
 #[cfg(test)]
@@ -194,6 +202,8 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::NodeOlderThanNamed => node_rows::node_too_old(facts, s),
         Key::EnginesAboveRunningNode => node_rows::engines_too_new(lines, s),
         Key::NamesUnsetVariables => unset_names(lines, s),
+        // A row of the whole run (`call_rows.rs`), not of one launch's stderr.
+        Key::CallFailedAndAddressRefused => None,
     }
 }
 
@@ -219,7 +229,7 @@ pub(super) fn entry_values(s: &Setting) -> Vec<(String, String)> {
 
 /// The variables the server was given that are not the host's standard ones: the entry's
 /// `env`, or for a bare command (`probe -- CMD`) the caller's environment it inherits.
-fn entry_env(s: &Setting) -> impl Iterator<Item = &(String, String)> {
+pub(super) fn entry_env(s: &Setting) -> impl Iterator<Item = &(String, String)> {
     s.env_values
         .iter()
         .filter(|(k, _)| s.given_env.as_ref().is_none_or(|g| g.contains(k)))
@@ -266,7 +276,7 @@ pub(crate) fn connects(host: &str, port: u16) -> Result<bool, String> {
 }
 
 /// A well-known port's service, to say what is not running.
-fn service_of(port: u16) -> Option<&'static str> {
+pub(super) fn service_of(port: u16) -> Option<&'static str> {
     Some(match port {
         5432 => "PostgreSQL",
         3306 => "MySQL/MariaDB",
@@ -276,6 +286,7 @@ fn service_of(port: u16) -> Option<&'static str> {
         9200 => "Elasticsearch",
         8000 => "an HTTP service",
         11434 => "Ollama",
+        11211 => "Memcached",
         1433 => "SQL Server",
         5672 => "RabbitMQ",
         _ => return None,
