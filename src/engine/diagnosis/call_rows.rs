@@ -7,7 +7,7 @@
 
 use super::evidence;
 use super::model::{Diagnosis, Evidence, Setting, Source, MAX_EVIDENCE};
-use super::structured::{connects, entry_env, service_of, stderr_lines};
+use super::structured::{connects, entry_env, service_of, stderr_lines, Key};
 use super::table::{Confidence, Id};
 use crate::engine::probe::opening::ExchangeResult;
 use crate::engine::probe::Launch;
@@ -82,8 +82,8 @@ fn entry_addresses(s: &Setting) -> Vec<Address> {
 }
 
 /// A `--call` that failed on a server that is up, where a connect to an address it names or
-/// the entry gives is refused: `service-not-running`.
-pub(crate) fn service_down(launches: &[Launch], s: &Setting) -> Option<Diagnosis> {
+/// the entry gives is refused: `service-not-running`, with the key of the row.
+pub(crate) fn service_down(launches: &[Launch], s: &Setting) -> Option<(Key, Diagnosis)> {
     let (l, message) = failed_call(launches)?;
     let mut targets: Vec<Address> = Vec::new();
     let said = std::iter::once(message.as_str()).chain(stderr_lines(l));
@@ -169,7 +169,7 @@ pub(crate) fn service_down(launches: &[Launch], s: &Setting) -> Option<Diagnosis
         text: t,
     }));
     evidence.truncate(MAX_EVIDENCE);
-    Some(Diagnosis {
+    let d = Diagnosis {
         id: Id::ServiceNotRunning,
         confidence: Confidence::High,
         summary: format!(
@@ -178,5 +178,6 @@ pub(crate) fn service_down(launches: &[Launch], s: &Setting) -> Option<Diagnosis
         launches: vec![l.number],
         evidence,
         next_step: next,
-    })
+    };
+    Some((Key::CallFailedAndAddressRefused, d))
 }

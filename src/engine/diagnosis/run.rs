@@ -41,7 +41,7 @@ pub(crate) fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
         rule,
     ));
     blocked.extend(super::remote_tls::node_untrusted(&run.launches, setting));
-    blocked.extend(super::call_rows::service_down(&run.launches, setting));
+    blocked.extend(super::call_rows::service_down(&run.launches, setting).map(|(_, d)| d));
     if died.is_empty() {
         return blocked;
     }

@@ -91,6 +91,7 @@ pub(crate) const KEYS: &[Key] = &[
 
 /// The keys of the rows that read the whole run, not a launch that died: they run in
 /// `run.rs`, also when every launch stayed up.
+#[cfg(test)]
 pub(crate) const RUN_KEYS: &[Key] = &[Key::CallFailedAndAddressRefused];
 
 /// The ids only these rows give (the table has no row for them).
