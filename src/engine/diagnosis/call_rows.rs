@@ -6,8 +6,9 @@
 //! server's default when the entry holds none.
 
 use super::evidence;
+use super::given::entry_env;
 use super::model::{Diagnosis, Evidence, Setting, Source, MAX_EVIDENCE};
-use super::structured::{connects, entry_env, service_of, stderr_lines, Key};
+use super::structured::{connects, service_of, stderr_lines, Key};
 use super::table::{Confidence, Id};
 use crate::engine::probe::opening::ExchangeResult;
 use crate::engine::probe::Launch;

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use super::evidence::{self, Fact};
 use super::experiment::{run_bounded_in, COMMAND_LIMIT};
+use super::given::entry_env;
 use super::model::{cut, Found, Setting, Source};
 use super::table::Id;
 use super::words::terms;
@@ -178,6 +179,26 @@ fn names_flag(message: &str, name: &str) -> bool {
         .split(['-', '_'])
         .map(str::to_ascii_lowercase)
         .collect();
+    names_words(message, &parts)
+}
+
+/// The entry's variables whose name's words (two or more; for an entry's own `env`, also
+/// without the first, a prefix: `API URL` for `GITLAB_API_URL`) stand in a row in `message`
+/// (`Unsupported AWS documentation partition` for `AWS_DOCUMENTATION_PARTITION`).
+pub(super) fn vars_in_words<'a>(s: &'a Setting, message: &str) -> Vec<&'a str> {
+    entry_env(s)
+        .map(|(k, _)| k.as_str())
+        .filter(|k| {
+            let parts: Vec<String> = k.split('_').map(str::to_ascii_lowercase).collect();
+            names_words(message, &parts)
+                || (s.given_env.is_some() && parts.len() >= 3 && names_words(message, &parts[1..]))
+        })
+        .collect()
+}
+
+/// Whether the words `parts` (two or more, each of two letters or more) stand in a row in
+/// `message`, in any case, or joined as one word (`apiKey`).
+fn names_words(message: &str, parts: &[String]) -> bool {
     if parts.len() < 2 || parts.iter().any(|p| p.len() < 2) {
         return false;
     }
@@ -187,14 +208,20 @@ fn names_flag(message: &str, name: &str) -> bool {
         .map(str::to_ascii_lowercase)
         .collect();
     let joined = parts.concat();
-    words.contains(&joined) || words.windows(parts.len()).any(|w| w == parts.as_slice())
+    words.contains(&joined) || words.windows(parts.len()).any(|w| w == parts)
 }
 
 /// Whether `message` quotes `value`, or names it whole where it is no plain word (a host, a
-/// number with letters, a path).
+/// number with letters, a path), or names a path's folder whole (`Database file does not
+/// exist: /data` for `/data/app.db`).
 fn names_value(message: &str, value: &str) -> bool {
     if value.len() < 4 {
         return false;
+    }
+    if let Some((parent, _)) = value.rsplit_once('/') {
+        if parent.len() >= 4 && parent.contains('/') && names_value(message, parent) {
+            return true;
+        }
     }
     if ['`', '\'', '"']
         .iter()
@@ -203,12 +230,18 @@ fn names_value(message: &str, value: &str) -> bool {
         return true;
     }
     let plain = value.chars().all(|c| c.is_ascii_alphabetic());
+    // Whole: not inside a longer name or path (`/srv/data` in `/srv/data/x.so`); a full stop
+    // after it ends a sentence.
+    let inner = |c: char| c.is_ascii_alphanumeric() || matches!(c, '/' | '_' | '-');
     !plain
         && message.match_indices(value).any(|(at, _)| {
             let before = message[..at].chars().next_back();
-            let after = message[at + value.len()..].chars().next();
-            before.is_none_or(|c| !c.is_ascii_alphanumeric())
-                && after.is_none_or(|c| !c.is_ascii_alphanumeric())
+            let mut after = message[at + value.len()..].chars();
+            let next = after.next();
+            before.is_none_or(|c| !(inner(c) || c == '.'))
+                && next.is_none_or(|c| {
+                    !inner(c) && (c != '.' || after.next().is_none_or(|d| !inner(d)))
+                })
         })
 }
 

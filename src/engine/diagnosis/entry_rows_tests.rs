@@ -105,6 +105,18 @@ fn an_error_naming_a_given_flag_is_about_its_value() {
     let py = "Traceback (most recent call last):\n  File \"/x/srv.py\", line 3, in <module>\nValueError: level 'loud' is not known";
     let f = flag_named(&facts(py), &s).expect("a finding");
     assert!(f.next.contains("`--log-level loud`"), "{}", f.next);
+    // mcp-server-duckdb 1.x names the folder of the file given, whole.
+    let s = setting(
+        "mcp-server-duckdb",
+        &["--db-path", "/srv/data/app.duckdb", "--readonly"],
+    );
+    let py = "Traceback (most recent call last):\n  File \"/v/site-packages/m/server.py\", line 33, in __init__\nValueError: Database file does not exist: /srv/data in read-only mode";
+    let f = flag_named(&facts(py), &s).expect("a finding");
+    assert!(
+        f.next.contains("`--db-path /srv/data/app.duckdb`"),
+        "{}",
+        f.next
+    );
     // Look-alikes: a crash naming nothing of the entry; a single word of a flag (`key`) or a
     // plain word of a value in prose.
     let s = setting(
@@ -115,4 +127,9 @@ fn an_error_naming_a_given_flag_is_about_its_value() {
     assert!(flag_named(&facts(crash), &s).is_none());
     let prose = "Error: the key store is too fast to open\n    at run (/x/dist/index.js:9:9)";
     assert!(flag_named(&facts(prose), &s).is_none());
+    // A path's folder inside a longer path (a frame's file) is not the folder named.
+    let s = setting("srv", &["--db-path", "/srv/data/app.duckdb"]);
+    let frame =
+        "Traceback (most recent call last):\nValueError: cannot load /srv/data/plugins/x.so";
+    assert!(flag_named(&facts(frame), &s).is_none());
 }

@@ -201,7 +201,8 @@ fn stderr_hit(
     if rule.id == Id::MissingScript {
         // Node could not find the script itself (a path), not a dependency (a package name).
         let n = h.name.clone()?;
-        if !(n.starts_with('/') || n.starts_with('.')) {
+        let python_script = t.contains == "can't open file ";
+        if !(n.starts_with('/') || n.starts_with('.') || python_script) {
             return None;
         }
         script_not_found(&mut h, n, setting);

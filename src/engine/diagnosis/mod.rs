@@ -10,6 +10,7 @@ mod call_rows;
 mod entry_rows;
 pub(crate) mod evidence;
 pub(crate) mod experiment;
+mod given;
 pub(crate) mod ids;
 pub(crate) mod launch;
 pub(crate) mod manifest;

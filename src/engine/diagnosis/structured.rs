@@ -12,6 +12,7 @@ use std::net::{TcpStream, ToSocketAddrs};
 use super::entry_rows;
 use super::evidence::{self, Fact};
 use super::experiment::LIMIT as EXPERIMENT;
+use super::given::{entry_env, entry_values};
 use super::model::{cut, Found};
 use super::model::{Diagnosis, Evidence, Setting, Source, MAX_EVIDENCE};
 use super::node_rows;
@@ -206,34 +207,6 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         // A row of the whole run (`call_rows.rs`), not of one launch's stderr.
         Key::CallFailedAndAddressRefused => None,
     }
-}
-
-/// The entry's values: each argument (as `the argument X`, or `--flag X`) and each variable
-/// (`NAME`), with its value (redacted).
-pub(super) fn entry_values(s: &Setting) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = Vec::new();
-    for (i, a) in s.args.iter().enumerate() {
-        let shown = match i.checked_sub(1).and_then(|p| s.args.get(p)) {
-            Some(flag) if flag.starts_with('-') && !a.starts_with('-') => {
-                format!("`{flag} {a}`")
-            }
-            _ => format!("the argument `{a}`"),
-        };
-        let v = a.split_once('=').map(|(_, v)| v).unwrap_or(a);
-        out.push((shown, v.to_string()));
-    }
-    for (k, v) in entry_env(s) {
-        out.push((format!("`{k}={v}`"), v.clone()));
-    }
-    out
-}
-
-/// The variables the server was given that are not the host's standard ones: the entry's
-/// `env`, or for a bare command (`probe -- CMD`) the caller's environment it inherits.
-pub(super) fn entry_env(s: &Setting) -> impl Iterator<Item = &(String, String)> {
-    s.env_values
-        .iter()
-        .filter(|(k, _)| s.given_env.as_ref().is_none_or(|g| g.contains(k)))
 }
 
 /// Which of the entry's values holds `needle` (whole, or as the tail of a URL: `host:port`).
@@ -463,7 +436,12 @@ fn validation(facts: &[Fact], s: &Setting) -> Option<Found> {
 
 fn named_vars(facts: &[Fact], s: &Setting, two: bool) -> Option<Found> {
     let (f, vars) = facts.iter().filter(|f| f.is_error()).find_map(|f| {
-        let vars = vars_in(s, f.message()?);
+        let m = f.message()?;
+        let mut vars = vars_in(s, m);
+        // One variable named in words (`AWS documentation partition`), not as written.
+        if !two && vars.is_empty() {
+            vars = entry_rows::vars_in_words(s, m);
+        }
         let ok = if two {
             vars.len() >= 2
         } else {

@@ -219,7 +219,18 @@ fn an_exception_naming_one_set_variable_is_its_value() {
         "{}",
         f.summary
     );
-    // Look-alike: a KeyError (a missing variable, the table's row) and an info line.
+    // awslabs.aws-documentation-mcp-server 1.x names it in words, not as written.
+    let words = "Traceback (most recent call last):\n  File \"/x/site-packages/a/server.py\", line 35, in main\nValueError: Unsupported AWS documentation partition: eu.";
+    let f = run(Key::ErrorNamesOneSetVariable, words, &s).expect("a finding");
+    assert!(
+        f.next.contains("`AWS_DOCUMENTATION_PARTITION`"),
+        "{}",
+        f.next
+    );
+    // Look-alikes: a message with only some of its words (`documentation`), a KeyError (a
+    // missing variable, the table's row) and an info line.
+    let some = "Traceback (most recent call last):\nValueError: the documentation server is down";
+    assert!(run(Key::ErrorNamesOneSetVariable, some, &s).is_none());
     let k = "Traceback (most recent call last):\nKeyError: 'AWS_DOCUMENTATION_PARTITION'";
     assert!(run(Key::ErrorNamesOneSetVariable, k, &s).is_none());
     assert!(run(

@@ -295,9 +295,13 @@ pub(crate) const RULES: &[Rule] = &[
     },
     Rule {
         // Node's "Cannot find module" naming a path: the script itself, not a dependency
-        // (launch.rs keeps only a path; a package name is missing-dependency).
+        // (launch.rs keeps only a path; a package name is missing-dependency). CPython's
+        // `python3: can't open file 'x.py': [Errno 2] ...` names the script as it was given.
         id: Id::MissingScript,
-        when: When::Stderr(&[text("Cannot find module ", Name::Quoted)]),
+        when: When::Stderr(&[
+            text("Cannot find module ", Name::Quoted),
+            text("can't open file ", Name::Quoted),
+        ]),
         confidence: Confidence::High,
         says: "`{}` does not exist",
         says_unnamed: "the script the server's interpreter was asked to run does not exist",

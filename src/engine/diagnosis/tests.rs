@@ -691,6 +691,18 @@ fn a_script_that_does_not_exist_is_a_wrong_path_not_a_missing_dependency() {
         "{}",
         d[0].next_step
     );
+    // CPython names the script as it was given, relative or not.
+    let py = "python3: can't open file '/srv/app/bufferd-server.py': [Errno 2] No such file or directory";
+    let d = diagnose(
+        &run_of(vec![launch(1, End::Before(exit(2)), &[py])]),
+        &setting(),
+    );
+    assert_eq!(d[0].id, Id::MissingScript, "{d:?}");
+    assert!(
+        d[0].summary.contains("bufferd-server.py"),
+        "{}",
+        d[0].summary
+    );
     // A module it imports is still a missing dependency.
     let d = diagnose(
         &run_of(vec![launch(

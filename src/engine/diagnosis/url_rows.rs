@@ -7,8 +7,8 @@
 use std::path::Path;
 
 use super::evidence::{self, Fact};
+use super::given::entry_values;
 use super::model::{cut, Found, Setting, Source};
-use super::structured::entry_values;
 use super::table::Id;
 use crate::engine::redact::MASK;
 
