@@ -90,6 +90,10 @@ pub(crate) const KEYS: &[Key] = &[
     Key::EnginesAboveRunningNode,
 ];
 
+/// Rows about the arguments a server refused as it started: never on a launch that completed
+/// its handshake.
+const ARGUMENT_KEYS: &[Key] = &[Key::CommandsTheArgsLack, Key::ErrorNamesAGivenFlag];
+
 /// The keys of the rows that read the whole run, not a launch that died: they run in
 /// `run.rs`, also when every launch stayed up.
 #[cfg(test)]
@@ -142,8 +146,12 @@ pub(crate) fn diagnose_keyed(died: &[&Launch], setting: &Setting) -> Vec<(Key, D
     for l in died {
         let lines = stderr_lines(l);
         let facts = evidence::parse(&lines);
+        // A server that completed its handshake accepted its arguments: an error naming one
+        // later (`crashed on tools/list` under `--crash-on tools/list`) is about something else.
+        let connected = l.report.connected_at_ms.is_some();
         let Some((key, f)) = KEYS
             .iter()
+            .filter(|k| !(connected && ARGUMENT_KEYS.contains(k)))
             .find_map(|k| row(*k, &facts, &lines, setting).map(|f| (*k, f)))
         else {
             continue;
