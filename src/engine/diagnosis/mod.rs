@@ -13,6 +13,7 @@ pub(crate) mod experiment;
 mod given;
 pub(crate) mod ids;
 pub(crate) mod launch;
+mod listening;
 pub(crate) mod manifest;
 pub(crate) mod meaning;
 pub(crate) mod model;

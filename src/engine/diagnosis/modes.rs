@@ -66,8 +66,12 @@ fn http_hit(i: usize, l: &Launch, setting: &Setting) -> Option<Hit> {
     if l.report.connected_at_ms.is_some() || ended(l).is_some() {
         return None;
     }
-    let (line, source, url) =
-        all_lines(l).find_map(|(x, s)| http_mode::listening(x).map(|u| (x, s, u)))?;
+    let Some((line, source, url)) =
+        all_lines(l).find_map(|(x, s)| http_mode::listening(x).map(|u| (x, s, u)))
+    else {
+        // No words: the sockets its processes listen on.
+        return super::listening::hit(i, l, setting);
+    };
     let drop = match http_switch(setting) {
         Some((a, true)) => format!(
             "remove `{a}` from {} to run it over stdio",

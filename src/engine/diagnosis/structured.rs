@@ -67,6 +67,11 @@ pub(crate) enum Key {
     /// its error names or the entry gives (`*_HOST` with `*_PORT`, a `host:port` in a value)
     /// that is refused (the whole run's row: `call_rows.rs`).
     CallFailedAndAddressRefused,
+    /// An experiment on the launch itself: a stdio launch that answered nothing and was still
+    /// running at its handshake's end listens on a TCP port (its `/proc` sockets). Its row is
+    /// `listening::hit`, reached from the table's `http-mode` row.
+    #[cfg_attr(not(test), allow(dead_code))]
+    ListensOnTcpSilently,
 }
 
 /// Every key, in the order the rows are tried.
@@ -98,6 +103,10 @@ const ARGUMENT_KEYS: &[Key] = &[Key::CommandsTheArgsLack, Key::ErrorNamesAGivenF
 /// `run.rs`, also when every launch stayed up.
 #[cfg(test)]
 pub(crate) const RUN_KEYS: &[Key] = &[Key::CallFailedAndAddressRefused];
+/// Rows keyed on an experiment on the launch itself, found outside [`row`] (they read the
+/// launch's facts, not its stderr): `listening.rs`.
+#[cfg(test)]
+pub(crate) const LAUNCH_KEYS: &[Key] = &[super::listening::KEY];
 
 /// The ids only these rows give (the table has no row for them).
 #[cfg(test)]
@@ -214,6 +223,8 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::NamesUnsetVariables => unset_names(lines, s),
         // A row of the whole run (`call_rows.rs`), not of one launch's stderr.
         Key::CallFailedAndAddressRefused => None,
+        // Found on the launch's facts (see LAUNCH_KEYS).
+        Key::ListensOnTcpSilently => None,
     }
 }
 

@@ -43,7 +43,11 @@ fn fake_node(version: &str) -> (tempfile::TempDir, String) {
 #[test]
 fn every_key_is_a_structure_or_an_experiment() {
     // The list of every row's key; each has a fixture and a look-alike below.
-    let names: Vec<String> = KEYS.iter().map(|k| format!("{k:?}")).collect();
+    let names: Vec<String> = KEYS
+        .iter()
+        .chain(LAUNCH_KEYS)
+        .map(|k| format!("{k:?}"))
+        .collect();
     assert_eq!(
         names,
         [
@@ -61,6 +65,7 @@ fn every_key_is_a_structure_or_an_experiment() {
             "UsageWithErrorLine",
             "NamesUnsetVariables",
             "EnginesAboveRunningNode",
+            "ListensOnTcpSilently",
         ]
     );
     // The rows of the whole run (a `--call` on a server that stayed up), each tested in

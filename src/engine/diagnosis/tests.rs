@@ -97,6 +97,7 @@ fn launch(number: u32, end: End, stderr: &[&str]) -> Launch {
                 install: None,
                 left_running: Vec::new(),
                 stdin: None,
+                listening: Vec::new(),
             }),
             opening: None,
             misbehaviour: Default::default(),

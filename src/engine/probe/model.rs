@@ -11,6 +11,7 @@ use super::opening::record::Opening;
 use super::stop::StopSignal;
 use super::watch::limits;
 use super::watch::memory;
+use super::watch::sockets;
 use super::watch::tree_watch;
 use crate::engine::policy::{Ended, EngineKind, Outcome};
 use crate::engine::redact::Redactor;
@@ -285,6 +286,10 @@ pub(crate) struct ProcessFacts {
     /// What its stdin was when it was not the probe's pipe (`/dev/null`, a file: a wrapper
     /// replaced it), from `/proc/PID/fd/0`.
     pub stdin: Option<String>,
+    /// The TCP sockets its processes listened on when it was stopped, read only for a launch
+    /// that was still running and had sent no JSON-RPC message (a stdio server started in its
+    /// HTTP mode, silently).
+    pub listening: Vec<sockets::Listening>,
 }
 
 impl AttemptReport {

@@ -29,6 +29,7 @@ use crate::engine::probe::session::{self, Closing, Gone, Received, Remains, Sent
 use crate::engine::probe::stop::{StopLevel, StopSignal};
 use crate::engine::probe::watch::limits;
 use crate::engine::probe::watch::memory;
+use crate::engine::probe::watch::sockets;
 use crate::engine::probe::watch::tree_watch::TreeWatch;
 use crate::engine::process::{self, GroupChild, StopResult};
 use crate::engine::redact::Redactor;
@@ -456,6 +457,8 @@ struct Running {
     http: HttpSeen,
     messages: mpsc::Receiver<StdoutItem>,
     stdout_open: bool,
+    /// A JSON-RPC message came on stdout.
+    answered: bool,
     stdout_task: JoinHandle<()>,
     stderr_task: JoinHandle<()>,
     writer: Outbox,
@@ -530,7 +533,10 @@ impl Running {
                 Received::Ending { at }
             }
             m = self.messages.recv(), if self.stdout_open => match m {
-                Some(StdoutItem::Message(v)) => Received::Message(v),
+                Some(StdoutItem::Message(v)) => {
+                    self.answered = true;
+                    Received::Message(v)
+                }
                 Some(StdoutItem::Overlong(len)) => too_large(len),
                 None => {
                     let at = Instant::now();
@@ -562,10 +568,22 @@ impl Running {
             stderr_task,
             writer,
             writer_task,
+            answered,
             ..
         } = self;
         // How it ended on its own (before the probe stops it), and its memory until then.
         let exited = child.status().map(ended_of);
+        // A launch still running that answered nothing: the ports it listens on, read before
+        // it is stopped.
+        let listening = if exited.is_none() && !answered {
+            let mut pids = crate::engine::process_tree::running_of(child.marker());
+            if !pids.contains(&child.pid()) {
+                pids.insert(0, child.pid());
+            }
+            sockets::listening(&pids)
+        } else {
+            Vec::new()
+        };
         // What of the launch still runs once its first process exited on its own.
         let left_running = if exited.is_some() {
             left_running(child.marker(), redactor)
@@ -583,6 +601,7 @@ impl Running {
             limits: limits.finish(),
             install,
             left_running,
+            listening,
         };
         // From here on stdout is only drained (the reader sees no listener), so a server that
         // writes while it shuts down is never blocked on a full pipe.
@@ -702,6 +721,7 @@ impl Transport for StdioTransport<'_> {
             http,
             messages,
             stdout_open: true,
+            answered: false,
             stdout_task,
             stderr_task,
             writer,
