@@ -135,3 +135,189 @@ fn a_stdio_server_that_also_listens_or_a_mute_one_that_does_not_is_not_http_mode
     let d = diagnoses(&out);
     assert!(d.iter().all(|x| x["id"] != "http-mode"), "{d:#?}");
 }
+
+/// `probe --json` of a bare command without `PYTHONUNBUFFERED` (the shell running the tests
+/// may set it).
+fn probe_unbuffered(args: &[&str], command: &[&str]) -> Output {
+    let mut cmd: Command = bin();
+    cmd.arg("probe")
+        .args(args)
+        .arg("--json")
+        .arg("--")
+        .args(command)
+        .env_remove("PYTHONUNBUFFERED")
+        .stdin(Stdio::null());
+    cmd.output().expect("the binary runs")
+}
+
+fn tried(d: &Value) -> Vec<String> {
+    d["evidence"]
+        .as_array()
+        .map(|e| {
+            e.iter()
+                .filter(|x| x["source"] == "tried")
+                .map(|x| field(x, "text"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn an_answer_that_comes_only_once_stdin_is_closed_is_a_block_buffered_stdout() {
+    let out = probe_unbuffered(
+        &["--launches", "1", "--handshake-timeout", "4s"],
+        &["python3", &silent(), "buffered"],
+    );
+    let d = diagnoses(&out);
+    assert_eq!(d[0]["id"], "buffered-stdout", "{d:#?}");
+    assert!(
+        field(&d[0], "next_step").starts_with(
+            "add `PYTHONUNBUFFERED=1` to the server's environment (or run it with `python -u`)"
+        ),
+        "{d:#?}"
+    );
+    let t = tried(&d[0]);
+    assert!(
+        t[0].starts_with("relaunched, initialize sent and stdin closed: answered in"),
+        "{t:?}"
+    );
+    assert!(t[1].starts_with("relaunched, stdin held open"), "{t:?}");
+    assert!(t[1].ends_with(": no answer"), "{t:?}");
+    assert!(d.iter().all(|x| x["id"] != "cause-unknown"), "{d:#?}");
+}
+
+#[test]
+fn a_slow_a_mute_or_a_cold_first_start_is_not_a_buffered_stdout() {
+    // Slower than the host waits, unbuffered: no answer within the relaunch's limit either.
+    let out = probe_unbuffered(
+        &["--launches", "1", "--handshake-timeout", "2s"],
+        &["python3", &silent(), "slow", "6"],
+    );
+    let d = diagnoses(&out);
+    assert!(d.iter().all(|x| x["id"] != "buffered-stdout"), "{d:#?}");
+    assert!(
+        tried(&d[0]).iter().any(|t| t
+            == "relaunched, initialize sent and stdin closed: no answer in 2 s (not a buffered stdout)"),
+        "{d:#?}"
+    );
+    // Never answers, even at the end of its stdin.
+    let out = probe_unbuffered(
+        &["--launches", "1", "--handshake-timeout", "2s"],
+        &["python3", &silent(), "mute"],
+    );
+    let d = diagnoses(&out);
+    assert!(d.iter().all(|x| x["id"] != "buffered-stdout"), "{d:#?}");
+    // A first start slower than the host waits, then quick: the relaunch answers with its
+    // stdin closed, and the control with its stdin open answers too.
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let mark = dir.path().join("started").display().to_string();
+    let out = probe_unbuffered(
+        &["--launches", "1", "--handshake-timeout", "3s"],
+        &["python3", &silent(), "cold", &mark],
+    );
+    let d = diagnoses(&out);
+    assert!(d.iter().all(|x| x["id"] != "buffered-stdout"), "{d:#?}");
+    assert!(
+        tried(&d[0])
+            .iter()
+            .any(|t| t.starts_with("relaunched with stdin open: answered in")),
+        "{d:#?}"
+    );
+}
+
+/// `probe --config FILE --server ID --json` of agent-framework's file holding `entry`, with
+/// `env` in the probe's own environment (the caller's shell).
+fn probe_entry(entry: Value, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let file = dir.path().join("mcpl-servers.json");
+    let config = serde_json::json!({"mcplServers": {"srv": entry}});
+    std::fs::write(&file, config.to_string()).expect("write the config");
+    let mut cmd: Command = bin();
+    cmd.arg("probe")
+        .arg("--config")
+        .arg(&file)
+        .args(["--server", "srv", "--json"])
+        .args(args)
+        .stdin(Stdio::null());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("the binary runs")
+}
+
+#[test]
+fn an_entry_the_host_starts_without_the_shells_variables_names_which_differ() {
+    // The shell has PYTHONUNBUFFERED=1, the host does not pass it: buffered under the host.
+    let entry = serde_json::json!({"command": "python3", "args": [silent(), "buffered"]});
+    let out = probe_entry(
+        entry,
+        &["--launches", "1", "--handshake-timeout", "4s"],
+        &[("PYTHONUNBUFFERED", "1")],
+    );
+    let d = diagnoses(&out);
+    assert_eq!(d[0]["id"], "buffered-stdout", "{d:#?}");
+    assert!(
+        field(&d[0], "next_step").starts_with("add `PYTHONUNBUFFERED=1` to the entry's `env`"),
+        "{d:#?}"
+    );
+    assert_eq!(d[1]["id"], "host-environment", "{d:#?}");
+    let t = tried(&d[1]);
+    assert!(
+        t[0].starts_with("relaunched with this shell's whole environment"),
+        "{t:?}"
+    );
+    assert!(
+        t[1].starts_with("the variables that differ (names only): `PYTHONUNBUFFERED`, "),
+        "{t:?}"
+    );
+
+    // A variable the server names, held by the shell only; its value is never shown.
+    let token = "xoxb-experiment-0d7c3e91";
+    let entry = serde_json::json!({
+        "command": "node",
+        "args": [fixture("servers/faults.mjs").display().to_string(), "--mode", "slack"]
+    });
+    let out = probe_entry(
+        entry,
+        &["--launches", "1"],
+        &[
+            ("SLACK_BOT_TOKEN", token),
+            ("SLACK_TEAM_ID", "T0EXPERIMENT"),
+        ],
+    );
+    let d = diagnoses(&out);
+    assert_eq!(d[0]["id"], "host-environment", "{d:#?}");
+    assert!(
+        field(&d[0], "next_step").starts_with(
+            "add the variables it needs to the entry's `env` (first look at `SLACK_BOT_TOKEN`, \
+             `SLACK_TEAM_ID`)"
+        ),
+        "{d:#?}"
+    );
+    let all = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(
+        !all.contains(token) && !all.contains("T0EXPERIMENT"),
+        "{all}"
+    );
+}
+
+#[test]
+fn an_entry_that_fails_the_same_with_the_shells_environment_is_not_host_environment() {
+    let entry = serde_json::json!({
+        "command": "python3",
+        "args": ["-c", "import sys; print('boom', file=sys.stderr); sys.exit(3)"]
+    });
+    let out = probe_entry(
+        entry,
+        &["--launches", "1"],
+        &[("EXPERIMENT_ONLY_HERE", "1")],
+    );
+    let d = diagnoses(&out);
+    assert!(d.iter().all(|x| x["id"] != "host-environment"), "{d:#?}");
+    assert!(
+        tried(&d[0]).iter().any(|t| t
+            .starts_with("relaunched with this shell's whole environment")
+            && t.ends_with("exited with code 3 too, so the environment is not the cause")),
+        "{d:#?}"
+    );
+}

@@ -63,6 +63,8 @@ pub(crate) enum Id {
     GetStreamRefused,
     TlsNodeUntrusted,
     BridgeCallbackPort,
+    BufferedStdout,
+    HostEnvironment,
 }
 
 impl Id {
@@ -123,6 +125,8 @@ impl Id {
         Id::GetStreamRefused,
         Id::TlsNodeUntrusted,
         Id::BridgeCallbackPort,
+        Id::BufferedStdout,
+        Id::HostEnvironment,
     ];
 
     pub(crate) fn as_str(self) -> &'static str {
@@ -181,6 +185,8 @@ impl Id {
             Id::GetStreamRefused => "get-stream-refused",
             Id::TlsNodeUntrusted => "tls-node-untrusted",
             Id::BridgeCallbackPort => "bridge-callback-port",
+            Id::BufferedStdout => "buffered-stdout",
+            Id::HostEnvironment => "host-environment",
         }
     }
 
@@ -272,6 +278,8 @@ impl Id {
             Id::GetStreamRefused => "the optional GET stream was answered 404, 400 or a 200 that is no event stream, not 405: a server bug whose cost depends on the host, not a restart",
             Id::TlsNodeUntrusted => "an https server this machine's store trusts and Node's bundled roots (plus NODE_EXTRA_CA_CERTS) refuse: the doctor connects, Node-based hosts and bridges do not",
             Id::BridgeCallbackPort => "mcp-remote failed with the OAuth callback port its arguments give held by another process, at a server that asks for a sign-in",
+            Id::BufferedStdout => "its stdout is block-buffered: an experiment relaunched it and its answer came only once its stdin was closed, never while held open",
+            Id::HostEnvironment => "an experiment relaunched it with the other environment (this shell's whole one, or a host's allowlist) and it answered: the variables that differ decide it",
         }
     }
 }

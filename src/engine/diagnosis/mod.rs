@@ -20,6 +20,8 @@ pub(crate) mod model;
 mod modes;
 mod node_rows;
 pub(crate) mod process;
+pub(crate) mod relaunch;
+mod relaunch_rows;
 pub(crate) mod remote;
 mod remote_tls;
 pub(crate) mod run;

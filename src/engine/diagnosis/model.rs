@@ -121,6 +121,9 @@ pub(crate) struct Setting {
     /// The transport the bridge's flags choose (`sse`, `streamable-http`; `None`: it tries
     /// both), and its flag as written.
     pub bridge_transport: Option<(String, String)>,
+    /// What the relaunch experiments found (`probe` runs them after a failed run; none
+    /// elsewhere).
+    pub relaunched: super::relaunch::Relaunched,
 }
 
 impl Setting {

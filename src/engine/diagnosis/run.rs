@@ -105,7 +105,8 @@ pub(crate) fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
     if out.is_empty() {
         out.push(unknown(&died, setting));
     }
-    prefer_structured(out, &died, setting)
+    let out = prefer_structured(out, &died, setting);
+    super::relaunch_rows::lead(out, &died, setting)
 }
 
 /// The table's answer, unless it is a generic one (`crash`, `cause-unknown`, ...) and the typed

@@ -72,6 +72,14 @@ pub(crate) enum Key {
     /// `listening::hit`, reached from the table's `http-mode` row.
     #[cfg_attr(not(test), allow(dead_code))]
     ListensOnTcpSilently,
+    /// An experiment relaunching it: its answer came with stdin closed right after
+    /// `initialize`, not with stdin held open longer (`relaunch_rows.rs`).
+    #[cfg_attr(not(test), allow(dead_code))]
+    AnswersOnlyOnceStdinCloses,
+    /// An experiment relaunching it with the other environment (this shell's whole one, or a
+    /// host's allowlist): it answered there (`relaunch_rows.rs`).
+    #[cfg_attr(not(test), allow(dead_code))]
+    AnswersInTheOtherEnvironment,
 }
 
 /// Every key, in the order the rows are tried.
@@ -104,9 +112,13 @@ const ARGUMENT_KEYS: &[Key] = &[Key::CommandsTheArgsLack, Key::ErrorNamesAGivenF
 #[cfg(test)]
 pub(crate) const RUN_KEYS: &[Key] = &[Key::CallFailedAndAddressRefused];
 /// Rows keyed on an experiment on the launch itself, found outside [`row`] (they read the
-/// launch's facts, not its stderr): `listening.rs`.
+/// launch's facts or a relaunch's, not its stderr): `listening.rs`, `relaunch_rows.rs`.
 #[cfg(test)]
-pub(crate) const LAUNCH_KEYS: &[Key] = &[super::listening::KEY];
+pub(crate) const LAUNCH_KEYS: &[Key] = &[
+    super::listening::KEY,
+    Key::AnswersOnlyOnceStdinCloses,
+    Key::AnswersInTheOtherEnvironment,
+];
 
 /// The ids only these rows give (the table has no row for them).
 #[cfg(test)]
@@ -224,7 +236,9 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         // A row of the whole run (`call_rows.rs`), not of one launch's stderr.
         Key::CallFailedAndAddressRefused => None,
         // Found on the launch's facts (see LAUNCH_KEYS).
-        Key::ListensOnTcpSilently => None,
+        Key::ListensOnTcpSilently
+        | Key::AnswersOnlyOnceStdinCloses
+        | Key::AnswersInTheOtherEnvironment => None,
     }
 }
 

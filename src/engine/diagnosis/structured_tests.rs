@@ -66,6 +66,8 @@ fn every_key_is_a_structure_or_an_experiment() {
             "NamesUnsetVariables",
             "EnginesAboveRunningNode",
             "ListensOnTcpSilently",
+            "AnswersOnlyOnceStdinCloses",
+            "AnswersInTheOtherEnvironment",
         ]
     );
     // The rows of the whole run (a `--call` on a server that stayed up), each tested in

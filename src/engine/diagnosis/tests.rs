@@ -810,6 +810,7 @@ fn every_id_is_in_the_table_and_every_row_is_reachable_text() {
                 Id::CauseUnknown | Id::HandshakeTimeoutTooShort | Id::CrlfLineEndings
             ) || id.is_remote()
                 || super::structured::IDS.contains(id)
+                || super::relaunch_rows::IDS.contains(id)
                 || RULES.iter().any(|r| r.id == *id),
             "{id} has no row"
         );
