@@ -16,7 +16,6 @@ use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::time::Instant;
 
-use super::launch::ended;
 use crate::engine::policy::Outcome;
 use crate::engine::probe::session::initialize;
 use crate::engine::probe::wire::hostenv;
@@ -106,7 +105,7 @@ fn silent_timeouts(run: &ProbeRun) -> Vec<&Launch> {
             });
             r.connected_at_ms.is_none()
                 && timed_out
-                && ended(l).is_none()
+                && r.process.as_ref().is_some_and(|p| p.exited.is_none())
                 && r.stdout.total_bytes == 0
                 && quiet
         })

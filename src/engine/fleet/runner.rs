@@ -60,7 +60,9 @@ enum Slot {
     Done(ServerReport),
     Running {
         head: ServerReport,
-        task: tokio::task::JoinHandle<Result<ProbeRun, LaunchError>>,
+        task: tokio::task::JoinHandle<
+            Result<(ProbeRun, diagnosis::relaunch::Relaunched), LaunchError>,
+        >,
         target: String,
         protocol: Protocol,
         setting: Box<Setting>,
@@ -145,10 +147,16 @@ pub(crate) async fn run(items: Vec<Item>, opts: FleetOptions, sink: Arc<Sink>) -
                 task,
                 target,
                 protocol,
-                setting,
+                mut setting,
             } => {
+                let outcome = task.await.map(|r| {
+                    r.map(|(run, relaunched)| {
+                        setting.relaunched = relaunched;
+                        run
+                    })
+                });
                 let ran = Ran {
-                    outcome: task.await,
+                    outcome,
                     target,
                     protocol,
                     setting,
@@ -172,10 +180,12 @@ fn spawn(
     index: usize,
     item: &Item,
     sink: &Arc<Sink>,
-) -> tokio::task::JoinHandle<Result<ProbeRun, LaunchError>> {
+) -> tokio::task::JoinHandle<Result<(ProbeRun, diagnosis::relaunch::Relaunched), LaunchError>> {
     let sink = sink.clone();
     let name = item.name.clone();
     let relaunch = opts.policy.relaunch;
+    let protocol = opts.attempt.protocol;
+    let handshake_ms = opts.attempt.handshake_timeout.as_secs_f64() * 1000.0;
     tokio::spawn(async move {
         // One deadline for every server, wherever its own run starts.
         opts.run_for = deadline.map(|d| d.saturating_duration_since(Instant::now()));
@@ -187,7 +197,13 @@ fn spawn(
                 relaunch,
             })
         };
-        probe::run(&mut target, opts, &mut each).await
+        let run = probe::run(&mut target, opts, &mut each).await?;
+        // A failed command: the experiments that launch it again (bounded), for its Why.
+        let interrupted = run.finish == Finish::Interrupted;
+        let relaunched =
+            diagnosis::relaunch::after_run(&run, &target, protocol, handshake_ms, interrupted)
+                .await;
+        Ok((run, relaunched))
     })
 }
 
