@@ -1,8 +1,8 @@
 //! The experiments that launch a stdio server again, after a run that failed: once with its
 //! stdin closed right after `initialize` (does the answer come then? a block-buffered stdout),
-//! and once with the other environment (the caller's whole environment for an entry the host
-//! starts with its own; the host's allowlist for a bare command). `probe` runs them between
-//! the run and its Why; the diagnosis reads what they found ([`Relaunched`]).
+//! and, for an entry the host starts with its own environment, once with the caller's whole
+//! environment. `probe` runs them between the run and its Why; the diagnosis reads what they
+//! found ([`Relaunched`]).
 //!
 //! Each launch is bounded (at most [`LIMIT`], [`MAX_STDOUT`] bytes of stdout read), runs in its
 //! own process group, which is killed after (with whatever left it: see `engine::process`),
@@ -18,7 +18,6 @@ use tokio::time::Instant;
 
 use crate::engine::policy::Outcome;
 use crate::engine::probe::session::initialize;
-use crate::engine::probe::wire::hostenv;
 use crate::engine::probe::{Launch, ProbeRun, Protocol, StdioTarget, Target};
 use crate::engine::process;
 
@@ -58,19 +57,10 @@ impl Buffered {
     }
 }
 
-/// Which environment the other launch had.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum EnvKind {
-    /// The caller's whole environment, with the entry's `env` on top (the run had the host's).
-    Caller,
-    /// The host's allowlist (the run had the caller's whole environment).
-    Host,
-}
-
-/// A relaunch with the other environment, its stdin held open.
+/// A relaunch of an entry with the caller's whole environment (the entry's `env` on top)
+/// where the host gave it its own, its stdin held open.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct OtherEnv {
-    pub kind: EnvKind,
     /// The variables one environment has and the other lacks (names; sorted).
     pub differ: Vec<String>,
     pub limit_ms: f64,
@@ -98,18 +88,20 @@ fn silent_timeouts(run: &ProbeRun) -> Vec<&Launch> {
         .iter()
         .filter(|l| {
             let r = &l.report;
-            let timed_out = matches!(&r.outcome, Some(o @ Outcome::FailedToConnect(_))
-                if o.error().to_string().ends_with("handshake timed out"));
             let quiet = r.process.as_ref().is_some_and(|p| {
-                p.listening.is_empty() && !p.install.as_ref().is_some_and(|i| i.unfinished)
+                p.silent
+                    && p.listening.is_empty()
+                    && !p.install.as_ref().is_some_and(|i| i.unfinished)
             });
-            r.connected_at_ms.is_none()
-                && timed_out
-                && r.process.as_ref().is_some_and(|p| p.exited.is_none())
-                && r.stdout.total_bytes == 0
-                && quiet
+            r.connected_at_ms.is_none() && timed_out(l) && quiet
         })
         .collect()
+}
+
+/// Whether launch `l`'s handshake timed out.
+fn timed_out(l: &Launch) -> bool {
+    matches!(&l.report.outcome, Some(o @ Outcome::FailedToConnect(_))
+        if o.error().to_string().ends_with("handshake timed out"))
 }
 
 /// Whether every judged launch of `run` failed before it answered its handshake (none
@@ -148,18 +140,21 @@ pub(crate) async fn after_run(
     if limit.is_zero() {
         return out;
     }
-    let silent = !silent_timeouts(run).is_empty();
-    if silent {
+    // A launch that listens on a port has its cause (`http-mode`): nothing to test.
+    if run.launches.iter().any(|l| {
+        l.report
+            .process
+            .as_ref()
+            .is_some_and(|p| !p.listening.is_empty())
+    }) {
+        return out;
+    }
+    if !silent_timeouts(run).is_empty() {
         out.buffered = Some(stdin_closed(t, &first, limit).await);
     }
-    // A bare command that hung is not launched again with a host's environment: a server
-    // that hangs with both would cost the whole limit, for a fault a host rarely makes.
-    if let Some((kind, env, differ)) =
-        other_env(t).filter(|(k, ..)| *k == EnvKind::Caller || !silent)
-    {
+    if let Some((env, differ)) = other_env(t) {
         let trial = relaunch(t, Some(env), &first, None, limit).await;
         out.env = Some(OtherEnv {
-            kind,
             differ,
             limit_ms: ms(limit),
             answered_ms: trial.answered.map(ms),
@@ -189,40 +184,24 @@ async fn stdin_closed(t: &StdioTarget, first: &[u8], limit: Duration) -> Buffere
     found
 }
 
-/// The other environment, when it differs in some variable: for an entry (the run had the
-/// host's environment), the caller's whole one with the entry's values on top; for a bare
-/// command (the caller's whole environment), the host's allowlist.
-fn other_env(t: &StdioTarget) -> Option<(EnvKind, Env, Vec<String>)> {
-    let caller: Vec<(OsString, OsString)> = std::env::vars_os()
+/// For an entry (the run had the host's environment): the caller's whole one with the
+/// entry's values on top, and the names the caller has that the host did not pass, when
+/// there are any. A bare command already ran with the caller's whole environment.
+fn other_env(t: &StdioTarget) -> Option<(Env, Vec<String>)> {
+    let given = t.env.as_ref()?;
+    let mut env: Env = std::env::vars_os()
         .filter(|(k, _)| k != crate::engine::process_tree::LAUNCH_VAR)
         .collect();
-    let (kind, env) = match &t.env {
-        Some(given) => {
-            let mut env = caller.clone();
-            for (k, v) in given {
-                env.retain(|(e, _)| e != k);
-                env.push((k.clone(), v.clone()));
-            }
-            (EnvKind::Caller, env)
-        }
-        None => (EnvKind::Host, hostenv::build(caller.clone(), false, &[])),
-    };
-    let names = |e: &[(OsString, OsString)]| -> BTreeSet<String> {
-        e.iter()
-            .map(|(k, _)| k.to_string_lossy().into_owned())
-            .collect()
-    };
-    let run_had = match &t.env {
-        Some(given) => names(given),
-        None => names(&caller),
-    };
-    let other = names(&env);
-    let differ: Vec<String> = run_had
-        .symmetric_difference(&other)
-        .filter(|n| *n != crate::engine::process_tree::LAUNCH_VAR)
-        .cloned()
+    let differ: BTreeSet<String> = env
+        .iter()
+        .filter(|(k, _)| !given.iter().any(|(g, _)| g == k))
+        .map(|(k, _)| k.to_string_lossy().into_owned())
         .collect();
-    (!differ.is_empty()).then_some((kind, env, differ))
+    for (k, v) in given {
+        env.retain(|(e, _)| e != k);
+        env.push((k.clone(), v.clone()));
+    }
+    (!differ.is_empty()).then(|| (env, differ.into_iter().collect()))
 }
 
 fn ms(d: Duration) -> f64 {

@@ -4,7 +4,7 @@
 //! experiment that proved nothing is still shown, as `tried:` evidence on the top cause.
 
 use super::model::{round_ms, Diagnosis, Evidence, Setting, Source, MAX_EVIDENCE};
-use super::relaunch::{Buffered, EnvKind, OtherEnv};
+use super::relaunch::{Buffered, OtherEnv};
 use super::table::{Confidence, Id};
 use super::words::terms;
 use crate::engine::probe::Launch;
@@ -70,14 +70,24 @@ pub(super) fn lead(
     if first.is_empty() && tried.is_empty() {
         return diagnoses;
     }
+    // A proven cause leads over a generic answer (a silent timeout's `cause-unknown`); after
+    // a specific one (the variable the server names), it is the proof beside it.
     let proven = !first.is_empty();
-    let mut out = first;
-    out.extend(
-        diagnoses
-            .into_iter()
-            .filter(|d| !(proven && d.id == Id::CauseUnknown)),
-    );
-    if let Some(top) = out.first_mut() {
+    let generic = diagnoses
+        .first()
+        .is_none_or(|d| super::structured::GENERIC.contains(&d.id));
+    let rest = diagnoses
+        .into_iter()
+        .filter(|d| !(proven && d.id == Id::CauseUnknown));
+    let mut out: Vec<Diagnosis> = if generic {
+        first.into_iter().chain(rest).collect()
+    } else {
+        let mut rest: Vec<Diagnosis> = rest.collect();
+        let tail = rest.split_off(1);
+        rest.into_iter().chain(first).chain(tail).collect()
+    };
+    // An experiment that proved nothing is said only where nothing else is known.
+    if let Some(top) = out.first_mut().filter(|d| d.id == Id::CauseUnknown) {
         for t in tried {
             if top.evidence.len() < MAX_EVIDENCE {
                 top.evidence.push(Evidence {
@@ -198,16 +208,12 @@ fn shown(names: &[String]) -> String {
 
 /// What the other-environment launch tried, when it proved nothing.
 fn env_tried(e: &OtherEnv, names: &[String]) -> String {
-    let which = match e.kind {
-        EnvKind::Caller => "this shell's whole environment",
-        EnvKind::Host => "a host's environment (its allowlist)",
-    };
     let how = match &e.ended {
         Some(end) => format!("{end} too"),
         None => format!("no answer in {} either", format_ms(e.limit_ms)),
     };
     format!(
-        "relaunched with {which} ({} of its variables differ: {}): {how}, so the environment is not the cause",
+        "relaunched with this shell's whole environment: {how}, so the environment is not the cause ({} variables differ: {})",
         names.len(),
         shown(names)
     )
@@ -225,26 +231,18 @@ fn environment(
     let names = ranked(&e.differ, died);
     let list = shown(&names);
     let likely = shown(&names[..names.len().min(2)]);
-    let (summary, what, next) = match e.kind {
-        EnvKind::Caller => (
-            format!(
-                "it starts with this shell's environment, not with the one the host gives it: the host does not pass {} of this shell's variables",
-                names.len()
-            ),
-            format!("relaunched with this shell's whole environment (the entry's `env` on top): answered initialize in {}", format_ms(answered)),
-            format!(
-                "add the variables it needs to {} (first look at {likely}): the host starts it without them",
-                terms("the entry's `env`", setting)
-            ),
-        ),
-        EnvKind::Host => (
-            "it fails with this shell's environment and starts with a host's allowlist: a variable of this shell breaks it, which a host may not pass".to_string(),
-            format!("relaunched with a host's environment (PATH, HOME, locale, proxies and CA bundles only): answered initialize in {}", format_ms(answered)),
-            format!(
-                "look at this shell's variables that a host does not pass (first {likely}): unset the one that breaks it, or probe it as the host starts it (`--config` with its entry) to see what the host sees"
-            ),
-        ),
-    };
+    let summary = format!(
+        "it starts with this shell's environment, not with the one the host gives it: the host does not pass {} of this shell's variables",
+        names.len()
+    );
+    let what = format!(
+        "relaunched with this shell's whole environment (the entry's `env` on top): answered initialize in {}",
+        format_ms(answered)
+    );
+    let next = format!(
+        "add the variables it needs to {} (first look at {likely}): the host starts it without them",
+        terms("the entry's `env`", setting)
+    );
     Some(Diagnosis {
         id: Id::HostEnvironment,
         confidence: Confidence::High,

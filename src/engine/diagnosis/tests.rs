@@ -98,6 +98,7 @@ fn launch(number: u32, end: End, stderr: &[&str]) -> Launch {
                 left_running: Vec::new(),
                 stdin: None,
                 listening: Vec::new(),
+                silent: false,
             }),
             opening: None,
             misbehaviour: Default::default(),

@@ -290,6 +290,9 @@ pub(crate) struct ProcessFacts {
     /// that was still running and had sent no JSON-RPC message (a stdio server started in its
     /// HTTP mode, silently).
     pub listening: Vec<sockets::Listening>,
+    /// It was still running when the attempt ended and had written nothing at all on stdout
+    /// (read before it was stopped: a block-buffered server writes its answer as it exits).
+    pub silent: bool,
 }
 
 impl AttemptReport {

@@ -575,6 +575,7 @@ impl Running {
         let exited = child.status().map(ended_of);
         // A launch still running that answered nothing: the ports it listens on, read before
         // it is stopped.
+        let silent = exited.is_none() && noise.lock().is_ok_and(|n| n.total_bytes == 0);
         let listening = if exited.is_none() && !answered {
             let mut pids = crate::engine::process_tree::running_of(child.marker());
             if !pids.contains(&child.pid()) {
@@ -602,6 +603,7 @@ impl Running {
             install,
             left_running,
             listening,
+            silent,
         };
         // From here on stdout is only drained (the reader sees no listener), so a server that
         // writes while it shuts down is never blocked on a full pipe.
