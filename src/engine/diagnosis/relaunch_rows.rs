@@ -70,8 +70,8 @@ pub(super) fn lead(
     if first.is_empty() && tried.is_empty() {
         return diagnoses;
     }
-    // A proven cause leads over a generic answer (a silent timeout's `cause-unknown`); after
-    // a specific one (the variable the server names), it is the proof beside it.
+    // A proven cause leads over a generic answer (a silent timeout's `cause-unknown`); a
+    // specific one (the variable the server names) stays first, the experiment its proof.
     let proven = !first.is_empty();
     let generic = diagnoses
         .first()
@@ -82,9 +82,19 @@ pub(super) fn lead(
     let mut out: Vec<Diagnosis> = if generic {
         first.into_iter().chain(rest).collect()
     } else {
+        // The specific answer stays, with the experiment's result as its proof.
         let mut rest: Vec<Diagnosis> = rest.collect();
-        let tail = rest.split_off(1);
-        rest.into_iter().chain(first).chain(tail).collect()
+        if let Some(top) = rest.first_mut() {
+            for proof in first
+                .into_iter()
+                .filter_map(|d| d.evidence.into_iter().next())
+            {
+                if top.evidence.len() < MAX_EVIDENCE {
+                    top.evidence.push(proof);
+                }
+            }
+        }
+        rest
     };
     // An experiment that proved nothing is said only where nothing else is known.
     if let Some(top) = out.first_mut().filter(|d| d.id == Id::CauseUnknown) {
@@ -176,7 +186,10 @@ fn ranked(differ: &[String], died: &[&Launch]) -> Vec<String> {
     let said = |n: &str| {
         died.iter().any(|l| {
             let t = &l.report.stderr;
-            t.lines.iter().chain(&t.notable).any(|x| x.contains(n))
+            t.lines.iter().chain(&t.notable).any(|x| {
+                x.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .any(|w| w == n)
+            })
         })
     };
     let rank = |n: &str| {
