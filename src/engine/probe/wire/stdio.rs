@@ -364,6 +364,26 @@ fn spawn_writer(mut stdin: ChildStdin) -> (Outbox, JoinHandle<()>) {
     (outbox, task)
 }
 
+/// Read before a launch is stopped: whether it is still running with nothing at all written
+/// on stdout, and, when it is running and sent no message, the TCP ports its processes listen
+/// on.
+fn silent_and_listening(
+    child: &GroupChild,
+    running: bool,
+    answered: bool,
+    noise: &Mutex<StdoutNoise>,
+) -> (bool, Vec<sockets::Listening>) {
+    let silent = running && noise.lock().is_ok_and(|n| n.total_bytes == 0);
+    if !running || answered {
+        return (silent, Vec::new());
+    }
+    let mut pids = crate::engine::process_tree::running_of(child.marker());
+    if !pids.contains(&child.pid()) {
+        pids.insert(0, child.pid());
+    }
+    (silent, sockets::listening(&pids))
+}
+
 /// The commands of what launch `marker` still runs (at most 3, redacted).
 fn left_running(marker: &str, redactor: &Redactor) -> Vec<String> {
     crate::engine::process_tree::running_of(marker)
@@ -573,18 +593,7 @@ impl Running {
         } = self;
         // How it ended on its own (before the probe stops it), and its memory until then.
         let exited = child.status().map(ended_of);
-        // A launch still running that answered nothing: the ports it listens on, read before
-        // it is stopped.
-        let silent = exited.is_none() && noise.lock().is_ok_and(|n| n.total_bytes == 0);
-        let listening = if exited.is_none() && !answered {
-            let mut pids = crate::engine::process_tree::running_of(child.marker());
-            if !pids.contains(&child.pid()) {
-                pids.insert(0, child.pid());
-            }
-            sockets::listening(&pids)
-        } else {
-            Vec::new()
-        };
+        let (silent, listening) = silent_and_listening(&child, exited.is_none(), answered, &noise);
         // What of the launch still runs once its first process exited on its own.
         let left_running = if exited.is_some() {
             left_running(child.marker(), redactor)
