@@ -13,9 +13,9 @@ use std::time::SystemTime;
 
 use tokio::time::Instant;
 
-use crate::engine::diagnosis::Setting;
+use crate::engine::diagnosis::{self, Setting};
 use crate::engine::policy::{EngineKind, Relaunch};
-use crate::engine::probe::{self, Event, LaunchError, ProbeRun, Protocol};
+use crate::engine::probe::{self, Event, Finish, LaunchError, ProbeRun, Protocol};
 use crate::engine::probe::{RunOptions, Target};
 use crate::engine::stop::StopCause;
 
