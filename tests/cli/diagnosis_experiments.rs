@@ -330,3 +330,60 @@ fn an_entry_that_fails_the_same_with_the_shells_environment_is_not_host_environm
         "{d:#?}"
     );
 }
+
+/// Live processes (not zombies) whose environment holds `NAME=value`.
+fn processes_with(name: &str, value: &str) -> Vec<u32> {
+    let needle = format!("{name}={value}");
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.flatten()
+        .filter_map(|e| {
+            let pid = e.file_name().to_str()?.parse::<u32>().ok()?;
+            let env = std::fs::read(e.path().join("environ")).ok()?;
+            env.split(|b| *b == 0)
+                .any(|kv| kv == needle.as_bytes())
+                .then_some(())?;
+            let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
+            let zombie = stat.rsplit(')').next()?.trim_start().starts_with('Z');
+            (!zombie).then_some(pid)
+        })
+        .collect()
+}
+
+/// The relaunches the Why runs (stdin closed, then its control) leave nothing running: a
+/// child the server put in the background in its own group, and one that left the group
+/// with `setsid`, are gone when the probe ends, as after the run's own launches.
+#[test]
+fn the_relaunch_experiments_leave_no_process_behind() {
+    let marker = format!("relaunch-{}", std::process::id());
+    let script = format!(
+        "sleep 300 & setsid sleep 300 & exec python3 '{}' buffered",
+        silent()
+    );
+    let mut cmd: Command = bin();
+    cmd.args([
+        "probe",
+        "--launches",
+        "1",
+        "--handshake-timeout",
+        "3s",
+        "--json",
+    ])
+    .args(["--", "sh", "-c", &script])
+    .env_remove("PYTHONUNBUFFERED")
+    .env("MCPL_DOCTOR_RELAUNCH_MARKER", &marker)
+    .stdin(Stdio::null());
+    let out = cmd.output().expect("the binary runs");
+    let d = diagnoses(&out);
+    // The relaunches did run: their result is the cause.
+    assert_eq!(d[0]["id"], "buffered-stdout", "{d:#?}");
+    // The probe has exited; give a killed process a moment to be reaped by its reaper.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let mut left = processes_with("MCPL_DOCTOR_RELAUNCH_MARKER", &marker);
+    while !left.is_empty() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        left = processes_with("MCPL_DOCTOR_RELAUNCH_MARKER", &marker);
+    }
+    assert!(left.is_empty(), "left running: {left:?}");
+}
