@@ -3,7 +3,6 @@
 //! processes listen on (a server started in its HTTP mode that prints nothing), each with a
 //! healthy look-alike that must not get the cause.
 
-use std::net::TcpListener;
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
@@ -27,31 +26,7 @@ fn probe(args: &[&str], command: &[&str], env: &[(&str, &str)], json: bool) -> O
     cmd.output().expect("the binary runs")
 }
 
-/// The diagnoses of a run that did not stay up.
-fn diagnoses(out: &Output) -> Vec<Value> {
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}\n{}",
-        stdout(out),
-        stderr(out)
-    );
-    crate::support::json(out)["diagnoses"]
-        .as_array()
-        .expect("diagnoses")
-        .clone()
-}
-
-fn field(d: &Value, name: &str) -> String {
-    d[name].as_str().unwrap_or_default().to_string()
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
-}
+use crate::support::{failed_diagnoses as diagnoses, free_port, text_field as field};
 
 /// Whether something accepts connections on 127.0.0.1:`port`.
 fn listens(port: u16) -> bool {
@@ -331,26 +306,6 @@ fn an_entry_that_fails_the_same_with_the_shells_environment_is_not_host_environm
     );
 }
 
-/// Live processes (not zombies) whose environment holds `NAME=value`.
-fn processes_with(name: &str, value: &str) -> Vec<u32> {
-    let needle = format!("{name}={value}");
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    dir.flatten()
-        .filter_map(|e| {
-            let pid = e.file_name().to_str()?.parse::<u32>().ok()?;
-            let env = std::fs::read(e.path().join("environ")).ok()?;
-            env.split(|b| *b == 0)
-                .any(|kv| kv == needle.as_bytes())
-                .then_some(())?;
-            let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
-            let zombie = stat.rsplit(')').next()?.trim_start().starts_with('Z');
-            (!zombie).then_some(pid)
-        })
-        .collect()
-}
-
 /// The relaunches the Why runs (stdin closed, then its control) leave nothing running: a
 /// child the server put in the background in its own group, and one that left the group
 /// with `setsid`, are gone when the probe ends, as after the run's own launches.
@@ -380,10 +335,10 @@ fn the_relaunch_experiments_leave_no_process_behind() {
     assert_eq!(d[0]["id"], "buffered-stdout", "{d:#?}");
     // The probe has exited; give a killed process a moment to be reaped by its reaper.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    let mut left = processes_with("MCPL_DOCTOR_RELAUNCH_MARKER", &marker);
+    let mut left = crate::support::processes_with_env("MCPL_DOCTOR_RELAUNCH_MARKER", &marker);
     while !left.is_empty() && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(100));
-        left = processes_with("MCPL_DOCTOR_RELAUNCH_MARKER", &marker);
+        left = crate::support::processes_with_env("MCPL_DOCTOR_RELAUNCH_MARKER", &marker);
     }
     assert!(left.is_empty(), "left running: {left:?}");
 }

@@ -9,8 +9,6 @@ use std::net::TcpListener;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
-
 use crate::support::{bin, fixture, stderr, stdout};
 
 fn faults(ext: &str) -> String {
@@ -33,31 +31,7 @@ fn probe(args: &[&str], command: &[&str], env: &[(&str, &str)]) -> Output {
     cmd.output().expect("the binary runs")
 }
 
-/// The diagnoses of a run that did not stay up.
-fn diagnoses(out: &Output) -> Vec<Value> {
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}\n{}",
-        stdout(out),
-        stderr(out)
-    );
-    crate::support::json(out)["diagnoses"]
-        .as_array()
-        .expect("diagnoses")
-        .clone()
-}
-
-fn field(d: &Value, name: &str) -> String {
-    d[name].as_str().unwrap_or_default().to_string()
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
-}
+use crate::support::{failed_diagnoses as diagnoses, free_port, text_field as field};
 
 #[test]
 fn an_http_server_under_a_stdio_host_is_named_at_the_first_launch() {

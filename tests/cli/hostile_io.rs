@@ -42,38 +42,7 @@ const MARKER_VAR: &str = "MCPL_DOCTOR_HOSTILE_MARKER";
 
 /// Pids of live processes (not zombies) whose environment holds `marker`.
 fn processes_with(marker: &str) -> Vec<u32> {
-    let needle = format!("{MARKER_VAR}={marker}");
-    let mut out = Vec::new();
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return out;
-    };
-    for entry in dir.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|s| s.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        let Ok(env) = std::fs::read(entry.path().join("environ")) else {
-            continue;
-        };
-        if !env.split(|b| *b == 0).any(|kv| kv == needle.as_bytes()) {
-            continue;
-        }
-        let zombie = std::fs::read_to_string(entry.path().join("stat"))
-            .ok()
-            .and_then(|s| {
-                s.rsplit(')')
-                    .next()
-                    .map(|r| r.trim_start().starts_with('Z'))
-            })
-            .unwrap_or(false);
-        if !zombie {
-            out.push(pid);
-        }
-    }
-    out
+    crate::support::processes_with_env(MARKER_VAR, marker)
 }
 
 /// Waits (up to 5 s, for a loaded machine) until no process carries `marker`.

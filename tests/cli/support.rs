@@ -309,3 +309,52 @@ pub fn launches(doc: &serde_json::Value) -> &Vec<serde_json::Value> {
 pub fn f(v: &serde_json::Value) -> f64 {
     v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
 }
+
+/// Live processes (not zombies) whose environment holds `name=value`: what a test's marker
+/// variable finds of a probe's servers once it is over.
+pub fn processes_with_env(name: &str, value: &str) -> Vec<u32> {
+    let needle = format!("{name}={value}");
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.flatten()
+        .filter_map(|e| {
+            let pid = e.file_name().to_str()?.parse::<u32>().ok()?;
+            let env = std::fs::read(e.path().join("environ")).ok()?;
+            env.split(|b| *b == 0)
+                .any(|kv| kv == needle.as_bytes())
+                .then_some(())?;
+            let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
+            let zombie = stat.rsplit(')').next()?.trim_start().starts_with('Z');
+            (!zombie).then_some(pid)
+        })
+        .collect()
+}
+
+/// The diagnoses of a `probe --json` run that did not stay up (exit 1).
+pub fn failed_diagnoses(out: &Output) -> Vec<serde_json::Value> {
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}\n{}",
+        stdout(out),
+        stderr(out)
+    );
+    json(out)["diagnoses"]
+        .as_array()
+        .expect("diagnoses")
+        .clone()
+}
+
+/// A string field of a JSON object, or "".
+pub fn text_field(d: &serde_json::Value, name: &str) -> String {
+    d[name].as_str().unwrap_or_default().to_string()
+}
+
+/// A port of 127.0.0.1 where nothing listens (bound, then let go).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}

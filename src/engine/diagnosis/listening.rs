@@ -26,6 +26,23 @@ const MODE_WORDS: &[&str] = &[
     "shttp",
 ];
 
+/// The step back to stdio: remove the variable or drop the argument that chose the HTTP mode
+/// (`chosen`, `true` for a variable), or, with none, start it in its stdio mode. Shared with
+/// the words' `http-mode` row (`modes.rs`).
+pub(super) fn stdio_step(chosen: Option<&(String, bool)>, setting: &Setting) -> String {
+    match chosen {
+        Some((a, true)) => format!(
+            "remove `{a}` from {} to run it over stdio",
+            terms("the entry's `env`", setting)
+        ),
+        Some((a, false)) => format!(
+            "drop `{a}` from {} to run it over stdio",
+            terms("the entry's args", setting)
+        ),
+        None => "start it in its stdio mode (see its `--help`)".to_string(),
+    }
+}
+
 /// The argument or variable of the entry that chose the HTTP mode or the port: a mode word
 /// (`streamable-http`, `--transport http`, `sse`), a `--port`, an argument equal to the port,
 /// a variable whose value is the port or a mode word. `true`: a variable.
@@ -108,17 +125,7 @@ pub(super) fn hit(i: usize, l: &Launch, setting: &Setting) -> Option<Hit> {
         evidence.push(ev(l, Source::Exit, format!("{e}, nothing on stdout")));
     }
     let chosen = switch(setting, port);
-    let drop = match &chosen {
-        Some((a, true)) => format!(
-            "or remove `{a}` from {} to run it over stdio",
-            terms("the entry's `env`", setting)
-        ),
-        Some((a, false)) => format!(
-            "or drop `{a}` from {} to run it over stdio",
-            terms("the entry's args", setting)
-        ),
-        None => "or start it in its stdio mode (see its `--help`)".to_string(),
-    };
+    let drop = format!("or {}", stdio_step(chosen.as_ref(), setting));
     let next = if setting.entry {
         format!(
             "it listens on port {port} (HTTP mode), which a stdio host cannot talk to: probe `--url {base}/mcp` (or `{base}/sse`) while it runs and give the entry that `\"url\"` in place of `command`, {drop}"

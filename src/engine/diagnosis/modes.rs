@@ -72,17 +72,7 @@ fn http_hit(i: usize, l: &Launch, setting: &Setting) -> Option<Hit> {
         // No words: the sockets its processes listen on.
         return super::listening::hit(i, l, setting);
     };
-    let drop = match http_switch(setting) {
-        Some((a, true)) => format!(
-            "remove `{a}` from {} to run it over stdio",
-            terms("the entry's `env`", setting)
-        ),
-        Some((a, false)) => format!(
-            "drop `{a}` from {} to run it over stdio",
-            terms("the entry's args", setting)
-        ),
-        None => "start it in its stdio mode (see its `--help`)".to_string(),
-    };
+    let drop = super::listening::stdio_step(http_switch(setting).as_ref(), setting);
     let next = if setting.entry {
         format!(
             "this command starts an HTTP server ({url}), which a stdio host cannot talk to: {drop}; or run it apart and give the entry `\"url\": \"{url}\"` in place of `command` (probe: `--url {url}`)"
