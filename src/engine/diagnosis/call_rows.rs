@@ -11,20 +11,37 @@ use super::model::{Diagnosis, Evidence, Setting, Source, MAX_EVIDENCE};
 use super::structured::{connects, service_of, stderr_lines, Key};
 use super::table::{Confidence, Id};
 use crate::engine::probe::opening::ExchangeResult;
-use crate::engine::probe::Launch;
+use crate::engine::probe::{Launch, ProbeRun};
 
 /// The most connect experiments.
 const MAX_CONNECTS: usize = 3;
 
-/// The first launch whose `--call` failed with an error answer, and its message.
-fn failed_call(launches: &[Launch]) -> Option<(&Launch, String)> {
+/// How a `--call` failed: the text of its error, and whether the result was not marked
+/// `isError` (proven a failure by the connect experiment of [`prove_answers`]).
+pub(super) struct FailedCall<'a> {
+    pub(super) launch: &'a Launch,
+    pub(super) message: String,
+    pub(super) unmarked: bool,
+}
+
+/// The first launch whose `--call` failed: an error answer, a result with `isError`, or a
+/// result not marked `isError` that [`prove_answers`] proved a failure.
+pub(super) fn failed_call(launches: &[Launch]) -> Option<FailedCall<'_>> {
     launches.iter().find_map(|l| {
         let o = l.report.opening.as_ref()?;
         let e = o.exchanges.iter().find(|e| e.method == "tools/call")?;
-        match &e.result {
-            ExchangeResult::Error { message, .. } => Some((l, message.clone())),
-            _ => None,
-        }
+        let (message, unmarked) = match (&e.result, &o.call) {
+            // The whole text of the result (2 KiB) where there is one, not its cut first line.
+            (ExchangeResult::Error { .. }, Some(a)) if a.is_error => (a.text.clone(), false),
+            (ExchangeResult::Error { message, .. }, _) => (message.clone(), false),
+            (ExchangeResult::Answered, Some(a)) if a.failed.is_some() => (a.text.clone(), true),
+            _ => return None,
+        };
+        Some(FailedCall {
+            launch: l,
+            message,
+            unmarked,
+        })
     })
 }
 
@@ -82,12 +99,10 @@ fn entry_addresses(s: &Setting) -> Vec<Address> {
     out
 }
 
-/// A `--call` that failed on a server that is up, where a connect to an address it names or
-/// the entry gives is refused: `service-not-running`, with the key of the row.
-pub(crate) fn service_down(launches: &[Launch], s: &Setting) -> Option<(Key, Diagnosis)> {
-    let (l, message) = failed_call(launches)?;
+/// The addresses a failed call's words (its error, the server's stderr) name that are worth a
+/// connect, then those the entry gives, each with what holds it.
+fn targets<'a>(said: impl Iterator<Item = &'a str>, s: &Setting) -> Vec<Address> {
     let mut targets: Vec<Address> = Vec::new();
-    let said = std::iter::once(message.as_str()).chain(stderr_lines(l));
     // A host the server names is tried when it is this machine or an address literal, or
     // the entry names it too: not a file's `name.py:455` in a traceback.
     let values: Vec<String> = entry_env(s)
@@ -123,6 +138,66 @@ pub(crate) fn service_down(launches: &[Launch], s: &Setting) -> Option<(Key, Dia
     }
     // What the entry gives first: that is where the user points the server.
     targets.sort_by_key(|t| t.held_by.is_empty());
+    targets
+}
+
+/// Whether a text carries a connect failure's code: a Node/libuv code (`ECONNREFUSED`,
+/// `ENOTFOUND`, `EHOSTUNREACH`, ...), an errno written after `errno`/`error` or in the
+/// parentheses a client library gives it (`Errno 111`, `[Errno -2]`, `Error 111 connecting`,
+/// `[WinError 10061]`,
+/// `(111)`), or Go's `dial tcp HOST:PORT: connect:`. Numbers are the connect errnos of Linux
+/// (111 refused, 110 timed out, 113 no route, 104 reset), macOS (61) and Windows (10061),
+/// and getaddrinfo's (-2, -3, -5).
+pub(super) fn connect_code(text: &str) -> bool {
+    const CODES: &[&str] = &[
+        "ECONNREFUSED",
+        "ECONNRESET",
+        "ETIMEDOUT",
+        "EHOSTUNREACH",
+        "ENETUNREACH",
+        "ENOTFOUND",
+        "EAI_AGAIN",
+    ];
+    const ERRNOS: &[&str] = &["111", "110", "113", "104", "61", "10061", "-2", "-3", "-5"];
+    let words: Vec<&str> = text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    if words.iter().any(|w| CODES.contains(w)) {
+        return true;
+    }
+    let after_errno = words.windows(2).any(|w| {
+        matches!(
+            w[0].to_ascii_lowercase().as_str(),
+            "errno" | "error" | "winerror"
+        ) && ERRNOS.contains(&w[1])
+    });
+    let in_parens = ERRNOS
+        .iter()
+        .any(|n| text.contains(&format!("({n})")) || text.contains(&format!("({n} ")));
+    after_errno || in_parens || (text.contains("dial tcp ") && text.contains(": connect:"))
+}
+
+/// The addresses a result not marked `isError` is tested at: with a connect failure's code in
+/// its text ([`connect_code`]), every address its text or the entry gives; without one, only
+/// an address the entry gives that its text holds too (a tool that prints where it connects
+/// is no failure by that alone).
+fn answer_targets(text: &str, s: &Setting) -> Vec<Address> {
+    let coded = connect_code(text);
+    let named = evidence::host_ports(text);
+    targets(std::iter::once(text), s)
+        .into_iter()
+        .filter(|t| {
+            coded
+                || (!t.held_by.is_empty()
+                    && named.iter().any(|(h, p)| *h == t.host && *p == t.port))
+        })
+        .collect()
+}
+
+/// Each address connected to (at most [`MAX_CONNECTS`]): what was tried and came back, and the
+/// first where nothing listens.
+fn try_connects(targets: Vec<Address>) -> (Vec<String>, Option<Address>) {
     let mut tried = Vec::new();
     let mut down: Option<Address> = None;
     for t in targets.into_iter().take(MAX_CONNECTS) {
@@ -141,6 +216,66 @@ pub(crate) fn service_down(launches: &[Launch], s: &Setting) -> Option<(Key, Dia
             down = Some(t);
         }
     }
+    (tried, down)
+}
+
+/// The experiment on each `--call` result not marked `isError`: when its text holds a connect
+/// failure's code or an address the entry gives, connect there; refused, the call failed (its
+/// record's `failed` says what was tried), and the run is a finding as for `isError`. Run once
+/// the run is over, before its verdict, off the probe's threads (each connect is bounded;
+/// nothing is written).
+pub(crate) async fn prove_answers(run: &mut ProbeRun, s: &Setting) {
+    let answers: Vec<(usize, Vec<Address>)> = run
+        .launches
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| {
+            let a = l.report.opening.as_ref()?.call.as_ref()?;
+            let targets = answer_targets(&a.text, s);
+            (!a.is_error && a.failed.is_none() && !targets.is_empty()).then_some((i, targets))
+        })
+        .collect();
+    if answers.is_empty() {
+        return;
+    }
+    let proven = tokio::task::spawn_blocking(move || {
+        answers
+            .into_iter()
+            .filter_map(|(i, targets)| {
+                let (_, down) = try_connects(targets);
+                down.map(|d| (i, format!("connect {}:{}: refused", d.host, d.port)))
+            })
+            .collect::<Vec<_>>()
+    })
+    .await
+    .unwrap_or_default();
+    for (i, failed) in proven {
+        let call = run
+            .launches
+            .get_mut(i)
+            .and_then(|l| l.report.opening.as_mut())
+            .and_then(|o| o.call.as_mut());
+        if let Some(a) = call {
+            a.failed = Some(failed);
+        }
+    }
+}
+
+/// A `--call` that failed on a server that is up, where a connect to an address it names or
+/// the entry gives is refused: `service-not-running`, with the key of the row (a result not
+/// marked `isError` is its own key).
+pub(crate) fn service_down(launches: &[Launch], s: &Setting) -> Option<(Key, Diagnosis)> {
+    let FailedCall {
+        launch: l,
+        message,
+        unmarked,
+    } = failed_call(launches)?;
+    let targets = if unmarked {
+        answer_targets(&message, s)
+    } else {
+        targets(std::iter::once(message.as_str()).chain(stderr_lines(l)), s)
+    };
+    let (tried, down) = try_connects(targets);
     let d = down?;
     let at = format!("{}:{}", d.host, d.port);
     let what = service_of(d.port)
@@ -156,13 +291,15 @@ pub(crate) fn service_down(launches: &[Launch], s: &Setting) -> Option<(Key, Dia
             d.held_by.join(" and ")
         )
     };
+    let how = if unmarked {
+        "tools/call (--call) answered, not marked isError"
+    } else {
+        "tools/call (--call) answered"
+    };
     let mut evidence = vec![Evidence {
         launches: vec![l.number],
         source: Source::Request,
-        text: format!(
-            "tools/call (--call) answered: {}",
-            super::model::cut(&message)
-        ),
+        text: format!("{how}: {}", super::model::cut(&message)),
     }];
     evidence.extend(tried.into_iter().map(|t| Evidence {
         launches: Vec::new(),
@@ -180,5 +317,41 @@ pub(crate) fn service_down(launches: &[Launch], s: &Setting) -> Option<(Key, Dia
         evidence,
         next_step: next,
     };
-    Some((Key::CallFailedAndAddressRefused, d))
+    let key = if unmarked {
+        Key::CallAnswerHoldsRefusedAddress
+    } else {
+        Key::CallFailedAndAddressRefused
+    };
+    Some((key, d))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::connect_code;
+
+    #[test]
+    fn a_connect_failure_code_is_a_structure_not_a_word() {
+        for coded in [
+            "Error executing query: Can't connect to MySQL server on '127.0.0.1:3399' (Errno 111: Connection refused)",
+            "connect ECONNREFUSED 127.0.0.1:5432",
+            "getaddrinfo ENOTFOUND db.internal",
+            "Error 111 connecting to 127.0.0.1:6390. Connection refused.",
+            "[Errno -2] Name or service not known",
+            "Can't connect to MySQL server on 'db' (111)",
+            "dial tcp 127.0.0.1:9000: connect: connection refused",
+            "[WinError 10061] No connection could be made",
+        ] {
+            assert!(connect_code(coded), "{coded}");
+        }
+        for plain in [
+            "errors: 0, refused: 0, primary 127.0.0.1:5432 up",
+            "Error 500 from the API",
+            "HTTP error (404)",
+            "connection refused by policy",
+            "ECONNREFUSEDX is not a code",
+            "rows: 111",
+        ] {
+            assert!(!connect_code(plain), "{plain}");
+        }
+    }
 }

@@ -36,6 +36,7 @@ mod url_rows;
 pub(crate) mod words;
 mod wrapper_rows;
 
+pub(crate) use call_rows::prove_answers;
 #[cfg(test)]
 pub(crate) use model::Source;
 pub(crate) use model::{Diagnosis, Setting};

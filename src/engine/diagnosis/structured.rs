@@ -67,6 +67,10 @@ pub(crate) enum Key {
     /// its error names or the entry gives (`*_HOST` with `*_PORT`, a `host:port` in a value)
     /// that is refused (the whole run's row: `call_rows.rs`).
     CallFailedAndAddressRefused,
+    /// A `--call` result not marked `isError` whose text holds a connect failure's code
+    /// (`Errno 111`, `ECONNREFUSED`, Go's `dial tcp ...: connect:`) or an address the entry
+    /// gives, and a connect experiment there that is refused (`call_rows.rs`).
+    CallAnswerHoldsRefusedAddress,
     /// An experiment on the launch itself: a stdio launch that answered nothing and was still
     /// running at its handshake's end listens on a TCP port (its `/proc` sockets). Its row is
     /// `listening::hit`, reached from the table's `http-mode` row.
@@ -110,7 +114,10 @@ const ARGUMENT_KEYS: &[Key] = &[Key::CommandsTheArgsLack, Key::ErrorNamesAGivenF
 /// The keys of the rows that read the whole run, not a launch that died: they run in
 /// `run.rs`, also when every launch stayed up.
 #[cfg(test)]
-pub(crate) const RUN_KEYS: &[Key] = &[Key::CallFailedAndAddressRefused];
+pub(crate) const RUN_KEYS: &[Key] = &[
+    Key::CallFailedAndAddressRefused,
+    Key::CallAnswerHoldsRefusedAddress,
+];
 /// Rows keyed on an experiment on the launch itself, found outside [`row`] (they read the
 /// launch's facts or a relaunch's, not its stderr): `listening.rs`, `relaunch_rows.rs`.
 #[cfg(test)]
@@ -234,7 +241,7 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::EnginesAboveRunningNode => node_rows::engines_too_new(lines, s),
         Key::NamesUnsetVariables => unset_names(lines, s),
         // A row of the whole run (`call_rows.rs`), not of one launch's stderr.
-        Key::CallFailedAndAddressRefused => None,
+        Key::CallFailedAndAddressRefused | Key::CallAnswerHoldsRefusedAddress => None,
         // Found on the launch's facts (see LAUNCH_KEYS).
         Key::ListensOnTcpSilently
         | Key::AnswersOnlyOnceStdinCloses

@@ -73,7 +73,13 @@ fn every_key_is_a_structure_or_an_experiment() {
     // The rows of the whole run (a `--call` on a server that stayed up), each tested in
     // tests/cli (diagnosis_modes.rs) with a look-alike where the address answers.
     let run: Vec<String> = RUN_KEYS.iter().map(|k| format!("{k:?}")).collect();
-    assert_eq!(run, ["CallFailedAndAddressRefused"]);
+    assert_eq!(
+        run,
+        [
+            "CallFailedAndAddressRefused",
+            "CallAnswerHoldsRefusedAddress"
+        ]
+    );
 }
 
 #[test]

@@ -124,7 +124,7 @@ pub(crate) async fn run(items: Vec<Item>, opts: FleetOptions, sink: Arc<Sink>) -
             target_text,
             protocol,
         } = prepare(resolved, &opts, item.position);
-        let task = spawn(target, run, deadline, index, &item, &sink);
+        let task = spawn(target, run, deadline, index, (&item, &setting), &sink);
         index += 1;
         slots.push(Slot::Running {
             // The result is filled in once the run is over.
@@ -178,10 +178,11 @@ fn spawn(
     mut opts: RunOptions,
     deadline: Option<Instant>,
     index: usize,
-    item: &Item,
+    (item, setting): (&Item, &Setting),
     sink: &Arc<Sink>,
 ) -> tokio::task::JoinHandle<Result<(ProbeRun, diagnosis::relaunch::Relaunched), LaunchError>> {
     let sink = sink.clone();
+    let setting = setting.clone();
     let name = item.name.clone();
     let relaunch = opts.policy.relaunch;
     let protocol = opts.attempt.protocol;
@@ -197,7 +198,10 @@ fn spawn(
                 relaunch,
             })
         };
-        let run = probe::run(&mut target, opts, &mut each).await?;
+        let mut run = probe::run(&mut target, opts, &mut each).await?;
+        // A `--call` result not marked `isError` that names an address: connect there, so a
+        // refused one is judged a failed call (bounded; before the verdict reads the run).
+        diagnosis::prove_answers(&mut run, &setting).await;
         // A failed command: the experiments that launch it again (bounded), for its Why.
         let interrupted = run.finish == Finish::Interrupted;
         let relaunched =

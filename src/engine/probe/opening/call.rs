@@ -5,7 +5,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::record::ExchangeResult;
+use super::record::{CallAnswer, ExchangeResult, CALL_TEXT_MAX};
 use crate::engine::folded::short_text;
 use crate::engine::redact::Redactor;
 
@@ -77,6 +77,57 @@ pub(crate) fn result_of(msg: &Value, redactor: &Redactor) -> ExchangeResult {
         };
     }
     ExchangeResult::Answered
+}
+
+/// The result of a `tools/call` answer (none for a JSON-RPC error): its content's text parts,
+/// one a line, redacted whole before they are cut to [`CALL_TEXT_MAX`] bytes (a cut never
+/// shows a secret's first part), and its `isError`.
+pub(crate) fn answer_of(msg: &Value, redactor: &Redactor) -> Option<CallAnswer> {
+    if msg.get("error").is_some() {
+        return None;
+    }
+    let result = msg.get("result")?;
+    let is_error = result.get("isError").and_then(Value::as_bool) == Some(true);
+    // Enough to redact what is kept: any secret that begins in the first 2 KiB ends in it.
+    let read = CALL_TEXT_MAX + redactor.longest().max(4096);
+    let mut text = String::new();
+    let parts = result.get("content").and_then(Value::as_array);
+    for t in parts
+        .into_iter()
+        .flatten()
+        .filter_map(|x| x.get("text").and_then(Value::as_str))
+    {
+        if text.len() >= read {
+            break;
+        }
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(&t[..floor_boundary(t, read - text.len().min(read))]);
+    }
+    let mut shown = if text.len() >= read {
+        redactor.redact_cut(&text)
+    } else {
+        redactor.redact(&text)
+    };
+    if shown.len() > CALL_TEXT_MAX || text.len() >= read {
+        shown.truncate(floor_boundary(&shown, CALL_TEXT_MAX));
+        shown.push('…');
+    }
+    Some(CallAnswer {
+        text: shown,
+        is_error,
+        failed: None,
+    })
+}
+
+/// The largest char boundary of `s` at or below `at`.
+fn floor_boundary(s: &str, at: usize) -> usize {
+    let mut at = at.min(s.len());
+    while !s.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }
 
 /// The capability paths the probe grants when the server advertises them (what connectome-host

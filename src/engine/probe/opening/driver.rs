@@ -425,6 +425,7 @@ impl OpeningDriver {
                 out.extend(next.or_else(|| self.call_now(now)));
             } else if o.method == "tools/call" {
                 let r = call::result_of(msg, &self.redactor);
+                self.opening.call = call::answer_of(msg, &self.redactor);
                 self.answered(&o, now, r);
             }
             return out;

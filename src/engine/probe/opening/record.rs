@@ -61,6 +61,28 @@ pub(crate) struct Opening {
     /// methods not kept). Absent when 0.
     #[serde(skip_serializing_if = "is_zero")]
     pub server_requests_other: u64,
+    /// The result `--call`'s `tools/call` got (not a JSON-RPC error: that is its exchange's
+    /// `message`). Absent without `--call` or without a result.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub call: Option<CallAnswer>,
+}
+
+/// The most bytes of a `--call` result's text kept.
+pub(crate) const CALL_TEXT_MAX: usize = 2048;
+
+/// What a `tools/call` result said.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub(crate) struct CallAnswer {
+    /// The text parts of its `content`, one a line, redacted before they are cut to their
+    /// first 2 KiB ("…" ends a cut one).
+    pub text: String,
+    /// Its `isError`.
+    pub is_error: bool,
+    /// A result not marked `isError` that an experiment proved a failure: what was tried and
+    /// what came back (`connect 127.0.0.1:3399: refused`), its text holding that address or
+    /// an error code (`Errno 111`, `ECONNREFUSED`). Absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failed: Option<String>,
 }
 
 /// The most distinct server-request methods counted by name per connection.

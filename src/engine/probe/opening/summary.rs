@@ -276,6 +276,14 @@ fn tool_call_finding(launches: &[Launch]) -> Option<ChannelFinding> {
                 "no answer within {}",
                 crate::engine::policy::timings::format_ms(*deadline_ms)
             ),
+            // A result not marked `isError` that the diagnosis's experiment proved a failure.
+            ExchangeResult::Answered => {
+                let a = o.call.as_ref()?;
+                let tried = a.failed.as_ref()?;
+                let first = a.text.lines().find(|x| !x.trim().is_empty()).unwrap_or("");
+                let first: String = first.trim().chars().take(200).collect();
+                format!("{first} (a result not marked isError; tried: {tried})")
+            }
             _ => return None,
         };
         Some((l.number, how))

@@ -452,3 +452,42 @@ async fn launches_listing_the_same_many_tools_do_not_differ_and_others_do() {
         "a folded name that changed is seen"
     );
 }
+
+#[test]
+fn a_call_result_keeps_its_text_redacted_then_cut_to_2_kib() {
+    let mut r = Redactor::new();
+    r.add("s3cretValue42");
+    let msg = |content: Value, is_error: bool| json!({"jsonrpc": "2.0", "id": 2, "result": {"content": content, "isError": is_error}});
+    // Every text part, one a line; an image part has none.
+    let a = call::answer_of(
+        &msg(
+            json!([{"type": "text", "text": "one s3cretValue42"}, {"type": "image", "data": "x"},
+                   {"type": "text", "text": "two"}]),
+            false,
+        ),
+        &r,
+    )
+    .expect("a result");
+    assert_eq!(a.text, format!("one {}\ntwo", crate::engine::redact::MASK));
+    assert!(!a.is_error && a.failed.is_none());
+    // A secret that straddles the 2 KiB cut shows no part of itself; the text ends in "…".
+    let long = format!("{}s3cretValue42{}", "é".repeat(1020), "x".repeat(10_000));
+    let a =
+        call::answer_of(&msg(json!([{"type": "text", "text": long}]), true), &r).expect("a result");
+    assert!(a.is_error);
+    assert!(
+        a.text.len() <= CALL_TEXT_MAX + '…'.len_utf8(),
+        "{}",
+        a.text.len()
+    );
+    assert!(a.text.ends_with('…'));
+    assert!(!a.text.contains("s3cret"), "{}", a.text);
+    // A huge text costs only what is read: 2 KiB and a margin.
+    let huge = "y".repeat(8 << 20);
+    let a = call::answer_of(&msg(json!([{"type": "text", "text": huge}]), false), &r)
+        .expect("a result");
+    assert_eq!(a.text.chars().filter(|c| *c == 'y').count(), CALL_TEXT_MAX);
+    // A JSON-RPC error is its exchange's message, not a result.
+    let e = json!({"jsonrpc": "2.0", "id": 2, "error": {"code": -32603, "message": "x"}});
+    assert!(call::answer_of(&e, &r).is_none());
+}

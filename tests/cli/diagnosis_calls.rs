@@ -1,0 +1,172 @@
+//! What a `--call` result says, through the real binary: a result not marked `isError` whose
+//! text holds an address the entry gives where nothing listens (mysql_mcp_server's `Error
+//! executing query: Can't connect to MySQL server on 'HOST:PORT' (Errno 111: ...)`) is a failed
+//! call, tested by the doctor's own connect; the same text with `isError`; and a failed call
+//! whose error is Node's `Invalid URL` while the entry holds a URL without its scheme
+//! (@perplexity-ai/mcp-server's PERPLEXITY_BASE_URL). Each beside a healthy look-alike
+//! (`fixtures/servers/calls.py`, `calls.mjs`).
+
+use std::net::TcpListener;
+use std::process::{Command, Output, Stdio};
+
+use crate::support::{assert_valid, bin, fixture, free_port, json, stdout, text_field as field};
+
+fn calls(ext: &str) -> String {
+    fixture(&format!("servers/calls.{ext}"))
+        .display()
+        .to_string()
+}
+
+fn probe(call: &str, command: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut cmd: Command = bin();
+    cmd.args(["probe", "--launches", "1", "--watch", "2s", "--call", call])
+        .arg("--json")
+        .arg("--")
+        .args(command)
+        .stdin(Stdio::null());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("the binary runs")
+}
+
+const SQL: &str = r#"execute_sql={"query": "SELECT 1"}"#;
+const SECRET: &str = "mysqlPlanted9Secret";
+
+/// The first launch's `--call` result.
+fn call_of(doc: &serde_json::Value) -> &serde_json::Value {
+    &doc["launches"][0]["opening"]["call"]
+}
+
+fn findings(doc: &serde_json::Value) -> Vec<String> {
+    doc["opening"]["findings"]
+        .as_array()
+        .map(|f| f.iter().map(|x| field(x, "id")).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_result_not_marked_is_error_naming_a_refused_address_is_a_failed_call() {
+    let port = free_port().to_string();
+    let py = calls("py");
+    let env = [
+        ("MYSQL_HOST", "127.0.0.1"),
+        ("MYSQL_PORT", port.as_str()),
+        ("MYSQL_PASSWORD", SECRET),
+    ];
+    let out = probe(SQL, &["python3", &py, "mysql"], &env);
+    // A finding, as for `isError`: the tool answered that it cannot reach its database.
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let doc = json(&out);
+    assert_valid("probe", &doc);
+    assert!(!stdout(&out).contains(SECRET), "{}", stdout(&out));
+    let call = call_of(&doc);
+    assert_eq!(call["is_error"], false, "{doc:#}");
+    assert!(
+        field(call, "text").contains(&format!(
+            "Can't connect to MySQL server on '127.0.0.1:{port}' (Errno 111"
+        )),
+        "{call:#}"
+    );
+    assert_eq!(
+        field(call, "failed"),
+        format!("connect 127.0.0.1:{port}: refused")
+    );
+    // (The server's own log line of the failure is a start warning's note beside it.)
+    assert_eq!(findings(&doc)[0], "tool-call-failed", "{doc:#}");
+    let f = field(&doc["opening"]["findings"][0], "text");
+    assert!(f.contains("a result not marked isError"), "{f}");
+    let d = &doc["diagnoses"][0];
+    assert_eq!(d["id"], "service-not-running", "{doc:#}");
+    let next = field(d, "next_step");
+    assert!(
+        next.contains(&format!("127.0.0.1:{port}"))
+            && next.contains("`MYSQL_HOST` and `MYSQL_PORT`"),
+        "{next}"
+    );
+    // The text report says so too, and exits 1.
+    let mut cmd = bin();
+    cmd.args([
+        "probe",
+        "--launches",
+        "1",
+        "--watch",
+        "2s",
+        "--call",
+        SQL,
+        "--",
+    ])
+    .args(["python3", &py, "mysql"])
+    .envs(env)
+    .stdin(Stdio::null());
+    let text = cmd.output().expect("the binary runs");
+    assert_eq!(text.status.code(), Some(1));
+    let shown = stdout(&text);
+    assert!(
+        shown.contains("service-not-running") && !shown.contains(SECRET),
+        "{shown}"
+    );
+
+    // Look-alike: the same server where the database's port answers: the call succeeds.
+    let open = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let up = open.local_addr().expect("addr").port().to_string();
+    let env = [("MYSQL_HOST", "127.0.0.1"), ("MYSQL_PORT", up.as_str())];
+    let out = probe(SQL, &["python3", &py, "mysql"], &env);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let doc = json(&out);
+    assert!(field(call_of(&doc), "text").starts_with("Query executed successfully"));
+    assert!(call_of(&doc).get("failed").is_none(), "{doc:#}");
+    assert!(findings(&doc).is_empty(), "{doc:#}");
+    drop(open);
+}
+
+#[test]
+fn a_result_that_speaks_of_errors_is_no_failure_where_its_address_answers_or_is_not_the_entrys() {
+    let py = calls("py");
+    // Its words are "errors" and "refused", its address the entry's and listening.
+    let open = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let up = open.local_addr().expect("addr").port().to_string();
+    let env = [("STATS_HOST", "127.0.0.1"), ("STATS_PORT", up.as_str())];
+    let out = probe("stats", &["python3", &py, "stats"], &env);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let doc = json(&out);
+    assert!(
+        field(call_of(&doc), "text").contains(&format!("refused: 0, primary 127.0.0.1:{up} up")),
+        "{doc:#}"
+    );
+    assert!(findings(&doc).is_empty() && doc["diagnoses"] == serde_json::json!([]));
+    drop(open);
+    // An address nothing listens on, which the entry does not give, and no error code: a tool
+    // that reports on it, not a failed call.
+    let out = probe("stats", &["python3", &py, "stats"], &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let doc = json(&out);
+    assert!(
+        field(call_of(&doc), "text").contains("primary 127.0.0.1:1 down"),
+        "{doc:#}"
+    );
+    assert!(call_of(&doc).get("failed").is_none(), "{doc:#}");
+    assert!(findings(&doc).is_empty(), "{doc:#}");
+}
+
+#[test]
+fn the_same_text_marked_is_error_names_the_variables_of_the_refused_address() {
+    let port = free_port().to_string();
+    let py = calls("py");
+    let env = [("MYSQL_HOST", "127.0.0.1"), ("MYSQL_PORT", port.as_str())];
+    let out = probe(SQL, &["python3", &py, "mysql", "--is-error"], &env);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let doc = json(&out);
+    assert_eq!(call_of(&doc)["is_error"], true, "{doc:#}");
+    assert!(call_of(&doc).get("failed").is_none(), "{doc:#}");
+    // (The server's own log line of the failure is a start warning's note beside it.)
+    assert_eq!(findings(&doc)[0], "tool-call-failed", "{doc:#}");
+    let d = &doc["diagnoses"][0];
+    assert_eq!(d["id"], "service-not-running", "{doc:#}");
+    let next = field(d, "next_step");
+    assert!(
+        next.contains(&format!("127.0.0.1:{port}"))
+            && next.contains("`MYSQL_HOST` and `MYSQL_PORT`"),
+        "{next}"
+    );
+}
