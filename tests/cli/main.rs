@@ -10,6 +10,7 @@ mod diagnosis_calls;
 mod diagnosis_experiments;
 mod diagnosis_modes;
 mod diagnosis_process;
+mod diagnosis_source;
 mod diagnosis_unseen;
 mod diagnosis_words;
 mod docs;

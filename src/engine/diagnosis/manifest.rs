@@ -30,7 +30,7 @@ pub(crate) fn package_of(file: &Path) -> Option<PathBuf> {
 }
 
 /// The program `cmd` names: itself when it is a path, else the first match on `path`.
-fn resolve(cmd: &str, path: Option<&str>) -> Option<PathBuf> {
+pub(crate) fn resolve(cmd: &str, path: Option<&str>) -> Option<PathBuf> {
     if cmd.contains('/') {
         return Some(PathBuf::from(cmd));
     }

@@ -8,6 +8,7 @@
 
 mod call_rows;
 mod entry_rows;
+mod env_rows;
 pub(crate) mod evidence;
 pub(crate) mod experiment;
 mod given;
@@ -26,6 +27,7 @@ pub(crate) mod remote;
 mod remote_tls;
 pub(crate) mod run;
 pub(crate) mod runtime;
+pub(crate) mod source_scan;
 pub(crate) mod spawn;
 pub(crate) mod structured;
 pub(crate) mod table;

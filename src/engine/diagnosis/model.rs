@@ -124,6 +124,9 @@ pub(crate) struct Setting {
     /// What the relaunch experiments found (`probe` runs them after a failed run; none
     /// elsewhere).
     pub relaunched: super::relaunch::Relaunched,
+    /// What the server's installed source reads (the experiment of `source_scan.rs`), read
+    /// once, when a row first asks (`env_rows.rs`).
+    pub source: std::sync::OnceLock<Option<super::source_scan::Scanned>>,
 }
 
 impl Setting {

@@ -64,6 +64,13 @@ fn cached_manifest(pkg: &str) -> Option<(PathBuf, serde_json::Value)> {
     None
 }
 
+/// The folder of the package `npx` runs, found in its cache (see [`cached_manifest`]).
+pub(super) fn npx_cached_dir(s: &Setting) -> Option<PathBuf> {
+    npx_package(s)
+        .and_then(|p| cached_manifest(bare(&p)))
+        .and_then(|(p, _)| p.parent().map(std::path::Path::to_path_buf))
+}
+
 pub(super) fn npm(facts: &[Fact], s: &Setting) -> Option<Found> {
     let Some(Fact::Npm { code, what }) = facts.iter().find(|f| matches!(f, Fact::Npm { .. }))
     else {
@@ -212,10 +219,7 @@ pub(super) fn node_too_old(facts: &[Fact], s: &Setting) -> Option<Found> {
 /// script's or the bin's package), the failing frame's package first, then its own, then its
 /// dependencies'; the experiment `node --version` only when some range is stated.
 pub(super) fn engines_too_new(lines: &[&str], s: &Setting) -> Option<Found> {
-    let cached = npx_package(s)
-        .and_then(|p| cached_manifest(bare(&p)))
-        .and_then(|(p, _)| p.parent().map(std::path::Path::to_path_buf));
-    let dir = manifest::launched_package(s, cached)?;
+    let dir = manifest::launched_package(s, npx_cached_dir(s))?;
     let engines = manifest::engines(&dir, &manifest::frame_packages(lines));
     if engines.is_empty() {
         return None;

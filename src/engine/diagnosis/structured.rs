@@ -10,6 +10,7 @@
 use std::net::{TcpStream, ToSocketAddrs};
 
 use super::entry_rows;
+use super::env_rows;
 use super::evidence::{self, Fact};
 use super::experiment::LIMIT as EXPERIMENT;
 use super::given::{entry_env, entry_values};
@@ -59,6 +60,13 @@ pub(crate) enum Key {
     /// frame's package, or of a dependency), read from its package.json, excludes the version
     /// `node --version` reports.
     EnginesAboveRunningNode,
+    /// An experiment reading the server's installed source: the entry sets a variable the
+    /// server never reads, and the server reads an unset one close to it (the same words, one
+    /// misspelt or abbreviated, or more of them: `SHORTCUT_TOKEN`, `SHORTCUT_API_TOKEN`).
+    SetNameNeverReadBesideACloseOne,
+    /// An experiment reading the server's installed source: last words that name no
+    /// variable hold the words of exactly one variable it reads that the entry does not set.
+    LastWordsAreAnUnsetReadName,
     /// The last line of a launch that died names variables (`UPPER_SNAKE` identifiers) or
     /// flags the entry does not set (an identifier written `NAME=value` is an example, not a
     /// need).
@@ -100,7 +108,9 @@ pub(crate) const KEYS: &[Key] = &[
     Key::ErrorNamesOneSetVariable,
     Key::ErrorNamesAGivenFlag,
     Key::UsageWithErrorLine,
+    Key::SetNameNeverReadBesideACloseOne,
     Key::NamesUnsetVariables,
+    Key::LastWordsAreAnUnsetReadName,
     // Last: a manifest's `engines.node` is a package's claim, not what happened. A server that
     // ran far enough to say what is wrong (its usage, a variable it lacks) is believed first:
     // @sentry/mcp-server declares Node 22.13 and runs on Node 20.
@@ -148,7 +158,11 @@ pub(crate) const STRONG: &[Key] = &[
 /// Rows that outrank the table's `missing-env-var` too: a URL the server could not parse,
 /// held by the entry without its scheme, explains the failure; variables named in a warning
 /// before it (`X not set`) do not.
-pub(crate) const OUTRANK_MISSING: &[Key] = &[Key::UrlParseWithSchemelessValue];
+pub(crate) const OUTRANK_MISSING: &[Key] = &[
+    Key::UrlParseWithSchemelessValue,
+    // The variable the table would have set is the one the entry holds under another name.
+    Key::SetNameNeverReadBesideACloseOne,
+];
 
 /// The answers of the table these rows may replace.
 pub(crate) const GENERIC: &[Id] = &[Id::Crash, Id::CauseUnknown, Id::MissingArgument, Id::Timer];
@@ -240,6 +254,8 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::NodeOlderThanNamed => node_rows::node_too_old(facts, s),
         Key::EnginesAboveRunningNode => node_rows::engines_too_new(lines, s),
         Key::NamesUnsetVariables => unset_names(lines, s),
+        Key::SetNameNeverReadBesideACloseOne => env_rows::renamed(lines, s),
+        Key::LastWordsAreAnUnsetReadName => env_rows::worded(lines, s),
         // A row of the whole run (`call_rows.rs`), not of one launch's stderr.
         Key::CallFailedAndAddressRefused | Key::CallAnswerHoldsRefusedAddress => None,
         // Found on the launch's facts (see LAUNCH_KEYS).

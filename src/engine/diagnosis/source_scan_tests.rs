@@ -1,0 +1,196 @@
+use std::time::{Duration, Instant};
+
+use super::*;
+
+fn names(found: Vec<(String, usize)>) -> Vec<String> {
+    found.into_iter().map(|(n, _)| n).collect()
+}
+
+#[test]
+fn node_code_reads_members_indexes_destructurings_and_aliases() {
+    let js = r#"
+const token = process.env.SHORTCUT_API_TOKEN || process.env["SHORTCUT_API_TKN"];
+const url = process.env?.BASE_URL ?? process.env['API_SERVER'];
+const { DATADOG_API_KEY, DATADOG_APP_KEY: app, DD_SITE = "datadoghq.com", ...rest } = process.env;
+const env = process.env;
+if (!env.NOTION_TOKEN) console.error(env.lowercase);
+const x = myprocess.env.NOT_THIS;
+"#;
+    assert_eq!(
+        names(node_reads(js)),
+        [
+            "SHORTCUT_API_TOKEN",
+            "SHORTCUT_API_TKN",
+            "BASE_URL",
+            "API_SERVER",
+            "DATADOG_API_KEY",
+            "DATADOG_APP_KEY",
+            "DD_SITE",
+            "NOTION_TOKEN",
+        ]
+    );
+    // `env` imported from the process module is the same object; from elsewhere it is not.
+    let imported = "import { env } from \"node:process\";\nconst k = env.EXA_API_KEY;";
+    assert_eq!(names(node_reads(imported)), ["EXA_API_KEY"]);
+    let other = "import { env } from \"./config.js\";\nconst k = env.EXA_API_KEY;";
+    assert!(node_reads(other).is_empty());
+}
+
+#[test]
+fn python_code_reads_environ_getenv_and_settings_fields() {
+    let py = r#"
+import os
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+host = os.environ["MYSQL_HOST"]
+port = os.environ.get('MYSQL_PORT', "3306")
+user = os.getenv("MYSQL_USER")
+_ = my_getenv("NOT_THIS")
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="QDRANT_")
+
+    url: str | None = None
+    api_key: str = Field(default="", validation_alias="QDRANT_KEY")
+    _private: int = 0
+
+    def helper(self):
+        inner: int = 1
+"#;
+    let got = names(python_reads(py));
+    assert_eq!(
+        got,
+        [
+            "MYSQL_HOST",
+            "MYSQL_PORT",
+            "MYSQL_USER",
+            "QDRANT_URL",
+            "QDRANT_API_KEY",
+            "QDRANT_KEY"
+        ],
+        "{got:?}"
+    );
+    // A `class Config` with `env_prefix = "..."` (pydantic 1's form).
+    let v1 =
+        "class S(BaseSettings):\n    token: str\n\n    class Config:\n        env_prefix = 'GH_'\n";
+    assert_eq!(names(python_reads(v1)), ["GH_TOKEN"]);
+}
+
+fn write(p: &std::path::Path, text: &str) {
+    std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+    std::fs::write(p, text).expect("write");
+}
+
+#[test]
+fn a_package_is_read_with_where_each_name_is_first_read() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(&root.join("package.json"), r#"{"name":"srv"}"#);
+    write(
+        &root.join("dist/index.js"),
+        "// start\nconst t = process.env.SRV_TOKEN;\n",
+    );
+    write(
+        &root.join("dist/more.js"),
+        "const t = process.env.SRV_TOKEN; process.env.SRV_URL;\n",
+    );
+    // Another package's code, a test, a map, types: not read.
+    write(
+        &root.join("node_modules/dep/index.js"),
+        "process.env.DEP_VAR",
+    );
+    write(&root.join("test/a.js"), "process.env.TEST_VAR");
+    write(&root.join("dist/index.d.ts"), "process.env.TYPES_VAR");
+    let got = scan(
+        &Code::Folder {
+            root: root.to_path_buf(),
+            depth: 8,
+        },
+        BOUNDS,
+    );
+    let reads: Vec<(&str, &str)> = got
+        .reads
+        .iter()
+        .map(|r| (r.name.as_str(), r.at.as_str()))
+        .collect();
+    assert_eq!(
+        reads,
+        [
+            ("SRV_TOKEN", "dist/index.js:2"),
+            ("SRV_URL", "dist/more.js:1")
+        ]
+    );
+    assert_eq!(got.files, 2);
+    assert_eq!(got.cut, None);
+}
+
+#[test]
+fn a_huge_file_a_link_loop_and_a_fifo_do_not_hold_the_scan() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(&root.join("a.js"), "process.env.SEEN_FIRST;\n");
+    // Over the per-file bound: skipped, not read.
+    let huge = root.join("huge.js");
+    let f = std::fs::File::create(&huge).expect("create");
+    f.set_len(BOUNDS.file + 1).expect("set_len");
+    // A link loop, a link out of the package and a FIFO nobody writes to.
+    std::os::unix::fs::symlink(root.join("loop2"), root.join("loop1")).expect("link");
+    std::os::unix::fs::symlink(root.join("loop1"), root.join("loop2")).expect("link");
+    std::os::unix::fs::symlink(root, root.join("self")).expect("link");
+    std::os::unix::fs::symlink("/etc", root.join("out")).expect("link");
+    nix::unistd::mkfifo(&root.join("pipe.js"), nix::sys::stat::Mode::S_IRWXU).expect("mkfifo");
+    write(&root.join("z.py"), "import os\nos.getenv('SEEN_LAST')\n");
+    let started = Instant::now();
+    let got = scan(
+        &Code::Folder {
+            root: root.to_path_buf(),
+            depth: 8,
+        },
+        BOUNDS,
+    );
+    assert!(started.elapsed() < Duration::from_secs(10));
+    let names: Vec<&str> = got.reads.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["SEEN_FIRST", "SEEN_LAST"]);
+    assert_eq!(got.files, 2);
+    // The FIFO named as the script itself: refused, not opened.
+    let started = Instant::now();
+    let got = scan(&Code::File(root.join("pipe.js")), BOUNDS);
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert_eq!(got.files, 0);
+}
+
+#[test]
+fn the_file_and_byte_bounds_cut_the_scan_and_say_so() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for i in 0..30 {
+        write(
+            &dir.path().join(format!("f{i:02}.js")),
+            &format!("process.env.VAR_{i:02};\n"),
+        );
+    }
+    let code = Code::Folder {
+        root: dir.path().to_path_buf(),
+        depth: 1,
+    };
+    let few = Bounds {
+        files: 10,
+        ..BOUNDS
+    };
+    let got = scan(&code, few);
+    assert_eq!(got.files, 10);
+    assert_eq!(got.cut.as_deref(), Some("10 files"));
+    assert_eq!(got.reads.len(), 10);
+    let small = Bounds {
+        bytes: 50,
+        ..BOUNDS
+    };
+    let got = scan(&code, small);
+    assert_eq!(got.files, 2, "{got:?}");
+    assert_eq!(got.cut.as_deref(), Some("50 bytes"));
+    let none = Bounds {
+        time: Duration::ZERO,
+        ..BOUNDS
+    };
+    assert_eq!(scan(&code, none).files, 0);
+}
