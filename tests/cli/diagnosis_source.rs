@@ -92,7 +92,7 @@ fn a_token_under_a_name_the_server_never_reads_is_renamed_to_the_one_it_reads() 
     let pkg = package_dir();
     assert!(
         t.iter().any(|t| t.starts_with(&format!(
-            "read the server's source (1 files in {}, ",
+            "read the server's source (1 file in {}, ",
             pkg.display()
         )) && t
             .ends_with("it reads FIXTURE_SVC_API_TOKEN (dist/index.js:13), FIXTURE_SVC_BASE_URL")),

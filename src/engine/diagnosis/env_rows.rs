@@ -369,8 +369,9 @@ fn tried(code: &Scanned, first: &[&Read]) -> String {
         names.join(", ")
     };
     cut(&format!(
-        "read the server's source ({} files in {}{cut_by}, {} ms): it reads {list}",
+        "read the server's source ({} file{} in {}{cut_by}, {} ms): it reads {list}",
         code.files,
+        if code.files == 1 { "" } else { "s" },
         code.root.display(),
         code.took.as_millis()
     ))
@@ -423,7 +424,12 @@ pub(super) fn renamed(lines: &[&str], s: &Setting) -> Option<Found> {
         .iter()
         .map(|(k, r)| format!("`{k}` to `{}`", r.name))
         .collect();
-    let wheres: Vec<&str> = chosen.iter().map(|(_, r)| r.at.as_str()).collect();
+    let mut wheres: Vec<&str> = Vec::new();
+    for (_, r) in &chosen {
+        if !wheres.contains(&r.at.as_str()) {
+            wheres.push(&r.at);
+        }
+    }
     let (setn, readn): (Vec<String>, Vec<String>) = chosen
         .iter()
         .map(|(k, r)| (format!("`{k}`"), format!("`{}`", r.name)))

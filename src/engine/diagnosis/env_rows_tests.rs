@@ -112,7 +112,7 @@ fn a_set_name_never_read_beside_a_close_read_one_is_renamed() {
     let tried = &f.evidence[1];
     assert_eq!(tried.0, Source::Tried);
     assert!(
-        tried.1.starts_with("read the server's source (1 files in ")
+        tried.1.starts_with("read the server's source (1 file in ")
             && tried
                 .1
                 .contains("it reads SRV_API_TOKEN (dist/index.js:2), SRV_API_TKN, LOG_LEVEL"),
@@ -124,12 +124,11 @@ fn a_set_name_never_read_beside_a_close_read_one_is_renamed() {
     let s = setting(&bin, &[("DD_API_KEY", "x"), ("DD_APP_KEY", "y")]);
     let err = ["Error: DATADOG_API_KEY and DATADOG_APP_KEY must be set"];
     let f = renamed(&err, &s).expect("a finding");
-    assert!(
-        f.next.starts_with(
-            "rename `DD_API_KEY` to `DATADOG_API_KEY` and `DD_APP_KEY` to `DATADOG_APP_KEY`"
-        ),
-        "{}",
-        f.next
+    assert_eq!(
+        f.next,
+        "rename `DD_API_KEY` to `DATADOG_API_KEY` and `DD_APP_KEY` to `DATADOG_APP_KEY` in the \
+         entry's `env`: the server reads those names (dist/index.js:2, dist/index.js:3), never \
+         `DD_API_KEY` or `DD_APP_KEY`"
     );
 }
 
