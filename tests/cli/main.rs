@@ -9,6 +9,7 @@ mod diagnosis;
 mod diagnosis_calls;
 mod diagnosis_experiments;
 mod diagnosis_modes;
+mod diagnosis_parsers;
 mod diagnosis_process;
 mod diagnosis_source;
 mod diagnosis_unseen;

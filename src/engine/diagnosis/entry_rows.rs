@@ -3,19 +3,28 @@
 //! - a CLI that takes a command first (its help lists `Commands:`) when none of the entry's
 //!   arguments is one of them: the list read from the server's own usage, or from `--help`
 //!   asked of it (a bounded experiment) when an error line quotes one of the entry's
-//!   arguments as it refuses it (`No command registered for `--api-key``);
+//!   arguments as it refuses it (`No command registered for `--api-key``), or when its parser
+//!   says a command is missing (argparse's `arguments are required: command` under `usage:
+//!   srv {serve,search}`, click's `Missing command.`, or a help printed alone); the command
+//!   that runs a server (`serve`, `start`, `stdio`) leads;
+//! - a parser's unknown-flag error (Go's `flag provided but not defined: -url`, cobra's,
+//!   commander's, yargs', click's, clap's, argparse's, `util.parseArgs`') naming a flag the
+//!   entry passes, written with one dash or two: change it to the flag the parser suggests or
+//!   a close one the usage offers, or remove it;
 //! - an error whose message names a flag the entry passes (`--api-key`, or its words: `API
 //!   key`, `apiKey`) or quotes that flag's value: the value is what the server refuses, not
 //!   its code (a thrown `Error: Invalid API key format` is no crash to fix at a frame).
 
 use std::path::{Path, PathBuf};
 
+use super::cli_parsers;
 use super::evidence::{self, Fact};
 use super::experiment::{run_bounded_in, COMMAND_LIMIT};
 use super::given::entry_env;
 use super::model::{cut, Found, Setting, Source};
 use super::table::Id;
 use super::words::terms;
+use crate::engine::probe::read::help;
 use crate::engine::redact::MASK;
 
 /// What an argument the entry passes is taken for by an error quoting it: the index of the
@@ -79,7 +88,10 @@ fn ask_help(s: &Setting, at: usize) -> Option<(Vec<String>, String)> {
     let out = run_bounded_in(&prog, &args, s.cwd.as_deref(), COMMAND_LIMIT);
     let commands = out
         .as_deref()
-        .map(|o| evidence::commands(&o.lines().collect::<Vec<_>>()))
+        .map(|o| {
+            let lines = cli_parsers::unboxed(&o.lines().collect::<Vec<_>>());
+            evidence::commands(&lines.iter().map(String::as_str).collect::<Vec<_>>())
+        })
         .unwrap_or_default();
     let said = match (&out, commands.is_empty()) {
         (None, _) => "no help (it failed or took too long)".to_string(),
@@ -89,17 +101,64 @@ fn ask_help(s: &Setting, at: usize) -> Option<(Vec<String>, String)> {
     Some((commands, format!("ran `{}`: {said}", cut(&shown))))
 }
 
+/// What tells that the server's CLI wants a command: an error quoting one of the entry's
+/// arguments as it refuses it, or the parser saying a command is missing (or printing its help
+/// alone, as commander and click do).
+enum Wants {
+    /// The index of the argument refused.
+    Quoted(usize),
+    /// The parser's line (or the help's usage line).
+    Missing(String),
+}
+
+/// The commands the server's own lines list: the usage's `{a,b,c}`, then a commands section.
+fn own_commands(lines: &[&str]) -> Vec<String> {
+    let mut out = cli_parsers::usage_commands(lines);
+    let plain = cli_parsers::unboxed(lines);
+    for c in evidence::commands(&plain.iter().map(String::as_str).collect::<Vec<_>>()) {
+        if !out.contains(&c) {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// A CLI that wants a command first, and the entry's arguments hold none of its commands.
 pub(super) fn command_first(lines: &[&str], s: &Setting) -> Option<Found> {
-    // Only where an error quotes one of the entry's arguments as it refuses it: a CLI whose
-    // commands are optional (`srv [--token=x]` or `srv auth login`) lists them too.
-    let quoted = quoted_arg(lines, s)?;
-    let own = evidence::commands(lines);
-    let (commands, tried) = if own.is_empty() {
-        let (c, t) = ask_help(s, quoted)?;
-        (c, Some(t))
-    } else {
-        (own, None)
+    let parts = help::parts(lines);
+    let own = own_commands(lines);
+    // Only where an error quotes one of the entry's arguments as it refuses it, or the parser
+    // says a command is missing: a CLI whose commands are optional (`srv [--token=x]` or `srv
+    // auth login`) lists them too.
+    let wants = match quoted_arg(lines, s) {
+        Some(i) => Wants::Quoted(i),
+        None => {
+            let line = cli_parsers::missing_command(lines, &parts)
+                .map(str::to_string)
+                .or_else(|| {
+                    (cli_parsers::help_alone(lines, &parts) && !own.is_empty())
+                        .then(|| lines.iter().find(|l| !l.trim().is_empty()))
+                        .flatten()
+                        .map(|l| l.trim().to_string())
+                })?;
+            // argparse's `arguments are required: X` is a command only where its usage
+            // writes the commands (`{serve,search}`); a positional otherwise.
+            if own.is_empty() && line.contains("arguments are required") {
+                return None;
+            }
+            Wants::Missing(line)
+        }
+    };
+    let (commands, tried) = match (&wants, own.is_empty()) {
+        (_, false) => (own, None),
+        (Wants::Quoted(at), true) => {
+            let (c, t) = ask_help(s, *at)?;
+            (c, Some(t))
+        }
+        (Wants::Missing(_), true) => {
+            let (c, t) = ask_help(s, s.args.len())?;
+            (c, Some(t))
+        }
     };
     let commands: Vec<String> = commands.into_iter().filter(|c| c != "help").collect();
     if commands.is_empty() || s.args.iter().any(|a| commands.contains(a)) {
@@ -111,25 +170,40 @@ pub(super) fn command_first(lines: &[&str], s: &Setting) -> Option<Found> {
         .map(|c| format!("`{c}`"))
         .collect::<Vec<_>>()
         .join(", ");
-    // A flag taken for a command wants the command before it; a word, in its place.
-    let refused = s.args.get(quoted).map(String::as_str).unwrap_or_default();
-    let (verb, place) = if refused.starts_with('-') {
-        ("add", "before")
-    } else {
-        ("write", "in place of")
+    // The command that runs the server, by its role, leads.
+    let serving = commands.iter().find(|c| cli_parsers::is_serving_command(c));
+    let (what, listed) = match (commands.as_slice(), serving) {
+        ([one], _) => (format!("`{one}`"), String::new()),
+        (_, Some(c)) => (format!("`{c}`"), format!(" (its usage lists {list})")),
+        (_, None) => (format!("one of its commands ({list})"), String::new()),
     };
-    let what = match commands.as_slice() {
-        [one] => format!("`{one}`"),
-        _ => format!("one of its commands ({list})"),
+    let add = match &wants {
+        Wants::Quoted(at) => {
+            // A flag taken for a command wants the command before it; a word, in its place.
+            let refused = s.args.get(*at).map(String::as_str).unwrap_or_default();
+            let (verb, place) = if refused.starts_with('-') {
+                ("add", "before")
+            } else {
+                ("write", "in place of")
+            };
+            format!(
+                "{verb} {what} in the entry's args, {place} `{refused}`{listed}: the server's CLI takes a command first"
+            )
+        }
+        Wants::Missing(_) => format!(
+            "add {what} first in the entry's args{listed}: the server's CLI takes a command first"
+        ),
     };
-    let add = format!(
-        "{verb} {what} in the entry's args, {place} `{refused}`: the server's CLI takes a command first"
-    );
-    let mut evidence: Vec<(Source, String)> = lines
-        .iter()
-        .rev()
-        .find(|l| !l.trim().is_empty())
-        .map(|l| (Source::Stderr, cut(l)))
+    let said = match &wants {
+        Wants::Missing(line) => Some(line.clone()),
+        Wants::Quoted(_) => lines
+            .iter()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .map(|l| l.to_string()),
+    };
+    let mut evidence: Vec<(Source, String)> = said
+        .map(|l| (Source::Stderr, cut(&l)))
         .into_iter()
         .collect();
     evidence.extend(tried.map(|t| (Source::Tried, t)));
@@ -139,6 +213,77 @@ pub(super) fn command_first(lines: &[&str], s: &Setting) -> Option<Found> {
             "the server's CLI wants a command first (one of {list}), and the entry's args give none"
         ),
         next: terms(&add, s),
+        evidence,
+    })
+}
+
+/// The entry's argument a parser's refused flag is: the same name with one or two leading
+/// dashes (Go takes both) or spelt as yargs writes it (`apiKee` for `--api-kee`); with the
+/// value after it, when it takes one.
+fn given_flag(s: &Setting, refused: &[String]) -> Option<(String, Option<String>)> {
+    let keys: Vec<String> = refused.iter().map(|f| cli_parsers::flag_key(f)).collect();
+    s.args.iter().enumerate().find_map(|(i, a)| {
+        if !a.starts_with('-') || a == "-" || a == "--" || a.contains(MASK) {
+            return None;
+        }
+        let key = cli_parsers::flag_key(a);
+        // A shorthand refused (`-x` of `-xyz`): the first letter of the entry's cluster.
+        let short = !a.starts_with("--")
+            && refused
+                .iter()
+                .any(|r| r.len() == 2 && !r.starts_with("--") && a.get(1..2) == r.get(1..2));
+        if key.is_empty() || !(keys.contains(&key) || short) {
+            return None;
+        }
+        let name = a.split('=').next().unwrap_or(a).to_string();
+        let value = match a.split_once('=') {
+            Some((_, v)) => Some(v.to_string()),
+            None => s.args.get(i + 1).filter(|v| !v.starts_with('-')).cloned(),
+        };
+        Some((name, value.filter(|v| !v.contains(MASK))))
+    })
+}
+
+/// A parser's unknown-flag error naming a flag the entry passes: the flag to change (to the
+/// one the parser suggests, or a close one its usage offers) or to remove.
+pub(super) fn unknown_flag(lines: &[&str], s: &Setting) -> Option<Found> {
+    let parts = help::parts(lines);
+    let refused = cli_parsers::unknown_flag(lines, &parts)?;
+    let (flag, value) = given_flag(s, &refused.flags)?;
+    let offered = cli_parsers::offered_flags(lines, &parts);
+    let close = cli_parsers::close_flag(&flag, &offered)
+        .filter(|c| cli_parsers::flag_key(c) != cli_parsers::flag_key(&flag));
+    let quoted = cut(&refused.line);
+    let mut evidence = vec![(Source::Stderr, quoted.clone())];
+    let next = match (&refused.suggestion, &close) {
+        (Some(y), _) => format!(
+            "change `{flag}` to `{y}` in the entry's args: the server's parser refuses `{flag}` and suggests `{y}` (\"{quoted}\")"
+        ),
+        (None, Some(y)) => {
+            evidence.push((Source::Stderr, format!("its usage offers `{y}`")));
+            format!(
+                "change `{flag}` to `{y}` in the entry's args: the server has no `{flag}` and its usage offers `{y}` (\"{quoted}\")"
+            )
+        }
+        (None, None) => {
+            let with = value
+                .as_deref()
+                .map(|v| format!(" (and its value `{v}`)"))
+                .unwrap_or_default();
+            let offers = if offered.is_empty() {
+                ""
+            } else {
+                "; its usage lists the flags it takes"
+            };
+            format!(
+                "remove `{flag}`{with} from the entry's args: the server has no such flag (\"{quoted}\"){offers}"
+            )
+        }
+    };
+    Some(Found {
+        id: Id::BadArgument,
+        summary: format!("the server has no flag `{flag}`, which the entry passes"),
+        next: terms(&next, s),
         evidence,
     })
 }

@@ -133,3 +133,20 @@ fn an_error_naming_a_given_flag_is_about_its_value() {
         "Traceback (most recent call last):\nValueError: cannot load /srv/data/plugins/x.so";
     assert!(flag_named(&facts(frame), &s).is_none());
 }
+
+#[test]
+fn a_command_left_out_names_the_one_that_serves_from_the_usage() {
+    // argparse (Python 3.11), web-forager 0.x run without its command.
+    let s = setting("/venv/bin/web-forager", &[]);
+    let stderr = "usage: web-forager [-h] {serve,search,news,fetch,version} ...\nweb-forager: error: the following arguments are required: command";
+    let lines: Vec<&str> = stderr.lines().collect();
+    let f = command_first(&lines, &s).expect("a finding");
+    assert_eq!(f.id, Id::MissingArgument);
+    assert!(
+        f.next.starts_with(
+            "add `serve` first in the entry's args (its usage lists `serve`, `search`"
+        ),
+        "{}",
+        f.next
+    );
+}

@@ -443,12 +443,22 @@ pub(crate) fn usage(lines: &[&str]) -> Vec<Fact> {
 }
 
 /// The program a usage text names (`mcp` of `Usage: mcp <command>`, of stricli's `USAGE` then
-/// `  mcp start ...`).
+/// `  mcp start ...`, of yargs' `mcp <command>`).
 fn usage_program(lines: &[&str]) -> Option<String> {
-    let at = lines.iter().position(|l| {
+    let Some(at) = lines.iter().position(|l| {
         let t = after_prefix(l);
         t.starts_with("Usage:") || t.starts_with("usage:") || t == "USAGE" || t == "USAGE:"
-    })?;
+    }) else {
+        // yargs writes its usage without a heading: `srv <command>`.
+        return lines.iter().find_map(|l| {
+            let mut w = l.split_whitespace();
+            let (name, what) = (w.next()?, w.next()?);
+            (!l.starts_with(' ')
+                && w.next().is_none()
+                && ["<command>", "[command]"].contains(&what))
+            .then(|| name.to_string())
+        });
+    };
     let t = after_prefix(lines[at]);
     let rest = t.split_once(':').map(|(_, r)| r.trim()).unwrap_or_default();
     let rest = if rest.is_empty() {
@@ -521,9 +531,10 @@ pub(crate) fn commands(lines: &[&str]) -> Vec<String> {
     out
 }
 
-/// `argument --transport: invalid choice: 'htp' (choose from ...)` (argparse, click's
-/// `Invalid value for '--x': 'y' is not one of ...`) or `Argument: channel, Given: "nightly",
-/// Choices: ...` (yargs): the argument and the value given.
+/// `argument --transport: invalid choice: 'htp' (choose from ...)` (argparse) or `Argument:
+/// channel, Given: "nightly", Choices: ...` (yargs), or the forms of click, commander and a
+/// `must be 'a' or 'b'` message ([`super::cli_parsers::choice`]): the argument and the value
+/// given.
 fn is_choice(line: &str) -> Option<(Option<String>, String)> {
     let t = after_prefix(line);
     if let Some(g) = t.find("Given: ") {
@@ -558,7 +569,7 @@ fn is_choice(line: &str) -> Option<(Option<String>, String)> {
             return Some((argument, given.to_string()));
         }
     }
-    None
+    super::cli_parsers::choice(t)
 }
 
 pub(crate) fn choices(lines: &[&str]) -> Vec<Fact> {

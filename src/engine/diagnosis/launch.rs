@@ -10,6 +10,7 @@ use super::text;
 use super::words;
 use crate::engine::policy::timings::format_ms;
 use crate::engine::policy::{Ended, Outcome};
+use crate::engine::probe::read::help::{self, Part};
 use crate::engine::probe::session::handshake::{LEGACY_VERSION, MODERN_VERSION};
 use crate::engine::probe::{Launch, Protocol, Stopped};
 
@@ -41,6 +42,15 @@ pub(super) fn stderr_match<'a>(
         .iter()
         .filter(|n| !tail.lines.contains(n))
         .chain(tail.lines.iter())
+        .collect();
+    // A help text's flags and their descriptions are the server describing itself (`Falls
+    // back to the X environment variable`), never a complaint.
+    let parts = help::parts(&lines);
+    let lines: Vec<&'a String> = lines
+        .into_iter()
+        .zip(parts)
+        .filter(|(_, p)| *p != Part::Body)
+        .map(|(l, _)| l)
         .collect();
     for t in texts {
         if let Some(with) = t.with {

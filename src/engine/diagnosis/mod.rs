@@ -7,6 +7,7 @@
 //! diagnosis is `cause-unknown` with what was seen.
 
 mod call_rows;
+mod cli_parsers;
 mod entry_rows;
 mod env_rows;
 pub(crate) mod evidence;

@@ -9,6 +9,7 @@
 
 use std::net::{TcpStream, ToSocketAddrs};
 
+use super::cli_parsers;
 use super::entry_rows;
 use super::env_rows;
 use super::evidence::{self, Fact};
@@ -39,10 +40,16 @@ pub(crate) enum Key {
     ErrorNamesOneSetVariable,
     /// A choice structure (argument, given, choices).
     ChoiceStructure,
-    /// A help text's commands section (the server's own usage, or its `--help` asked when an
-    /// error line quotes one of the entry's arguments: an experiment) none of whose commands
-    /// the entry's args hold.
+    /// A help text's commands (the usage's `{a,b,c}` or its commands section, or its `--help`
+    /// asked: an experiment) none of which the entry's args hold, where an error line quotes
+    /// one of the entry's arguments or the parser says a command is missing (argparse's
+    /// `arguments are required`, click's `Missing command.`, yargs' `Not enough non-option
+    /// arguments`, a help printed alone).
     CommandsTheArgsLack,
+    /// An argument parser's unknown-flag error (Go flag, cobra, commander, yargs, click,
+    /// clap, argparse, `util.parseArgs`: each library's own format) naming a flag the entry
+    /// passes, with one dash or two.
+    UnknownFlagGiven,
     /// An error whose message names a flag the entry passes (`--api-key`, or its words `API
     /// key`) or quotes that flag's value.
     ErrorNamesAGivenFlag,
@@ -104,6 +111,7 @@ pub(crate) const KEYS: &[Key] = &[
     Key::NodeOlderThanNamed,
     Key::ChoiceStructure,
     Key::CommandsTheArgsLack,
+    Key::UnknownFlagGiven,
     Key::NpmBlock,
     Key::ErrorNamesOneSetVariable,
     Key::ErrorNamesAGivenFlag,
@@ -119,7 +127,11 @@ pub(crate) const KEYS: &[Key] = &[
 
 /// Rows about the arguments a server refused as it started: never on a launch that completed
 /// its handshake.
-const ARGUMENT_KEYS: &[Key] = &[Key::CommandsTheArgsLack, Key::ErrorNamesAGivenFlag];
+const ARGUMENT_KEYS: &[Key] = &[
+    Key::CommandsTheArgsLack,
+    Key::UnknownFlagGiven,
+    Key::ErrorNamesAGivenFlag,
+];
 
 /// The keys of the rows that read the whole run, not a launch that died: they run in
 /// `run.rs`, also when every launch stayed up.
@@ -152,16 +164,20 @@ pub(crate) const STRONG: &[Key] = &[
     Key::RefusedAndTested,
     Key::UrlParseWithSchemelessValue,
     Key::NodeOlderThanNamed,
+    Key::ChoiceStructure,
     Key::CommandsTheArgsLack,
+    Key::UnknownFlagGiven,
 ];
 
 /// Rows that outrank the table's `missing-env-var` too: a URL the server could not parse,
 /// held by the entry without its scheme, explains the failure; variables named in a warning
-/// before it (`X not set`) do not.
+/// before it (`X not set`) do not; nor does a parser refusing a flag the entry passes (it
+/// stops before the server reads its variables).
 pub(crate) const OUTRANK_MISSING: &[Key] = &[
     Key::UrlParseWithSchemelessValue,
     // The variable the table would have set is the one the entry holds under another name.
     Key::SetNameNeverReadBesideACloseOne,
+    Key::UnknownFlagGiven,
 ];
 
 /// The answers of the table these rows may replace.
@@ -248,6 +264,7 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::ErrorNamesOneSetVariable => named_vars(facts, s, false),
         Key::ChoiceStructure => choice(facts, s),
         Key::CommandsTheArgsLack => entry_rows::command_first(lines, s),
+        Key::UnknownFlagGiven => entry_rows::unknown_flag(lines, s),
         Key::ErrorNamesAGivenFlag => entry_rows::flag_named(facts, s),
         Key::UsageWithErrorLine => usage(facts),
         Key::NpmBlock => node_rows::npm(facts, s),
@@ -534,18 +551,46 @@ fn choice(facts: &[Fact], s: &Setting) -> Option<Found> {
         return None;
     };
     let held = holder(s, given);
+    // A message that names no argument (`must be 'a' or 'b'`) is about the entry only when it
+    // quotes one of its values.
+    if held.is_none() && argument.is_none() {
+        return None;
+    }
     let what = match (&held, argument) {
         (Some(h), _) => h.clone(),
         (None, Some(a)) => format!("`{a}`"),
         (None, None) => format!("`{given}`"),
     };
-    Some(Found {
-        id: Id::BadArgument,
-        summary: format!("`{given}` is not one of the server's choices for {what}"),
-        next: format!(
+    let choices = cli_parsers::choice_list(line);
+    // A stdio host starts the server to talk over its stdin and stdout: its `stdio` choice.
+    let to = choices.iter().find(|c| c.as_str() == "stdio");
+    let listed = choices
+        .iter()
+        .map(|c| format!("`{c}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let next = match (to, &held) {
+        (Some(to), Some(h)) => {
+            let changed = h.replacen(given.as_str(), to, 1);
+            format!(
+                "change {h} to {changed} in the entry's args: a host that starts the server talks to it over stdio (its choices: {listed})"
+            )
+        }
+        (Some(to), None) => format!(
+            "set {what} to `{to}` in the entry's args: a host that starts the server talks to it over stdio (its choices: {listed})"
+        ),
+        (None, _) if !choices.is_empty() => format!(
+            "change {what} in the entry's args to one of its choices: {listed}"
+        ),
+        (None, _) => format!(
             "change {what} in the entry to one of the choices it lists: \"{}\"",
             cut(line)
         ),
+    };
+    Some(Found {
+        id: Id::BadArgument,
+        summary: format!("`{given}` is not one of the server's choices for {what}"),
+        next: super::words::terms(&next, s),
         evidence: vec![(Source::Stderr, cut(line))],
     })
 }

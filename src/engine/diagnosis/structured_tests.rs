@@ -59,6 +59,7 @@ fn every_key_is_a_structure_or_an_experiment() {
             "NodeOlderThanNamed",
             "ChoiceStructure",
             "CommandsTheArgsLack",
+            "UnknownFlagGiven",
             "NpmBlock",
             "ErrorNamesOneSetVariable",
             "ErrorNamesAGivenFlag",
@@ -578,4 +579,39 @@ fn a_host_name_without_its_scheme_is_written_with_https() {
         &s
     )
     .is_none());
+}
+
+#[test]
+fn an_unknown_flag_is_the_entrys_written_with_one_dash_or_two() {
+    // Go's flag package (mcp-grafana 0.x) refuses `-url`; the entry passes `--url`.
+    let go = "flag provided but not defined: -url\nUsage of /x/mcp-grafana:\n  -address string\n    \tThe host and port (default \"localhost:8000\")\n  -debug\n    \tFalls back to the GRAFANA_DEBUG environment variable";
+    let s = setting("mcp-grafana", &["--url", "http://127.0.0.1:3999"], &[]);
+    let f = run(Key::UnknownFlagGiven, go, &s).expect("a finding");
+    assert_eq!(f.id, Id::BadArgument);
+    assert!(f.next.starts_with("remove `--url`"), "{}", f.next);
+    assert!(!f.next.contains("GRAFANA_DEBUG"), "{}", f.next);
+    // A close flag the usage offers is named.
+    let s = setting("mcp-grafana", &["--adress", ":8000"], &[]);
+    let go2 = go.replace("-url", "-adress");
+    let f = run(Key::UnknownFlagGiven, &go2, &s).expect("a finding");
+    assert!(f.next.contains("change `--adress` to `-address`"), "{}", f.next);
+    // Look-alikes: a flag the entry does not pass; a help text describing an unknown option.
+    let s = setting("mcp-grafana", &["--debug"], &[]);
+    assert!(run(Key::UnknownFlagGiven, go, &s).is_none());
+    let help = "Usage: srv [options]\nOptions:\n  --strict  fail on an unknown option '--url'";
+    let s = setting("srv", &["--url", "x"], &[]);
+    assert!(run(Key::UnknownFlagGiven, help, &s).is_none());
+}
+
+#[test]
+fn a_choice_names_the_flag_and_stdio_among_its_choices() {
+    // mcp-grafana 0.x's slog line for `-t http`.
+    let line = "time=2026-12-03T10:02:40.151Z level=ERROR msg=\"Fatal error\" error=\"invalid transport type: http. Must be 'stdio', 'sse' or 'streamable-http'\"";
+    let s = setting("mcp-grafana", &["-t", "http"], &[]);
+    let f = run(Key::ChoiceStructure, line, &s).expect("a finding");
+    assert_eq!(f.id, Id::BadArgument);
+    assert!(f.next.contains("change `-t http` to `-t stdio`"), "{}", f.next);
+    // Look-alike: the same words about a value the entry does not give.
+    let s = setting("mcp-grafana", &["-t", "stdio"], &[]);
+    assert!(run(Key::ChoiceStructure, line, &s).is_none());
 }

@@ -745,6 +745,7 @@ pub(crate) fn is_notable(line: &str) -> bool {
     line.len() <= 1024
         && !NOT_EVIDENCE.iter().any(|n| line.contains(n))
         && (crate::engine::probe::wire::http_mode::listening(line).is_some()
+            || super::cli_parsers::is_parser_error(line)
             || RULES.iter().any(|r| match r.when {
                 When::Stderr(texts) => texts.iter().any(|t| line.contains(t.contains)),
                 When::Limited {

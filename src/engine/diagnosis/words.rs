@@ -9,6 +9,7 @@ use std::path::{Component, Path, PathBuf};
 use super::model::{Evidence, Hit, Setting, Source};
 use super::table::{self, Confidence, When, RULES};
 use super::text;
+use crate::engine::probe::read::help::{self, Part};
 use crate::engine::probe::Launch;
 
 /// Whether the server came from a configuration entry (the entry's terms) or a bare command.
@@ -345,13 +346,17 @@ pub(super) fn value_hit(i: usize, l: &Launch, setting: &Setting) -> Option<Hit> 
     }
     let cwd = setting.cwd.as_deref();
     let tail = &l.report.stderr;
-    let lines = tail
+    let lines: Vec<&String> = tail
         .notable
         .iter()
         .filter(|n| !tail.lines.contains(n))
-        .chain(tail.lines.iter());
-    for line in lines {
-        if line.starts_with(char::is_whitespace)
+        .chain(tail.lines.iter())
+        .collect();
+    let parts = help::parts(&lines);
+    for (line, part) in lines.into_iter().zip(parts) {
+        // A help text (its usage line included) describes the server, it does not complain.
+        if part != Part::Outside
+            || line.starts_with(char::is_whitespace)
             || line.len() > 1024
             || table::NOT_EVIDENCE.iter().any(|n| line.contains(n))
             || !words.iter().any(|w| line.contains(w))

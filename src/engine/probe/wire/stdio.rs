@@ -21,6 +21,7 @@ use crate::engine::probe::model::{
     AttemptOptions, AttemptReport, LaunchError, Misbehaviour, NotableStderr, ProcessFacts,
     Progress, Protocol, StderrTail, StdoutNoise, Stopped,
 };
+use crate::engine::probe::read::help::{self, HelpBlock, Part};
 use crate::engine::probe::read::lines::{without_colour, LineReader, Tail};
 use crate::engine::probe::read::long_message;
 use crate::engine::probe::session::handshake::{self, Answer, Incoming};
@@ -251,17 +252,13 @@ fn may_be_an_answer(prefix: &[u8]) -> bool {
     true
 }
 
-/// Whether a stderr line starts a usage text (`Usage: prog ...`, `usage: prog ...`, `USAGE`).
-fn starts_usage(line: &str) -> bool {
-    let t = line.trim_start();
-    t.starts_with("Usage:") || t.starts_with("usage:") || t.trim_end() == "USAGE"
-}
-
 struct StderrState {
     tail: Tail,
     total_bytes: u64,
     /// Lines that name a likely cause (for the diagnosis), the latest few.
     notable: std::collections::VecDeque<String>,
+    /// Where the lines stand in a help text (its flag list is no cause, however it is worded).
+    help: HelpBlock,
 }
 
 fn spawn_stderr_reader(
@@ -294,10 +291,18 @@ fn spawn_stderr_reader(
             };
             let total = reader.total_bytes;
             if let Ok(mut s) = state.lock() {
-                if s.tail.total_lines < NOTABLE_SCAN_LINES && is_notable(&text) {
+                // A help text's flags and their descriptions (`Falls back to the X environment
+                // variable`) are never notable: they would push the error out of the ring. Its
+                // usage line is, with the line above it.
+                let part = s.help.feed(&text);
+                let usage = part == Part::Start && help::starts_usage(&text);
+                if s.tail.total_lines < NOTABLE_SCAN_LINES
+                    && part != Part::Body
+                    && (usage || is_notable(&text))
+                {
                     // The line above a usage text is most often the error it answers (`X must
                     // be a full URL`, then `Usage: ...`): kept with it.
-                    let above = starts_usage(&text)
+                    let above = usage
                         .then(|| s.tail.lines().last().cloned())
                         .flatten()
                         .filter(|p| !p.trim().is_empty() && !s.notable.contains(p));
@@ -706,6 +711,7 @@ impl Transport for StdioTransport<'_> {
             tail: Tail::new(STDERR_TAIL_LINES, STDERR_TAIL_BYTES),
             total_bytes: 0,
             notable: Default::default(),
+            help: HelpBlock::new(),
         }));
         let http = HttpSeen::default();
         let (messages, stdout_task) = spawn_stdout_reader(

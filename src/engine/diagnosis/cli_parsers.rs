@@ -1,0 +1,425 @@
+//! What argument parsers print when a command line is wrong, read by each parser's own fixed
+//! format (the library's, not one server's): an unknown flag and the flag the parser suggests,
+//! a command left out, and what the usage offers (its flags, its `{a,b,c}` commands). A help
+//! text (see [`help`]) is read only for what it offers, never for what is wrong.
+
+use crate::engine::probe::read::help::{self, Part};
+
+/// A flag (or an argument) a parser refused, with the one it suggests instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Refused {
+    /// The names as the parser wrote them (`-url`, `--url`, yargs' `url`, cobra's `-x`).
+    pub flags: Vec<String>,
+    /// The flag it suggests (`Did you mean --api-key?`, clap's `tip: a similar argument
+    /// exists: '--api-key'`, click's `Possible options: --api-key`).
+    pub suggestion: Option<String>,
+    /// The line that refused it.
+    pub line: String,
+}
+
+/// How each parser says a flag is unknown (lower-cased), and how the names follow.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum After {
+    /// The next word: `-url`, `'--url'`.
+    Word,
+    /// A list: yargs' `url, foo`, argparse's `--url x`.
+    List,
+    /// cobra's shorthand: `'x' in -xyz` (the letter).
+    Shorthand,
+}
+
+const UNKNOWN_FLAG: &[(&str, After)] = &[
+    // Go's flag package (and urfave/cli v1/v2 over it): `flag provided but not defined: -url`.
+    ("flag provided but not defined:", After::Word),
+    // spf13/pflag under cobra: `Error: unknown shorthand flag: 'x' in -xyz`.
+    ("unknown shorthand flag:", After::Shorthand),
+    // spf13/pflag under cobra: `Error: unknown flag: --url`.
+    ("unknown flag:", After::Word),
+    // commander: `error: unknown option '--url'`; Node's util.parseArgs: `TypeError
+    // [ERR_PARSE_ARGS_UNKNOWN_OPTION]: Unknown option '--url'`; GNU getopt: `unrecognized
+    // option '--url'`.
+    ("unknown option", After::Word),
+    ("unrecognized option", After::Word),
+    // yargs (strict): `Unknown argument: url`, `Unknown arguments: url, foo`.
+    ("unknown arguments:", After::List),
+    ("unknown argument:", After::List),
+    // click 8.2+: `Error: No such option '--url'.`; click before, typer: `No such option: --url`.
+    ("no such option", After::Word),
+    // clap 4: `error: unexpected argument '--url' found`; clap 2/3: `error: Found argument
+    // '--url' which wasn't expected, or isn't valid in this context`.
+    ("unexpected argument '", After::Word),
+    ("found argument '", After::Word),
+    // argparse: `srv: error: unrecognized arguments: --url x`.
+    ("unrecognized arguments:", After::List),
+    // python-fire: `ERROR: Could not consume arg: --url`.
+    ("could not consume arg:", After::Word),
+    // oclif: `Error: Nonexistent flag: --url`.
+    ("nonexistent flag", After::Word),
+    // absl: `FATAL Flags parsing error: Unknown command line flag 'url'`.
+    ("unknown command line flag", After::Word),
+];
+
+/// How parsers suggest a flag (lower-cased): commander's `(Did you mean --x?)`, click's `Did
+/// you mean '--x'?` and `(Possible options: --x, --y)`, clap's `tip: a similar argument
+/// exists: '--x'`.
+const SUGGESTS: &[&str] = &[
+    "did you mean",
+    "similar argument exists:",
+    "possible options:",
+];
+
+/// How parsers say a command was left out (lower-cased): click's and typer's `Missing
+/// command.`, yargs' `Not enough non-option arguments: got 0, need at least 1`, clap's `'srv'
+/// requires a subcommand`, argparse's `the following arguments are required: command` (a
+/// command only where its usage has `{a,b,c}` or a commands section: the row checks).
+const MISSING_COMMAND: &[&str] = &[
+    "missing command",
+    "not enough non-option arguments",
+    "requires a subcommand",
+    "the following arguments are required:",
+];
+
+fn clean(w: &str) -> &str {
+    w.trim_matches(|c: char| matches!(c, '\'' | '"' | '`' | '‘' | '’' | '(' | ')' | '│'))
+        .trim_end_matches(['.', ',', ';', ':', '?', '!'])
+        .trim_matches(|c: char| matches!(c, '\'' | '"' | '`'))
+}
+
+/// The names after a parser's marker.
+fn names_after(rest: &str, after: After) -> Vec<String> {
+    let rest = rest.trim_start_matches([':', ' ']);
+    match after {
+        After::Word => rest
+            .split_whitespace()
+            .next()
+            .map(clean)
+            .filter(|w| !w.is_empty())
+            .map(|w| vec![w.to_string()])
+            .unwrap_or_default(),
+        After::Shorthand => rest
+            .split_whitespace()
+            .next()
+            .map(clean)
+            .filter(|w| !w.is_empty())
+            .map(|w| vec![format!("-{w}")])
+            .unwrap_or_default(),
+        After::List => rest
+            .split([',', ' '])
+            .map(clean)
+            .filter(|w| !w.is_empty() && *w != "│")
+            .map(str::to_string)
+            .collect(),
+    }
+}
+
+/// The flag a line suggests, if it does.
+fn suggested(line: &str) -> Option<String> {
+    let low = line.to_ascii_lowercase();
+    SUGGESTS.iter().find_map(|m| {
+        let at = low.find(m)? + m.len();
+        line[at..]
+            .split([' ', ','])
+            .map(clean)
+            .find(|w| w.starts_with('-') && w.len() > 1)
+            .map(str::to_string)
+    })
+}
+
+/// The first unknown-flag error outside a help text, with the flag the parser suggests (on its
+/// line or the few after it).
+pub(crate) fn unknown_flag(lines: &[&str], parts: &[Part]) -> Option<Refused> {
+    for (i, line) in lines.iter().enumerate() {
+        if parts.get(i) == Some(&Part::Body) {
+            continue;
+        }
+        let low = line.to_ascii_lowercase();
+        let Some((at, flags)) = UNKNOWN_FLAG.iter().find_map(|(m, after)| {
+            let at = low.find(m)?;
+            let flags = names_after(&line[at + m.len()..], *after);
+            (!flags.is_empty()).then_some((at, flags))
+        }) else {
+            continue;
+        };
+        let suggestion = std::iter::once(&line[at..])
+            .chain(lines.iter().skip(i + 1).take(4).copied())
+            .find_map(suggested);
+        return Some(Refused {
+            flags,
+            suggestion,
+            line: line.trim().trim_matches(['│', ' ']).to_string(),
+        });
+    }
+    None
+}
+
+/// Whether a line is an argument parser's error (an unknown flag, a command left out): kept
+/// for the diagnosis when a long usage after it scrolls it out of the tail.
+pub(crate) fn is_parser_error(line: &str) -> bool {
+    let low = line.to_ascii_lowercase();
+    UNKNOWN_FLAG.iter().any(|(m, _)| low.contains(m))
+        || MISSING_COMMAND.iter().any(|m| low.contains(m))
+}
+
+/// The line where a parser says a command (or a required argument) was left out.
+pub(crate) fn missing_command<'a>(lines: &[&'a str], parts: &[Part]) -> Option<&'a str> {
+    lines.iter().enumerate().find_map(|(i, l)| {
+        let low = l.to_ascii_lowercase();
+        (parts.get(i) != Some(&Part::Body) && MISSING_COMMAND.iter().any(|m| low.contains(m)))
+            .then_some(*l)
+    })
+}
+
+/// Whether the lines are a help text alone (commander and click print their help and exit
+/// when a command is left out): every line is in it, or is a `--help` pointer.
+pub(crate) fn help_alone(lines: &[&str], parts: &[Part]) -> bool {
+    parts.contains(&Part::Start)
+        && lines
+            .iter()
+            .zip(parts)
+            .all(|(l, p)| *p != Part::Outside || l.trim().is_empty() || l.contains("--help"))
+}
+
+/// The usage's lines: its usage line and the indented lines that continue it.
+fn usage_text(lines: &[&str]) -> Vec<String> {
+    let Some(at) = lines.iter().position(|l| help::starts_usage(l)) else {
+        return Vec::new();
+    };
+    let mut out = vec![lines[at].trim().to_string()];
+    out.extend(
+        lines[at + 1..]
+            .iter()
+            .take_while(|l| l.starts_with([' ', '\t']) && !l.trim_start().starts_with('-'))
+            .map(|l| l.trim().to_string()),
+    );
+    out
+}
+
+/// The commands a usage writes as a choice of positionals (argparse's `{serve,search,news}`),
+/// not a flag's values (`[--transport {stdio,http}]`).
+pub(crate) fn usage_commands(lines: &[&str]) -> Vec<String> {
+    let text = usage_text(lines).join(" ");
+    let words: Vec<&str> = text.split_whitespace().collect();
+    for (i, w) in words.iter().enumerate() {
+        let t = w.trim_start_matches('[').trim_end_matches([']', '.']);
+        let Some(inner) = t.strip_prefix('{').and_then(|x| x.strip_suffix('}')) else {
+            continue;
+        };
+        let after_flag = i
+            .checked_sub(1)
+            .and_then(|p| words.get(p))
+            .is_some_and(|p| p.trim_start_matches('[').starts_with('-') && !p.ends_with(']'));
+        if after_flag {
+            continue;
+        }
+        let names: Vec<String> = inner
+            .split(',')
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .map(str::to_string)
+            .collect();
+        if names.len() >= 2 {
+            return names;
+        }
+    }
+    Vec::new()
+}
+
+/// The flags a usage offers: each indented flag of its listing (`  -address string`, `
+/// --api-key <key>  the key`, `  -k, --api-key TEXT`) and each `[--flag ...]` of its usage line.
+pub(crate) fn offered_flags(lines: &[&str], parts: &[Part]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |w: &str| {
+        let w = w
+            .trim_start_matches('[')
+            .split(['=', '[', '<', ']'])
+            .next()
+            .unwrap_or_default()
+            .trim_end_matches([',', '.']);
+        let ok = w.len() >= 2
+            && w.starts_with('-')
+            && w.trim_start_matches('-')
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
+            && !w.trim_start_matches('-').is_empty();
+        if ok && !out.iter().any(|o| o == w) {
+            out.push(w.to_string());
+        }
+    };
+    for (l, p) in lines.iter().zip(parts) {
+        match p {
+            Part::Start if help::starts_usage(l) => {
+                l.split_whitespace()
+                    .filter(|w| w.starts_with("[-"))
+                    .for_each(&mut push);
+            }
+            Part::Body if l.trim_start().starts_with('-') => {
+                let left = l.trim().split("  ").next().unwrap_or_default();
+                left.split([' ', ','])
+                    .filter(|w| w.starts_with('-'))
+                    .for_each(&mut push);
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A value outside a flag's choices in the forms [`super::evidence`] does not read itself:
+/// click's `Invalid value for '--transport': 'htp' is not one of 'stdio', 'http'.`,
+/// commander's `option '--transport <t>' argument 'htp' is invalid. Allowed choices are stdio,
+/// http.`, and a message listing the choices after `must be` (`invalid transport type: http.
+/// Must be 'stdio', 'sse' or 'streamable-http'`: no argument named; the row ties the value to
+/// the entry). The argument and the value given.
+pub(crate) fn choice(line: &str) -> Option<(Option<String>, String)> {
+    let t = line.trim().trim_matches(['│', ' ']);
+    let quoted_after = |from: &str| -> Option<String> {
+        let rest = from.trim_start_matches([':', ' ']);
+        let q = rest.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
+        rest[1..].split(q).next().map(str::to_string)
+    };
+    // click
+    if let (Some(v), Some(n)) = (t.find("Invalid value for "), t.find(" is not one of ")) {
+        if v < n {
+            let argument = quoted_after(&t[v + 18..]);
+            let colon = t[v + 18..n].rfind(": ").map(|c| v + 18 + c + 2)?;
+            let given = clean(t[colon..n].trim()).to_string();
+            return Some((argument, given));
+        }
+    }
+    // commander
+    if let (Some(o), Some(a)) = (t.find("option '"), t.find("' is invalid.")) {
+        if t.contains("Allowed choices are ") && o < a {
+            let argument = t[o + 8..].split([' ', '\'']).next().map(str::to_string);
+            let given = t[..a].rsplit('\'').next()?.to_string();
+            return Some((argument, given));
+        }
+    }
+    // `must be 'a', 'b' or 'c'`: the word before it is the value, at least two choices.
+    let low = t.to_ascii_lowercase();
+    let at = low.find("must be ")?;
+    if !t[at..].contains(['\'', '"']) || choice_list(t).len() < 2 {
+        return None;
+    }
+    let given = t[..at]
+        .split_whitespace()
+        .next_back()
+        .map(clean)
+        .filter(|g| !g.is_empty())?;
+    Some((None, given.to_string()))
+}
+
+/// The choices a line lists after its marker (argparse's `choose from`, yargs' `Choices:`,
+/// click's `is not one of`, commander's `Allowed choices are`, `must be`).
+pub(crate) fn choice_list(line: &str) -> Vec<String> {
+    const MARKERS: &[&str] = &[
+        "choose from",
+        "choices: ",
+        "is not one of",
+        "allowed choices are",
+        "must be one of",
+        "must be",
+    ];
+    let low = line.to_ascii_lowercase();
+    let Some(at) = MARKERS
+        .iter()
+        .find_map(|m| low.find(m).map(|a| a + m.len()))
+    else {
+        return Vec::new();
+    };
+    let rest = line[at..].split([')', '\n']).next().unwrap_or_default();
+    let rest = rest.trim().trim_end_matches(['"', '│', ' ']);
+    let quoted = rest.contains('\'') || rest.contains('"');
+    let items: Vec<String> = rest
+        .split(',')
+        .flat_map(|p| p.split(" or "))
+        .map(|p| clean(p.trim().trim_start_matches(':').trim()))
+        .filter(|p| {
+            !p.is_empty()
+                && p.len() <= 40
+                && !p.contains(' ')
+                && (!quoted
+                    || p.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/')))
+        })
+        .map(str::to_string)
+        .collect();
+    items
+}
+
+/// Lines of a help drawn in boxes (typer's, through rich: `╭─ Commands ───╮`, `│ serve  │`,
+/// `╰───╯`) as plain help lines: the box's title a heading, its rows indented.
+pub(crate) fn unboxed<S: AsRef<str>>(lines: &[S]) -> Vec<String> {
+    lines
+        .iter()
+        .map(|l| {
+            let t = l.as_ref().trim();
+            if let Some(top) = t.strip_prefix("╭─") {
+                return format!("{}:", top.trim_end_matches(['─', '╮']).trim());
+            }
+            if t.starts_with('╰') {
+                return String::new();
+            }
+            match t.strip_prefix('│') {
+                Some(row) => format!("  {}", row.trim_end_matches('│').trim()),
+                None => l.as_ref().to_string(),
+            }
+        })
+        .collect()
+}
+
+/// A flag's name for comparing: without its leading dashes and value, lower-cased, without
+/// `-` and `_` (Go takes `-url` and `--url` alike; yargs writes `api-kee` and `apiKee`).
+pub(crate) fn flag_key(flag: &str) -> String {
+    flag.trim_start_matches('-')
+        .split('=')
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .filter(|c| !matches!(c, '-' | '_'))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The edit distance of two short names (a suggestion only between close names).
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// The flag of `offered` closest to `flag` (the same name spelt another way, or within one
+/// edit for a short name, two for a longer one), if one is.
+pub(crate) fn close_flag(flag: &str, offered: &[String]) -> Option<String> {
+    let key = flag_key(flag);
+    if key.len() < 3 {
+        return None;
+    }
+    let most = if key.len() >= 6 { 2 } else { 1 };
+    offered
+        .iter()
+        .map(|o| (distance(&key, &flag_key(o)), o))
+        .filter(|(d, _)| *d <= most)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, o)| o.clone())
+}
+
+/// A command whose role is running the server (`serve`, `start`, `stdio`, ...).
+pub(crate) fn is_serving_command(c: &str) -> bool {
+    matches!(
+        c,
+        "serve" | "server" | "start" | "run" | "stdio" | "mcp" | "mcp-server" | "run-server"
+    )
+}
+
+#[cfg(test)]
+#[path = "cli_parsers_tests.rs"]
+mod tests;

@@ -1,0 +1,220 @@
+//! A program's help text among its stderr lines: its usage line (`Usage: srv [options]`,
+//! argparse's `usage: srv ...`, Go's `Usage of srv:`, stricli's `USAGE`) or a section heading
+//! (`Options:`, `Commands:`, cobra's `Flags:`, argparse's `positional arguments:`), then the
+//! indented lines under it (each flag and its description) and further headings, up to the
+//! first unindented line that is neither. A help text is the server describing itself: what it
+//! offers, never what is wrong (a flag's description that names a variable is no complaint).
+//! The stderr reader keeps its lines out of the notable ones; the diagnosis reads a variable,
+//! a flag or a value to fix only outside it.
+
+/// Where a line stands with respect to a help text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Part {
+    /// Not in a help text.
+    Outside,
+    /// The line that starts one: a usage line or a section heading.
+    Start,
+    /// A line inside one: an indented flag or description, a blank line, a further heading.
+    Body,
+}
+
+/// A usage line: `Usage: srv ...`, `usage: srv ...`, `Usage:` alone (cobra), Go flag's
+/// `Usage of srv:`, stricli's `USAGE`, after a program's prefix (`[srv] `).
+pub(crate) fn starts_usage(line: &str) -> bool {
+    let t = line.trim();
+    let t = match t.strip_prefix('[').and_then(|r| r.split_once("] ")) {
+        Some((_, after)) => after.trim(),
+        None => t,
+    };
+    t.starts_with("Usage:")
+        || t.starts_with("usage:")
+        || t == "USAGE"
+        || t == "USAGE:"
+        || (t.starts_with("Usage of ") && t.ends_with(':'))
+}
+
+/// The section headings of help texts (lower-cased, without the colon): commander's,
+/// yargs', click's, argparse's, cobra's, clap's, stricli's.
+const HEADINGS: &[&str] = &[
+    "options",
+    "commands",
+    "flags",
+    "global flags",
+    "global options",
+    "arguments",
+    "positional arguments",
+    "optional arguments",
+    "available commands",
+    "subcommands",
+    "examples",
+    "example",
+    "aliases",
+    "environment variables",
+    "environment",
+];
+
+/// A section heading: an unindented line of a few words ending in `:` (`Options:`), or one of
+/// the upper-case ones alone (`OPTIONS`, `COMMANDS`, `FLAGS`).
+pub(crate) fn is_heading(line: &str) -> bool {
+    if line.starts_with([' ', '\t']) {
+        return false;
+    }
+    let t = line.trim();
+    let upper = t.len() > 3 && t.chars().all(|c| c.is_ascii_uppercase() || c == ' ');
+    let head = match t.strip_suffix(':') {
+        Some(h) => h,
+        None if upper => t,
+        None => return false,
+    };
+    HEADINGS.contains(&head.to_ascii_lowercase().as_str())
+}
+
+/// A line shaped like Go flag's own listing, whatever came before it: `  -name type`, or a
+/// description under it (`    \tWhat it does`).
+fn go_flag_line(line: &str) -> bool {
+    let t = line.trim_start_matches(' ');
+    let indent = line.len() - t.len();
+    if indent >= 2 && t.starts_with('\t') {
+        return true;
+    }
+    indent == 2
+        && t.strip_prefix('-').is_some_and(|rest| {
+            let mut words = rest.split(' ');
+            let name_ok = words.next().is_some_and(|n| {
+                n.starts_with(|c: char| c.is_ascii_alphanumeric())
+                    && n.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+            });
+            let rest: Vec<&str> = words.collect();
+            name_ok
+                && rest.len() <= 1
+                && rest
+                    .iter()
+                    .all(|w| w.chars().all(|c| c.is_ascii_alphanumeric()))
+        })
+}
+
+/// Reads lines one at a time and says where each stands.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct HelpBlock {
+    inside: bool,
+}
+
+impl HelpBlock {
+    pub(crate) fn new() -> Self {
+        Self::default()
+    }
+
+    /// Where `line`, the next line, stands.
+    pub(crate) fn feed(&mut self, line: &str) -> Part {
+        if starts_usage(line) || (!self.inside && is_heading(line)) {
+            self.inside = true;
+            return Part::Start;
+        }
+        if self.inside {
+            let indented = line.starts_with([' ', '\t']);
+            if line.trim().is_empty() || indented || is_heading(line) {
+                return Part::Body;
+            }
+            self.inside = false;
+            return Part::Outside;
+        }
+        if go_flag_line(line) {
+            return Part::Body;
+        }
+        Part::Outside
+    }
+}
+
+/// Where each of `lines` stands (oldest first).
+pub(crate) fn parts<S: AsRef<str>>(lines: &[S]) -> Vec<Part> {
+    let mut b = HelpBlock::new();
+    lines.iter().map(|l| b.feed(l.as_ref())).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_flag_usage_is_a_help_text_from_its_usage_line_on() {
+        // Go's flag package (mcp-grafana 0.x): the error, then its usage.
+        let l = [
+            "flag provided but not defined: -url",
+            "Usage of /x/mcp-grafana:",
+            "  -address string",
+            "    \tThe host and port (default \"localhost:8000\")",
+            "  -debug",
+            "    \tFalls back to GRAFANA_DEBUG environment variable",
+        ];
+        assert_eq!(
+            parts(&l),
+            [
+                Part::Outside,
+                Part::Start,
+                Part::Body,
+                Part::Body,
+                Part::Body,
+                Part::Body
+            ]
+        );
+        // The listing's tail alone (its usage line scrolled out) is still read as one.
+        assert_eq!(
+            parts(&["    \tFalls back to GRAFANA_X", "  -version"]),
+            [Part::Body, Part::Body]
+        );
+    }
+
+    #[test]
+    fn a_help_text_ends_at_the_first_unindented_line_that_is_no_heading() {
+        // click 8.x: usage, a hint, then the error outside it.
+        let l = [
+            "Usage: srv serve [OPTIONS]",
+            "Try 'srv serve --help' for help.",
+            "",
+            "Error: No such option '--url'.",
+        ];
+        assert_eq!(
+            parts(&l),
+            [Part::Start, Part::Outside, Part::Outside, Part::Outside]
+        );
+        // yargs 17: no usage prefix; the sections start it; the error block after it is not
+        // in it (its indented choice line included).
+        let l = [
+            "srv serve",
+            "Options:",
+            "  --transport        [choices: \"stdio\", \"http\"]",
+            "",
+            "Invalid values:",
+            "  Argument: transport, Given: \"htp\", Choices: \"stdio\", \"http\"",
+        ];
+        assert_eq!(
+            parts(&l),
+            [
+                Part::Outside,
+                Part::Start,
+                Part::Body,
+                Part::Body,
+                Part::Outside,
+                Part::Outside
+            ]
+        );
+    }
+
+    #[test]
+    fn look_alikes_are_no_help_text() {
+        // A log line, a traceback's indented source line, a sentence ending in a colon.
+        let l = [
+            "INFO options loaded: 3",
+            "  File \"/srv/main.py\", line 3, in <module>",
+            "    raise ValueError('API_KEY environment variable is not set')",
+            "The following options are set:",
+            "  --verbose",
+        ];
+        assert!(
+            parts(&l).iter().all(|p| *p == Part::Outside),
+            "{:?}",
+            parts(&l)
+        );
+    }
+}

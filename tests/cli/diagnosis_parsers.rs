@@ -1,0 +1,240 @@
+//! The Why of a command line an argument parser refuses, in every ecosystem, read by each
+//! parser's own structure (issue 27): an unknown flag the entry passes, a command left out, a
+//! value outside a flag's choices. Each fixture is a real child process: Python's argparse and
+//! Node's util.parseArgs run for real; the others print their parser's exact lines (the
+//! versions are named in fixtures/servers/parsers.py and parsers.mjs). Each has a healthy
+//! look-alike that must not match.
+
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+use crate::support::{bin, fixture, stderr, stdout};
+
+fn probe(lang: &str, script: &str, args: &[&str]) -> Command {
+    let mut cmd = bin();
+    cmd.args(["probe", "--launches", "1", "--watch", "2s", "--json", "--"])
+        .arg(lang)
+        .arg(fixture(script))
+        .args(args)
+        .stdin(Stdio::null());
+    cmd
+}
+
+/// The run's exit code and its diagnoses.
+fn run(lang: &str, script: &str, args: &[&str]) -> (Option<i32>, Vec<Value>) {
+    let out = probe(lang, script, args).output().expect("the binary runs");
+    let doc: Value = serde_json::from_str(&stdout(&out))
+        .unwrap_or_else(|e| panic!("{e}: {}\n{}", stdout(&out), stderr(&out)));
+    let d = doc["diagnoses"].as_array().cloned().unwrap_or_default();
+    (out.status.code(), d)
+}
+
+fn py(args: &[&str]) -> (Option<i32>, Vec<Value>) {
+    run("python3", "servers/parsers.py", args)
+}
+
+fn node(args: &[&str]) -> (Option<i32>, Vec<Value>) {
+    run("node", "servers/parsers.mjs", args)
+}
+
+fn next(d: &Value) -> String {
+    d["next_step"].as_str().unwrap_or_default().to_string()
+}
+
+/// The top cause is `id` and its next step holds every one of `words`.
+fn assert_top(what: &str, (code, d): &(Option<i32>, Vec<Value>), id: &str, words: &[&str]) {
+    assert_eq!(*code, Some(1), "{what}: {d:#?}");
+    assert_eq!(d[0]["id"], id, "{what}: {d:#?}");
+    for w in words {
+        assert!(
+            next(&d[0]).contains(w),
+            "{what}: {w} not in {}",
+            next(&d[0])
+        );
+    }
+}
+
+/// A healthy run: exit 0 and no cause.
+fn assert_healthy(what: &str, (code, d): &(Option<i32>, Vec<Value>)) {
+    assert_eq!(*code, Some(0), "{what}: {d:#?}");
+    assert!(d.is_empty(), "{what}: {d:#?}");
+}
+
+#[test]
+fn go_flag_refuses_a_double_dash_flag_and_its_usage_names_no_variable_to_set() {
+    // mcp-grafana run with `--url`: Go's flag names `-url`; its usage under it describes flags
+    // with the variables they fall back to, which are no cause.
+    let r = py(&["go-flag", "--url", "http://127.0.0.1:3999"]);
+    assert_top("go-flag --url", &r, "bad-argument", &["remove `--url`"]);
+    assert!(
+        !serde_json::to_string(&r.1)
+            .expect("json")
+            .contains("GRAFANA_LOKI"),
+        "{:#?}",
+        r.1
+    );
+    assert!(
+        r.1.iter().all(|d| d["id"] != "missing-env-var"),
+        "{:#?}",
+        r.1
+    );
+    // A close flag in its usage is named.
+    let r = py(&["go-flag", "--adress", ":8000"]);
+    assert_top(
+        "go-flag --adress",
+        &r,
+        "bad-argument",
+        &["change `--adress` to `-address`"],
+    );
+    // A value outside its transports (its slog line `Must be 'stdio', 'sse' or ...`).
+    let r = py(&["go-flag", "-t", "http"]);
+    assert_top(
+        "go-flag -t http",
+        &r,
+        "bad-argument",
+        &["`-t http`", "`-t stdio`"],
+    );
+    // Look-alike: its own flags, written with two dashes, run.
+    assert_healthy(
+        "go-flag --transport stdio",
+        &py(&["go-flag", "--transport", "stdio"]),
+    );
+}
+
+#[test]
+fn cobra_and_clap_name_the_flag_and_the_one_suggested() {
+    let r = py(&["cobra", "--url", "x"]);
+    assert_top("cobra --url", &r, "bad-argument", &["remove `--url`"]);
+    assert!(
+        r.1.iter().all(|d| d["id"] != "missing-env-var"),
+        "{:#?}",
+        r.1
+    );
+    let r = py(&["cobra", "-x"]);
+    assert_top("cobra -x", &r, "bad-argument", &["`-x`"]);
+    let r = py(&["clap", "--api-kee", "k-1"]);
+    assert_top(
+        "clap --api-kee",
+        &r,
+        "bad-argument",
+        &["change `--api-kee` to `--api-key`"],
+    );
+    assert_healthy("cobra --api-key", &py(&["cobra", "--api-key", "k-1"]));
+    assert_healthy("clap --transport", &py(&["clap", "--transport", "stdio"]));
+}
+
+#[test]
+fn click_and_typer_name_the_flag_the_command_and_the_choice() {
+    let r = py(&["click", "serve", "--api-kee", "k-1"]);
+    assert_top(
+        "click --api-kee",
+        &r,
+        "bad-argument",
+        &["change `--api-kee` to `--api-key`"],
+    );
+    // No command: click prints its help alone, exit 2.
+    let r = py(&["click"]);
+    assert_top("click", &r, "missing-argument", &["add `serve` first"]);
+    let r = py(&["click", "serve", "--transport", "htp"]);
+    assert_top(
+        "click --transport htp",
+        &r,
+        "bad-argument",
+        &["`--transport stdio`"],
+    );
+    let r = py(&["typer", "serve", "--api-kee", "k-1"]);
+    assert_top(
+        "typer --api-kee",
+        &r,
+        "bad-argument",
+        &["change `--api-kee` to `--api-key`"],
+    );
+    // typer's `Missing command.` lists none: its `--help` is asked (rich boxes).
+    let r = py(&["typer"]);
+    assert_top("typer", &r, "missing-argument", &["add `serve` first"]);
+    let tried: Vec<String> = r.1[0]["evidence"]
+        .as_array()
+        .map(|e| {
+            e.iter()
+                .filter(|e| e["source"] == "tried")
+                .map(|e| e["text"].as_str().unwrap_or_default().to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(tried.iter().any(|t| t.contains("--help")), "{tried:?}");
+    assert_healthy("click serve", &py(&["click", "serve", "--api-key", "k-1"]));
+    assert_healthy("typer serve", &py(&["typer", "serve"]));
+}
+
+#[test]
+fn argparse_names_the_command_that_serves_the_flag_and_the_choice() {
+    // web-forager without `serve`: argparse's `arguments are required: command` under a
+    // usage with `{serve,search,news,fetch,version}`.
+    let r = py(&["argparse"]);
+    assert_top(
+        "argparse",
+        &r,
+        "missing-argument",
+        &["add `serve` first", "`search`", "`version`"],
+    );
+    let r = py(&["argparse", "serve", "--url", "x"]);
+    assert_top("argparse --url", &r, "bad-argument", &["remove `--url`"]);
+    let r = py(&["argparse", "--transport", "htp", "serve"]);
+    assert_top(
+        "argparse --transport htp",
+        &r,
+        "bad-argument",
+        &["`--transport stdio`"],
+    );
+    assert_healthy("argparse serve", &py(&["argparse", "serve"]));
+}
+
+#[test]
+fn node_parsers_name_the_flag_the_command_and_the_choice() {
+    // util.parseArgs, for real: a TypeError with its code, read as the flag, not a crash.
+    let r = node(&["parseargs", "--url", "x"]);
+    assert_top("parseArgs --url", &r, "bad-argument", &["`--url`"]);
+    let r = node(&["commander", "serve", "--api-kee", "k-1"]);
+    assert_top(
+        "commander --api-kee",
+        &r,
+        "bad-argument",
+        &["change `--api-kee` to `--api-key`"],
+    );
+    let r = node(&["commander"]);
+    assert_top("commander", &r, "missing-argument", &["add `serve` first"]);
+    let r = node(&["commander", "serve", "--transport", "htp"]);
+    assert_top(
+        "commander --transport htp",
+        &r,
+        "bad-argument",
+        &["`--transport stdio`"],
+    );
+    let r = node(&["yargs", "serve", "--url", "x"]);
+    assert_top("yargs --url", &r, "bad-argument", &["remove `--url`"]);
+    let r = node(&["yargs"]);
+    assert_top("yargs", &r, "missing-argument", &["add `serve` first"]);
+    let r = node(&["yargs", "serve", "--transport", "htp"]);
+    assert_top(
+        "yargs --transport htp",
+        &r,
+        "bad-argument",
+        &["`--transport stdio`"],
+    );
+    assert_healthy("parseArgs", &node(&["parseargs", "--api-key", "k-1"]));
+    assert_healthy("commander serve", &node(&["commander", "serve"]));
+    assert_healthy(
+        "yargs serve",
+        &node(&["yargs", "serve", "--transport", "stdio"]),
+    );
+}
+
+#[test]
+fn a_usage_at_start_and_an_unknown_option_in_a_log_are_no_cause_on_a_server_that_serves() {
+    // Its usage names variables and flags (`GRAFANA_URL environment variable`, `unknown
+    // option`) on stderr; then it serves.
+    assert_healthy("help at start", &py(&["help-at-start", "--url", "x"]));
+    // A log line `unknown option 'cache'` while the entry passes `--cache`: it stays up.
+    assert_healthy("log at start", &node(&["log-at-start", "--cache", "x"]));
+}
