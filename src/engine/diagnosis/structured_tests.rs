@@ -594,7 +594,11 @@ fn an_unknown_flag_is_the_entrys_written_with_one_dash_or_two() {
     let s = setting("mcp-grafana", &["--adress", ":8000"], &[]);
     let go2 = go.replace("-url", "-adress");
     let f = run(Key::UnknownFlagGiven, &go2, &s).expect("a finding");
-    assert!(f.next.contains("change `--adress` to `-address`"), "{}", f.next);
+    assert!(
+        f.next.contains("change `--adress` to `-address`"),
+        "{}",
+        f.next
+    );
     // Look-alikes: a flag the entry does not pass; a help text describing an unknown option.
     let s = setting("mcp-grafana", &["--debug"], &[]);
     assert!(run(Key::UnknownFlagGiven, go, &s).is_none());
@@ -610,7 +614,11 @@ fn a_choice_names_the_flag_and_stdio_among_its_choices() {
     let s = setting("mcp-grafana", &["-t", "http"], &[]);
     let f = run(Key::ChoiceStructure, line, &s).expect("a finding");
     assert_eq!(f.id, Id::BadArgument);
-    assert!(f.next.contains("change `-t http` to `-t stdio`"), "{}", f.next);
+    assert!(
+        f.next.contains("change `-t http` to `-t stdio`"),
+        "{}",
+        f.next
+    );
     // Look-alike: the same words about a value the entry does not give.
     let s = setting("mcp-grafana", &["-t", "stdio"], &[]);
     assert!(run(Key::ChoiceStructure, line, &s).is_none());

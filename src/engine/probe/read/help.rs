@@ -49,24 +49,37 @@ const HEADINGS: &[&str] = &[
     "examples",
     "example",
     "aliases",
-    "environment variables",
-    "environment",
 ];
+
+/// Headings that continue a help text but never start one: a server's own complaint may be
+/// laid out under them (`Environment variables:` then `  API_KEY is not set`).
+const INNER_HEADINGS: &[&str] = &["environment variables", "environment", "env vars"];
 
 /// A section heading: an unindented line of a few words ending in `:` (`Options:`), or one of
 /// the upper-case ones alone (`OPTIONS`, `COMMANDS`, `FLAGS`).
 pub(crate) fn is_heading(line: &str) -> bool {
+    heading_of(line).is_some_and(|h| HEADINGS.contains(&h.as_str()))
+}
+
+/// A heading inside a help text: one of [`HEADINGS`] or of [`INNER_HEADINGS`].
+fn is_inner_heading(line: &str) -> bool {
+    heading_of(line)
+        .is_some_and(|h| HEADINGS.contains(&h.as_str()) || INNER_HEADINGS.contains(&h.as_str()))
+}
+
+/// The lower-cased words of a line shaped like a heading.
+fn heading_of(line: &str) -> Option<String> {
     if line.starts_with([' ', '\t']) {
-        return false;
+        return None;
     }
     let t = line.trim();
     let upper = t.len() > 3 && t.chars().all(|c| c.is_ascii_uppercase() || c == ' ');
     let head = match t.strip_suffix(':') {
         Some(h) => h,
         None if upper => t,
-        None => return false,
+        None => return None,
     };
-    HEADINGS.contains(&head.to_ascii_lowercase().as_str())
+    Some(head.to_ascii_lowercase())
 }
 
 /// A line shaped like Go flag's own listing, whatever came before it: `  -name type`, or a
@@ -113,7 +126,7 @@ impl HelpBlock {
         }
         if self.inside {
             let indented = line.starts_with([' ', '\t']);
-            if line.trim().is_empty() || indented || is_heading(line) {
+            if line.trim().is_empty() || indented || is_inner_heading(line) {
                 return Part::Body;
             }
             self.inside = false;
@@ -210,6 +223,8 @@ mod tests {
             "    raise ValueError('API_KEY environment variable is not set')",
             "The following options are set:",
             "  --verbose",
+            "Environment variables:",
+            "  API_KEY is not set",
         ];
         assert!(
             parts(&l).iter().all(|p| *p == Part::Outside),
