@@ -170,3 +170,67 @@ fn the_same_text_marked_is_error_names_the_variables_of_the_refused_address() {
         "{next}"
     );
 }
+
+const ASK: &str = r#"perplexity_ask={"messages": [{"role": "user", "content": "hi"}]}"#;
+const KEY: &str = "pplx-planted0123456789abcdef";
+
+#[test]
+fn a_call_failing_on_invalid_url_names_the_value_written_without_its_scheme() {
+    let mjs = calls("mjs");
+    let env = [
+        ("PERPLEXITY_API_KEY", KEY),
+        ("PERPLEXITY_BASE_URL", "api.perplexity.ai"),
+    ];
+    let out = probe(ASK, &["node", &mjs, "perplexity"], &env);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(!stdout(&out).contains(KEY), "{}", stdout(&out));
+    let doc = json(&out);
+    assert_eq!(field(call_of(&doc), "text"), "Invalid URL", "{doc:#}");
+    assert_eq!(findings(&doc), ["tool-call-failed"], "{doc:#}");
+    let d = &doc["diagnoses"][0];
+    assert_eq!(d["id"], "bad-argument", "{doc:#}");
+    let next = field(d, "next_step");
+    assert!(
+        next.starts_with("write `PERPLEXITY_BASE_URL=api.perplexity.ai` with its scheme")
+            && next.contains("`https://api.perplexity.ai`"),
+        "{next}"
+    );
+    // Two values without their scheme, the error quoting neither: both are named.
+    let env = [
+        ("PERPLEXITY_API_KEY", KEY),
+        ("PERPLEXITY_BASE_URL", "api.perplexity.ai"),
+        ("SEARCH_ENDPOINT", "search.example.com:8443"),
+    ];
+    let out = probe(ASK, &["node", &mjs, "perplexity"], &env);
+    let doc = json(&out);
+    let next = field(&doc["diagnoses"][0], "next_step");
+    assert!(
+        next.contains(
+            "`PERPLEXITY_BASE_URL=api.perplexity.ai` and `SEARCH_ENDPOINT=search.example.com:8443`"
+        ) && next.contains("`https://api.perplexity.ai`"),
+        "{next}"
+    );
+    // With its scheme the call succeeds: healthy.
+    let env = [
+        ("PERPLEXITY_API_KEY", KEY),
+        ("PERPLEXITY_BASE_URL", "https://api.perplexity.ai"),
+    ];
+    let out = probe(ASK, &["node", &mjs, "perplexity"], &env);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+}
+
+#[test]
+fn a_call_failing_on_something_else_names_no_url_beside_a_plain_host_value() {
+    // DB_HOST=db.local is a host the server reads as one; the call fails on its key.
+    let mjs = calls("mjs");
+    let env = [
+        ("PERPLEXITY_FAIL", "other"),
+        ("DB_HOST", "db.local"),
+        ("PERPLEXITY_BASE_URL", "api.perplexity.ai"),
+    ];
+    let out = probe(ASK, &["node", &mjs, "perplexity"], &env);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let doc = json(&out);
+    assert_eq!(findings(&doc), ["tool-call-failed"], "{doc:#}");
+    assert_eq!(doc["diagnoses"], serde_json::json!([]), "{doc:#}");
+}

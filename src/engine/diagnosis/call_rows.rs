@@ -261,6 +261,33 @@ pub(crate) async fn prove_answers(run: &mut ProbeRun, s: &Setting) {
     }
 }
 
+/// A `--call` that failed on a server that is up with a URL that did not parse (Node's
+/// `Invalid URL`, httpx's `UnsupportedProtocol`, ...), while the entry holds an address without
+/// its scheme in a place named for one: `bad-argument` naming it (`url_rows.rs`).
+pub(crate) fn url_unparsed(launches: &[Launch], s: &Setting) -> Option<(Key, Diagnosis)> {
+    let FailedCall {
+        launch, message, ..
+    } = failed_call(launches)?;
+    let f = super::url_rows::schemeless_call(&message, s)?;
+    let d = Diagnosis {
+        id: f.id,
+        confidence: Confidence::High,
+        summary: f.summary,
+        launches: vec![launch.number],
+        evidence: f
+            .evidence
+            .into_iter()
+            .map(|(source, text)| Evidence {
+                launches: vec![launch.number],
+                source,
+                text,
+            })
+            .collect(),
+        next_step: f.next,
+    };
+    Some((Key::UrlParseWithSchemelessValue, d))
+}
+
 /// A `--call` that failed on a server that is up, where a connect to an address it names or
 /// the entry gives is refused: `service-not-running`, with the key of the row (a result not
 /// marked `isError` is its own key).

@@ -41,7 +41,10 @@ pub(crate) fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
         rule,
     ));
     blocked.extend(super::remote_tls::node_untrusted(&run.launches, setting));
-    blocked.extend(super::call_rows::service_down(&run.launches, setting).map(|(_, d)| d));
+    // A failed `--call`: a URL written without its scheme, else an address nothing listens on.
+    let call = super::call_rows::url_unparsed(&run.launches, setting)
+        .or_else(|| super::call_rows::service_down(&run.launches, setting));
+    blocked.extend(call.map(|(_, d)| d));
     if died.is_empty() {
         return blocked;
     }

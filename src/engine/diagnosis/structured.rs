@@ -30,7 +30,8 @@ pub(crate) enum Key {
     /// errno 111) and a connect experiment that is refused too.
     RefusedAndTested,
     /// A URL-parse failure (`ERR_INVALID_URL`, an error about a URL/URI/scheme) beside an
-    /// entry value shaped `host:port` with no scheme.
+    /// entry value shaped `host:port` with no scheme; also a failed `--call`'s error (the
+    /// whole run's row: `call_rows.rs`).
     UrlParseWithSchemelessValue,
     /// A pydantic validation block: each field mapped to the entry's variable.
     ValidationBlock,
@@ -137,6 +138,7 @@ const ARGUMENT_KEYS: &[Key] = &[
 /// `run.rs`, also when every launch stayed up.
 #[cfg(test)]
 pub(crate) const RUN_KEYS: &[Key] = &[
+    Key::UrlParseWithSchemelessValue,
     Key::CallFailedAndAddressRefused,
     Key::CallAnswerHoldsRefusedAddress,
 ];

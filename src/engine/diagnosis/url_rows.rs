@@ -143,6 +143,139 @@ fn schemes_named(lines: &[&str]) -> Vec<String> {
         })
 }
 
+/// How a value is written with its scheme: the one the server's lines name, else `https://`
+/// for a host name (a service on the network, most often HTTPS), else `scheme://`.
+fn with_scheme(v: &str, host_name: bool, schemes: &[String]) -> String {
+    if let [one] = schemes {
+        format!("`{one}{v}`, the scheme its message names")
+    } else if !schemes.is_empty() {
+        format!(
+            "`scheme://{v}`, the schemes its message names: {}",
+            schemes.join(", ")
+        )
+    } else if host_name {
+        format!("`https://{v}`, or `http://` for a plain-HTTP server")
+    } else {
+        format!("`scheme://{v}`")
+    }
+}
+
+/// Whether a failed `--call`'s error text is a URL that did not parse, by its structure: Node's
+/// URL parser (its `ERR_INVALID_URL` code, or a line that is its message, `Invalid URL`, bare or
+/// after `TypeError:`; requests' `Invalid URL '...': No scheme supplied` too), requests'
+/// `MissingSchema` / `InvalidURL`, httpx's `UnsupportedProtocol` (`Request URL is missing an
+/// 'http://' or 'https://' protocol`), Go's `unsupported protocol scheme ""`.
+pub(super) fn call_url_failure(message: &str) -> bool {
+    const TYPES: &[&str] = &[
+        "ERR_INVALID_URL",
+        "MissingSchema",
+        "InvalidURL",
+        "UnsupportedProtocol",
+        "InvalidSchema",
+    ];
+    let words = message.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'));
+    let typed = words.into_iter().any(|w| TYPES.contains(&w));
+    let parser_line = message.lines().any(|l| {
+        let l = l.trim();
+        let l = l
+            .strip_prefix("TypeError")
+            .map(|r| {
+                r.trim_start_matches(|c: char| c != ':')
+                    .trim_start_matches(':')
+            })
+            .unwrap_or(l)
+            .trim();
+        l == "Invalid URL" || l.starts_with("Invalid URL:") || l.starts_with("Invalid URL '")
+    });
+    typed
+        || parser_line
+        || message.contains("missing an 'http://' or 'https://' protocol")
+        || message.contains("unsupported protocol scheme \"\"")
+}
+
+/// The part of a shown value's name that says it holds a URL (URL, URI, ENDPOINT, BASE, DSN):
+/// preferred over a HOST or SERVER, which a server may read as a plain host name.
+fn url_named(shown: &str) -> bool {
+    let t = shown
+        .trim_start_matches("the argument ")
+        .trim_start_matches('`');
+    let name = t
+        .trim_start_matches('-')
+        .split(['=', ' '])
+        .next()
+        .unwrap_or_default();
+    name.split(['_', '-']).any(|p| {
+        matches!(
+            p.to_ascii_uppercase().as_str(),
+            "URL" | "URLS" | "URI" | "URIS" | "ENDPOINT" | "ENDPOINTS" | "BASE" | "DSN"
+        )
+    })
+}
+
+/// A failed `--call` whose error is a URL that did not parse ([`call_url_failure`]) while the
+/// entry holds a value shaped like an address without its scheme in a place named for one
+/// (`PERPLEXITY_BASE_URL=api.perplexity.ai`): the value its error quotes, else those in a
+/// place named for a URL (all of them), else those named for a host.
+pub(super) fn schemeless_call(message: &str, s: &Setting) -> Option<Found> {
+    if !call_url_failure(message) {
+        return None;
+    }
+    let cwd = s.cwd.as_deref();
+    let candidates: Vec<(String, String, bool)> = entry_values(s)
+        .into_iter()
+        .filter(|(shown, _)| address_named(shown) || url_named(shown))
+        .filter_map(|(shown, v)| {
+            let host_name = schemeless_shape(&v, true, cwd)?;
+            Some((shown, v, host_name))
+        })
+        .collect();
+    let quoted: Vec<&(String, String, bool)> = candidates
+        .iter()
+        .filter(|(_, v, _)| message.contains(v.as_str()))
+        .collect();
+    let for_url: Vec<&(String, String, bool)> = candidates
+        .iter()
+        .filter(|(shown, _, _)| url_named(shown))
+        .collect();
+    let named = [quoted, for_url, candidates.iter().collect()]
+        .into_iter()
+        .find(|c| !c.is_empty())?;
+    let lines: Vec<&str> = message.lines().collect();
+    let schemes = schemes_named(&lines);
+    let shown: Vec<&str> = named.iter().map(|(shown, _, _)| shown.as_str()).collect();
+    let with: Vec<String> = named
+        .iter()
+        .map(|(_, v, host_name)| with_scheme(v, *host_name, &schemes))
+        .collect();
+    let (summary, next) = if let ([one], [w]) = (shown.as_slice(), with.as_slice()) {
+        (
+            format!("{one}: the server wants a URL with a scheme ({w})"),
+            format!("write {one} with its scheme ({w})"),
+        )
+    } else {
+        (
+            format!(
+                "{}: the server could not parse a URL, and these hold one without its scheme",
+                shown.join(", ")
+            ),
+            format!(
+                "write {} with their schemes ({})",
+                shown.join(" and "),
+                with.join("; ")
+            ),
+        )
+    };
+    Some(Found {
+        id: Id::BadArgument,
+        summary,
+        next,
+        evidence: vec![(
+            Source::Request,
+            format!("tools/call (--call) answered: {}", cut(message)),
+        )],
+    })
+}
+
 pub(super) fn schemeless(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
     let cwd = s.cwd.as_deref();
     // A line that quotes the value and speaks of a URL ties the failure to that value.
@@ -185,24 +318,41 @@ pub(super) fn schemeless(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<
                 .or_else(|| facts.iter().find(not_found))
                 .map(|f| cut(&f.quoted()))
         })?;
-    let schemes = schemes_named(lines);
-    let with = if let [one] = schemes.as_slice() {
-        format!("`{one}{v}`, the scheme its message names")
-    } else if !schemes.is_empty() {
-        format!(
-            "`scheme://{v}`, the schemes its message names: {}",
-            schemes.join(", ")
-        )
-    } else if host_name {
-        // A host name without a port: a service on the network, most often HTTPS.
-        format!("`https://{v}`, or `http://` for a plain-HTTP server")
-    } else {
-        format!("`scheme://{v}`")
-    };
+    let with = with_scheme(&v, host_name, &schemes_named(lines));
     Some(Found {
         id: Id::BadArgument,
         summary: format!("{shown}: the server wants a URL with a scheme ({with})"),
         next: format!("write {shown} with its scheme ({with})"),
         evidence: vec![(Source::Stderr, quoted)],
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::call_url_failure;
+
+    #[test]
+    fn a_url_parse_failure_is_known_by_its_parser_not_by_the_word_url() {
+        for failed in [
+            "Invalid URL",
+            "TypeError: Invalid URL",
+            "TypeError [ERR_INVALID_URL]: Invalid URL",
+            "Invalid URL: api.perplexity.ai/v1",
+            "Invalid URL 'api.example.com/v1': No scheme supplied. Perhaps you meant https://api.example.com/v1?",
+            "requests.exceptions.MissingSchema: Invalid URL",
+            "httpx.UnsupportedProtocol: Request URL is missing an 'http://' or 'https://' protocol.",
+            "Get \"api.example.com/v1\": unsupported protocol scheme \"\"",
+        ] {
+            assert!(call_url_failure(failed), "{failed}");
+        }
+        for other in [
+            "PERPLEXITY_API_KEY environment variable is required",
+            "Failed to fetch URL https://example.com: 404",
+            "the URL list is empty",
+            "Invalid URLs are skipped: 3",
+            "unsupported protocol scheme \"ftp\"",
+        ] {
+            assert!(!call_url_failure(other), "{other}");
+        }
+    }
 }
