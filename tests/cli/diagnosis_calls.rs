@@ -20,7 +20,7 @@ fn calls(ext: &str) -> String {
 fn probe(call: &str, command: &[&str], env: &[(&str, &str)]) -> Output {
     let mut cmd: Command = bin();
     cmd.args(["probe", "--launches", "1", "--watch", "2s", "--call", call])
-        .arg("--json")
+        .args(["--format", "json"])
         .arg("--")
         .args(command)
         .stdin(Stdio::null());
@@ -233,4 +233,37 @@ fn a_call_failing_on_something_else_names_no_url_beside_a_plain_host_value() {
     let doc = json(&out);
     assert_eq!(findings(&doc), ["tool-call-failed"], "{doc:#}");
     assert_eq!(doc["diagnoses"], serde_json::json!([]), "{doc:#}");
+}
+
+#[test]
+fn a_call_answered_after_the_watch_is_waited_for_and_judged() {
+    // The answer comes 2.5 s after the call, past a 1 s watch (redis-mcp-server's `dbsize`
+    // answers after redis-py's connect retries): the watch waits for it, up to its deadline.
+    let port = free_port().to_string();
+    let py = calls("py");
+    let env = [("MYSQL_HOST", "127.0.0.1"), ("MYSQL_PORT", port.as_str())];
+    let mut cmd = bin();
+    cmd.args(["probe", "--launches", "1", "--watch", "1s", "--call", SQL])
+        .args([
+            "--format",
+            "json",
+            "--",
+            "python3",
+            &py,
+            "mysql",
+            "--delay-ms",
+            "2500",
+        ])
+        .envs(env)
+        .stdin(Stdio::null());
+    let out = cmd.output().expect("the binary runs");
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let doc = json(&out);
+    let exchange = &doc["launches"][0]["opening"]["exchanges"][1];
+    assert_eq!(exchange["method"], "tools/call", "{doc:#}");
+    assert_eq!(exchange["result"]["kind"], "answered", "{doc:#}");
+    assert!(exchange["round_trip_ms"]
+        .as_f64()
+        .is_some_and(|ms| ms >= 2500.0));
+    assert_eq!(doc["diagnoses"][0]["id"], "service-not-running", "{doc:#}");
 }

@@ -734,6 +734,15 @@ impl OpeningDriver {
         self.opening
     }
 
+    /// The deadline of `--call`'s `tools/call` while it waits for its answer: the watch waits
+    /// for it (the tool's result is what was asked), up to this.
+    pub(crate) fn call_deadline(&self) -> Option<Instant> {
+        self.outstanding
+            .iter()
+            .find(|o| o.method == "tools/call")
+            .map(|o| o.deadline)
+    }
+
     /// Whether the host has nothing more to send (tests).
     /// The tools listed, once the whole list is read: their count and the digest of their
     /// names.

@@ -544,13 +544,27 @@ impl Session<'_> {
             return End::new(Instant::now(), None, Closing::Polite);
         };
         loop {
-            if let Some(end) = self.flush(t, watch_end).await {
+            // A `--call` still waiting for its answer is waited for past the watch's end, up to
+            // its own deadline (the opening's timer then records it timed out): its result is
+            // what the user asked for, and one that comes late is still a failure or not.
+            let call_deadline = self
+                .connected
+                .as_ref()
+                .and_then(|c| c.opening.as_ref())
+                .and_then(OpeningDriver::call_deadline);
+            let bound = call_deadline.map_or(watch_end, |d| d.max(watch_end));
+            if let Some(end) = self.flush(t, bound).await {
                 return end;
             }
             let Some(c) = self.connected.as_ref() else {
                 return End::new(Instant::now(), None, Closing::Polite);
             };
             let far = far(c.at);
+            let watch_over = if call_deadline.is_some() {
+                far
+            } else {
+                watch_end
+            };
             let ping_due = c.pinger.as_ref().map_or(far, Pinger::due);
             let opening_due = c
                 .opening
@@ -563,7 +577,7 @@ impl Session<'_> {
                 biased;
                 () = self.opts.stop.reached(StopLevel::Graceful) => Wake::Over,
                 () = tokio::time::sleep_until(self.deadline) => Wake::Over,
-                () = tokio::time::sleep_until(watch_end) => Wake::Over,
+                () = tokio::time::sleep_until(watch_over) => Wake::Over,
                 r = t.recv() => Wake::Received(r),
                 () = tokio::time::sleep_until(opening_due) => Wake::Opening,
                 () = tokio::time::sleep_until(ping_due) => Wake::Ping,
@@ -581,7 +595,7 @@ impl Session<'_> {
                     }
                     None
                 }
-                Wake::Ping => self.on_ping_timer(t, watch_end).await,
+                Wake::Ping => self.on_ping_timer(t, bound).await,
                 Wake::Received(r) => self.on_received(t, r).await,
             };
             if let Some(end) = end {
