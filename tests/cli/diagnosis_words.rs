@@ -115,12 +115,10 @@ fn a_repository_that_is_not_one_names_the_argument_command_and_entry_terms() {
              Git repository"
         )
     );
-    assert!(
-        evidence
-            .iter()
-            .any(|e| e
-                == &format!("ERROR:mcp_server_git.server:{repo} is not a valid Git repository"))
-    );
+    assert!(evidence
+        .iter()
+        // The log record read as its level and message, not its logger's name.
+        .any(|e| e == &format!("ERROR: {repo} is not a valid Git repository")));
     assert_eq!(d[0]["confidence"], "high");
     // The same from a configuration entry: in the entry's terms.
     let d = entry_diagnoses(

@@ -39,7 +39,8 @@ pub(crate) enum Fact {
         error: Option<String>,
     },
     /// A choice structure: the argument, the value given and the choices (argparse's `invalid
-    /// choice: 'x' (choose from ...)`, yargs' `Argument: x, Given: "y", Choices: ...`).
+    /// choice: 'x' (choose from ...)`, yargs' `Argument: x, Given: "y", Choices: ...`, a
+    /// message's `x. Must be 'a', 'b' or 'c'`: `listed.rs`).
     Choice {
         argument: Option<String>,
         given: String,
@@ -569,7 +570,10 @@ fn is_choice(line: &str) -> Option<(Option<String>, String)> {
             return Some((argument, given.to_string()));
         }
     }
+    // The parsers' own forms, then a choice in words in any program's message (`one of a, b,
+    // c (got x)`, `expected one of a|b|c`: `listed.rs`).
     super::cli_parsers::choice(t)
+        .or_else(|| super::listed::choice_in(t).map(|(argument, given, _)| (argument, given)))
 }
 
 pub(crate) fn choices(lines: &[&str]) -> Vec<Fact> {

@@ -4,6 +4,7 @@
 use std::collections::BTreeSet;
 
 use super::launch::{ended, ev, launch_hit};
+use super::logline;
 use super::meaning;
 use super::model::{fill, round_ms, Diagnosis, Evidence, Hit, Setting, Source, MAX_EVIDENCE};
 use super::modes;
@@ -29,6 +30,13 @@ pub(crate) fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
                     | Some(Outcome::Permanent(_))
             )
         })
+        .collect();
+    // Structured log lines read as their level and message (`logline.rs`).
+    let read: Vec<Option<Launch>> = died.iter().map(|l| logline::read_launch(l)).collect();
+    let died: Vec<&Launch> = died
+        .iter()
+        .zip(&read)
+        .map(|(l, r)| r.as_ref().unwrap_or(l))
         .collect();
     let rule = run.policy.name.as_str();
     let mut blocked: Vec<Diagnosis> =

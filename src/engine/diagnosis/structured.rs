@@ -552,7 +552,12 @@ fn choice(facts: &[Fact], s: &Setting) -> Option<Found> {
     else {
         return None;
     };
-    let held = holder(s, given);
+    // The value itself first (`-t http`), then one holding it (a URL with `http` in it).
+    let held = entry_values(s)
+        .into_iter()
+        .find(|(_, v)| v == given)
+        .map(|(shown, _)| shown)
+        .or_else(|| holder(s, given));
     // A message that names no argument (`must be 'a' or 'b'`) is about the entry only when it
     // quotes one of its values.
     if held.is_none() && argument.is_none() {

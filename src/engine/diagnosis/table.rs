@@ -746,6 +746,7 @@ pub(crate) fn is_notable(line: &str) -> bool {
         && !NOT_EVIDENCE.iter().any(|n| line.contains(n))
         && (crate::engine::probe::wire::http_mode::listening(line).is_some()
             || super::cli_parsers::is_parser_error(line)
+            || super::logline::parse(line).is_some_and(|l| l.is_error())
             || RULES.iter().any(|r| match r.when {
                 When::Stderr(texts) => texts.iter().any(|t| line.contains(t.contains)),
                 When::Limited {

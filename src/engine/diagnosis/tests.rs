@@ -393,7 +393,8 @@ fn ordinary_stderr_and_a_healthy_server_give_no_cause() {
     let texts: Vec<&str> = d[0].evidence.iter().map(|e| e.text.as_str()).collect();
     assert!(texts.iter().any(|t| t.contains("exit 3")), "{texts:?}");
     assert!(
-        texts.contains(&"last line: INFO listening on port 3000"),
+        // A log record is read as its level and message (`logline.rs`).
+        texts.contains(&"last line: INFO: listening on port 3000"),
         "{texts:?}"
     );
     let d = one(End::Before(exit(3)), &chatter);
