@@ -8,6 +8,7 @@ mod completions;
 mod diagnosis;
 mod diagnosis_calls;
 mod diagnosis_experiments;
+mod diagnosis_imports;
 mod diagnosis_logs;
 mod diagnosis_modes;
 mod diagnosis_parsers;

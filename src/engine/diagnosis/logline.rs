@@ -141,10 +141,14 @@ pub(crate) fn parse(line: &str) -> Option<LogLine> {
     if t.starts_with('{') {
         return json(t);
     }
+    // Read on every line of a flood (`table::is_notable`): the formats that start with a
+    // timestamp, a bracket or an upper-case level are tried only on such a line.
+    let levelled =
+        t.starts_with(|c: char| c.is_ascii_digit() || c.is_ascii_uppercase() || c == '[');
     logfmt(t)
-        .or_else(|| python_default(t))
+        .or_else(|| levelled.then(|| python_default(t)).flatten())
         .or_else(|| separated(t))
-        .or_else(|| prefixed(t))
+        .or_else(|| levelled.then(|| prefixed(t)).flatten())
 }
 
 /// The first of `keys` that `o` has.

@@ -14,6 +14,7 @@ pub(crate) mod evidence;
 pub(crate) mod experiment;
 mod given;
 pub(crate) mod ids;
+mod import_rows;
 pub(crate) mod launch;
 mod listed;
 mod listening;

@@ -123,13 +123,16 @@ pub(crate) fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
 /// The table's answer, unless it is a generic one (`crash`, `cause-unknown`, ...) and the typed
 /// evidence names the fix: then the structured diagnoses first, the table's others after.
 fn prefer_structured(out: Vec<Diagnosis>, died: &[&Launch], setting: &Setting) -> Vec<Diagnosis> {
-    use super::structured::{diagnose_keyed, Key, GENERIC, OUTRANK_MISSING, STRONG};
+    use super::structured::{
+        diagnose_keyed, Key, GENERIC, OUTRANK_DEPENDENCY, OUTRANK_MISSING, STRONG,
+    };
     let generic = |d: &Diagnosis| GENERIC.contains(&d.id);
     let Some(top) = out.first().map(|d| d.id) else {
         return out;
     };
     let weak_top = GENERIC.contains(&top);
-    if !weak_top && top != Id::BadArgument && top != Id::MissingEnvVar {
+    let outranked = [Id::BadArgument, Id::MissingEnvVar, Id::MissingDependency];
+    if !weak_top && !outranked.contains(&top) {
         return out;
     }
     // A server that printed its usage ran its own code far enough to read its arguments: the
@@ -142,6 +145,7 @@ fn prefer_structured(out: Vec<Diagnosis>, died: &[&Launch], setting: &Setting) -
             weak_top
                 || (top == Id::BadArgument && STRONG.contains(k))
                 || (top == Id::MissingEnvVar && OUTRANK_MISSING.contains(k))
+                || (top == Id::MissingDependency && OUTRANK_DEPENDENCY.contains(k))
         })
         .map(|(_, d)| d)
         .collect();

@@ -522,7 +522,7 @@ fn npx_cache(h: &mut Hit, line: &str) -> bool {
 }
 
 /// The installed version of Python package `pkg` beside `site` (its `*.dist-info`).
-fn dist_version(site: &Path, pkg: &str) -> Option<String> {
+pub(super) fn dist_version(site: &Path, pkg: &str) -> Option<String> {
     let norm = |s: &str| s.to_ascii_lowercase().replace('-', "_");
     let want = norm(pkg);
     std::fs::read_dir(site).ok()?.flatten().find_map(|e| {

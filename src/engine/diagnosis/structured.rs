@@ -15,6 +15,7 @@ use super::env_rows;
 use super::evidence::{self, Fact};
 use super::experiment::LIMIT as EXPERIMENT;
 use super::given::{entry_env, entry_values};
+use super::import_rows;
 use super::model::{cut, Found};
 use super::model::{Diagnosis, Evidence, Setting, Source, MAX_EVIDENCE};
 use super::node_rows;
@@ -35,6 +36,10 @@ pub(crate) enum Key {
     UrlParseWithSchemelessValue,
     /// A pydantic validation block: each field mapped to the entry's variable.
     ValidationBlock,
+    /// An `ImportError`/`ModuleNotFoundError` raised in a library's frame (`site-packages`),
+    /// and an experiment: the server's own interpreter cannot import a module its message
+    /// names (`find_spec`; a `pkg[extra]`'s requirements) (`import_rows.rs`).
+    LibraryImportNotImportable,
     /// An error naming two variables the entry sets.
     ErrorNamesTwoSetVariables,
     /// An exception or error line naming one variable the entry sets.
@@ -108,6 +113,7 @@ pub(crate) const KEYS: &[Key] = &[
     Key::RefusedAndTested,
     Key::UrlParseWithSchemelessValue,
     Key::ValidationBlock,
+    Key::LibraryImportNotImportable,
     Key::ErrorNamesTwoSetVariables,
     Key::NodeOlderThanNamed,
     Key::ChoiceStructure,
@@ -181,6 +187,10 @@ pub(crate) const OUTRANK_MISSING: &[Key] = &[
     Key::SetNameNeverReadBesideACloseOne,
     Key::UnknownFlagGiven,
 ];
+
+/// Rows that outrank the table's `missing-dependency` (its next step names no environment):
+/// the same answer, with the module and the environment to install it into, tested.
+pub(crate) const OUTRANK_DEPENDENCY: &[Key] = &[Key::LibraryImportNotImportable];
 
 /// The answers of the table these rows may replace.
 pub(crate) const GENERIC: &[Id] = &[Id::Crash, Id::CauseUnknown, Id::MissingArgument, Id::Timer];
@@ -262,6 +272,7 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::RefusedAndTested => refused(facts, lines, s),
         Key::UrlParseWithSchemelessValue => url_rows::schemeless(facts, lines, s),
         Key::ValidationBlock => validation(facts, s),
+        Key::LibraryImportNotImportable => import_rows::library_import(lines, s),
         Key::ErrorNamesTwoSetVariables => named_vars(facts, s, true),
         Key::ErrorNamesOneSetVariable => named_vars(facts, s, false),
         Key::ChoiceStructure => choice(facts, s),

@@ -1,0 +1,158 @@
+//! An import that fails inside a library (`import_rows.rs`), through the real binary: a
+//! console script in a real venv (made here with `python3 -m venv --without-pip`) whose
+//! library raises an `ImportError` naming the project split out of it (lxml 6.0's
+//! `lxml.html.clean`; `fixtures/servers/libimport/`). The doctor asks the venv's own
+//! interpreter which names it can import and names the install into that venv, by its path.
+//! Look-alikes: the extra installed, the ImportError caught as an optional extra, the same
+//! ImportError raised in the server's own file.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+use crate::support::{bin, fixture, stderr, stdout, text_field};
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("read fixture") {
+        let e = e.expect("entry");
+        let target = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).expect("copy");
+        }
+    }
+}
+
+/// A venv with the fixture's libraries (and the split-out project, `with_extra`), and the
+/// server's console script in its `bin`.
+fn venv(with_extra: bool) -> (tempfile::TempDir, PathBuf, String) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("venv");
+    let ok = Command::new("python3")
+        .args(["-m", "venv", "--without-pip"])
+        .arg(&root)
+        .status()
+        .expect("python3 runs");
+    assert!(ok.success());
+    let lib = std::fs::read_dir(root.join("lib"))
+        .expect("lib")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .find(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("python"))
+        })
+        .expect("lib/pythonX.Y");
+    let site = lib.join("site-packages");
+    let libimport = fixture("servers/libimport");
+    copy_dir(&libimport.join("site-packages"), &site);
+    if with_extra {
+        copy_dir(&libimport.join("extra"), &site);
+    }
+    let script = root.join("bin").join("fixture-forager");
+    std::fs::write(
+        &script,
+        format!(
+            "#!{}/bin/python\nimport sys\nfrom fixture_forager.cli import main\nsys.exit(main())\n",
+            root.display()
+        ),
+    )
+    .expect("write the console script");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let shown = script.display().to_string();
+    (dir, root, shown)
+}
+
+fn probe(command: &[&str]) -> Command {
+    let mut cmd = bin();
+    cmd.args([
+        "probe",
+        "--launches",
+        "1",
+        "--watch",
+        "2s",
+        "--handshake-timeout",
+        "30s",
+    ])
+    .args(["--json", "--"])
+    .args(command)
+    .env_remove("FIXTURE_OPTIONAL")
+    .env_remove("FIXTURE_IMPORT")
+    .env_remove("PYTHONPATH")
+    .stdin(Stdio::null());
+    cmd
+}
+
+fn run(cmd: &mut Command) -> (Option<i32>, Vec<Value>) {
+    let out = cmd.output().expect("the binary runs");
+    let doc: Value = serde_json::from_str(&stdout(&out))
+        .unwrap_or_else(|e| panic!("{e}: {}\n{}", stdout(&out), stderr(&out)));
+    let d = doc["diagnoses"].as_array().cloned().unwrap_or_default();
+    (out.status.code(), d)
+}
+
+fn tried(d: &Value) -> Vec<String> {
+    d["evidence"]
+        .as_array()
+        .map(|e| {
+            e.iter()
+                .filter(|e| e["source"] == "tried")
+                .map(|e| text_field(e, "text"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn an_import_error_raised_in_a_library_names_the_install_into_its_venv() {
+    let (_dir, root, script) = venv(false);
+    let (code, d) = run(&mut probe(&[&script]));
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "missing-dependency", "{d:#?}");
+    let next = text_field(&d[0], "next_step");
+    assert!(next.contains("`fixture_htmlkit_clean`"), "{next}");
+    assert!(next.contains("`fixture_htmlkit[html-clean]`"), "{next}");
+    assert!(next.contains(&root.display().to_string()), "{next}");
+    let t = tried(&d[0]);
+    assert!(
+        t.iter().any(|x| x.contains("find_spec")
+            && x.contains("fixture_htmlkit.clean found")
+            && x.contains("fixture_htmlkit_clean missing")),
+        "{t:?}"
+    );
+    // A library's own dependency missing (`No module named`): the table said to install the
+    // dependencies "where it runs"; now the environment is named.
+    let (code, d) = run(probe(&[&script]).env("FIXTURE_IMPORT", "missing"));
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "missing-dependency", "{d:#?}");
+    let next = text_field(&d[0], "next_step");
+    assert!(next.contains("`fixture_missing_dep`"), "{next}");
+    assert!(next.contains(&root.display().to_string()), "{next}");
+    assert_eq!(d.len(), 1, "{d:#?}");
+}
+
+#[test]
+fn an_import_error_caught_fixed_or_raised_in_the_servers_own_file_is_not_this_rows() {
+    // The split-out project installed: it serves.
+    let (_dir, _root, script) = venv(true);
+    let (code, d) = run(&mut probe(&[&script]));
+    assert_eq!(code, Some(0), "{d:#?}");
+    assert!(d.is_empty(), "{d:#?}");
+    // Caught as an optional extra, logged, and it serves.
+    let (_dir, _root, script) = venv(false);
+    let (code, d) = run(probe(&[&script]).env("FIXTURE_OPTIONAL", "1"));
+    assert_eq!(code, Some(0), "{d:#?}");
+    assert!(d.is_empty(), "{d:#?}");
+    // The same ImportError raised in the server's own file: today's answer, no experiment.
+    let (_dir, root, _) = venv(false);
+    let python = root.join("bin").join("python").display().to_string();
+    let own = fixture("servers/libimport/own.py").display().to_string();
+    let (code, d) = run(&mut probe(&[&python, &own]));
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "crash", "{d:#?}");
+    assert!(d.iter().all(|x| tried(x).is_empty()), "{d:#?}");
+}
