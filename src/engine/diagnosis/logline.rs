@@ -512,6 +512,20 @@ pub(crate) fn read_launch(l: &Launch) -> Option<Launch> {
     Some(read)
 }
 
+/// [`read_launch`] of each launch.
+pub(crate) fn read_launches(launches: &[&Launch]) -> Vec<Option<Launch>> {
+    launches.iter().map(|l| read_launch(l)).collect()
+}
+
+/// Each launch as read (`read`, from [`read_launches`]), or itself when it logged no record.
+pub(crate) fn as_read<'a>(launches: &[&'a Launch], read: &'a [Option<Launch>]) -> Vec<&'a Launch> {
+    launches
+        .iter()
+        .zip(read)
+        .map(|(l, r)| r.as_ref().unwrap_or(l))
+        .collect()
+}
+
 #[cfg(test)]
 #[path = "logline_tests.rs"]
 mod tests;

@@ -32,12 +32,8 @@ pub(crate) fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
         })
         .collect();
     // Structured log lines read as their level and message (`logline.rs`).
-    let read: Vec<Option<Launch>> = died.iter().map(|l| logline::read_launch(l)).collect();
-    let died: Vec<&Launch> = died
-        .iter()
-        .zip(&read)
-        .map(|(l, r)| r.as_ref().unwrap_or(l))
-        .collect();
+    let read = logline::read_launches(&died);
+    let died = logline::as_read(&died, &read);
     let rule = run.policy.name.as_str();
     let mut blocked: Vec<Diagnosis> =
         super::remote::blocked_port(setting, run.launches.iter().map(|l| l.number).collect())
