@@ -216,3 +216,77 @@ fn last_words_in_the_words_of_the_unset_variable_it_reads_name_it() {
     assert_eq!(code, Some(0), "{d:#?}");
     assert!(d.is_empty(), "{d:#?}");
 }
+
+#[test]
+fn a_uvx_tool_is_read_in_uvs_cache_through_its_console_script() {
+    // uv's cache as uvx leaves it: `archive-v0/HASH/bin/TOOL`, a console script whose `#!`
+    // interpreter's site-packages holds the module its `from X import main` names; `uvx` here
+    // is a stand-in that runs it (uv is not needed).
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cache = dir.path().join("uv-cache");
+    let env_dir = cache.join("archive-v0/Xa1b2c3");
+    let site = env_dir.join("lib/python3.11/site-packages/fixture_uvx_mcp");
+    std::fs::create_dir_all(&site).expect("mkdir");
+    std::fs::create_dir_all(env_dir.join("bin")).expect("mkdir");
+    std::fs::copy(
+        fixture("servers/envnames/server.py"),
+        site.join("__init__.py"),
+    )
+    .expect("copy");
+    let python = env_dir.join("bin/python3");
+    let real = Command::new("python3")
+        .args(["-c", "import sys; print(sys.executable)"])
+        .output()
+        .expect("python3");
+    std::os::unix::fs::symlink(String::from_utf8_lossy(&real.stdout).trim(), &python)
+        .expect("link");
+    let tool = env_dir.join("bin/fixture-uvx-mcp");
+    std::fs::write(
+        &tool,
+        format!(
+            "#!{}\nimport sys\nsys.path.insert(0, {:?})\nfrom fixture_uvx_mcp import main\n",
+            python.display(),
+            site.parent().expect("site").display().to_string()
+        ),
+    )
+    .expect("write");
+    let bin_dir = dir.path().join("bin");
+    std::fs::create_dir_all(&bin_dir).expect("mkdir");
+    let uvx = bin_dir.join("uvx");
+    std::fs::write(
+        &uvx,
+        "#!/bin/sh\nexec \"$UV_CACHE_DIR\"/archive-v0/*/bin/\"$1\"\n",
+    )
+    .expect("write");
+    for f in [&tool, &uvx] {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(f, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let cache_s = cache.display().to_string();
+    let (code, d) = run(
+        &["uvx", "fixture-uvx-mcp"],
+        &[
+            ("PATH", &path),
+            ("UV_CACHE_DIR", &cache_s),
+            ("FIXTURE_DB_PASS", "pw"),
+        ],
+    );
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert!(
+        field(&d[0], "next_step")
+            .starts_with("rename `FIXTURE_DB_PASS` to `FIXTURE_DATABASE_PASSWORD`"),
+        "{d:#?}"
+    );
+    assert!(
+        tried(&d[0])
+            .iter()
+            .any(|t| t.contains(&format!("(1 file in {}, ", site.display()))
+                && t.contains("FIXTURE_DATABASE_PASSWORD (__init__.py:11)")),
+        "{d:#?}"
+    );
+}

@@ -241,8 +241,12 @@ fn uvx_tool(s: &Setting) -> Option<PathBuf> {
     }
     let name = name?;
     let name = name.split(['@', '=', '<', '>', '[']).next()?;
-    let cache = std::env::var_os("UV_CACHE_DIR")
-        .map(PathBuf::from)
+    // The server's own `UV_CACHE_DIR` first (`HOME` and `XDG_*` are the host's: this one's).
+    let own = entry_env(s)
+        .find(|(k, _)| k == "UV_CACHE_DIR")
+        .map(|(_, v)| PathBuf::from(v));
+    let cache = own
+        .or_else(|| std::env::var_os("UV_CACHE_DIR").map(PathBuf::from))
         .or_else(|| {
             std::env::var_os("XDG_CACHE_HOME")
                 .map(|c| PathBuf::from(c).join("uv"))
@@ -411,14 +415,26 @@ pub(super) fn renamed(lines: &[&str], s: &Setting) -> Option<Found> {
     }
     chosen.sort_by_key(|(_, r)| code.reads.iter().position(|x| x.name == r.name));
     let last = last_words(lines);
-    // Last words that name another variable the entry lacks are about that one.
-    if last.is_some_and(|l| {
-        variable_words(l)
-            .iter()
-            .any(|w| !is_set(s, w) && !chosen.iter().any(|(_, r)| r.name == *w))
-    }) {
+    // Last words that name other variables the entry lacks are about them: alone, the rename
+    // is not the answer; beside a name renamed to, they are set too ("rename `SLACK_TOKEN` to
+    // `SLACK_BOT_TOKEN` and set `SLACK_TEAM_ID`").
+    let named = last.map(variable_words).unwrap_or_default();
+    let renamed_to = |w: &str| chosen.iter().any(|(_, r)| r.name == w);
+    let mut others: Vec<&str> = Vec::new();
+    for w in &named {
+        if !is_set(s, w) && !renamed_to(w) && !others.contains(w) {
+            others.push(w);
+        }
+    }
+    if !others.is_empty() && !named.iter().any(|w| renamed_to(w)) {
         return None;
     }
+    let also = if others.is_empty() {
+        String::new()
+    } else {
+        let quoted: Vec<String> = others.iter().map(|o| format!("`{o}`")).collect();
+        format!(" and set {}", quoted.join(" and "))
+    };
     let env = super::words::terms("the entry's `env`", s);
     let renames: Vec<String> = chosen
         .iter()
@@ -436,7 +452,7 @@ pub(super) fn renamed(lines: &[&str], s: &Setting) -> Option<Found> {
         .unzip();
     let one = chosen.len() == 1;
     let next = format!(
-        "rename {} in {env}: the server reads {} ({}), never {}",
+        "rename {}{also} in {env}: the server reads {} ({}), never {}",
         renames.join(" and "),
         if one { "that name" } else { "those names" },
         wheres.join(", "),

@@ -130,6 +130,16 @@ fn a_set_name_never_read_beside_a_close_read_one_is_renamed() {
          entry's `env`: the server reads those names (dist/index.js:2, dist/index.js:3), never \
          `DD_API_KEY` or `DD_APP_KEY`"
     );
+    // Beside the name renamed to, another unset one: both in one step.
+    let (_dir, bin) = package(&["SRV_BOT_TOKEN", "SRV_TEAM_ID"]);
+    let s = setting(&bin, &[("SRV_TOKEN", "x")]);
+    let f = renamed(&["Please set SRV_BOT_TOKEN and SRV_TEAM_ID"], &s).expect("a finding");
+    assert!(
+        f.next
+            .starts_with("rename `SRV_TOKEN` to `SRV_BOT_TOKEN` and set `SRV_TEAM_ID` in the"),
+        "{}",
+        f.next
+    );
 }
 
 #[test]
