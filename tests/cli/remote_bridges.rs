@@ -204,7 +204,7 @@ fn mcp_remote_at_a_dead_url_names_the_url_and_the_rung() {
         .args(["probe", "--launches", "1", "--json", "--"])
         .arg(mcp_remote())
         .arg(&url)
-        .args(["--header", "Authorization:Bearer h28-bridge-secret-5521"])
+        .args(["--header", "Authorization:Bearer h28-bridge-secret-qz5w"])
         .stdin(Stdio::null())
         .output()
         .expect("runs");
@@ -223,7 +223,7 @@ fn mcp_remote_at_a_dead_url_names_the_url_and_the_rung() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(
-        !all.contains("h28-bridge-secret-5521") && !all.contains("5521"),
+        !all.contains("h28-bridge-secret-qz5w") && !all.contains("qz5w"),
         "{all}"
     );
 }
