@@ -74,8 +74,8 @@ SERVERS = {
     "circleci": "dev", "stripe": "dev", "gitlab (zereight)": "dev", "sentry": "dev",
     "launchdarkly": "dev", "atlassian": "dev", "excel": "dev", "cli-mcp-server": "dev",
     "memcached": "dev", "opensearch": "dev", "motherduck": "dev",
-    # The test half: added on 2026-12-03 (stop 36), only run to measure; never shown to the
-    # rule writers. The most-downloaded MCP servers not in the corpus yet, from the registries'
+    # Development since 2026-12-03 (stop 37): the fourth test half, added at stop 36, was read
+    # by the rule writers. The most-downloaded MCP servers not in the corpus yet, from the registries'
     # lists of that day: npm by monthly downloads, n8n-mcp 186 K, @winor30/mcp-server-datadog
     # 69 K, @antv/mcp-server-chart 68 K, @hubspot/mcp-server 54 K, @perplexity-ai/mcp-server
     # 54 K, @shortcut/mcp 53 K, @brave/brave-search-mcp-server 45 K (@wonderwhy-er/
@@ -86,9 +86,9 @@ SERVERS = {
     # lines that are not JSON on stdout in every run, so no healthy case; snowflake-labs-mcp
     # (8994) connects to Snowflake at start, which this machine cannot reach; dbt-mcp (12413),
     # pagerduty-mcp (14529) and yfmcp (8382) need Python 3.12 (3.11 here).
-    "n8n": "test", "perplexity": "test", "datadog": "test", "chart (antv)": "test",
-    "hubspot": "test", "shortcut": "test", "brave (new)": "test", "web-forager": "test",
-    "workspace": "test", "grafana": "test", "markitdown": "test", "mysql": "test",
+    "n8n": "dev", "perplexity": "dev", "datadog": "dev", "chart (antv)": "dev",
+    "hubspot": "dev", "shortcut": "dev", "brave (new)": "dev", "web-forager": "dev",
+    "workspace": "dev", "grafana": "dev", "markitdown": "dev", "mysql": "dev",
 }
 
 # Planted secrets: none may appear in any output.
@@ -384,7 +384,7 @@ case("motherduck", "python", H, "none (in memory, --read-write)", {}, [DUCKM, "-
 case("motherduck", "python", F, "no arguments ('In-memory databases require the --read-write flag')", {}, [DUCKM], fix=[alt("--read-write")], args=slow)
 
 
-# ---- the test half (stop 36): new servers, each fault reproduced by hand (the server's own
+# ---- the test half of stop 36 (development since stop 37): new servers, each fault reproduced by hand (the server's own
 # command, its lines read) and its key written before the doctor ran on it ----
 N36 = f"{CACHE}/npm36/node_modules/.bin"
 case("n8n", "node", H, "none (prints a telemetry notice box at its first start only)", {}, [f"{N36}/n8n-mcp"])
@@ -521,6 +521,49 @@ def mask(t):
     return t
 
 
+def doctor_words(step):
+    """The next step as the doctor wrote it, without the server's words it quotes: a key
+    that matches only inside a quote is the server naming the fix, not the doctor. Removed:
+    a span in double quotes ("...", the server's line; its own quotes are inside it, so the
+    closing quote is the first one followed by the end, a space or a stop mark after an even
+    count of quotes within), what follows `last line:`, and the error a failed --call quotes
+    unquoted (`failed on launch N: ...: the server is up`). Kept: spans in backticks, the
+    doctor's own naming of a variable, a flag or a value from the entry (a double quote inside
+    one is the entry's, e.g. `--call name={"k": 1}`)."""
+    step = re.sub(r"(failed on (?:launch \d+|\d+ launches, first launch \d+): ).*?(: the server is up but)",
+                  r"\1…\2", step, flags=re.S)
+    step = re.sub(r"last line:.*", "last line: …", step, flags=re.S)
+    out, i = [], 0
+    while i < len(step):
+        ch = step[i]
+        if ch == "`":
+            j = step.find("`", i + 1)
+            if j < 0:
+                out.append(step[i:])
+                break
+            out.append(step[i:j + 1])
+            i = j + 1
+            continue
+        if ch == '"' and (i == 0 or step[i - 1] in " \t\n([{:,"):
+            inner, end = 0, None
+            for k in range(i + 1, len(step)):
+                if step[k] != '"':
+                    continue
+                after = step[k + 1:k + 2]
+                if inner % 2 == 0 and (after == "" or after in " \t\n),;:.!?]}"):
+                    end = k
+                    break
+                inner += 1
+            out.append('"…"')
+            if end is None:
+                break
+            i = end + 1
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
 def top_cause(p):
     """The top cause and its next step from a --format json run (or, for a run that printed
     no document, from the text Why on stderr), the verdict's pattern, and the ids of the
@@ -594,7 +637,10 @@ for c in C:
         holder.close()
     cause = top["id"] if top else "(none)"
     nxt = (top.get("next_step") or "") if top else ""
-    fixed = bool(top) and all(re.search(k, nxt, re.I) for k in c["fix"])
+    # Judged on the doctor's own words: a key the step holds only inside the server's quoted
+    # line is not the doctor naming the fix.
+    judged = doctor_words(nxt)
+    fixed = bool(top) and all(re.search(k, judged, re.I) for k in c["fix"])
     code = p.returncode
     if c["kind"] == H:
         verdict_right = code == 0
@@ -606,7 +652,8 @@ for c in C:
     noted = c["kind"] == H and right and bool(notes)
     rows.append(dict(label=label, kind=c["kind"], rt=c["rt"], half=c["half"], verdict=f"{verdict}, exit {code}",
                      verdict_right=verdict_right, cause=cause, fixed=fixed, right=right, noted=noted, notes=notes, nxt=short(nxt),
-                     secs=secs, insp=short(insp), leaked=bool(leaked), planted=planted, doc=bool(doc)))
+                     secs=secs, insp=short(insp), leaked=bool(leaked), planted=planted, doc=bool(doc),
+                     judged=short(judged)))
     if RECORD:
         launches = doc.get("launches") or []
         err = ((launches[0].get("stderr") or {}).get("lines") or []) if launches else []
