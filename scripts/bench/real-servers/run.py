@@ -587,7 +587,11 @@ case("airflow", "python", F, "Airflow not running (AIRFLOW_API_URL port 8088), -
      args=slow + ["--call", "list_dags"])
 YF = f"{CACHE}/venv-yfinance/bin"
 case("yahoo-finance", "python", H, "none", {}, [f"{YF}/mcp-yahoo-finance"], args=slow)
-case("yahoo-finance", "python", F, "python -m with the package name (dashes), not the module", {}, [f"{YF}/python", "-m", "mcp-yahoo-finance"], fix=[alt("mcp_yahoo_finance")], args=slow)
+# (Its key was the module alone when first run; the installed console script, run instead of
+# `python -m`, is as much the fix, as the aws-location case's key says: corrected after the
+# first run, by hand: `venv-yfinance/bin/mcp-yahoo-finance` is the healthy case's command.)
+case("yahoo-finance", "python", F, "python -m with the package name (dashes), not the module", {}, [f"{YF}/python", "-m", "mcp-yahoo-finance"],
+     fix=[r"mcp_yahoo_finance|bin/mcp-yahoo-finance"], args=slow)
 case("yahoo-finance", "python", F, "python3 -m outside the venv (No module named mcp_yahoo_finance)", {}, ["python3", "-m", "mcp_yahoo_finance"],
      fix=[alt("mcp_yahoo_finance", "mcp-yahoo-finance"), r"interpreter|environment|venv|pip install|uvx"], args=slow)
 
