@@ -7,7 +7,7 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
-use crate::support::{bin, fixture, stderr, stdout};
+use crate::support::{bin, evidence_texts, fixture, stderr, stdout};
 
 fn silent() -> String {
     fixture("servers/silent.py").display().to_string()
@@ -61,8 +61,9 @@ fn a_silent_server_listening_on_a_port_is_http_mode_named_by_its_variable() {
     );
     // The cause is proven: it is not launched again.
     assert!(
-        d.iter()
-            .all(|x| tried(x).iter().all(|t| !t.starts_with("relaunched"))),
+        d.iter().all(|x| evidence_texts(x, Some("tried"))
+            .iter()
+            .all(|t| !t.starts_with("relaunched"))),
         "{d:#?}"
     );
     // Stopped with its group: nothing listens any more.
@@ -131,18 +132,6 @@ fn probe_unbuffered(args: &[&str], command: &[&str]) -> Output {
     cmd.output().expect("the binary runs")
 }
 
-fn tried(d: &Value) -> Vec<String> {
-    d["evidence"]
-        .as_array()
-        .map(|e| {
-            e.iter()
-                .filter(|x| x["source"] == "tried")
-                .map(|x| field(x, "text"))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 #[test]
 fn an_answer_that_comes_only_once_stdin_is_closed_is_a_block_buffered_stdout() {
     let out = probe_unbuffered(
@@ -157,7 +146,7 @@ fn an_answer_that_comes_only_once_stdin_is_closed_is_a_block_buffered_stdout() {
         ),
         "{d:#?}"
     );
-    let t = tried(&d[0]);
+    let t = evidence_texts(&d[0], Some("tried"));
     assert!(
         t[0].starts_with("relaunched, initialize sent and stdin closed: answered in"),
         "{t:?}"
@@ -177,7 +166,7 @@ fn a_slow_a_mute_or_a_cold_first_start_is_not_a_buffered_stdout() {
     let d = diagnoses(&out);
     assert!(d.iter().all(|x| x["id"] != "buffered-stdout"), "{d:#?}");
     assert!(
-        tried(&d[0]).iter().any(|t| t
+        evidence_texts(&d[0], Some("tried")).iter().any(|t| t
             == "relaunched, initialize sent and stdin closed: no answer in 2 s (not a buffered stdout)"),
         "{d:#?}"
     );
@@ -199,7 +188,7 @@ fn a_slow_a_mute_or_a_cold_first_start_is_not_a_buffered_stdout() {
     let d = diagnoses(&out);
     assert!(d.iter().all(|x| x["id"] != "buffered-stdout"), "{d:#?}");
     assert!(
-        tried(&d[0])
+        evidence_texts(&d[0], Some("tried"))
             .iter()
             .any(|t| t.starts_with("relaunched with stdin open: answered in")),
         "{d:#?}"
@@ -242,7 +231,7 @@ fn an_entry_the_host_starts_without_the_shells_variables_names_which_differ() {
         "{d:#?}"
     );
     assert_eq!(d[1]["id"], "host-environment", "{d:#?}");
-    let t = tried(&d[1]);
+    let t = evidence_texts(&d[1], Some("tried"));
     assert!(
         t[0].starts_with("relaunched with this shell's whole environment"),
         "{t:?}"
@@ -270,10 +259,12 @@ fn an_entry_the_host_starts_without_the_shells_variables_names_which_differ() {
     // The server's own words stay first, the relaunch their proof.
     assert_eq!(d[0]["id"], "missing-env-var", "{d:#?}");
     assert!(
-        tried(&d[0]).iter().any(|t| t.starts_with(
+        evidence_texts(&d[0], Some("tried")).iter().any(|t| {
+            t.starts_with(
             "relaunched with this shell's whole environment (the entry's `env` on top): answered \
              initialize in"
-        )),
+        )
+        }),
         "{d:#?}"
     );
     assert!(d.iter().all(|x| x["id"] != "host-environment"), "{d:#?}");
@@ -298,10 +289,12 @@ fn an_entry_that_fails_the_same_with_the_shells_environment_is_not_host_environm
     let d = diagnoses(&out);
     assert!(d.iter().all(|x| x["id"] != "host-environment"), "{d:#?}");
     assert!(
-        tried(&d[0]).iter().any(|t| t.starts_with(
-            "relaunched with this shell's whole environment: exited with code 3 too, so the \
+        evidence_texts(&d[0], Some("tried"))
+            .iter()
+            .any(|t| t.starts_with(
+                "relaunched with this shell's whole environment: exited with code 3 too, so the \
              environment is not the cause ("
-        )),
+            )),
         "{d:#?}"
     );
 }

@@ -9,9 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use serde_json::Value;
-
-use crate::support::{bin, fixture, stderr, stdout, text_field};
+use crate::support::{bin, evidence_texts, fixture, run_diagnoses, text_field};
 
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("mkdir");
@@ -87,37 +85,17 @@ fn probe(command: &[&str]) -> Command {
     cmd
 }
 
-fn run(cmd: &mut Command) -> (Option<i32>, Vec<Value>) {
-    let out = cmd.output().expect("the binary runs");
-    let doc: Value = serde_json::from_str(&stdout(&out))
-        .unwrap_or_else(|e| panic!("{e}: {}\n{}", stdout(&out), stderr(&out)));
-    let d = doc["diagnoses"].as_array().cloned().unwrap_or_default();
-    (out.status.code(), d)
-}
-
-fn tried(d: &Value) -> Vec<String> {
-    d["evidence"]
-        .as_array()
-        .map(|e| {
-            e.iter()
-                .filter(|e| e["source"] == "tried")
-                .map(|e| text_field(e, "text"))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 #[test]
 fn an_import_error_raised_in_a_library_names_the_install_into_its_venv() {
     let (_dir, root, script) = venv(false);
-    let (code, d) = run(&mut probe(&[&script]));
+    let (code, d) = run_diagnoses(&mut probe(&[&script]));
     assert_eq!(code, Some(1), "{d:#?}");
     assert_eq!(d[0]["id"], "missing-dependency", "{d:#?}");
     let next = text_field(&d[0], "next_step");
     assert!(next.contains("`fixture_htmlkit_clean`"), "{next}");
     assert!(next.contains("`fixture_htmlkit[html-clean]`"), "{next}");
     assert!(next.contains(&root.display().to_string()), "{next}");
-    let t = tried(&d[0]);
+    let t = evidence_texts(&d[0], Some("tried"));
     assert!(
         t.iter().any(|x| x.contains("find_spec")
             && x.contains("fixture_htmlkit.clean found")
@@ -126,7 +104,7 @@ fn an_import_error_raised_in_a_library_names_the_install_into_its_venv() {
     );
     // A library's own dependency missing (`No module named`): the table said to install the
     // dependencies "where it runs"; now the environment is named.
-    let (code, d) = run(probe(&[&script]).env("FIXTURE_IMPORT", "missing"));
+    let (code, d) = run_diagnoses(probe(&[&script]).env("FIXTURE_IMPORT", "missing"));
     assert_eq!(code, Some(1), "{d:#?}");
     assert_eq!(d[0]["id"], "missing-dependency", "{d:#?}");
     let next = text_field(&d[0], "next_step");
@@ -141,20 +119,24 @@ fn an_import_error_raised_in_a_library_names_the_install_into_its_venv() {
 fn an_import_error_caught_fixed_or_raised_in_the_servers_own_file_is_not_this_rows() {
     // The split-out project installed: it serves.
     let (_dir, _root, script) = venv(true);
-    let (code, d) = run(&mut probe(&[&script]));
+    let (code, d) = run_diagnoses(&mut probe(&[&script]));
     assert_eq!(code, Some(0), "{d:#?}");
     assert!(d.is_empty(), "{d:#?}");
     // Caught as an optional extra, logged, and it serves.
     let (_dir, _root, script) = venv(false);
-    let (code, d) = run(probe(&[&script]).env("FIXTURE_OPTIONAL", "1"));
+    let (code, d) = run_diagnoses(probe(&[&script]).env("FIXTURE_OPTIONAL", "1"));
     assert_eq!(code, Some(0), "{d:#?}");
     assert!(d.is_empty(), "{d:#?}");
     // The same ImportError raised in the server's own file: today's answer, no experiment.
     let (_dir, root, _) = venv(false);
     let python = root.join("bin").join("python").display().to_string();
     let own = fixture("servers/libimport/own.py").display().to_string();
-    let (code, d) = run(&mut probe(&[&python, &own]));
+    let (code, d) = run_diagnoses(&mut probe(&[&python, &own]));
     assert_eq!(code, Some(1), "{d:#?}");
     assert_eq!(d[0]["id"], "crash", "{d:#?}");
-    assert!(d.iter().all(|x| tried(x).is_empty()), "{d:#?}");
+    assert!(
+        d.iter()
+            .all(|x| evidence_texts(x, Some("tried")).is_empty()),
+        "{d:#?}"
+    );
 }

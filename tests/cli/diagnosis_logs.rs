@@ -6,9 +6,7 @@
 
 use std::process::{Command, Stdio};
 
-use serde_json::Value;
-
-use crate::support::{bin, fixture, free_port, stderr, stdout, text_field};
+use crate::support::{bin, evidence_texts, fixture, free_port, run_diagnoses, text_field};
 
 fn probe(mode: &str, more: &[&str]) -> Command {
     let logs = fixture("servers/logs.py").display().to_string();
@@ -22,37 +20,21 @@ fn probe(mode: &str, more: &[&str]) -> Command {
     cmd
 }
 
-/// The run's exit code and its diagnoses.
-fn run(cmd: &mut Command) -> (Option<i32>, Vec<Value>) {
-    let out = cmd.output().expect("the binary runs");
-    let doc: Value = serde_json::from_str(&stdout(&out))
-        .unwrap_or_else(|e| panic!("{e}: {}\n{}", stdout(&out), stderr(&out)));
-    let d = doc["diagnoses"].as_array().cloned().unwrap_or_default();
-    (out.status.code(), d)
-}
-
-fn evidence(d: &Value) -> Vec<String> {
-    d["evidence"]
-        .as_array()
-        .map(|e| e.iter().map(|e| text_field(e, "text")).collect())
-        .unwrap_or_default()
-}
-
 #[test]
 fn a_logfmt_error_record_with_a_choice_names_the_flag_and_its_values() {
     // mcp-grafana's `-t http`: cause-unknown quoting the whole slog line before.
-    let (code, d) = run(&mut probe("grafana", &["-t", "http"]));
+    let (code, d) = run_diagnoses(&mut probe("grafana", &["-t", "http"]));
     assert_eq!(code, Some(1), "{d:#?}");
     assert_eq!(d[0]["id"], "bad-argument", "{d:#?}");
     let next = text_field(&d[0], "next_step");
     assert!(next.contains("`-t http`"), "{next}");
     assert!(next.contains("`stdio`"), "{next}");
-    for e in evidence(&d[0]) {
+    for e in evidence_texts(&d[0], None) {
         assert!(!e.contains("time=") && !e.contains("level="), "{e}");
         assert!(!e.contains("usage statistics"), "an INFO line quoted: {e}");
     }
     // Healthy look-alike: INFO and a WARN with an `error=` field, then it serves.
-    let (code, d) = run(&mut probe("grafana", &["-t", "stdio"]));
+    let (code, d) = run_diagnoses(&mut probe("grafana", &["-t", "stdio"]));
     assert_eq!(code, Some(0), "{d:#?}");
     assert!(d.is_empty(), "{d:#?}");
 }
@@ -62,29 +44,30 @@ fn a_pino_error_objects_code_reaches_the_node_code_rows() {
     // ECONNREFUSED in `err.code`, at level 60: the doctor's own connect is refused too.
     let port = free_port();
     let url = format!("redis://127.0.0.1:{port}");
-    let (code, d) = run(probe("pino-refused", &[]).env("REDIS_URL", &url));
+    let (code, d) = run_diagnoses(probe("pino-refused", &[]).env("REDIS_URL", &url));
     assert_eq!(code, Some(1), "{d:#?}");
     assert_eq!(d[0]["id"], "service-not-running", "{d:#?}");
     let next = text_field(&d[0], "next_step");
     assert!(next.contains(&format!("127.0.0.1:{port}")), "{next}");
     assert!(next.contains("REDIS_URL"), "{next}");
-    let tried = evidence(&d[0]);
+    let tried = evidence_texts(&d[0], None);
     assert!(tried.iter().any(|e| e.contains("refused")), "{tried:?}");
     // ERR_INVALID_URL in `err.code` beside a value without its scheme.
-    let (code, d) = run(probe("pino-url", &[]).env("API_BASE_URL", "api.example.com"));
+    let (code, d) = run_diagnoses(probe("pino-url", &[]).env("API_BASE_URL", "api.example.com"));
     assert_eq!(code, Some(1), "{d:#?}");
     let next = text_field(&d[0], "next_step");
     assert!(next.contains("API_BASE_URL"), "{d:#?}");
     assert!(next.contains("https://"), "{next}");
     // Healthy look-alike: the scheme given, an INFO record, it serves.
-    let (code, d) = run(probe("pino-url", &[]).env("API_BASE_URL", "https://api.example.com"));
+    let (code, d) =
+        run_diagnoses(probe("pino-url", &[]).env("API_BASE_URL", "https://api.example.com"));
     assert_eq!(code, Some(0), "{d:#?}");
     assert!(d.is_empty(), "{d:#?}");
 }
 
 #[test]
 fn an_error_record_on_a_server_that_stays_up_is_no_cause() {
-    let (code, d) = run(&mut probe("error-stays-up", &[]));
+    let (code, d) = run_diagnoses(&mut probe("error-stays-up", &[]));
     assert_eq!(code, Some(0), "{d:#?}");
     assert!(d.is_empty(), "{d:#?}");
 }

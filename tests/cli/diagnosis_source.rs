@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::{json, Value};
 
-use crate::support::{bin, fixture, stderr, stdout, text_field as field};
+use crate::support::{bin, diagnoses_of, evidence_texts, fixture, stdout, text_field as field};
 
 const ENV: &[&str] = &[
     "FIXTURE_SVC_API_TOKEN",
@@ -50,23 +50,7 @@ fn probe(command: &[&str], env: &[(&str, &str)], json: bool) -> std::process::Ou
 
 /// The run's exit code and diagnoses.
 fn run(command: &[&str], env: &[(&str, &str)]) -> (Option<i32>, Vec<Value>) {
-    let out = probe(command, env, true);
-    let doc: Value = serde_json::from_str(&stdout(&out))
-        .unwrap_or_else(|e| panic!("{e}: {}\n{}", stdout(&out), stderr(&out)));
-    let d = doc["diagnoses"].as_array().cloned().unwrap_or_default();
-    (out.status.code(), d)
-}
-
-fn tried(d: &Value) -> Vec<String> {
-    d["evidence"]
-        .as_array()
-        .map(|e| {
-            e.iter()
-                .filter(|e| e["source"] == "tried")
-                .map(|e| field(e, "text"))
-                .collect()
-        })
-        .unwrap_or_default()
+    diagnoses_of(&probe(command, env, true))
 }
 
 fn package_dir() -> PathBuf {
@@ -88,7 +72,7 @@ fn a_token_under_a_name_the_server_never_reads_is_renamed_to_the_one_it_reads() 
         "rename `FIXTURE_SVC_TOKEN` to `FIXTURE_SVC_API_TOKEN` in the server's environment: \
          the server reads that name (dist/index.js:13), never `FIXTURE_SVC_TOKEN`"
     );
-    let t = tried(&d[0]);
+    let t = evidence_texts(&d[0], Some("tried"));
     let pkg = package_dir();
     assert!(
         t.iter().any(|t| t.starts_with(&format!(
@@ -169,7 +153,8 @@ fn no_rename_when_the_server_serves_or_a_bad_flag_is_the_cause() {
     // The close name is the one it reads and the token is set, but the flag is wrong.
     let (_, d) = run(&[&bin, "--bogus"], &[("FIXTURE_SVC_API_TOKEN", "t0ken")]);
     assert!(
-        d.iter().all(|x| tried(x).is_empty()),
+        d.iter()
+            .all(|x| evidence_texts(x, Some("tried")).is_empty()),
         "nothing to read for: {d:#?}"
     );
 }
@@ -199,7 +184,7 @@ fn last_words_in_the_words_of_the_unset_variable_it_reads_name_it() {
         "{d:#?}"
     );
     assert!(
-        tried(&d[0])
+        evidence_texts(&d[0], Some("tried"))
             .iter()
             .any(|t| t.contains("FIXTURE_DATABASE_PASSWORD (server.py:11)")),
         "{d:#?}"
@@ -283,7 +268,7 @@ fn a_uvx_tool_is_read_in_uvs_cache_through_its_console_script() {
         "{d:#?}"
     );
     assert!(
-        tried(&d[0])
+        evidence_texts(&d[0], Some("tried"))
             .iter()
             .any(|t| t.contains(&format!("(1 file in {}, ", site.display()))
                 && t.contains("FIXTURE_DATABASE_PASSWORD (__init__.py:11)")),

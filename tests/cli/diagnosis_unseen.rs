@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-use crate::support::{bin, fixture, stderr, stdout};
+use crate::support::{bin, fixture, run_diagnoses};
 
 fn probe(command: &[&str]) -> Command {
     let mut cmd = bin();
@@ -19,15 +19,6 @@ fn probe(command: &[&str]) -> Command {
         .env_remove("PYTHONPATH")
         .stdin(Stdio::null());
     cmd
-}
-
-/// The run's exit code and its diagnoses.
-fn run(cmd: &mut Command) -> (Option<i32>, Vec<Value>) {
-    let out = cmd.output().expect("the binary runs");
-    let doc: Value = serde_json::from_str(&stdout(&out))
-        .unwrap_or_else(|e| panic!("{e}: {}\n{}", stdout(&out), stderr(&out)));
-    let d = doc["diagnoses"].as_array().cloned().unwrap_or_default();
-    (out.status.code(), d)
 }
 
 fn texts(d: &Value, source: &str) -> Vec<String> {
@@ -49,7 +40,7 @@ fn next(d: &Value) -> String {
 #[test]
 fn a_last_line_naming_variables_nobody_set_names_them() {
     let faults = fixture("servers/faults.mjs").display().to_string();
-    let (code, d) = run(&mut probe(&["node", &faults, "--mode", "figma"]));
+    let (code, d) = run_diagnoses(&mut probe(&["node", &faults, "--mode", "figma"]));
     assert_eq!(code, Some(1), "{d:#?}");
     assert_eq!(d[0]["id"], "missing-env-var", "{d:#?}");
     assert!(
@@ -58,8 +49,9 @@ fn a_last_line_naming_variables_nobody_set_names_them() {
         next(&d[0])
     );
     // Healthy look-alike: the key set (its value never printed), the server stays up.
-    let (code, d) =
-        run(probe(&["node", &faults, "--mode", "figma"]).env("FIGMA_API_KEY", "figd_s3cretValue"));
+    let (code, d) = run_diagnoses(
+        probe(&["node", &faults, "--mode", "figma"]).env("FIGMA_API_KEY", "figd_s3cretValue"),
+    );
     assert_eq!(code, Some(0), "{d:#?}");
     assert!(d.is_empty(), "{d:#?}");
 }
@@ -69,7 +61,7 @@ fn a_dependency_needing_a_newer_node_is_read_from_its_package_json() {
     let cli = fixture("servers/engines/node_modules/fixture-pw-mcp/cli.js")
         .display()
         .to_string();
-    let (code, d) = run(&mut probe(&["node", &cli]));
+    let (code, d) = run_diagnoses(&mut probe(&["node", &cli]));
     assert_eq!(code, Some(1), "{d:#?}");
     assert_eq!(d[0]["id"], "runtime-too-old", "{d:#?}");
     assert!(
@@ -105,7 +97,7 @@ fn a_dependency_needing_a_newer_node_is_read_from_its_package_json() {
     )
     .expect("write");
     let cli = root.join("fixture-pw-mcp/cli.js").display().to_string();
-    let (code, d) = run(&mut probe(&["node", &cli, "--fail"]));
+    let (code, d) = run_diagnoses(&mut probe(&["node", &cli, "--fail"]));
     assert_eq!(code, Some(1), "{d:#?}");
     assert!(d.iter().all(|x| x["id"] != "runtime-too-old"), "{d:#?}");
 }
@@ -117,7 +109,7 @@ fn a_server_that_prints_its_usage_is_not_too_old_whatever_its_engines_say() {
     let cli = fixture("servers/engines/node_modules/fixture-usage-mcp/cli.js")
         .display()
         .to_string();
-    let (code, d) = run(&mut probe(&["node", &cli]));
+    let (code, d) = run_diagnoses(&mut probe(&["node", &cli]));
     assert_eq!(code, Some(1), "{d:#?}");
     assert_eq!(d[0]["id"], "missing-argument", "{d:#?}");
     assert!(next(&d[0]).contains("--access-token"), "{}", next(&d[0]));
@@ -127,8 +119,10 @@ fn a_server_that_prints_its_usage_is_not_too_old_whatever_its_engines_say() {
 #[test]
 fn a_host_without_its_scheme_outranks_variables_a_warning_names() {
     let faults = fixture("servers/faults.py").display().to_string();
-    let (code, d) = run(probe(&["python3", &faults, "--mode", "elasticsearch"])
-        .env("ELASTICSEARCH_HOSTS", "localhost:9201"));
+    let (code, d) = run_diagnoses(
+        probe(&["python3", &faults, "--mode", "elasticsearch"])
+            .env("ELASTICSEARCH_HOSTS", "localhost:9201"),
+    );
     assert_eq!(code, Some(1), "{d:#?}");
     assert_eq!(d[0]["id"], "bad-argument", "{d:#?}");
     assert!(
@@ -139,8 +133,10 @@ fn a_host_without_its_scheme_outranks_variables_a_warning_names() {
     assert!(next(&d[0]).contains("https://"), "{}", next(&d[0]));
     assert!(d.iter().all(|x| x["id"] != "missing-env-var"), "{d:#?}");
     // Healthy look-alike: the host with its scheme; the warning stays a note, not a cause.
-    let (code, d) = run(probe(&["python3", &faults, "--mode", "elasticsearch"])
-        .env("ELASTICSEARCH_HOSTS", "https://localhost:9201"));
+    let (code, d) = run_diagnoses(
+        probe(&["python3", &faults, "--mode", "elasticsearch"])
+            .env("ELASTICSEARCH_HOSTS", "https://localhost:9201"),
+    );
     assert_eq!(code, Some(0), "{d:#?}");
     assert!(
         d.iter()
@@ -153,7 +149,7 @@ fn a_host_without_its_scheme_outranks_variables_a_warning_names() {
 fn python_dash_m_of_a_server_with_a_console_script_names_the_command() {
     let site = fixture("servers/consolescript");
     let (code, d) =
-        run(probe(&["python3", "-m", "fixture_es_mcp_server"]).env("PYTHONPATH", &site));
+        run_diagnoses(probe(&["python3", "-m", "fixture_es_mcp_server"]).env("PYTHONPATH", &site));
     assert_eq!(code, Some(1), "{d:#?}");
     assert_eq!(d[0]["id"], "wrong-interpreter", "{d:#?}");
     assert!(
@@ -170,7 +166,7 @@ fn python_dash_m_of_a_server_with_a_console_script_names_the_command() {
     );
     // Look-alike: no console script close to the name (`timeitt`): no command is named (which
     // close module `-m` can run is runtime.rs's close_tests, on the same interpreter).
-    let (_, d) = run(&mut probe(&["python3", "-m", "timeitt"]));
+    let (_, d) = run_diagnoses(&mut probe(&["python3", "-m", "timeitt"]));
     assert_eq!(d[0]["id"], "wrong-interpreter", "{d:#?}");
     assert!(
         !next(&d[0]).contains("installed server's command"),
@@ -196,7 +192,7 @@ fn a_uv_directory_without_the_script_names_the_folder_that_has_it() {
     let typo = root.path().join("wether").display().to_string();
     let shown = weather.display().to_string();
     for dir in [typo.as_str(), &root.path().display().to_string()] {
-        let (code, d) = run(&mut probe(&[&uv, "--directory", dir, "run", "weather.py"]));
+        let (code, d) = run_diagnoses(&mut probe(&[&uv, "--directory", dir, "run", "weather.py"]));
         assert_eq!(code, Some(1), "{d:#?}");
         assert_eq!(d[0]["id"], "bad-argument", "{d:#?}");
         assert!(
@@ -212,7 +208,7 @@ fn a_uv_directory_without_the_script_names_the_folder_that_has_it() {
         );
     }
     // Healthy look-alike: the folder that holds it; the server stays up, no cause.
-    let (code, d) = run(&mut probe(&[
+    let (code, d) = run_diagnoses(&mut probe(&[
         &uv,
         "--directory",
         &shown,
@@ -228,7 +224,7 @@ fn a_coloured_error_line_is_quoted_and_matched_without_its_colour_codes() {
     // @zereight/mcp-gitlab logs through pino, coloured even into a pipe: the Why quoted
     // `\x1b[31mERROR\x1b[39m` and matched around it. The words, without the codes.
     let line = r#"printf '\033[31mERROR\033[39m (4711): \033[36mGITLAB_PERSONAL_ACCESS_TOKEN environment variable is required\033[39m\n' >&2; exit 1"#;
-    let (code, d) = run(&mut probe(&["sh", "-c", line]));
+    let (code, d) = run_diagnoses(&mut probe(&["sh", "-c", line]));
     assert_eq!(code, Some(1), "{d:#?}");
     let all = serde_json::to_string(&d).expect("json");
     assert!(!all.contains("[31m") && !all.contains("[39m"), "{all}");
@@ -239,7 +235,7 @@ fn a_coloured_error_line_is_quoted_and_matched_without_its_colour_codes() {
         next(&d[0])
     );
     // Other escapes are no colour: they stay, shown escaped (never raw).
-    let (_, d) = run(&mut probe(&[
+    let (_, d) = run_diagnoses(&mut probe(&[
         "sh",
         "-c",
         r"printf 'a\033[2Kb\n' >&2; exit 1",
@@ -256,7 +252,7 @@ fn the_error_above_a_long_usage_is_kept_and_a_schemeless_host_gets_its_scheme() 
 echo 'Usage: srv [--access-token=<token>] [--url=<url>]' >&2
 i=0; while [ $i -lt 40 ]; do echo "  --option-$i  what it does" >&2; i=$((i+1)); done
 exit 1"#;
-    let (code, d) = run(&mut probe(&[
+    let (code, d) = run_diagnoses(&mut probe(&[
         "sh",
         "-c",
         script,
@@ -273,7 +269,7 @@ exit 1"#;
     );
     // Look-alike: the same usage, and the line above it says nothing of a URL; the value is
     // given with its scheme.
-    let (_, d) = run(&mut probe(&[
+    let (_, d) = run_diagnoses(&mut probe(&[
         "sh",
         "-c",
         script,
@@ -290,7 +286,7 @@ fn a_flag_taken_for_a_command_names_the_command_its_help_lists() {
     let script = r#"if [ "$1" = --help ]; then printf 'USAGE\n  mcp start [--api-key value]\n\nCOMMANDS\n  start  Run the server\n'; exit 0; fi
 case "$1" in start) echo 'Error: the server rejected the token' >&2; exit 1 ;; esac
 echo "No command registered for \`$1\`" >&2; exit 251"#;
-    let (code, d) = run(&mut probe(&[
+    let (code, d) = run_diagnoses(&mut probe(&[
         "sh",
         "-c",
         script,
@@ -313,7 +309,7 @@ echo "No command registered for \`$1\`" >&2; exit 251"#;
         .expect("json")
         .contains("api-s3cret-key"));
     // Look-alike: with its command, another error: no command is asked for.
-    let (code, d) = run(&mut probe(&[
+    let (code, d) = run_diagnoses(&mut probe(&[
         "sh",
         "-c",
         script,

@@ -346,6 +346,32 @@ pub fn failed_diagnoses(out: &Output) -> Vec<serde_json::Value> {
         .clone()
 }
 
+/// The exit code and the diagnoses of a `probe --json` run.
+pub fn run_diagnoses(cmd: &mut Command) -> (Option<i32>, Vec<serde_json::Value>) {
+    diagnoses_of(&cmd.output().expect("the binary runs"))
+}
+
+/// The exit code and the diagnoses of a `probe --json` run's output.
+pub fn diagnoses_of(out: &Output) -> (Option<i32>, Vec<serde_json::Value>) {
+    let doc: serde_json::Value = serde_json::from_str(&stdout(out))
+        .unwrap_or_else(|e| panic!("{e}: {}\n{}", stdout(out), stderr(out)));
+    let d = doc["diagnoses"].as_array().cloned().unwrap_or_default();
+    (out.status.code(), d)
+}
+
+/// The texts of a diagnosis's evidence, all of it or (`only`) of one source (`tried`).
+pub fn evidence_texts(d: &serde_json::Value, only: Option<&str>) -> Vec<String> {
+    d["evidence"]
+        .as_array()
+        .map(|e| {
+            e.iter()
+                .filter(|x| only.is_none_or(|s| x["source"] == s))
+                .map(|x| text_field(x, "text"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// A string field of a JSON object, or "".
 pub fn text_field(d: &serde_json::Value, name: &str) -> String {
     d[name].as_str().unwrap_or_default().to_string()
