@@ -229,9 +229,15 @@ fn a_server_that_never_answers_times_out_and_is_stopped() {
     assert_eq!(l["error"], "initialize handshake timed out");
     let took = f(&l["ended_at_ms"]) - f(&l["launched_at_ms"]);
     assert!((1500.0..1500.0 + TOLERANCE_MS).contains(&took), "{took}");
-    // Closing stdin was enough for this one (or SIGTERM, for a Node that had not yet run its
-    // first line when the handshake timed out, on a loaded machine).
-    assert_eq!(l["stopped"], "after-sigterm");
+    // The host's stop: stdin closed, then SIGTERM at once. This fixture exits on stdin's end,
+    // so whether it is gone before the SIGTERM is a race (`already-gone` when it exited first,
+    // `after-sigterm` when the signal came first, or for a Node that had not yet run its first
+    // line on a loaded machine); never a SIGKILL.
+    assert!(
+        ["after-sigterm", "already-gone"].contains(&l["stopped"].as_str().unwrap_or_default()),
+        "{}",
+        l["stopped"]
+    );
     assert!(
         log.events("launch").is_empty()
             || !log.events("stdin-closed").is_empty()
