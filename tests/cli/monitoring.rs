@@ -105,8 +105,8 @@ fn simulated(interval: &str, cap: &str, lives: &str) -> (u64, u64) {
     (down, flapping)
 }
 
-/// One sample per ended launch of a real `serve` of a flapping fixture: the scrape taken just
-/// after each launch ended (before the next handshake), until `n` launches have ended.
+/// One sample per ended launch of a real `serve` of a flapping fixture: the last scrape after
+/// each launch ended and before the next one began, until `n` launches have ended.
 fn scraped_per_launch(serve: &crate::serve::Serve, n: u64) -> Vec<crate::serve::Metrics> {
     let ended = |m: &crate::serve::Metrics| {
         m.0.lines()
@@ -114,10 +114,18 @@ fn scraped_per_launch(serve: &crate::serve::Serve, n: u64) -> Vec<crate::serve::
             .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
             .sum::<f64>() as u64
     };
+    // The next launch has begun: its attempt number is out, or it connected.
+    let next_began = |m: &crate::serve::Metrics, attempt: Option<f64>| {
+        m.value("mcpl_doctor_attempt{") != attempt || m.value("mcpl_doctor_up{") == Some(1.0)
+    };
     let start = std::time::Instant::now();
     let mut samples = Vec::new();
     let mut seen = 0;
-    while seen < n {
+    // The latest scrape since launch `seen` ended, and the attempt number it ended on. A launch's
+    // end and the host's alert for it are two events: the scrape that takes launch `seen` is
+    // the last one before the next launch begins (after the alert, before a connect resets it).
+    let mut pending: Option<(crate::serve::Metrics, Option<f64>)> = None;
+    while (samples.len() as u64) < n {
         assert!(
             start.elapsed() < std::time::Duration::from_secs(90),
             "only {seen} launches ended"
@@ -131,8 +139,18 @@ fn scraped_per_launch(serve: &crate::serve::Serve, n: u64) -> Vec<crate::serve::
                 seen + 1,
                 "two launches ended between two scrapes 20 ms apart"
             );
+            if let Some((last, _)) = pending.take() {
+                samples.push(last);
+            }
             seen = now;
-            samples.push(m);
+            let attempt = m.value("mcpl_doctor_attempt{");
+            pending = Some((m, attempt));
+        } else if let Some((last, attempt)) = pending.take() {
+            if next_began(&m, attempt) {
+                samples.push(last);
+            } else {
+                pending = Some((m, attempt));
+            }
         }
         std::thread::sleep(std::time::Duration::from_millis(20));
     }

@@ -9,8 +9,8 @@ use std::process::{Command, Output, Stdio};
 use crate::probe_http_eras::EraServer;
 use crate::support::{bin, json, launches, stderr, stdout};
 
-const KEY: &str = "h28-api-key-value-4711";
-const TOKEN: &str = "h28-bearer-token-value-0815";
+const KEY: &str = "h28-api-key-value-kq7x";
+const TOKEN: &str = "h28-bearer-token-value-zv3w";
 
 /// A streamable server that wants both headers on every request.
 fn keyed_server(extra: &[&str]) -> EraServer {
@@ -60,7 +60,7 @@ fn every_output(make: &dyn Fn() -> Command, dir: &Path) -> Vec<(String, String, 
 fn assert_healthy_and_masked(outputs: &[(String, String, Option<i32>)]) {
     for (what, text, code) in outputs {
         assert_eq!(*code, Some(0), "{what}: healthy, exit 0:\n{text}");
-        for s in [KEY, TOKEN, "4711", "0815"] {
+        for s in [KEY, TOKEN, "kq7x", "zv3w"] {
             assert!(!text.contains(s), "{what} shows {s:?}:\n{text}");
         }
     }
@@ -272,7 +272,7 @@ fn serve_sends_its_header_flags_and_reports_the_keyed_server_up() {
         ("/probe", &probed),
         ("stderr", &said),
     ] {
-        for s in [KEY, TOKEN, "4711", "0815"] {
+        for s in [KEY, TOKEN, "kq7x", "zv3w"] {
             assert!(!text.contains(s), "{what} shows {s:?}:\n{text}");
         }
     }
