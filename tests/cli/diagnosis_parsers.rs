@@ -9,7 +9,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-use crate::support::{bin, fixture, stderr, stdout};
+use crate::support::{bin, evidence_texts, fixture, run_diagnoses};
 
 fn probe(lang: &str, script: &str, args: &[&str]) -> Command {
     let mut cmd = bin();
@@ -23,11 +23,7 @@ fn probe(lang: &str, script: &str, args: &[&str]) -> Command {
 
 /// The run's exit code and its diagnoses.
 fn run(lang: &str, script: &str, args: &[&str]) -> (Option<i32>, Vec<Value>) {
-    let out = probe(lang, script, args).output().expect("the binary runs");
-    let doc: Value = serde_json::from_str(&stdout(&out))
-        .unwrap_or_else(|e| panic!("{e}: {}\n{}", stdout(&out), stderr(&out)));
-    let d = doc["diagnoses"].as_array().cloned().unwrap_or_default();
-    (out.status.code(), d)
+    run_diagnoses(&mut probe(lang, script, args))
 }
 
 fn py(args: &[&str]) -> (Option<i32>, Vec<Value>) {
@@ -153,15 +149,7 @@ fn click_and_typer_name_the_flag_the_command_and_the_choice() {
     // typer's `Missing command.` lists none: its `--help` is asked (rich boxes).
     let r = py(&["typer"]);
     assert_top("typer", &r, "missing-argument", &["add `serve` first"]);
-    let tried: Vec<String> = r.1[0]["evidence"]
-        .as_array()
-        .map(|e| {
-            e.iter()
-                .filter(|e| e["source"] == "tried")
-                .map(|e| e["text"].as_str().unwrap_or_default().to_string())
-                .collect()
-        })
-        .unwrap_or_default();
+    let tried = evidence_texts(&r.1[0], Some("tried"));
     assert!(tried.iter().any(|t| t.contains("--help")), "{tried:?}");
     assert_healthy("click serve", &py(&["click", "serve", "--api-key", "k-1"]));
     assert_healthy("typer serve", &py(&["typer", "serve"]));

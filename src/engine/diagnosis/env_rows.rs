@@ -337,16 +337,7 @@ fn last_words<'a>(lines: &[&'a str]) -> Option<&'a str> {
 /// The `UPPER_SNAKE` names in `text`.
 fn variable_words(text: &str) -> Vec<&str> {
     text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .filter(|w| {
-            w.len() >= 4
-                && w.contains('_')
-                && !w.starts_with("ERR_")
-                && !w.starts_with('_')
-                && !w.ends_with('_')
-                && w.chars().next().is_some_and(|c| c.is_ascii_uppercase())
-                && w.chars()
-                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
-        })
+        .filter(|w| w.len() >= 4 && super::model::upper_snake(w))
         .collect()
 }
 

@@ -259,6 +259,18 @@ pub(super) struct Found {
     pub(super) evidence: Vec<(Source, String)>,
 }
 
+/// An identifier shaped like an environment variable: `UPPER_SNAKE` with at least two parts,
+/// not an error code (`ERR_*`). Callers add the shortest length they take.
+pub(super) fn upper_snake(w: &str) -> bool {
+    w.contains('_')
+        && !w.starts_with("ERR_")
+        && !w.starts_with('_')
+        && !w.ends_with('_')
+        && w.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+        && w.chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
 /// `s` trimmed to 240 characters (an ellipsis when cut).
 pub(super) fn cut(s: &str) -> String {
     let t: String = s.trim().chars().take(240).collect();

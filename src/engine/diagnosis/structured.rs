@@ -637,14 +637,7 @@ fn usage(facts: &[Fact]) -> Option<Found> {
 /// An identifier shaped like a variable: `UPPER_SNAKE`, at least two parts, not an error code
 /// (`ERR_*`).
 fn variable_shaped(w: &str) -> bool {
-    w.len() >= 5
-        && w.contains('_')
-        && !w.starts_with("ERR_")
-        && !w.starts_with('_')
-        && !w.ends_with('_')
-        && w.chars().next().is_some_and(|c| c.is_ascii_uppercase())
-        && w.chars()
-            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+    w.len() >= 5 && super::model::upper_snake(w)
 }
 
 /// The last line of a launch that died naming variables or flags the entry does not set.
