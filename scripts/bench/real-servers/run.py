@@ -89,8 +89,8 @@ SERVERS = {
     "n8n": "dev", "perplexity": "dev", "datadog": "dev", "chart (antv)": "dev",
     "hubspot": "dev", "shortcut": "dev", "brave (new)": "dev", "web-forager": "dev",
     "workspace": "dev", "grafana": "dev", "markitdown": "dev", "mysql": "dev",
-    # The test half: added on 2026-12-03 (stop 37), only run to measure; never shown to the
-    # rule writers. The most-downloaded MCP servers not in the corpus yet, from the registries'
+    # Development since 2026-12-03 (stop 38): the fifth test half, added at stop 37, was read
+    # by the rule writers. The most-downloaded MCP servers not in the corpus yet, from the registries'
     # lists of that day (the package lists of the machine's registries: npm by monthly
     # downloads, PyPI by download rank among the 15,000 most downloaded), each kept if it runs
     # here with a healthy case and at least one fault a user hits. npm:
@@ -108,10 +108,10 @@ SERVERS = {
     # (4679), ha-mcp (13036) and rootly-mcp-server (14250) need Python 3.12 (3.11 here);
     # awslabs-aws-api-mcp-server (6365) downloads AWS's service reference at start, which this
     # machine cannot reach.
-    "gmail": "test", "nx": "test", "cclsp": "test", "next-devtools": "test",
-    "google-calendar": "test", "apify": "test", "openapi": "test", "aws-proxy": "test",
-    "aws-location": "test", "powerpoint": "test", "cloudwatch": "test", "aws-pricing": "test",
-    "airflow": "test", "yahoo-finance": "test",
+    "gmail": "dev", "nx": "dev", "cclsp": "dev", "next-devtools": "dev",
+    "google-calendar": "dev", "apify": "dev", "openapi": "dev", "aws-proxy": "dev",
+    "aws-location": "dev", "powerpoint": "dev", "cloudwatch": "dev", "aws-pricing": "dev",
+    "airflow": "dev", "yahoo-finance": "dev",
 }
 
 # Planted secrets: none may appear in any output.
@@ -501,7 +501,7 @@ case("markitdown", "python", F, "--port without --http (argparse error: only val
 case("markitdown", "python", F, "--http under a stdio host (uvicorn on --port 3022)", {}, [MDN, "--http", "--port", "3022"], fix=[r"3022|--url|`stdio`|--http"], args=slow)
 
 
-# ---- the test half (stop 37): new servers, each fault reproduced by hand (the server's own
+# ---- the test half of stop 37 (development since stop 38): new servers, each fault reproduced by hand (the server's own
 # command, its lines read) and its key written before the doctor ran on it ----
 N37 = f"{CACHE}/npm37/node_modules"
 os.makedirs(f"{WORK}/google", exist_ok=True)
