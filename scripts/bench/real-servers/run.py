@@ -112,6 +112,47 @@ SERVERS = {
     "google-calendar": "dev", "apify": "dev", "openapi": "dev", "aws-proxy": "dev",
     "aws-location": "dev", "powerpoint": "dev", "cloudwatch": "dev", "aws-pricing": "dev",
     "airflow": "dev", "yahoo-finance": "dev",
+    # The sixth test half (stop 38), never shown to the rule writers: the most-downloaded MCP
+    # servers not in the corpus yet, from the registries' lists of 2026-12-03 (the package lists
+    # of the machine's registries: npm by monthly downloads, PyPI by download rank among the
+    # 15,000 most downloaded), each kept if it runs here with a healthy case and at least one
+    # fault a user hits. npm: @pandacss/mcp 1.12.1 (371 K), expo-mcp 0.2.4 (166 K),
+    # @microsoft/workiq 1.0.0 (67 K; a .NET binary in the package), @dynatrace-oss/
+    # dynatrace-mcp-server 2.1.2 (65 K), @mobilenext/mobile-mcp 1.0.4 (49 K), @z_ai/mcp-server
+    # 0.1.5 (36 K). Passed over:
+    # libraries, SDK adapters, frameworks and CLIs with no server of their own
+    # (@modelcontextprotocol/ext-apps, @ai-sdk/mcp, @expo/mcp-tunnel, @smithery/cli, tmcp,
+    # @mastra/mcp, mcporter, mcp-framework, @composio/mcp, @wong2/mcp-cli, ...), @azure/mcp and
+    # @salesforce/mcp (a cloud login at start, as before), @testsprite/testsprite-mcp 108 K (it
+    # runs; no fault at start: its key is read on a tool call, which needs its API),
+    # @mastra/mcp-docs-server 75 K and @drawio/mcp 49 K (no fault of their own: no argument, no
+    # variable, Node 18 runs them), xcodebuildmcp (macOS only), @modelcontextprotocol/
+    # server-puppeteer 95 K (not tried: puppeteer downloads Chrome at install, as
+    # desktop-commander's did). Dropped: @azure-devops/mcp 286 K and @larksuiteoapi/lark-mcp
+    # 41 K (a dependency, keytar, builds from source and fails here),
+    # @executeautomation/playwright-mcp-server 77 K (a dependency downloads Chromium at
+    # install), @google-cloud/cloud-run-mcp 45 K (it looks for Google credentials at start
+    # through the cloud metadata address, which no case may reach), slack-mcp-server 37 K (it
+    # calls Slack's auth.test at start: no healthy case); not tried, between 49 K and 36 K:
+    # workers-mcp (a bridge to a Cloudflare Worker of one's own), @react-grab/mcp,
+    # @payloadcms/plugin-mcp (a plugin), @mizchi/lsmcp. PyPI: lean-lsp-mcp 0.32.0 (6174),
+    # awslabs-bedrock-kb-retrieval-mcp-server 1.1.2 (6195), mcpforunityserver 10.3.0 (9599),
+    # jcodemunch-mcp 1.108.399 (10216), blender-mcp 2.0.0 (10415; it installs mcp-for-blender
+    # 2.2.4), notebooklm-mcp-cli 0.15.8 (12194), awslabs-eks-mcp-server 0.2.1 (12727). Passed
+    # over: libraries, SDKs and frameworks (fastapi-mcp, databricks-mcp, arcade-mcp-server,
+    # mcp-use, mcpadapt, django-mcp-server, fast-agent-mcp, nvidia-nat-mcp, ...), mcpo (an
+    # OpenAPI proxy, not a stdio server), runlayer and hol-guard (CLIs), postgres-mcp 10633 (its
+    # pglast pin, as before), ha-mcp-dev 12382 and dbt-mcp 12413 (Python 3.12, as ha-mcp and
+    # dbt-mcp before; not tried again), tooluniverse 6718 (not tried: a
+    # toolkit of hundreds of remote tools), awslabs-billing-cost-management-mcp-server 8699 (it
+    # runs; no fault at start: its profile and region are read on a tool call, which needs
+    # AWS). Dropped: biocontext-kb 6843 (Python 3.12 only), awslabs-aws-iac-mcp-server 10596
+    # (it connects to AWS's knowledge server at start), minimax-coding-plan-mcp 11955 (it prints
+    # 'Starting Minimax MCP server' on stdout at every start, so no healthy case, as
+    # office-word-mcp-server before).
+    "pandacss": "test", "expo": "test", "workiq": "test", "dynatrace": "test", "mobile": "test",
+    "z.ai": "test", "lean": "test", "bedrock-kb": "test", "unity": "test", "jcodemunch": "test",
+    "blender": "test", "notebooklm": "test", "eks": "test",
 }
 
 # Planted secrets: none may appear in any output.
@@ -152,6 +193,8 @@ SECRETS = {
     "APIFY_TOKEN": "apify_api_FakeApifyToken0123456789abcdef",
     "AIRFLOW_AUTH_TOKEN": "afFakeAirflowToken0123456789abcdef",
     "AWS_SECRET_ACCESS_KEY": "FakeAwsSecretAccessKey0123456789abcdefAB",
+    "DT_PLATFORM_TOKEN": "dt0s16.FAKEDYNATRACE0.FakeDynatraceSecret0123456789abcdef",
+    "Z_AI_API_KEY": "zaiFake0123456789abcdef.Xy12Zw34Vu56",
 }
 OPENAPI_TOKEN = "oapiFakeBearerToken0123456789abcdef"
 PLANTED = [PG_PASSWORD, DSN_PASSWORD, STRIPE_PK, SENTRY_TOKEN, LD_KEY, OPENAPI_TOKEN] + [v for k, v in SECRETS.items() if k != "SLACK_TEAM_ID"]
@@ -594,6 +637,92 @@ case("yahoo-finance", "python", F, "python -m with the package name (dashes), no
      fix=[r"mcp_yahoo_finance|bin/mcp-yahoo-finance"], args=slow)
 case("yahoo-finance", "python", F, "python3 -m outside the venv (No module named mcp_yahoo_finance)", {}, ["python3", "-m", "mcp_yahoo_finance"],
      fix=[alt("mcp_yahoo_finance", "mcp-yahoo-finance"), r"interpreter|environment|venv|pip install|uvx"], args=slow)
+
+
+# ---- the test half of stop 38: new servers, each fault reproduced by hand (the server's own
+# command, its lines read) and its key written before the doctor ran on it ----
+N38 = f"{CACHE}/npm38/node_modules"
+os.makedirs(f"{WORK}/panda", exist_ok=True)
+with open(f"{WORK}/panda/panda.config.mjs", "w") as f:
+    f.write('export default { include: ["./src/**/*.{ts,tsx}"], outdir: "styled-system" }\n')
+PANDA = f"{N38}/.bin/panda-mcp"
+case("pandacss", "node", H, "none (started in the project folder, which holds panda.config.mjs)", {}, [PANDA], cwd=f"{WORK}/panda")
+case("pandacss", "node", H, "none (--cwd at the project folder, started from another)", {}, [PANDA, "--cwd", f"{WORK}/panda"])
+case("pandacss", "node", F, "started outside the project (the host's working folder has no panda.config: 'Cannot find config file')", {}, [PANDA],
+     fix=[r"--cwd|--config|\bcwd\b|working (folder|directory)"])
+case("pandacss", "node", F, "--config names a file that does not exist (panda.config.ts; the project has .mjs: 'Cannot find module')", {}, [PANDA, "--config", f"{WORK}/panda/panda.config.ts"],
+     fix=[alt("--config", "panda.config.ts")])
+case("pandacss", "node", F, "Node 18 (engines >=20.12: ERR_REQUIRE_ESM on an ES-module dependency)", {}, [NODE18, f"{N38}/@pandacss/mcp/bin.js"], cwd=f"{WORK}/panda",
+     fix=[r"node(\.js)?\s*(v)?(2\d|>=\s*2\d)|newer node"])
+case("pandacss", "node", F, "misspelt package (npx @pandacss/mcp-server, E404)", npx_env("npx-warm"), ["npx", "-y", "@pandacss/mcp-server"], fix=[alt("@pandacss/mcp-server")])
+EXPO = f"{N38}/.bin/expo-mcp"
+case("expo", "node", H, "none (--dev-server-url given; the dev server not running: it connects on a tool call)", {}, [EXPO, "--dev-server-url", "http://127.0.0.1:8081"])
+case("expo", "node", F, "--dev-server-url left out (commander: required option not specified)", {}, [EXPO], fix=[alt("--dev-server-url")])
+WIQ = f"{N38}/.bin/workiq"
+case("workiq", "node", H, "none (the mcp subcommand; errors about its auth broker's library at start)", {}, [WIQ, "mcp"], args=slow)
+case("workiq", "node", F, "the mcp subcommand left out ('Required command was not provided.', its usage on stdout)", {}, [WIQ],
+     fix=[r"`mcp`|'mcp'|\bmcp subcommand|command `?mcp\b"])
+case("workiq", "node", F, "--log-level outside its values (verbose: .NET's unhandled InvalidOperationException, SIGABRT)", {}, [WIQ, "mcp", "--log-level", "verbose"],
+     fix=[r"--log-level|(^|[\s`'\"])-l\b"])
+DTJS = f"{N38}/@dynatrace-oss/dynatrace-mcp-server/index.js"
+dt = {"DT_ENVIRONMENT": "https://abc12345.apps.dynatrace.com", "DT_PLATFORM_TOKEN": SECRETS["DT_PLATFORM_TOKEN"], "DT_MCP_DISABLE_TELEMETRY": "true"}
+case("dynatrace", "node", H, "none (Node 22, a demo environment URL and a token, telemetry off)", dt, [NODE22, DTJS])
+case("dynatrace", "node", F, "Node 20 (its bundled undici needs 22: TypeError webidl.util.markAsUncloneable is not a function; no engines field)", dt,
+     [f"{N38}/.bin/mcp-server-dynatrace"], fix=[r"node(\.js)?\s*(v)?(22|>=\s*22)|newer node"])
+case("dynatrace", "node", F, "DT_ENVIRONMENT not set (Node 22)", {k: v for k, v in dt.items() if k != "DT_ENVIRONMENT"}, [NODE22, DTJS], fix=[alt("DT_ENVIRONMENT")])
+case("dynatrace", "node", F, "DT_ENVIRONMENT without its scheme (abc12345.apps.dynatrace.com)", dict(dt, DT_ENVIRONMENT="abc12345.apps.dynatrace.com"), [NODE22, DTJS],
+     fix=[alt("DT_ENVIRONMENT"), alt("https://", "scheme")])
+MOB = f"{N38}/.bin/mcp-server-mobile"
+mob = {"MOBILEMCP_DISABLE_TELEMETRY": "1"}
+case("mobile", "node", H, "none (no device attached: it looks on a tool call)", mob, [MOB])
+case("mobile", "node", F, "--listen 8062 under a stdio host (it serves Streamable HTTP there; stdio stays silent)", mob, [MOB, "--listen", "8062"],
+     fix=[r"8062|--url|--listen|--stdio"])
+ZAI = f"{N38}/.bin/zai-mcp-server"
+case("z.ai", "node", H, "none (key set)", {"Z_AI_API_KEY": SECRETS["Z_AI_API_KEY"]}, [ZAI])
+case("z.ai", "node", F, "Z_AI_API_KEY not set", {}, [ZAI], fix=[alt("Z_AI_API_KEY")])
+case("z.ai", "node", F, "Z_AI_API_KEY left at the README's placeholder (your_api_key: 'environment variable is required, please set your actual API key')", {"Z_AI_API_KEY": "your_api_key"}, [ZAI],
+     fix=[alt("Z_AI_API_KEY")])
+LEAN = f"{CACHE}/venv-lean/bin/lean-lsp-mcp"
+case("lean", "python", H, "none (no project path: it finds one on a tool call)", {}, [LEAN], args=slow)
+case("lean", "python", F, "--lean-project-path at a folder that does not exist (argparse error: 'No lean-toolchain found for')", {}, [LEAN, "--lean-project-path", f"{WORK}/lean-proj"],
+     fix=[alt("--lean-project-path")], args=slow)
+case("lean", "python", F, "LEAN_PROJECT_PATH names a folder that does not exist (ValueError in the server's lifespan)", {"LEAN_PROJECT_PATH": f"{WORK}/lean-project"}, [LEAN],
+     fix=[alt("LEAN_PROJECT_PATH")], args=slow)
+BKB = f"{CACHE}/venv-bedrockkb/bin"
+bkb = {"AWS_REGION": "us-east-1", "AWS_ACCESS_KEY_ID": "AKIAFAKEKEY000000000", "AWS_SECRET_ACCESS_KEY": SECRETS["AWS_SECRET_ACCESS_KEY"]}
+case("bedrock-kb", "python", H, "none (AWS keys and region set)", bkb, [f"{BKB}/awslabs.bedrock-kb-retrieval-mcp-server"], args=slow)
+case("bedrock-kb", "python", F, "AWS_PROFILE names a profile that does not exist (botocore's ProfileNotFound at start)", {"AWS_REGION": "us-east-1", "AWS_PROFILE": "prod"},
+     [f"{BKB}/awslabs.bedrock-kb-retrieval-mcp-server"], fix=[alt("AWS_PROFILE")], args=slow)
+case("bedrock-kb", "python", F, "python -m with the package (no __main__: 'is a package and cannot be directly executed')", bkb, [f"{BKB}/python", "-m", "awslabs.bedrock_kb_retrieval_mcp_server"],
+     fix=[r"awslabs\.bedrock-kb-retrieval-mcp-server|bedrock_kb_retrieval_mcp_server\.server"], args=slow)
+UNITY = f"{CACHE}/venv-unity/bin/mcp-for-unity"
+case("unity", "python", H, "none (no Unity editor running: it looks for one on a tool call)", {}, [UNITY], args=slow)
+case("unity", "python", F, "--transport http under a stdio host (uvicorn on --http-port 8064)", {}, [UNITY, "--transport", "http", "--http-port", "8064"],
+     fix=[r"8064|--url|`stdio`|--transport"], args=slow)
+JCM = f"{CACHE}/venv-jcodemunch/bin/jcodemunch-mcp"
+case("jcodemunch", "python", H, "none (serve, the default subcommand)", {}, [JCM], args=slow)
+case("jcodemunch", "python", F, "the serve subcommand written server (argparse: unrecognized arguments: server)", {}, [JCM, "server"], fix=[r"`server`|'server'|\bserve\b"], args=slow)
+case("jcodemunch", "python", F, "--log-level in lower case (argparse: invalid choice 'debug', choose from 'DEBUG', ...)", {}, [JCM, "serve", "--log-level", "debug"], fix=[alt("--log-level")], args=slow)
+case("jcodemunch", "python", F, "JCODEMUNCH_TRANSPORT=streamable-http in the env under a stdio host (it serves on JCODEMUNCH_PORT 8065)", {"JCODEMUNCH_TRANSPORT": "streamable-http", "JCODEMUNCH_PORT": "8065"},
+     [JCM], fix=[r"8065|--url|JCODEMUNCH_TRANSPORT"], args=slow)
+NLM = f"{CACHE}/venv-notebooklm/bin"
+case("notebooklm", "python", H, "none (not logged in: it asks on a tool call)", {}, [f"{NLM}/notebooklm-mcp"], args=slow)
+case("notebooklm", "python", F, "NOTEBOOKLM_QUERY_TIMEOUT with a unit (2m: ValueError at import, 'could not convert string to float')", {"NOTEBOOKLM_QUERY_TIMEOUT": "2m"}, [f"{NLM}/notebooklm-mcp"],
+     fix=[alt("NOTEBOOKLM_QUERY_TIMEOUT")], args=slow)
+case("notebooklm", "python", F, "--query-timeout with a unit (argparse: invalid float value: '2m')", {}, [f"{NLM}/notebooklm-mcp", "--query-timeout", "2m"], fix=[alt("--query-timeout")], args=slow)
+case("notebooklm", "python", F, "the package's other command (nlm, its CLI: prints its help on stdout and exits)", {}, [f"{NLM}/nlm"], fix=[r"notebooklm-mcp"], args=slow)
+EKS = f"{CACHE}/venv-eks/bin/awslabs.eks-mcp-server"
+eks = {"AWS_REGION": "us-east-1", "AWS_ACCESS_KEY_ID": "AKIAFAKEKEY000000000", "AWS_SECRET_ACCESS_KEY": SECRETS["AWS_SECRET_ACCESS_KEY"]}
+case("eks", "python", H, "none (AWS keys and region set)", eks, [EKS], args=slow)
+case("eks", "python", F, "no region (keys set, AWS_REGION not: 'Failed to create boto3 client for ec2: You must specify a region.')", {k: v for k, v in eks.items() if k != "AWS_REGION"}, [EKS],
+     fix=[alt("AWS_REGION", "AWS_DEFAULT_REGION")], args=slow)
+case("eks", "python", F, "--auth-mode outside its choices (argparse: invalid choice 'kube')", eks, [EKS, "--auth-mode", "kube"], fix=[alt("--auth-mode")], args=slow)
+BL = f"{CACHE}/venv-blender/bin/blender-mcp"
+case("blender", "python", H, "none (Blender not running: ERROR lines at start, then it serves)", {}, [BL], args=slow)
+case("blender", "python", F, "Blender not running (--port 9877), --call get_scene_info (an error text, isError false)", {}, [BL, "--port", "9877"], fix=[alt("9877")],
+     args=slow + ["--call", "get_scene_info"])
+case("blender", "python", F, "misspelt package with uvx (blender-mpc: 'not found in the package registry')", {"UV_CACHE_DIR": f"{CACHE}/uv-cache"}, [f"{VF}/uvx", "blender-mpc"],
+     fix=[alt("blender-mpc")], args=slow)
 
 
 def inspector(c):
