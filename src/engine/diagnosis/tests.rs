@@ -875,3 +875,69 @@ fn a_usage_with_its_error_line_is_the_usage_key_and_quotes_the_error() {
         "{keyed:?}"
     );
 }
+
+/// Stop 38 (mcp-proxy-for-aws, awslabs/mcp `utils.py` `determine_signing_region`): an acronym
+/// beside a variable (`AWS region ... AWS_REGION`) is a word, not a second variable; the
+/// flag the message offers is offered with the variable.
+#[test]
+fn an_acronym_is_no_variable_and_the_offered_flag_is_named() {
+    let line = "ValueError: Could not determine AWS region from endpoint 'http://127.0.0.1:8098/mcp' or from environment variable AWS_REGION. Please provide the region explicitly using --region argument.";
+    let l = launch(1, End::Before(exit(1)), &[line]);
+    let mut s = setting();
+    s.args = vec![
+        "http://127.0.0.1:8098/mcp".to_string(),
+        "--skip-auth".to_string(),
+    ];
+    let d = diagnose(&run_of(vec![l]), &s);
+    assert_eq!(d[0].id, Id::MissingEnvVar);
+    assert!(
+        d[0].next_step.contains("`AWS_REGION`"),
+        "{}",
+        d[0].next_step
+    );
+    assert!(!d[0].next_step.contains("`AWS`"), "{}", d[0].next_step);
+    assert!(d[0].next_step.contains("`--region`"), "{}", d[0].next_step);
+    // The flag already passed is not offered again.
+    s.args.push("--region".to_string());
+    let l = launch(1, End::Before(exit(1)), &[line]);
+    let d = diagnose(&run_of(vec![l]), &s);
+    assert!(!d[0].next_step.contains("--region"), "{}", d[0].next_step);
+}
+
+/// Acronyms in a message are words; a bare word is a variable only where the line writes it as
+/// one (quoted, `$X`, `X=`, beside "environment variable" or "is not set").
+#[test]
+fn a_bare_upper_case_word_is_a_variable_only_where_the_line_says_so() {
+    for (line, want) in [
+        (
+            "Error: the AWS SDK could not load credentials from the environment variable AWS_PROFILE",
+            vec!["AWS_PROFILE"],
+        ),
+        (
+            "Could not reach the HTTP API at the URL given: set the environment variable API_BASE",
+            vec!["API_BASE"],
+        ),
+        ("Error: PORT is not set", vec!["PORT"]),
+        ("missing environment variable PORT", vec!["PORT"]),
+        ("Set the `TOKEN` or `SECRET` environment variables", vec!["TOKEN", "SECRET"]),
+        ("environment variables: export $GITHUB or set GITLAB=1", vec!["GITHUB", "GITLAB"]),
+        ("GCP credentials from the environment variable were rejected", vec![]),
+        ("Invalid JSON in the environment variable's value (AWS format)", vec![]),
+    ] {
+        let l = launch(1, End::Before(exit(1)), &[line]);
+        let d = diagnose(&run_of(vec![l]), &setting());
+        let named: Vec<&str> = want
+            .iter()
+            .copied()
+            .filter(|w| d[0].next_step.contains(&format!("`{w}`")))
+            .collect();
+        assert_eq!(named, want, "{line}: {}", d[0].next_step);
+        for acronym in ["AWS", "HTTP", "API", "JSON", "URL", "GCP", "SDK"] {
+            assert!(
+                !d[0].next_step.contains(&format!("`{acronym}`")),
+                "{line}: {}",
+                d[0].next_step
+            );
+        }
+    }
+}

@@ -73,24 +73,67 @@ const NOT_NAMES: &[&str] = &[
 ];
 
 /// Every environment variable `line` names, in order, once each: `Please set A and B
-/// environment variables` names `A` and `B`.
+/// environment variables` names `A` and `B`. A word without an underscore (`PORT`, `AWS`) is
+/// one only where the line marks it as a variable ([`marked`]): `AWS region` is prose.
 pub(crate) fn env_vars(line: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for w in line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
-        if is_env_name(w) && !NOT_NAMES.contains(&w) && !out.iter().any(|o| o == w) {
+    for (at, w) in words_at(line) {
+        if is_env_name(w)
+            && !NOT_NAMES.contains(&w)
+            && (w.contains('_') || marked(line, at, w.len()))
+            && !out.iter().any(|o| o == w)
+        {
             out.push(w.to_string());
         }
     }
     out
 }
 
+/// The words of `line` (letters, digits, `_`) with where each starts.
+fn words_at(line: &str) -> impl Iterator<Item = (usize, &str)> {
+    line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .map(move |w| (w.as_ptr() as usize - line.as_ptr() as usize, w))
+}
+
+/// Whether the upper-case word at `at` (`len` bytes) is written as a variable: quoted (`` `PORT`
+/// ``, `'PORT'`), `$PORT`, `PORT=`, or beside the words that say so (`environment variable
+/// PORT`, `PORT env var`, `PORT is not set`). An acronym in a sentence (`AWS region`, `HTTP
+/// server`) is not.
+fn marked(line: &str, at: usize, len: usize) -> bool {
+    let before = &line[..at];
+    let after = &line[at + len..];
+    let prev = before.chars().next_back();
+    let next = after.chars().next();
+    let quote = |c: Option<char>| matches!(c, Some('`' | '\'' | '"' | '‘' | '’' | '“' | '”'));
+    if prev == Some('$') || next == Some('=') || (quote(prev) && quote(next)) {
+        return true;
+    }
+    let b = before.trim_end().to_ascii_lowercase();
+    let a = after.trim_start().to_ascii_lowercase();
+    const BEFORE: &[&str] = &[
+        "environment variable",
+        "env var",
+        "env variable",
+        "variable",
+    ];
+    const AFTER: &[&str] = &[
+        "environment variable",
+        "env var",
+        "env variable",
+        "variable",
+        "is not set",
+        "not set",
+        "must be set",
+        "is unset",
+    ];
+    BEFORE.iter().any(|w| b.ends_with(w)) || AFTER.iter().any(|w| a.starts_with(w))
+}
+
 /// The environment variable `line` is about: a quoted upper-case name first, else the first
-/// bare one (`ERROR`, `FATAL` and the like excluded).
+/// bare one (`ERROR`, `FATAL` and the like excluded; a word without an underscore only where
+/// the line marks it as a variable).
 fn env_var(line: &str) -> Option<String> {
-    let words = || {
-        line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .filter(|w| is_env_name(w) && !NOT_NAMES.contains(w))
-    };
     let mut rest = line;
     while let Some(q) = quoted(rest) {
         if is_env_name(&q) {
@@ -101,7 +144,7 @@ fn env_var(line: &str) -> Option<String> {
         };
         rest = &rest[(i + q.len() + 1).min(rest.len())..];
     }
-    words().next().map(str::to_string)
+    env_vars(line).into_iter().next()
 }
 
 /// The port of `address already in use :::3000`, `127.0.0.1:8080`, `port 3000`.

@@ -567,8 +567,35 @@ pub(super) fn env_advice(h: &mut Hit, setting: &Setting, line: &str, keyed: bool
         });
     }
     let mut next = set_next(&missing, setting);
+    if let Some(flag) = flag_offered(line, setting) {
+        next.push_str(&terms(
+            &format!(", or pass `{flag}` in the entry's args (the message offers both)"),
+            setting,
+        ));
+    }
     if !had.is_empty() {
         next.push_str(&format!("; it already gets {}", names(&had)));
     }
     h.next = Some(next);
+}
+
+/// A flag the message offers beside the variable (`... or from environment variable
+/// AWS_REGION. Please provide the region explicitly using --region argument.`), when the
+/// entry's args do not pass it already.
+fn flag_offered(line: &str, setting: &Setting) -> Option<String> {
+    line.split(|c: char| c.is_whitespace() || matches!(c, '`' | '\'' | '"' | ',' | ';' | '(' | ')'))
+        .map(|w| w.trim_end_matches(['.', ':', '!']))
+        .map(|w| w.split('=').next().unwrap_or(w))
+        .find(|w| {
+            w.strip_prefix("--").is_some_and(|n| {
+                n.len() >= 2
+                    && n.starts_with(|c: char| c.is_ascii_lowercase())
+                    && n.chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            }) && !setting
+                .args
+                .iter()
+                .any(|a| a == w || a.starts_with(&format!("{w}=")))
+        })
+        .map(str::to_string)
 }
