@@ -6,6 +6,7 @@ mod check_config_ci;
 mod check_config_platforms;
 mod completions;
 mod diagnosis;
+mod diagnosis_answers;
 mod diagnosis_calls;
 mod diagnosis_experiments;
 mod diagnosis_imports;

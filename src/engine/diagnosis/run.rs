@@ -47,7 +47,8 @@ pub(crate) fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
     blocked.extend(super::remote_tls::node_untrusted(&run.launches, setting));
     // A failed `--call`: a URL written without its scheme, else an address nothing listens on.
     let call = super::call_rows::url_unparsed(&run.launches, setting)
-        .or_else(|| super::call_rows::service_down(&run.launches, setting));
+        .or_else(|| super::call_rows::service_down(&run.launches, setting))
+        .or_else(|| super::answer_rows::list_service_down(run, setting));
     blocked.extend(call.map(|(_, d)| d));
     if died.is_empty() {
         return blocked;
@@ -113,6 +114,9 @@ pub(crate) fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
         out.push(unknown(&died, setting));
     }
     let out = prefer_structured(out, &died, setting);
+    // An answer (an `initialize` error, a quiet end after the handshake) and an address the
+    // entry holds where nothing listens.
+    let out = super::answer_rows::lead(out, &died, setting);
     super::relaunch_rows::lead(out, &died, setting)
 }
 

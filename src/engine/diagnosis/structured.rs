@@ -92,6 +92,12 @@ pub(crate) enum Key {
     /// (`Errno 111`, `ECONNREFUSED`, Go's `dial tcp ...: connect:`) or an address the entry
     /// gives, and a connect experiment there that is refused (`call_rows.rs`).
     CallAnswerHoldsRefusedAddress,
+    /// `initialize` answered a JSON-RPC error, or the server ended right after its handshake
+    /// without a word (or, on a server that stayed up, `tools/list` answered an error), and a
+    /// connect experiment to an address the entry holds (a `host:port`, a URL at its scheme's
+    /// default port, `*_HOST` with `*_PORT`) is refused (`answer_rows.rs`).
+    #[cfg_attr(not(test), allow(dead_code))]
+    AnswerErrorAndEntryAddressRefused,
     /// An experiment on the launch itself: a stdio launch that answered nothing and was still
     /// running at its handshake's end listens on a TCP port (its `/proc` sockets). Its row is
     /// `listening::hit`, reached from the table's `http-mode` row.
@@ -147,6 +153,7 @@ pub(crate) const RUN_KEYS: &[Key] = &[
     Key::UrlParseWithSchemelessValue,
     Key::CallFailedAndAddressRefused,
     Key::CallAnswerHoldsRefusedAddress,
+    Key::AnswerErrorAndEntryAddressRefused,
 ];
 /// Rows keyed on an experiment on the launch itself, found outside [`row`] (they read the
 /// launch's facts or a relaunch's, not its stderr): `listening.rs`, `relaunch_rows.rs`.
@@ -155,6 +162,7 @@ pub(crate) const LAUNCH_KEYS: &[Key] = &[
     super::listening::KEY,
     Key::AnswersOnlyOnceStdinCloses,
     Key::AnswersInTheOtherEnvironment,
+    Key::AnswerErrorAndEntryAddressRefused,
 ];
 
 /// The ids only these rows give (the table has no row for them).
@@ -289,7 +297,8 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         // A row of the whole run (`call_rows.rs`), not of one launch's stderr.
         Key::CallFailedAndAddressRefused | Key::CallAnswerHoldsRefusedAddress => None,
         // Found on the launch's facts (see LAUNCH_KEYS).
-        Key::ListensOnTcpSilently
+        Key::AnswerErrorAndEntryAddressRefused
+        | Key::ListensOnTcpSilently
         | Key::AnswersOnlyOnceStdinCloses
         | Key::AnswersInTheOtherEnvironment => None,
     }

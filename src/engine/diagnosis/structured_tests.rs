@@ -72,6 +72,7 @@ fn every_key_is_a_structure_or_an_experiment() {
             "ListensOnTcpSilently",
             "AnswersOnlyOnceStdinCloses",
             "AnswersInTheOtherEnvironment",
+            "AnswerErrorAndEntryAddressRefused",
         ]
     );
     // The rows of the whole run (a `--call` on a server that stayed up), each tested in
@@ -82,7 +83,8 @@ fn every_key_is_a_structure_or_an_experiment() {
         [
             "UrlParseWithSchemelessValue",
             "CallFailedAndAddressRefused",
-            "CallAnswerHoldsRefusedAddress"
+            "CallAnswerHoldsRefusedAddress",
+            "AnswerErrorAndEntryAddressRefused",
         ]
     );
 }
