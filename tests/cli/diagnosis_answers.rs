@@ -152,3 +152,123 @@ fn a_proxy_whose_tools_list_fails_names_its_remote_and_a_healthy_one_is_quiet() 
     assert_eq!(json(&out)["diagnoses"], serde_json::json!([]));
     drop(open);
 }
+
+#[test]
+fn a_result_that_is_an_error_record_naming_the_entrys_value_is_a_failed_call() {
+    let py = answers();
+    let call = ["--call", "get_pricing_service_codes"];
+    let out = probe(
+        &call,
+        &["python3", &py, "pricing"],
+        &[("AWS_PROFILE", "prod")],
+    );
+    // Not a false all-clear: the tool answered an error record, not marked isError.
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let doc = json(&out);
+    assert_valid("probe", &doc);
+    let call_doc = &doc["launches"][0]["opening"]["call"];
+    assert_eq!(call_doc["is_error"], false, "{doc:#}");
+    assert_eq!(
+        field(call_doc, "failed"),
+        "its text is an error record, naming the value of `AWS_PROFILE`"
+    );
+    let (id, next) = top(&doc);
+    assert_eq!(id, "bad-argument", "{doc:#}");
+    assert_eq!(
+        next,
+        "`AWS_PROFILE=prod`: the server says \"The config profile (prod) could not be found\": set `AWS_PROFILE` in the server's environment to a value it accepts, or remove it"
+    );
+    // Look-alike: a profile it knows: the same tool answers its data.
+    let out = probe(
+        &call,
+        &["python3", &py, "pricing"],
+        &[("AWS_PROFILE", "default")],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert_eq!(json(&out)["diagnoses"], serde_json::json!([]));
+}
+
+#[test]
+fn a_log_search_tool_returning_error_lines_that_name_the_entrys_value_is_healthy() {
+    let py = answers();
+    let env = [("LOG_GROUP", "prod-api")];
+    let out = probe(
+        &["--call", "search_logs"],
+        &["python3", &py, "logsearch"],
+        &env,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let doc = json(&out);
+    let call = &doc["launches"][0]["opening"]["call"];
+    assert!(
+        field(call, "text").contains("ERROR [prod-api] Error: upstream timed out"),
+        "{call:#}"
+    );
+    assert!(call.get("failed").is_none(), "{call:#}");
+    assert_eq!(doc["diagnoses"], serde_json::json!([]));
+    // The same lines on every launch are its data, not a failure repeated (it ends after each
+    // call, so the probe launches it again: that end is another finding).
+    let out = bin()
+        .args([
+            "probe",
+            "--launches",
+            "2",
+            "--interval",
+            "100ms",
+            "--watch",
+            "2s",
+        ])
+        .args(["--call", "search_logs", "--format", "json", "--"])
+        .args(["python3", &py, "logsearch", "--exit-after-call"])
+        .envs(env)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs");
+    let doc = json(&out);
+    let launches = doc["launches"].as_array().expect("launches");
+    assert_eq!(launches.len(), 2, "{doc:#}");
+    for l in launches {
+        let call = &l["opening"]["call"];
+        assert!(
+            call["text"].is_string() && call.get("failed").is_none(),
+            "{doc:#}"
+        );
+    }
+    let findings = doc["opening"]["findings"].to_string();
+    assert!(!findings.contains("tool-call-failed"), "{findings}");
+}
+
+#[test]
+fn an_error_record_the_same_on_every_launch_is_a_failed_call_without_a_tie() {
+    let py = answers();
+    // A profile name too short to be tied (one letter): no value to name, but two launches
+    // fail the same way (the server ends after each call, so the probe launches it again).
+    let out = bin()
+        .args([
+            "probe",
+            "--launches",
+            "2",
+            "--interval",
+            "100ms",
+            "--watch",
+            "2s",
+        ])
+        .args([
+            "--call",
+            "get_pricing_service_codes",
+            "--format",
+            "json",
+            "--",
+        ])
+        .args(["python3", &py, "pricing", "--exit-after-call"])
+        .env("AWS_PROFILE", "x")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs");
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let doc = json(&out);
+    assert_eq!(
+        field(&doc["launches"][1]["opening"]["call"], "failed"),
+        "its text is an error record, the same on every launch"
+    );
+}

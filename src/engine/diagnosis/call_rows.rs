@@ -266,8 +266,26 @@ pub(super) fn try_connects(targets: Vec<Address>) -> (Vec<String>, Option<Addres
 /// failure's code or an address the entry gives, connect there; refused, the call failed (its
 /// record's `failed` says what was tried), and the run is a finding as for `isError`. Run once
 /// the run is over, before its verdict, off the probe's threads (each connect is bounded;
-/// nothing is written).
+/// nothing is written). A result not proven so whose structure says it failed (an error record,
+/// the server's ERROR log line repeated) and that names one of the entry's values, or fails
+/// the same way on every launch, is a failed call too (`call_record.rs`).
 pub(crate) async fn prove_answers(run: &mut ProbeRun, s: &Setting) {
+    connect_answers(run, s).await;
+    // Not proven by a connect: a result whose structure says it failed, tied to the entry.
+    for (i, failed) in super::call_record::prove(run, s) {
+        let call = run
+            .launches
+            .get_mut(i)
+            .and_then(|l| l.report.opening.as_mut())
+            .and_then(|o| o.call.as_mut());
+        if let Some(a) = call {
+            a.failed = Some(failed);
+        }
+    }
+}
+
+/// The connect experiment of [`prove_answers`].
+async fn connect_answers(run: &mut ProbeRun, s: &Setting) {
     let answers: Vec<(usize, Vec<Address>)> = run
         .launches
         .iter()
@@ -393,6 +411,78 @@ pub(crate) fn service_down(launches: &[Launch], s: &Setting) -> Option<(Key, Dia
         Key::CallFailedAndAddressRefused
     };
     Some((key, d))
+}
+
+/// A `--call` that failed (an error, `isError`, or a result whose structure says so) with an
+/// error that names one of the entry's values as a whole word (or the server's ERROR log line
+/// does): `bad-argument` naming the variable or argument that holds it (`AWS_PROFILE=prod`: the
+/// config profile (prod) could not be found).
+pub(crate) fn value_named(launches: &[Launch], s: &Setting) -> Option<(Key, Diagnosis)> {
+    let FailedCall {
+        launch: l,
+        message,
+        unmarked,
+    } = failed_call(launches)?;
+    let (said, logs) = super::call_record::failure_of(l).unwrap_or_else(|| {
+        (
+            message.clone(),
+            super::call_record::error_logs(&stderr_lines(l)),
+        )
+    });
+    let (n, line) = super::call_record::tie(&said, &logs, s)?;
+    // The clause that names the value: `The config profile (prod) could not be found`.
+    let clause = line
+        .split(": ")
+        .filter(|c| c.contains(&n.value))
+        .last()
+        .unwrap_or(&line);
+    let clause = super::model::cut(clause);
+    let (what, change) = match &n.var {
+        Some(k) => (
+            format!("`{k}={}`", n.value),
+            super::words::terms(
+                &format!("set `{k}` in the entry's `env` to a value it accepts, or remove it"),
+                s,
+            ),
+        ),
+        None => (
+            n.shown.clone(),
+            super::words::terms("change it in the entry's args", s),
+        ),
+    };
+    let how = if unmarked {
+        "tools/call (--call) answered, not marked isError"
+    } else {
+        "tools/call (--call) answered"
+    };
+    let mut evidence = vec![Evidence {
+        launches: vec![l.number],
+        source: Source::Request,
+        text: format!("{how}: {}", super::model::cut(&said)),
+    }];
+    if line != said {
+        evidence.push(Evidence {
+            launches: vec![l.number],
+            source: Source::Stderr,
+            text: super::model::cut(&line),
+        });
+    }
+    if let Some(k) = &n.var {
+        evidence.push(Evidence {
+            launches: Vec::new(),
+            source: Source::Environment,
+            text: format!("the server's environment gives {k}={}", n.value),
+        });
+    }
+    let d = Diagnosis {
+        id: Id::BadArgument,
+        confidence: Confidence::High,
+        summary: format!("the tool call fails on {what}: \"{clause}\""),
+        launches: vec![l.number],
+        evidence,
+        next_step: format!("{what}: the server says \"{clause}\": {change}"),
+    };
+    Some((Key::CallErrorNamesAnEntryValue, d))
 }
 
 #[cfg(test)]

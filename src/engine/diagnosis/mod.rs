@@ -7,6 +7,7 @@
 //! diagnosis is `cause-unknown` with what was seen.
 
 mod answer_rows;
+mod call_record;
 mod call_rows;
 mod cli_parsers;
 mod entry_rows;

@@ -48,6 +48,7 @@ pub(crate) fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
     // A failed `--call`: a URL written without its scheme, else an address nothing listens on.
     let call = super::call_rows::url_unparsed(&run.launches, setting)
         .or_else(|| super::call_rows::service_down(&run.launches, setting))
+        .or_else(|| super::call_rows::value_named(&run.launches, setting))
         .or_else(|| super::answer_rows::list_service_down(run, setting));
     blocked.extend(call.map(|(_, d)| d));
     if died.is_empty() {

@@ -92,6 +92,11 @@ pub(crate) enum Key {
     /// (`Errno 111`, `ECONNREFUSED`, Go's `dial tcp ...: connect:`) or an address the entry
     /// gives, and a connect experiment there that is refused (`call_rows.rs`).
     CallAnswerHoldsRefusedAddress,
+    /// A `--call` that failed (an error, `isError`, or a result not marked so whose structure
+    /// says it failed: an error record, the server's ERROR log line repeated) whose error, or
+    /// the server's ERROR log line, names one of the entry's values as a whole word
+    /// (`call_record.rs`, `call_rows.rs`).
+    CallErrorNamesAnEntryValue,
     /// `initialize` answered a JSON-RPC error, or the server ended right after its handshake
     /// without a word (or, on a server that stayed up, `tools/list` answered an error), and a
     /// connect experiment to an address the entry holds (a `host:port`, a URL at its scheme's
@@ -153,6 +158,7 @@ pub(crate) const RUN_KEYS: &[Key] = &[
     Key::UrlParseWithSchemelessValue,
     Key::CallFailedAndAddressRefused,
     Key::CallAnswerHoldsRefusedAddress,
+    Key::CallErrorNamesAnEntryValue,
     Key::AnswerErrorAndEntryAddressRefused,
 ];
 /// Rows keyed on an experiment on the launch itself, found outside [`row`] (they read the
@@ -295,7 +301,9 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::SetNameNeverReadBesideACloseOne => env_rows::renamed(lines, s),
         Key::LastWordsAreAnUnsetReadName => env_rows::worded(lines, s),
         // A row of the whole run (`call_rows.rs`), not of one launch's stderr.
-        Key::CallFailedAndAddressRefused | Key::CallAnswerHoldsRefusedAddress => None,
+        Key::CallFailedAndAddressRefused
+        | Key::CallAnswerHoldsRefusedAddress
+        | Key::CallErrorNamesAnEntryValue => None,
         // Found on the launch's facts (see LAUNCH_KEYS).
         Key::AnswerErrorAndEntryAddressRefused
         | Key::ListensOnTcpSilently

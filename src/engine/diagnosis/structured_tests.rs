@@ -84,6 +84,7 @@ fn every_key_is_a_structure_or_an_experiment() {
             "UrlParseWithSchemelessValue",
             "CallFailedAndAddressRefused",
             "CallAnswerHoldsRefusedAddress",
+            "CallErrorNamesAnEntryValue",
             "AnswerErrorAndEntryAddressRefused",
         ]
     );

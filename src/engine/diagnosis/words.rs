@@ -69,6 +69,7 @@ fn usable(value: &str) -> bool {
         && !NOT_VALUES.contains(&v.to_ascii_lowercase().as_str())
         && !short_number
         && !v.contains("***")
+        && !v.contains(crate::engine::redact::MASK)
 }
 
 /// The values the launch gave the server: each argument (an option with its value as one),
@@ -231,6 +232,25 @@ fn tie<'g>(
         }
     }
     best.map(|(_, g, at, len)| (g, at, len))
+}
+
+/// A value the launch gave the server that a line names (a whole word), and how to name it
+/// (`` `AWS_PROFILE` ``, `` the argument `/x` ``).
+pub(super) struct Named {
+    pub(super) shown: String,
+    pub(super) value: String,
+    pub(super) var: Option<String>,
+}
+
+/// The value of the entry's that `line` names, if any (the rows about a failed `--call`).
+pub(super) fn named_value(line: &str, setting: &Setting) -> Option<Named> {
+    let givens = givens(setting);
+    let (g, _, _) = tie(line, &givens, setting.cwd.as_deref())?;
+    Some(Named {
+        shown: g.shown.clone(),
+        value: g.value.clone(),
+        var: g.var.clone(),
+    })
 }
 
 /// What the server says about the value, as `it ...`: from the words after it (`/x is not a

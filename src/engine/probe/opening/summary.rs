@@ -282,7 +282,13 @@ fn tool_call_finding(launches: &[Launch]) -> Option<ChannelFinding> {
                 let tried = a.failed.as_ref()?;
                 let first = a.text.lines().find(|x| !x.trim().is_empty()).unwrap_or("");
                 let first: String = first.trim().chars().take(200).collect();
-                format!("{first} (a result not marked isError; tried: {tried})")
+                // A connect's result is what was tried; else what its structure says.
+                let why = if tried.starts_with("connect ") {
+                    format!("tried: {tried}")
+                } else {
+                    tried.clone()
+                };
+                format!("{first} (a result not marked isError; {why})")
             }
             _ => return None,
         };

@@ -1,0 +1,221 @@
+//! A `--call` result not marked `isError` that reports a failure by its structure: its text is
+//! an error record (a JSON object with an `error`, a `status` of `error`, a `success` of
+//! `false`; a first line `Error: ...`, `ValueError: ...`, a traceback), or the server logged at
+//! ERROR/CRITICAL the very message it returned. That alone is no failure (a log-search tool
+//! returns error lines as its data): something must tie it to the entry (one of the entry's
+//! values, a whole token, in the record or the server's error log line), or the call must fail
+//! the same way on every launch (two or more). The tie then names the value to change
+//! (awslabs.aws-pricing-mcp-server with `AWS_PROFILE=prod`: `{"status": "error", "message":
+//! "Failed to create AWS Pricing client: The config profile (prod) could not be found"}`).
+
+use serde_json::Value;
+
+use super::logline;
+use super::model::Setting;
+use super::structured::stderr_lines;
+use super::words::{self, Named};
+use crate::engine::probe::{Launch, ProbeRun};
+
+/// Keys whose non-empty value makes an object an error record.
+const ERROR_KEYS: &[&str] = &["error", "errors", "error_type", "errorType", "exception"];
+
+/// Values of `status`/`state`/`result` that say it failed.
+const FAILED_STATES: &[&str] = &["error", "failed", "failure", "fail", "exception"];
+
+/// The message of an error record, when `text` is one.
+pub(super) fn error_record(text: &str) -> Option<String> {
+    let t = text.trim();
+    if let Ok(Value::Object(o)) = serde_json::from_str::<Value>(t) {
+        let filled = |v: &Value| match v {
+            Value::Null | Value::Bool(false) => false,
+            Value::String(s) => !s.trim().is_empty(),
+            Value::Array(a) => !a.is_empty(),
+            Value::Object(m) => !m.is_empty(),
+            _ => true,
+        };
+        let erred = ERROR_KEYS.iter().any(|k| o.get(*k).is_some_and(filled))
+            || ["status", "state", "result"].iter().any(|k| {
+                o.get(*k)
+                    .and_then(Value::as_str)
+                    .is_some_and(|s| FAILED_STATES.contains(&s.to_ascii_lowercase().as_str()))
+            })
+            || ["success", "ok"]
+                .iter()
+                .any(|k| o.get(*k) == Some(&Value::Bool(false)))
+            || o.get("isError") == Some(&Value::Bool(true));
+        if !erred {
+            return None;
+        }
+        let said = ["message", "error", "detail", "details", "reason", "msg"]
+            .iter()
+            .find_map(|k| match o.get(*k)? {
+                Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_string()),
+                Value::Object(e) => e.get("message").and_then(Value::as_str).map(str::to_string),
+                _ => None,
+            });
+        return Some(said.unwrap_or_else(|| super::model::cut(t)));
+    }
+    let first = t.lines().next()?.trim();
+    if first.starts_with("Traceback (most recent call last)") {
+        return t
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .map(|l| l.trim().to_string());
+    }
+    let (head, rest) = first.split_once(':')?;
+    let exception = !head.is_empty()
+        && head.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+        && head
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_')
+        && (head.ends_with("Error") || head.ends_with("Exception"));
+    let word = matches!(
+        head,
+        "Error" | "ERROR" | "error" | "Exception" | "Fatal" | "FATAL"
+    );
+    (exception || word).then(|| format!("{head}:{rest}").trim().to_string())
+}
+
+/// The messages the server logged at ERROR or above (structured lines only).
+pub(super) fn error_logs(lines: &[&str]) -> Vec<String> {
+    lines
+        .iter()
+        .filter_map(|l| logline::parse(l))
+        .filter(logline::LogLine::is_error)
+        .map(|l| match l.error {
+            Some(e) if !l.message.contains(&e) => format!("{}: {e}", l.message),
+            _ => l.message,
+        })
+        .filter(|m| !m.trim().is_empty())
+        .collect()
+}
+
+/// What a result's text says went wrong, when its structure says so: the record's message (or
+/// the server's error log line the text repeats), how it was read, and the server's error log
+/// lines.
+fn failure(text: &str, lines: &[&str]) -> Option<(String, &'static str, Vec<String>)> {
+    let logs = error_logs(lines);
+    if let Some(m) = error_record(text) {
+        return Some((m, "an error record", logs));
+    }
+    let repeated = logs
+        .iter()
+        .find(|m| m.trim().chars().count() >= 16 && text.contains(m.trim()))?
+        .clone();
+    Some((repeated, "the message the server logged at ERROR", logs))
+}
+
+/// The entry's value a failure names (in its message, else in the server's error log lines),
+/// with the line that names it.
+pub(super) fn tie(message: &str, logs: &[String], s: &Setting) -> Option<(Named, String)> {
+    std::iter::once(message)
+        .chain(logs.iter().map(String::as_str))
+        .find_map(|line| words::named_value(line, s).map(|n| (n, line.to_string())))
+}
+
+/// The failure a `--call` result not marked `isError` reports by its structure, with the
+/// server's error log lines (for the row that names the value).
+pub(super) fn failure_of(l: &Launch) -> Option<(String, Vec<String>)> {
+    let a = l.report.opening.as_ref()?.call.as_ref()?;
+    failure(&a.text, &stderr_lines(l)).map(|(m, _, logs)| (m, logs))
+}
+
+/// Each launch whose `--call` result, not marked `isError` and not proven failed yet, is a
+/// failure by its structure and tied to the entry or the same on every launch: what to record
+/// as its `failed` (the variable's name, never its value).
+pub(crate) fn prove(run: &ProbeRun, s: &Setting) -> Vec<(usize, String)> {
+    let seen: Vec<(usize, String, &'static str, Vec<String>)> = run
+        .launches
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| {
+            let a = l.report.opening.as_ref()?.call.as_ref()?;
+            if a.is_error || a.failed.is_some() {
+                return None;
+            }
+            let (m, how, logs) = failure(&a.text, &stderr_lines(l))?;
+            Some((i, m, how, logs))
+        })
+        .collect();
+    let answered = run
+        .launches
+        .iter()
+        .filter(|l| l.report.opening.as_ref().is_some_and(|o| o.call.is_some()))
+        .count();
+    let same = answered >= 2 && seen.len() == answered && seen.windows(2).all(|w| w[0].1 == w[1].1);
+    seen.into_iter()
+        .filter_map(|(i, m, how, logs)| match tie(&m, &logs, s) {
+            Some((n, _)) => Some((
+                i,
+                format!("its text is {how}, naming the value of {}", n.shown),
+            )),
+            None if same => Some((i, format!("its text is {how}, the same on every launch"))),
+            None => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{error_logs, error_record};
+
+    #[test]
+    fn an_error_record_is_read_by_its_structure_not_its_words() {
+        for (text, said) in [
+            (
+                r#"{"status": "error", "error_type": "client_creation_failed", "message": "Failed: profile (prod) not found"}"#,
+                "Failed: profile (prod) not found",
+            ),
+            (r#"{"success": false, "error": "bad token"}"#, "bad token"),
+            (
+                r#"{"error": {"code": 403, "message": "Forbidden"}}"#,
+                "Forbidden",
+            ),
+            (
+                "Error: connect to db.local failed",
+                "Error: connect to db.local failed",
+            ),
+            (
+                "botocore.exceptions.ProfileNotFound: The config profile (prod) could not be found",
+                "",
+            ),
+            (
+                "ValueError: invalid region 'mars'",
+                "ValueError: invalid region 'mars'",
+            ),
+        ] {
+            let got = error_record(text);
+            if said.is_empty() {
+                // A dotted type that ends neither in Error nor Exception: not read as one.
+                assert_eq!(got, None, "{text}");
+            } else {
+                assert_eq!(got.as_deref(), Some(said), "{text}");
+            }
+        }
+        for data in [
+            r#"{"error": null, "items": [1, 2]}"#,
+            r#"{"errors": [], "status": "ok"}"#,
+            r#"{"success": true, "message": "Error count: 0"}"#,
+            "2026-12-03T12:00:01Z ERROR [prod-api] Error: upstream timed out",
+            "Errors: 0, warnings: 2",
+            "Found 3 errors in the logs:\nError: a\nError: b",
+            "[]",
+        ] {
+            assert_eq!(error_record(data), None, "{data}");
+        }
+    }
+
+    #[test]
+    fn only_error_level_log_lines_are_the_servers_errors() {
+        let lines = [
+            "2026-12-03 12:53:19.153 | ERROR    | awslabs.server:create_error_response:70 - Failed to create client: profile (prod) not found",
+            "2026-12-03 12:53:19.153 | INFO     | awslabs.server:main:9 - Error budget: 3",
+            "plain text Error: not a log line's level",
+        ];
+        assert_eq!(
+            error_logs(&lines),
+            ["Failed to create client: profile (prod) not found"]
+        );
+    }
+}
