@@ -35,22 +35,7 @@ pub(crate) fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
     let read = logline::read_launches(&died);
     let died = logline::as_read(&died, &read);
     let rule = run.policy.name.as_str();
-    let mut blocked: Vec<Diagnosis> =
-        super::remote::blocked_port(setting, run.launches.iter().map(|l| l.number).collect())
-            .into_iter()
-            .collect();
-    blocked.extend(super::remote::get_stream_refused(
-        &run.launches,
-        setting,
-        rule,
-    ));
-    blocked.extend(super::remote_tls::node_untrusted(&run.launches, setting));
-    // A failed `--call`: a URL written without its scheme, else an address nothing listens on.
-    let call = super::call_rows::url_unparsed(&run.launches, setting)
-        .or_else(|| super::call_rows::service_down(&run.launches, setting))
-        .or_else(|| super::call_rows::value_named(&run.launches, setting))
-        .or_else(|| super::answer_rows::list_service_down(run, setting));
-    blocked.extend(call.map(|(_, d)| d));
+    let blocked = whole_run(run, setting);
     if died.is_empty() {
         return blocked;
     }
@@ -119,6 +104,30 @@ pub(crate) fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
     // entry holds where nothing listens.
     let out = super::answer_rows::lead(out, &died, setting);
     super::relaunch_rows::lead(out, &died, setting)
+}
+
+/// The diagnoses of the whole run, whether or not a launch died: a blocked port, a refused GET
+/// stream, a certificate Node refuses, a failed `--call` or `tools/list`.
+fn whole_run(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
+    let rule = run.policy.name.as_str();
+    let mut blocked: Vec<Diagnosis> =
+        super::remote::blocked_port(setting, run.launches.iter().map(|l| l.number).collect())
+            .into_iter()
+            .collect();
+    blocked.extend(super::remote::get_stream_refused(
+        &run.launches,
+        setting,
+        rule,
+    ));
+    blocked.extend(super::remote_tls::node_untrusted(&run.launches, setting));
+    // A failed `--call`: a URL written without its scheme, else an address nothing listens on,
+    // else a value of the entry's its error names; a failed `tools/list`'s address.
+    let call = super::call_rows::url_unparsed(&run.launches, setting)
+        .or_else(|| super::call_rows::service_down(&run.launches, setting))
+        .or_else(|| super::call_rows::value_named(&run.launches, setting))
+        .or_else(|| super::answer_rows::list_service_down(run, setting));
+    blocked.extend(call.map(|(_, d)| d));
+    blocked
 }
 
 /// The table's answer, unless it is a generic one (`crash`, `cause-unknown`, ...) and the typed
