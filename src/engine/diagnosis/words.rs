@@ -69,7 +69,6 @@ fn usable(value: &str) -> bool {
         && !NOT_VALUES.contains(&v.to_ascii_lowercase().as_str())
         && !short_number
         && !v.contains("***")
-        && !v.contains(crate::engine::redact::MASK)
 }
 
 /// The values the launch gave the server: each argument (an option with its value as one),
