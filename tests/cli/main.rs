@@ -9,6 +9,7 @@ mod diagnosis;
 mod diagnosis_answers;
 mod diagnosis_calls;
 mod diagnosis_experiments;
+mod diagnosis_files;
 mod diagnosis_imports;
 mod diagnosis_logs;
 mod diagnosis_modes;

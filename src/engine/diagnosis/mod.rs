@@ -14,6 +14,7 @@ mod entry_rows;
 mod env_rows;
 pub(crate) mod evidence;
 pub(crate) mod experiment;
+mod file_rows;
 mod given;
 pub(crate) mod ids;
 mod import_rows;

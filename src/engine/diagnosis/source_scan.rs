@@ -54,7 +54,30 @@ pub(crate) struct Scanned {
     /// The bound that cut the scan short (`"4000 files"`, `"2 s"`), if one did.
     pub cut: Option<String>,
     pub took: Duration,
+    /// Each quoted file name written within [`TIE_LINES`] lines of a variable's read (a
+    /// default: `process.env.X || path.join(dir, 'keys.json')`, `os.getenv("X", "a.db")`),
+    /// at most [`MAX_TIES`].
+    pub ties: Vec<Tie>,
 }
+
+/// A file name the code writes near where it reads a variable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Tie {
+    /// The variable read.
+    pub name: String,
+    /// The file name's last part (`gcp-oauth.keys.json`, `config` of `~/.kube/config`).
+    pub file: String,
+    /// Where the file name is written (`build/index.js:101`).
+    pub at: String,
+    /// How many lines apart the read and the file name are.
+    pub lines: usize,
+}
+
+/// How many lines apart a read and a file name may be to be tied.
+pub(crate) const TIE_LINES: usize = 6;
+
+/// The most ties a scan keeps.
+const MAX_TIES: usize = 4000;
 
 impl Scanned {
     /// Where the code reads `name` (compared without case: pydantic-settings ignores it).
@@ -109,6 +132,7 @@ pub(crate) fn scan(code: &Code, bounds: Bounds) -> Scanned {
         reads: Vec::new(),
         cut: None,
         took: Duration::ZERO,
+        ties: Vec::new(),
     };
     let mut bytes = 0u64;
     match code {
@@ -232,6 +256,9 @@ fn read_file(
         Lang::Node => node_reads(&text),
         Lang::Python => python_reads(&text),
     };
+    if !found.is_empty() {
+        tie_files(&text, shown, &found, out);
+    }
     // The offsets come sorted: the line numbers are counted in one pass.
     let (mut line, mut counted) = (1, 0);
     for (name, offset) in found {
@@ -250,6 +277,125 @@ fn read_file(
             });
         }
     }
+}
+
+/// The file names quoted within [`TIE_LINES`] lines of each read in `found`, as [`Tie`]s.
+fn tie_files(text: &str, shown: &str, found: &[(String, usize)], out: &mut Scanned) {
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    let line_of = |offset: usize| starts.partition_point(|s| *s <= offset).saturating_sub(1);
+    for (name, offset) in found {
+        let at = line_of(*offset);
+        let lo = at.saturating_sub(TIE_LINES);
+        let hi = (at + TIE_LINES).min(starts.len() - 1);
+        for l in lo..=hi {
+            let end = starts.get(l + 1).map(|e| e - 1).unwrap_or(text.len());
+            let Some(line) = text.get(starts[l]..end) else {
+                continue;
+            };
+            // A minified line is no place to measure nearness in.
+            if line.len() > 400 {
+                continue;
+            }
+            for file in quoted_files(line) {
+                if out.ties.len() >= MAX_TIES {
+                    return;
+                }
+                let tie = Tie {
+                    name: name.clone(),
+                    file,
+                    at: format!("{shown}:{}", l + 1),
+                    lines: l.abs_diff(at),
+                };
+                if !out.ties.contains(&tie) {
+                    out.ties.push(tie);
+                }
+            }
+        }
+    }
+}
+
+/// The last parts of the file names quoted on `line`: a quoted text with no space that has a
+/// path separator or ends in a file extension (`'gcp-oauth.keys.json'`, `"~/.kube/config"`),
+/// not a URL.
+pub(crate) fn quoted_files(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for q in ['"', '\'', '`'] {
+        for (i, part) in line.split(q).enumerate() {
+            if i % 2 == 0
+                || part.is_empty()
+                || part.len() > 200
+                || part.contains(char::is_whitespace)
+            {
+                continue;
+            }
+            if let Some(f) = file_part(part) {
+                if !out.contains(&f) {
+                    out.push(f);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The last part of `token` when it is shaped like a file's path or name: a path separator
+/// (not a URL, not a module's `@scope/name`) or a file extension of letters after a name
+/// (`keys.json`; `${dir}/config.yaml` gives `config.yaml`).
+pub(crate) fn file_part(token: &str) -> Option<String> {
+    if token.contains("://") || token.starts_with('@') || token.starts_with('-') {
+        return None;
+    }
+    let last = token.rsplit(['/', '\\']).next().unwrap_or(token);
+    let last = last.trim_end_matches(['.', ',', ';', ':', ')']);
+    if last.is_empty() || last.contains(['$', '{', '}', '*', '%', '<', '>']) {
+        return None;
+    }
+    let sep = token.contains('/') || token.contains('\\');
+    let ext = last
+        .rsplit_once('.')
+        .is_some_and(|(stem, e)| !stem.is_empty() && is_file_extension(e));
+    (sep || ext).then(|| last.to_string())
+}
+
+/// The extensions of the files a server reads at start (configuration, keys, data): not
+/// code's (`.js`, `.py`: a missing module is another fault) nor a domain's (`.com`).
+pub(crate) fn is_file_extension(e: &str) -> bool {
+    const EXT: &[&str] = &[
+        "json",
+        "jsonc",
+        "json5",
+        "yaml",
+        "yml",
+        "toml",
+        "ini",
+        "conf",
+        "cfg",
+        "config",
+        "env",
+        "db",
+        "sqlite",
+        "sqlite3",
+        "duckdb",
+        "pem",
+        "key",
+        "crt",
+        "cer",
+        "p12",
+        "pfx",
+        "txt",
+        "csv",
+        "xml",
+        "properties",
+        "kubeconfig",
+        "jks",
+        "keystore",
+        "pickle",
+        "pkl",
+        "token",
+    ];
+    EXT.contains(&e.to_ascii_lowercase().as_str())
 }
 
 fn is_ident(c: char) -> bool {

@@ -194,3 +194,62 @@ fn the_file_and_byte_bounds_cut_the_scan_and_say_so() {
     };
     assert_eq!(scan(&code, none).files, 0);
 }
+
+#[test]
+fn a_file_name_written_near_a_read_is_tied_to_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let js = dir.path().join("index.js");
+    std::fs::write(
+        &js,
+        "const CONFIG_DIR = path.join(os.homedir(), '.gmail-mcp');\n\
+         const OAUTH_PATH = process.env.GMAIL_OAUTH_PATH || path.join(CONFIG_DIR, 'gcp-oauth.keys.json');\n\
+         const CREDENTIALS_PATH = process.env.GMAIL_CREDENTIALS_PATH || path.join(CONFIG_DIR, 'credentials.json');\n\
+         console.error('Please place gcp-oauth.keys.json in current directory or', CONFIG_DIR);\n",
+    )
+    .expect("write");
+    let s = scan(&Code::File(js), BOUNDS);
+    let nearest = |file: &str| {
+        s.ties
+            .iter()
+            .filter(|t| t.file == file)
+            .min_by_key(|t| t.lines)
+            .map(|t| (t.name.as_str(), t.at.as_str(), t.lines))
+    };
+    assert_eq!(
+        nearest("gcp-oauth.keys.json"),
+        Some(("GMAIL_OAUTH_PATH", "index.js:2", 0))
+    );
+    assert_eq!(
+        nearest("credentials.json"),
+        Some(("GMAIL_CREDENTIALS_PATH", "index.js:3", 0))
+    );
+    // A message's text (with spaces) and a folder with no extension are no file names.
+    assert_eq!(nearest("current"), None);
+    let py = dir.path().join("server.py");
+    std::fs::write(
+        &py,
+        "import os\nKUBE = os.path.expanduser(os.environ.get(\"KUBECONFIG\", \"~/.kube/config\"))\n\
+         DB = os.getenv('APP_DB', 'data/app.sqlite3')\n",
+    )
+    .expect("write");
+    let s = scan(&Code::File(py), BOUNDS);
+    let files: Vec<(&str, &str)> = s
+        .ties
+        .iter()
+        .filter(|t| t.lines == 0)
+        .map(|t| (t.name.as_str(), t.file.as_str()))
+        .collect();
+    assert_eq!(files, [("KUBECONFIG", "config"), ("APP_DB", "app.sqlite3")]);
+}
+
+#[test]
+fn quoted_file_names_are_paths_or_named_with_a_files_extension() {
+    assert_eq!(
+        quoted_files(r#"path.join(root, "gcp-oauth.keys.json"); x = 'https://a.example/b.json'"#),
+        ["gcp-oauth.keys.json"]
+    );
+    assert_eq!(quoted_files("`${dir}/config.yaml`"), ["config.yaml"]);
+    assert!(
+        quoted_files(r#"import x from "@scope/pkg"; y = "console.cloud.google.com""#).is_empty()
+    );
+}

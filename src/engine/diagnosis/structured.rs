@@ -14,6 +14,7 @@ use super::entry_rows;
 use super::env_rows;
 use super::evidence::{self, Fact};
 use super::experiment::LIMIT as EXPERIMENT;
+use super::file_rows;
 use super::given::{entry_env, entry_values};
 use super::import_rows;
 use super::model::{cut, Found};
@@ -40,6 +41,19 @@ pub(crate) enum Key {
     /// and an experiment: the server's own interpreter cannot import a module its message
     /// names (`find_spec`; a `pkg[extra]`'s requirements) (`import_rows.rs`).
     LibraryImportNotImportable,
+    /// A missing file (`file_rows.rs`: `ENOENT`/`FileNotFoundError`/`[Errno 2]` with its
+    /// path, Go's `open X: no such file or directory`, a file's name or path beside not-found
+    /// words) and a stat experiment: one of the entry's path-like values, resolved against the
+    /// folder the server starts in, is that path, has that name, or is the variable the
+    /// server's source reads the file's path from, and does not exist.
+    MissingFileIsAnEntryValue,
+    /// A missing file, and an experiment reading the server's installed source: the variable
+    /// read nearest to where the file's name is written (its default), which the entry does
+    /// not set.
+    MissingFileReadFromAnUnsetVariable,
+    /// A missing file whose path the failure prints, looked at (`stat`: no such file), that no
+    /// entry value or variable read beside it names: the path the server reads by default.
+    MissingFileAtItsDefaultPath,
     /// An error naming two variables the entry sets.
     ErrorNamesTwoSetVariables,
     /// An exception or error line naming one variable the entry sets.
@@ -125,6 +139,9 @@ pub(crate) const KEYS: &[Key] = &[
     Key::UrlParseWithSchemelessValue,
     Key::ValidationBlock,
     Key::LibraryImportNotImportable,
+    Key::MissingFileIsAnEntryValue,
+    Key::MissingFileReadFromAnUnsetVariable,
+    Key::MissingFileAtItsDefaultPath,
     Key::ErrorNamesTwoSetVariables,
     Key::NodeOlderThanNamed,
     Key::ChoiceStructure,
@@ -177,6 +194,7 @@ pub(crate) const IDS: &[Id] = &[
     Id::ServiceNotRunning,
     Id::ConflictingSettings,
     Id::NoExecutable,
+    Id::MissingFile,
 ];
 
 /// Rows whose finding is surer than the table's `bad-argument` (a structure plus the entry's
@@ -189,6 +207,7 @@ pub(crate) const STRONG: &[Key] = &[
     Key::ChoiceStructure,
     Key::CommandsTheArgsLack,
     Key::UnknownFlagGiven,
+    Key::MissingFileIsAnEntryValue,
 ];
 
 /// Rows that outrank the table's `missing-env-var` too: a URL the server could not parse,
@@ -200,6 +219,11 @@ pub(crate) const OUTRANK_MISSING: &[Key] = &[
     // The variable the table would have set is the one the entry holds under another name.
     Key::SetNameNeverReadBesideACloseOne,
     Key::UnknownFlagGiven,
+    // A file the server wants, tied to the entry's value or to the variable its source reads
+    // the path from: a how-to line's variable (`To use a custom token location, set X`) the
+    // table took is no complaint.
+    Key::MissingFileIsAnEntryValue,
+    Key::MissingFileReadFromAnUnsetVariable,
 ];
 
 /// Rows that outrank the table's `missing-dependency` (its next step names no environment):
@@ -287,6 +311,11 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::UrlParseWithSchemelessValue => url_rows::schemeless(facts, lines, s),
         Key::ValidationBlock => validation(facts, s),
         Key::LibraryImportNotImportable => import_rows::library_import(lines, s),
+        Key::MissingFileIsAnEntryValue
+        | Key::MissingFileReadFromAnUnsetVariable
+        | Key::MissingFileAtItsDefaultPath => file_rows::analyse(facts, lines, s)
+            .filter(|(k, _)| *k == key)
+            .map(|(_, f)| f),
         Key::ErrorNamesTwoSetVariables => named_vars(facts, s, true),
         Key::ErrorNamesOneSetVariable => named_vars(facts, s, false),
         Key::ChoiceStructure => choice(facts, s),
