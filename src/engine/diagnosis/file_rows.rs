@@ -20,7 +20,6 @@ use std::path::{Component, Path, PathBuf};
 use super::evidence::Fact;
 use super::model::{cut, Found, Setting, Source};
 use super::source_scan::{file_part, is_file_extension, Scanned, Tie};
-use super::structured::Key;
 use super::table::Id;
 use crate::engine::redact::{is_secret_name, MASK};
 
@@ -162,9 +161,9 @@ fn last_words<'a>(lines: &[&'a str]) -> Option<&'a str> {
 pub(super) fn missing(facts: &[Fact], lines: &[&str]) -> Option<Missing> {
     facts
         .iter()
+        .rev()
         .filter(|f| matches!(f, Fact::Node { .. } | Fact::Python { .. }))
-        .filter_map(|f| missing_in(&f.quoted()))
-        .last()
+        .find_map(|f| missing_in(&f.quoted()))
         .or_else(|| last_words(lines).and_then(missing_in))
 }
 
@@ -296,32 +295,36 @@ fn tied<'a>(ties: &'a [Tie], file: &str) -> Option<&'a Tie> {
         .min_by_key(|t| t.lines)
 }
 
-/// What the analysis found, and under which key.
-pub(super) fn analyse(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<(Key, Found)> {
-    let m = missing(facts, lines)?;
-    let at = m.path.as_deref().and_then(|p| resolve(p, s));
-    // The evidence's own path, looked at: it must be missing now too.
-    let mut tried: Vec<String> = Vec::new();
-    if let Some(p) = &at {
-        match stat(p) {
-            Ok(()) => return None,
-            Err(e) => tried.push(format!("stat {}: {e}", p.display())),
-        }
-    }
-    let code = super::env_rows::scanned(s);
-    let tie = code.and_then(|c| tied(&c.ties, &m.file));
-    let held = held(s);
-    // The entry's value that is the missing file: the same path, the same file name, or the
-    // variable the source ties to it (each looked at, and missing).
-    for h in &held {
+/// What the missing file is tied to (each a key of `structured.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Tied {
+    /// One of the entry's values, looked at: `MissingFileIsAnEntryValue`.
+    EntryValue,
+    /// The unset variable the source reads beside its name: `MissingFileReadFromAnUnsetVariable`.
+    UnsetVariable,
+    /// Nothing but its own path, looked at: `MissingFileAtItsDefaultPath`.
+    DefaultPath,
+}
+
+/// The entry's value that is the missing file: the same path, the same file name, or the
+/// variable the source ties to it (each looked at, and missing).
+fn entry_holder(
+    m: &Missing,
+    at: Option<&PathBuf>,
+    code: Option<&Scanned>,
+    tie: Option<&Tie>,
+    tried: &mut Vec<String>,
+    s: &Setting,
+) -> Option<(Tied, Found)> {
+    for h in &held(s) {
         let by_source = tie.is_some_and(|t| h.var.as_deref() == Some(t.name.as_str()));
         if h.value.is_empty() {
             // A masked value: only the source ties it, and only a path in the evidence says
             // where it led.
             if by_source {
-                if let (Some(p), Some(t), Some(c)) = (&at, tie, code) {
+                if let (Some(p), Some(t), Some(c)) = (at, tie, code) {
                     tried.push(source_tried(c, t));
-                    return Some(masked_value(h, &m, p, t, tried, s));
+                    return Some(masked_value(h, m, p, t, std::mem::take(tried), s));
                 }
             }
             continue;
@@ -329,7 +332,7 @@ pub(super) fn analyse(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<(Ke
         let Some(r) = resolve(&h.value, s) else {
             continue;
         };
-        let same = at.as_ref() == Some(&r);
+        let same = at == Some(&r);
         let same_name = r.file_name().is_some_and(|n| n.to_string_lossy() == m.file);
         if !(same || same_name || by_source) {
             continue;
@@ -354,13 +357,33 @@ pub(super) fn analyse(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<(Ke
             if let (true, Some(c), Some(t)) = (by_source, code, tie) {
                 tried.push(source_tried(c, t));
             }
-            return Some(entry_value(h, &m, &r, tie, tried, s));
+            return Some(entry_value(h, m, &r, tie, std::mem::take(tried), s));
         }
+    }
+    None
+}
+
+/// What the analysis found, and what the file is tied to.
+pub(super) fn analyse(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<(Tied, Found)> {
+    let m = missing(facts, lines)?;
+    let at = m.path.as_deref().and_then(|p| resolve(p, s));
+    // The evidence's own path, looked at: it must be missing now too.
+    let mut tried: Vec<String> = Vec::new();
+    if let Some(p) = &at {
+        match stat(p) {
+            Ok(()) => return None,
+            Err(e) => tried.push(format!("stat {}: {e}", p.display())),
+        }
+    }
+    let code = super::env_rows::scanned(s);
+    let tie = code.and_then(|c| tied(&c.ties, &m.file));
+    if let Some(found) = entry_holder(&m, at.as_ref(), code, tie, &mut tried, s) {
+        return Some(found);
     }
     let Some(t) = tie else {
         let p = at?;
         return Some((
-            Key::MissingFileAtItsDefaultPath,
+            Tied::DefaultPath,
             Found {
                 id: Id::MissingFile,
                 summary: format!("the server reads {} at start, and there is no such file", p.display()),
@@ -372,10 +395,7 @@ pub(super) fn analyse(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<(Ke
             },
         ));
     };
-    if held
-        .iter()
-        .any(|h| h.var.as_deref() == Some(t.name.as_str()))
-    {
+    if super::given::entry_env(s).any(|(k, _)| *k == t.name) {
         return None;
     }
     tried.push(source_tried(code?, t));
@@ -389,7 +409,7 @@ pub(super) fn analyse(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<(Ke
         (None, None) => String::new(),
     };
     Some((
-        Key::MissingFileReadFromAnUnsetVariable,
+        Tied::UnsetVariable,
         Found {
             id: Id::MissingFile,
             summary: format!(
@@ -434,7 +454,7 @@ fn entry_value(
     tie: Option<&Tie>,
     tried: Vec<String>,
     s: &Setting,
-) -> (Key, Found) {
+) -> (Tied, Found) {
     let relative = !h.value.starts_with('/') && !h.value.starts_with('~');
     let (summary, next) = if relative {
         let dir = start_dir(s)
@@ -476,7 +496,7 @@ fn entry_value(
         )
     };
     (
-        Key::MissingFileIsAnEntryValue,
+        Tied::EntryValue,
         Found {
             id: Id::MissingFile,
             summary,
@@ -495,7 +515,7 @@ fn masked_value(
     t: &Tie,
     tried: Vec<String>,
     s: &Setting,
-) -> (Key, Found) {
+) -> (Tied, Found) {
     let under_start = start_dir(s).is_some_and(|d| p.starts_with(&d));
     let relative = if under_start {
         format!(
@@ -506,7 +526,7 @@ fn masked_value(
         String::new()
     };
     (
-        Key::MissingFileIsAnEntryValue,
+        Tied::EntryValue,
         Found {
             id: Id::MissingFile,
             summary: format!(

@@ -313,9 +313,15 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::LibraryImportNotImportable => import_rows::library_import(lines, s),
         Key::MissingFileIsAnEntryValue
         | Key::MissingFileReadFromAnUnsetVariable
-        | Key::MissingFileAtItsDefaultPath => file_rows::analyse(facts, lines, s)
-            .filter(|(k, _)| *k == key)
-            .map(|(_, f)| f),
+        | Key::MissingFileAtItsDefaultPath => {
+            let (tied, f) = file_rows::analyse(facts, lines, s)?;
+            let k = match tied {
+                file_rows::Tied::EntryValue => Key::MissingFileIsAnEntryValue,
+                file_rows::Tied::UnsetVariable => Key::MissingFileReadFromAnUnsetVariable,
+                file_rows::Tied::DefaultPath => Key::MissingFileAtItsDefaultPath,
+            };
+            (k == key).then_some(f)
+        }
         Key::ErrorNamesTwoSetVariables => named_vars(facts, s, true),
         Key::ErrorNamesOneSetVariable => named_vars(facts, s, false),
         Key::ChoiceStructure => choice(facts, s),
