@@ -134,7 +134,7 @@ fn whole_run(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
 /// evidence names the fix: then the structured diagnoses first, the table's others after.
 fn prefer_structured(out: Vec<Diagnosis>, died: &[&Launch], setting: &Setting) -> Vec<Diagnosis> {
     use super::structured::{
-        diagnose_keyed, Key, GENERIC, OUTRANK_DEPENDENCY, OUTRANK_MISSING, STRONG,
+        diagnose_keyed_but, Key, FILE_KEYS, GENERIC, OUTRANK_DEPENDENCY, OUTRANK_MISSING, STRONG,
     };
     let generic = |d: &Diagnosis| GENERIC.contains(&d.id);
     let Some(top) = out.first().map(|d| d.id) else {
@@ -148,15 +148,21 @@ fn prefer_structured(out: Vec<Diagnosis>, died: &[&Launch], setting: &Setting) -
     // A server that printed its usage ran its own code far enough to read its arguments: the
     // Node running it is new enough, whatever its package.json's engines claim.
     let ran_its_code = top == Id::MissingArgument;
-    let found: Vec<Diagnosis> = diagnose_keyed(died, setting)
+    let may_replace = |k: &Key| {
+        weak_top
+            || (top == Id::BadArgument && STRONG.contains(k))
+            || (top == Id::MissingEnvVar && OUTRANK_MISSING.contains(k))
+            || (top == Id::MissingDependency && OUTRANK_DEPENDENCY.contains(k))
+    };
+    let skip: Vec<Key> = FILE_KEYS
+        .iter()
+        .filter(|k| !may_replace(k))
+        .copied()
+        .collect();
+    let found: Vec<Diagnosis> = diagnose_keyed_but(died, setting, &skip)
         .into_iter()
         .filter(|(k, _)| !(ran_its_code && *k == Key::EnginesAboveRunningNode))
-        .filter(|(k, _)| {
-            weak_top
-                || (top == Id::BadArgument && STRONG.contains(k))
-                || (top == Id::MissingEnvVar && OUTRANK_MISSING.contains(k))
-                || (top == Id::MissingDependency && OUTRANK_DEPENDENCY.contains(k))
-        })
+        .filter(|(k, _)| may_replace(k))
         .map(|(_, d)| d)
         .collect();
     if found.is_empty() {

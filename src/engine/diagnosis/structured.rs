@@ -249,7 +249,25 @@ pub(super) fn stderr_lines(l: &Launch) -> Vec<&str> {
 
 /// The structured diagnoses of the launches that died (the same finding on several launches
 /// is one diagnosis), each with the key of the row that found it.
+#[cfg(test)]
 pub(crate) fn diagnose_keyed(died: &[&Launch], setting: &Setting) -> Vec<(Key, Diagnosis)> {
+    diagnose_keyed_but(died, setting, &[])
+}
+
+/// The rows about a missing file (`file_rows.rs`): skipped where their answer may not replace
+/// the table's, so that they never hide a later row that may.
+pub(crate) const FILE_KEYS: &[Key] = &[
+    Key::MissingFileIsAnEntryValue,
+    Key::MissingFileReadFromAnUnsetVariable,
+    Key::MissingFileAtItsDefaultPath,
+];
+
+/// [`diagnose_keyed`] without the rows of `skip`.
+pub(crate) fn diagnose_keyed_but(
+    died: &[&Launch],
+    setting: &Setting,
+    skip: &[Key],
+) -> Vec<(Key, Diagnosis)> {
     let mut out: Vec<(Key, Diagnosis)> = Vec::new();
     for l in died {
         let lines = stderr_lines(l);
@@ -259,6 +277,7 @@ pub(crate) fn diagnose_keyed(died: &[&Launch], setting: &Setting) -> Vec<(Key, D
         let connected = l.report.connected_at_ms.is_some();
         let Some((key, f)) = KEYS
             .iter()
+            .filter(|k| !skip.contains(k))
             .filter(|k| !(connected && ARGUMENT_KEYS.contains(k)))
             .find_map(|k| row(*k, &facts, &lines, setting).map(|f| (*k, f)))
         else {
