@@ -481,10 +481,10 @@ fn entry_value(
             .map(|t| format!(" (the server reads that file's path from it: {})", t.at))
             .unwrap_or_default();
         (
-            format!("{}: no such file{why}", h.shown),
+            format!("{}: no such file or folder{why}", h.shown),
             if why.is_empty() {
                 format!(
-                    "point {} at a file that exists: {} names no file",
+                    "point {} at a file or folder that exists: {}: no such file or folder",
                     h.place, h.shown
                 )
             } else {
