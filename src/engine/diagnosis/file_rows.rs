@@ -363,6 +363,13 @@ fn entry_holder(
     None
 }
 
+/// The row of `key`: what [`analyse`] found when the file is tied that way.
+pub(super) fn row(key: Tied, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
+    analyse(facts, lines, s)
+        .filter(|(tied, _)| *tied == key)
+        .map(|(_, f)| f)
+}
+
 /// What the analysis found, and what the file is tied to.
 pub(super) fn analyse(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<(Tied, Found)> {
     let m = missing(facts, lines)?;

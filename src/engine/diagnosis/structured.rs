@@ -14,7 +14,7 @@ use super::entry_rows;
 use super::env_rows;
 use super::evidence::{self, Fact};
 use super::experiment::LIMIT as EXPERIMENT;
-use super::file_rows;
+use super::file_rows::{self, Tied};
 use super::given::{entry_env, entry_values};
 use super::import_rows;
 use super::model::{cut, Found};
@@ -330,17 +330,11 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::UrlParseWithSchemelessValue => url_rows::schemeless(facts, lines, s),
         Key::ValidationBlock => validation(facts, s),
         Key::LibraryImportNotImportable => import_rows::library_import(lines, s),
-        Key::MissingFileIsAnEntryValue
-        | Key::MissingFileReadFromAnUnsetVariable
-        | Key::MissingFileAtItsDefaultPath => {
-            let (tied, f) = file_rows::analyse(facts, lines, s)?;
-            let k = match tied {
-                file_rows::Tied::EntryValue => Key::MissingFileIsAnEntryValue,
-                file_rows::Tied::UnsetVariable => Key::MissingFileReadFromAnUnsetVariable,
-                file_rows::Tied::DefaultPath => Key::MissingFileAtItsDefaultPath,
-            };
-            (k == key).then_some(f)
+        Key::MissingFileIsAnEntryValue => file_rows::row(Tied::EntryValue, facts, lines, s),
+        Key::MissingFileReadFromAnUnsetVariable => {
+            file_rows::row(Tied::UnsetVariable, facts, lines, s)
         }
+        Key::MissingFileAtItsDefaultPath => file_rows::row(Tied::DefaultPath, facts, lines, s),
         Key::ErrorNamesTwoSetVariables => named_vars(facts, s, true),
         Key::ErrorNamesOneSetVariable => named_vars(facts, s, false),
         Key::ChoiceStructure => choice(facts, s),
