@@ -485,3 +485,38 @@ fn a_dependency_that_changed_is_named_with_its_version_to_pin() {
     assert!(next.starts_with("pin `fixture-dep` below 2.0.0"), "{next}");
     assert!(d.iter().all(|x| x["id"] != "crash"), "{d:#?}");
 }
+
+#[test]
+fn a_subpath_a_package_no_longer_exports_names_the_pin_below_its_major() {
+    // Node's ERR_PACKAGE_PATH_NOT_EXPORTED for `import "fixture-ids/v4"` under fixture-ids
+    // 7.0.0 (uuid 7 dropped its deep subpaths): the package.json it names says the version.
+    let server = fixture("servers/drift/subpath.mjs").display().to_string();
+    let mut cmd = probe_cmd(&["node", &server]);
+    cmd.env_remove("FIXTURE_OPTIONAL");
+    let d = doc_of(&cmd.output().expect("the binary runs"), 1)["diagnoses"]
+        .as_array()
+        .expect("diagnoses")
+        .clone();
+    let (summary, next, evidence) = first(&d, "dependency-drift");
+    assert!(
+        summary.starts_with("`fixture-ids` 7.0.0 does not export what the server imports"),
+        "{summary}"
+    );
+    let folder = fixture("servers/drift").display().to_string();
+    assert!(
+        next.starts_with(&format!(
+            "pin `fixture-ids@<7` for the server: `npm install 'fixture-ids@<7'` in {folder}"
+        )),
+        "{next}"
+    );
+    assert!(
+        evidence.iter().any(|e| e.ends_with("subpath.mjs")),
+        "{evidence:?}"
+    );
+    // The same import tried, its failure logged, and the server serves: no cause.
+    let mut cmd = probe_cmd(&["node", &server]);
+    cmd.env("FIXTURE_OPTIONAL", "1");
+    let doc = doc_of(&cmd.output().expect("the binary runs"), 0);
+    let d = doc["diagnoses"].as_array().expect("diagnoses");
+    assert!(d.is_empty(), "{d:#?}");
+}

@@ -17,11 +17,39 @@ use super::words::terms;
 const MAX_CANDIDATES: usize = 6;
 
 /// What the interpreter says of each name: `found X`, `missing X`, and for `pkg[extra]` `extra
-/// X REQ...` (the extra's requirements it lacks; `-` for none).
+/// X REQ...` (the extra's requirements it lacks; `-` for none); for a dotted `a.b` whose `a` it
+/// finds, `top a.b KIND DIST=VERSION,... WHERE` (KIND `regular` or `namespace`; the
+/// distributions that install `a`, `-` for none; where `a` is). With `--top` first, only the
+/// `top` lines (finding a top package imports nothing; finding `a.b` imports `a`).
 const ASK: &str = r#"import sys, re, importlib.util as u
 from importlib import metadata as md
 def norm(s):
     return re.sub(r'[-_.]+', '-', s).lower()
+def top(c):
+    t = c.split('.')[0]
+    try:
+        s = u.find_spec(t)
+    except Exception:
+        return
+    if s is None:
+        return
+    kind = 'namespace' if s.origin in (None, 'namespace') else 'regular'
+    where = (list(s.submodule_search_locations or []) or [s.origin])[0]
+    try:
+        ds = md.packages_distributions().get(t) or []
+    except Exception:
+        ds = [t]
+    vs = []
+    for d in dict.fromkeys(ds):
+        try:
+            vs.append(d + '=' + md.version(d))
+        except Exception:
+            pass
+    print('top', c, kind, ','.join(vs) or '-', where)
+if sys.argv[1:2] == ['--top']:
+    for c in sys.argv[2:]:
+        top(c)
+    sys.exit(0)
 def has(name):
     try:
         if u.find_spec(name.replace('-', '_')) is not None:
@@ -37,6 +65,8 @@ for c in sys.argv[1:]:
     m = re.fullmatch(r'([A-Za-z0-9_.-]+)\[([A-Za-z0-9_.,-]+)\]', c)
     if not m:
         print('found' if has(c) else 'missing', c)
+        if '.' in c:
+            top(c)
         continue
     extras = {norm(e) for e in m.group(2).split(',')}
     try:
@@ -154,7 +184,7 @@ fn candidates(message: &str) -> Vec<String> {
 
 /// The environment a library's path is in (`/v/lib/python3.11/site-packages/x.py` -> `/v`)
 /// and its interpreter there.
-fn environment(path: &str) -> Option<(PathBuf, PathBuf)> {
+pub(super) fn environment(path: &str) -> Option<(PathBuf, PathBuf)> {
     let root = PathBuf::from(&path[..path.find("/lib/python")?]);
     ["python3", "python"]
         .iter()
@@ -165,7 +195,7 @@ fn environment(path: &str) -> Option<(PathBuf, PathBuf)> {
 
 /// The server's own interpreter: the one of the environment the library is in, else the `#!`
 /// line of the command (a console script), else the command when it is a `python`.
-fn interpreter(path: &str, s: &Setting) -> Option<(Option<PathBuf>, PathBuf)> {
+pub(super) fn interpreter(path: &str, s: &Setting) -> Option<(Option<PathBuf>, PathBuf)> {
     if let Some((root, p)) = environment(path) {
         return Some((Some(root), p));
     }
@@ -183,12 +213,38 @@ fn interpreter(path: &str, s: &Setting) -> Option<(Option<PathBuf>, PathBuf)> {
 }
 
 /// What the interpreter said: the names it lacks, and for each `pkg[extra]` it lacks
-/// requirements of, that extra.
+/// requirements of, that extra; for a dotted name, its top package.
 #[derive(Debug, Default, PartialEq, Eq)]
-struct Asked {
-    found: Vec<String>,
-    missing: Vec<String>,
+pub(super) struct Asked {
+    pub(super) found: Vec<String>,
+    pub(super) missing: Vec<String>,
     extras: Vec<(String, Vec<String>)>,
+    pub(super) tops: Vec<Top>,
+}
+
+/// A dotted name's top package, as the interpreter found it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Top {
+    /// The dotted name asked about.
+    pub(super) name: String,
+    /// A regular package (not a namespace package many distributions share).
+    pub(super) regular: bool,
+    /// The distributions that install it, with their versions.
+    pub(super) dists: Vec<(String, String)>,
+    /// Where it is (its folder, or its file).
+    pub(super) at: String,
+}
+
+/// Ask `interp` about `names` (bounded: [`ASK_LIMIT`]); `tops_only`: only about their top
+/// packages.
+pub(super) fn ask(interp: &Path, names: &[String], tops_only: bool) -> Option<Asked> {
+    // `-B`: importing a parent package to find a submodule writes no bytecode.
+    let mut argv: Vec<&str> = vec!["-B", "-c", ASK];
+    if tops_only {
+        argv.push("--top");
+    }
+    argv.extend(names.iter().map(String::as_str));
+    Some(read_asked(&run_bounded(interp, &argv, ASK_LIMIT)?))
 }
 
 fn read_asked(out: &str) -> Asked {
@@ -198,6 +254,22 @@ fn read_asked(out: &str) -> Asked {
         match (w.next(), w.next()) {
             (Some("found"), Some(n)) => a.found.push(n.to_string()),
             (Some("missing"), Some(n)) => a.missing.push(n.to_string()),
+            (Some("top"), Some(n)) => {
+                let (Some(kind), Some(dists)) = (w.next(), w.next()) else {
+                    continue;
+                };
+                let at = l.splitn(5, ' ').nth(4).unwrap_or_default().to_string();
+                a.tops.push(Top {
+                    name: n.to_string(),
+                    regular: kind == "regular",
+                    dists: dists
+                        .split(',')
+                        .filter_map(|d| d.split_once('='))
+                        .map(|(d, v)| (d.to_string(), v.to_string()))
+                        .collect(),
+                    at,
+                });
+            }
             (Some("extra"), Some(n)) => {
                 let need: Vec<String> = w.filter(|x| *x != "-").map(str::to_string).collect();
                 if !need.is_empty() {
@@ -212,7 +284,7 @@ fn read_asked(out: &str) -> Asked {
 
 /// How to install `what` where the server runs: uvx's `--with`, `uv run --with`, pipx's
 /// `inject`, else the environment's own pip (or uv's, for a venv without pip).
-fn install(what: &str, root: Option<&Path>, interp: &Path, s: &Setting) -> String {
+pub(super) fn install(what: &str, root: Option<&Path>, interp: &Path, s: &Setting) -> String {
     let base = s
         .command
         .as_deref()
@@ -220,16 +292,24 @@ fn install(what: &str, root: Option<&Path>, interp: &Path, s: &Setting) -> Strin
         .unwrap_or_default();
     let arg = |n: usize| s.args.get(n).map(String::as_str);
     let args = terms("the entry's args", s);
+    // In a shell line a pin (`mcp<2`) is quoted; in the entry's args it is one argument as is.
+    let sh = if what.contains(['<', '>', '=', '~']) {
+        format!("'{what}'")
+    } else {
+        what.to_string()
+    };
     if base == "uvx" || (base == "uv" && arg(0) == Some("tool") && arg(1) == Some("run")) {
-        return format!("under uvx: add `--with {what}` to {args}, before the package (`uvx --with {what} ...`)");
+        return format!(
+            "under uvx: add `--with {what}` to {args}, before the package (`uvx --with {sh} ...`)"
+        );
     }
     if base == "uv" && s.args.iter().any(|a| a == "run") {
-        return format!("under `uv run`: add `--with {what}` after `run` in {args}, or `uv add {what}` in the project");
+        return format!("under `uv run`: add `--with {what}` after `run` in {args}, or `uv add {sh}` in the project");
     }
     let shown = root.unwrap_or(interp).display().to_string();
     if let Some(at) = shown.find("/pipx/venvs/") {
         let name = shown[at + 12..].split('/').next().unwrap_or_default();
-        return format!("`pipx inject {name} {what}`");
+        return format!("`pipx inject {name} {sh}`");
     }
     match root {
         Some(r) if r.join("bin/pip").is_file() => {
@@ -244,7 +324,7 @@ fn install(what: &str, root: Option<&Path>, interp: &Path, s: &Setting) -> Strin
 }
 
 /// A requirement with a version the message names (`lxml<6`, `pydantic>=2.0`).
-fn pinned(message: &str) -> Option<String> {
+pub(super) fn pinned(message: &str) -> Option<String> {
     message
         .split_whitespace()
         .map(|w| {
@@ -273,10 +353,7 @@ pub(super) fn library_import(lines: &[&str], s: &Setting) -> Option<Found> {
         return None;
     }
     let (root, interp) = interpreter(&path, s)?;
-    // `-B`: importing a parent package to find a submodule writes no bytecode.
-    let mut argv: Vec<&str> = vec!["-B", "-c", ASK];
-    argv.extend(names.iter().map(String::as_str));
-    let asked = read_asked(&run_bounded(&interp, &argv, ASK_LIMIT)?);
+    let asked = ask(&interp, &names, false)?;
     // What to install: a missing name that is no dotted module path (an installed package's
     // missing submodule is a changed library, not an install).
     let first = names
@@ -287,8 +364,10 @@ pub(super) fn library_import(lines: &[&str], s: &Setting) -> Option<Found> {
                 .iter()
                 .filter(|n| n.contains('.') && asked.missing.contains(n))
                 .find(|n| {
+                    // Its top package found: a changed library (`drift_rows.rs`), no install.
                     let top = n.split('.').next().unwrap_or_default();
                     !asked.found.iter().any(|f| f == top)
+                        && !asked.tops.iter().any(|t| &t.name == *n)
                 })
         })?;
     let what = first.split('.').next().unwrap_or(first).to_string();

@@ -10,6 +10,7 @@ mod answer_rows;
 mod call_record;
 mod call_rows;
 mod cli_parsers;
+mod drift_rows;
 mod entry_rows;
 mod env_rows;
 pub(crate) mod evidence;

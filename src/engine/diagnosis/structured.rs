@@ -10,6 +10,7 @@
 use std::net::{TcpStream, ToSocketAddrs};
 
 use super::cli_parsers;
+use super::drift_rows;
 use super::entry_rows;
 use super::env_rows;
 use super::evidence::{self, Fact};
@@ -41,6 +42,10 @@ pub(crate) enum Key {
     /// and an experiment: the server's own interpreter cannot import a module its message
     /// names (`find_spec`; a `pkg[extra]`'s requirements) (`import_rows.rs`).
     LibraryImportNotImportable,
+    /// `No module named 'a.b'`, and the server's interpreter imports `a` (`drift_rows.rs`).
+    InstalledPackageLacksSubmodule,
+    /// `ERR_PACKAGE_PATH_NOT_EXPORTED` naming a `node_modules` `package.json` (`drift_rows.rs`).
+    SubpathNotExported,
     /// A missing file (`file_rows.rs`: `ENOENT`/`FileNotFoundError`/`[Errno 2]` with its
     /// path, Go's `open X: no such file or directory`, a file's name or path beside not-found
     /// words) and a stat experiment: one of the entry's path-like values, resolved against the
@@ -139,6 +144,8 @@ pub(crate) const KEYS: &[Key] = &[
     Key::UrlParseWithSchemelessValue,
     Key::ValidationBlock,
     Key::LibraryImportNotImportable,
+    Key::InstalledPackageLacksSubmodule,
+    Key::SubpathNotExported,
     Key::MissingFileIsAnEntryValue,
     Key::MissingFileReadFromAnUnsetVariable,
     Key::MissingFileAtItsDefaultPath,
@@ -228,7 +235,10 @@ pub(crate) const OUTRANK_MISSING: &[Key] = &[
 
 /// Rows that outrank the table's `missing-dependency` (its next step names no environment):
 /// the same answer, with the module and the environment to install it into, tested.
-pub(crate) const OUTRANK_DEPENDENCY: &[Key] = &[Key::LibraryImportNotImportable];
+pub(crate) const OUTRANK_DEPENDENCY: &[Key] = &[
+    Key::LibraryImportNotImportable,
+    Key::InstalledPackageLacksSubmodule,
+];
 
 /// The answers of the table these rows may replace.
 pub(crate) const GENERIC: &[Id] = &[Id::Crash, Id::CauseUnknown, Id::MissingArgument, Id::Timer];
@@ -330,6 +340,8 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::UrlParseWithSchemelessValue => url_rows::schemeless(facts, lines, s),
         Key::ValidationBlock => validation(facts, s),
         Key::LibraryImportNotImportable => import_rows::library_import(lines, s),
+        Key::InstalledPackageLacksSubmodule => drift_rows::python_submodule(lines, s),
+        Key::SubpathNotExported => drift_rows::node_subpath(lines),
         Key::MissingFileIsAnEntryValue => file_rows::row(Tied::EntryValue, facts, lines, s),
         Key::MissingFileReadFromAnUnsetVariable => {
             file_rows::row(Tied::UnsetVariable, facts, lines, s)
