@@ -520,3 +520,48 @@ fn a_subpath_a_package_no_longer_exports_names_the_pin_below_its_major() {
     let d = doc["diagnoses"].as_array().expect("diagnoses");
     assert!(d.is_empty(), "{d:#?}");
 }
+
+/// The diagnoses of `probe -- python3 faults.py --mode MODE` with `env` set, and its exit.
+fn with_env(mode: &str, env: &[(&str, &str)], status: i32) -> Vec<Value> {
+    let script = faults("py");
+    let mut cmd = probe_cmd(&["python3", &script, "--mode", mode]);
+    cmd.env_remove("FASTMCP_LOG_LEVEL").env_remove("LOG_LEVEL");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    doc_of(&cmd.output().expect("the binary runs"), status)["diagnoses"]
+        .as_array()
+        .expect("diagnoses")
+        .clone()
+}
+
+#[test]
+fn a_value_the_server_knows_in_another_case_is_named_in_that_case() {
+    // loguru (awslabs servers' FASTMCP_LOG_LEVEL): `ValueError: Level 'debug' does not exist`.
+    let d = with_env("loguru-level", &[("FASTMCP_LOG_LEVEL", "debug")], 1);
+    let (summary, next, _) = first(&d, "bad-argument");
+    assert!(
+        summary.starts_with("the server rejects `debug`"),
+        "{summary}"
+    );
+    assert_eq!(
+        next,
+        "use `DEBUG`: change `FASTMCP_LOG_LEVEL=debug` to `FASTMCP_LOG_LEVEL=DEBUG` in the \
+         server's environment"
+    );
+    // Python's own logging, run for real: `ValueError: Unknown level: 'debug'`.
+    let d = with_env("logging-level", &[("LOG_LEVEL", "debug")], 1);
+    let (_, next, _) = first(&d, "bad-argument");
+    assert!(
+        next.starts_with("use `DEBUG`: change `LOG_LEVEL=debug`"),
+        "{next}"
+    );
+    // Look-alikes: the right case serves; a word no logger knows in any case is no case
+    // variant (the server's words stand).
+    let d = with_env("loguru-level", &[("FASTMCP_LOG_LEVEL", "DEBUG")], 0);
+    assert!(d.is_empty(), "{d:#?}");
+    let d = with_env("loguru-level", &[("FASTMCP_LOG_LEVEL", "verbose")], 1);
+    let (_, next, _) = first(&d, "bad-argument");
+    assert!(!next.contains("use `"), "{next}");
+    assert!(next.contains("FASTMCP_LOG_LEVEL"), "{next}");
+}

@@ -43,6 +43,7 @@ pub(crate) mod table;
 mod tests;
 pub(crate) mod text;
 mod url_rows;
+mod value_rows;
 pub(crate) mod words;
 mod wrapper_rows;
 

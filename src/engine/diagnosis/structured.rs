@@ -23,6 +23,7 @@ use super::model::{Diagnosis, Evidence, Setting, Source, MAX_EVIDENCE};
 use super::node_rows;
 use super::table::{Confidence, Id};
 use super::url_rows;
+use super::value_rows;
 use super::wrapper_rows;
 use crate::engine::probe::Launch;
 
@@ -65,6 +66,10 @@ pub(crate) enum Key {
     ErrorNamesOneSetVariable,
     /// A choice structure (argument, given, choices).
     ChoiceStructure,
+    /// An error line quoting one of the entry's values that the server knows in another case:
+    /// listed so in the message, or a log level name (`Level 'debug' does not exist`)
+    /// (`value_rows.rs`).
+    GivenValueInAnotherCase,
     /// A help text's commands (the usage's `{a,b,c}` or its commands section, or its `--help`
     /// asked: an experiment) none of which the entry's args hold, where an error line quotes
     /// one of the entry's arguments or the parser says a command is missing (argparse's
@@ -152,6 +157,7 @@ pub(crate) const KEYS: &[Key] = &[
     Key::ErrorNamesTwoSetVariables,
     Key::NodeOlderThanNamed,
     Key::ChoiceStructure,
+    Key::GivenValueInAnotherCase,
     Key::CommandsTheArgsLack,
     Key::UnknownFlagGiven,
     Key::NpmBlock,
@@ -212,6 +218,7 @@ pub(crate) const STRONG: &[Key] = &[
     Key::UrlParseWithSchemelessValue,
     Key::NodeOlderThanNamed,
     Key::ChoiceStructure,
+    Key::GivenValueInAnotherCase,
     Key::CommandsTheArgsLack,
     Key::UnknownFlagGiven,
     Key::MissingFileIsAnEntryValue,
@@ -350,6 +357,7 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::ErrorNamesTwoSetVariables => named_vars(facts, s, true),
         Key::ErrorNamesOneSetVariable => named_vars(facts, s, false),
         Key::ChoiceStructure => choice(facts, s),
+        Key::GivenValueInAnotherCase => value_rows::case_variant(lines, s),
         Key::CommandsTheArgsLack => entry_rows::command_first(lines, s),
         Key::UnknownFlagGiven => entry_rows::unknown_flag(lines, s),
         Key::ErrorNamesAGivenFlag => entry_rows::flag_named(facts, s),
@@ -674,9 +682,17 @@ fn choice(facts: &[Fact], s: &Setting) -> Option<Found> {
         (Some(to), None) => format!(
             "set {what} to `{to}` in the entry's args: a host that starts the server talks to it over stdio (its choices: {listed})"
         ),
-        (None, _) if !choices.is_empty() => format!(
-            "change {what} in the entry's args to one of its choices: {listed}"
-        ),
+        (None, _) if !choices.is_empty() => {
+            // The same word in another case: that one.
+            match choices.iter().find(|c| c.eq_ignore_ascii_case(given)) {
+                Some(c) => format!(
+                    "use `{c}`: change {what} in the entry's args to `{c}` (its choices: {listed})"
+                ),
+                None => format!(
+                    "change {what} in the entry's args to one of its choices: {listed}"
+                ),
+            }
+        }
         (None, _) => format!(
             "change {what} in the entry to one of the choices it lists: \"{}\"",
             cut(line)

@@ -64,6 +64,7 @@ fn every_key_is_a_structure_or_an_experiment() {
             "ErrorNamesTwoSetVariables",
             "NodeOlderThanNamed",
             "ChoiceStructure",
+            "GivenValueInAnotherCase",
             "CommandsTheArgsLack",
             "UnknownFlagGiven",
             "NpmBlock",
@@ -632,4 +633,44 @@ fn a_choice_names_the_flag_and_stdio_among_its_choices() {
     // Look-alike: the same words about a value the entry does not give.
     let s = setting("mcp-grafana", &["-t", "stdio"], &[]);
     assert!(run(Key::ChoiceStructure, line, &s).is_none());
+}
+
+#[test]
+fn a_choice_in_another_case_is_named_and_a_log_level_too() {
+    // argparse's choices are case-sensitive: the listed spelling of the given word.
+    let s = setting("srv", &["--log-level", "debug"], &[]);
+    let err = "usage: srv [-h] [--log-level {DEBUG,INFO}]\nsrv: error: argument --log-level: invalid choice: 'debug' (choose from 'DEBUG', 'INFO')";
+    let f = run(Key::ChoiceStructure, err, &s).expect("a choice");
+    assert!(
+        f.next
+            .starts_with("use `DEBUG`: change `--log-level debug`"),
+        "{}",
+        f.next
+    );
+    // A word in no case among them: the list.
+    let s = setting("srv", &["--log-level", "loud"], &[]);
+    let err =
+        "srv: error: argument --log-level: invalid choice: 'loud' (choose from 'DEBUG', 'INFO')";
+    let f = run(Key::ChoiceStructure, err, &s).expect("a choice");
+    assert!(f.next.contains("one of its choices"), "{}", f.next);
+    // loguru: no list, a log level's name in the other case.
+    let s = setting("srv", &[], &[("FASTMCP_LOG_LEVEL", "debug")]);
+    let f = run(
+        Key::GivenValueInAnotherCase,
+        "ValueError: Level 'debug' does not exist",
+        &s,
+    )
+    .expect("a case variant");
+    assert_eq!(f.id, Id::BadArgument);
+    assert_eq!(
+        f.next,
+        "use `DEBUG`: change `FASTMCP_LOG_LEVEL=debug` to `FASTMCP_LOG_LEVEL=DEBUG` in the entry's `env`"
+    );
+    // Look-alike: the value named in prose, not refused.
+    assert!(run(
+        Key::GivenValueInAnotherCase,
+        "Error: could not connect, debug output follows",
+        &s
+    )
+    .is_none());
 }
