@@ -43,19 +43,25 @@ pub(super) fn stdio_step(chosen: Option<&(String, bool)>, setting: &Setting) -> 
     }
 }
 
-/// The argument or variable of the entry that chose the HTTP mode or the port: a mode word
-/// (`streamable-http`, `--transport http`, `sse`), a `--port`, an argument equal to the port,
-/// a variable whose value is the port or a mode word. `true`: a variable.
-fn switch(setting: &Setting, port: u16) -> Option<(String, bool)> {
-    let p = port.to_string();
+/// The argument or variable of the entry that chose the HTTP mode or its port: a mode word
+/// (`streamable-http`, `--transport http`, `sse`, a flag naming HTTP or SSE: `--streamableHttp`,
+/// `--sse-port`), a `--port` (with `port`, the one listened on: only that one), an argument
+/// equal to `port`, a variable whose value is a mode word (`MCP_TRANSPORT=http`) or `port`.
+/// `true`: a variable. The one finder of both `http-mode` rows: the words' (`modes.rs`, the
+/// port unknown) and the sockets' (this file).
+pub(super) fn http_switch(setting: &Setting, port: Option<u16>) -> Option<(String, bool)> {
+    let p = port.map(|p| p.to_string());
     let modal = |a: &str| {
-        let word: String = a
+        let low = a.to_ascii_lowercase();
+        let word: String = low
             .trim_start_matches('-')
             .chars()
             .filter(|c| *c != '-' && *c != '_')
-            .collect::<String>()
-            .to_ascii_lowercase();
+            .collect();
         MODE_WORDS.contains(&word.as_str())
+            || (a.starts_with('-')
+                && !low.contains("://")
+                && (low.contains("http") || low.contains("streamable") || low.starts_with("--sse")))
     };
     let args = &setting.args;
     for (i, a) in args.iter().enumerate() {
@@ -76,17 +82,25 @@ fn switch(setting: &Setting, port: u16) -> Option<(String, bool)> {
     }
     for (i, a) in args.iter().enumerate() {
         let low = a.to_ascii_lowercase();
-        if (low == "--port" || low == "-p") && args.get(i + 1).is_some_and(|v| *v == p) {
-            return Some((format!("{a} {p}"), false));
+        let value = args.get(i + 1).filter(|v| !v.starts_with('-'));
+        if low == "--port" || low == "-p" {
+            match (value, &p) {
+                (Some(v), Some(p)) if v == p => return Some((format!("{a} {p}"), false)),
+                (Some(v), None) => return Some((format!("{a} {v}"), false)),
+                _ => {}
+            }
         }
-        if low.starts_with("--port=") || *a == p {
+        if low.starts_with("--port=") || p.as_ref().is_some_and(|p| a == p) {
             return Some((a.clone(), false));
         }
     }
     let env = &setting.env_values;
     env.iter()
         .find(|(k, v)| k.to_ascii_uppercase().contains("TRANSPORT") && modal(v))
-        .or_else(|| env.iter().find(|(_, v)| v.trim() == p))
+        .or_else(|| {
+            let p = p.as_ref()?;
+            env.iter().find(|(_, v)| v.trim() == p)
+        })
         .map(|(k, v)| (format!("{k}={v}"), true))
 }
 
@@ -124,7 +138,7 @@ pub(super) fn hit(i: usize, l: &Launch, setting: &Setting) -> Option<Hit> {
     {
         evidence.push(ev(l, Source::Exit, format!("{e}, nothing on stdout")));
     }
-    let chosen = switch(setting, port);
+    let chosen = http_switch(setting, Some(port));
     let drop = format!("or {}", stdio_step(chosen.as_ref(), setting));
     let next = if setting.entry {
         format!(
@@ -167,6 +181,7 @@ mod tests {
 
     #[test]
     fn names_the_argument_or_variable_that_chose_the_mode_or_the_port() {
+        let switch = |s: &Setting, port: u16| http_switch(s, Some(port));
         let s = setting(&["excel-mcp-server", "streamable-http"], &[]);
         assert_eq!(switch(&s, 8024), Some(("streamable-http".into(), false)));
         let s = setting(&["srv", "--transport", "http"], &[]);
@@ -184,5 +199,37 @@ mod tests {
             &[("OTHER", "8025")],
         );
         assert_eq!(switch(&s, 8024), None);
+        let s = setting(&["srv", "--port", "8025"], &[]);
+        assert_eq!(switch(&s, 8024), None);
+    }
+
+    #[test]
+    fn the_words_row_names_the_switch_without_a_port() {
+        // What the server's words name (`listening on http://...`): no port to match.
+        let s = setting(
+            &["@modelcontextprotocol/server-everything", "streamableHttp"],
+            &[],
+        );
+        assert_eq!(
+            http_switch(&s, None),
+            Some(("streamableHttp".into(), false))
+        );
+        let s = setting(&["srv", "--transport", "sse"], &[]);
+        assert_eq!(
+            http_switch(&s, None),
+            Some(("--transport sse".into(), false))
+        );
+        let s = setting(&["srv", "--sse-port", "9000"], &[]);
+        assert_eq!(http_switch(&s, None), Some(("--sse-port".into(), false)));
+        let s = setting(&["srv", "--port", "3001"], &[]);
+        assert_eq!(http_switch(&s, None), Some(("--port 3001".into(), false)));
+        let s = setting(&["srv"], &[("MCP_TRANSPORT", "streamable-http")]);
+        assert_eq!(
+            http_switch(&s, None),
+            Some(("MCP_TRANSPORT=streamable-http".into(), true))
+        );
+        // A variable equal to some port means nothing without the port.
+        let s = setting(&["srv"], &[("FASTMCP_PORT", "8024")]);
+        assert_eq!(http_switch(&s, None), None);
     }
 }

@@ -32,32 +32,6 @@ fn all_lines(l: &Launch) -> impl Iterator<Item = (&String, Source)> {
         .chain(l.report.stdout.samples.iter().map(|x| (x, Source::Stdout)))
 }
 
-/// The argument (or variable) that selects the HTTP mode: `streamableHttp`, `--transport sse`,
-/// `--port 3001`, `MCP_TRANSPORT=http`.
-fn http_switch(setting: &Setting) -> Option<(String, bool)> {
-    let args = &setting.args;
-    let modal = |a: &str| {
-        let low = a.to_ascii_lowercase();
-        !low.contains("://") && (low.contains("http") || low == "sse" || low.contains("streamable"))
-    };
-    for (i, a) in args.iter().enumerate() {
-        let low = a.to_ascii_lowercase();
-        if ["--transport", "-t", "--mode"].contains(&low.as_str()) {
-            if let Some(v) = args.get(i + 1).filter(|v| modal(v)) {
-                return Some((format!("{a} {v}"), false));
-            }
-        }
-        if modal(a) || low.starts_with("--port") || low.starts_with("--sse") {
-            return Some((a.clone(), false));
-        }
-    }
-    setting
-        .env_values
-        .iter()
-        .find(|(k, v)| k.to_ascii_uppercase().contains("TRANSPORT") && modal(v))
-        .map(|(k, v)| (format!("{k}={v}"), true))
-}
-
 /// `http-mode`: a launch that never completed its handshake while the server said it listens
 /// for HTTP.
 fn http_hit(i: usize, l: &Launch, setting: &Setting) -> Option<Hit> {
@@ -72,7 +46,10 @@ fn http_hit(i: usize, l: &Launch, setting: &Setting) -> Option<Hit> {
         // No words: the sockets its processes listen on.
         return super::listening::hit(i, l, setting);
     };
-    let drop = super::listening::stdio_step(http_switch(setting).as_ref(), setting);
+    let drop = super::listening::stdio_step(
+        super::listening::http_switch(setting, None).as_ref(),
+        setting,
+    );
     let next = if setting.entry {
         format!(
             "this command starts an HTTP server ({url}), which a stdio host cannot talk to: {drop}; or run it apart and give the entry `\"url\": \"{url}\"` in place of `command` (probe: `--url {url}`)"
