@@ -9,7 +9,6 @@
 
 use std::net::{TcpStream, ToSocketAddrs};
 
-use super::cli_parsers;
 use super::drift_rows;
 use super::entry_rows;
 use super::env_rows;
@@ -356,7 +355,7 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::MissingFileAtItsDefaultPath => file_rows::row(Tied::DefaultPath, facts, lines, s),
         Key::ErrorNamesTwoSetVariables => named_vars(facts, s, true),
         Key::ErrorNamesOneSetVariable => named_vars(facts, s, false),
-        Key::ChoiceStructure => choice(facts, s),
+        Key::ChoiceStructure => value_rows::choice(facts, s),
         Key::GivenValueInAnotherCase => value_rows::case_variant(lines, s),
         Key::CommandsTheArgsLack => entry_rows::command_first(lines, s),
         Key::UnknownFlagGiven => entry_rows::unknown_flag(lines, s),
@@ -636,73 +635,6 @@ fn named_vars(facts: &[Fact], s: &Setting, two: bool) -> Option<Found> {
         summary: format!("the server rejects `{var}={}`", value_of(s, var)),
         next: format!("change `{var}` in the entry's env to a value the server accepts (it says: \"{quoted}\")"),
         evidence: vec![(Source::Stderr, quoted)],
-    })
-}
-
-fn choice(facts: &[Fact], s: &Setting) -> Option<Found> {
-    let Some(Fact::Choice {
-        argument,
-        given,
-        line,
-    }) = facts.iter().find(|f| matches!(f, Fact::Choice { .. }))
-    else {
-        return None;
-    };
-    // The value itself first (`-t http`), then one holding it (a URL with `http` in it).
-    let held = entry_values(s)
-        .into_iter()
-        .find(|(_, v)| v == given)
-        .map(|(shown, _)| shown)
-        .or_else(|| holder(s, given));
-    // A message that names no argument (`must be 'a' or 'b'`) is about the entry only when it
-    // quotes one of its values.
-    if held.is_none() && argument.is_none() {
-        return None;
-    }
-    let what = match (&held, argument) {
-        (Some(h), _) => h.clone(),
-        (None, Some(a)) => format!("`{a}`"),
-        (None, None) => format!("`{given}`"),
-    };
-    let choices = cli_parsers::choice_list(line);
-    // A stdio host starts the server to talk over its stdin and stdout: its `stdio` choice.
-    let to = choices.iter().find(|c| c.as_str() == "stdio");
-    let listed = choices
-        .iter()
-        .map(|c| format!("`{c}`"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let next = match (to, &held) {
-        (Some(to), Some(h)) => {
-            let changed = h.replacen(given.as_str(), to, 1);
-            format!(
-                "change {h} to {changed} in the entry's args: a host that starts the server talks to it over stdio (its choices: {listed})"
-            )
-        }
-        (Some(to), None) => format!(
-            "set {what} to `{to}` in the entry's args: a host that starts the server talks to it over stdio (its choices: {listed})"
-        ),
-        (None, _) if !choices.is_empty() => {
-            // The same word in another case: that one.
-            match choices.iter().find(|c| c.eq_ignore_ascii_case(given)) {
-                Some(c) => format!(
-                    "use `{c}`: change {what} in the entry's args to `{c}` (its choices: {listed})"
-                ),
-                None => format!(
-                    "change {what} in the entry's args to one of its choices: {listed}"
-                ),
-            }
-        }
-        (None, _) => format!(
-            "change {what} in the entry to one of the choices it lists: \"{}\"",
-            cut(line)
-        ),
-    };
-    Some(Found {
-        id: Id::BadArgument,
-        summary: format!("`{given}` is not one of the server's choices for {what}"),
-        next: super::words::terms(&next, s),
-        evidence: vec![(Source::Stderr, cut(line))],
     })
 }
 

@@ -5,6 +5,8 @@
 //! list that value in another case (`must be one of DEBUG, INFO`), or the value is a log level
 //! name (`TRACE` ... `CRITICAL`), which such libraries know in one case only.
 
+use super::cli_parsers;
+use super::evidence::Fact;
 use super::given::entry_values;
 use super::model::{cut, Found, Setting, Source};
 use super::table::Id;
@@ -84,6 +86,76 @@ fn variant(value: &str, listing: &[&str]) -> Option<(String, &'static str)> {
         upper
     };
     Some((to, "a log level's name, which loggers know in one case"))
+}
+
+/// `bad-argument` for a choice structure (argument, given, choices): the entry's value that
+/// holds the given word, and its choices (`stdio` first; the given word in another case).
+pub(super) fn choice(facts: &[Fact], s: &Setting) -> Option<Found> {
+    let Some(Fact::Choice {
+        argument,
+        given,
+        line,
+    }) = facts.iter().find(|f| matches!(f, Fact::Choice { .. }))
+    else {
+        return None;
+    };
+    // The value itself first (`-t http`), then one holding it (a URL with `http` in it).
+    let values = entry_values(s);
+    let held = values
+        .iter()
+        .find(|(_, v)| v == given)
+        .or_else(|| values.iter().find(|(_, v)| v.contains(given.as_str())))
+        .map(|(shown, _)| shown.clone());
+    // A message that names no argument (`must be 'a' or 'b'`) is about the entry only when it
+    // quotes one of its values.
+    if held.is_none() && argument.is_none() {
+        return None;
+    }
+    let what = match (&held, argument) {
+        (Some(h), _) => h.clone(),
+        (None, Some(a)) => format!("`{a}`"),
+        (None, None) => format!("`{given}`"),
+    };
+    let choices = cli_parsers::choice_list(line);
+    // A stdio host starts the server to talk over its stdin and stdout: its `stdio` choice.
+    let to = choices.iter().find(|c| c.as_str() == "stdio");
+    let listed = choices
+        .iter()
+        .map(|c| format!("`{c}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let next = match (to, &held) {
+        (Some(to), Some(h)) => {
+            let changed = h.replacen(given.as_str(), to, 1);
+            format!(
+                "change {h} to {changed} in the entry's args: a host that starts the server talks to it over stdio (its choices: {listed})"
+            )
+        }
+        (Some(to), None) => format!(
+            "set {what} to `{to}` in the entry's args: a host that starts the server talks to it over stdio (its choices: {listed})"
+        ),
+        (None, _) if !choices.is_empty() => {
+            // The same word in another case: that one.
+            match choices.iter().find(|c| c.eq_ignore_ascii_case(given)) {
+                Some(c) => format!(
+                    "use `{c}`: change {what} in the entry's args to `{c}` (its choices: {listed})"
+                ),
+                None => format!(
+                    "change {what} in the entry's args to one of its choices: {listed}"
+                ),
+            }
+        }
+        (None, _) => format!(
+            "change {what} in the entry to one of the choices it lists: \"{}\"",
+            cut(line)
+        ),
+    };
+    Some(Found {
+        id: Id::BadArgument,
+        summary: format!("`{given}` is not one of the server's choices for {what}"),
+        next: super::words::terms(&next, s),
+        evidence: vec![(Source::Stderr, cut(line))],
+    })
 }
 
 /// `bad-argument` for a value the server knows in another case.
