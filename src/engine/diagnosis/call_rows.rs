@@ -379,16 +379,7 @@ pub(crate) fn service_down(launches: &[Launch], s: &Setting) -> Option<(Key, Dia
             d.held_by.join(" and ")
         )
     };
-    let how = if unmarked {
-        "tools/call (--call) answered, not marked isError"
-    } else {
-        "tools/call (--call) answered"
-    };
-    let mut evidence = vec![Evidence {
-        launches: vec![l.number],
-        source: Source::Request,
-        text: format!("{how}: {}", super::model::cut(&message)),
-    }];
+    let mut evidence = vec![answered(l, unmarked, &message)];
     evidence.extend(tried.into_iter().map(|t| Evidence {
         launches: Vec::new(),
         source: Source::Tried,
@@ -450,16 +441,7 @@ pub(crate) fn value_named(launches: &[Launch], s: &Setting) -> Option<(Key, Diag
             super::words::terms("change it in the entry's args", s),
         ),
     };
-    let how = if unmarked {
-        "tools/call (--call) answered, not marked isError"
-    } else {
-        "tools/call (--call) answered"
-    };
-    let mut evidence = vec![Evidence {
-        launches: vec![l.number],
-        source: Source::Request,
-        text: format!("{how}: {}", super::model::cut(&said)),
-    }];
+    let mut evidence = vec![answered(l, unmarked, &said)];
     if line != said {
         evidence.push(Evidence {
             launches: vec![l.number],
@@ -483,6 +465,20 @@ pub(crate) fn value_named(launches: &[Launch], s: &Setting) -> Option<(Key, Diag
         next_step: format!("{what}: the server says \"{clause}\": {change}"),
     };
     Some((Key::CallErrorNamesAnEntryValue, d))
+}
+
+/// The call's answer as evidence: `tools/call (--call) answered[, not marked isError]: <text>`.
+fn answered(l: &Launch, unmarked: bool, text: &str) -> Evidence {
+    let how = if unmarked {
+        "tools/call (--call) answered, not marked isError"
+    } else {
+        "tools/call (--call) answered"
+    };
+    Evidence {
+        launches: vec![l.number],
+        source: Source::Request,
+        text: format!("{how}: {}", super::model::cut(text)),
+    }
 }
 
 #[cfg(test)]
