@@ -33,6 +33,19 @@ fn top(doc: &serde_json::Value) -> (String, String) {
     (field(d, "id"), field(d, "next_step"))
 }
 
+/// A run that exits 1 with `service-not-running` on top, its step naming `127.0.0.1:port`
+/// and, when given, the variable that holds it.
+fn assert_refused(out: &Output, port: u16, var: Option<&str>) {
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(out));
+    let doc = json(out);
+    let (id, next) = top(&doc);
+    assert_eq!(id, "service-not-running", "{doc:#}");
+    assert!(next.contains(&format!("127.0.0.1:{port}")), "{next}");
+    if let Some(var) = var {
+        assert!(next.contains(&format!("`{var}`")), "{next}");
+    }
+}
+
 fn tried(doc: &serde_json::Value) -> Vec<String> {
     doc["diagnoses"][0]["evidence"]
         .as_array()
@@ -102,14 +115,7 @@ fn a_bridge_that_ends_quietly_after_its_handshake_names_the_variable_of_its_remo
     let url = format!("http://127.0.0.1:{port}/sse");
     let py = answers();
     let out = probe(&[], &["python3", &py, "bridge"], &[("REMOTE_URL", &url)]);
-    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
-    let doc = json(&out);
-    let (id, next) = top(&doc);
-    assert_eq!(id, "service-not-running", "{doc:#}");
-    assert!(
-        next.contains(&format!("127.0.0.1:{port}")) && next.contains("`REMOTE_URL`"),
-        "{next}"
-    );
+    assert_refused(&out, port, Some("REMOTE_URL"));
 }
 
 #[test]
@@ -119,15 +125,8 @@ fn a_database_server_answering_internal_error_names_its_url_and_never_its_passwo
     let db = format!("postgresql://app:{PASSWORD}@127.0.0.1:{port}/app");
     let py = answers();
     let out = probe(&[], &["python3", &py, "db"], &[("DATABASE_URL", &db)]);
-    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
     assert!(!stdout(&out).contains(PASSWORD), "{}", stdout(&out));
-    let doc = json(&out);
-    let (id, next) = top(&doc);
-    assert_eq!(id, "service-not-running", "{doc:#}");
-    assert!(
-        next.contains(&format!("127.0.0.1:{port}")) && next.contains("`DATABASE_URL`"),
-        "{next}"
-    );
+    assert_refused(&out, port, Some("DATABASE_URL"));
 }
 
 #[test]
@@ -136,11 +135,7 @@ fn a_proxy_whose_tools_list_fails_names_its_remote_and_a_healthy_one_is_quiet() 
     let url = format!("http://127.0.0.1:{port}/mcp");
     let py = answers();
     let out = probe(&[], &["python3", &py, "list", &url], &[]);
-    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
-    let doc = json(&out);
-    let (id, next) = top(&doc);
-    assert_eq!(id, "service-not-running", "{doc:#}");
-    assert!(next.contains(&format!("127.0.0.1:{port}")), "{next}");
+    assert_refused(&out, port, None);
 
     let open = TcpListener::bind("127.0.0.1:0").expect("bind");
     let up = format!(
