@@ -112,7 +112,8 @@ SERVERS = {
     "google-calendar": "dev", "apify": "dev", "openapi": "dev", "aws-proxy": "dev",
     "aws-location": "dev", "powerpoint": "dev", "cloudwatch": "dev", "aws-pricing": "dev",
     "airflow": "dev", "yahoo-finance": "dev",
-    # The sixth test half (stop 38), never shown to the rule writers: the most-downloaded MCP
+    # Development since 2026-12-03 (stop 39): the sixth test half, added at stop 38, was read
+    # by the rule writers. The most-downloaded MCP
     # servers not in the corpus yet, from the registries' lists of 2026-12-03 (the package lists
     # of the machine's registries: npm by monthly downloads, PyPI by download rank among the
     # 15,000 most downloaded), each kept if it runs here with a healthy case and at least one
@@ -150,9 +151,9 @@ SERVERS = {
     # (it connects to AWS's knowledge server at start), minimax-coding-plan-mcp 11955 (it prints
     # 'Starting Minimax MCP server' on stdout at every start, so no healthy case, as
     # office-word-mcp-server before).
-    "pandacss": "test", "expo": "test", "workiq": "test", "dynatrace": "test", "mobile": "test",
-    "z.ai": "test", "lean": "test", "bedrock-kb": "test", "unity": "test", "jcodemunch": "test",
-    "blender": "test", "notebooklm": "test", "eks": "test",
+    "pandacss": "dev", "expo": "dev", "workiq": "dev", "dynatrace": "dev", "mobile": "dev",
+    "z.ai": "dev", "lean": "dev", "bedrock-kb": "dev", "unity": "dev", "jcodemunch": "dev",
+    "blender": "dev", "notebooklm": "dev", "eks": "dev",
 }
 
 # Planted secrets: none may appear in any output.
@@ -639,7 +640,7 @@ case("yahoo-finance", "python", F, "python3 -m outside the venv (No module named
      fix=[alt("mcp_yahoo_finance", "mcp-yahoo-finance"), r"interpreter|environment|venv|pip install|uvx"], args=slow)
 
 
-# ---- the test half of stop 38: new servers, each fault reproduced by hand (the server's own
+# ---- the test half of stop 38 (development since stop 39): new servers, each fault reproduced by hand (the server's own
 # command, its lines read) and its key written before the doctor ran on it ----
 N38 = f"{CACHE}/npm38/node_modules"
 os.makedirs(f"{WORK}/panda", exist_ok=True)
