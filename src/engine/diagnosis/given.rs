@@ -30,3 +30,51 @@ pub(super) fn entry_env(s: &Setting) -> impl Iterator<Item = &(String, String)> 
         .iter()
         .filter(|(k, _)| s.given_env.as_ref().is_none_or(|g| g.contains(k)))
 }
+
+/// The variable of the entry a name in a message (`DB_URL`, a settings field `db_url`) is:
+/// the same name, or (`suffix`: a name with `_`, or quoted) one ending in `_NAME` (a settings
+/// prefix).
+pub(super) fn entry_var<'a>(s: &'a Setting, name: &str, suffix: bool) -> Option<&'a str> {
+    let up = name.to_ascii_uppercase();
+    if up.len() < 3 {
+        return None;
+    }
+    let suffix = suffix || up.contains('_');
+    entry_env(s)
+        .map(|(k, _)| k.as_str())
+        .find(|k| *k == up || (suffix && k.ends_with(&format!("_{up}"))))
+}
+
+/// The entry's variables a message names (in its words: `NAME`, `a_field`, or quoted).
+pub(super) fn vars_in<'a>(s: &'a Setting, message: &str) -> Vec<&'a str> {
+    let mut out: Vec<&str> = Vec::new();
+    let quoted: Vec<&str> = ['\'', '"', '`']
+        .iter()
+        .flat_map(|q| message.split(*q).skip(1).step_by(2))
+        .collect();
+    for w in message.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+        let q = quoted.contains(&w);
+        let worded = q
+            || w.contains('_')
+            || w.chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
+        if !worded {
+            continue;
+        }
+        // A bare command inherits the caller's whole environment: a quoted word alone
+        // (`'root'`) is no settings field of it.
+        if let Some(v) = entry_var(s, w, q && s.given_env.is_some()) {
+            if !out.contains(&v) {
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
+pub(super) fn value_of<'a>(s: &'a Setting, var: &str) -> &'a str {
+    entry_env(s)
+        .find(|(k, _)| k == var)
+        .map(|(_, v)| v.as_str())
+        .unwrap_or_default()
+}

@@ -493,22 +493,27 @@ pub(crate) fn read_lines(lines: &[String], any_error: bool) -> Vec<String> {
 }
 
 /// The launch as the rows read it: its stderr (the tail and the notable lines) with each
-/// structured log line read ([`read_lines`]). `None` when it logged no such line.
+/// exception group's box opened ([`super::boxes`]) and each structured log line read
+/// ([`read_lines`]). `None` when it printed neither.
 pub(crate) fn read_launch(l: &Launch) -> Option<Launch> {
     let tail = &l.report.stderr;
-    let parsed: Vec<LogLine> = tail
-        .lines
+    let boxed = super::boxes::any(&tail.lines) || super::boxes::any(&tail.notable);
+    let (lines, notable) = (
+        super::boxes::unbox(&tail.lines),
+        super::boxes::unbox(&tail.notable),
+    );
+    let parsed: Vec<LogLine> = lines
         .iter()
-        .chain(&tail.notable)
+        .chain(&notable)
         .filter_map(|x| parse(x))
         .collect();
-    if parsed.is_empty() {
+    if parsed.is_empty() && !boxed {
         return None;
     }
     let any_error = parsed.iter().any(LogLine::is_error);
     let mut read = l.clone();
-    read.report.stderr.lines = read_lines(&tail.lines, any_error);
-    read.report.stderr.notable = read_lines(&tail.notable, any_error);
+    read.report.stderr.lines = read_lines(&lines, any_error);
+    read.report.stderr.notable = read_lines(&notable, any_error);
     Some(read)
 }
 

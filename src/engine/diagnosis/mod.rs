@@ -7,6 +7,7 @@
 //! diagnosis is `cause-unknown` with what was seen.
 
 mod answer_rows;
+mod boxes;
 mod call_record;
 mod call_rows;
 mod cli_parsers;
@@ -42,6 +43,8 @@ pub(crate) mod table;
 #[cfg(test)]
 mod tests;
 pub(crate) mod text;
+mod tied_rows;
+mod typed_rows;
 mod url_rows;
 mod value_rows;
 pub(crate) mod words;

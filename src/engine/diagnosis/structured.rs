@@ -15,12 +15,14 @@ use super::env_rows;
 use super::evidence::{self, Fact};
 use super::experiment::LIMIT as EXPERIMENT;
 use super::file_rows::{self, Tied};
-use super::given::{entry_env, entry_values};
+use super::given::{entry_env, entry_values, entry_var, value_of, vars_in};
 use super::import_rows;
 use super::model::{cut, Found};
 use super::model::{Diagnosis, Evidence, Setting, Source, MAX_EVIDENCE};
 use super::node_rows;
 use super::table::{Confidence, Id};
+use super::tied_rows::{self, Tie};
+use super::typed_rows;
 use super::url_rows;
 use super::value_rows;
 use super::wrapper_rows;
@@ -61,8 +63,19 @@ pub(crate) enum Key {
     MissingFileAtItsDefaultPath,
     /// An error naming two variables the entry sets.
     ErrorNamesTwoSetVariables,
-    /// An exception or error line naming one variable the entry sets.
+    /// An exception, an error line or the last words naming one variable the entry sets
+    /// (`tied_rows.rs`: and what the server wants there, from the failure's structure).
     ErrorNamesOneSetVariable,
+    /// An exception, an error line or the last words quoting the value of one variable the
+    /// entry sets, whole or a part shaped as a path or an address (`tied_rows.rs`).
+    ErrorQuotesASetValue,
+    /// The source line of the frame an exception was raised in (Python's under its innermost
+    /// `File`, Node's above its `^`) reads one variable the entry sets (`os.environ.get("X")`,
+    /// `process.env.X`, `settings.x` by the entry's prefix) (`tied_rows.rs`).
+    FailingLineReadsASetVariable,
+    /// An exception type of a well-known library, anywhere in the chain, that means a
+    /// variable is unset or wrong (botocore's `NoRegionError`: `AWS_REGION`) (`typed_rows.rs`).
+    ExceptionTypeMeansAVariable,
     /// A choice structure (argument, given, choices).
     ChoiceStructure,
     /// An error line quoting one of the entry's values that the server knows in another case:
@@ -147,6 +160,7 @@ pub(crate) const KEYS: &[Key] = &[
     Key::RefusedAndTested,
     Key::UrlParseWithSchemelessValue,
     Key::ValidationBlock,
+    Key::ExceptionTypeMeansAVariable,
     Key::LibraryImportNotImportable,
     Key::InstalledPackageLacksSubmodule,
     Key::SubpathNotExported,
@@ -161,6 +175,8 @@ pub(crate) const KEYS: &[Key] = &[
     Key::UnknownFlagGiven,
     Key::NpmBlock,
     Key::ErrorNamesOneSetVariable,
+    Key::ErrorQuotesASetValue,
+    Key::FailingLineReadsASetVariable,
     Key::ErrorNamesAGivenFlag,
     Key::UsageWithErrorLine,
     Key::SetNameNeverReadBesideACloseOne,
@@ -353,8 +369,11 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
             file_rows::row(Tied::UnsetVariable, facts, lines, s)
         }
         Key::MissingFileAtItsDefaultPath => file_rows::row(Tied::DefaultPath, facts, lines, s),
-        Key::ErrorNamesTwoSetVariables => named_vars(facts, s, true),
-        Key::ErrorNamesOneSetVariable => named_vars(facts, s, false),
+        Key::ErrorNamesTwoSetVariables => two_vars(facts, s),
+        Key::ErrorNamesOneSetVariable => tied_rows::row(Tie::Named, facts, lines, s),
+        Key::ErrorQuotesASetValue => tied_rows::row(Tie::Quoted, facts, lines, s),
+        Key::FailingLineReadsASetVariable => tied_rows::row(Tie::Read, facts, lines, s),
+        Key::ExceptionTypeMeansAVariable => typed_rows::row(lines, s),
         Key::ChoiceStructure => value_rows::choice(facts, s),
         Key::GivenValueInAnotherCase => value_rows::case_variant(lines, s),
         Key::CommandsTheArgsLack => entry_rows::command_first(lines, s),
@@ -496,54 +515,6 @@ fn refused(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
     })
 }
 
-/// The variable of the entry a name in a message (`DB_URL`, a settings field `db_url`) is:
-/// the same name, or (`suffix`: a name with `_`, or quoted) one ending in `_NAME` (a settings
-/// prefix).
-fn entry_var<'a>(s: &'a Setting, name: &str, suffix: bool) -> Option<&'a str> {
-    let up = name.to_ascii_uppercase();
-    if up.len() < 3 {
-        return None;
-    }
-    let suffix = suffix || up.contains('_');
-    entry_env(s)
-        .map(|(k, _)| k.as_str())
-        .find(|k| *k == up || (suffix && k.ends_with(&format!("_{up}"))))
-}
-
-/// The entry's variables a message names (in its words: `NAME`, `a_field`, or quoted).
-fn vars_in<'a>(s: &'a Setting, message: &str) -> Vec<&'a str> {
-    let mut out: Vec<&str> = Vec::new();
-    let quoted: Vec<&str> = ['\'', '"', '`']
-        .iter()
-        .flat_map(|q| message.split(*q).skip(1).step_by(2))
-        .collect();
-    for w in message.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
-        let q = quoted.contains(&w);
-        let worded = q
-            || w.contains('_')
-            || w.chars()
-                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
-        if !worded {
-            continue;
-        }
-        // A bare command inherits the caller's whole environment: a quoted word alone
-        // (`'root'`) is no settings field of it.
-        if let Some(v) = entry_var(s, w, q && s.given_env.is_some()) {
-            if !out.contains(&v) {
-                out.push(v);
-            }
-        }
-    }
-    out
-}
-
-fn value_of<'a>(s: &'a Setting, var: &str) -> &'a str {
-    entry_env(s)
-        .find(|(k, _)| k == var)
-        .map(|(_, v)| v.as_str())
-        .unwrap_or_default()
-}
-
 fn validation(facts: &[Fact], s: &Setting) -> Option<Found> {
     let Some(Fact::Pydantic { model, fields }) =
         facts.iter().find(|f| matches!(f, Fact::Pydantic { .. }))
@@ -604,36 +575,18 @@ fn validation(facts: &[Fact], s: &Setting) -> Option<Found> {
     })
 }
 
-fn named_vars(facts: &[Fact], s: &Setting, two: bool) -> Option<Found> {
+/// An error naming two variables the entry sets: they conflict.
+fn two_vars(facts: &[Fact], s: &Setting) -> Option<Found> {
     let (f, vars) = facts.iter().filter(|f| f.is_error()).find_map(|f| {
-        let m = f.message()?;
-        let mut vars = vars_in(s, m);
-        // One variable named in words (`AWS documentation partition`), not as written.
-        if !two && vars.is_empty() {
-            vars = entry_rows::vars_in_words(s, m);
-        }
-        let ok = if two {
-            vars.len() >= 2
-        } else {
-            vars.len() == 1
-        };
-        ok.then_some((f, vars))
+        let vars = vars_in(s, f.message()?);
+        (vars.len() >= 2).then_some((f, vars))
     })?;
     let quoted = cut(&f.quoted());
-    if two {
-        let (a, b) = (vars[0], vars[1]);
-        return Some(Found {
-            id: Id::ConflictingSettings,
-            summary: format!("the entry sets both `{a}` and `{b}`, and the server refuses them together"),
-            next: format!("keep one of `{a}` and `{b}` in the entry's env and remove the other (the server says: \"{quoted}\")"),
-            evidence: vec![(Source::Stderr, quoted)],
-        });
-    }
-    let var = vars[0];
+    let (a, b) = (vars[0], vars[1]);
     Some(Found {
-        id: Id::BadArgument,
-        summary: format!("the server rejects `{var}={}`", value_of(s, var)),
-        next: format!("change `{var}` in the entry's env to a value the server accepts (it says: \"{quoted}\")"),
+        id: Id::ConflictingSettings,
+        summary: format!("the entry sets both `{a}` and `{b}`, and the server refuses them together"),
+        next: format!("keep one of `{a}` and `{b}` in the entry's env and remove the other (the server says: \"{quoted}\")"),
         evidence: vec![(Source::Stderr, quoted)],
     })
 }

@@ -70,7 +70,7 @@ fn dns_labels(host: &str) -> Option<usize> {
 /// `Some(false)` for a `host:port`. A host name needs three labels, a path, or a place named
 /// for an address (`named`): `server.py` is a file. What is on disk (from the entry's folder)
 /// is a file, not an address.
-fn schemeless_shape(v: &str, named: bool, cwd: Option<&Path>) -> Option<bool> {
+pub(super) fn schemeless_shape(v: &str, named: bool, cwd: Option<&Path>) -> Option<bool> {
     if v.contains("://")
         || v.starts_with(['/', '.', '~', '-'])
         || v.contains(char::is_whitespace)
@@ -94,7 +94,7 @@ fn schemeless_shape(v: &str, named: bool, cwd: Option<&Path>) -> Option<bool> {
 }
 
 /// Whether `text` speaks of a URL: one of its words is URL, URI, DSN, scheme or protocol.
-fn speaks_of_url(text: &str) -> bool {
+pub(super) fn speaks_of_url(text: &str) -> bool {
     let low = text.to_ascii_lowercase();
     ["url", "uri", "dsn", "scheme", "protocol"].iter().any(|w| {
         low.split(|c: char| !c.is_ascii_alphanumeric())
@@ -120,7 +120,7 @@ fn is_url_failure(f: &Fact) -> bool {
 /// The schemes the server's lines name (`postgres://`, `bolt://`), not from where it says
 /// them: a stack frame (`at file:///…/index.js:13`, `File "…"`) names the code's location, not
 /// a URL it accepts.
-fn schemes_named(lines: &[&str]) -> Vec<String> {
+pub(super) fn schemes_named(lines: &[&str]) -> Vec<String> {
     lines
         .iter()
         .filter(|l| {
@@ -145,7 +145,7 @@ fn schemes_named(lines: &[&str]) -> Vec<String> {
 
 /// How a value is written with its scheme: the one the server's lines name, else `https://`
 /// for a host name (a service on the network, most often HTTPS), else `scheme://`.
-fn with_scheme(v: &str, host_name: bool, schemes: &[String]) -> String {
+pub(super) fn with_scheme(v: &str, host_name: bool, schemes: &[String]) -> String {
     if let [one] = schemes {
         format!("`{one}{v}`, the scheme its message names")
     } else if !schemes.is_empty() {

@@ -1,0 +1,263 @@
+//! The structured row keyed on an exception's TYPE (see [`super::structured`]): well-known
+//! libraries raise their own types when a variable they read is unset or wrong, whatever the
+//! server wraps them in (`Exception: Failed to create boto3 client` raised "during handling"
+//! of botocore's `NoRegionError`). Anywhere in the launch's chain, such a type names its
+//! variables: a small table, each row with its library, its types and its variables.
+//!
+//! A Python type is printed with its module (`botocore.exceptions.NoRegionError`): its row
+//! needs that package. A Node class (`CredentialsProviderError`) and Go's AWS error codes
+//! (`MissingRegion: ...`) are printed bare: their rows match the word followed by `:`.
+
+use super::given::entry_env;
+use super::model::{cut, Found, Setting, Source};
+use super::table::Id;
+use super::words::terms;
+
+/// One library's type and the variables it means.
+struct Typed {
+    /// The package a Python type is printed under (`botocore.`), or `None`: printed bare.
+    package: Option<&'static str>,
+    types: &'static [&'static str],
+    /// The variables it means: all of them (`all`), or any one.
+    vars: &'static [&'static str],
+    all: bool,
+    /// A variable that stands for all of `vars` when the entry sets it (`AWS_PROFILE`).
+    instead: Option<&'static str>,
+    /// What the server wants there.
+    what: &'static str,
+}
+
+const AWS_KEYS: &[&str] = &["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"];
+const AWS_REGION: &[&str] = &["AWS_REGION", "AWS_DEFAULT_REGION"];
+const AWS_CREDENTIALS: &str =
+    "AWS credentials (both keys, or `AWS_PROFILE` naming a profile that holds them)";
+const AZURE: &[&str] = &["AZURE_TENANT_ID", "AZURE_CLIENT_ID", "AZURE_CLIENT_SECRET"];
+
+const TABLE: &[Typed] = &[
+    Typed {
+        package: Some("botocore."),
+        types: &["NoRegionError"],
+        vars: AWS_REGION,
+        all: false,
+        instead: None,
+        what: "an AWS region (`us-east-1`, ...)",
+    },
+    Typed {
+        package: Some("botocore."),
+        types: &["NoCredentialsError", "PartialCredentialsError"],
+        vars: AWS_KEYS,
+        all: true,
+        instead: Some("AWS_PROFILE"),
+        what: AWS_CREDENTIALS,
+    },
+    Typed {
+        package: Some("botocore."),
+        types: &["ProfileNotFound"],
+        vars: &["AWS_PROFILE"],
+        all: false,
+        instead: None,
+        what: "a profile that exists in ~/.aws/config or ~/.aws/credentials",
+    },
+    Typed {
+        package: Some("google.auth."),
+        types: &["DefaultCredentialsError"],
+        vars: &["GOOGLE_APPLICATION_CREDENTIALS"],
+        all: false,
+        instead: None,
+        what: "the path of a service account's key file (or run `gcloud auth application-default login`)",
+    },
+    Typed {
+        package: Some("openai."),
+        types: &["AuthenticationError", "OpenAIError"],
+        vars: &["OPENAI_API_KEY"],
+        all: false,
+        instead: None,
+        what: "a valid OpenAI API key",
+    },
+    Typed {
+        package: Some("anthropic."),
+        types: &["AuthenticationError"],
+        vars: &["ANTHROPIC_API_KEY"],
+        all: false,
+        instead: None,
+        what: "a valid Anthropic API key",
+    },
+    Typed {
+        package: Some("azure."),
+        types: &["CredentialUnavailableError", "ClientAuthenticationError"],
+        vars: AZURE,
+        all: true,
+        instead: None,
+        what: "a service principal's tenant, client id and secret",
+    },
+    Typed {
+        package: Some("kubernetes."),
+        types: &["ConfigException"],
+        vars: &["KUBECONFIG"],
+        all: false,
+        instead: None,
+        what: "the path of a kubeconfig file",
+    },
+    // The AWS SDK for JavaScript v3's class; aws-sdk-go's error codes.
+    Typed {
+        package: None,
+        types: &["CredentialsProviderError", "NoCredentialProviders"],
+        vars: AWS_KEYS,
+        all: true,
+        instead: Some("AWS_PROFILE"),
+        what: AWS_CREDENTIALS,
+    },
+    Typed {
+        package: None,
+        types: &["MissingRegion"],
+        vars: AWS_REGION,
+        all: false,
+        instead: None,
+        what: "an AWS region (`us-east-1`, ...)",
+    },
+];
+
+/// The row of `line` and the type it names, if one: a Python exception line
+/// (`pkg.mod.Type: message`, its head from the line's start) or a bare name followed by `:`.
+fn typed_in(line: &str) -> Option<(&'static Typed, &'static str)> {
+    let t = line.trim();
+    let head = t.split(": ").next().unwrap_or(t).trim_end_matches(':');
+    TABLE.iter().find_map(|row| {
+        row.types.iter().find_map(|ty| {
+            let hit = match row.package {
+                Some(p) => {
+                    head.starts_with(p)
+                        && head.ends_with(&format!(".{ty}"))
+                        && head
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_')
+                }
+                None => t
+                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
+                    .any(|w| w == format!("{ty}:")),
+            };
+            hit.then_some((row, *ty))
+        })
+    })
+}
+
+fn is_set(s: &Setting, var: &str) -> bool {
+    entry_env(s).any(|(k, _)| k == var)
+}
+
+/// `A`, `A or B`, `A and B`, quoted.
+fn listed(vars: &[&str], join: &str) -> String {
+    vars.iter()
+        .map(|v| format!("`{v}`"))
+        .collect::<Vec<_>>()
+        .join(join)
+}
+
+/// The row: the last line of the launch that holds a type of the table.
+pub(super) fn row(lines: &[&str], s: &Setting) -> Option<Found> {
+    let (line, (t, ty)) = lines
+        .iter()
+        .rev()
+        .find_map(|l| typed_in(l).map(|x| (*l, x)))?;
+    let env = terms("the entry's `env`", s);
+    let quoted = cut(line.trim());
+    let lib = t
+        .package
+        .map(|p| format!("{} raised {ty}", p.trim_end_matches('.')))
+        .unwrap_or_else(|| format!("it failed with {ty}"));
+    let set: Vec<&str> = t.vars.iter().copied().filter(|v| is_set(s, v)).collect();
+    let unset: Vec<&str> = t.vars.iter().copied().filter(|v| !is_set(s, v)).collect();
+    let instead = t.instead.filter(|i| is_set(s, i));
+    let enough = if t.all {
+        unset.is_empty()
+    } else {
+        !set.is_empty()
+    };
+    let (id, summary, next) = match instead {
+        Some(i) => (
+            Id::BadArgument,
+            format!("{lib} with `{i}` set: the profile it names does not give {}", t.what),
+            format!("check the profile `{i}` names (its keys in ~/.aws/credentials), or set {} in {env}", listed(t.vars, " and ")),
+        ),
+        None if !enough => {
+            let (names, join) = if t.all {
+                (unset.clone(), " and ")
+            } else {
+                (unset.clone(), " or ")
+            };
+            (
+                Id::MissingEnvVar,
+                format!(
+                    "{lib}, which means {} is unset, and {env} sets no {}",
+                    listed(&names, join),
+                    listed(&names, " or ")
+                ),
+                format!(
+                    "set {} in {env} to {}: {lib}",
+                    listed(&names, join),
+                    t.what
+                ),
+            )
+        }
+        None => (
+            Id::BadArgument,
+            format!(
+                "{lib} although {env} sets {}: the server does not get {} from it",
+                listed(&set, " and "),
+                t.what
+            ),
+            format!(
+                "check {} in {env}: the server wants {} ({lib})",
+                listed(&set, " and "),
+                t.what
+            ),
+        ),
+    };
+    Some(Found {
+        id,
+        summary,
+        next,
+        evidence: vec![(Source::Stderr, quoted)],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_librarys_type_is_known_with_its_package_or_bare_where_printed_bare() {
+        // botocore 1.x under awslabs.eks-mcp-server; google-auth 2.x; the AWS SDK for
+        // JavaScript v3; aws-sdk-go v1.
+        for (line, ty) in [
+            (
+                "botocore.exceptions.NoRegionError: You must specify a region.",
+                "NoRegionError",
+            ),
+            (
+                "google.auth.exceptions.DefaultCredentialsError: Your default credentials were not found.",
+                "DefaultCredentialsError",
+            ),
+            (
+                "CredentialsProviderError: Could not load credentials from any providers",
+                "CredentialsProviderError",
+            ),
+            (
+                "2024/01/02 fatal: MissingRegion: could not find region configuration",
+                "MissingRegion",
+            ),
+        ] {
+            assert_eq!(typed_in(line).map(|(_, t)| t), Some(ty), "{line}");
+        }
+        // The same name in prose or under another package is not the library's type.
+        for line in [
+            "NoRegionError: You must specify a region.",
+            "myapp.errors.NoRegionError: custom",
+            "  the NoRegionError is raised when no region is set",
+            "openai_compat.AuthenticationError: bad key",
+            "INFO MissingRegion handling is enabled",
+        ] {
+            assert!(typed_in(line).is_none(), "{line}");
+        }
+    }
+}

@@ -1,0 +1,180 @@
+//! A failure tied to one variable of the entry, through the real binary and real child
+//! processes (fixtures/servers/values.py and values.mjs): a value quoted by Python's own
+//! conversion error, read on the failing line; a `ValueError` inside Python 3.11's
+//! exception-group box; a library's exception type (botocore's `NoRegionError`) in a chain; a
+//! plain last line naming the variable with a URL's scheme. Each with a healthy look-alike that
+//! gets no cause.
+
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+use crate::support::{bin, diagnoses_of, evidence_texts, fixture, text_field as field};
+
+const ENV: &[&str] = &[
+    "VALUES_QUERY_TIMEOUT",
+    "VALUES_PROJECT_PATH",
+    "VALUES_ENVIRONMENT",
+    "VALUES_SERVICE_URL",
+    "AWS_REGION",
+    "AWS_DEFAULT_REGION",
+];
+
+fn run(program: &str, mode: &str, env: &[(&str, &str)]) -> (Option<i32>, Vec<Value>) {
+    let script = fixture(&format!(
+        "servers/{}",
+        if program == "node" {
+            "values.mjs"
+        } else {
+            "values.py"
+        }
+    ));
+    let mut cmd: Command = bin();
+    cmd.args(["probe", "--json", "--launches", "1", "--watch", "1s", "--"])
+        .arg(program)
+        .arg(script)
+        .arg(mode)
+        .stdin(Stdio::null());
+    for k in ENV {
+        cmd.env_remove(k);
+    }
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    diagnoses_of(&cmd.output().expect("the binary runs"))
+}
+
+#[test]
+fn a_value_a_conversion_quotes_is_its_variable_and_a_number_is_wanted() {
+    // notebooklm-mcp 0.4: NOTEBOOKLM_QUERY_TIMEOUT=2m at import.
+    let (code, d) = run(
+        "python3",
+        "float-at-import",
+        &[("VALUES_QUERY_TIMEOUT", "2m")],
+    );
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "bad-argument", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.starts_with(
+            "set `VALUES_QUERY_TIMEOUT` in the server's environment to a number without a \
+             unit (the number alone, in the unit the server counts in, not `m`; its default \
+             is `120.0`), not `2m`"
+        ),
+        "{next}"
+    );
+    let ev = evidence_texts(&d[0], Some("stderr"));
+    assert!(
+        ev.iter()
+            .any(|e| e == "ValueError: could not convert string to float: '2m'"),
+        "{ev:?}"
+    );
+    assert!(
+        ev.iter().any(|e| e.starts_with("the failing line: ")),
+        "{ev:?}"
+    );
+    // Look-alike: a plain number is read and it serves.
+    let (code, d) = run(
+        "python3",
+        "float-at-import",
+        &[("VALUES_QUERY_TIMEOUT", "120")],
+    );
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+#[test]
+fn an_exception_groups_leaf_is_read_and_its_path_looked_at() {
+    // lean-lsp-mcp 0.x: LEAN_PROJECT_PATH at a folder that does not exist, its ValueError in
+    // an exception group's box (the box's rule was the "last words" before).
+    let dir = tempfile::tempdir().expect("tempdir");
+    let missing = dir.path().join("lean-project");
+    let missing = missing.to_str().expect("utf-8");
+    let (code, d) = run("python3", "task-group", &[("VALUES_PROJECT_PATH", missing)]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "missing-file", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.starts_with("point `VALUES_PROJECT_PATH` at "),
+        "{next}"
+    );
+    assert!(
+        evidence_texts(&d[0], Some("stderr"))
+            .iter()
+            .any(|e| e == &format!("ValueError: Project path '{missing}' does not exist.")),
+        "{d:#?}"
+    );
+    // Look-alike: the folder exists.
+    let there = dir.path().to_str().expect("utf-8");
+    let (code, d) = run("python3", "task-group", &[("VALUES_PROJECT_PATH", there)]);
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+#[test]
+fn a_librarys_exception_type_in_the_chain_names_its_variable() {
+    // awslabs.eks-mcp-server 0.x: botocore's NoRegionError under `Exception: Failed to create
+    // boto3 client for ec2: ...`.
+    let (code, d) = run("python3", "no-region", &[]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "missing-env-var", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.starts_with(
+            "set `AWS_REGION` or `AWS_DEFAULT_REGION` in the server's environment to an AWS \
+             region"
+        ),
+        "{next}"
+    );
+    assert!(next.ends_with("botocore raised NoRegionError"), "{next}");
+    // Look-alike: the region is set.
+    let (code, d) = run("python3", "no-region", &[("AWS_REGION", "us-east-1")]);
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+#[test]
+fn a_last_line_naming_a_set_variable_says_what_it_wants() {
+    // @dynatrace-oss/dynatrace-mcp-server 2.x: DT_ENVIRONMENT without its scheme.
+    let (code, d) = run(
+        "node",
+        "environment-url",
+        &[("VALUES_ENVIRONMENT", "abc12345.apps.example.com")],
+    );
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "bad-argument", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.starts_with(
+            "set `VALUES_ENVIRONMENT` in the server's environment to a URL with its scheme \
+             (`https://abc12345.apps.example.com`, the scheme its message names)"
+        ),
+        "{next}"
+    );
+    // Node's own ERR_INVALID_URL on `new URL(process.env.X)`: the scheme too.
+    let (code, d) = run(
+        "node",
+        "new-url",
+        &[("VALUES_SERVICE_URL", "api.example.com/v1")],
+    );
+    assert_eq!(code, Some(1), "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.contains("`VALUES_SERVICE_URL=api.example.com/v1`"),
+        "{next}"
+    );
+    assert!(next.contains("`https://api.example.com/v1`"), "{next}");
+    // Look-alikes: the same servers with the scheme written.
+    for (mode, var, v) in [
+        (
+            "environment-url",
+            "VALUES_ENVIRONMENT",
+            "https://abc12345.apps.example.com",
+        ),
+        (
+            "new-url",
+            "VALUES_SERVICE_URL",
+            "https://api.example.com/v1",
+        ),
+    ] {
+        let (code, d) = run("node", mode, &[(var, v)]);
+        assert_eq!((code, d.len()), (Some(0), 0), "{mode}: {d:#?}");
+    }
+}
