@@ -179,6 +179,63 @@ fn argparse_names_the_command_that_serves_the_flag_and_the_choice() {
 }
 
 #[test]
+fn a_choice_of_a_setting_about_a_secret_is_shown_and_the_secret_is_not() {
+    // awslabs.eks-mcp-server 0.1 (stop 38): `--auth-mode kube` was masked as a secret, with the
+    // `kube` of its choice `kubeconfig`; the key beside it must stay masked.
+    let out = probe(
+        "python3",
+        "servers/parsers.py",
+        &[
+            "argparse",
+            "--api-key",
+            "tok-s3cret-98765",
+            "--auth-mode",
+            "kube",
+            "serve",
+        ],
+    )
+    .output()
+    .expect("the binary runs");
+    let r = crate::support::diagnoses_of(&out);
+    assert_top(
+        "argparse --auth-mode kube",
+        &r,
+        "bad-argument",
+        &["change `--auth-mode kube`", "to `kubeconfig`, the closest"],
+    );
+    let all = String::from_utf8_lossy(&out.stdout);
+    assert!(!all.contains("tok-s3cret-98765"), "{all}");
+    assert!(all.contains("[redacted]"), "{all}");
+}
+
+#[test]
+fn a_misspelt_command_names_the_closest_one_the_cli_lists() {
+    // jcodemunch-mcp 1.x (stop 38): `server` for `serve`, left over by argparse as an
+    // unrecognised argument under a usage that lists the subcommands.
+    let r = py(&["argparse-legacy", "server"]);
+    assert_top(
+        "argparse-legacy server",
+        &r,
+        "missing-argument",
+        &[
+            "write `serve` in the command, in place of `server`",
+            "none of the commands",
+        ],
+    );
+    // click's `No such command 'srve'.` lists nothing: its `--help` is asked.
+    let r = py(&["click", "srve"]);
+    assert_top(
+        "click srve",
+        &r,
+        "missing-argument",
+        &["write `serve` in the command, in place of `srve`"],
+    );
+    // Look-alikes: the command left out is put first by the CLI itself; the command given.
+    assert_healthy("argparse-legacy", &py(&["argparse-legacy"]));
+    assert_healthy("argparse-legacy serve", &py(&["argparse-legacy", "serve"]));
+}
+
+#[test]
 fn node_parsers_name_the_flag_the_command_and_the_choice() {
     // util.parseArgs, for real: a TypeError with its code, read as the flag, not a crash.
     let r = node(&["parseargs", "--url", "x"]);

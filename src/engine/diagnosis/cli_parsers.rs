@@ -412,6 +412,33 @@ pub(crate) fn close_flag(flag: &str, offered: &[String]) -> Option<String> {
         .map(|(_, o)| o.clone())
 }
 
+/// The word of `offered` closest to `word` (a command or a choice misspelt: `server` for
+/// `serve`, `kube` for `kubeconfig`): within one edit for a short word, two for a longer one,
+/// or one of them the other's beginning (at least 3 letters); the nearest, if any.
+pub(crate) fn close_word(word: &str, offered: &[String]) -> Option<String> {
+    let w = word.to_ascii_lowercase();
+    if w.len() < 3 {
+        return None;
+    }
+    let most = if w.len() >= 6 { 2 } else { 1 };
+    let near = offered
+        .iter()
+        .map(|o| (distance(&w, &o.to_ascii_lowercase()), o))
+        .filter(|(d, o)| *d <= most && *o != word)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, o)| o.clone());
+    near.or_else(|| {
+        let mut begins = offered.iter().filter(|o| {
+            let o = o.to_ascii_lowercase();
+            o != w && (o.starts_with(&w) || (o.len() >= 3 && w.starts_with(&o)))
+        });
+        match (begins.next(), begins.next()) {
+            (Some(one), None) => Some(one.clone()),
+            _ => None,
+        }
+    })
+}
+
 /// A command whose role is running the server (`serve`, `start`, `stdio`, ...).
 pub(crate) fn is_serving_command(c: &str) -> bool {
     matches!(

@@ -198,3 +198,18 @@ fn a_boxed_help_reads_as_a_plain_one() {
         ["serve", "search"]
     );
 }
+
+#[test]
+fn a_close_word_is_an_edit_or_two_away_or_its_beginning() {
+    let offered: Vec<String> = ["serve", "watch", "config", "iam", "kubeconfig"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    assert_eq!(close_word("server", &offered).as_deref(), Some("serve"));
+    assert_eq!(close_word("confg", &offered).as_deref(), Some("config"));
+    assert_eq!(close_word("kube", &offered).as_deref(), Some("kubeconfig"));
+    // Nothing near: no guess; a word listed is not its own correction; too short to tell.
+    assert_eq!(close_word("index", &offered), None);
+    assert_eq!(close_word("serve", &offered), None);
+    assert_eq!(close_word("ia", &offered), None);
+}

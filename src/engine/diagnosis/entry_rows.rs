@@ -123,6 +123,20 @@ fn own_commands(lines: &[&str]) -> Vec<String> {
     out
 }
 
+/// The index of the entry's word (not a flag) an argument parser refuses as unknown
+/// (argparse's `unrecognized arguments: server`, yargs' `Unknown argument: server`): a
+/// command misspelt or not one of the CLI's.
+fn refused_word(lines: &[&str], parts: &[help::Part], s: &Setting) -> Option<usize> {
+    let refused = cli_parsers::unknown_flag(lines, parts)?;
+    s.args.iter().position(|a| {
+        a.len() >= 2
+            && !a.starts_with('-')
+            && !a.contains(MASK)
+            && refused.flags.iter().any(|f| f == a)
+            && !on_disk(a, s.cwd.as_deref())
+    })
+}
+
 /// A CLI that wants a command first, and the entry's arguments hold none of its commands.
 pub(super) fn command_first(lines: &[&str], s: &Setting) -> Option<Found> {
     let parts = help::parts(lines);
@@ -130,7 +144,7 @@ pub(super) fn command_first(lines: &[&str], s: &Setting) -> Option<Found> {
     // Only where an error quotes one of the entry's arguments as it refuses it, or the parser
     // says a command is missing: a CLI whose commands are optional (`srv [--token=x]` or `srv
     // auth login`) lists them too.
-    let wants = match quoted_arg(lines, s) {
+    let wants = match quoted_arg(lines, s).or_else(|| refused_word(lines, &parts, s)) {
         Some(i) => Wants::Quoted(i),
         None => {
             let line = cli_parsers::missing_command(lines, &parts)
@@ -170,8 +184,16 @@ pub(super) fn command_first(lines: &[&str], s: &Setting) -> Option<Found> {
         .map(|c| format!("`{c}`"))
         .collect::<Vec<_>>()
         .join(", ");
-    // The command that runs the server, by its role, leads.
-    let serving = commands.iter().find(|c| cli_parsers::is_serving_command(c));
+    // The command the refused word misspells (`server` for `serve`), else the one that runs
+    // the server, by its role, leads.
+    let refused = match &wants {
+        Wants::Quoted(at) => s.args.get(*at).filter(|a| !a.starts_with('-')),
+        Wants::Missing(_) => None,
+    };
+    let serving = refused
+        .and_then(|r| cli_parsers::close_word(r, &commands))
+        .and_then(|c| commands.iter().find(|x| **x == c))
+        .or_else(|| commands.iter().find(|c| cli_parsers::is_serving_command(c)));
     let (what, listed) = match (commands.as_slice(), serving) {
         ([one], _) => (format!("`{one}`"), String::new()),
         (_, Some(c)) => (format!("`{c}`"), format!(" (its usage lists {list})")),
@@ -186,9 +208,12 @@ pub(super) fn command_first(lines: &[&str], s: &Setting) -> Option<Found> {
             } else {
                 ("write", "in place of")
             };
-            format!(
-                "{verb} {what} in the entry's args, {place} `{refused}`{listed}: the server's CLI takes a command first"
-            )
+            let why = if refused.starts_with('-') {
+                "the server's CLI takes a command first".to_string()
+            } else {
+                format!("`{refused}` is none of the commands of the server's CLI")
+            };
+            format!("{verb} {what} in the entry's args, {place} `{refused}`{listed}: {why}")
         }
         Wants::Missing(_) => format!(
             "add {what} first in the entry's args{listed}: the server's CLI takes a command first"

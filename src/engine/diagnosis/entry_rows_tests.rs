@@ -150,3 +150,53 @@ fn a_command_left_out_names_the_one_that_serves_from_the_usage() {
         f.next
     );
 }
+
+#[test]
+fn a_command_misspelt_names_the_closest_one_the_cli_lists() {
+    // argparse (jcodemunch-mcp 1.x, stop 38): `server` for its `serve` subcommand, refused as
+    // an unrecognised argument under a usage that lists the subcommands.
+    let s = setting("/v/bin/jcodemunch-mcp", &["server"]);
+    let stderr = "usage: jcodemunch-mcp [-h] [-V]\n                      {serve,watch,config,list-repos,surface,delete-index}\n                      ...\njcodemunch-mcp: error: unrecognized arguments: server";
+    let lines: Vec<&str> = stderr.lines().collect();
+    let f = command_first(&lines, &s).expect("a finding");
+    assert_eq!(f.id, Id::MissingArgument);
+    assert!(
+        f.next
+            .starts_with("write `serve` in the entry's args, in place of `server`"),
+        "{}",
+        f.next
+    );
+    // click 8 (`No such command 'srve'.` under its Commands), cobra (`unknown command "strat"
+    // for "srv"`), commander (`error: unknown command 'stdoi'`): each names the closest.
+    for (args, stderr, want) in [
+        (
+            ["srve"],
+            "Usage: srv [OPTIONS] COMMAND [ARGS]...\nTry 'srv --help' for help.\n\nError: No such command 'srve'.\n\nCommands:\n  index  Build the index\n  serve  Run the MCP server",
+            "write `serve` in the entry's args, in place of `srve`",
+        ),
+        (
+            ["strat"],
+            "Error: unknown command \"strat\" for \"srv\"\nRun 'srv --help' for usage.\n\nAvailable Commands:\n  start       Start the server\n  version     Print the version",
+            "write `start` in the entry's args, in place of `strat`",
+        ),
+        (
+            ["stdoi"],
+            "error: unknown command 'stdoi'\nUsage: srv [options] [command]\n\nCommands:\n  stdio           Serve over stdio\n  http            Serve over HTTP",
+            "write `stdio` in the entry's args, in place of `stdoi`",
+        ),
+    ] {
+        let s = setting("/usr/bin/srv", &args);
+        let lines: Vec<&str> = stderr.lines().collect();
+        let f = command_first(&lines, &s).expect("a finding");
+        assert!(f.next.starts_with(want), "{}", f.next);
+    }
+    // Look-alikes: the entry gives a listed command and an unrecognised flag after it; the
+    // word refused is not the entry's.
+    let s = setting("/v/bin/jcodemunch-mcp", &["serve", "--fast"]);
+    let other = "usage: jcodemunch-mcp [-h] [-V] {serve,watch} ...\njcodemunch-mcp: error: unrecognized arguments: --fast";
+    let lines: Vec<&str> = other.lines().collect();
+    assert!(command_first(&lines, &s).is_none());
+    let s = setting("/v/bin/jcodemunch-mcp", &[]);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert!(command_first(&lines, &s).is_none());
+}

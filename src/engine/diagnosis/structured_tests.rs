@@ -639,6 +639,31 @@ fn a_choice_names_the_flag_and_stdio_among_its_choices() {
 }
 
 #[test]
+fn a_choice_cut_short_names_the_closest_one() {
+    // awslabs.eks-mcp-server 0.1 (argparse), stop 38: `--auth-mode kube`.
+    let s = setting("awslabs.eks-mcp-server", &["--auth-mode", "kube"], &[]);
+    let err = "usage: awslabs.eks-mcp-server [-h] [--auth-mode {iam,kubeconfig}]\nawslabs.eks-mcp-server: error: argument --auth-mode: invalid choice: 'kube' (choose from 'iam', 'kubeconfig')";
+    let f = run(Key::ChoiceStructure, err, &s).expect("a choice");
+    assert!(
+        f.next.starts_with(
+            "change `--auth-mode kube` in the entry's args to `kubeconfig`, the closest of its choices (`iam`, `kubeconfig`)"
+        ),
+        "{}",
+        f.next
+    );
+    // Look-alike: a word near none of them gets the list, no guess.
+    let s = setting("awslabs.eks-mcp-server", &["--auth-mode", "oidc"], &[]);
+    let err = "awslabs.eks-mcp-server: error: argument --auth-mode: invalid choice: 'oidc' (choose from 'iam', 'kubeconfig')";
+    let f = run(Key::ChoiceStructure, err, &s).expect("a choice");
+    assert!(
+        f.next
+            .ends_with("to one of its choices: `iam`, `kubeconfig`"),
+        "{}",
+        f.next
+    );
+}
+
+#[test]
 fn a_choice_in_another_case_is_named_and_a_log_level_too() {
     // argparse's choices are case-sensitive: the listed spelling of the given word.
     let s = setting("srv", &["--log-level", "debug"], &[]);

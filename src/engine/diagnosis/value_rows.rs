@@ -140,9 +140,15 @@ pub(super) fn choice(facts: &[Fact], s: &Setting) -> Option<Found> {
                 Some(c) => format!(
                     "use `{c}`: change {what} in the entry's args to `{c}` (its choices: {listed})"
                 ),
-                None => format!(
+                // A choice misspelt or cut short (`kube` for `kubeconfig`): the closest.
+                None => match cli_parsers::close_word(given, &choices) {
+                    Some(c) => format!(
+                        "change {what} in the entry's args to `{c}`, the closest of its choices ({listed})"
+                    ),
+                    None => format!(
                     "change {what} in the entry's args to one of its choices: {listed}"
                 ),
+                },
             }
         }
         (None, _) => format!(

@@ -156,6 +156,10 @@ fn secret_options_and_names() {
         "--pass",
         "X-Api-Key",
         "sig",
+        // The kind word must end the name: these still hold the secret.
+        "--mode-token",
+        "--type-key",
+        "AUTH_TYPE_TOKEN",
     ] {
         assert!(is_secret_name(yes), "{yes}");
     }
@@ -166,6 +170,12 @@ fn secret_options_and_names() {
         "--author-name",
         "--monkey",
         "--stdio",
+        // A setting about a secret holds a choice (stop 38, eks: `--auth-mode kube`).
+        "--auth-mode",
+        "--auth-type",
+        "--token-type",
+        "AUTH_METHOD",
+        "--key-format",
     ] {
         assert!(!is_secret_name(no), "{no}");
     }
@@ -287,4 +297,28 @@ fn known_token_shapes_are_masked_without_being_given() {
     ] {
         assert_eq!(r.redact(keep), keep);
     }
+}
+
+#[test]
+fn a_setting_about_a_secret_is_no_secret_but_the_secret_still_is() {
+    // stop 38, eks: `--auth-mode kube` masked `kube` in the server's `choose from 'iam',
+    // 'kubeconfig'`; the token beside it must stay masked.
+    let args = [
+        "--auth-mode",
+        "kube",
+        "--auth",
+        "kube-s3cret",
+        "--token-type=bearer",
+        "--api-token=t0ken-value",
+        "--password",
+        "hunter22",
+    ];
+    assert_eq!(
+        secret_args(&args),
+        vec![
+            "kube-s3cret".to_string(),
+            "t0ken-value".to_string(),
+            "hunter22".to_string()
+        ]
+    );
 }
