@@ -199,26 +199,7 @@ pub(super) fn command_first(lines: &[&str], s: &Setting) -> Option<Found> {
         (_, Some(c)) => (format!("`{c}`"), format!(" (its usage lists {list})")),
         (_, None) => (format!("one of its commands ({list})"), String::new()),
     };
-    let add = match &wants {
-        Wants::Quoted(at) => {
-            // A flag taken for a command wants the command before it; a word, in its place.
-            let refused = s.args.get(*at).map(String::as_str).unwrap_or_default();
-            let (verb, place) = if refused.starts_with('-') {
-                ("add", "before")
-            } else {
-                ("write", "in place of")
-            };
-            let why = if refused.starts_with('-') {
-                "the server's CLI takes a command first".to_string()
-            } else {
-                format!("`{refused}` is none of the commands of the server's CLI")
-            };
-            format!("{verb} {what} in the entry's args, {place} `{refused}`{listed}: {why}")
-        }
-        Wants::Missing(_) => format!(
-            "add {what} first in the entry's args{listed}: the server's CLI takes a command first"
-        ),
-    };
+    let add = edit(&wants, &what, &listed, s);
     let said = match &wants {
         Wants::Missing(line) => Some(line.clone()),
         Wants::Quoted(_) => lines
@@ -240,6 +221,31 @@ pub(super) fn command_first(lines: &[&str], s: &Setting) -> Option<Found> {
         next: terms(&add, s),
         evidence,
     })
+}
+
+/// What to change in the entry's args: the command added first, before a flag taken for a
+/// command, or in place of a word that is none of its commands.
+fn edit(wants: &Wants, what: &str, listed: &str, s: &Setting) -> String {
+    match wants {
+        Wants::Quoted(at) => {
+            // A flag taken for a command wants the command before it; a word, in its place.
+            let refused = s.args.get(*at).map(String::as_str).unwrap_or_default();
+            let (verb, place) = if refused.starts_with('-') {
+                ("add", "before")
+            } else {
+                ("write", "in place of")
+            };
+            let why = if refused.starts_with('-') {
+                "the server's CLI takes a command first".to_string()
+            } else {
+                format!("`{refused}` is none of the commands of the server's CLI")
+            };
+            format!("{verb} {what} in the entry's args, {place} `{refused}`{listed}: {why}")
+        }
+        Wants::Missing(_) => format!(
+            "add {what} first in the entry's args{listed}: the server's CLI takes a command first"
+        ),
+    }
 }
 
 /// The entry's argument a parser's refused flag is: the same name with one or two leading
