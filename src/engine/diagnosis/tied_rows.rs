@@ -56,7 +56,7 @@ pub(super) fn row(key: Tie, facts: &[Fact], lines: &[&str], s: &Setting) -> Opti
 
 /// The first failure tied to one variable of the entry, and how.
 pub(super) fn analyse(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<(Tie, Found)> {
-    let failures = failures(facts, lines);
+    let failures = failures(facts, lines, s);
     for f in &failures {
         if let Some(var) = one(named(s, &f.message)) {
             return Some((Tie::Named, found(Tie::Named, var, f, s)));
@@ -93,7 +93,7 @@ fn named<'a>(s: &'a Setting, message: &str) -> Vec<&'a str> {
 }
 
 /// The failures of a launch, in the order printed: each error fact, then its last words.
-fn failures(facts: &[Fact], lines: &[&str]) -> Vec<Failure> {
+fn failures(facts: &[Fact], lines: &[&str], s: &Setting) -> Vec<Failure> {
     let mut out: Vec<Failure> = facts
         .iter()
         .filter(|f| f.is_error())
@@ -119,7 +119,14 @@ fn failures(facts: &[Fact], lines: &[&str]) -> Vec<Failure> {
             .filter_map(Fact::message)
             .any(|m| !m.is_empty() && last.contains(m))
     };
-    if let Some(last) = last_words(lines).filter(|l| complains(l) && !read(l)) {
+    // Last words that also name a variable the entry does not set are about that one (the
+    // row of unset names).
+    let unset_named = |last: &str| {
+        last.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| w.len() >= 5 && super::model::upper_snake(w))
+            .any(|w| !entry_env(s).any(|(k, _)| k == w))
+    };
+    if let Some(last) = last_words(lines).filter(|l| complains(l) && !read(l) && !unset_named(l)) {
         {
             out.push(Failure {
                 quoted: cut(last),
@@ -226,15 +233,26 @@ fn part_of(token: &str, value: &str) -> bool {
     token.len() >= 4 && token.contains(['/', ':', '.', '@']) && value.contains(token)
 }
 
-/// The entry's variables whose value `message` quotes (whole, or a shaped part of it).
+/// Whether `v` has a shape of its own, not a word's: a digit, or a path's or an address's
+/// punctuation (`30s`, `1.5x`, `host:port`).
+fn shaped(v: &str) -> bool {
+    v.len() >= 2 && v.contains(|c: char| c.is_ascii_digit() || matches!(c, '.' | '/' | ':' | '@'))
+}
+
+/// The entry's variables whose value `message` quotes (whole, or a shaped part of it), or
+/// holds as a word of its own when the value has a shape (`invalid timeout 30s`).
 fn quoting<'a>(s: &'a Setting, message: &str) -> Vec<&'a str> {
     let tokens = quoted_tokens(message);
+    let words: Vec<&str> = message
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '[' | ']'))
+        .map(|w| w.trim_end_matches(['.', ':', '!', '?']))
+        .collect();
     let mut out: Vec<&str> = Vec::new();
     for (k, v) in entry_env(s) {
         if !matchable(v) {
             continue;
         }
-        let whole = tokens.iter().any(|t| t == v);
+        let whole = tokens.iter().any(|t| t == v) || (shaped(v) && words.contains(&v.as_str()));
         if (whole || tokens.iter().any(|t| part_of(t, v))) && !out.contains(&k.as_str()) {
             out.push(k);
         }
@@ -302,22 +320,35 @@ fn default_of(line: &str, var: &str) -> Option<String> {
     (!lit.is_empty() && lit.len() <= 40 && !lit.contains(MASK)).then(|| lit.to_string())
 }
 
-/// A number followed by a unit (`2m`, `30s`, `500ms`, `10 MB`): the unit.
+/// Units of time and size a value may carry (lower case).
+const UNITS: &[&str] = &[
+    "ns", "us", "ms", "s", "sec", "m", "min", "h", "hr", "d", "w", "b", "k", "kb", "kib", "mb",
+    "mib", "g", "gb", "gib",
+];
+
+/// A number followed by a unit of time or size (`2m`, `30s`, `500ms`, `10 MB`): the unit.
 fn unit_of(v: &str) -> Option<&str> {
     let v = v.trim();
     let digits = v.find(|c: char| !(c.is_ascii_digit() || c == '.'))?;
     let unit = v[digits..].trim_start();
-    (digits > 0
-        && !unit.is_empty()
-        && unit.len() <= 3
-        && unit.chars().all(|c| c.is_ascii_alphabetic()))
-    .then_some(unit)
+    (digits > 0 && UNITS.contains(&unit.to_ascii_lowercase().as_str())).then_some(unit)
 }
 
 /// Whether `v` is a plain number (`30`, `1.5`).
 fn plain_number(v: &str) -> bool {
     let v = v.trim();
     !v.is_empty() && v.parse::<f64>().is_ok()
+}
+
+/// The example a message gives: the word after `e.g.`, `for example` or `such as`.
+fn example(m: &str) -> Option<&str> {
+    let low = m.to_ascii_lowercase();
+    let at = ["e.g.,", "e.g.", "for example,", "for example", "such as"]
+        .iter()
+        .find_map(|w| low.find(w).map(|i| i + w.len()))?;
+    let w = m.get(at..)?.split_whitespace().next()?;
+    let w = w.trim_matches(['`', '\'', '"', '(', ')', ',', ';', '.']);
+    (!w.is_empty()).then_some(w)
 }
 
 /// What the failure says the server wants, from its structure and the value's shape.
@@ -353,6 +384,16 @@ fn wants(f: &Failure, v: &str, default: Option<&str>, s: &Setting) -> Option<Str
             (None, Some(d)) => format!("{kind} (its default is `{d}`)"),
             (None, None) => kind.to_string(),
         });
+    }
+    // An example the message gives (`e.g. 8080`, `for example 30`): a number where the value
+    // is none.
+    if let Some(ex) = example(m) {
+        if plain_number(ex) && !plain_number(v) {
+            return Some(match unit_of(v) {
+                Some(u) => format!("a number without a unit, as its example `{ex}` (not `{u}`)"),
+                None => format!("a number, as its example `{ex}`"),
+            });
+        }
     }
     // Go's durations want their unit.
     if (low.contains("missing unit in duration") || low.contains("time: invalid duration"))

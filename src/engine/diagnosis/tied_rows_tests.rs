@@ -141,3 +141,26 @@ fn the_default_and_the_unit_are_read_from_the_line_and_the_value() {
     assert_eq!(unit_of("abc"), None);
     assert_eq!(unit_of("12"), None);
 }
+
+#[test]
+fn a_bare_shaped_value_and_an_example_are_read_and_unset_names_are_left_to_their_row() {
+    // A value as a word of its own when it has a shape (`30s`), and the message's example a
+    // number (a Go server's `invalid PORT value 80a (e.g. 8080)`).
+    let s = setting(&[("APP_PORT", "80a")]);
+    let (tie, f) = run("Error: invalid port 80a (e.g. 8080)", &s).expect("tied");
+    assert_eq!(tie, Tie::Quoted);
+    assert!(
+        f.next.contains("a number, as its example `8080`"),
+        "{}",
+        f.next
+    );
+    // A plain word is no value's quote: `fast` in prose.
+    let s = setting(&[("APP_MODE", "fast")]);
+    assert!(run("Error: the fast path failed", &s).is_none());
+    // Last words naming a set variable and an unset one: the unset one is the matter.
+    let s = setting(&[("DATADOG_API_KEY", "[redacted]"), ("DATADOG_SITE", "x")]);
+    assert!(run("Both DATADOG_API_KEY and DATADOG_APP_KEY are required", &s).is_none());
+    // Last words that do not complain are no failure (`using X=...` as a launch ends).
+    let s = setting(&[("APP_TIMEOUT", "30s")]);
+    assert!(run("using APP_TIMEOUT=30s, starting", &s).is_none());
+}

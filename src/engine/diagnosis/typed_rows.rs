@@ -18,6 +18,9 @@ struct Typed {
     /// The package a Python type is printed under (`botocore.`), or `None`: printed bare.
     package: Option<&'static str>,
     types: &'static [&'static str],
+    /// Error codes one of which its message must hold, in parentheses (botocore's
+    /// `ClientError`: `An error occurred (InvalidClientTokenId) when calling ...`); none: any.
+    codes: &'static [&'static str],
     /// The variables it means: all of them (`all`), or any one.
     vars: &'static [&'static str],
     all: bool,
@@ -38,6 +41,7 @@ const TABLE: &[Typed] = &[
         package: Some("botocore."),
         types: &["NoRegionError"],
         vars: AWS_REGION,
+        codes: &[],
         all: false,
         instead: None,
         what: "an AWS region (`us-east-1`, ...)",
@@ -46,6 +50,7 @@ const TABLE: &[Typed] = &[
         package: Some("botocore."),
         types: &["NoCredentialsError", "PartialCredentialsError"],
         vars: AWS_KEYS,
+        codes: &[],
         all: true,
         instead: Some("AWS_PROFILE"),
         what: AWS_CREDENTIALS,
@@ -54,14 +59,33 @@ const TABLE: &[Typed] = &[
         package: Some("botocore."),
         types: &["ProfileNotFound"],
         vars: &["AWS_PROFILE"],
+        codes: &[],
         all: false,
         instead: None,
         what: "a profile that exists in ~/.aws/config or ~/.aws/credentials",
     },
     Typed {
+        package: Some("botocore."),
+        types: &["ClientError"],
+        codes: &[
+            "UnrecognizedClientException",
+            "InvalidClientTokenId",
+            "SignatureDoesNotMatch",
+            "InvalidAccessKeyId",
+            "ExpiredToken",
+            "ExpiredTokenException",
+            "AuthFailure",
+        ],
+        all: true,
+        vars: AWS_KEYS,
+        instead: Some("AWS_PROFILE"),
+        what: "AWS credentials that AWS accepts (these were refused)",
+    },
+    Typed {
         package: Some("google.auth."),
         types: &["DefaultCredentialsError"],
         vars: &["GOOGLE_APPLICATION_CREDENTIALS"],
+        codes: &[],
         all: false,
         instead: None,
         what: "the path of a service account's key file (or run `gcloud auth application-default login`)",
@@ -70,6 +94,7 @@ const TABLE: &[Typed] = &[
         package: Some("openai."),
         types: &["AuthenticationError", "OpenAIError"],
         vars: &["OPENAI_API_KEY"],
+        codes: &[],
         all: false,
         instead: None,
         what: "a valid OpenAI API key",
@@ -78,6 +103,7 @@ const TABLE: &[Typed] = &[
         package: Some("anthropic."),
         types: &["AuthenticationError"],
         vars: &["ANTHROPIC_API_KEY"],
+        codes: &[],
         all: false,
         instead: None,
         what: "a valid Anthropic API key",
@@ -86,6 +112,7 @@ const TABLE: &[Typed] = &[
         package: Some("azure."),
         types: &["CredentialUnavailableError", "ClientAuthenticationError"],
         vars: AZURE,
+        codes: &[],
         all: true,
         instead: None,
         what: "a service principal's tenant, client id and secret",
@@ -94,6 +121,7 @@ const TABLE: &[Typed] = &[
         package: Some("kubernetes."),
         types: &["ConfigException"],
         vars: &["KUBECONFIG"],
+        codes: &[],
         all: false,
         instead: None,
         what: "the path of a kubeconfig file",
@@ -103,6 +131,7 @@ const TABLE: &[Typed] = &[
         package: None,
         types: &["CredentialsProviderError", "NoCredentialProviders"],
         vars: AWS_KEYS,
+        codes: &[],
         all: true,
         instead: Some("AWS_PROFILE"),
         what: AWS_CREDENTIALS,
@@ -111,6 +140,7 @@ const TABLE: &[Typed] = &[
         package: None,
         types: &["MissingRegion"],
         vars: AWS_REGION,
+        codes: &[],
         all: false,
         instead: None,
         what: "an AWS region (`us-east-1`, ...)",
@@ -136,7 +166,9 @@ fn typed_in(line: &str) -> Option<(&'static Typed, &'static str)> {
                     .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
                     .any(|w| w == format!("{ty}:")),
             };
-            hit.then_some((row, *ty))
+            let coded =
+                row.codes.is_empty() || row.codes.iter().any(|c| t.contains(&format!("({c})")));
+            (hit && coded).then_some((row, *ty))
         })
     })
 }
@@ -246,6 +278,10 @@ mod tests {
                 "2024/01/02 fatal: MissingRegion: could not find region configuration",
                 "MissingRegion",
             ),
+            (
+                "botocore.exceptions.ClientError: An error occurred (UnrecognizedClientException) when calling the ListClusters operation: The security token included in the request is invalid.",
+                "ClientError",
+            ),
         ] {
             assert_eq!(typed_in(line).map(|(_, t)| t), Some(ty), "{line}");
         }
@@ -256,6 +292,8 @@ mod tests {
             "  the NoRegionError is raised when no region is set",
             "openai_compat.AuthenticationError: bad key",
             "INFO MissingRegion handling is enabled",
+            // A ClientError of another code is no credentials' fault.
+            "botocore.exceptions.ClientError: An error occurred (ResourceNotFoundException) when calling the DescribeCluster operation: No cluster found",
         ] {
             assert!(typed_in(line).is_none(), "{line}");
         }
