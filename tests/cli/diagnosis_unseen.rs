@@ -321,3 +321,94 @@ echo "No command registered for \`$1\`" >&2; exit 251"#;
     assert_ne!(code, Some(2), "{d:#?}");
     assert!(d.iter().all(|x| x["id"] != "missing-argument"), "{d:#?}");
 }
+
+/// The fake `node` of `fixtures/servers/engines/node` (it reports `version`, and runs the real
+/// one) with a fixture package's script.
+fn old_node(version: &str, script: &str, args: &[&str]) -> Command {
+    let node = fixture("servers/engines/node").display().to_string();
+    let script = fixture(&format!("servers/engines/node_modules/{script}"))
+        .display()
+        .to_string();
+    let mut command: Vec<&str> = vec![&node, &script];
+    command.extend_from_slice(args);
+    let mut cmd = probe(&command);
+    cmd.env("FIXTURE_NODE_VERSION", version);
+    cmd
+}
+
+#[test]
+fn an_es_module_required_on_a_node_that_cannot_is_the_node_not_a_missing_module() {
+    // @pandacss/mcp on Node 18: ERR_REQUIRE_ESM on @clack/prompts (engines.node >= 20.12.0).
+    let (code, d) = run_diagnoses(&mut old_node("v18.20.8", "fixture-esm-mcp/cli.js", &[]));
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "runtime-too-old", "{d:#?}");
+    assert!(
+        next(&d[0]).contains("Node.js 20.19.0 or newer"),
+        "{}",
+        next(&d[0])
+    );
+    let summary = d[0]["summary"].as_str().unwrap_or_default();
+    assert!(
+        summary.contains("v18.20.8")
+            && summary.contains("`fixture-esm-dep` needs Node.js >= 20.12.0"),
+        "{summary}"
+    );
+    let tried = texts(&d[0], "tried");
+    assert!(
+        tried
+            .iter()
+            .any(|t| t.contains("fixture-esm-dep/package.json: engines.node >= 20.12.0")),
+        "{tried:?}"
+    );
+    assert!(
+        tried.iter().any(|t| t.contains("--version: v18.20.8")),
+        "{tried:?}"
+    );
+    assert!(d.iter().all(|x| x["id"] != "missing-dependency"), "{d:#?}");
+    // Healthy look-alike: a Node that can require() an ES module runs it.
+    let (code, d) = run_diagnoses(&mut old_node("v22.12.0", "fixture-esm-mcp/cli.js", &[]));
+    assert_eq!(code, Some(0), "{d:#?}");
+    assert!(d.is_empty(), "{d:#?}");
+}
+
+#[test]
+fn a_bundled_dependency_failing_as_it_loads_on_an_old_node_is_likely_the_node() {
+    // dynatrace-mcp-server 2.1.2 on Node 20: its bundled undici's TypeError, no engines field.
+    let (code, d) = run_diagnoses(&mut old_node(
+        "v20.20.2",
+        "fixture-bundle-mcp/index.js",
+        &[],
+    ));
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "runtime-too-old", "{d:#?}");
+    assert_eq!(d[0]["confidence"], "medium", "{d:#?}");
+    let summary = d[0]["summary"].as_str().unwrap_or_default();
+    assert!(
+        summary.starts_with("likely")
+            && summary.contains("`undici`")
+            && summary.contains("v20.20.2"),
+        "{summary}"
+    );
+    assert!(
+        next(&d[0]).contains("newer Node.js (v22 or later"),
+        "{}",
+        next(&d[0])
+    );
+    let tried = texts(&d[0], "tried");
+    assert!(
+        tried.iter().any(|t| t.contains("--version: v20.20.2")),
+        "{tried:?}"
+    );
+    // Look-alikes: the same kind of error in the server's own section, and the dependency's on
+    // a Node at or above the current LTS (here it serves: healthy).
+    let (code, d) = run_diagnoses(&mut old_node(
+        "v20.20.2",
+        "fixture-bundle-mcp/index.js",
+        &["--own"],
+    ));
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert!(d.iter().all(|x| x["id"] != "runtime-too-old"), "{d:#?}");
+    let (code, d) = run_diagnoses(&mut old_node("v99.0.0", "fixture-bundle-mcp/index.js", &[]));
+    assert_eq!(code, Some(0), "{d:#?}");
+    assert!(d.is_empty(), "{d:#?}");
+}

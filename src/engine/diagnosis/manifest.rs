@@ -82,6 +82,11 @@ fn dependency_dir(dir: &Path, name: &str) -> Option<PathBuf> {
         .find(|p| p.join("package.json").is_file())
 }
 
+/// The `engines.node` the package in `dir` states, if any.
+pub(crate) fn engine_at(dir: &Path) -> Option<Engine> {
+    engine_of(dir)?.1
+}
+
 fn engine_of(dir: &Path) -> Option<(serde_json::Value, Option<Engine>)> {
     let manifest = dir.join("package.json");
     let v = read(&manifest)?;

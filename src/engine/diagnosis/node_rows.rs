@@ -135,7 +135,7 @@ pub(super) fn npm(facts: &[Fact], s: &Setting) -> Option<Found> {
 
 /// The version `node --version` reports for the `node` the server runs (the command when it
 /// is `node`, else the one on the entry's PATH), within [`COMMAND_LIMIT`].
-fn node_version(s: &Setting) -> Option<(String, String)> {
+pub(super) fn node_version(s: &Setting) -> Option<(String, String)> {
     let cmd = s.command.as_deref()?;
     let base = cmd.rsplit('/').next()?;
     let node = if base == "node" {
@@ -153,7 +153,7 @@ fn node_version(s: &Setting) -> Option<(String, String)> {
 }
 
 /// `v18.20.8` / `20.19.0` -> (18, 20, 8).
-fn version(v: &str) -> Option<(u32, u32, u32)> {
+pub(super) fn version(v: &str) -> Option<(u32, u32, u32)> {
     let mut it = v.trim_start_matches('v').split('.').map(|x| {
         x.chars()
             .take_while(char::is_ascii_digit)

@@ -7,19 +7,18 @@
 //! These rows run after the table's: they replace only a generic answer (`crash`,
 //! `cause-unknown`, a usage line read as `missing-argument`, `timer`), never a specific one.
 
-use std::net::{TcpStream, ToSocketAddrs};
-
+pub(super) use super::connect::{connects, service_of};
 use super::drift_rows;
 use super::entry_rows;
 use super::env_rows;
 use super::evidence::{self, Fact};
-use super::experiment::LIMIT as EXPERIMENT;
 use super::file_rows::{self, Tied};
 use super::given::{entry_env, entry_values, entry_var, value_of, vars_in};
 use super::import_rows;
 use super::model::{cut, Found};
 use super::model::{Diagnosis, Evidence, Setting, Source, MAX_EVIDENCE};
 use super::node_rows;
+use super::runtime_rows;
 use super::table::{Confidence, Id};
 use super::tied_rows::{self, Tie};
 use super::typed_rows;
@@ -48,6 +47,10 @@ pub(crate) enum Key {
     InstalledPackageLacksSubmodule,
     /// `ERR_PACKAGE_PATH_NOT_EXPORTED` naming a `node_modules` `package.json` (`drift_rows.rs`).
     SubpathNotExported,
+    /// `ERR_REQUIRE_ESM` on a `node` (asked) that cannot require() ES modules (`runtime_rows.rs`).
+    EsmRequiredOnOldNode,
+    /// A load-time TypeError/ReferenceError in a dependency's frame, Node below LTS (`runtime_rows.rs`).
+    DependencyFrameOnOldNode,
     /// A missing file (`file_rows.rs`: `ENOENT`/`FileNotFoundError`/`[Errno 2]` with its
     /// path, Go's `open X: no such file or directory`, a file's name or path beside not-found
     /// words) and a stat experiment: one of the entry's path-like values, resolved against the
@@ -164,6 +167,7 @@ pub(crate) const KEYS: &[Key] = &[
     Key::LibraryImportNotImportable,
     Key::InstalledPackageLacksSubmodule,
     Key::SubpathNotExported,
+    Key::EsmRequiredOnOldNode,
     Key::MissingFileIsAnEntryValue,
     Key::MissingFileReadFromAnUnsetVariable,
     Key::MissingFileAtItsDefaultPath,
@@ -186,6 +190,7 @@ pub(crate) const KEYS: &[Key] = &[
     // ran far enough to say what is wrong (its usage, a variable it lacks) is believed first:
     // @sentry/mcp-server declares Node 22.13 and runs on Node 20.
     Key::EnginesAboveRunningNode,
+    Key::DependencyFrameOnOldNode,
 ];
 
 /// Rows about the arguments a server refused as it started: never on a launch that completed
@@ -195,6 +200,12 @@ const ARGUMENT_KEYS: &[Key] = &[
     Key::UnknownFlagGiven,
     Key::ErrorNamesAGivenFlag,
 ];
+
+/// Rows about a server that failed as it loaded: never on a launch that completed its handshake.
+const LOAD_KEYS: &[Key] = &[Key::DependencyFrameOnOldNode];
+
+/// Rows whose answer is a likely one (medium confidence): the evidence fits, nothing proves it.
+const HEDGED: &[Key] = &[Key::DependencyFrameOnOldNode];
 
 /// The keys of the rows that read the whole run, not a launch that died: they run in
 /// `run.rs`, also when every launch stayed up.
@@ -260,6 +271,7 @@ pub(crate) const OUTRANK_MISSING: &[Key] = &[
 pub(crate) const OUTRANK_DEPENDENCY: &[Key] = &[
     Key::LibraryImportNotImportable,
     Key::InstalledPackageLacksSubmodule,
+    Key::EsmRequiredOnOldNode,
 ];
 
 /// The answers of the table these rows may replace.
@@ -310,7 +322,7 @@ pub(crate) fn diagnose_keyed_but(
         let Some((key, f)) = KEYS
             .iter()
             .filter(|k| !skip.contains(k))
-            .filter(|k| !(connected && ARGUMENT_KEYS.contains(k)))
+            .filter(|k| !(connected && (ARGUMENT_KEYS.contains(k) || LOAD_KEYS.contains(k))))
             .find_map(|k| row(*k, &facts, &lines, setting).map(|f| (*k, f)))
         else {
             continue;
@@ -331,7 +343,11 @@ pub(crate) fn diagnose_keyed_but(
             key,
             Diagnosis {
                 id: f.id,
-                confidence: Confidence::High,
+                confidence: if HEDGED.contains(&key) {
+                    Confidence::Medium
+                } else {
+                    Confidence::High
+                },
                 summary: f.summary,
                 launches: vec![l.number],
                 evidence: f
@@ -364,6 +380,8 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::LibraryImportNotImportable => import_rows::library_import(lines, s),
         Key::InstalledPackageLacksSubmodule => drift_rows::python_submodule(lines, s),
         Key::SubpathNotExported => drift_rows::node_subpath(lines),
+        Key::EsmRequiredOnOldNode => runtime_rows::esm_required(lines, s),
+        Key::DependencyFrameOnOldNode => runtime_rows::dependency_on_old_node(lines, s),
         Key::MissingFileIsAnEntryValue => file_rows::row(Tied::EntryValue, facts, lines, s),
         Key::MissingFileReadFromAnUnsetVariable => {
             file_rows::row(Tied::UnsetVariable, facts, lines, s)
@@ -420,40 +438,6 @@ fn is_refused(f: &Fact) -> bool {
         Fact::ErrorLine { text } => evidence::code_in(text).as_deref() == Some("ECONNREFUSED"),
         _ => false,
     }
-}
-
-/// The result of connecting to `host:port` within [`EXPERIMENT`]: `true` when it answers.
-pub(crate) fn connects(host: &str, port: u16) -> Result<bool, String> {
-    let addrs: Vec<_> = (host, port)
-        .to_socket_addrs()
-        .map_err(|e| format!("no address ({e})"))?
-        .take(2)
-        .collect();
-    for a in &addrs {
-        if let Ok(stream) = TcpStream::connect_timeout(a, EXPERIMENT) {
-            drop(stream);
-            return Ok(true);
-        }
-    }
-    Ok(false)
-}
-
-/// A well-known port's service, to say what is not running.
-pub(super) fn service_of(port: u16) -> Option<&'static str> {
-    Some(match port {
-        5432 => "PostgreSQL",
-        3306 => "MySQL/MariaDB",
-        6379 => "Redis",
-        27017 => "MongoDB",
-        6333 | 6334 => "Qdrant",
-        9200 => "Elasticsearch",
-        8000 => "an HTTP service",
-        11434 => "Ollama",
-        11211 => "Memcached",
-        1433 => "SQL Server",
-        5672 => "RabbitMQ",
-        _ => return None,
-    })
 }
 
 fn refused(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {

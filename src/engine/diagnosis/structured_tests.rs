@@ -59,6 +59,7 @@ fn every_key_is_a_structure_or_an_experiment() {
             "LibraryImportNotImportable",
             "InstalledPackageLacksSubmodule",
             "SubpathNotExported",
+            "EsmRequiredOnOldNode",
             "MissingFileIsAnEntryValue",
             "MissingFileReadFromAnUnsetVariable",
             "MissingFileAtItsDefaultPath",
@@ -78,6 +79,7 @@ fn every_key_is_a_structure_or_an_experiment() {
             "NamesUnsetVariables",
             "LastWordsAreAnUnsetReadName",
             "EnginesAboveRunningNode",
+            "DependencyFrameOnOldNode",
             "ListensOnTcpSilently",
             "AnswersOnlyOnceStdinCloses",
             "AnswersInTheOtherEnvironment",
@@ -701,4 +703,51 @@ fn a_choice_in_another_case_is_named_and_a_log_level_too() {
         &s
     )
     .is_none());
+}
+
+#[test]
+fn an_es_module_required_on_an_old_node_is_the_node() {
+    // @pandacss/mcp's lines on Node 18, with an ES module whose package states no engines:
+    // the next step offers the dependency's CommonJS release too.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let dep = dir.path().join("node_modules").join("esm-only");
+    std::fs::create_dir_all(dep.join("dist")).expect("mkdir");
+    std::fs::write(
+        dep.join("package.json"),
+        r#"{"name":"esm-only","type":"module"}"#,
+    )
+    .expect("write");
+    let esm = dep.join("dist").join("index.mjs").display().to_string();
+    let err = format!("Error [ERR_REQUIRE_ESM]: require() of ES Module {esm} not supported.\n    at Object.<anonymous> (/x/node_modules/srv/cli.js:43:17) {{\n  code: 'ERR_REQUIRE_ESM'\n}}");
+    let (_n, node) = fake_node("v18.20.8");
+    let s = setting(&node, &["/x/node_modules/srv/cli.js"], &[]);
+    let f = run(Key::EsmRequiredOnOldNode, &err, &s).expect("a finding");
+    assert_eq!(f.id, Id::RuntimeTooOld);
+    assert!(f.summary.contains("`esm-only`"), "{}", f.summary);
+    assert!(
+        f.next.contains("Node.js 20.19.0 or newer") && f.next.contains("CommonJS"),
+        "{}",
+        f.next
+    );
+    // Look-alike: a Node that can require() an ES module (the error is another fault there).
+    let (_n2, newer) = fake_node("v22.12.0");
+    let s = setting(&newer, &["/x/node_modules/srv/cli.js"], &[]);
+    assert!(run(Key::EsmRequiredOnOldNode, &err, &s).is_none());
+}
+
+#[test]
+fn a_load_time_error_in_a_dependencys_file_on_an_old_node_is_likely_the_node() {
+    // figma-developer-mcp's undici on Node 18 (`File is not defined`), an installed file.
+    let err = "ReferenceError: File is not defined\n    at Object.<anonymous> (/c/node_modules/srv/node_modules/undici/lib/web/webidl/index.js:531:48)\n    at Module._compile (node:internal/modules/cjs/loader:1364:14)\n    at Object.<anonymous> (/c/node_modules/srv/dist/cli.js:3:1)";
+    let (_n, node) = fake_node("v18.20.8");
+    let s = setting(&node, &["/c/node_modules/srv/dist/cli.js"], &[]);
+    let f = run(Key::DependencyFrameOnOldNode, err, &s).expect("a finding");
+    assert_eq!(f.id, Id::RuntimeTooOld);
+    assert!(f.summary.contains("`undici`"), "{}", f.summary);
+    assert!(f.next.contains("v20 or later"), "{}", f.next);
+    // Look-alikes: the server's own file, and an error after loading (no loader frame).
+    let own = "TypeError: x.run is not a function\n    at main (/c/node_modules/srv/dist/cli.js:9:9)\n    at Module._compile (node:internal/modules/cjs/loader:1364:14)";
+    assert!(run(Key::DependencyFrameOnOldNode, own, &s).is_none());
+    let later = "TypeError: x.run is not a function\n    at Timeout._onTimeout (/c/node_modules/srv/node_modules/dep/index.js:9:9)\n    at listOnTimeout (node:internal/timers:573:17)";
+    assert!(run(Key::DependencyFrameOnOldNode, later, &s).is_none());
 }
