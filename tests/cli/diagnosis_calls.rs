@@ -267,3 +267,55 @@ fn a_call_answered_after_the_watch_is_waited_for_and_judged() {
         .is_some_and(|ms| ms >= 2500.0));
     assert_eq!(doc["diagnoses"][0]["id"], "service-not-running", "{doc:#}");
 }
+
+#[test]
+fn an_answer_saying_it_cannot_connect_beside_a_refused_log_tests_the_entrys_port() {
+    // blender-mcp with Blender's addon not running: its answer names no address, not marked
+    // isError; its log says `[Errno 111] Connection refused`. The entry's `--port` (or a
+    // `*_PORT` with no `*_HOST`) is where the doctor connects.
+    let py = calls("py");
+    let port = free_port().to_string();
+    for (args, env, holder) in [
+        (
+            vec!["python3", py.as_str(), "addon", "--port", port.as_str()],
+            vec![],
+            format!("`--port {port}`"),
+        ),
+        (
+            vec!["python3", py.as_str(), "addon"],
+            vec![("ADDON_PORT", port.as_str())],
+            "`ADDON_PORT`".to_string(),
+        ),
+    ] {
+        let out = probe("get_scene_info", &args, &env);
+        assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+        let doc = json(&out);
+        assert_valid("probe", &doc);
+        let call = call_of(&doc);
+        assert_eq!(call["is_error"], false, "{doc:#}");
+        assert_eq!(
+            field(call, "failed"),
+            format!("connect localhost:{port}: refused")
+        );
+        let d = &doc["diagnoses"][0];
+        assert_eq!(d["id"], "service-not-running", "{doc:#}");
+        let next = field(d, "next_step");
+        assert!(
+            next.contains(&format!("localhost:{port}")) && next.contains(&holder),
+            "{next}"
+        );
+    }
+    // Look-alike: the addon's port answers, the tool answers its data: no finding.
+    let open = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let up = open.local_addr().expect("addr").port().to_string();
+    let out = probe(
+        "get_scene_info",
+        &["python3", &py, "addon", "--port", &up],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let doc = json(&out);
+    assert!(call_of(&doc).get("failed").is_none(), "{doc:#}");
+    assert!(findings(&doc).is_empty() && doc["diagnoses"] == serde_json::json!([]));
+    drop(open);
+}

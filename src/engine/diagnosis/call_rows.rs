@@ -142,6 +142,50 @@ fn default_ports(text: &str) -> Vec<(String, u16)> {
     out
 }
 
+/// The ports the entry gives without a host (`--port 9877`, `--port=9877`, `BLENDER_PORT=9877`
+/// with no `BLENDER_HOST` beside it), at this machine: where a service the server's tools
+/// reach listens by default on the host's own machine.
+fn entry_ports(s: &Setting) -> Vec<Address> {
+    let port = |v: &str| v.trim().parse::<u16>().ok().filter(|p| *p > 0);
+    let named = |k: &str| {
+        k.trim_start_matches('-')
+            .to_ascii_lowercase()
+            .ends_with("port")
+    };
+    let mut out: Vec<Address> = Vec::new();
+    for (i, a) in s.args.iter().enumerate() {
+        let (flag, p, shown) = match a.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, port(v), format!("`{a}`")),
+            _ => match i.checked_sub(1).and_then(|p| s.args.get(p)) {
+                Some(f) if f.starts_with('-') => (f.as_str(), port(a), format!("`{f} {a}`")),
+                _ => continue,
+            },
+        };
+        if let (true, Some(p)) = (named(flag), p) {
+            out.push(Address {
+                host: "localhost".to_string(),
+                port: p,
+                held_by: vec![shown],
+            });
+        }
+    }
+    let env: Vec<&(String, String)> = entry_env(s).collect();
+    for (k, v) in &env {
+        let Some(prefix) = k.strip_suffix("_PORT") else {
+            continue;
+        };
+        let host = format!("{prefix}_HOST");
+        if let (false, Some(p)) = (env.iter().any(|(h, _)| *h == host), port(v)) {
+            out.push(Address {
+                host: "localhost".to_string(),
+                port: p,
+                held_by: vec![format!("`{k}`")],
+            });
+        }
+    }
+    out
+}
+
 /// The addresses a failed call's words (its error, the server's stderr) name that are worth a
 /// connect, then those the entry gives, each with what holds it.
 fn targets<'a>(said: impl Iterator<Item = &'a str>, s: &Setting) -> Vec<Address> {
@@ -170,7 +214,7 @@ fn targets<'a>(said: impl Iterator<Item = &'a str>, s: &Setting) -> Vec<Address>
             held_by: Vec::new(),
         });
     }
-    for a in entry_addresses(s) {
+    for a in entry_addresses(s).into_iter().chain(entry_ports(s)) {
         match targets
             .iter_mut()
             .find(|t| t.host == a.host && t.port == a.port)
@@ -221,12 +265,29 @@ pub(super) fn connect_code(text: &str) -> bool {
     after_errno || in_parens || (text.contains("dial tcp ") && text.contains(": connect:"))
 }
 
+/// Whether the server logged the text it answered (a stderr line holds one of the clauses of
+/// its first line, 16 characters or more) or answered an error record, and a stderr line
+/// carries a connect failure's code: the answer is what the server said of a connection that
+/// failed (blender-mcp: "Error getting scene info: Could not connect to Blender. Make sure the
+/// Blender addon is running.", with `[Errno 111] Connection refused` logged as it answered).
+fn logged_beside_a_code(text: &str, lines: &[&str]) -> bool {
+    let first = text.lines().next().unwrap_or_default();
+    let logged = first
+        .split(": ")
+        .map(str::trim)
+        .filter(|c| c.chars().count() >= 16)
+        .any(|c| lines.iter().any(|l| l.contains(c)));
+    (logged || super::call_record::error_record(text).is_some())
+        && lines.iter().any(|l| connect_code(l))
+}
+
 /// The addresses a result not marked `isError` is tested at: with a connect failure's code in
-/// its text ([`connect_code`]), every address its text or the entry gives; without one, only
+/// its text ([`connect_code`]) or beside it ([`logged_beside_a_code`]), every address its text
+/// or the entry gives; without one, only
 /// an address the entry gives that its text holds too (a tool that prints where it connects
 /// is no failure by that alone).
-fn answer_targets(text: &str, s: &Setting) -> Vec<Address> {
-    let coded = connect_code(text);
+fn answer_targets(text: &str, lines: &[&str], s: &Setting) -> Vec<Address> {
+    let coded = connect_code(text) || logged_beside_a_code(text, lines);
     let named = evidence::host_ports(text);
     targets(std::iter::once(text), s)
         .into_iter()
@@ -292,7 +353,7 @@ async fn connect_answers(run: &mut ProbeRun, s: &Setting) {
         .enumerate()
         .filter_map(|(i, l)| {
             let a = l.report.opening.as_ref()?.call.as_ref()?;
-            let targets = answer_targets(&a.text, s);
+            let targets = answer_targets(&a.text, &stderr_lines(l), s);
             (!a.is_error && a.failed.is_none() && !targets.is_empty()).then_some((i, targets))
         })
         .collect();
@@ -359,7 +420,7 @@ pub(crate) fn service_down(launches: &[Launch], s: &Setting) -> Option<(Key, Dia
         unmarked,
     } = failed_call(launches)?;
     let targets = if unmarked {
-        answer_targets(&message, s)
+        answer_targets(&message, &stderr_lines(l), s)
     } else {
         targets(std::iter::once(message.as_str()).chain(stderr_lines(l)), s)
     };
