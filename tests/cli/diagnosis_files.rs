@@ -225,3 +225,45 @@ fn no_missing_file_blamed_on_a_warning_or_on_an_unrelated_variable() {
         "{d:#?}"
     );
 }
+
+#[test]
+fn a_config_file_pattern_none_of_whose_names_is_in_the_working_folder_names_the_folder() {
+    // @pandacss/mcp started outside its project ("Cannot find config file
+    // `panda.config.{ts,js,mjs,mts}`"), and ESLint 9's `eslint.config.(js|mjs|cjs)`.
+    let script = std::fs::canonicalize(fixture("servers/files/config_search.mjs"))
+        .expect("the fixture")
+        .display()
+        .to_string();
+    let outside = tempfile::tempdir().expect("tempdir");
+    for (style, name) in [
+        ("panda", "panda.config.mjs"),
+        ("eslint", "eslint.config.js"),
+    ] {
+        let (code, d) = run(outside.path(), &["node", &script, "--style", style], &[]);
+        assert_eq!(code, Some(1), "{d:#?}");
+        assert_eq!(d[0]["id"], "missing-file", "{d:#?}");
+        let next = field(&d[0], "next_step");
+        assert!(next.contains("`cwd`") && next.contains("--cwd"), "{next}");
+        let tried = evidence_texts(&d[0], Some("tried"));
+        assert!(
+            tried
+                .iter()
+                .any(|t| t.contains(name) && t.contains("none there")),
+            "{tried:?}"
+        );
+        // Look-alikes: started in the project's folder, or pointed at it with --cwd.
+        let project = tempfile::tempdir().expect("tempdir");
+        std::fs::write(project.path().join(name), "export default {}\n").expect("write");
+        let (code, d) = run(project.path(), &["node", &script, "--style", style], &[]);
+        assert_eq!(code, Some(0), "{d:#?}");
+        assert!(d.is_empty(), "{d:#?}");
+        let dir = project.path().display().to_string();
+        let (code, d) = run(
+            outside.path(),
+            &["node", &script, "--style", style, "--cwd", &dir],
+            &[],
+        );
+        assert_eq!(code, Some(0), "{d:#?}");
+        assert!(d.is_empty(), "{d:#?}");
+    }
+}

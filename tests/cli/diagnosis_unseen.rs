@@ -412,3 +412,61 @@ fn a_bundled_dependency_failing_as_it_loads_on_an_old_node_is_likely_the_node() 
     assert_eq!(code, Some(0), "{d:#?}");
     assert!(d.is_empty(), "{d:#?}");
 }
+
+#[test]
+fn a_dependency_whose_requires_python_excludes_the_python_its_frames_ran_is_the_python() {
+    // A `match` statement's SyntaxError on Python 3.9 in fixture-matchlib (Requires-Python:
+    // >=3.10 in its METADATA), imported by the server at start.
+    let server = fixture("servers/pyold/server.py").display().to_string();
+    let (code, d) = run_diagnoses(&mut probe(&["python3", &server]));
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "runtime-too-old", "{d:#?}");
+    let summary = d[0]["summary"].as_str().unwrap_or_default();
+    assert!(
+        summary.contains("fixture_matchlib 2.0.0") && summary.contains("Python 3.9"),
+        "{summary}"
+    );
+    assert!(
+        next(&d[0]).contains("Python 3.10 or newer"),
+        "{}",
+        next(&d[0])
+    );
+    let tried = texts(&d[0], "tried");
+    assert!(
+        tried
+            .iter()
+            .any(|t| t.contains("METADATA: Requires-Python: >=3.10")),
+        "{tried:?}"
+    );
+    // Look-alikes: the same traceback where every Requires-Python admits 3.9 (a copy whose
+    // dependency states >=3.8): no runtime-too-old; and a Python that has `match`: healthy.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let from = fixture("servers/pyold");
+    copy_tree(&from, dir.path());
+    std::fs::write(
+        dir.path()
+            .join("lib/python3.9/site-packages/fixture_matchlib-2.0.0.dist-info/METADATA"),
+        "Metadata-Version: 2.1\nName: fixture-matchlib\nVersion: 2.0.0\nRequires-Python: >=3.8\n\n",
+    )
+    .expect("write");
+    let copy = dir.path().join("server.py").display().to_string();
+    let (code, d) = run_diagnoses(&mut probe(&["python3", &copy]));
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert!(d.iter().all(|x| x["id"] != "runtime-too-old"), "{d:#?}");
+    let (code, d) =
+        run_diagnoses(probe(&["python3", &server]).env("FIXTURE_PYTHON_VERSION", "3.11"));
+    assert_eq!(code, Some(0), "{d:#?}");
+    assert!(d.is_empty(), "{d:#?}");
+}
+
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    for e in std::fs::read_dir(from).expect("read_dir").flatten() {
+        let target = to.join(e.file_name());
+        if e.path().is_dir() {
+            std::fs::create_dir_all(&target).expect("mkdir");
+            copy_tree(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).expect("copy");
+        }
+    }
+}

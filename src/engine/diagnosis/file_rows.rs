@@ -114,6 +114,14 @@ pub(super) fn missing_in(line: &str) -> Option<Missing> {
     if !NOT_FOUND.iter().any(|w| lower.contains(w)) {
         return None;
     }
+    if let Some(pattern) = super::file_patterns::pattern_in(line) {
+        return Some(Missing {
+            path: None,
+            file: pattern,
+            places: Vec::new(),
+            line: line.trim().to_string(),
+        });
+    }
     let tokens: Vec<&str> = line
         .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '[' | ']'))
         .map(|t| t.trim_matches(['\'', '"', '`', '’', '‘']))
@@ -304,6 +312,9 @@ pub(super) enum Tied {
     UnsetVariable,
     /// Nothing but its own path, looked at: `MissingFileAtItsDefaultPath`.
     DefaultPath,
+    /// A bare name or a pattern, in neither the folder it starts in nor a folder the message
+    /// names, looked at: `MissingFileRelativeToWorkingFolder` (`file_patterns.rs`).
+    WorkingFolder,
 }
 
 /// The entry's value that is the missing file: the same path, the same file name, or the
@@ -388,7 +399,16 @@ pub(super) fn analyse(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<(Ti
         return Some(found);
     }
     let Some(t) = tie else {
-        let p = at?;
+        let Some(p) = at else {
+            let found = super::file_patterns::working_folder(
+                &m.file,
+                &m.line,
+                &m.places,
+                &start_dir(s)?,
+                s,
+            );
+            return found.map(|f| (Tied::WorkingFolder, f));
+        };
         return Some((
             Tied::DefaultPath,
             Found {

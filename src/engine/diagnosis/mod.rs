@@ -17,6 +17,7 @@ mod entry_rows;
 mod env_rows;
 pub(crate) mod evidence;
 pub(crate) mod experiment;
+mod file_patterns;
 mod file_rows;
 mod given;
 pub(crate) mod ids;

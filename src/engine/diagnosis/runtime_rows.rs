@@ -359,6 +359,148 @@ pub(super) fn dependency_on_old_node(lines: &[&str], s: &Setting) -> Option<Foun
     })
 }
 
+/// The Python a traceback's frames ran (`/lib/python3.9/site-packages/...` -> (3, 9)).
+fn python_of(path: &str) -> Option<(u32, u32)> {
+    let at = path.find("/python3.")? + "/python".len();
+    let v: String = path[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    let mut it = v.split('.').filter(|x| !x.is_empty());
+    Some((it.next()?.parse().ok()?, it.next()?.parse().ok()?))
+}
+
+/// The lowest Python a `Requires-Python` allows (`>=3.10`, `>3.9`, `~=3.11`, `>=3.10,<4`).
+fn python_floor(spec: &str) -> Option<(u32, u32)> {
+    spec.split(',')
+        .filter_map(|c| {
+            let c = c.trim();
+            let (op, v) = [">=", "~=", ">", "=="]
+                .iter()
+                .find_map(|op| c.strip_prefix(op).map(|v| (*op, v.trim())))?;
+            let mut it = v.split('.');
+            let major: u32 = it.next()?.trim().parse().ok()?;
+            let minor: u32 = it
+                .next()
+                .map(|m| m.trim_end_matches(".*").trim())
+                .unwrap_or("0")
+                .parse()
+                .ok()?;
+            Some(if op == ">" && it.next().is_none() {
+                (major, minor + 1)
+            } else {
+                (major, minor)
+            })
+        })
+        .max()
+}
+
+/// The installed distribution that holds the top-level module `top` in `site`: its
+/// `*.dist-info` folder, by its name, its `top_level.txt` or its `RECORD` (at most 2048
+/// entries read, 64 KiB of each file).
+fn dist_of(site: &Path, top: &str) -> Option<std::path::PathBuf> {
+    let norm = |x: &str| x.to_ascii_lowercase().replace(['-', '.'], "_");
+    let want = norm(top);
+    let infos: Vec<std::path::PathBuf> = std::fs::read_dir(site)
+        .ok()?
+        .flatten()
+        .take(2048)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "dist-info"))
+        .collect();
+    let head = |p: &Path| crate::engine::infile::read_head_text(p, 64 * 1024);
+    infos
+        .iter()
+        .find(|d| {
+            let name = d.file_name().map(|n| n.to_string_lossy().into_owned());
+            name.and_then(|n| n.split('-').next().map(norm)) == Some(want.clone())
+        })
+        .or_else(|| {
+            infos.iter().find(|d| {
+                head(&d.join("top_level.txt")).is_some_and(|t| t.lines().any(|l| l.trim() == top))
+                    || head(&d.join("RECORD"))
+                        .is_some_and(|t| t.lines().any(|l| l.starts_with(&format!("{top}/"))))
+            })
+        })
+        .cloned()
+}
+
+/// A Python traceback through installed code (`site-packages`) whose distribution's
+/// `Requires-Python` (its METADATA, read) excludes the Python the frames ran (their path:
+/// `lib/python3.9/`): that Python is too old for it (a `match` statement's `SyntaxError`, a
+/// `str | None` annotation's `TypeError` on 3.9, a name `typing` lacks). The distributions of
+/// the frames are read innermost first.
+pub(super) fn requires_python(lines: &[&str], s: &Setting) -> Option<Found> {
+    let files: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| {
+            let rest = l.trim_start().strip_prefix("File \"")?;
+            Some(&rest[..rest.find('"')?])
+        })
+        .filter(|f| f.contains("-packages/"))
+        .collect();
+    let error = lines.iter().rev().map(|l| l.trim()).find(|l| {
+        l.split_once(": ").is_some_and(|(k, _)| {
+            !k.contains(' ') && (k.ends_with("Error") || k.ends_with("Exception"))
+        })
+    })?;
+    let running = files.iter().find_map(|f| python_of(f))?;
+    let mut seen: Vec<String> = Vec::new();
+    for f in files.iter().rev().take(16) {
+        let at = f.find("-packages/")? + "-packages".len();
+        let (site, rest) = (&f[..at], &f[at + 1..]);
+        let top = rest.split('/').next()?.trim_end_matches(".py").to_string();
+        if seen.contains(&top) {
+            continue;
+        }
+        seen.push(top.clone());
+        let Some(info) = dist_of(Path::new(site), &top) else {
+            continue;
+        };
+        let meta = info.join("METADATA");
+        let Some(text) = crate::engine::infile::read_head_text(&meta, 64 * 1024) else {
+            continue;
+        };
+        let header = text.split("\n\n").next().unwrap_or_default();
+        let Some(spec) = header
+            .lines()
+            .find_map(|l| l.strip_prefix("Requires-Python:").map(str::trim))
+        else {
+            continue;
+        };
+        let Some(min) = python_floor(spec).filter(|m| *m > running) else {
+            continue;
+        };
+        let dist = info
+            .file_name()
+            .map(|n| {
+                n.to_string_lossy()
+                    .trim_end_matches(".dist-info")
+                    .replacen('-', " ", 1)
+            })
+            .unwrap_or_else(|| top.clone());
+        let (want, ran) = (
+            format!("{}.{}", min.0, min.1),
+            format!("{}.{}", running.0, running.1),
+        );
+        return Some(Found {
+            id: Id::RuntimeTooOld,
+            summary: format!(
+                "`{dist}` needs Python {spec} (Requires-Python in its METADATA); the frames ran Python {ran}, and it fails in that package's code"
+            ),
+            next: format!(
+                "run it with Python {want} or newer: set {} to a newer `python3.x` (the one of an environment the server is installed in), or start it with `uvx --python {want} ...`",
+                terms("the entry's `command`", s)
+            ),
+            evidence: vec![
+                (Source::Stderr, cut(error)),
+                (Source::Tried, format!("read {}: Requires-Python: {spec}", meta.display())),
+            ],
+        });
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -423,6 +565,20 @@ mod tests {
         ] {
             assert_eq!(got(other), None, "{other}");
         }
+    }
+
+    #[test]
+    fn a_requires_python_floor_and_the_python_a_frame_ran() {
+        assert_eq!(python_floor(">=3.10"), Some((3, 10)));
+        assert_eq!(python_floor(">=3.10, <4"), Some((3, 10)));
+        assert_eq!(python_floor(">3.9"), Some((3, 10)));
+        assert_eq!(python_floor("~=3.11"), Some((3, 11)));
+        assert_eq!(python_floor("<4"), None);
+        assert_eq!(
+            python_of("/v/lib/python3.9/site-packages/mcp/types.py"),
+            Some((3, 9))
+        );
+        assert_eq!(python_of("/v/lib/site-packages/x.py"), None);
     }
 
     #[test]

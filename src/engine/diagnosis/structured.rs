@@ -49,6 +49,9 @@ pub(crate) enum Key {
     SubpathNotExported,
     /// `ERR_REQUIRE_ESM` on a `node` (asked) that cannot require() ES modules (`runtime_rows.rs`).
     EsmRequiredOnOldNode,
+    /// A traceback through installed code whose dist's Requires-Python, read, excludes the
+    /// Python its frames ran (`runtime_rows.rs`).
+    RequiresPythonAboveRunning,
     /// A load-time TypeError/ReferenceError in a dependency's frame, Node below LTS (`runtime_rows.rs`).
     DependencyFrameOnOldNode,
     /// A missing file (`file_rows.rs`: `ENOENT`/`FileNotFoundError`/`[Errno 2]` with its
@@ -64,6 +67,9 @@ pub(crate) enum Key {
     /// A missing file whose path the failure prints, looked at (`stat`: no such file), that no
     /// entry value or variable read beside it names: the path the server reads by default.
     MissingFileAtItsDefaultPath,
+    /// A missing file by a bare name or pattern (`panda.config.{ts,js}`), none in the folder it
+    /// starts in, looked at (`file_patterns.rs`).
+    MissingFileRelativeToWorkingFolder,
     /// An error naming two variables the entry sets.
     ErrorNamesTwoSetVariables,
     /// An exception, an error line or the last words naming one variable the entry sets
@@ -186,6 +192,8 @@ pub(crate) const KEYS: &[Key] = &[
     Key::SetNameNeverReadBesideACloseOne,
     Key::NamesUnsetVariables,
     Key::LastWordsAreAnUnsetReadName,
+    Key::MissingFileRelativeToWorkingFolder,
+    Key::RequiresPythonAboveRunning,
     // Last: a manifest's `engines.node` is a package's claim, not what happened. A server that
     // ran far enough to say what is wrong (its usage, a variable it lacks) is believed first:
     // @sentry/mcp-server declares Node 22.13 and runs on Node 20.
@@ -304,6 +312,7 @@ pub(crate) const FILE_KEYS: &[Key] = &[
     Key::MissingFileIsAnEntryValue,
     Key::MissingFileReadFromAnUnsetVariable,
     Key::MissingFileAtItsDefaultPath,
+    Key::MissingFileRelativeToWorkingFolder,
 ];
 
 /// [`diagnose_keyed`] without the rows of `skip`.
@@ -382,11 +391,15 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::SubpathNotExported => drift_rows::node_subpath(lines),
         Key::EsmRequiredOnOldNode => runtime_rows::esm_required(lines, s),
         Key::DependencyFrameOnOldNode => runtime_rows::dependency_on_old_node(lines, s),
+        Key::RequiresPythonAboveRunning => runtime_rows::requires_python(lines, s),
         Key::MissingFileIsAnEntryValue => file_rows::row(Tied::EntryValue, facts, lines, s),
         Key::MissingFileReadFromAnUnsetVariable => {
             file_rows::row(Tied::UnsetVariable, facts, lines, s)
         }
         Key::MissingFileAtItsDefaultPath => file_rows::row(Tied::DefaultPath, facts, lines, s),
+        Key::MissingFileRelativeToWorkingFolder => {
+            file_rows::row(Tied::WorkingFolder, facts, lines, s)
+        }
         Key::ErrorNamesTwoSetVariables => two_vars(facts, s),
         Key::ErrorNamesOneSetVariable => tied_rows::row(Tie::Named, facts, lines, s),
         Key::ErrorQuotesASetValue => tied_rows::row(Tie::Quoted, facts, lines, s),

@@ -78,6 +78,8 @@ fn every_key_is_a_structure_or_an_experiment() {
             "SetNameNeverReadBesideACloseOne",
             "NamesUnsetVariables",
             "LastWordsAreAnUnsetReadName",
+            "MissingFileRelativeToWorkingFolder",
+            "RequiresPythonAboveRunning",
             "EnginesAboveRunningNode",
             "DependencyFrameOnOldNode",
             "ListensOnTcpSilently",
