@@ -633,14 +633,20 @@ fn unset_names(lines: &[&str], s: &Setting) -> Option<Found> {
         .collect();
     let mut vars: Vec<&str> = Vec::new();
     let mut flags: Vec<&str> = Vec::new();
+    // The conjunction between the names: "A or B" asks for one of them.
+    let one_of = words.contains(&"or") || words.contains(&"either") || words.contains(&"Either");
     for w in &words {
         // `NAME=value` shows a value to set to change a behaviour, not one that is missing.
         if w.contains('=') {
             continue;
         }
         if variable_shaped(w) {
+            // One of "A or B" set is enough; of "A and B", the others are still wanted.
             if s.env_values.iter().any(|(k, _)| k == w) {
-                return None;
+                if one_of {
+                    return None;
+                }
+                continue;
             }
             if !vars.contains(w) {
                 vars.push(w);
@@ -665,8 +671,6 @@ fn unset_names(lines: &[&str], s: &Setting) -> Option<Found> {
     if vars.is_empty() && flags.is_empty() {
         return None;
     }
-    // The conjunction between the names: "A or B" asks for one of them.
-    let one_of = words.contains(&"or") || words.contains(&"either") || words.contains(&"Either");
     let join = |xs: &[&str]| {
         xs.iter()
             .map(|x| format!("`{x}`"))

@@ -484,6 +484,20 @@ fn a_last_line_naming_variables_the_entry_lacks_names_them() {
         &[("FIGMA_API_KEY", "x")],
     );
     assert!(run(Key::NamesUnsetVariables, err, &set).is_none());
+    // "A and B": the entry sets one, the other is still wanted (@winor30/mcp-server-datadog
+    // 1.8 with DATADOG_API_KEY alone).
+    let dd = setting("node", &["index.js"], &[("DATADOG_API_KEY", "[redacted]")]);
+    let f = run(
+        Key::NamesUnsetVariables,
+        "Error: DATADOG_API_KEY and DATADOG_APP_KEY must be set",
+        &dd,
+    )
+    .expect("a finding");
+    assert!(
+        f.next.starts_with("set `DATADOG_APP_KEY` in "),
+        "{}",
+        f.next
+    );
     let notice = "Usage telemetry enabled. Disable: FRAMELINK_TELEMETRY=off or DO_NOT_TRACK=1";
     assert!(run(Key::NamesUnsetVariables, notice, &s).is_none());
     assert!(run(

@@ -57,7 +57,7 @@ pub(super) fn row(key: Tie, facts: &[Fact], lines: &[&str], s: &Setting) -> Opti
 /// The first failure tied to one variable of the entry, and how.
 pub(super) fn analyse(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<(Tie, Found)> {
     let failures = failures(facts, lines, s);
-    for f in &failures {
+    for f in failures.iter().filter(|f| !names_unset(s, &f.message)) {
         if let Some(var) = one(named(s, &f.message)) {
             return Some((Tie::Named, found(Tie::Named, var, f, s)));
         }
@@ -73,6 +73,15 @@ pub(super) fn analyse(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<(Ti
         }
     }
     None
+}
+
+/// Whether `text` names a variable (`UPPER_SNAKE`) the entry does not set: a failure naming
+/// one it sets beside one it lacks is about the one it lacks (`DATADOG_API_KEY and
+/// DATADOG_APP_KEY must be set`), the row of unset names.
+fn names_unset(s: &Setting, text: &str) -> bool {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| w.len() >= 5 && super::model::upper_snake(w))
+        .any(|w| !entry_env(s).any(|(k, _)| k == w))
 }
 
 fn one(vars: Vec<&str>) -> Option<&str> {
@@ -119,14 +128,8 @@ fn failures(facts: &[Fact], lines: &[&str], s: &Setting) -> Vec<Failure> {
             .filter_map(Fact::message)
             .any(|m| !m.is_empty() && last.contains(m))
     };
-    // Last words that also name a variable the entry does not set are about that one (the
-    // row of unset names).
-    let unset_named = |last: &str| {
-        last.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .filter(|w| w.len() >= 5 && super::model::upper_snake(w))
-            .any(|w| !entry_env(s).any(|(k, _)| k == w))
-    };
-    if let Some(last) = last_words(lines).filter(|l| complains(l) && !read(l) && !unset_named(l)) {
+    if let Some(last) = last_words(lines).filter(|l| complains(l) && !read(l) && !names_unset(s, l))
+    {
         {
             out.push(Failure {
                 quoted: cut(last),
