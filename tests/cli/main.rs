@@ -10,6 +10,7 @@ mod diagnosis_answers;
 mod diagnosis_calls;
 mod diagnosis_experiments;
 mod diagnosis_files;
+mod diagnosis_help;
 mod diagnosis_imports;
 mod diagnosis_logs;
 mod diagnosis_modes;

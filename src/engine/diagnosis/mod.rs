@@ -20,6 +20,7 @@ pub(crate) mod experiment;
 mod file_patterns;
 mod file_rows;
 mod given;
+mod help_rows;
 pub(crate) mod ids;
 mod import_rows;
 pub(crate) mod launch;

@@ -100,6 +100,8 @@ pub(crate) fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
         out.push(unknown(&died, setting));
     }
     let out = prefer_structured(out, &died, setting);
+    // A help printed before any handshake: the command that serves, or the package's server.
+    let out = super::help_rows::lead(out, &died, setting);
     // An answer (an `initialize` error, a quiet end after the handshake) and an address the
     // entry holds where nothing listens.
     let out = super::answer_rows::lead(out, &died, setting);

@@ -161,6 +161,12 @@ pub(crate) enum Key {
     /// host's allowlist): it answered there (`relaunch_rows.rs`).
     #[cfg_attr(not(test), allow(dead_code))]
     AnswersInTheOtherEnvironment,
+    /// A help text (a usage line with a section or its commands), on stdout or stderr, of a
+    /// launch that ended on its own before its handshake: the command that serves it lists, or
+    /// (an experiment reading the package's `bin` or `entry_points.txt`) the package's other
+    /// program that is its server (`help_rows.rs`).
+    #[cfg_attr(not(test), allow(dead_code))]
+    HelpPrintedAndExited,
 }
 
 /// Every key, in the order the rows are tried.
@@ -233,6 +239,7 @@ pub(crate) const LAUNCH_KEYS: &[Key] = &[
     Key::AnswersOnlyOnceStdinCloses,
     Key::AnswersInTheOtherEnvironment,
     Key::AnswerErrorAndEntryAddressRefused,
+    super::help_rows::KEY,
 ];
 
 /// The ids only these rows give (the table has no row for them).
@@ -425,7 +432,8 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::AnswerErrorAndEntryAddressRefused
         | Key::ListensOnTcpSilently
         | Key::AnswersOnlyOnceStdinCloses
-        | Key::AnswersInTheOtherEnvironment => None,
+        | Key::AnswersInTheOtherEnvironment
+        | Key::HelpPrintedAndExited => None,
     }
 }
 

@@ -86,6 +86,7 @@ fn every_key_is_a_structure_or_an_experiment() {
             "AnswersOnlyOnceStdinCloses",
             "AnswersInTheOtherEnvironment",
             "AnswerErrorAndEntryAddressRefused",
+            "HelpPrintedAndExited",
         ]
     );
     // The rows of the whole run (a `--call` on a server that stayed up), each tested in

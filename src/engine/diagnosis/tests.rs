@@ -508,6 +508,7 @@ fn logs_on_stdout_explain_a_failed_handshake_more_than_a_connected_one() {
         ],
         overlong_lines: 0,
         total_bytes: 100,
+        head: Vec::new(),
     };
     let d = diagnose(&run_of(vec![l.clone()]), &setting());
     assert_eq!(d[0].id, Id::StdoutLogging);

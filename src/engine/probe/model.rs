@@ -204,7 +204,17 @@ pub(crate) struct StdoutNoise {
     pub overlong_lines: u64,
     /// Bytes read in all.
     pub total_bytes: u64,
+    /// The first [`STDOUT_HEAD_LINES`] lines that were not JSON-RPC, blank ones as `""`
+    /// (redacted, shortened): a help text printed there is read for its structure (its usage,
+    /// its commands) by the diagnosis; not reported.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub head: Vec<String>,
 }
+
+/// How many of stdout's non-JSON-RPC lines [`StdoutNoise::head`] keeps: a CLI's help (a usage,
+/// 40 commands, its options) fits.
+pub(crate) const STDOUT_HEAD_LINES: usize = 120;
 
 /// What the server did that the probe had to defend itself against, each a finding (all zero
 /// for a well-behaved server). Memory stays bounded whatever the server does; these say what

@@ -19,7 +19,7 @@ use super::stdio_spawn::launch_error;
 use crate::engine::policy::Ended;
 use crate::engine::probe::model::{
     AttemptOptions, AttemptReport, LaunchError, Misbehaviour, NotableStderr, ProcessFacts,
-    Progress, Protocol, StderrTail, StdoutNoise, Stopped,
+    Progress, Protocol, StderrTail, StdoutNoise, Stopped, STDOUT_HEAD_LINES,
 };
 use crate::engine::probe::read::help::{self, HelpBlock, Part};
 use crate::engine::probe::read::lines::{without_colour, LineReader, Tail};
@@ -170,13 +170,24 @@ fn spawn_stdout_reader(
                 }
             } else {
                 match handshake::classify(line.bytes) {
-                    Incoming::Blank => None,
+                    Incoming::Blank => {
+                        if let Ok(mut n) = noise.lock() {
+                            if !n.head.is_empty() && n.head.len() < STDOUT_HEAD_LINES {
+                                n.head.push(String::new());
+                            }
+                        }
+                        None
+                    }
                     Incoming::Message(v) => Some(StdoutItem::Message(v)),
                     Incoming::NotJsonRpc => {
                         let text = String::from_utf8_lossy(line.bytes);
                         note_http(&http, &text);
                         if let Ok(mut n) = noise.lock() {
                             n.non_json_lines += 1;
+                            if n.head.len() < STDOUT_HEAD_LINES {
+                                let text = redactor.redact(&text);
+                                n.head.push(text.chars().take(NOISE_SAMPLE_CHARS).collect());
+                            }
                             // The line that says it serves HTTP is kept among the first few.
                             let listens = n.samples.len() == NOISE_SAMPLES
                                 && http_mode::listening(&text).is_some()
