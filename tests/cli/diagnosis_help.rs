@@ -3,7 +3,9 @@
 //! arguments, not a log on stdout. Each fixture is a real child process printing a real CLI's
 //! recorded help (fixtures/servers/helps.py names each); the package's other programs are read
 //! from a real `entry_points.txt` and a real `package.json`. Each has a look-alike that must not
-//! match: logs on stdout stay `stdout-logging`, a help printed before serving is no cause.
+//! match: logs on stdout stay `stdout-logging`, a help printed before serving is no cause. And
+//! `python -m` of a package without `__main__`: the module or console script to run instead,
+//! asked of the interpreter that has the package.
 
 use std::process::{Command, Stdio};
 
@@ -129,4 +131,43 @@ fn logs_on_stdout_and_a_help_before_serving_are_no_help_to_follow() {
     let r = helps(&["system-commandline", "mcp"]);
     assert_eq!(r.0, Some(0), "{:#?}", r.1);
     assert!(r.1.is_empty(), "{:#?}", r.1);
+}
+
+#[test]
+fn python_dash_m_of_a_package_without_main_names_the_module_or_script_to_run() {
+    // awslabs.bedrock-kb-retrieval-mcp-server (stop 38): CPython's `is a package and cannot be
+    // directly executed`; the interpreter has the package: asked, it names what runs.
+    let site = fixture("servers/nomain");
+    let (code, d) =
+        run_diagnoses(probe("python3", &["-m", "fixture_nomain"]).env("PYTHONPATH", &site));
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "bad-argument", "{d:#?}");
+    assert!(
+        next(&d[0]).starts_with("write `-m fixture_nomain.server` in place of `-m fixture_nomain`"),
+        "{}",
+        next(&d[0])
+    );
+    assert!(d.iter().all(|x| x["id"] != "wrong-interpreter"), "{d:#?}");
+    let tried = evidence_texts(&d[0], Some("tried"));
+    assert!(
+        tried
+            .iter()
+            .any(|t| t.contains("its modules -m runs: fixture_nomain.server")),
+        "{tried:?}"
+    );
+    // A package whose distribution installs a console script into it: the script.
+    let site = fixture("servers/consolescript");
+    let (_, d) = run_diagnoses(probe("python3", &["-m", "src_fixture"]).env("PYTHONPATH", &site));
+    assert_eq!(d[0]["id"], "bad-argument", "{d:#?}");
+    assert!(
+        next(&d[0]).starts_with("run `fixture-es-mcp-server`, the package's console script"),
+        "{}",
+        next(&d[0])
+    );
+    // Look-alike: the module that runs, given: healthy.
+    let site = fixture("servers/nomain");
+    let (code, d) =
+        run_diagnoses(probe("python3", &["-m", "fixture_nomain.server"]).env("PYTHONPATH", &site));
+    assert_eq!(code, Some(0), "{d:#?}");
+    assert!(d.is_empty(), "{d:#?}");
 }

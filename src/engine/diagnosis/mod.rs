@@ -31,6 +31,7 @@ pub(crate) mod manifest;
 pub(crate) mod meaning;
 pub(crate) mod model;
 mod modes;
+mod no_main;
 mod node_rows;
 pub(crate) mod process;
 pub(crate) mod relaunch;

@@ -97,6 +97,9 @@ fn first_quoted(s: &str) -> Option<String> {
 pub(super) fn advice(h: &mut Hit, id: Id, t: &Text, line: &str, l: &Launch, s: &Setting) -> bool {
     match id {
         Id::WrongInterpreter => wrong_interpreter(h, line, s),
+        Id::BadArgument if t.contains == super::no_main::NO_MAIN => {
+            super::no_main::advice(h, line, s)
+        }
         Id::RuntimeTooOld => too_old(h, t, line, l, s),
         Id::PackageNotFound => package_not_found(h, t, line, s),
         Id::BrokenNpxCache => npx_cache(h, line),
@@ -111,6 +114,10 @@ fn wrong_interpreter(h: &mut Hit, line: &str, s: &Setting) -> bool {
     let Some(at) = line.find(": No module named ") else {
         return false;
     };
+    // The interpreter has the package; it has no `__main__` (`no_main.rs`).
+    if line.contains(super::no_main::NO_MAIN) {
+        return false;
+    }
     let interp = line[..at].trim();
     if interp.is_empty() || interp.contains(' ') || interp.ends_with("Error") {
         return false;

@@ -654,6 +654,21 @@ pub(crate) const RULES: &[Rule] = &[
     },
     // Runtime and install (the next step is written from the line: see `runtime.rs`).
     Rule {
+        // `python -m PKG` of a package without `__main__`: the interpreter has it; the module
+        // in the entry's args is the fix (`no_main.rs` asks the interpreter which one).
+        id: Id::BadArgument,
+        when: When::Stderr(&[text(
+            "is a package and cannot be directly executed",
+            Name::Nothing,
+        )]),
+        confidence: Confidence::High,
+        says: "the package given to `python -m` has no `__main__`",
+        says_unnamed: "the package given to `python -m` has no `__main__`",
+        next: "run the package's server command (its console script) or the module of it that runs (`-m PKG.server`) in place of `-m PKG` in the entry's args",
+        next_unnamed: "run the package's server command (its console script) or the module of it that runs (`-m PKG.server`) in place of `-m PKG` in the entry's args",
+        unless: &[],
+    },
+    Rule {
         id: Id::WrongInterpreter,
         when: When::Stderr(&[text(": No module named ", Name::QuotedOrWord)]),
         confidence: Confidence::High,
