@@ -83,6 +83,14 @@ fn a_help_on_stdout_names_the_command_that_serves() {
         "missing-argument",
         &["write `mcp` in place of `ask`"],
     );
+    // Its command misspelt (`Unrecognized command or argument 'mpc'.` on stderr).
+    let r = helps(&["system-commandline", "mpc"]);
+    assert_top(
+        "System.CommandLine mpc",
+        &r,
+        "missing-argument",
+        &["write `mcp` in place of `mpc`"],
+    );
 }
 
 #[test]

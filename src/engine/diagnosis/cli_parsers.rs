@@ -383,17 +383,24 @@ pub(crate) fn flag_key(flag: &str) -> String {
 /// The edit distance of two short names (a suggestion only between close names).
 fn distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
+    let a: Vec<char> = a.chars().collect();
+    // Three rows: two letters swapped (`mpc` for `mcp`) are one edit.
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
+    let mut last: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut row = vec![i + 1; b.len() + 1];
         for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
+            let mut d = (last[j] + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(last[j + 1] + 1);
+            if i > 0 && j > 0 && *ca == b[j - 1] && a[i - 1] == *cb {
+                d = d.min(before[j - 1] + 1);
+            }
+            row[j + 1] = d;
         }
+        before = std::mem::replace(&mut last, row);
     }
-    row[b.len()]
+    last[b.len()]
 }
 
 /// The flag of `offered` closest to `flag` (the same name spelt another way, or within one

@@ -208,6 +208,12 @@ fn a_close_word_is_an_edit_or_two_away_or_its_beginning() {
     assert_eq!(close_word("server", &offered).as_deref(), Some("serve"));
     assert_eq!(close_word("confg", &offered).as_deref(), Some("config"));
     assert_eq!(close_word("kube", &offered).as_deref(), Some("kubeconfig"));
+    // Two letters swapped are one edit.
+    assert_eq!(close_word("iam", &["mia".to_string()]), None);
+    assert_eq!(
+        close_word("mpc", &["mcp".to_string()]).as_deref(),
+        Some("mcp")
+    );
     // Nothing near: no guess; a word listed is not its own correction; too short to tell.
     assert_eq!(close_word("index", &offered), None);
     assert_eq!(close_word("serve", &offered), None);

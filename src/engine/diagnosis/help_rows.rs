@@ -114,7 +114,11 @@ fn described(lines: &[&str]) -> Vec<(String, String)> {
                 .iter()
                 .find_map(|l| {
                     let t = l.trim();
-                    let at = t.split_whitespace().position(|w| w == n)?;
+                    // Its own line: the name first, or after the program's (yargs).
+                    let at = t
+                        .split_whitespace()
+                        .position(|w| w == n)
+                        .filter(|at| *at <= 1)?;
                     let rest = t.split_whitespace().skip(at + 1).collect::<Vec<_>>();
                     Some(rest.join(" "))
                 })
@@ -292,10 +296,17 @@ fn found(died: &[&Launch], s: &Setting, top: Id) -> Option<Diagnosis> {
         if top == Id::MissingArgument && cli_parsers::is_serving_command(name) {
             return None;
         }
+        // Another of its commands given, or a word of the entry that misspells this one.
         let given = s
             .args
             .iter()
-            .find(|a| commands.iter().any(|(n, _)| n == *a));
+            .find(|a| commands.iter().any(|(n, _)| n == *a))
+            .or_else(|| {
+                s.args.iter().find(|a| {
+                    !a.starts_with('-')
+                        && cli_parsers::close_word(a, std::slice::from_ref(name)).is_some()
+                })
+            });
         let what = if said.is_empty() {
             format!("`{name}`")
         } else {

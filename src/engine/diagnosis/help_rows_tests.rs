@@ -31,9 +31,17 @@ fn a_help_is_a_usage_with_a_section_or_its_commands() {
 
 #[test]
 fn the_command_that_serves_by_its_name_or_its_description() {
-    let help = lines("Usage:\n  x [command]\n\nCommands:\n  config   Manage defaults\n  setup    Configure MCP server for AI tools\n  agent    Start the MCP server over stdio\n  mcp      Start MCP stdio server");
+    let help = lines("Usage:\n  x [command]\n\nCommands:\n  config   Manage defaults for mcp and agent\n  setup    Configure MCP server for AI tools\n  agent    Start the MCP server over stdio\n  mcp      Start MCP stdio server");
     let c = described(&refs(&help));
-    assert_eq!(c[0], ("config".to_string(), "Manage defaults".to_string()));
+    assert_eq!(
+        c[0],
+        (
+            "config".to_string(),
+            "Manage defaults for mcp and agent".to_string()
+        )
+    );
+    // A command's description is on its own line, not where another's names it.
+    assert_eq!(c[3].1, "Start MCP stdio server");
     // By its name first.
     assert_eq!(serving(&c).map(|x| x.0.as_str()), Some("mcp"));
     // By its description, never one that configures it.
