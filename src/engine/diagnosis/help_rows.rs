@@ -277,6 +277,35 @@ fn server_sibling(s: &Setting) -> Option<(Siblings, String)> {
     Some((sib, pick))
 }
 
+/// What to say of the package's other program that is its server: what was read, the
+/// summary and the next step.
+fn sibling_said(s: &Setting, stream: &str) -> Option<(String, String, String)> {
+    let (sib, pick) = server_sibling(s)?;
+    let tried = format!(
+        "read {}: the package installs {} (this is `{}`)",
+        sib.read,
+        std::iter::once(&sib.current)
+            .chain(&sib.others)
+            .map(|x| format!("`{x}`"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        sib.current
+    );
+    let full = sib
+        .folder
+        .as_ref()
+        .map(|f| f.join(&pick))
+        .filter(|f| f.is_file())
+        .map(|f| f.display().to_string())
+        .unwrap_or_else(|| pick.clone());
+    let current = &sib.current;
+    Some((
+        tried,
+        format!("`{current}` is the package's other program (it printed its help on {stream} and exited); its server is `{pick}`"),
+        format!("run `{pick}`, the package's server command, not `{current}`: set the entry's `command` to `{full}` (`{current}` printed its help on {stream} and exited before its handshake)"),
+    ))
+}
+
 /// The row's finding on the launches that died, if their help says what to change.
 fn found(died: &[&Launch], s: &Setting, top: Id) -> Option<Diagnosis> {
     let p = printed(died)?;
@@ -325,40 +354,13 @@ fn found(died: &[&Launch], s: &Setting, top: Id) -> Option<Diagnosis> {
             format!("it printed its help on {stream} and exited: its command that serves, `{name}`, is not in the entry's args"),
             format!("{edit}: its help lists {what} to start the server (it printed its help on {stream} and exited before its handshake: no log)"),
         )
-    } else if let Some((sib, pick)) = server_sibling(s) {
+    } else if let Some((tried, summary, next)) = sibling_said(s, stream) {
         evidence.push(Evidence {
             launches: Vec::new(),
             source: Source::Tried,
-            text: format!(
-                "read {}: the package installs {} (this is `{}`)",
-                sib.read,
-                std::iter::once(&sib.current)
-                    .chain(&sib.others)
-                    .map(|x| format!("`{x}`"))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                sib.current
-            ),
+            text: tried,
         });
-        let full = sib
-            .folder
-            .as_ref()
-            .map(|f| f.join(&pick))
-            .filter(|f| f.is_file())
-            .map(|f| f.display().to_string())
-            .unwrap_or_else(|| pick.clone());
-        (
-            format!(
-                "`{}` is the package's other program (it printed its help on {stream} and exited); its server is `{pick}`",
-                sib.current
-            ),
-            format!(
-                "run `{pick}`, the package's server command, not `{}`: set {} to `{full}` (`{}` printed its help on {stream} and exited before its handshake)",
-                sib.current,
-                "the entry's `command`",
-                sib.current
-            ),
-        )
+        (summary, next)
     } else if p.source == Source::Stdout && top != Id::MissingArgument {
         let listed = commands
             .iter()

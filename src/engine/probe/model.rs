@@ -212,9 +212,28 @@ pub(crate) struct StdoutNoise {
     pub head: Vec<String>,
 }
 
-/// How many of stdout's non-JSON-RPC lines [`StdoutNoise::head`] keeps: a CLI's help (a usage,
-/// 40 commands, its options) fits.
-pub(crate) const STDOUT_HEAD_LINES: usize = 120;
+/// How many of stdout's non-JSON-RPC lines [`StdoutNoise::head`] keeps (each cut to 200
+/// characters): a CLI's help (a usage, 40 commands, its options) fits.
+const STDOUT_HEAD_LINES: usize = 120;
+
+impl StdoutNoise {
+    /// Keep a line (redacted) in [`StdoutNoise::head`] while it has room.
+    pub(crate) fn keep(&mut self, line: &str) {
+        if self.head.len() < STDOUT_HEAD_LINES {
+            self.head.push(line.chars().take(200).collect());
+        }
+    }
+
+    /// Keep a blank line in [`StdoutNoise::head`] (a help's sections are apart), after its
+    /// first line.
+    pub(crate) fn keep_blank(noise: &std::sync::Mutex<StdoutNoise>) {
+        if let Ok(mut n) = noise.lock() {
+            if !n.head.is_empty() {
+                n.keep("");
+            }
+        }
+    }
+}
 
 /// What the server did that the probe had to defend itself against, each a finding (all zero
 /// for a well-behaved server). Memory stays bounded whatever the server does; these say what

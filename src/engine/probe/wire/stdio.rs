@@ -15,11 +15,11 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use super::http_mode;
-use super::stdio_spawn::launch_error;
+use super::stdio_spawn::{ended_of, launch_error};
 use crate::engine::policy::Ended;
 use crate::engine::probe::model::{
     AttemptOptions, AttemptReport, LaunchError, Misbehaviour, NotableStderr, ProcessFacts,
-    Progress, Protocol, StderrTail, StdoutNoise, Stopped, STDOUT_HEAD_LINES,
+    Progress, Protocol, StderrTail, StdoutNoise, Stopped,
 };
 use crate::engine::probe::read::help::{self, HelpBlock, Part};
 use crate::engine::probe::read::lines::{without_colour, LineReader, Tail};
@@ -171,11 +171,7 @@ fn spawn_stdout_reader(
             } else {
                 match handshake::classify(line.bytes) {
                     Incoming::Blank => {
-                        if let Ok(mut n) = noise.lock() {
-                            if !n.head.is_empty() && n.head.len() < STDOUT_HEAD_LINES {
-                                n.head.push(String::new());
-                            }
-                        }
+                        StdoutNoise::keep_blank(&noise);
                         None
                     }
                     Incoming::Message(v) => Some(StdoutItem::Message(v)),
@@ -184,10 +180,7 @@ fn spawn_stdout_reader(
                         note_http(&http, &text);
                         if let Ok(mut n) = noise.lock() {
                             n.non_json_lines += 1;
-                            if n.head.len() < STDOUT_HEAD_LINES {
-                                let text = redactor.redact(&text);
-                                n.head.push(text.chars().take(NOISE_SAMPLE_CHARS).collect());
-                            }
+                            n.keep(&redactor.redact(&text));
                             // The line that says it serves HTTP is kept among the first few.
                             let listens = n.samples.len() == NOISE_SAMPLES
                                 && http_mode::listening(&text).is_some()
@@ -421,15 +414,6 @@ fn frame(v: &Value) -> Vec<u8> {
     let mut bytes = serde_json::to_vec(v).unwrap_or_default();
     bytes.push(b'\n');
     bytes
-}
-
-fn ended_of(status: std::process::ExitStatus) -> Ended {
-    use std::os::unix::process::ExitStatusExt;
-    match (status.code(), status.signal()) {
-        (Some(code), _) => Ended::Exit { code },
-        (None, Some(signal)) => Ended::Signal { signal },
-        (None, None) => Ended::Unknown,
-    }
 }
 
 /// The failure text for a process that ended before its handshake.

@@ -1,11 +1,23 @@
-//! What a stdio server's failed spawn means: the file the command names, its `#!` line.
+//! What a stdio server's failed spawn means: the file the command names, its `#!` line; and
+//! how its process ended.
 
 use std::ffi::{OsStr, OsString};
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
+use crate::engine::policy::Ended;
 use crate::engine::probe::model::LaunchError;
 use crate::engine::redact::Redactor;
+
+/// How a process ended, from its exit status.
+pub(super) fn ended_of(status: std::process::ExitStatus) -> Ended {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => Ended::Exit { code },
+        (None, Some(signal)) => Ended::Signal { signal },
+        (None, None) => Ended::Unknown,
+    }
+}
 
 /// What was spawned.
 struct Spawn<'a> {
