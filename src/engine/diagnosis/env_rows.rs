@@ -326,7 +326,7 @@ pub(super) fn close(set: &str, read: &str) -> Option<(usize, i64)> {
 
 /// The server's last words: its last line that is no stack frame (`at ...`) or runtime
 /// banner, not indented (a help text's option, a stack).
-fn last_words<'a>(lines: &[&'a str]) -> Option<&'a str> {
+pub(super) fn last_words<'a>(lines: &[&'a str]) -> Option<&'a str> {
     let last = lines.iter().rev().find(|l| {
         let t = l.trim();
         !t.is_empty() && !t.starts_with("at ") && !t.starts_with("Node.js v") && t != "^"

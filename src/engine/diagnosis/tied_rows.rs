@@ -18,6 +18,7 @@
 //! value without one, where the failure speaks of a URL or shows a scheme). Values are the
 //! entry's as the engine redacted them: a secret's is masked and never matched.
 
+use super::env_rows::last_words;
 use super::evidence::Fact;
 use super::given::{entry_env, value_of, vars_in};
 use super::model::{cut, Found, Setting, Source};
@@ -164,16 +165,6 @@ const COMPLAINTS: &[&str] = &[
 fn complains(line: &str) -> bool {
     let low = line.to_ascii_lowercase();
     COMPLAINTS.iter().any(|w| low.contains(w))
-}
-
-/// The launch's last words: its last line that is no stack frame, runtime banner or part of a
-/// block (indented).
-fn last_words<'a>(lines: &[&'a str]) -> Option<&'a str> {
-    let last = lines.iter().rev().find(|l| {
-        let t = l.trim();
-        !t.is_empty() && !t.starts_with("at ") && !t.starts_with("Node.js v") && t != "^"
-    })?;
-    (!last.starts_with([' ', '\t'])).then(|| last.trim())
 }
 
 /// Python: the source line under the innermost `File "..."` frame above the exception line
