@@ -125,6 +125,27 @@ impl SpawnGuard {
     }
 }
 
+/// A short command the doctor runs itself (an experiment), registered while it runs so the
+/// reaper leaves its exit to the caller: reaped by the reaper, it would seem to have failed.
+pub(crate) struct OwnChild(u32);
+
+/// Spawn `cmd` registered as [`OwnChild`] (the registry held across the spawn, as for servers).
+pub(crate) fn spawn_own(
+    cmd: &mut std::process::Command,
+) -> std::io::Result<(std::process::Child, OwnChild)> {
+    let mut r = registry();
+    let child = cmd.spawn()?;
+    r.spawned.insert(child.id());
+    let own = OwnChild(child.id());
+    Ok((child, own))
+}
+
+impl Drop for OwnChild {
+    fn drop(&mut self) {
+        registry().spawned.remove(&self.0);
+    }
+}
+
 /// A launch is over (its group stopped and reaped): forget it.
 pub(crate) fn finished(pid: u32, marker: &str) {
     let mut r = registry();

@@ -65,14 +65,15 @@ fn run_once(program: &Path, args: &[&str], cwd: Option<&Path>, limit: Duration) 
         command.current_dir(d);
     }
     // Its own process group: what it leaves in the background is stopped with it.
-    let mut child = command
+    command
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
-        .process_group(0)
-        .spawn()
-        .ok()?;
+        .process_group(0);
+    // Registered while it runs: the probe's reaper of inherited children would otherwise reap
+    // it as it exits, and the answer would be lost (a diagnosis that varied from run to run).
+    let (mut child, _own) = crate::engine::process_tree::spawn_own(&mut command).ok()?;
     let pid = Pid::from_raw(i32::try_from(child.id()).ok()?);
     // Read while it runs: an answer longer than a pipe's buffer would otherwise block it until
     // the deadline, and a process it left holding the pipe must not hold the doctor.
