@@ -154,7 +154,8 @@ SERVERS = {
     "pandacss": "dev", "expo": "dev", "workiq": "dev", "dynatrace": "dev", "mobile": "dev",
     "z.ai": "dev", "lean": "dev", "bedrock-kb": "dev", "unity": "dev", "jcodemunch": "dev",
     "blender": "dev", "notebooklm": "dev", "eks": "dev",
-    # The seventh test half, added at stop 39 (never shown to the rule writers): the most-downloaded
+    # Development since 2026-12-03 (stop 40): the seventh test half, added at stop 39, was read
+    # by the rule writers. The most-downloaded
     # MCP servers not in the corpus yet, from the registries' lists of 2026-12-03 (npm by monthly
     # downloads, PyPI by download rank among the 15,000 most downloaded), going on below where
     # stop 38 stopped, each kept if it runs here with a healthy case and at least one fault a user
@@ -186,9 +187,9 @@ SERVERS = {
     # one), awslabs-amazon-bedrock-agentcore-mcp-server 13404 (it fetches AWS's docs at start),
     # awslabs-aws-dataprocessing-mcp-server 14143 (it asks the cloud metadata address for
     # credentials at start), harbormaster-mcp 13277 (mcp 2 breaks it; not tried further).
-    "lsmcp": "test", "react-grab": "test", "jira": "test", "morph": "test", "modular": "test",
-    "mysql (benborla)": "test", "argocd": "test", "scholarly": "test", "kglite": "test",
-    "pymupdf4llm": "test", "analytics (google)": "test", "basic math (mcp-server)": "test",
+    "lsmcp": "dev", "react-grab": "dev", "jira": "dev", "morph": "dev", "modular": "dev",
+    "mysql (benborla)": "dev", "argocd": "dev", "scholarly": "dev", "kglite": "dev",
+    "pymupdf4llm": "dev", "analytics (google)": "dev", "basic math (mcp-server)": "dev",
 }
 
 # Planted secrets: none may appear in any output.
@@ -764,7 +765,7 @@ case("blender", "python", F, "Blender not running (--port 9877), --call get_scen
 case("blender", "python", F, "misspelt package with uvx (blender-mpc: 'not found in the package registry')", {"UV_CACHE_DIR": f"{CACHE}/uv-cache"}, [f"{VF}/uvx", "blender-mpc"],
      fix=[alt("blender-mpc")], args=slow)
 
-# ---- the test half of stop 39: new servers, each fault reproduced by hand (the server's own
+# ---- the test half of stop 39 (development since stop 40): new servers, each fault reproduced by hand (the server's own
 # command, its lines read) and its key written before the doctor ran on it ----
 N39 = f"{CACHE}/npm39/node_modules"
 # The language server lsmcp starts is found on PATH (installed beside it, as a user installs it
