@@ -279,3 +279,72 @@ fn a_wrapper_that_starts_the_server_in_the_background_is_named() {
         .unwrap_or_default()
         .contains("drop the `&`"));
 }
+
+/// @microsoft/workiq 1.0.0 (a .NET program in an npm package) with `--log-level verbose`: its
+/// exact lines, then the runtime's own abort. The script holds some memory while it "starts",
+/// as the .NET runtime does, so a memory reading could take the abort for a kill.
+const DOTNET_UNHANDLED: &str = r#"
+import os, sys, time
+held = []
+for _ in range(12):
+    held.append(bytearray(4 * 1024 * 1024))
+    time.sleep(0.05)
+sys.stderr.write("Unhandled exception. System.InvalidOperationException: Cannot parse argument 'verbose' for option '--log-level' as expected type 'Microsoft.Extensions.Logging.LogLevel'.\n")
+sys.stderr.write("   at System.CommandLine.Binding.ArgumentConverter.GetValueOrDefault[T](ArgumentConversionResult result)\n")
+sys.stderr.write("   at Microsoft.WorkIQ.Program.Main(String[] args)\n")
+sys.stderr.flush()
+os.abort()
+"#;
+
+#[test]
+fn an_abort_after_an_unhandled_exception_is_the_exception_not_a_native_crash() {
+    let doc = probe_json(
+        &["--launches", "2", "--interval", "100ms"],
+        &[
+            "python3",
+            "-c",
+            DOTNET_UNHANDLED,
+            "mcp",
+            "--log-level",
+            "verbose",
+        ],
+    );
+    let d = doc["diagnoses"].as_array().expect("diagnoses");
+    assert_eq!(d[0]["id"], "bad-argument", "{d:#?}");
+    assert!(
+        d[0]["next_step"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("`--log-level`"),
+        "{d:#?}"
+    );
+    assert!(d.iter().all(|x| x["id"] != "out-of-memory"), "{d:#?}");
+    let abort = d
+        .iter()
+        .find(|x| x["id"] == "fatal-signal")
+        .expect("the abort is shown");
+    assert_eq!(abort["confidence"], "medium", "{abort:#?}");
+    assert!(
+        abort["summary"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("it aborted on an unhandled exception: Unhandled exception. System.InvalidOperationException"),
+        "{abort:#?}"
+    );
+}
+
+#[test]
+fn an_abort_without_an_exception_report_stays_a_native_crash() {
+    // The look-alike: the same abort with no runtime's report before it.
+    let doc = probe_json(
+        &["--launches", "1"],
+        &["python3", "-c", "import os, sys; sys.stderr.write('[info] handled exception count: 0\\n'); sys.stderr.flush(); os.abort()"],
+    );
+    let d = doc["diagnoses"].as_array().expect("diagnoses");
+    assert_eq!(d[0]["id"], "fatal-signal", "{d:#?}");
+    assert_eq!(d[0]["confidence"], "high", "{d:#?}");
+    assert!(d[0]["summary"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("SIGABRT (abort(): a failed assertion or a fatal runtime error)"));
+}

@@ -276,6 +276,12 @@ fn memory_hit(i: usize, l: &Launch) -> Option<Hit> {
     let Ended::Signal { signal } = e else {
         return None;
     };
+    // An abort its runtime raised after an unhandled exception is the exception, whatever the
+    // memory did while it started.
+    if signal == 6 && meaning::unhandled_report(r.stderr.lines.iter().map(String::as_str)).is_some()
+    {
+        return None;
+    }
     let mem = &r.process.as_ref()?.memory;
     let base = mem.first_from(r.connected_at_ms.unwrap_or(r.launched_at_ms))?;
     let last = mem.last()?;

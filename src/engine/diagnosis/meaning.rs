@@ -41,6 +41,23 @@ pub(crate) fn signal_meaning(signal: i32) -> &'static str {
     }
 }
 
+/// The line where a managed runtime reports the exception that ended it before it aborts
+/// (SIGABRT by the runtime itself, not a crash in native code): .NET's `Unhandled exception.
+/// System.X: ...` (`Unhandled Exception:` in .NET Framework and Mono), C++'s `terminate called
+/// after throwing an instance of 'X'`, a Rust panic under `panic = "abort"` (`thread 'main'
+/// panicked at ...`). The first such line of `lines`, trimmed.
+pub(crate) fn unhandled_report<'a>(lines: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    const REPORTS: &[&str] = &[
+        "Unhandled exception. ",
+        "Unhandled Exception: ",
+        "terminate called after throwing an instance of ",
+    ];
+    lines.into_iter().map(str::trim).find(|l| {
+        REPORTS.iter().any(|r| l.starts_with(r))
+            || (l.starts_with("thread '") && l.contains("' panicked at "))
+    })
+}
+
 /// `exit 124 (what ...)`: an exit code with its meaning, when it has one.
 pub(crate) fn exit_text(code: i32) -> String {
     match exit_meaning(code) {
@@ -64,5 +81,31 @@ mod tests {
         assert!(exit_text(133).contains("SIGTRAP (a trap: V8's fatal-error handler"));
         assert_eq!(exit_text(1), "exit 1");
         assert_eq!(signal_name(24), "SIGXCPU");
+    }
+
+    #[test]
+    fn an_unhandled_exception_report_is_a_runtime_s_structure() {
+        // @microsoft/workiq 1.0.0 (.NET) with `--log-level verbose`, then SIGABRT.
+        let net = [
+            "Unhandled exception. System.InvalidOperationException: Cannot parse argument 'verbose' for option '--log-level' as expected type 'Microsoft.Extensions.Logging.LogLevel'.",
+            "   at System.CommandLine.Binding.ArgumentConverter.GetValueOrDefault[T](ArgumentConversionResult result)",
+        ];
+        assert_eq!(unhandled_report(net), Some(net[0]));
+        let cpp = [
+            "terminate called after throwing an instance of 'std::runtime_error'",
+            "  what():  bad config",
+        ];
+        assert_eq!(unhandled_report(cpp), Some(cpp[0]));
+        let rust = ["thread 'main' panicked at src/main.rs:4:5:", "no port"];
+        assert_eq!(unhandled_report(rust), Some(rust[0]));
+        // Healthy look-alikes: a log line about exceptions, V8's fatal error, a handled one.
+        for quiet in [
+            "[info] handled exception count: 0",
+            "# Fatal error in , line 0",
+            "Error: Unhandled exception in handler was logged",
+            "panicked at nothing",
+        ] {
+            assert_eq!(unhandled_report([quiet]), None, "{quiet}");
+        }
     }
 }

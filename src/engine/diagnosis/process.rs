@@ -2,7 +2,7 @@
 //! and the signal it died of.
 
 use super::launch::{ended, ev, stderr_match};
-use super::meaning::{exit_text, signal_meaning};
+use super::meaning::{exit_text, signal_meaning, unhandled_report};
 use super::model::{round_ms, Evidence, Hit, Setting, Source};
 use super::table::{self, Confidence, RULES};
 use super::text;
@@ -232,6 +232,11 @@ fn native_signal_hit(i: usize, l: &Launch, signals: &[i32]) -> Option<Hit> {
     }
     let name = signal_name(signal);
     let mut evidence = vec![ev(l, Source::Exit, signal_text(signal, via_code))];
+    if signal == 6 {
+        if let Some(report) = unhandled_report(l.report.stderr.lines.iter().map(String::as_str)) {
+            return Some(unhandled_hit(i, l, report, evidence));
+        }
+    }
     // The last words before it died say what failed (V8's `# Fatal error`, an assertion).
     if let Some(last) = l
         .report
@@ -267,4 +272,26 @@ fn native_signal_hit(i: usize, l: &Launch, signals: &[i32]) -> Option<Hit> {
         launches: vec![l.number],
         evidence,
     })
+}
+
+/// A SIGABRT its runtime raised after reporting an unhandled exception (.NET, C++, a Rust
+/// panic under abort): the exception is the cause, not native code. Medium confidence, so a
+/// row that reads the exception's own structure (an option it could not parse, a variable it
+/// names) comes first; a memory reading is no hypothesis for it (`launch::memory_hit`).
+fn unhandled_hit(i: usize, l: &Launch, report: &str, mut evidence: Vec<Evidence>) -> Hit {
+    evidence.push(ev(l, Source::Stderr, text::quote(report)));
+    Hit {
+        rule: i,
+        confidence: Confidence::Medium,
+        name: Some("SIGABRT (its runtime's abort after an unhandled exception)".to_string()),
+        says: Some(format!(
+            "it aborted on an unhandled exception: {}",
+            super::model::cut(report)
+        )),
+        next: Some(
+            "read the exception shown (its type and message): it names what the server could not accept or find; change that in the entry, or fix the code at its first frame in the server's own code".to_string(),
+        ),
+        launches: vec![l.number],
+        evidence,
+    }
 }
