@@ -178,3 +178,43 @@ fn a_last_line_naming_a_set_variable_says_what_it_wants() {
         assert_eq!((code, d.len()), (Some(0), 0), "{mode}: {d:#?}");
     }
 }
+
+#[test]
+fn a_settings_model_refusing_two_set_variables_together_is_a_conflict() {
+    // mcp-server-qdrant 0.8 with QDRANT_URL and QDRANT_LOCAL_PATH: pydantic-settings' model
+    // validator, no field line; one variable named by its field, the other only as a key of
+    // the settings it was given.
+    let (code, d) = run(
+        "python3",
+        "settings-conflict",
+        &[
+            ("VALUES_PROJECT_PATH", "/tmp/values-project"),
+            ("VALUES_SERVICE_URL", "http://127.0.0.1:6333"),
+        ],
+    );
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "conflicting-settings", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.starts_with(
+            "keep one of `VALUES_PROJECT_PATH` and `VALUES_SERVICE_URL` in the entry's env"
+        ),
+        "{next}"
+    );
+    // The settings' values are never quoted from the input it was given.
+    assert!(
+        !next.contains("6333") && !next.contains("/tmp/values-project"),
+        "{next}"
+    );
+}
+
+#[test]
+fn the_same_settings_with_one_of_the_two_variables_is_healthy() {
+    let (code, d) = run(
+        "python3",
+        "settings-conflict",
+        &[("VALUES_PROJECT_PATH", "/tmp/values-project")],
+    );
+    assert_eq!(code, Some(0), "{d:#?}");
+    assert!(d.is_empty(), "{d:#?}");
+}

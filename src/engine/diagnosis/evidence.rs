@@ -60,6 +60,10 @@ pub(crate) struct FieldError {
     pub kind: Option<String>,
     /// The value it was given (`input_value=`), when shown and not a dict.
     pub input: Option<String>,
+    /// The keys of the dict it was given, when it was one (a model's own validator is given
+    /// the whole settings: `{'QDRANT_URL': ..., 'QDRANT_LOCAL_PATH': ...}`; keys cut short by
+    /// pydantic's `...` are left out). Names only, never a value.
+    pub keys: Vec<String>,
 }
 
 impl Fact {
@@ -102,7 +106,10 @@ impl Fact {
             Fact::Pydantic { model, fields } => {
                 let f: Vec<String> = fields
                     .iter()
-                    .map(|f| format!("{}: {}", f.field, f.message))
+                    .map(|f| match f.field.as_str() {
+                        "" => f.message.clone(),
+                        field => format!("{field}: {}", f.message),
+                    })
                     .collect();
                 format!("validation error for {model}: {}", f.join("; "))
             }
@@ -234,10 +241,20 @@ pub(crate) fn pydantic(lines: &[&str]) -> Vec<Fact> {
         let mut fields = Vec::new();
         while i < lines.len() {
             let f = lines[i];
-            if f.is_empty() || f.starts_with(' ') || f.contains(": ") || f.contains(' ') {
+            // A model's own validator has no field line: its message comes at once, indented
+            // (`  Value error, If 'local_path' is set, 'location' ... must be None. [type=...`).
+            let model_level = fields.is_empty() && f.starts_with("  ") && f.contains(" [type=");
+            if !model_level
+                && (f.is_empty() || f.starts_with(' ') || f.contains(": ") || f.contains(' '))
+            {
                 break;
             }
-            let Some(msg) = lines.get(i + 1).filter(|m| m.starts_with("  ")) else {
+            let msg = if model_level {
+                Some(f)
+            } else {
+                lines.get(i + 1).copied().filter(|m| m.starts_with("  "))
+            };
+            let Some(msg) = msg else {
                 break;
             };
             let msg = msg.trim();
@@ -260,12 +277,17 @@ pub(crate) fn pydantic(lines: &[&str]) -> Vec<Fact> {
             };
             let input = key("input_value=").filter(|v| !v.starts_with('{'));
             fields.push(FieldError {
-                field: f.trim().to_string(),
+                field: if model_level {
+                    String::new()
+                } else {
+                    f.trim().to_string()
+                },
                 message: message.to_string(),
                 kind: key("type="),
                 input,
+                keys: meta.map(dict_keys).unwrap_or_default(),
             });
-            i += 2;
+            i += if model_level { 1 } else { 2 };
             while lines
                 .get(i)
                 .is_some_and(|x| x.starts_with("    ") && x.contains("errors.pydantic.dev"))
@@ -275,6 +297,36 @@ pub(crate) fn pydantic(lines: &[&str]) -> Vec<Fact> {
         }
         if !fields.is_empty() {
             out.push(Fact::Pydantic { model, fields });
+        }
+    }
+    out
+}
+
+/// The keys of the dict in a pydantic error's `input_value={'A': ..., 'B': ...}` (each a quoted
+/// word followed by `:`; one cut by `...` is left out).
+fn dict_keys(meta: &str) -> Vec<String> {
+    let Some(at) = meta.find("input_value={") else {
+        return Vec::new();
+    };
+    let dict = &meta[at + "input_value={".len()..];
+    let mut out = Vec::new();
+    for q in ['\'', '"'] {
+        let parts: Vec<&str> = dict.split(q).collect();
+        // Inside the quotes: every other part; a key is followed by `:` and opened after `{`
+        // or `, `.
+        let mut k = 1;
+        while k + 1 < parts.len() {
+            let inner = parts[k];
+            let after = parts[k + 1];
+            let opened = k == 1 || parts[k - 1].ends_with(['{', ' ']);
+            if opened
+                && after.starts_with(':')
+                && !inner.is_empty()
+                && inner.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            {
+                out.push(inner.to_string());
+            }
+            k += 2;
         }
     }
     out

@@ -526,6 +526,27 @@ fn validation(facts: &[Fact], s: &Setting) -> Option<Found> {
     else {
         return None;
     };
+    // A model's own validator (no field) is read by the entry's variables it names
+    // ([`model_vars`]): one here, two or more in [`two_vars`].
+    if let Some(m) = fields.iter().find(|f| f.field.is_empty()) {
+        let vars = model_vars(m, s);
+        let [var] = vars.as_slice() else {
+            return None;
+        };
+        let message = m.message.trim_start_matches("Value error, ");
+        return Some(Found {
+            id: Id::BadArgument,
+            summary: format!("the server's settings ({model}) refuse `{var}`: {message}"),
+            next: format!(
+                "change `{var}` in the entry's env (the server's settings {model} say: \"{}\")",
+                cut(message)
+            ),
+            evidence: vec![(
+                Source::Stderr,
+                cut(&format!("validation error for {model}: {}", m.message)),
+            )],
+        });
+    }
     let f = fields.first()?;
     let leaf = f.field.rsplit('.').next().unwrap_or(&f.field);
     let quoted = cut(&Fact::Pydantic {
@@ -580,13 +601,38 @@ fn validation(facts: &[Fact], s: &Setting) -> Option<Found> {
     })
 }
 
-/// An error naming two variables the entry sets: they conflict.
+/// The entry's variables a model-level validation error ties to: the settings fields its
+/// message quotes (`'local_path'` -> `QDRANT_LOCAL_PATH`) and the keys of the settings it was
+/// given that the entry sets (`input_value={'QDRANT_URL': ...}`).
+fn model_vars<'a>(f: &evidence::FieldError, s: &'a Setting) -> Vec<&'a str> {
+    let mut vars = vars_in(s, &f.message);
+    for k in &f.keys {
+        if let Some(v) = super::given::entry_var(s, k, false) {
+            if !vars.contains(&v) {
+                vars.push(v);
+            }
+        }
+    }
+    vars
+}
+
+/// An error naming two variables the entry sets (in its words, or a settings model's own
+/// validator tied to them: [`model_vars`]): they conflict.
 fn two_vars(facts: &[Fact], s: &Setting) -> Option<Found> {
-    let (f, vars) = facts.iter().filter(|f| f.is_error()).find_map(|f| {
-        let vars = vars_in(s, f.message()?);
-        (vars.len() >= 2).then_some((f, vars))
+    let (quoted, vars) = facts.iter().find_map(|f| {
+        let vars = if f.is_error() {
+            vars_in(s, f.message()?)
+        } else if let Fact::Pydantic { model, fields } = f {
+            let m = fields.iter().find(|x| x.field.is_empty())?;
+            let vars = model_vars(m, s);
+            return (vars.len() >= 2)
+                .then(|| (format!("validation error for {model}: {}", m.message), vars));
+        } else {
+            return None;
+        };
+        (vars.len() >= 2).then(|| (f.quoted(), vars))
     })?;
-    let quoted = cut(&f.quoted());
+    let quoted = cut(&quoted);
     let (a, b) = (vars[0], vars[1]);
     Some(Found {
         id: Id::ConflictingSettings,

@@ -240,6 +240,51 @@ fn an_error_naming_two_set_variables_is_a_conflict() {
 }
 
 #[test]
+fn a_settings_model_s_own_validator_is_tied_by_its_fields_and_the_keys_it_was_given() {
+    // mcp-server-qdrant 0.8 (pydantic-settings 2): no field line; 'local_path' is a field,
+    // QDRANT_URL only a key of the input (its field is `location`).
+    let err = "pydantic_core._pydantic_core.ValidationError: 1 validation error for QdrantSettings\n  Value error, If 'local_path' is set, 'location' and 'api_key' must be None. [type=value_error, input_value={'QDRANT_URL': 'http://12..._LOCAL_PATH': '/tmp/qd'}, input_type=dict]\n    For further information visit https://errors.pydantic.dev/2.11/v/value_error";
+    let both = setting(
+        "uvx",
+        &["mcp-server-qdrant"],
+        &[
+            ("QDRANT_URL", "http://127.0.0.1:6333"),
+            ("QDRANT_LOCAL_PATH", "/tmp/qd"),
+            ("COLLECTION_NAME", "notes"),
+        ],
+    );
+    let f = run(Key::ErrorNamesTwoSetVariables, err, &both).expect("a finding");
+    assert_eq!(f.id, Id::ConflictingSettings);
+    assert!(
+        f.next.contains("`QDRANT_LOCAL_PATH`") && f.next.contains("`QDRANT_URL`"),
+        "{}",
+        f.next
+    );
+    assert!(run(Key::ValidationBlock, err, &both).is_none());
+    // One of them set: that one is the value to change.
+    let one = setting(
+        "uvx",
+        &["mcp-server-qdrant"],
+        &[("QDRANT_LOCAL_PATH", "/tmp/qd")],
+    );
+    let f = run(Key::ValidationBlock, err, &one).expect("a finding");
+    assert_eq!(f.id, Id::BadArgument);
+    assert!(
+        f.next.starts_with("change `QDRANT_LOCAL_PATH`"),
+        "{}",
+        f.next
+    );
+    // Look-alike: the same error where the entry sets none of them.
+    let none = setting(
+        "uvx",
+        &["mcp-server-qdrant"],
+        &[("COLLECTION_NAME", "notes")],
+    );
+    assert!(run(Key::ErrorNamesTwoSetVariables, err, &none).is_none());
+    assert!(run(Key::ValidationBlock, err, &none).is_none());
+}
+
+#[test]
 fn an_exception_naming_one_set_variable_is_its_value() {
     let s = setting(
         "uvx",
