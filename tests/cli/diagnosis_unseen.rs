@@ -146,6 +146,25 @@ fn a_host_without_its_scheme_outranks_variables_a_warning_names() {
 }
 
 #[test]
+fn python_dash_m_with_the_distribution_s_dashed_name_names_the_command_and_the_module() {
+    // mcp-server-fetch: `python -m mcp-server-fetch`; its module `mcp_server_fetch` runs with
+    // -m, its console script `mcp-server-fetch` too.
+    let site = fixture("servers/consolescript");
+    let (code, d) =
+        run_diagnoses(probe(&["python3", "-m", "fixture-fetch-server"]).env("PYTHONPATH", &site));
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "wrong-interpreter", "{d:#?}");
+    let n = next(&d[0]);
+    assert!(
+        n.contains("the installed server's command is `fixture-fetch-server`")
+            && n.ends_with(
+                "or keep the interpreter and run `-m fixture_fetch_server` (its module)"
+            ),
+        "{n}"
+    );
+}
+
+#[test]
 fn python_dash_m_of_a_server_with_a_console_script_names_the_command() {
     let site = fixture("servers/consolescript");
     let (code, d) =
@@ -163,6 +182,12 @@ fn python_dash_m_of_a_server_with_a_console_script_names_the_command() {
             .iter()
             .any(|t| t.contains("entry_points.txt") && t.contains("src_fixture.server:main")),
         "{tried:?}"
+    );
+    // No module with a `__main__` close to it: no other way is offered.
+    assert!(
+        !next(&d[0]).contains("or keep the interpreter"),
+        "{}",
+        next(&d[0])
     );
     // Look-alike: no console script close to the name (`timeitt`): no command is named (which
     // close module `-m` can run is runtime.rs's close_tests, on the same interpreter).

@@ -288,8 +288,17 @@ fn close_module(h: &mut Hit, interp: &str, module: &str, s: &Setting) -> bool {
         h.says = Some(format!(
             "`{interp}` has no module `{module}`; the installed server's command is `{name}` (a console script: {value})"
         ));
+        // The script's own package, when `-m` can run it (it has a `__main__`): the other way
+        // to fix it (a close module of another distribution is not).
+        let top = value.split([':', '.']).next().unwrap_or_default();
+        let or_module = a
+            .runnable
+            .iter()
+            .find(|m| m.as_str() == top)
+            .map(|m| format!("; or keep the interpreter and run `-m {m}` (its module)"))
+            .unwrap_or_default();
         h.next = Some(format!(
-            "the installed server's command is `{command}`: set {} to it and drop `-m {module}` from {}",
+            "the installed server's command is `{command}`: set {} to it and drop `-m {module}` from {}{or_module}",
             terms("the entry's `command`", s),
             terms("the entry's args", s)
         ));
