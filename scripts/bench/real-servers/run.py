@@ -488,7 +488,7 @@ case("figma", "node", F, "Node 18 (a dependency, undici, needs Node 20: File is 
      fix=[r"node(\.js)?\s*(v)?(2\d|>=\s*2\d)|newer node"])
 case("exa", "node", H, "none (no key: it asks for one on the first call)", {}, [f"{N}/exa-mcp-server"])
 case("exa", "node", H, "none (key set)", {"EXA_API_KEY": SECRETS["EXA_API_KEY"]}, [f"{N}/exa-mcp-server"])
-case("kubernetes", "node", F, "KUBECONFIG names a file that does not exist", {"KUBECONFIG": f"{WORK}/kube/config"}, [f"{N}/mcp-server-kubernetes"], fix=[alt("KUBECONFIG")])
+case("kubernetes", "node", F, "KUBECONFIG names a file that does not exist", {"KUBECONFIG": f"{WORK}/kube-absent/config"}, [f"{N}/mcp-server-kubernetes"], fix=[alt("KUBECONFIG")])
 case("redis (node)", "node", F, "URL without its scheme (TypeError: Invalid protocol)", {}, [f"{N}/mcp-server-redis", "localhost:6379"], fix=[alt("localhost:6379"), alt("redis://", "scheme")])
 case("redis (node)", "node", F, "Redis not running (it retries, never answers)", {}, [f"{N}/mcp-server-redis", "redis://127.0.0.1:6391"],
      fix=[alt("6391"), r"nothing listen|not running|refused|start (it|redis)"])
