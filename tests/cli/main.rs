@@ -18,6 +18,7 @@ mod diagnosis_parsers;
 mod diagnosis_process;
 mod diagnosis_source;
 mod diagnosis_unseen;
+mod diagnosis_upnotwork;
 mod diagnosis_values;
 mod diagnosis_words;
 mod docs;

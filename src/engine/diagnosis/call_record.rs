@@ -4,7 +4,10 @@
 //! ERROR/CRITICAL the very message it returned. That alone is no failure (a log-search tool
 //! returns error lines as its data): something must tie it to the entry (one of the entry's
 //! values, a whole token, in the record or the server's error log line), or the call must fail
-//! the same way on every launch (two or more). The tie then names the value to change
+//! the same way on every launch (two or more), or the server must have raised it: a stderr line
+//! holding the answer's message that is an ERROR log line or an exception's head with its stack
+//! (Node's `at` frames under it, a Python traceback's `File` lines above it: what a server
+//! prints when its own code failed, not data it returns). The tie then names the value to change
 //! (awslabs.aws-pricing-mcp-server with `AWS_PROFILE=prod`: `{"status": "error", "message":
 //! "Failed to create AWS Pricing client: The config profile (prod) could not be found"}`).
 
@@ -106,6 +109,68 @@ fn failure(text: &str, lines: &[&str]) -> Option<(String, &'static str, Vec<Stri
     Some((repeated, "the message the server logged at ERROR", logs))
 }
 
+/// The clauses of a message worth finding in a log line: its `: `-separated parts of 16
+/// characters or more (`Error details: Authentication credentials are missing` gives the
+/// second), a leading `Error`/exception word left out.
+fn clauses(message: &str) -> Vec<&str> {
+    message
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .split(": ")
+        .map(str::trim)
+        .filter(|c| c.chars().count() >= 16)
+        .collect()
+}
+
+/// Whether the line at `i` heads an exception the runtime printed with its stack: an
+/// exception type or `Error` before its message, and a Node stack frame (`    at f (file:1:2)`)
+/// under it, or a Python traceback's `File "..."` line in the lines above it.
+fn heads_a_stack(lines: &[&str], i: usize) -> bool {
+    let Some(line) = lines.get(i) else {
+        return false;
+    };
+    let t = line.trim();
+    // The type is the word before the first `: ` (after a log's prefix, if any).
+    let head = t.split(": ").next().unwrap_or_default();
+    let kind = head.rsplit([' ', ']']).next().unwrap_or_default();
+    let typed = kind.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+        && kind
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_')
+        && (kind.ends_with("Error") || kind.ends_with("Exception"));
+    if !typed {
+        return false;
+    }
+    let node_frame = |l: &&str| {
+        let f = l.trim();
+        f.starts_with("at ") && (f.ends_with(')') || f.contains(".js:") || f.contains("node:"))
+    };
+    let below = lines.get(i + 1).is_some_and(node_frame);
+    let above = lines[i.saturating_sub(8)..i]
+        .iter()
+        .any(|l| l.trim_start().starts_with("File \"") || l.starts_with("Traceback "));
+    below || above
+}
+
+/// The stderr line where the server raised the failure it answered: a line holding one of the
+/// message's clauses ([`clauses`]) that is an ERROR (or FATAL) log line, or an exception's head
+/// with its stack ([`heads_a_stack`]). A tool returning log lines as its data does not print
+/// its answer as its own exception.
+pub(super) fn raised(message: &str, lines: &[&str]) -> Option<String> {
+    let said = clauses(message);
+    if said.is_empty() {
+        return None;
+    }
+    lines.iter().enumerate().find_map(|(i, l)| {
+        if !said.iter().any(|c| l.contains(c)) {
+            return None;
+        }
+        let logged = logline::parse(l).is_some_and(|x| x.is_error());
+        (logged || heads_a_stack(lines, i)).then(|| l.trim().to_string())
+    })
+}
+
 /// The entry's value a failure names (in its message, else in the server's error log lines),
 /// with the line that names it.
 pub(super) fn tie(message: &str, logs: &[String], s: &Setting) -> Option<(Named, String)> {
@@ -151,7 +216,14 @@ pub(crate) fn prove(run: &ProbeRun, s: &Setting) -> Vec<(usize, String)> {
                 format!("its text is {how}, naming the value of {}", n.shown),
             )),
             None if same => Some((i, format!("its text is {how}, the same on every launch"))),
-            None => None,
+            None => {
+                let l = run.launches.get(i)?;
+                raised(&m, &stderr_lines(l))?;
+                Some((
+                    i,
+                    format!("its text is {how}, which the server raised as an error on stderr"),
+                ))
+            }
         })
         .collect()
 }

@@ -529,7 +529,7 @@ pub(crate) fn value_named(launches: &[Launch], s: &Setting) -> Option<(Key, Diag
 }
 
 /// The call's answer as evidence: `tools/call (--call) answered[, not marked isError]: <text>`.
-fn answered(l: &Launch, unmarked: bool, text: &str) -> Evidence {
+pub(super) fn answered(l: &Launch, unmarked: bool, text: &str) -> Evidence {
     let how = if unmarked {
         "tools/call (--call) answered, not marked isError"
     } else {

@@ -342,7 +342,7 @@ fn variable_words(text: &str) -> Vec<&str> {
 }
 
 /// The `tried:` line: the names read, `first` ones first with where, the others after.
-fn tried(code: &Scanned, first: &[&Read]) -> String {
+pub(super) fn tried(code: &Scanned, first: &[&Read]) -> String {
     let mut names: Vec<String> = first
         .iter()
         .map(|r| format!("{} ({})", r.name, r.at))

@@ -10,6 +10,7 @@ mod answer_rows;
 mod boxes;
 mod call_record;
 mod call_rows;
+mod call_unset;
 mod cli_parsers;
 mod connect;
 mod drift_rows;

@@ -142,6 +142,11 @@ pub(crate) enum Key {
     /// the server's ERROR log line, names one of the entry's values as a whole word
     /// (`call_record.rs`, `call_rows.rs`).
     CallErrorNamesAnEntryValue,
+    /// A `--call` that failed whose error means a variable by its concept, naming none
+    /// (credentials: `Authentication credentials are missing`, `401`; a region), and an
+    /// experiment reading the server's installed source: the variables of that concept it reads
+    /// that the entry does not set (`call_unset.rs`).
+    CallErrorMeansAnUnsetReadVariable,
     /// `initialize` answered a JSON-RPC error, or the server ended right after its handshake
     /// without a word (or, on a server that stayed up, `tools/list` answered an error), and a
     /// connect experiment to an address the entry holds (a `host:port`, a URL at its scheme's
@@ -229,6 +234,7 @@ pub(crate) const RUN_KEYS: &[Key] = &[
     Key::CallFailedAndAddressRefused,
     Key::CallAnswerHoldsRefusedAddress,
     Key::CallErrorNamesAnEntryValue,
+    Key::CallErrorMeansAnUnsetReadVariable,
     Key::AnswerErrorAndEntryAddressRefused,
 ];
 /// Rows keyed on an experiment on the launch itself, found outside [`row`] (they read the
@@ -427,7 +433,8 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         // A row of the whole run (`call_rows.rs`), not of one launch's stderr.
         Key::CallFailedAndAddressRefused
         | Key::CallAnswerHoldsRefusedAddress
-        | Key::CallErrorNamesAnEntryValue => None,
+        | Key::CallErrorNamesAnEntryValue
+        | Key::CallErrorMeansAnUnsetReadVariable => None,
         // Found on the launch's facts (see LAUNCH_KEYS).
         Key::AnswerErrorAndEntryAddressRefused
         | Key::ListensOnTcpSilently

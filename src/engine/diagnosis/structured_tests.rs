@@ -99,6 +99,7 @@ fn every_key_is_a_structure_or_an_experiment() {
             "CallFailedAndAddressRefused",
             "CallAnswerHoldsRefusedAddress",
             "CallErrorNamesAnEntryValue",
+            "CallErrorMeansAnUnsetReadVariable",
             "AnswerErrorAndEntryAddressRefused",
         ]
     );

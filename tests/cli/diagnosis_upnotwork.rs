@@ -1,0 +1,97 @@
+//! A server that is up but cannot do its work, through the real binary
+//! (`fixtures/servers/upnotwork.mjs`): a `--call` answered with an error text not marked
+//! `isError` that the server raised on stderr (an ERROR line, an exception with its stack), whose
+//! words mean credentials while the server's source reads a token the entry does not set
+//! (@aashari/mcp-server-atlassian-jira without ATLASSIAN_API_TOKEN). Each beside a healthy
+//! look-alike.
+
+use std::process::{Command, Output, Stdio};
+
+use crate::support::{assert_valid, bin, fixture, json, stdout, text_field as field};
+
+fn server() -> String {
+    fixture("servers/upnotwork.mjs").display().to_string()
+}
+
+fn probe(extra: &[&str], args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut cmd: Command = bin();
+    cmd.args(["probe", "--launches", "1", "--watch", "2s"])
+        .args(extra)
+        .args(["--format", "json", "--", "node"])
+        .arg(server())
+        .args(args)
+        .env_remove("ATLASSIAN_API_TOKEN")
+        .env_remove("MORPH_API_KEY")
+        .stdin(Stdio::null());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("the binary runs")
+}
+
+fn top(doc: &serde_json::Value) -> (String, String) {
+    let d = &doc["diagnoses"][0];
+    (field(d, "id"), field(d, "next_step"))
+}
+
+const JIRA: &[(&str, &str)] = &[
+    ("ATLASSIAN_SITE_NAME", "acme"),
+    ("ATLASSIAN_USER_EMAIL", "dev@acme.example"),
+];
+const GET: &str = r#"jira_get={"path": "/rest/api/3/myself"}"#;
+
+#[test]
+fn an_unmarked_error_the_server_raised_meaning_credentials_names_the_unset_token_it_reads() {
+    let out = probe(&["--call", GET], &["jira"], JIRA);
+    // Not a false all-clear: one launch (it stays up), proven by what the server raised.
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let doc = json(&out);
+    assert_valid("probe", &doc);
+    let call = &doc["launches"][0]["opening"]["call"];
+    assert_eq!(call["is_error"], false, "{doc:#}");
+    assert_eq!(
+        field(call, "failed"),
+        "its text is an error record, which the server raised as an error on stderr"
+    );
+    let (id, next) = top(&doc);
+    assert_eq!(id, "missing-env-var", "{doc:#}");
+    // The token sharing the entry's prefix, not the other key the source reads (MORPH_API_KEY).
+    assert!(
+        next.starts_with("set `ATLASSIAN_API_TOKEN` in the server's environment:"),
+        "{next}"
+    );
+    assert!(!next.contains("MORPH_API_KEY"), "{next}");
+    let tried: Vec<String> = doc["diagnoses"][0]["evidence"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|e| e["source"] == "tried")
+        .map(|e| field(e, "text"))
+        .collect();
+    assert!(
+        tried.iter().any(|t| t.contains("read the server's source")),
+        "{tried:?}"
+    );
+}
+
+#[test]
+fn the_same_server_with_its_token_or_the_text_as_data_is_no_failure() {
+    // The token set: it answers its record.
+    let mut env = JIRA.to_vec();
+    env.push(("ATLASSIAN_API_TOKEN", "atlPlantedToken77"));
+    let out = probe(&["--call", GET], &["jira"], &env);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(!stdout(&out).contains("atlPlantedToken77"));
+    assert_eq!(json(&out)["diagnoses"], serde_json::json!([]));
+    // The same words returned as data, nothing raised on stderr, one launch: the tool's answer.
+    let mut env = JIRA.to_vec();
+    env.push(("JIRA_FAIL", "data"));
+    let out = probe(&["--call", GET], &["jira"], &env);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let doc = json(&out);
+    assert!(
+        doc["launches"][0]["opening"]["call"]["failed"].is_null(),
+        "{doc:#}"
+    );
+    assert_eq!(doc["diagnoses"], serde_json::json!([]));
+}
