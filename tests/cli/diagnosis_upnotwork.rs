@@ -95,3 +95,62 @@ fn the_same_server_with_its_token_or_the_text_as_data_is_no_failure() {
     );
     assert_eq!(doc["diagnoses"], serde_json::json!([]));
 }
+
+/// A folder for the server's PATH holding one program, `mcp-server-memory` (it reads its
+/// stdin until it ends), and a config file naming `command` as its upstream.
+fn upstream(command: &str) -> (tempfile::TempDir, String, String) {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let prog = dir.path().join("mcp-server-memory");
+    std::fs::write(&prog, "#!/bin/sh\nexec cat >/dev/null\n").expect("write");
+    std::fs::set_permissions(&prog, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let config = dir.path().join("modular-mcp.json");
+    let body = serde_json::json!({"mcpServers": {"memory": {"command": command, "args": []}}});
+    std::fs::write(&config, body.to_string()).expect("write");
+    let path = format!(
+        "{}:{}",
+        dir.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let shown = config.display().to_string();
+    (dir, shown, path)
+}
+
+const GROUP: &str = r#"get-modular-tools={"group": "memory"}"#;
+
+#[test]
+fn a_command_the_server_launches_that_is_not_on_its_path_is_named_with_its_file() {
+    let (_dir, config, path) = upstream("mcp-server-memroy");
+    let out = probe(
+        &["--call", GROUP],
+        &["modular", &config],
+        &[("PATH", &path)],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let doc = json(&out);
+    assert_valid("probe", &doc);
+    let (id, next) = top(&doc);
+    assert_eq!(id, "command-not-found", "{doc:#}");
+    assert!(
+        next.starts_with(&format!(
+            "fix the command `mcp-server-memroy` in the file `{config}`"
+        )),
+        "{next}"
+    );
+    assert!(
+        next.contains("(`mcp-server-memory`, installed, is the closest name)"),
+        "{next}"
+    );
+}
+
+#[test]
+fn the_same_server_whose_upstream_spawns_is_healthy() {
+    let (_dir, config, path) = upstream("mcp-server-memory");
+    let out = probe(
+        &["--call", GROUP],
+        &["modular", &config],
+        &[("PATH", &path)],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert_eq!(json(&out)["diagnoses"], serde_json::json!([]));
+}

@@ -11,6 +11,7 @@ mod boxes;
 mod call_record;
 mod call_rows;
 mod call_unset;
+mod child_rows;
 mod cli_parsers;
 mod connect;
 mod drift_rows;

@@ -147,6 +147,14 @@ pub(crate) enum Key {
     /// experiment reading the server's installed source: the variables of that concept it reads
     /// that the entry does not set (`call_unset.rs`).
     CallErrorMeansAnUnsetReadVariable,
+    /// A `--call` that failed whose error (or the server's stderr) says a command the server
+    /// launches was not found (Node's `spawn NAME ENOENT`, Python's `[Errno 2]` from
+    /// `subprocess`, Go's `exec: "NAME": executable file not found`), and an experiment: it is
+    /// not on the server's PATH (`child_rows.rs`).
+    CallErrorLaunchesAMissingCommand,
+    /// The same on a launch that died: its stderr says a command it launches was not found,
+    /// and it is not on the server's PATH (`child_rows.rs`).
+    LaunchedCommandNotFound,
     /// `initialize` answered a JSON-RPC error, or the server ended right after its handshake
     /// without a word (or, on a server that stayed up, `tools/list` answered an error), and a
     /// connect experiment to an address the entry holds (a `host:port`, a URL at its scheme's
@@ -185,6 +193,7 @@ pub(crate) const KEYS: &[Key] = &[
     Key::InstalledPackageLacksSubmodule,
     Key::SubpathNotExported,
     Key::EsmRequiredOnOldNode,
+    Key::LaunchedCommandNotFound,
     Key::MissingFileIsAnEntryValue,
     Key::MissingFileReadFromAnUnsetVariable,
     Key::MissingFileAtItsDefaultPath,
@@ -235,6 +244,7 @@ pub(crate) const RUN_KEYS: &[Key] = &[
     Key::CallAnswerHoldsRefusedAddress,
     Key::CallErrorNamesAnEntryValue,
     Key::CallErrorMeansAnUnsetReadVariable,
+    Key::CallErrorLaunchesAMissingCommand,
     Key::AnswerErrorAndEntryAddressRefused,
 ];
 /// Rows keyed on an experiment on the launch itself, found outside [`row`] (they read the
@@ -434,7 +444,9 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::CallFailedAndAddressRefused
         | Key::CallAnswerHoldsRefusedAddress
         | Key::CallErrorNamesAnEntryValue
-        | Key::CallErrorMeansAnUnsetReadVariable => None,
+        | Key::CallErrorMeansAnUnsetReadVariable
+        | Key::CallErrorLaunchesAMissingCommand => None,
+        Key::LaunchedCommandNotFound => super::child_rows::row(lines, s),
         // Found on the launch's facts (see LAUNCH_KEYS).
         Key::AnswerErrorAndEntryAddressRefused
         | Key::ListensOnTcpSilently

@@ -60,6 +60,7 @@ fn every_key_is_a_structure_or_an_experiment() {
             "InstalledPackageLacksSubmodule",
             "SubpathNotExported",
             "EsmRequiredOnOldNode",
+            "LaunchedCommandNotFound",
             "MissingFileIsAnEntryValue",
             "MissingFileReadFromAnUnsetVariable",
             "MissingFileAtItsDefaultPath",
@@ -100,6 +101,7 @@ fn every_key_is_a_structure_or_an_experiment() {
             "CallAnswerHoldsRefusedAddress",
             "CallErrorNamesAnEntryValue",
             "CallErrorMeansAnUnsetReadVariable",
+            "CallErrorLaunchesAMissingCommand",
             "AnswerErrorAndEntryAddressRefused",
         ]
     );
