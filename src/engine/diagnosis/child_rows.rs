@@ -9,10 +9,8 @@
 use std::path::{Path, PathBuf};
 
 use super::given::entry_values;
-use super::model::{cut, Diagnosis, Evidence, Found, Setting, Source, MAX_EVIDENCE};
-use super::structured::{stderr_lines, Key};
-use super::table::{Confidence, Id};
-use crate::engine::probe::Launch;
+use super::model::{cut, Found, Setting, Source};
+use super::table::Id;
 
 /// The most folders of the PATH listed, and entries read in each, for the closest name.
 const MAX_DIRS: usize = 32;
@@ -227,46 +225,6 @@ pub(super) fn command_missing(name: &str, line: &str, s: &Setting) -> Option<Fou
 pub(super) fn row(lines: &[&str], s: &Setting) -> Option<Found> {
     let (name, line) = missing_command(lines)?;
     command_missing(&name, line, s)
-}
-
-/// A `--call` that failed because a command the server launches is not found (its error, else
-/// the server's stderr, names it).
-pub(crate) fn call_command_missing(launches: &[Launch], s: &Setting) -> Option<(Key, Diagnosis)> {
-    let failed = super::call_rows::failed_call(launches)?;
-    let l = failed.launch;
-    let stderr = stderr_lines(l);
-    let lines: Vec<&str> = failed
-        .message
-        .lines()
-        .chain(stderr.iter().copied())
-        .collect();
-    let (name, line) = missing_command(&lines)?;
-    let f = command_missing(&name, line, s)?;
-    let mut evidence = vec![super::call_rows::answered(
-        l,
-        failed.unmarked,
-        &failed.message,
-    )];
-    evidence.extend(
-        f.evidence
-            .into_iter()
-            .skip(1)
-            .map(|(source, text)| Evidence {
-                launches: Vec::new(),
-                source,
-                text,
-            }),
-    );
-    evidence.truncate(MAX_EVIDENCE);
-    let d = Diagnosis {
-        id: f.id,
-        confidence: Confidence::High,
-        summary: f.summary,
-        launches: vec![l.number],
-        evidence,
-        next_step: f.next,
-    };
-    Some((Key::CallErrorLaunchesAMissingCommand, d))
 }
 
 #[cfg(test)]

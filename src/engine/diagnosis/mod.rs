@@ -8,6 +8,7 @@
 
 mod answer_rows;
 mod boxes;
+mod call_child;
 mod call_record;
 mod call_rows;
 mod call_unset;

@@ -127,7 +127,7 @@ fn whole_run(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
     let call = super::call_rows::url_unparsed(&run.launches, setting)
         .or_else(|| super::call_rows::service_down(&run.launches, setting))
         .or_else(|| super::call_rows::value_named(&run.launches, setting))
-        .or_else(|| super::child_rows::call_command_missing(&run.launches, setting))
+        .or_else(|| super::call_child::call_command_missing(&run.launches, setting))
         .or_else(|| super::call_unset::call_means_unset(&run.launches, setting))
         .or_else(|| super::answer_rows::list_service_down(run, setting));
     blocked.extend(call.map(|(_, d)| d));

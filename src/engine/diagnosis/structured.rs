@@ -150,7 +150,7 @@ pub(crate) enum Key {
     /// A `--call` that failed whose error (or the server's stderr) says a command the server
     /// launches was not found (Node's `spawn NAME ENOENT`, Python's `[Errno 2]` from
     /// `subprocess`, Go's `exec: "NAME": executable file not found`), and an experiment: it is
-    /// not on the server's PATH (`child_rows.rs`).
+    /// not on the server's PATH (`call_child.rs`, `child_rows.rs`).
     CallErrorLaunchesAMissingCommand,
     /// The same on a launch that died: its stderr says a command it launches was not found,
     /// and it is not on the server's PATH (`child_rows.rs`).
