@@ -54,7 +54,7 @@ struct Printed {
 
 /// Whether `lines` (unboxed) are a help text: a usage line, and a section heading or
 /// argparse's `{a,b}` commands.
-fn is_help(lines: &[&str]) -> bool {
+pub(super) fn is_help(lines: &[&str]) -> bool {
     lines.iter().any(|l| help::starts_usage(l))
         && (lines.iter().any(|l| help::is_heading(l.trim_start()))
             || !cli_parsers::usage_commands(lines).is_empty())
@@ -306,8 +306,9 @@ fn sibling_said(s: &Setting, stream: &str) -> Option<(String, String, String)> {
     ))
 }
 
-/// The row's finding on the launches that died, if their help says what to change.
-fn found(died: &[&Launch], s: &Setting, top: Id) -> Option<Diagnosis> {
+/// The row's finding on the launches that died, if their help says what to change, and
+/// whether it names a word of the entry's args its serving command should replace.
+fn found(died: &[&Launch], s: &Setting, top: Id) -> Option<(Diagnosis, bool)> {
     let p = printed(died)?;
     let refs: Vec<&str> = p.lines.iter().map(String::as_str).collect();
     let commands = described(&refs);
@@ -318,6 +319,7 @@ fn found(died: &[&Launch], s: &Setting, top: Id) -> Option<Diagnosis> {
         source: p.source,
         text: usage.clone(),
     }];
+    let mut in_place = false;
     let (summary, next) = if let Some((name, said)) =
         serving(&commands).filter(|(n, _)| !s.args.iter().any(|a| a == n))
     {
@@ -341,6 +343,7 @@ fn found(died: &[&Launch], s: &Setting, top: Id) -> Option<Diagnosis> {
         } else {
             format!("`{name}` (\"{}\")", cut(said))
         };
+        in_place = given.is_some();
         let edit = match given {
             Some(g) => format!("write `{name}` in place of `{g}` in the entry's args"),
             None => format!("add `{name}` first in the entry's args"),
@@ -381,14 +384,17 @@ fn found(died: &[&Launch], s: &Setting, top: Id) -> Option<Diagnosis> {
         return None;
     };
     evidence.truncate(MAX_EVIDENCE);
-    Some(Diagnosis {
-        id: Id::MissingArgument,
-        confidence: Confidence::High,
-        summary: terms(&summary, s),
-        launches: p.launches,
-        evidence,
-        next_step: terms(&next, s),
-    })
+    Some((
+        Diagnosis {
+            id: Id::MissingArgument,
+            confidence: Confidence::High,
+            summary: terms(&summary, s),
+            launches: p.launches,
+            evidence,
+            next_step: terms(&next, s),
+        },
+        in_place,
+    ))
 }
 
 /// `out` with this row's finding first, in place of a help read as logs or of nothing known
@@ -398,13 +404,22 @@ pub(super) fn lead(out: Vec<Diagnosis>, died: &[&Launch], s: &Setting) -> Vec<Di
     let Some(top) = out.first().map(|d| d.id) else {
         return out;
     };
-    if !REPLACES.contains(&top) && top != Id::MissingArgument {
+    if !REPLACES.contains(&top) && top != Id::MissingArgument && top != Id::BadArgument {
         return out;
     }
-    let Some(d) = found(died, s, top) else {
+    let Some((d, in_place)) = found(died, s, top) else {
         return out;
     };
-    let replaced = |x: &Diagnosis| REPLACES.contains(&x.id) || x.id == Id::MissingArgument;
+    // A word of the entry the parser refused (`Unrecognized command or argument 'mpc'`) is
+    // the one the help's serving command replaces: that answer says what to write.
+    if top == Id::BadArgument && !in_place {
+        return out;
+    }
+    let replaced = |x: &Diagnosis| {
+        REPLACES.contains(&x.id)
+            || x.id == Id::MissingArgument
+            || (top == Id::BadArgument && x.id == top)
+    };
     std::iter::once(d)
         .chain(out.into_iter().filter(|x| !replaced(x)))
         .collect()

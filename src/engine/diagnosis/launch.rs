@@ -357,7 +357,9 @@ fn signal_hit(i: usize, l: &Launch, signals: &[i32]) -> Option<Hit> {
 /// Log lines on stdout.
 fn noise_hit(i: usize, l: &Launch) -> Option<Hit> {
     let r = &l.report;
-    if r.stdout.non_json_lines == 0 {
+    // A launch that ended on its own before its handshake talked to its user there: its
+    // lines are its last words (`stdout_words.rs`), no log that broke a message.
+    if r.stdout.non_json_lines == 0 || super::stdout_words::talked_and_left(l) {
         return None;
     }
     let mut evidence: Vec<Evidence> = r

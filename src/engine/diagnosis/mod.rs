@@ -7,6 +7,7 @@
 //! diagnosis is `cause-unknown` with what was seen.
 
 mod answer_rows;
+mod asked_rows;
 mod boxes;
 mod call_child;
 mod call_record;
@@ -46,6 +47,7 @@ pub(crate) mod runtime;
 mod runtime_rows;
 pub(crate) mod source_scan;
 pub(crate) mod spawn;
+mod stdout_words;
 pub(crate) mod structured;
 pub(crate) mod table;
 #[cfg(test)]

@@ -133,6 +133,11 @@ fn stdin_hit(i: usize, l: &Launch, setting: &Setting) -> Option<Hit> {
         (None, None) => "it exited 0 before its handshake, with no error: its stdin ended at once (closed or replaced)".to_string(),
     };
     let sure = seen.is_some() || docker.is_some();
+    // Words on stdout before the exit: the server ended on what it told its user, not on an
+    // end of its stdin nothing shows (`stdout_words.rs`).
+    if !sure && super::stdout_words::talked_and_left(l) {
+        return None;
+    }
     Some(Hit {
         rule: i,
         confidence: if sure {

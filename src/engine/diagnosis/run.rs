@@ -34,6 +34,9 @@ pub(crate) fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
     // Structured log lines read as their level and message (`logline.rs`).
     let read = logline::read_launches(&died);
     let died = logline::as_read(&died, &read);
+    // What a launch printed on stdout before it ended on its own: its last words too.
+    let folded = super::stdout_words::fold_launches(&died);
+    let died = logline::as_read(&died, &folded);
     let rule = run.policy.name.as_str();
     let blocked = whole_run(run, setting);
     if died.is_empty() {
@@ -212,10 +215,12 @@ fn same_lifetime(i: usize, died: &[&Launch], run: &ProbeRun) -> Option<Hit> {
             _ => None,
         })
         .collect();
-    // Ended on its own (an exit or a signal), not stopped by the probe.
+    // Ended on its own (an exit or a signal), not stopped by the probe; not after words on
+    // stdout (it ended on what it told its user: `stdout_words.rs`).
     let spawned: Vec<(u32, f64)> = died
         .iter()
         .filter(|l| matches!(ended(l), Some(Ended::Exit { .. } | Ended::Signal { .. })))
+        .filter(|l| !super::stdout_words::talked_and_left(l))
         .map(|l| (l.number, l.report.ended_at_ms - l.report.launched_at_ms))
         .collect();
     let by_connection = steady(&connected, died.len());

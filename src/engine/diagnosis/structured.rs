@@ -7,6 +7,7 @@
 //! These rows run after the table's: they replace only a generic answer (`crash`,
 //! `cause-unknown`, a usage line read as `missing-argument`, `timer`), never a specific one.
 
+use super::asked_rows;
 pub(super) use super::connect::{connects, service_of};
 use super::drift_rows;
 use super::entry_rows;
@@ -125,6 +126,10 @@ pub(crate) enum Key {
     /// An experiment reading the server's installed source: last words that name no
     /// variable hold the words of exactly one variable it reads that the entry does not set.
     LastWordsAreAnUnsetReadName,
+    /// Last words (stderr's, or stdout's before an exit: `stdout_words.rs`) that show a flag
+    /// with a placeholder (`-p <preset>`, `--config <path>`) the entry's args lack, with the
+    /// values they list for it (`asked_rows.rs`).
+    LastWordsShowAFlagTheArgsLack,
     /// The last line of a launch that died names variables (`UPPER_SNAKE` identifiers) or
     /// flags the entry does not set (an identifier written `NAME=value` is an example, not a
     /// need).
@@ -212,6 +217,7 @@ pub(crate) const KEYS: &[Key] = &[
     Key::SetNameNeverReadBesideACloseOne,
     Key::NamesUnsetVariables,
     Key::LastWordsAreAnUnsetReadName,
+    Key::LastWordsShowAFlagTheArgsLack,
     Key::MissingFileRelativeToWorkingFolder,
     Key::RequiresPythonAboveRunning,
     // Last: a manifest's `engines.node` is a package's claim, not what happened. A server that
@@ -225,6 +231,7 @@ pub(crate) const KEYS: &[Key] = &[
 /// its handshake.
 const ARGUMENT_KEYS: &[Key] = &[
     Key::CommandsTheArgsLack,
+    Key::LastWordsShowAFlagTheArgsLack,
     Key::UnknownFlagGiven,
     Key::ErrorNamesAGivenFlag,
 ];
@@ -233,7 +240,10 @@ const ARGUMENT_KEYS: &[Key] = &[
 const LOAD_KEYS: &[Key] = &[Key::DependencyFrameOnOldNode];
 
 /// Rows whose answer is a likely one (medium confidence): the evidence fits, nothing proves it.
-const HEDGED: &[Key] = &[Key::DependencyFrameOnOldNode];
+const HEDGED: &[Key] = &[
+    Key::DependencyFrameOnOldNode,
+    Key::LastWordsShowAFlagTheArgsLack,
+];
 
 /// The keys of the rows that read the whole run, not a launch that died: they run in
 /// `run.rs`, also when every launch stayed up.
@@ -440,6 +450,7 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::NamesUnsetVariables => unset_names(lines, s),
         Key::SetNameNeverReadBesideACloseOne => env_rows::renamed(lines, s),
         Key::LastWordsAreAnUnsetReadName => env_rows::worded(lines, s),
+        Key::LastWordsShowAFlagTheArgsLack => asked_rows::row(lines, s),
         // A row of the whole run (`call_rows.rs`), not of one launch's stderr.
         Key::CallFailedAndAddressRefused
         | Key::CallAnswerHoldsRefusedAddress

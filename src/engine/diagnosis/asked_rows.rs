@@ -1,0 +1,206 @@
+//! The structured row about last words that show the user a flag with a value to fill in
+//! (see [`super::structured`]): a line outside a help text holding a flag followed by a
+//! placeholder (`-p <preset>`, `--config <path>`, `--api-key=<KEY>`), in the last lines of a
+//! launch that died before its handshake, where the entry's args lack that flag. The server
+//! stopped to tell its user how to start it (lsmcp without a preset: "No configuration found.
+//! Please initialize your project first:" over `lsmcp init -p <preset>`, on stdout, exit 0; a
+//! CLI's `Run: srv --token <token>`; a `Try: srv --config <file>`). The values it lists for
+//! the placeholder (an `Available presets:` block under it, or a list on that line) are named.
+//!
+//! Keyed on the structure (a flag and an angle-bracket placeholder, the entry's args), never
+//! on the words around it.
+
+use super::cli_parsers;
+use super::model::{cut, Found, Setting, Source};
+use super::table::Id;
+use super::words::terms;
+use crate::engine::probe::read::help::{self, Part};
+
+/// How many of the last lines (outside a help text's body) are read.
+const LAST_LINES: usize = 24;
+
+/// The most values named.
+const MAX_VALUES: usize = 8;
+
+/// A token's text without the quotes or backticks around it.
+fn bare(t: &str) -> &str {
+    t.trim_matches(|c: char| matches!(c, '`' | '"' | '\'' | ',' | ';' | '(' | ')'))
+}
+
+/// Whether `t` is a flag: `-p`, `--preset` (a dash, then a letter).
+fn is_flag(t: &str) -> bool {
+    let name = t.trim_start_matches('-');
+    t.starts_with('-')
+        && t.len() - name.len() <= 2
+        && name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
+}
+
+/// A placeholder's name: `<preset>` -> `preset`.
+fn placeholder(t: &str) -> Option<&str> {
+    let inner = t.strip_prefix('<')?.strip_suffix('>')?;
+    (!inner.is_empty()
+        && inner.len() <= 40
+        && inner
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ' ' | '.')))
+    .then_some(inner)
+}
+
+/// The first flag of a line followed by a placeholder: the flag and the placeholder's name.
+pub(super) fn flag_with_placeholder(line: &str) -> Option<(String, String)> {
+    let tokens: Vec<&str> = line.split_whitespace().map(bare).collect();
+    for (i, t) in tokens.iter().enumerate() {
+        if let Some((flag, value)) = t.split_once('=') {
+            if is_flag(flag) {
+                if let Some(p) = placeholder(value) {
+                    return Some((flag.to_string(), p.to_string()));
+                }
+            }
+            continue;
+        }
+        if !is_flag(t) {
+            continue;
+        }
+        if let Some(p) = tokens.get(i + 1).and_then(|n| placeholder(n)) {
+            return Some((t.to_string(), p.to_string()));
+        }
+    }
+    None
+}
+
+/// Whether the entry's args pass `flag` (`-p x`, `--preset=x`, spelt with one dash or two).
+fn passed(flag: &str, s: &Setting) -> bool {
+    let key = cli_parsers::flag_key(flag);
+    s.args
+        .iter()
+        .filter(|a| a.starts_with('-'))
+        .any(|a| cli_parsers::flag_key(a) == key)
+}
+
+/// The values the lines list for `name` (`preset`): an unindented line naming it and ending
+/// in `:` (`Available presets:`) with the first word of each indented line under it, or a
+/// list after its `:` on that line (`Available presets: a, b, c`).
+fn values_for(name: &str, lines: &[&str]) -> Vec<String> {
+    let stem = name.to_ascii_lowercase();
+    let stem = stem.trim_end_matches('s');
+    if stem.len() < 3 {
+        return Vec::new();
+    }
+    let word = |w: &str| {
+        w.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    };
+    for (i, l) in lines.iter().enumerate() {
+        if l.starts_with([' ', '\t']) {
+            continue;
+        }
+        let Some((head, rest)) = l.split_once(':') else {
+            continue;
+        };
+        if !head.to_ascii_lowercase().contains(stem) || head.split_whitespace().count() > 4 {
+            continue;
+        }
+        let rest = rest.trim();
+        let mut out: Vec<String> = if rest.is_empty() {
+            lines[i + 1..]
+                .iter()
+                .take_while(|x| x.starts_with([' ', '\t']) && !x.trim().is_empty())
+                .filter_map(|x| x.split_whitespace().next())
+                .filter(|w| word(w) && !w.starts_with('-'))
+                .map(str::to_string)
+                .collect()
+        } else {
+            rest.split(',')
+                .map(|w| bare(w.trim()).trim_end_matches('.'))
+                .filter(|w| !w.is_empty() && word(w))
+                .map(str::to_string)
+                .collect()
+        };
+        out.truncate(MAX_VALUES);
+        if out.len() >= 2 {
+            return out;
+        }
+    }
+    Vec::new()
+}
+
+/// The row: a flag with a placeholder in the last words that the entry's args lack.
+pub(super) fn row(lines: &[&str], s: &Setting) -> Option<Found> {
+    let parts = help::parts(lines);
+    let outside: Vec<&str> = lines
+        .iter()
+        .zip(parts.iter().chain(std::iter::repeat(&Part::Outside)))
+        .filter(|(_, p)| **p != Part::Body)
+        .map(|(l, _)| *l)
+        .collect();
+    let from = outside.len().saturating_sub(LAST_LINES);
+    let (line, flag, name) = outside[from..].iter().find_map(|l| {
+        let (flag, name) = flag_with_placeholder(l)?;
+        (!passed(&flag, s)).then(|| (l.trim(), flag, name))
+    })?;
+    let values = values_for(&name, lines);
+    let listed = values
+        .iter()
+        .map(|v| format!("`{v}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let with = if values.is_empty() {
+        String::new()
+    } else {
+        format!(" (its {name} values: {listed})")
+    };
+    let args = terms("the entry's args", s);
+    Some(Found {
+        id: Id::MissingArgument,
+        summary: format!(
+            "it ended before its handshake showing `{flag} <{name}>`, a flag not in {args}"
+        ),
+        next: format!(
+            "pass `{flag} <{name}>` in {args}{with}: the server showed it (\"{}\") and ended before its handshake",
+            cut(line)
+        ),
+        evidence: vec![(Source::Stderr, cut(line))],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_flag_and_its_placeholder_are_read() {
+        // lsmcp 0.10's words with no preset; a `--name=<value>` form; prose with none.
+        assert_eq!(
+            flag_with_placeholder("  lsmcp init -p <preset>"),
+            Some(("-p".into(), "preset".into()))
+        );
+        assert_eq!(
+            flag_with_placeholder("Run `srv --api-key=<KEY>` to start"),
+            Some(("--api-key".into(), "KEY".into()))
+        );
+        assert_eq!(flag_with_placeholder("Usage: srv <command>"), None);
+        assert_eq!(flag_with_placeholder("  lsmcp --list"), None);
+        assert_eq!(flag_with_placeholder("a <b> -- c <d>"), None);
+    }
+
+    #[test]
+    fn the_values_listed_for_a_placeholder_are_read() {
+        let lines = [
+            "Available presets:",
+            "  typescript           - ",
+            "  pyright              - Microsoft's Python language server",
+            "",
+            "For help:",
+            "  lsmcp --help",
+        ];
+        assert_eq!(values_for("preset", &lines), ["typescript", "pyright"]);
+        assert_eq!(
+            values_for("mode", &["Valid modes: fast, safe, slow."]),
+            ["fast", "safe", "slow"]
+        );
+        assert!(values_for("preset", &["Available tools:", "  a", "  b"]).is_empty());
+    }
+}
