@@ -73,3 +73,57 @@ fn words_on_stdout_before_an_exit_are_last_words_not_logs() {
     assert_eq!(r.0, Some(0), "{:#?}", r.1);
     assert!(r.1.is_empty(), "{:#?}", r.1);
 }
+
+#[test]
+fn a_value_of_the_args_outside_the_choices_listed_names_its_argument() {
+    // lsmcp -p ts: `Unknown preset: ts. Available presets: typescript, ...` on stderr.
+    let r = run_diagnoses(&mut probe(&["presets", "-p", "ts"]));
+    assert_top(
+        "lsmcp -p ts",
+        &r,
+        "bad-argument",
+        &["change `-p ts` in the command to one of its choices: `tsgo`, `typescript`, `deno`"],
+    );
+    // Look-alike: a preset it has serves (the same words never printed).
+    let r = run_diagnoses(&mut probe(&["presets", "-p", "ocaml"]));
+    assert_eq!(r.0, Some(0), "{:#?}", r.1);
+    assert!(r.1.is_empty(), "{:#?}", r.1);
+}
+
+#[test]
+fn a_required_argument_its_parser_names_is_restated() {
+    // modular-mcp 0.x (commander): `error: missing required argument 'config-file-path'`.
+    let r = run_diagnoses(&mut probe(&["required-commander"]));
+    assert_top(
+        "commander",
+        &r,
+        "missing-argument",
+        &["add the `config-file-path` argument (a file's path) to the command"],
+    );
+    // click: its usage, `Error: Missing argument 'CONFIG_FILE'.`.
+    let r = run_diagnoses(&mut probe(&["required-click"]));
+    assert_top(
+        "click",
+        &r,
+        "missing-argument",
+        &["add the `CONFIG_FILE` argument (a file's path)"],
+    );
+    // yargs: its options, `Missing required argument: token`.
+    let r = run_diagnoses(&mut probe(&["required-yargs"]));
+    assert_top(
+        "yargs",
+        &r,
+        "missing-argument",
+        &["add `--token` with its value to the command"],
+    );
+    // Look-alikes: given, each serves.
+    for args in [
+        &["required-commander", "servers.json"][..],
+        &["required-click", "config.toml"],
+        &["required-yargs", "--token", "t0k"],
+    ] {
+        let r = run_diagnoses(&mut probe(args));
+        assert_eq!(r.0, Some(0), "{args:?}: {:#?}", r.1);
+        assert!(r.1.is_empty(), "{args:?}: {:#?}", r.1);
+    }
+}

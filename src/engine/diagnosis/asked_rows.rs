@@ -166,6 +166,61 @@ pub(super) fn row(lines: &[&str], s: &Setting) -> Option<Found> {
     })
 }
 
+/// What a required argument's name says its value is: a file's or a folder's path, a URL, a
+/// port (by the words of its name), if any.
+fn kind_of(name: &str) -> Option<&'static str> {
+    let low = name.to_ascii_lowercase();
+    let words: Vec<&str> = low
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let has = |xs: &[&str]| words.iter().any(|w| xs.contains(w));
+    if has(&["dir", "directory", "folder", "root", "workspace"]) {
+        Some("a folder's path")
+    } else if has(&[
+        "file", "path", "config", "cfg", "conf", "json", "yaml", "yml", "toml",
+    ]) {
+        Some("a file's path")
+    } else if has(&["url", "uri", "endpoint"]) {
+        Some("a URL")
+    } else if has(&["port"]) {
+        Some("a port number")
+    } else {
+        None
+    }
+}
+
+/// The row: an argument parser says a required argument was not given (commander, yargs,
+/// click, argparse, clap, cobra: each in its own format), and the entry's args lack it. Its
+/// name restated in the doctor's words, with the kind of value its name says.
+pub(super) fn required_row(lines: &[&str], s: &Setting) -> Option<Found> {
+    let (names, line) = cli_parsers::required(lines)?;
+    let missing: Vec<&String> = names
+        .iter()
+        .filter(|n| !(n.starts_with('-') && passed(n, s)))
+        .collect();
+    let first = missing.first()?;
+    let args = terms("the entry's args", s);
+    let what = |n: &String| match (n.starts_with('-'), kind_of(n)) {
+        (true, Some(k)) => format!("`{n}` with {k}"),
+        (true, None) => format!("`{n}` with its value"),
+        (false, Some(k)) => format!("the `{n}` argument ({k})"),
+        (false, None) => format!("the `{n}` argument"),
+    };
+    let all = missing
+        .iter()
+        .map(|n| what(n))
+        .collect::<Vec<_>>()
+        .join(" and ");
+    let quoted = cut(&line);
+    Some(Found {
+        id: Id::MissingArgument,
+        summary: format!("its argument parser says `{first}` is required and {args} lack it"),
+        next: format!("add {all} to {args}: its argument parser requires it (\"{quoted}\")"),
+        evidence: vec![(Source::Stderr, quoted)],
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,6 +239,42 @@ mod tests {
         assert_eq!(flag_with_placeholder("Usage: srv <command>"), None);
         assert_eq!(flag_with_placeholder("  lsmcp --list"), None);
         assert_eq!(flag_with_placeholder("a <b> -- c <d>"), None);
+    }
+
+    #[test]
+    fn a_required_argument_is_read_in_each_parsers_format() {
+        let read = |t: &str| {
+            let lines: Vec<&str> = t.lines().collect();
+            cli_parsers::required(&lines).map(|(names, _)| names)
+        };
+        // modular-mcp 0.x (commander 12), yargs 17, click 8.1, argparse, clap 4, cobra.
+        for (t, names) in [
+            ("error: missing required argument 'config-file-path'", vec!["config-file-path"]),
+            ("Missing required argument: token", vec!["--token"]),
+            ("Missing required arguments: token, url", vec!["--token", "--url"]),
+            ("Error: Missing argument 'CONFIG_FILE'.", vec!["CONFIG_FILE"]),
+            ("Error: Missing option '--db-path'.", vec!["--db-path"]),
+            (
+                "error: required option '-c, --config <path>' not specified",
+                vec!["--config"],
+            ),
+            (
+                "srv: error: the following arguments are required: config, --token",
+                vec!["config", "--token"],
+            ),
+            (
+                "error: the following required arguments were not provided:\n  --api-key <API_KEY>\n  <CONFIG>\n\nUsage: srv --api-key <API_KEY> <CONFIG>",
+                vec!["--api-key", "CONFIG"],
+            ),
+            ("Error: required flag(s) \"token\", \"url\" not set", vec!["--token", "--url"]),
+        ] {
+            assert_eq!(read(t), Some(names.iter().map(|n| n.to_string()).collect()), "{t}");
+        }
+        // A sentence about an argument that is there.
+        assert_eq!(read("Error: argument --port: invalid int value: 'x'"), None);
+        assert_eq!(kind_of("config-file-path"), Some("a file's path"));
+        assert_eq!(kind_of("--workspace-dir"), Some("a folder's path"));
+        assert_eq!(kind_of("--token"), None);
     }
 
     #[test]

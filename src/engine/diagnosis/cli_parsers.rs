@@ -169,6 +169,101 @@ pub(crate) fn missing_command<'a>(lines: &[&'a str], parts: &[Part]) -> Option<&
     })
 }
 
+/// How each parser says a required argument or option was not given (lower-cased), and
+/// whether the names after it are options (`--x`) when written bare.
+const REQUIRED: &[(&str, bool)] = &[
+    // commander: `error: missing required argument 'config-file-path'`.
+    ("missing required argument '", false),
+    // yargs (`demandOption`): `Missing required argument: token`, `Missing required
+    // arguments: a, b`.
+    ("missing required arguments:", true),
+    ("missing required argument:", true),
+    // commander: `error: required option '-c, --config <path>' not specified`.
+    ("required option '", true),
+    // click: `Error: Missing argument 'CONFIG_FILE'.`, `Error: Missing option '--token'.`.
+    ("missing argument '", false),
+    ("missing option '", true),
+    // argparse: `srv: error: the following arguments are required: config, --token`.
+    ("the following arguments are required:", false),
+    // cobra: `Error: required flag(s) "token", "url" not set`.
+    ("required flag(s)", true),
+];
+
+/// A required argument a parser says was not given: its names (an option with its dashes,
+/// `--token`; a positional as written, `config-file-path`) and the line. clap's `the following
+/// required arguments were not provided:` names them on the indented lines under it (`<CONFIG>`,
+/// `--api-key <API_KEY>`).
+pub(crate) fn required(lines: &[&str]) -> Option<(Vec<String>, String)> {
+    for (i, line) in lines.iter().enumerate() {
+        let low = line.to_ascii_lowercase();
+        if low.contains("the following required arguments were not provided") {
+            let names: Vec<String> = lines[i + 1..]
+                .iter()
+                .take_while(|l| l.starts_with([' ', '\t']) && !l.trim().is_empty())
+                .filter_map(|l| {
+                    let t = l.trim();
+                    let first = t.split_whitespace().next()?;
+                    let name = if first.starts_with('-') { first } else { t };
+                    Some(name.trim_matches(['<', '>']).to_string())
+                })
+                .collect();
+            if !names.is_empty() {
+                return Some((names, line.trim().to_string()));
+            }
+            continue;
+        }
+        let Some((at, m, option)) = REQUIRED
+            .iter()
+            .find_map(|(m, option)| low.find(m).map(|at| (at, *m, *option)))
+        else {
+            continue;
+        };
+        let rest = &line[at + m.len()..];
+        let rest = if m.ends_with('\'') {
+            // The name, up to its closing quote.
+            rest.split('\'').next().unwrap_or_default()
+        } else {
+            rest.split(" not set").next().unwrap_or_default()
+        };
+        // commander's option is one, its names aliases (`-c, --config <path>`).
+        let parts: Vec<&str> = if m == "required option '" {
+            vec![rest]
+        } else {
+            rest.split(',').collect()
+        };
+        let names: Vec<String> = parts
+            .into_iter()
+            .map(|n| clean(n.trim()))
+            .filter(|n| !n.is_empty())
+            .filter_map(|n| {
+                // commander's `-c, --config <path>`: the long name, without its value.
+                let n = n
+                    .split_whitespace()
+                    .find(|w| w.starts_with("--"))
+                    .unwrap_or(n);
+                let n = n.split_whitespace().next()?;
+                let bare = n.trim_start_matches('-');
+                let ok = !bare.is_empty()
+                    && bare.len() <= 60
+                    && bare
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+                ok.then(|| {
+                    if option && !n.starts_with('-') {
+                        format!("--{n}")
+                    } else {
+                        n.to_string()
+                    }
+                })
+            })
+            .collect();
+        if !names.is_empty() {
+            return Some((names, line.trim().to_string()));
+        }
+    }
+    None
+}
+
 /// Whether the lines are a help text alone (commander and click print their help and exit
 /// when a command is left out): every line is in it, or is a `--help` pointer.
 pub(crate) fn help_alone(lines: &[&str], parts: &[Part]) -> bool {

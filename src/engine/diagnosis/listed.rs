@@ -18,6 +18,60 @@ const LEADS: &[&str] = &[
     "possible values are",
 ];
 
+/// Words that open a named list (lower case): `Available presets:`, `Valid modes:`,
+/// `Supported providers:`, clap's `[possible values: a, b]`: the word, up to two more words,
+/// then a colon.
+const NAMED_LISTS: &[&str] = &[
+    "available",
+    "valid",
+    "supported",
+    "allowed",
+    "accepted",
+    "known",
+    "possible",
+];
+
+/// Words before a named list that refuse the value (lower case).
+const REFUSALS: &[&str] = &[
+    "unknown",
+    "invalid",
+    "unsupported",
+    "not supported",
+    "unrecognized",
+    "unrecognised",
+    "not recognized",
+    "not valid",
+    "no such",
+    "not found",
+    "not allowed",
+    "does not exist",
+];
+
+/// A named list's lead in `low` (lower case): where it starts and how long it is (up to and
+/// with its colon).
+fn named_list(low: &str) -> Option<(usize, usize)> {
+    NAMED_LISTS
+        .iter()
+        .flat_map(|w| low.match_indices(w).map(|(i, _)| (i, *w)))
+        .filter(|(i, _)| {
+            // A word of its own: `Available`, not `unavailable`.
+            low[..*i]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !c.is_ascii_alphanumeric())
+        })
+        .filter_map(|(i, w)| {
+            let rest = &low[i + w.len()..];
+            let colon = rest.find(':')?;
+            let words = &rest[..colon];
+            let named = !words.trim().is_empty()
+                && words.split_whitespace().count() <= 2
+                && words.chars().all(|c| c.is_ascii_alphabetic() || c == ' ');
+            named.then_some((i, w.len() + colon + 1))
+        })
+        .min_by_key(|(i, _)| *i)
+}
+
 /// Words after the list that name the value given (`(got x)`).
 const GIVEN: &[&str] = &["got ", "given ", "received "];
 
@@ -27,12 +81,26 @@ const QUOTES: [char; 3] = ['\'', '"', '`'];
 /// values listed.
 pub(crate) fn choice_in(text: &str) -> Option<(Option<String>, String, Vec<String>)> {
     let low = text.to_ascii_lowercase();
-    let (at, lead) = LEADS
+    let fixed = LEADS
         .iter()
-        .filter_map(|l| low.find(l).map(|i| (i, *l)))
-        .min_by_key(|(i, l)| (*i, usize::MAX - l.len()))?;
+        .filter_map(|l| low.find(l).map(|i| (i, l.len(), *l)))
+        .min_by_key(|(i, n, _)| (*i, usize::MAX - n));
+    let (at, len, lead) = match (fixed, named_list(&low)) {
+        (Some(f), Some((i, n))) if i < f.0 => (i, n, "named"),
+        (Some(f), _) => f,
+        (None, Some((i, n))) => (i, n, "named"),
+        (None, None) => return None,
+    };
     let before = &text[..at];
-    let (items, quoted, rest) = list(&text[at + lead.len()..]);
+    // A named list is a choice only after a refusal (`Unknown preset: ts.`): a listing of what
+    // a server has (`Known hosts: a, b`) after any other words is none.
+    if lead == "named" {
+        let b = before.to_ascii_lowercase();
+        if !REFUSALS.iter().any(|r| b.contains(r)) {
+            return None;
+        }
+    }
+    let (items, quoted, rest) = list(&text[at + len..]);
     // Two bare words after a bare `must be` are a sentence ("must be set or given"), not a
     // list: a list of bare words needs three, or a lead that says it is one.
     let listed = items.len() >= 3 || (items.len() == 2 && (quoted || lead != "must be"));
@@ -147,6 +215,19 @@ mod tests {
         .expect("a choice");
         assert_eq!((arg, given.as_str()), (None, "http"));
         assert_eq!(items, ["stdio", "sse", "streamable-http"]);
+        // @mizchi/lsmcp 0.10: a named list after the value (`Unknown preset: ts.`).
+        let (arg, given, items) = choice_in(
+            "[MCP:ERROR] Configuration error: Unknown preset: ts. Available presets: typescript, tsgo, deno, pyright",
+        )
+        .expect("a choice");
+        assert_eq!((arg, given.as_str()), (None, "ts"));
+        assert_eq!(items, ["typescript", "tsgo", "deno", "pyright"]);
+        // A Python server's `ValueError`, a value quoted before a named list.
+        let (_, given, items) = choice_in(
+            "ValueError: Unsupported provider 'gemeni'. Supported providers: openai, anthropic, gemini",
+        )
+        .expect("a choice");
+        assert_eq!((given.as_str(), items.len()), ("gemeni", 3));
         let (arg, given, items) =
             choice_in("invalid value for --mode: must be one of: fast, safe (got slow)")
                 .expect("a choice");
@@ -166,6 +247,10 @@ mod tests {
             "Error: the port must be a number (got abc)",
             "Transport must be one of stdio, sse",
             "invalid transport type: stdio. Must be 'stdio', 'sse' or 'streamable-http'",
+            // A named list with no value given before it, or the value among its items.
+            "Available tools: search, fetch, summarize",
+            "Loaded preset: typescript. Available presets: typescript, tsgo, deno",
+            "Server unavailable: retrying. Known hosts: a, b, c",
         ] {
             assert_eq!(choice_in(t), None, "{t}");
         }

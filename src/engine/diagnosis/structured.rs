@@ -102,6 +102,10 @@ pub(crate) enum Key {
     /// clap, argparse, `util.parseArgs`: each library's own format) naming a flag the entry
     /// passes, with one dash or two.
     UnknownFlagGiven,
+    /// An argument parser's required-argument error (commander, yargs, click, argparse, clap,
+    /// cobra: each library's own format) naming an argument the entry's args lack: its name in
+    /// the doctor's words, with the kind of value its name says (`asked_rows.rs`).
+    RequiredArgumentNamed,
     /// An error whose message names a flag the entry passes (`--api-key`, or its words `API
     /// key`) or quotes that flag's value.
     ErrorNamesAGivenFlag,
@@ -213,6 +217,7 @@ pub(crate) const KEYS: &[Key] = &[
     Key::ErrorQuotesASetValue,
     Key::FailingLineReadsASetVariable,
     Key::ErrorNamesAGivenFlag,
+    Key::RequiredArgumentNamed,
     Key::UsageWithErrorLine,
     Key::SetNameNeverReadBesideACloseOne,
     Key::NamesUnsetVariables,
@@ -232,6 +237,7 @@ pub(crate) const KEYS: &[Key] = &[
 const ARGUMENT_KEYS: &[Key] = &[
     Key::CommandsTheArgsLack,
     Key::LastWordsShowAFlagTheArgsLack,
+    Key::RequiredArgumentNamed,
     Key::UnknownFlagGiven,
     Key::ErrorNamesAGivenFlag,
 ];
@@ -451,6 +457,7 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::SetNameNeverReadBesideACloseOne => env_rows::renamed(lines, s),
         Key::LastWordsAreAnUnsetReadName => env_rows::worded(lines, s),
         Key::LastWordsShowAFlagTheArgsLack => asked_rows::row(lines, s),
+        Key::RequiredArgumentNamed => asked_rows::required_row(lines, s),
         // A row of the whole run (`call_rows.rs`), not of one launch's stderr.
         Key::CallFailedAndAddressRefused
         | Key::CallAnswerHoldsRefusedAddress

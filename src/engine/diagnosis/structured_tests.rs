@@ -75,6 +75,7 @@ fn every_key_is_a_structure_or_an_experiment() {
             "ErrorQuotesASetValue",
             "FailingLineReadsASetVariable",
             "ErrorNamesAGivenFlag",
+            "RequiredArgumentNamed",
             "UsageWithErrorLine",
             "SetNameNeverReadBesideACloseOne",
             "NamesUnsetVariables",
@@ -714,7 +715,7 @@ fn a_choice_cut_short_names_the_closest_one() {
     let f = run(Key::ChoiceStructure, err, &s).expect("a choice");
     assert!(
         f.next.starts_with(
-            "change `--auth-mode kube` in the entry's args to `kubeconfig`, the closest of its choices (`iam`, `kubeconfig`)"
+            "change `--auth-mode kube` in the entry's args to `kubeconfig`, the closest of its choices (`kubeconfig`, `iam`)"
         ),
         "{}",
         f.next

@@ -99,12 +99,21 @@ pub(super) fn choice(facts: &[Fact], s: &Setting) -> Option<Found> {
     else {
         return None;
     };
-    // The value itself first (`-t http`), then one holding it (a URL with `http` in it).
+    // The value itself first (`-t http`), then one holding it (a URL with `http` in it): a
+    // short word (`ts`) only as a whole token of it, never inside another word.
     let values = entry_values(s);
+    let token = |v: &str| {
+        v.split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')))
+            .any(|w| w == given)
+    };
     let held = values
         .iter()
         .find(|(_, v)| v == given)
-        .or_else(|| values.iter().find(|(_, v)| v.contains(given.as_str())))
+        .or_else(|| {
+            values
+                .iter()
+                .find(|(_, v)| (given.len() >= 4 && v.contains(given.as_str())) || token(v))
+        })
         .map(|(shown, _)| shown.clone());
     // A message that names no argument (`must be 'a' or 'b'`) is about the entry only when it
     // quotes one of its values.
@@ -116,7 +125,22 @@ pub(super) fn choice(facts: &[Fact], s: &Setting) -> Option<Found> {
         (None, Some(a)) => format!("`{a}`"),
         (None, None) => format!("`{given}`"),
     };
-    let choices = cli_parsers::choice_list(line);
+    let mut choices = cli_parsers::choice_list(line);
+    if choices.is_empty() {
+        // A named list (`Available presets: a, b, c`): `listed.rs`.
+        choices = super::listed::choice_in(line)
+            .map(|(_, _, items)| items)
+            .unwrap_or_default();
+    }
+    // The closest choices first (a stable sort: the others keep the server's order).
+    choices.sort_by_key(|c| closeness(given, c));
+    // Where the value is: a variable of the entry's `env` (`X=v`) or its args.
+    let place = match &held {
+        Some(h) if h.contains('=') && !h.starts_with("`-") && !h.starts_with("the argument") => {
+            terms("the entry's `env`", s)
+        }
+        _ => terms("the entry's args", s),
+    };
     // A stdio host starts the server to talk over its stdin and stdout: its `stdio` choice.
     let to = choices.iter().find(|c| c.as_str() == "stdio");
     let listed = choices
@@ -138,15 +162,15 @@ pub(super) fn choice(facts: &[Fact], s: &Setting) -> Option<Found> {
             // The same word in another case: that one.
             match choices.iter().find(|c| c.eq_ignore_ascii_case(given)) {
                 Some(c) => format!(
-                    "use `{c}`: change {what} in the entry's args to `{c}` (its choices: {listed})"
+                    "use `{c}`: change {what} in {place} to `{c}` (its choices: {listed})"
                 ),
                 // A choice misspelt or cut short (`kube` for `kubeconfig`): the closest.
                 None => match cli_parsers::close_word(given, &choices) {
                     Some(c) => format!(
-                        "change {what} in the entry's args to `{c}`, the closest of its choices ({listed})"
+                        "change {what} in {place} to `{c}`, the closest of its choices ({listed})"
                     ),
                     None => format!(
-                    "change {what} in the entry's args to one of its choices: {listed}"
+                    "change {what} in {place} to one of its choices: {listed}"
                 ),
                 },
             }
@@ -162,6 +186,25 @@ pub(super) fn choice(facts: &[Fact], s: &Setting) -> Option<Found> {
         next: super::words::terms(&next, s),
         evidence: vec![(Source::Stderr, cut(line))],
     })
+}
+
+/// How close a choice is to the value given (smaller is closer): the same word in another
+/// case, one that begins with it or that it begins, one it abbreviates (its first letter, then
+/// its letters in order: `ts` for `typescript`), then the others in the server's order.
+fn closeness(given: &str, choice: &str) -> u8 {
+    let (g, c) = (given.to_ascii_lowercase(), choice.to_ascii_lowercase());
+    let mut rest = c.chars();
+    let abbreviates =
+        g.chars().next() == c.chars().next() && g.chars().all(|x| rest.any(|y| y == x));
+    if g == c {
+        0
+    } else if c.starts_with(&g) || g.starts_with(&c) {
+        1
+    } else if abbreviates {
+        2
+    } else {
+        3
+    }
 }
 
 /// `bad-argument` for a value the server knows in another case.
