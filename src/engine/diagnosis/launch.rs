@@ -22,6 +22,12 @@ pub(super) fn ended(l: &Launch) -> Option<Ended> {
     l.report.process.as_ref().and_then(|p| p.exited.clone())
 }
 
+/// Whether a launch ended on its own before any handshake, having printed text on stdout: its
+/// last words (`stdout_words.rs`).
+pub(super) fn talked_and_left(l: &Launch) -> bool {
+    l.report.connected_at_ms.is_none() && ended(l).is_some() && l.report.stdout.non_json_lines > 0
+}
+
 pub(super) fn ev(l: &Launch, source: Source, text: String) -> Evidence {
     Evidence {
         launches: vec![l.number],
@@ -359,7 +365,7 @@ fn noise_hit(i: usize, l: &Launch) -> Option<Hit> {
     let r = &l.report;
     // A launch that ended on its own before its handshake talked to its user there: its
     // lines are its last words (`stdout_words.rs`), no log that broke a message.
-    if r.stdout.non_json_lines == 0 || super::stdout_words::talked_and_left(l) {
+    if r.stdout.non_json_lines == 0 || talked_and_left(l) {
         return None;
     }
     let mut evidence: Vec<Evidence> = r

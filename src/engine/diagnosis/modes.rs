@@ -135,7 +135,7 @@ fn stdin_hit(i: usize, l: &Launch, setting: &Setting) -> Option<Hit> {
     let sure = seen.is_some() || docker.is_some();
     // Words on stdout before the exit: the server ended on what it told its user, not on an
     // end of its stdin nothing shows (`stdout_words.rs`).
-    if !sure && super::stdout_words::talked_and_left(l) {
+    if !sure && super::launch::talked_and_left(l) {
         return None;
     }
     Some(Hit {

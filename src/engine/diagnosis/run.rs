@@ -220,7 +220,7 @@ fn same_lifetime(i: usize, died: &[&Launch], run: &ProbeRun) -> Option<Hit> {
     let spawned: Vec<(u32, f64)> = died
         .iter()
         .filter(|l| matches!(ended(l), Some(Ended::Exit { .. } | Ended::Signal { .. })))
-        .filter(|l| !super::stdout_words::talked_and_left(l))
+        .filter(|l| !super::launch::talked_and_left(l))
         .map(|l| (l.number, l.report.ended_at_ms - l.report.launched_at_ms))
         .collect();
     let by_connection = steady(&connected, died.len());

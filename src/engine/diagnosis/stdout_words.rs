@@ -11,13 +11,8 @@
 
 use super::cli_parsers;
 use super::help_rows;
-use super::launch::ended;
+use super::launch::talked_and_left;
 use crate::engine::probe::Launch;
-
-/// Whether a launch ended on its own before any handshake, having printed text on stdout.
-pub(super) fn talked_and_left(l: &Launch) -> bool {
-    l.report.connected_at_ms.is_none() && ended(l).is_some() && l.report.stdout.non_json_lines > 0
-}
 
 /// The launch as the rows read it, with its stdout's lines (not a help text) before its
 /// stderr's; `None` when it kept running, got through its handshake, printed nothing there or
