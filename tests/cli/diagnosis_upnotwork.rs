@@ -154,3 +154,54 @@ fn the_same_server_whose_upstream_spawns_is_healthy() {
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
     assert_eq!(json(&out)["diagnoses"], serde_json::json!([]));
 }
+
+/// The ids of the opening's findings, with whether each is a note.
+fn findings(doc: &serde_json::Value) -> Vec<(String, bool)> {
+    doc["opening"]["findings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|f| (field(f, "id"), f["note"] == true))
+        .collect()
+}
+
+#[test]
+fn no_tools_listed_beside_a_start_warning_naming_an_unset_variable_is_a_failure() {
+    let out = probe(&[], &["morph"], &[]);
+    // It stays up and answers: a clean exit before, the host gets no tool.
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let doc = json(&out);
+    assert_valid("probe", &doc);
+    assert_eq!(
+        findings(&doc),
+        [("no-tools-listed".to_string(), false)],
+        "{doc:#}"
+    );
+    let (id, next) = top(&doc);
+    assert_eq!(id, "missing-env-var", "{doc:#}");
+    assert!(
+        next.starts_with("set `MORPH_API_KEY` in the server's environment:"),
+        "{next}"
+    );
+}
+
+#[test]
+fn tools_beside_the_warning_or_no_tools_without_one_stay_healthy() {
+    // The key set: its tools listed, no warning.
+    let out = probe(&[], &["morph"], &[("MORPH_API_KEY", "morphPlanted55")]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(!stdout(&out).contains("morphPlanted55"));
+    assert_eq!(json(&out)["diagnoses"], serde_json::json!([]));
+    // Some tools listed beside a warning naming the variable: no failure.
+    let out = probe(&[], &["morph-partial"], &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let doc = json(&out);
+    assert!(findings(&doc).iter().all(|(_, note)| *note), "{doc:#}");
+    assert_eq!(doc["diagnoses"], serde_json::json!([]));
+    // No tools, but resources and prompts, and no warning: a server without tools.
+    let out = probe(&[], &["resources"], &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let doc = json(&out);
+    assert_eq!(findings(&doc), [], "{doc:#}");
+    assert_eq!(doc["diagnoses"], serde_json::json!([]));
+}

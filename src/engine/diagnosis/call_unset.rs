@@ -199,6 +199,51 @@ pub(crate) fn call_means_unset(launches: &[Launch], s: &Setting) -> Option<(Key,
     Some((Key::CallErrorMeansAnUnsetReadVariable, d))
 }
 
+/// A server that advertises tools and listed none on a launch, while a warning it wrote at
+/// start names a variable the entry does not set (`Warning: edit_file tool unavailable -
+/// MORPH_API_KEY not provided`): `missing-env-var` naming it.
+pub(crate) fn no_tools_unset(launches: &[Launch], s: &Setting) -> Option<(Key, Diagnosis)> {
+    use crate::engine::probe::opening::summary::warned_variable;
+    let (l, line, var) = launches.iter().find_map(|l| {
+        let o = l.report.opening.as_ref()?;
+        if !o.tools_advertised || o.tool_count != Some(0) {
+            return None;
+        }
+        super::structured::stderr_lines(l)
+            .into_iter()
+            .find_map(|x| warned_variable(x).map(|v| (l, x.to_string(), v)))
+    })?;
+    if is_set(s, &var) {
+        return None;
+    }
+    let env = super::words::terms("the entry's `env`", s);
+    let quoted = cut(&line);
+    let d = Diagnosis {
+        id: Id::MissingEnvVar,
+        confidence: Confidence::High,
+        summary: format!(
+            "the server advertises tools but lists none, and says at start that it lacks `{var}`, which {env} does not set"
+        ),
+        launches: vec![l.number],
+        evidence: vec![
+            Evidence {
+                launches: vec![l.number],
+                source: Source::Stderr,
+                text: quoted.clone(),
+            },
+            Evidence {
+                launches: vec![l.number],
+                source: Source::Request,
+                text: "tools/list answered no tool".to_string(),
+            },
+        ],
+        next_step: format!(
+            "set `{var}` in {env}: the server lists no tools without it (it says \"{quoted}\")"
+        ),
+    };
+    Some((Key::NoToolsAndAWarningNamesAnUnsetVariable, d))
+}
+
 #[cfg(test)]
 mod tests {
     use super::{concept, means, Concept};

@@ -132,7 +132,8 @@ fn whole_run(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
         .or_else(|| super::call_rows::value_named(&run.launches, setting))
         .or_else(|| super::call_child::call_command_missing(&run.launches, setting))
         .or_else(|| super::call_unset::call_means_unset(&run.launches, setting))
-        .or_else(|| super::answer_rows::list_service_down(run, setting));
+        .or_else(|| super::answer_rows::list_service_down(run, setting))
+        .or_else(|| super::call_unset::no_tools_unset(&run.launches, setting));
     blocked.extend(call.map(|(_, d)| d));
     blocked
 }

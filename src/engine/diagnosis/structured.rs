@@ -164,6 +164,9 @@ pub(crate) enum Key {
     /// The same on a launch that died: its stderr says a command it launches was not found,
     /// and it is not on the server's PATH (`child_rows.rs`).
     LaunchedCommandNotFound,
+    /// A server that advertises tools listed none, and a warning it wrote at start (a level
+    /// word, `... not set`) names a variable the entry does not set (`call_unset.rs`).
+    NoToolsAndAWarningNamesAnUnsetVariable,
     /// `initialize` answered a JSON-RPC error, or the server ended right after its handshake
     /// without a word (or, on a server that stayed up, `tools/list` answered an error), and a
     /// connect experiment to an address the entry holds (a `host:port`, a URL at its scheme's
@@ -261,6 +264,7 @@ pub(crate) const RUN_KEYS: &[Key] = &[
     Key::CallErrorNamesAnEntryValue,
     Key::CallErrorMeansAnUnsetReadVariable,
     Key::CallErrorLaunchesAMissingCommand,
+    Key::NoToolsAndAWarningNamesAnUnsetVariable,
     Key::AnswerErrorAndEntryAddressRefused,
 ];
 /// Rows keyed on an experiment on the launch itself, found outside [`row`] (they read the
@@ -463,7 +467,8 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         | Key::CallAnswerHoldsRefusedAddress
         | Key::CallErrorNamesAnEntryValue
         | Key::CallErrorMeansAnUnsetReadVariable
-        | Key::CallErrorLaunchesAMissingCommand => None,
+        | Key::CallErrorLaunchesAMissingCommand
+        | Key::NoToolsAndAWarningNamesAnUnsetVariable => None,
         Key::LaunchedCommandNotFound => super::child_rows::row(lines, s),
         // Found on the launch's facts (see LAUNCH_KEYS).
         Key::AnswerErrorAndEntryAddressRefused

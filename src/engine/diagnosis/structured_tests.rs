@@ -104,6 +104,7 @@ fn every_key_is_a_structure_or_an_experiment() {
             "CallErrorNamesAnEntryValue",
             "CallErrorMeansAnUnsetReadVariable",
             "CallErrorLaunchesAMissingCommand",
+            "NoToolsAndAWarningNamesAnUnsetVariable",
             "AnswerErrorAndEntryAddressRefused",
         ]
     );

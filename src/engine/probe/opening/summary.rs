@@ -58,7 +58,7 @@ pub(crate) struct ToolsOnLaunch {
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub(crate) struct ChannelFinding {
     /// `channels-registered-once`, `content-before-registration`, `tools-list-failed`,
-    /// `tool-call-failed` or `warning-at-start`.
+    /// `tool-call-failed`, `no-tools-listed` or `warning-at-start`.
     pub id: &'static str,
     /// One sentence, for a person.
     pub text: String,
@@ -101,6 +101,7 @@ pub(crate) const CONTENT_BEFORE_REGISTRATION: &str = "content-before-registratio
 pub(crate) const TOOLS_LIST_FAILED: &str = "tools-list-failed";
 pub(crate) const TOOL_CALL_FAILED: &str = "tool-call-failed";
 pub(crate) const WARNING_AT_START: &str = "warning-at-start";
+pub(crate) const NO_TOOLS_LISTED: &str = "no-tools-listed";
 
 /// What a line a server writes while it starts says when it is up without what it needs
 /// (lower case): a variable, a key, a database it cannot reach.
@@ -161,7 +162,11 @@ impl OpeningSummary {
         s.findings = channel_findings(&channel_conns);
         s.findings.extend(tools_list_finding(launches));
         s.findings.extend(tool_call_finding(launches));
-        s.findings.extend(warning_finding(launches));
+        let withheld = no_tools_finding(launches);
+        if withheld.is_none() {
+            s.findings.extend(warning_finding(launches));
+        }
+        s.findings.extend(withheld);
         s.settle_ms_for_predictions = settle_for_predictions(&s, &channel_conns);
         s
     }
@@ -309,6 +314,59 @@ fn tool_call_finding(launches: &[Launch]) -> Option<ChannelFinding> {
              entry gives it)"
         ),
     ))
+}
+
+/// A start line that is a warning (a level word among its first words: `Warning:`, `[WARN]`,
+/// `ERROR`; or one of [`WARNINGS`]) naming a variable (`UPPER_SNAKE`, with an `_`), with that
+/// variable.
+pub(crate) fn warned_variable(line: &str) -> Option<String> {
+    let low = line.to_ascii_lowercase();
+    let levelled = low
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '=')
+        .filter(|w| !w.is_empty())
+        .take(6)
+        .any(|w| matches!(w, "warning" | "warn" | "error" | "err"));
+    if !(levelled || WARNINGS.iter().any(|w| low.contains(w))) || line.len() > 1024 {
+        return None;
+    }
+    line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .find(|w| {
+            w.len() >= 4
+                && w.contains('_')
+                && w.starts_with(|c: char| c.is_ascii_uppercase())
+                && w.chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        })
+        .map(str::to_string)
+}
+
+/// A server that advertises tools, listed none, and warned at start naming a variable: the host
+/// starts it without any tool. A server listing some tools beside such a warning is the note of
+/// [`warning_finding`]; one with no tools and no such warning (resources, prompts) is no finding.
+fn no_tools_finding(launches: &[Launch]) -> Option<ChannelFinding> {
+    use crate::engine::probe::model::RUNTIME_HINTS as NOT_EVIDENCE;
+    launches.iter().find_map(|l| {
+        let o = l.report.opening.as_ref()?;
+        if !o.tools_advertised || o.tool_count != Some(0) {
+            return None;
+        }
+        let tail = &l.report.stderr;
+        let (line, var) = tail.notable.iter().chain(tail.lines.iter()).find_map(|x| {
+            if NOT_EVIDENCE.iter().any(|n| x.contains(n)) {
+                return None;
+            }
+            warned_variable(x).map(|v| (x, v))
+        })?;
+        let shown: String = line.trim().chars().take(200).collect();
+        Some(finding(
+            NO_TOOLS_LISTED,
+            format!(
+                "launch {} advertises tools but listed none, and said at start: \"{shown}\" (it \
+                 names `{var}`): the host gets no tool from it; give it what the line names",
+                l.number
+            ),
+        ))
+    })
 }
 
 /// A line a server that stayed up wrote while it started, saying it lacks what it needs (`...
