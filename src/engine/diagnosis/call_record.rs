@@ -134,7 +134,8 @@ fn heads_a_stack(lines: &[&str], i: usize) -> bool {
     // The type is the word before the first `: ` (after a log's prefix, if any).
     let head = t.split(": ").next().unwrap_or_default();
     let kind = head.rsplit([' ', ']']).next().unwrap_or_default();
-    let typed = kind.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+    let last = kind.rsplit('.').next().unwrap_or(kind);
+    let typed = last.chars().next().is_some_and(|c| c.is_ascii_uppercase())
         && kind
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_')
@@ -230,7 +231,37 @@ pub(crate) fn prove(run: &ProbeRun, s: &Setting) -> Vec<(usize, String)> {
 
 #[cfg(test)]
 mod tests {
-    use super::{error_logs, error_record};
+    use super::{error_logs, error_record, raised};
+
+    #[test]
+    fn what_the_server_raised_is_an_error_line_or_an_exception_with_its_stack() {
+        // Node (@aashari/mcp-server-atlassian-jira): the McpError printed with its frames.
+        let node = [
+            "McpError: An unexpected error occurred while GET request api. Error details: Authentication credentials are missing",
+            "    at createApiError (/srv/dist/utils/error.util.js:61:12)",
+        ];
+        let answer = "Error: An unexpected error occurred while GET request api. Error details: Authentication credentials are missing";
+        assert!(raised(answer, &node).is_some());
+        // Python (a FastMCP tool's `logger.exception`): the traceback's last line.
+        let python = [
+            "Traceback (most recent call last):",
+            "  File \"/srv/server.py\", line 40, in search",
+            "httpx.HTTPStatusError: Client error '401 Unauthorized' for url 'https://api.example.com/v1/search'",
+        ];
+        let answer =
+            "Error: Client error '401 Unauthorized' for url 'https://api.example.com/v1/search'";
+        assert!(raised(answer, &python).is_some());
+        // A structured ERROR line (Go's slog).
+        let slog = ["time=2026-12-03T10:00:00Z level=ERROR msg=\"search failed\" error=\"401 Unauthorized: invalid API key given\""];
+        assert!(raised("Error: 401 Unauthorized: invalid API key given", &slog).is_some());
+        // The same words at INFO, or an exception line with no stack: not raised.
+        let info = [
+            "2026-12-03 10:00:00,000 - srv - INFO - returned: invalid API key given to the tool",
+        ];
+        assert!(raised("Error: invalid API key given to the tool", &info).is_none());
+        let bare = ["ValueError: invalid API key given to the tool"];
+        assert!(raised("Error: invalid API key given to the tool", &bare).is_none());
+    }
 
     #[test]
     fn an_error_record_is_read_by_its_structure_not_its_words() {

@@ -272,6 +272,43 @@ mod tests {
     }
 
     #[test]
+    fn the_unset_variables_meant_share_the_entrys_prefix_and_none_when_one_is_set() {
+        use super::unset_meant;
+        use crate::engine::diagnosis::model::Setting;
+        use crate::engine::diagnosis::source_scan::Read;
+        let reads: Vec<Read> = ["GITHUB_TOKEN", "ATLASSIAN_API_TOKEN", "ATLASSIAN_SITE_NAME"]
+            .iter()
+            .map(|n| Read {
+                name: n.to_string(),
+                at: "dist/index.js:1".to_string(),
+            })
+            .collect();
+        let entry = |env: &[(&str, &str)]| Setting {
+            env_values: env
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            given_env: Some(env.iter().map(|(k, _)| k.to_string()).collect()),
+            entry: true,
+            ..Setting::default()
+        };
+        let names = |s: &Setting| -> Vec<String> {
+            unset_meant(Concept::Credential, &reads, s)
+                .iter()
+                .map(|r| r.name.clone())
+                .collect()
+        };
+        assert_eq!(
+            names(&entry(&[("ATLASSIAN_SITE_NAME", "acme")])),
+            ["ATLASSIAN_API_TOKEN"]
+        );
+        // No prefix shared: both, the source's order.
+        assert_eq!(names(&entry(&[])), ["GITHUB_TOKEN", "ATLASSIAN_API_TOKEN"]);
+        // A token the server reads is set: its value may be what is refused.
+        assert!(names(&entry(&[("GITHUB_TOKEN", "x")])).is_empty());
+    }
+
+    #[test]
     fn a_variable_is_of_a_concept_by_its_last_words() {
         for n in [
             "ATLASSIAN_API_TOKEN",
