@@ -316,10 +316,15 @@ fn tool_call_finding(launches: &[Launch]) -> Option<ChannelFinding> {
     ))
 }
 
-/// A start line that is a warning (a level word among its first words: `Warning:`, `[WARN]`,
-/// `ERROR`; or one of [`WARNINGS`]) naming a variable (`UPPER_SNAKE`, with an `_`), with that
+/// A start line, not indented, that is a warning (a level word among its first words:
+/// `Warning:`, `[WARN]`, `ERROR`; or one of [`WARNINGS`]) naming a variable (`UPPER_SNAKE`, with an `_`), with that
 /// variable.
 pub(crate) fn warned_variable(line: &str) -> Option<String> {
+    // An indented line belongs to a block: a help text's option (`  --api-key  Falls back to
+    // the SRV_API_KEY environment variable; not set: anonymous`), a stack.
+    if line.starts_with(char::is_whitespace) {
+        return None;
+    }
     let low = line.to_ascii_lowercase();
     let levelled = low
         .split(|c: char| !c.is_ascii_alphanumeric() && c != '=')
