@@ -161,11 +161,9 @@ pub(crate) enum Key {
     /// `subprocess`, Go's `exec: "NAME": executable file not found`), and an experiment: it is
     /// not on the server's PATH (`call_child.rs`, `child_rows.rs`).
     CallErrorLaunchesAMissingCommand,
-    /// The same on a launch that died: its stderr says a command it launches was not found,
-    /// and it is not on the server's PATH (`child_rows.rs`).
+    /// The same on a launch that died, from its stderr (`child_rows.rs`).
     LaunchedCommandNotFound,
-    /// A server that advertises tools listed none, and a warning it wrote at start (a level
-    /// word, `... not set`) names a variable the entry does not set (`call_unset.rs`).
+    /// No tools listed, and a start warning names a variable the entry lacks (`call_unset.rs`).
     NoToolsAndAWarningNamesAnUnsetVariable,
     /// `initialize` answered a JSON-RPC error, or the server ended right after its handshake
     /// without a word (or, on a server that stayed up, `tools/list` answered an error), and a
