@@ -17,6 +17,8 @@ const ENV: &[&str] = &[
     "FIXTURE_SVC_URL",
     "FIXTURE_DATABASE_PASSWORD",
     "FIXTURE_DB_PASS",
+    "FIXTURE_SVC_SPEC",
+    "FIXTURE_SVC_SPEC_PATH",
 ];
 
 /// A folder with `node_modules/.bin/fixture-envnames-mcp` linked to the fixture package's bin,
@@ -79,7 +81,7 @@ fn a_token_under_a_name_the_server_never_reads_is_renamed_to_the_one_it_reads() 
             "read the server's source (1 file in {}, ",
             pkg.display()
         )) && t
-            .ends_with("it reads FIXTURE_SVC_API_TOKEN (dist/index.js:13), FIXTURE_SVC_BASE_URL")),
+            .ends_with("it reads FIXTURE_SVC_API_TOKEN (dist/index.js:13), FIXTURE_SVC_BASE_URL, FIXTURE_SVC_SPEC_PATH")),
         "{t:?}"
     );
     let text = stdout(&probe(&[&bin], &[("FIXTURE_SVC_TOKEN", secret)], false));
@@ -274,4 +276,35 @@ fn a_uvx_tool_is_read_in_uvs_cache_through_its_console_script() {
                 && t.contains("FIXTURE_DATABASE_PASSWORD (__init__.py:11)")),
         "{d:#?}"
     );
+}
+
+#[test]
+fn a_name_without_the_word_of_its_form_is_renamed_before_the_error_s_words_tie_it() {
+    // @ivotoby/openapi-mcp-server with OPENAPI_SPEC (it reads OPENAPI_SPEC_PATH): "OpenAPI spec
+    // is required" holds the words of the set name, which the code never reads.
+    let (_dir, bin) = installed();
+    let (code, d) = run(
+        &[&bin, "spec"],
+        &[
+            ("FIXTURE_SVC_API_TOKEN", "s3cret-fixture-token-value"),
+            ("FIXTURE_SVC_SPEC", "/tmp/fixture-spec.json"),
+        ],
+    );
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert!(
+        field(&d[0], "next_step")
+            .starts_with("rename `FIXTURE_SVC_SPEC` to `FIXTURE_SVC_SPEC_PATH`"),
+        "{d:#?}"
+    );
+    // Look-alike: the name it reads is set (beside the other): it serves, no cause.
+    let (code, d) = run(
+        &[&bin, "spec"],
+        &[
+            ("FIXTURE_SVC_API_TOKEN", "s3cret-fixture-token-value"),
+            ("FIXTURE_SVC_SPEC", "/tmp/fixture-spec.json"),
+            ("FIXTURE_SVC_SPEC_PATH", "/tmp/fixture-spec.json"),
+        ],
+    );
+    assert_eq!(code, Some(0), "{d:#?}");
+    assert!(d.is_empty(), "{d:#?}");
 }

@@ -286,7 +286,8 @@ fn alike(a: &str, b: &str) -> bool {
 /// distance), `None` when they are not close. Close: the same words but one misspelt (one
 /// letter off in a word of 4 letters or more, two in one of 8: `TOKN`), or the same first and
 /// last words (equal or abbreviated: `DD` for `DATADOG`) with every word of the shorter name
-/// in the longer one, in order (`SHORTCUT_TOKEN` in `SHORTCUT_API_TOKEN`).
+/// in the longer one, in order (`SHORTCUT_TOKEN` in `SHORTCUT_API_TOKEN`), or the same name
+/// with a word of the value's form after it (`OPENAPI_SPEC` and `OPENAPI_SPEC_PATH`).
 pub(super) fn close(set: &str, read: &str) -> Option<(usize, i64)> {
     let (a, b) = (set.to_ascii_uppercase(), read.to_ascii_uppercase());
     if a == b {
@@ -305,6 +306,31 @@ pub(super) fn close(set: &str, read: &str) -> Option<(usize, i64)> {
                 return Some((equal, -d));
             }
         }
+    }
+    // The same name with a word saying the value's form added at its end (`OPENAPI_SPEC` for
+    // `OPENAPI_SPEC_PATH`): one holds where the other is.
+    const FORMS: &[&str] = &[
+        "path",
+        "file",
+        "filename",
+        "dir",
+        "directory",
+        "folder",
+        "url",
+        "uri",
+        "location",
+    ];
+    let (short, long) = if wa.len() <= wb.len() {
+        (&wa, &wb)
+    } else {
+        (&wb, &wa)
+    };
+    if short.len() >= 2
+        && long.len() == short.len() + 1
+        && long.starts_with(short)
+        && long.last().is_some_and(|w| FORMS.contains(&w.as_str()))
+    {
+        return Some((equal, -d));
     }
     if wa.len() < 2 || wb.len() < 2 || equal == 0 {
         return None;

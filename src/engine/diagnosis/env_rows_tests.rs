@@ -13,6 +13,8 @@ fn close_names_share_their_words_or_abbreviate_them() {
             "GITHUB_PERSONNAL_ACCESS_TOKEN",
             "GITHUB_PERSONAL_ACCESS_TOKEN",
         ),
+        ("OPENAPI_SPEC", "OPENAPI_SPEC_PATH"),
+        ("KUBE_CONFIG_FILE", "KUBE_CONFIG"),
     ];
     for (a, b) in yes {
         assert!(close(a, b).is_some(), "{a} ~ {b}");
@@ -27,6 +29,11 @@ fn close_names_share_their_words_or_abbreviate_them() {
         ("API_KEY", "OPENAI_API_KEY"),
         ("TOKEN", "SHORTCUT_TOKEN"),
         ("NODE_ENV", "NODE_OPTIONS"),
+        // A word added that is no form of the value: another setting.
+        ("GITHUB_TOKEN", "GITHUB_TOKEN_SCOPES"),
+        ("DB_HOST", "DB_HOST_PORT"),
+        // One word alone with a form word: too little to call it the same name.
+        ("SPEC", "SPEC_PATH"),
     ];
     for (a, b) in no {
         assert!(close(a, b).is_none(), "{a} !~ {b}");

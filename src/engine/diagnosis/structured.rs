@@ -214,13 +214,15 @@ pub(crate) const KEYS: &[Key] = &[
     Key::CommandsTheArgsLack,
     Key::UnknownFlagGiven,
     Key::NpmBlock,
+    // Before the rows that tie an error to a set variable by its words: a variable the
+    // server's code never reads is no value it refused (the source-scan experiment).
+    Key::SetNameNeverReadBesideACloseOne,
     Key::ErrorNamesOneSetVariable,
     Key::ErrorQuotesASetValue,
     Key::FailingLineReadsASetVariable,
     Key::ErrorNamesAGivenFlag,
     Key::RequiredArgumentNamed,
     Key::UsageWithErrorLine,
-    Key::SetNameNeverReadBesideACloseOne,
     Key::NamesUnsetVariables,
     Key::LastWordsAreAnUnsetReadName,
     Key::LastWordsShowAFlagTheArgsLack,
@@ -297,6 +299,9 @@ pub(crate) const STRONG: &[Key] = &[
     Key::CommandsTheArgsLack,
     Key::UnknownFlagGiven,
     Key::MissingFileIsAnEntryValue,
+    // The table's `bad-argument` tied the error to a set variable by its words; the code
+    // never reads that variable, and reads an unset one close to it.
+    Key::SetNameNeverReadBesideACloseOne,
 ];
 
 /// Rows that outrank the table's `missing-env-var` too: a URL the server could not parse,
