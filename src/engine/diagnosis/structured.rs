@@ -214,9 +214,7 @@ pub(crate) const KEYS: &[Key] = &[
     Key::CommandsTheArgsLack,
     Key::UnknownFlagGiven,
     Key::NpmBlock,
-    // Before the rows that tie an error to a set variable by its words: a variable the
-    // server's code never reads is no value it refused (the source-scan experiment).
-    Key::SetNameNeverReadBesideACloseOne,
+    Key::SetNameNeverReadBesideACloseOne, // an unread name is no value refused
     Key::ErrorNamesOneSetVariable,
     Key::ErrorQuotesASetValue,
     Key::FailingLineReadsASetVariable,
@@ -299,9 +297,7 @@ pub(crate) const STRONG: &[Key] = &[
     Key::CommandsTheArgsLack,
     Key::UnknownFlagGiven,
     Key::MissingFileIsAnEntryValue,
-    // The table's `bad-argument` tied the error to a set variable by its words; the code
-    // never reads that variable, and reads an unset one close to it.
-    Key::SetNameNeverReadBesideACloseOne,
+    Key::SetNameNeverReadBesideACloseOne, // the code never reads what the words tied
 ];
 
 /// Rows that outrank the table's `missing-env-var` too: a URL the server could not parse,
@@ -310,8 +306,7 @@ pub(crate) const STRONG: &[Key] = &[
 /// stops before the server reads its variables).
 pub(crate) const OUTRANK_MISSING: &[Key] = &[
     Key::UrlParseWithSchemelessValue,
-    // The variable the table would have set is the one the entry holds under another name.
-    Key::SetNameNeverReadBesideACloseOne,
+    Key::SetNameNeverReadBesideACloseOne, // the table's variable, set under another name
     Key::UnknownFlagGiven,
     // A file the server wants, tied to the entry's value or to the variable its source reads
     // the path from: a how-to line's variable (`To use a custom token location, set X`) the
