@@ -9,7 +9,7 @@
 //! be what is refused.
 
 use super::call_rows::FailedCall;
-use super::given::entry_env;
+use super::given::{entry_env, is_set};
 use super::model::{cut, Diagnosis, Evidence, Setting, Source, MAX_EVIDENCE};
 use super::source_scan::Read;
 use super::structured::Key;
@@ -105,10 +105,6 @@ pub(super) fn means(c: Concept, name: &str) -> bool {
         }
         Concept::Region => last == "region",
     }
-}
-
-fn is_set(s: &Setting, name: &str) -> bool {
-    entry_env(s).any(|(k, _)| k.eq_ignore_ascii_case(name))
 }
 
 /// The variables of concept `c` the server's source reads and the entry does not set, those

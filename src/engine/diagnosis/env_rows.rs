@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::given::entry_env;
+use super::given::{entry_env, is_set};
 use super::manifest;
 use super::model::{cut, Found, Setting, Source};
 use super::node_rows;
@@ -396,10 +396,6 @@ pub(super) fn tried(code: &Scanned, first: &[&Read]) -> String {
         code.root.display(),
         code.took.as_millis()
     ))
-}
-
-fn is_set(s: &Setting, name: &str) -> bool {
-    entry_env(s).any(|(k, _)| k.eq_ignore_ascii_case(name))
 }
 
 /// Rule (a): the entry sets names the server never reads, and the server reads unset names

@@ -31,6 +31,11 @@ pub(super) fn entry_env(s: &Setting) -> impl Iterator<Item = &(String, String)> 
         .filter(|(k, _)| s.given_env.as_ref().is_none_or(|g| g.contains(k)))
 }
 
+/// Whether the entry sets the variable `name` (in any case).
+pub(super) fn is_set(s: &Setting, name: &str) -> bool {
+    entry_env(s).any(|(k, _)| k.eq_ignore_ascii_case(name))
+}
+
 /// The variable of the entry a name in a message (`DB_URL`, a settings field `db_url`) is:
 /// the same name, or (`suffix`: a name with `_`, or quoted) one ending in `_NAME` (a settings
 /// prefix).
