@@ -18,7 +18,7 @@
 # The split is by server, fixed in this script before any rule was tuned against it: the test
 # half is servers only ever run to measure. A test half whose misses were read while rules were
 # written becomes development, and a fresh one is added (the test halves used until stop 33,
-# stop 34, stop 35, stop 36, stop 37, stop 38 and stop 39 are development since; see SERVERS in run.py).
+# stop 34, stop 35, stop 36, stop 37, stop 38, stop 39 and stop 40 are development since; see SERVERS in run.py).
 #
 # Installs the servers, pinned, into MCPL_BENCH_CACHE (default
 # ${XDG_CACHE_HOME:-~/.cache}/mcpl-doctor-real), never into the repository: npm packages, Node
