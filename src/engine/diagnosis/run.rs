@@ -195,14 +195,24 @@ const SPAWN_TIE_MS: f64 = 30.0;
 /// Whether `lives` (launch, ms) are all the launches that died (at least two) and the same
 /// within 5 % or 50 ms: their spread and middle.
 fn steady(lives: &[(u32, f64)], died: usize) -> Option<(f64, f64)> {
+    steady_within(lives, died, 0.05)
+}
+
+/// `steady` with the share of the middle allowed as spread: every exit being `timeout(1)`'s
+/// 124 already says "a timer", so its lifetimes need only be about the same (a loaded machine
+/// reads an exit late by hundreds of ms).
+fn steady_within(lives: &[(u32, f64)], died: usize, share: f64) -> Option<(f64, f64)> {
     if lives.len() < 2 || lives.len() < died {
         return None;
     }
     let lo = lives.iter().map(|x| x.1).fold(f64::INFINITY, f64::min);
     let hi = lives.iter().map(|x| x.1).fold(0.0, f64::max);
     let mid = (lo + hi) / 2.0;
-    (hi - lo <= 50.0_f64.max(mid * 0.05)).then_some((hi - lo, mid))
+    (hi - lo <= 50.0_f64.max(mid * share)).then_some((hi - lo, mid))
 }
+
+/// The spread a run of `timeout(1)` exits may have (a share of their middle).
+const TIMEOUT_EXIT_SHARE: f64 = 0.2;
 
 /// `timer`: two or more launches whose connections lived the same time (measured from the
 /// handshake), or whose processes ended the same time after their spawn (a `timeout 2`
@@ -225,8 +235,14 @@ fn same_lifetime(i: usize, died: &[&Launch], run: &ProbeRun) -> Option<Hit> {
         .map(|l| (l.number, l.report.ended_at_ms - l.report.launched_at_ms))
         .collect();
     let by_connection = steady(&connected, died.len());
-    let by_spawn = steady(&spawned, died.len()).filter(|(_, mid)| *mid >= SPAWN_TIMER_MIN_MS);
     let code = same_exit_code(died);
+    let share = if code == Some(124) {
+        TIMEOUT_EXIT_SHARE
+    } else {
+        0.05
+    };
+    let by_spawn =
+        steady_within(&spawned, died.len(), share).filter(|(_, mid)| *mid >= SPAWN_TIMER_MIN_MS);
     // When both readings are steady, the spawn's wins only when it is steadier by more than the
     // noise of reading a lifetime on a loaded machine (or the exit code is `timeout(1)`'s):
     // launches whose handshakes took about the same time are steady both ways, and there the

@@ -454,6 +454,43 @@ fn the_same_lifetime_on_every_launch_is_a_timer_unless_a_crash_explains_it() {
     assert_eq!(d[0].launches, vec![1, 2, 3]);
 }
 
+/// A `timeout 5` wrapper read on a loaded machine: every exit is 124, the start-ups differ, and
+/// the exits are read hundreds of ms late. The exit code says "timer"; the spawn's reading is
+/// still the one named (`tests/cli` `a_timeout_wrapper_is_a_timer_from_the_spawn` lost it once
+/// under load). The same spread without exit 124 is no timer.
+#[test]
+fn exit_124_takes_the_spawn_reading_within_a_loaded_machine_spread() {
+    let runs = |code: i32| {
+        let ls = [(4900.0, 5000.0), (4300.0, 5600.0), (3700.0, 5250.0)]
+            .iter()
+            .enumerate()
+            .map(|(i, (lived, from_spawn))| {
+                let mut l = launch(i as u32 + 1, End::After(*lived, exit(code)), &[]);
+                l.report.ended_at_ms = l.report.launched_at_ms + from_spawn;
+                l
+            })
+            .collect();
+        diagnose(&run_of(ls), &setting())
+    };
+    let d = runs(124);
+    assert_eq!(d[0].id, Id::Timer, "{d:#?}");
+    assert!(
+        d[0].summary.starts_with("every launch ended 5"),
+        "{}",
+        d[0].summary
+    );
+    assert_eq!(
+        d[0].evidence[0].text,
+        "ended 5000 ms, 5600 ms, 5250 ms after it was started (exit 124 (what `timeout(1)` exits with when its time runs out))"
+    );
+    let d = runs(1);
+    assert!(
+        d.iter()
+            .all(|x| !x.summary.starts_with("every launch ended")),
+        "{d:#?}"
+    );
+}
+
 fn with_memory(mut l: Launch, kib: &[u64]) -> Launch {
     let start = l.report.connected_at_ms.unwrap_or(l.report.launched_at_ms);
     let mut trace = MemoryTrace::default();
