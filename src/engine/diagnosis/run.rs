@@ -218,7 +218,11 @@ const TIMEOUT_EXIT_SHARE: f64 = 0.2;
 /// handshake), or whose processes ended the same time after their spawn (a `timeout 2`
 /// wrapper: the handshake's own time varies with start-up). The steadier of the two is used,
 /// and the evidence says which. The figure named is the median, as in the verdict.
-fn same_lifetime(i: usize, died: &[&Launch], run: &ProbeRun) -> Option<Hit> {
+/// The lifetimes a timer is read from (launch, ms), whether they count from the spawn, and their
+/// middle: the steadier of the connection's and the spawn's reading (see `same_lifetime`).
+type Reading = (Vec<(u32, f64)>, bool, f64);
+
+fn timer_reading(died: &[&Launch], code: Option<i32>) -> Option<Reading> {
     let connected: Vec<(u32, f64)> = died
         .iter()
         .filter_map(|l| match &l.report.outcome {
@@ -235,7 +239,6 @@ fn same_lifetime(i: usize, died: &[&Launch], run: &ProbeRun) -> Option<Hit> {
         .map(|l| (l.number, l.report.ended_at_ms - l.report.launched_at_ms))
         .collect();
     let by_connection = steady(&connected, died.len());
-    let code = same_exit_code(died);
     let share = if code == Some(124) {
         TIMEOUT_EXIT_SHARE
     } else {
@@ -256,6 +259,12 @@ fn same_lifetime(i: usize, died: &[&Launch], run: &ProbeRun) -> Option<Hit> {
         (None, Some((_, m))) => (spawned, true, m),
         (None, None) => return None,
     };
+    Some((lives, from_spawn, mid))
+}
+
+fn same_lifetime(i: usize, died: &[&Launch], run: &ProbeRun) -> Option<Hit> {
+    let code = same_exit_code(died);
+    let (lives, from_spawn, mid) = timer_reading(died, code)?;
     let shown: Vec<String> = lives
         .iter()
         .take(6)
