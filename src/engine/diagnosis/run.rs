@@ -214,10 +214,6 @@ fn steady_within(lives: &[(u32, f64)], died: usize, share: f64) -> Option<(f64, 
 /// The spread a run of `timeout(1)` exits may have (a share of their middle).
 const TIMEOUT_EXIT_SHARE: f64 = 0.2;
 
-/// `timer`: two or more launches whose connections lived the same time (measured from the
-/// handshake), or whose processes ended the same time after their spawn (a `timeout 2`
-/// wrapper: the handshake's own time varies with start-up). The steadier of the two is used,
-/// and the evidence says which. The figure named is the median, as in the verdict.
 /// The lifetimes a timer is read from (launch, ms), whether they count from the spawn, and their
 /// middle: the steadier of the connection's and the spawn's reading (see `same_lifetime`).
 type Reading = (Vec<(u32, f64)>, bool, f64);
@@ -262,6 +258,10 @@ fn timer_reading(died: &[&Launch], code: Option<i32>) -> Option<Reading> {
     Some((lives, from_spawn, mid))
 }
 
+/// `timer`: two or more launches whose connections lived the same time (measured from the
+/// handshake), or whose processes ended the same time after their spawn (a `timeout 2`
+/// wrapper: the handshake's own time varies with start-up). The steadier of the two is used,
+/// and the evidence says which. The figure named is the median, as in the verdict.
 fn same_lifetime(i: usize, died: &[&Launch], run: &ProbeRun) -> Option<Hit> {
     let code = same_exit_code(died);
     let (lives, from_spawn, mid) = timer_reading(died, code)?;
