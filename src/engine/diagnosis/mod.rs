@@ -55,6 +55,7 @@ mod tests;
 pub(crate) mod text;
 mod tied_rows;
 mod typed_rows;
+mod unset_rows;
 mod url_rows;
 mod value_rows;
 pub(crate) mod words;
