@@ -319,3 +319,36 @@ fn an_answer_saying_it_cannot_connect_beside_a_refused_log_tests_the_entrys_port
     assert!(findings(&doc).is_empty() && doc["diagnoses"] == serde_json::json!([]));
     drop(open);
 }
+
+#[test]
+fn a_call_judging_a_value_without_its_scheme_names_it_before_a_refused_connect() {
+    // mcp-searxng 0.x with SEARXNG_URL=127.0.0.1:PORT: its own words judge the variable's
+    // format (no parser's structure), and nothing listens at PORT either: the server never
+    // dialled, so the fix is the scheme, not a service to start.
+    let mjs = calls("mjs");
+    let port = free_port().to_string();
+    let value = format!("127.0.0.1:{port}");
+    let out = probe(ASK, &["node", &mjs, "searxng"], &[("SEARXNG_URL", &value)]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let doc = json(&out);
+    let d = &doc["diagnoses"][0];
+    assert_eq!(d["id"], "bad-argument", "{doc:#}");
+    let next = field(d, "next_step");
+    assert!(
+        next.starts_with(&format!("write `SEARXNG_URL={value}` with its scheme"))
+            && next.contains("http://"),
+        "{next}"
+    );
+    // Look-alike: a server that takes `host:port` (it writes `http://` itself) and dials it,
+    // nothing listening: its error carries the connect's code, so the service is down.
+    let out = probe(
+        ASK,
+        &["node", &mjs, "searxng"],
+        &[("SEARXNG_URL", &value), ("SEARXNG_LENIENT", "1")],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let doc = json(&out);
+    let d = &doc["diagnoses"][0];
+    assert_eq!(d["id"], "service-not-running", "{doc:#}");
+    assert!(field(d, "next_step").contains("`SEARXNG_URL`"), "{doc:#}");
+}

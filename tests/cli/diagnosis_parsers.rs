@@ -121,6 +121,63 @@ fn cobra_and_clap_name_the_flag_and_the_one_suggested() {
 }
 
 #[test]
+fn a_flag_spelt_otherwise_than_the_usage_lists_it_names_the_usage_spelling() {
+    // pdf-tools-mcp 0.x (argparse, real): `--workspace_path` in its usage, `--workspace-path`
+    // in the entry; the fix is the usage's spelling, never to remove the flag. The same with
+    // cobra (kubernetes-mcp-server's `--read-only` written `--read_only`) and a camelCase
+    // spelling (`--apiKey` for `--api-key`, as a user copies from a JSON config).
+    let r = py(&["argparse-underscore", "--workspace-path", "/tmp"]);
+    assert_top(
+        "argparse --workspace-path",
+        &r,
+        "bad-argument",
+        &["use `--workspace_path` in place of `--workspace-path`"],
+    );
+    assert!(!next(&r.1[0]).contains("remove"), "{}", next(&r.1[0]));
+    let r = py(&["cobra", "--api_key", "k-1"]);
+    assert_top("cobra --api_key", &r, "bad-argument", &["use `--api-key`"]);
+    let r = py(&["cobra", "--apiKey", "k-1"]);
+    assert_top("cobra --apiKey", &r, "bad-argument", &["use `--api-key`"]);
+    // Look-alike: the usage's own spelling serves.
+    assert_healthy(
+        "argparse --workspace_path",
+        &py(&["argparse-underscore", "--workspace_path", "/tmp"]),
+    );
+}
+
+#[test]
+fn a_flag_the_error_names_beside_the_entrys_is_added_or_the_entrys_removed() {
+    // markitdown-mcp (argparse, real): `--port` alone, "only valid when ... (see: --http)".
+    let r = py(&["argparse-needs", "--port", "3021"]);
+    assert_top(
+        "argparse --port",
+        &r,
+        "missing-argument",
+        &["add `--http` to the command, or remove `--port`"],
+    );
+    // mcp-server-motherduck (click): "In-memory databases require the --read-write flag."
+    let r = py(&["click-needs"]);
+    assert_top("click", &r, "missing-argument", &["add `--read-write`"]);
+    // kubernetes-mcp-server (cobra's flag group): `missing [tls-key]`.
+    let r = py(&["cobra-group", "--tls-cert", "/tmp/c.pem"]);
+    assert_top("cobra group", &r, "missing-argument", &["add `--tls-key`"]);
+    // Look-alikes: an error naming only the entry's own flag asks for no other one; the flags
+    // together serve.
+    let r = py(&["argparse-needs", "--port", "abc"]);
+    assert_eq!(r.0, Some(1), "{:#?}", r.1);
+    assert!(!next(&r.1[0]).contains("add `"), "{}", next(&r.1[0]));
+    assert_healthy(
+        "argparse --http --port",
+        &py(&["argparse-needs", "--http", "--port", "3021"]),
+    );
+    assert_healthy("click --read-write", &py(&["click-needs", "--read-write"]));
+    assert_healthy(
+        "cobra both",
+        &py(&["cobra-group", "--tls-cert", "/tmp/c", "--tls-key", "/tmp/k"]),
+    );
+}
+
+#[test]
 fn click_and_typer_name_the_flag_the_command_and_the_choice() {
     let r = py(&["click", "serve", "--api-kee", "k-1"]);
     assert_top(

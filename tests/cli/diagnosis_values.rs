@@ -16,6 +16,7 @@ const ENV: &[&str] = &[
     "VALUES_PROJECT_PATH",
     "VALUES_ENVIRONMENT",
     "VALUES_SERVICE_URL",
+    "VALUES_BASE_DIR",
     "AWS_REGION",
     "AWS_DEFAULT_REGION",
 ];
@@ -217,4 +218,26 @@ fn the_same_settings_with_one_of_the_two_variables_is_healthy() {
     );
     assert_eq!(code, Some(0), "{d:#?}");
     assert!(d.is_empty(), "{d:#?}");
+}
+
+#[test]
+fn a_relative_path_where_the_server_wants_an_absolute_one_names_its_variable() {
+    // @cyanheads/git-mcp-server 2.x with GIT_BASE_DIR=repos: the host starts it in a folder of
+    // its own, so a relative path means something else there.
+    let (code, d) = run("node", "base-dir", &[("VALUES_BASE_DIR", "repos")]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "bad-argument", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.starts_with("`VALUES_BASE_DIR=repos` is relative: give an absolute path"),
+        "{next}"
+    );
+    let tried = evidence_texts(&d[0], Some("tried"));
+    assert!(
+        tried.iter().any(|t| t.starts_with("stat repos from ")),
+        "{tried:?}"
+    );
+    // Look-alike: the same server with an absolute path serves.
+    let (code, d) = run("node", "base-dir", &[("VALUES_BASE_DIR", "/tmp")]);
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
 }

@@ -390,7 +390,9 @@ pub(crate) fn url_unparsed(launches: &[Launch], s: &Setting) -> Option<(Key, Dia
     let FailedCall {
         launch, message, ..
     } = failed_call(launches)?;
-    let f = super::url_rows::schemeless_call(&message, s)?;
+    // A connect failure's code says the server dialled: the value parsed.
+    let unreached = !connect_code(&message);
+    let f = super::url_rows::schemeless_call(&message, s, unreached)?;
     let d = Diagnosis {
         id: f.id,
         confidence: Confidence::High,

@@ -282,14 +282,25 @@ pub(super) fn unknown_flag(lines: &[&str], s: &Setting) -> Option<Found> {
     let refused = cli_parsers::unknown_flag(lines, &parts)?;
     let (flag, value) = given_flag(s, &refused.flags)?;
     let offered = cli_parsers::offered_flags(lines, &parts);
+    // The same name spelt another way (`--workspace_path` for `--workspace-path`, `--read-only`
+    // for `--readOnly`) is the fix too: only the very flag refused is none.
     let close = cli_parsers::close_flag(&flag, &offered)
-        .filter(|c| cli_parsers::flag_key(c) != cli_parsers::flag_key(&flag));
+        .filter(|c| c.trim_start_matches('-') != flag.trim_start_matches('-'));
+    let spelt = close
+        .as_ref()
+        .is_some_and(|c| cli_parsers::flag_key(c) == cli_parsers::flag_key(&flag));
     let quoted = cut(&refused.line);
     let mut evidence = vec![(Source::Stderr, quoted.clone())];
     let next = match (&refused.suggestion, &close) {
         (Some(y), _) => format!(
             "change `{flag}` to `{y}` in the entry's args: the server's parser refuses `{flag}` and suggests `{y}` (\"{quoted}\")"
         ),
+        (None, Some(y)) if spelt => {
+            evidence.push((Source::Stderr, format!("its usage lists `{y}`")));
+            format!(
+                "use `{y}` in place of `{flag}` in the entry's args: its usage lists it spelt so, and the server has no `{flag}` (\"{quoted}\")"
+            )
+        }
         (None, Some(y)) => {
             evidence.push((Source::Stderr, format!("its usage offers `{y}`")));
             format!(

@@ -14,12 +14,13 @@ use super::entry_rows;
 use super::env_rows;
 use super::evidence::{self, Fact};
 use super::file_rows::{self, Tied};
-use super::given::{entry_env, entry_values, entry_var, value_of, vars_in};
+use super::given::entry_values;
 use super::import_rows;
 use super::model::{cut, Found};
 use super::model::{Diagnosis, Evidence, Setting, Source, MAX_EVIDENCE};
 use super::node_rows;
 use super::runtime_rows;
+use super::settings_rows;
 use super::table::{Confidence, Id};
 use super::tied_rows::{self, Tie};
 use super::typed_rows;
@@ -109,6 +110,10 @@ pub(crate) enum Key {
     /// An error whose message names a flag the entry passes (`--api-key`, or its words `API
     /// key`) or quotes that flag's value.
     ErrorNamesAGivenFlag,
+    /// A usage's error line naming a flag the entry's args lack (`flag_needs.rs`).
+    ErrorNamesAFlagTheArgsLack,
+    /// A relative path of the entry that a line judges not absolute (`relative_rows.rs`).
+    RelativePathWantedAbsolute,
     /// A usage text with the error line under or above it.
     UsageWithErrorLine,
     /// An npm error block's what-line, with the package's manifest read from the cache.
@@ -198,6 +203,7 @@ pub(crate) const KEYS: &[Key] = &[
     Key::RefusedAndTested,
     Key::UrlParseWithSchemelessValue,
     Key::ValidationBlock,
+    Key::RelativePathWantedAbsolute,
     Key::ExceptionTypeMeansAVariable,
     Key::LibraryImportNotImportable,
     Key::InstalledPackageLacksSubmodule,
@@ -218,6 +224,7 @@ pub(crate) const KEYS: &[Key] = &[
     Key::ErrorNamesOneSetVariable,
     Key::ErrorQuotesASetValue,
     Key::FailingLineReadsASetVariable,
+    Key::ErrorNamesAFlagTheArgsLack,
     Key::ErrorNamesAGivenFlag,
     Key::RequiredArgumentNamed,
     Key::UsageWithErrorLine,
@@ -241,6 +248,7 @@ const ARGUMENT_KEYS: &[Key] = &[
     Key::RequiredArgumentNamed,
     Key::UnknownFlagGiven,
     Key::ErrorNamesAGivenFlag,
+    Key::ErrorNamesAFlagTheArgsLack,
 ];
 
 /// Rows about a server that failed as it loaded: never on a launch that completed its handshake.
@@ -298,6 +306,7 @@ pub(crate) const STRONG: &[Key] = &[
     Key::UnknownFlagGiven,
     Key::MissingFileIsAnEntryValue,
     Key::SetNameNeverReadBesideACloseOne, // the code never reads what the words tied
+    Key::RelativePathWantedAbsolute,
 ];
 
 /// Rows that outrank the table's `missing-env-var` too: a URL the server could not parse,
@@ -426,7 +435,7 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::UvFolderLacksProject => wrapper_rows::uv_folder_row(s),
         Key::RefusedAndTested => refused(facts, lines, s),
         Key::UrlParseWithSchemelessValue => url_rows::schemeless(facts, lines, s),
-        Key::ValidationBlock => validation(facts, s),
+        Key::ValidationBlock => settings_rows::validation(facts, s),
         Key::LibraryImportNotImportable => import_rows::library_import(lines, s),
         Key::InstalledPackageLacksSubmodule => drift_rows::python_submodule(lines, s),
         Key::SubpathNotExported => drift_rows::node_subpath(lines),
@@ -441,7 +450,7 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::MissingFileRelativeToWorkingFolder => {
             file_rows::row(Tied::WorkingFolder, facts, lines, s)
         }
-        Key::ErrorNamesTwoSetVariables => two_vars(facts, s),
+        Key::ErrorNamesTwoSetVariables => settings_rows::two_vars(facts, s),
         Key::ErrorNamesOneSetVariable => tied_rows::row(Tie::Named, facts, lines, s),
         Key::ErrorQuotesASetValue => tied_rows::row(Tie::Quoted, facts, lines, s),
         Key::FailingLineReadsASetVariable => tied_rows::row(Tie::Read, facts, lines, s),
@@ -451,6 +460,8 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::CommandsTheArgsLack => entry_rows::command_first(lines, s),
         Key::UnknownFlagGiven => entry_rows::unknown_flag(lines, s),
         Key::ErrorNamesAGivenFlag => entry_rows::flag_named(facts, s),
+        Key::ErrorNamesAFlagTheArgsLack => super::flag_needs::row(facts, s),
+        Key::RelativePathWantedAbsolute => super::relative_rows::row(lines, s),
         Key::UsageWithErrorLine => usage(facts),
         Key::NpmBlock => node_rows::npm(facts, s),
         Key::NodeOlderThanNamed => node_rows::node_too_old(facts, s),
@@ -557,128 +568,6 @@ fn refused(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         summary: format!("nothing listens on {at}{what}, which the server connects to"),
         next,
         evidence,
-    })
-}
-
-fn validation(facts: &[Fact], s: &Setting) -> Option<Found> {
-    let Some(Fact::Pydantic { model, fields }) =
-        facts.iter().find(|f| matches!(f, Fact::Pydantic { .. }))
-    else {
-        return None;
-    };
-    // A model's own validator (no field) is read by the entry's variables it names
-    // ([`model_vars`]): one here, two or more in [`two_vars`].
-    if let Some(m) = fields.iter().find(|f| f.field.is_empty()) {
-        let vars = model_vars(m, s);
-        let [var] = vars.as_slice() else {
-            return None;
-        };
-        let message = m.message.trim_start_matches("Value error, ");
-        return Some(Found {
-            id: Id::BadArgument,
-            summary: format!("the server's settings ({model}) refuse `{var}`: {message}"),
-            next: format!(
-                "change `{var}` in the entry's env (the server's settings {model} say: \"{}\")",
-                cut(message)
-            ),
-            evidence: vec![(
-                Source::Stderr,
-                cut(&format!("validation error for {model}: {}", m.message)),
-            )],
-        });
-    }
-    let f = fields.first()?;
-    let leaf = f.field.rsplit('.').next().unwrap_or(&f.field);
-    let quoted = cut(&Fact::Pydantic {
-        model: model.clone(),
-        fields: fields.clone(),
-    }
-    .quoted());
-    if let Some(var) = entry_var(s, leaf, true) {
-        let v = value_of(s, var);
-        return Some(Found {
-            id: Id::BadArgument,
-            summary: format!(
-                "`{var}={v}` is refused by the server's settings ({model}.{}: {})",
-                f.field, f.message
-            ),
-            next: format!("change `{var}` in the entry's env: {}", f.message),
-            evidence: vec![(Source::Stderr, quoted)],
-        });
-    }
-    let up = leaf.to_ascii_uppercase();
-    // A settings prefix shared by the entry's own variables (`QDRANT_URL` -> `QDRANT_`).
-    let prefix = entry_env(s)
-        .filter(|_| s.given_env.is_some())
-        .filter_map(|(k, _)| k.split_once('_').map(|(p, _)| p))
-        .find(|p| p.len() >= 2);
-    let named = match prefix {
-        Some(p) => {
-            format!("`{up}` (or `{p}_{up}`, with the prefix of the entry's other variables)")
-        }
-        None => format!("`{up}`"),
-    };
-    let missing = f.kind.as_deref() == Some("missing");
-    Some(Found {
-        id: if missing {
-            Id::MissingEnvVar
-        } else {
-            Id::BadArgument
-        },
-        summary: format!(
-            "the server's settings ({model}) refuse `{}`: {}",
-            f.field, f.message
-        ),
-        next: if missing {
-            format!(
-                "set {named} in the entry's env: the settings field `{}` has no value",
-                f.field
-            )
-        } else {
-            format!("set {named} in the entry's env to a valid value ({}); the entry gives none, so the server used its default", f.message)
-        },
-        evidence: vec![(Source::Stderr, quoted)],
-    })
-}
-
-/// The entry's variables a model-level validation error ties to: the settings fields its
-/// message quotes (`'local_path'` -> `QDRANT_LOCAL_PATH`) and the keys of the settings it was
-/// given that the entry sets (`input_value={'QDRANT_URL': ...}`).
-fn model_vars<'a>(f: &evidence::FieldError, s: &'a Setting) -> Vec<&'a str> {
-    let mut vars = vars_in(s, &f.message);
-    for k in &f.keys {
-        if let Some(v) = super::given::entry_var(s, k, false) {
-            if !vars.contains(&v) {
-                vars.push(v);
-            }
-        }
-    }
-    vars
-}
-
-/// An error naming two variables the entry sets (in its words, or a settings model's own
-/// validator tied to them: [`model_vars`]): they conflict.
-fn two_vars(facts: &[Fact], s: &Setting) -> Option<Found> {
-    let (quoted, vars) = facts.iter().find_map(|f| {
-        let vars = if f.is_error() {
-            vars_in(s, f.message()?)
-        } else if let Fact::Pydantic { model, fields } = f {
-            let m = fields.iter().find(|x| x.field.is_empty())?;
-            let vars = model_vars(m, s);
-            return (vars.len() >= 2)
-                .then(|| (format!("validation error for {model}: {}", m.message), vars));
-        } else {
-            return None;
-        };
-        (vars.len() >= 2).then(|| (f.quoted(), vars))
-    })?;
-    let quoted = cut(&quoted);
-    let (a, b) = (vars[0], vars[1]);
-    Some(Found {
-        id: Id::ConflictingSettings,
-        summary: format!("the entry sets both `{a}` and `{b}`, and the server refuses them together"),
-        next: format!("keep one of `{a}` and `{b}` in the entry's env and remove the other (the server says: \"{quoted}\")"),
-        evidence: vec![(Source::Stderr, quoted)],
     })
 }
 

@@ -891,17 +891,33 @@ fn a_usage_with_its_error_line_is_the_usage_key_and_quotes_the_error() {
     let l = launch(1, End::Before(exit(1)), &stderr);
     let keyed = super::structured::diagnose_keyed(&[&l], &setting());
     let keys: Vec<_> = keyed.iter().map(|(k, _)| *k).collect();
+    // Its error names the flags the entry's args lack: one of them is the fix.
     assert_eq!(
         keys,
-        [super::structured::Key::UsageWithErrorLine],
+        [super::structured::Key::ErrorNamesAFlagTheArgsLack],
         "{keyed:?}"
     );
     let d = one(End::Before(exit(1)), &stderr);
     assert_eq!(d[0].id, Id::MissingArgument, "{d:?}");
-    assert!(
-        d[0].next_step.contains("You must specify one of"),
-        "{}",
-        d[0].next_step
+    for w in [
+        "add one of `--stdio`, `--sse` or `--streamableHttp`",
+        "You must specify one of",
+    ] {
+        assert!(d[0].next_step.contains(w), "{}", d[0].next_step);
+    }
+    // An error naming no flag is the usage key's, quoted.
+    let plain = [
+        stderr[0],
+        stderr[1],
+        "[supergateway] Error: too many arguments",
+    ];
+    let keyed =
+        super::structured::diagnose_keyed(&[&launch(1, End::Before(exit(1)), &plain)], &setting());
+    let keys: Vec<_> = keyed.iter().map(|(k, _)| *k).collect();
+    assert_eq!(
+        keys,
+        [super::structured::Key::UsageWithErrorLine],
+        "{keyed:?}"
     );
     // Look-alike: the usage text alone (a help screen), which the usage key does not take.
     let help = launch(1, End::Before(exit(0)), &stderr[..3]);

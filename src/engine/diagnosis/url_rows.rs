@@ -216,8 +216,15 @@ fn url_named(shown: &str) -> bool {
 /// entry holds a value shaped like an address without its scheme in a place named for one
 /// (`PERPLEXITY_BASE_URL=api.perplexity.ai`): the value its error quotes, else those in a
 /// place named for a URL (all of them), else those named for a host.
-pub(super) fn schemeless_call(message: &str, s: &Setting) -> Option<Found> {
-    if !call_url_failure(message) {
+///
+/// Without a parser's structure, a message that judges the value itself ([`judges`]: it names
+/// the variable or flag that holds it, or quotes the value, with a verdict or a URL example;
+/// `SEARXNG_URL entry 1 has invalid format. Set SEARXNG_URL (e.g., http://localhost:8080)`)
+/// names it too, unless it carries a connect failure's code (`unreached`: the server dialled,
+/// so the value parsed).
+pub(super) fn schemeless_call(message: &str, s: &Setting, unreached: bool) -> Option<Found> {
+    let parsed = call_url_failure(message);
+    if !parsed && !unreached {
         return None;
     }
     let cwd = s.cwd.as_deref();
@@ -228,6 +235,7 @@ pub(super) fn schemeless_call(message: &str, s: &Setting) -> Option<Found> {
             let host_name = schemeless_shape(&v, true, cwd)?;
             Some((shown, v, host_name))
         })
+        .filter(|(shown, v, _)| parsed || judges(message, shown, v))
         .collect();
     let quoted: Vec<&(String, String, bool)> = candidates
         .iter()
@@ -274,6 +282,46 @@ pub(super) fn schemeless_call(message: &str, s: &Setting) -> Option<Found> {
             format!("tools/call (--call) answered: {}", cut(message)),
         )],
     })
+}
+
+/// Whether a message judges an entry value (shown as `` `NAME=v` `` or `` `--flag v` ``): it
+/// names its variable or flag as a whole word, or holds the value, and it says a verdict
+/// (`invalid`, `format`, `parse`, `malformed`, `must`, `expected`) or shows a URL with its
+/// scheme (the form it wants).
+fn judges(message: &str, shown: &str, v: &str) -> bool {
+    let t = shown.trim_start_matches("the argument ").trim_matches('`');
+    let name = if t.starts_with("--") {
+        t.split(['=', ' ']).next().unwrap_or_default()
+    } else {
+        t.split('=')
+            .next()
+            .filter(|_| t.contains('='))
+            .unwrap_or_default()
+    };
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    let named = name.len() >= 3
+        && message.match_indices(name).any(|(at, _)| {
+            message[..at].chars().next_back().is_none_or(|c| !ident(c))
+                && message[at + name.len()..]
+                    .chars()
+                    .next()
+                    .is_none_or(|c| !ident(c))
+        });
+    let low = message.to_ascii_lowercase();
+    let verdict = [
+        "invalid",
+        "format",
+        "parse",
+        "malformed",
+        "must",
+        "expected",
+    ]
+    .iter()
+    .any(|w| {
+        low.split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|x| x.starts_with(w))
+    });
+    (named || message.contains(v)) && (verdict || message.contains("://"))
 }
 
 pub(super) fn schemeless(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
