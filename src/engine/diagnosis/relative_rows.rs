@@ -4,13 +4,14 @@
 //! path (`*_DIR`, `*_PATH`, `--root`, ...) or written as one, and a line the server printed as
 //! it died names that variable or flag (or quotes the value) with the word `absolute`
 //! (zod's `GIT_BASE_DIR must be an absolute path`, pydantic's `Path must be absolute`, Go's
-//! `--root: path "data" is not absolute`, Node's `path must be absolute`), or prints the value
-//! resolved against the folder the server started in (`/usr/lib/node_modules/x/repos`: the
-//! host's working folder, not the user's). An experiment: the value, looked at from that
-//! folder (`stat`), shown as `tried:`. A host starts a server in a folder of its own choosing,
-//! so a relative path means something else there: the fix is an absolute path.
+//! `--root: path "data" is not absolute`, Node's `path must be absolute`). An experiment: the
+//! value, looked at from the folder the server starts in (`stat`), shown as `tried:`. (A line
+//! printing the value resolved against that folder is the missing-file and bad-argument rows':
+//! a path that is not there may be wrong, not only relative.) A host starts a server in a
+//! folder of its own choosing, so a relative path means something else there: the fix is an
+//! absolute path.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::given::{entry_env, entry_values};
 use super::model::{cut, Found, Setting, Source};
@@ -108,15 +109,6 @@ fn start_folder(s: &Setting) -> Option<PathBuf> {
     s.cwd.clone().or_else(|| std::env::current_dir().ok())
 }
 
-/// A line that holds `v` resolved against `folder` (`/srv/host/repos` for `repos`).
-fn resolved_in<'a>(lines: &[&'a str], folder: &Path, v: &str) -> Option<&'a str> {
-    let joined = folder.join(v.trim_start_matches("./"));
-    let joined = joined.to_string_lossy();
-    (joined.len() > v.len() + 1)
-        .then(|| lines.iter().find(|l| l.contains(joined.as_ref())).copied())
-        .flatten()
-}
-
 pub(super) fn row(lines: &[&str], s: &Setting) -> Option<Found> {
     let folder = start_folder(s);
     for (shown, v) in entry_values(s) {
@@ -139,14 +131,7 @@ pub(super) fn row(lines: &[&str], s: &Setting) -> Option<Found> {
                 .find(|l| says_absolute(l) && quotes(l, &v))
                 .copied()
         };
-        // The value resolved against the host's folder (the entry sets none), and not there.
-        let resolved = || {
-            folder
-                .as_deref()
-                .filter(|f| s.cwd.is_none() && !f.join(&v).exists())
-                .and_then(|f| resolved_in(lines, f, &v))
-        };
-        let Some(line) = by_name.or_else(by_value).or_else(resolved) else {
+        let Some(line) = by_name.or_else(by_value) else {
             continue;
         };
         // A leaf of a printed error object (`'... must be an absolute path',`) without its quotes.
