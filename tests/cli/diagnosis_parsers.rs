@@ -340,3 +340,42 @@ fn a_usage_at_start_and_an_unknown_option_in_a_log_are_no_cause_on_a_server_that
     // A log line `unknown option 'cache'` while the entry passes `--cache`: it stays up.
     assert_healthy("log at start", &node(&["log-at-start", "--cache", "x"]));
 }
+
+#[test]
+fn an_error_line_above_a_long_usage_is_read_and_tied_to_the_entry() {
+    // kubernetes-mcp-server (cobra): `Error: ... no contexts are defined in kubeconfig.`, a hint,
+    // then a usage longer than the stderr tail. The error is what it says, not the usage's last
+    // flag; KUBECONFIG set (to no file) is the variable to fix, `--kubeconfig` the flag to pass.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let absent = dir.path().join("config.yaml");
+    let mut cmd = probe("python3", "servers/parsers.py", &["cobra-context"]);
+    cmd.env("KUBECONFIG", &absent);
+    let r = run_diagnoses(&mut cmd);
+    assert_eq!(r.0, Some(1), "{:#?}", r.1);
+    assert!(
+        next(&r.1[0]).contains("no current-context"),
+        "{}",
+        next(&r.1[0])
+    );
+    assert!(
+        next(&r.1[0]).contains("`--kubeconfig`"),
+        "{}",
+        next(&r.1[0])
+    );
+    assert!(!next(&r.1[0]).contains("--version"), "{}", next(&r.1[0]));
+    // Without a kubeconfig at all: the flag its usage lists.
+    let r = py(&["cobra-context"]);
+    assert_top(
+        "cobra-context",
+        &r,
+        "missing-argument",
+        &["pass `--kubeconfig`", "no current-context"],
+    );
+    // The healthy look-alikes: a kubeconfig that exists, and an `Error:` line naming a flag of
+    // the usage under it before the server serves.
+    let kube = dir.path().join("config");
+    std::fs::write(&kube, "apiVersion: v1\n").expect("write");
+    let ok = py(&["cobra-context", "--kubeconfig", &kube.display().to_string()]);
+    assert_healthy("cobra-context --kubeconfig", &ok);
+    assert_healthy("error and help at start", &py(&["error-help-at-start"]));
+}

@@ -352,7 +352,7 @@ fn flags(s: &Setting) -> Vec<(String, Option<String>)> {
 
 /// Whether `message` names the flag `name`: `--name` as a word, or (a name of two words or
 /// more) its words in a row in any case and spelling (`API key`, `api_key`, `apiKey`).
-fn names_flag(message: &str, name: &str) -> bool {
+pub(super) fn names_flag(message: &str, name: &str) -> bool {
     let literal = format!("--{name}");
     if message.match_indices(&literal).any(|(at, _)| {
         message[at + literal.len()..]

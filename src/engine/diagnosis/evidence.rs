@@ -477,10 +477,11 @@ fn is_error_line(line: &str) -> bool {
 /// A usage text (`Usage: prog ...`, `usage: prog ...`) and the error line nearest it (within
 /// the next 30 lines or the 5 before).
 pub(crate) fn usage(lines: &[&str]) -> Vec<Fact> {
-    let Some(at) = lines.iter().position(|l| {
-        let t = after_prefix(l);
-        t.starts_with("Usage: ") || t.starts_with("usage: ") || t == "Usage:"
-    }) else {
+    // urfave/cli's `USAGE:`, stricli's `USAGE`, Go flag's `Usage of srv:` too.
+    let Some(at) = lines
+        .iter()
+        .position(|l| crate::engine::probe::read::help::starts_usage(l))
+    else {
         return Vec::new();
     };
     let after = lines.iter().skip(at + 1).take(30);

@@ -60,6 +60,7 @@ mod tied_rows;
 mod typed_rows;
 mod unset_rows;
 mod url_rows;
+mod usage_rows;
 mod value_rows;
 pub(crate) mod words;
 mod wrapper_rows;

@@ -25,6 +25,7 @@ use super::table::{Confidence, Id};
 use super::tied_rows::{self, Tie};
 use super::typed_rows;
 use super::url_rows;
+use super::usage_rows;
 use super::value_rows;
 use super::wrapper_rows;
 use crate::engine::probe::Launch;
@@ -114,6 +115,10 @@ pub(crate) enum Key {
     ErrorNamesAFlagTheArgsLack,
     /// A relative path of the entry that a line judges not absolute (`relative_rows.rs`).
     RelativePathWantedAbsolute,
+    /// A usage text with an error line (above it: cobra, a hand-written check; under it:
+    /// urfave/cli, clap) whose paragraph names a flag its usage lists or a variable, tied to
+    /// the entry's args and env (`usage_rows.rs`).
+    UsageErrorNamesAFlagOrVariable,
     /// A usage text with the error line under or above it.
     UsageWithErrorLine,
     /// An npm error block's what-line, with the package's manifest read from the cache.
@@ -227,6 +232,7 @@ pub(crate) const KEYS: &[Key] = &[
     Key::ErrorNamesAFlagTheArgsLack,
     Key::ErrorNamesAGivenFlag,
     Key::RequiredArgumentNamed,
+    Key::UsageErrorNamesAFlagOrVariable,
     Key::UsageWithErrorLine,
     Key::NamesUnsetVariables,
     Key::LastWordsAreAnUnsetReadName,
@@ -249,6 +255,7 @@ const ARGUMENT_KEYS: &[Key] = &[
     Key::UnknownFlagGiven,
     Key::ErrorNamesAGivenFlag,
     Key::ErrorNamesAFlagTheArgsLack,
+    Key::UsageErrorNamesAFlagOrVariable,
 ];
 
 /// Rows about a server that failed as it loaded: never on a launch that completed its handshake.
@@ -462,7 +469,8 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::ErrorNamesAGivenFlag => entry_rows::flag_named(facts, s),
         Key::ErrorNamesAFlagTheArgsLack => super::flag_needs::row(facts, s),
         Key::RelativePathWantedAbsolute => super::relative_rows::row(lines, s),
-        Key::UsageWithErrorLine => usage(facts),
+        Key::UsageErrorNamesAFlagOrVariable => usage_rows::row(facts, lines, s),
+        Key::UsageWithErrorLine => usage_rows::usage(facts),
         Key::NpmBlock => node_rows::npm(facts, s),
         Key::NodeOlderThanNamed => node_rows::node_too_old(facts, s),
         Key::EnginesAboveRunningNode => node_rows::engines_too_new(lines, s),
@@ -568,27 +576,6 @@ fn refused(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         summary: format!("nothing listens on {at}{what}, which the server connects to"),
         next,
         evidence,
-    })
-}
-
-fn usage(facts: &[Fact]) -> Option<Found> {
-    let Some(Fact::Usage {
-        usage,
-        error: Some(error),
-    }) = facts
-        .iter()
-        .find(|f| matches!(f, Fact::Usage { error: Some(_), .. }))
-    else {
-        return None;
-    };
-    Some(Found {
-        id: Id::MissingArgument,
-        summary: "it printed its usage and an error about its arguments".to_string(),
-        next: format!(
-            "change the entry's args as the error says: \"{}\"",
-            cut(error)
-        ),
-        evidence: vec![(Source::Stderr, cut(error)), (Source::Stderr, cut(usage))],
     })
 }
 

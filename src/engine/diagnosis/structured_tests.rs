@@ -79,6 +79,7 @@ fn every_key_is_a_structure_or_an_experiment() {
             "ErrorNamesAFlagTheArgsLack",
             "ErrorNamesAGivenFlag",
             "RequiredArgumentNamed",
+            "UsageErrorNamesAFlagOrVariable",
             "UsageWithErrorLine",
             "NamesUnsetVariables",
             "LastWordsAreAnUnsetReadName",

@@ -139,6 +139,48 @@ impl HelpBlock {
     }
 }
 
+/// Whether `line` is an error line that a usage text may answer: `Error: ...` (cobra, a
+/// hand-written check), `error: ...` (clap), `prog: error: ...`, `Incorrect Usage: ...`
+/// (urfave/cli), after a program's prefix (`[srv] `).
+pub(crate) fn is_error_head(line: &str) -> bool {
+    if line.starts_with([' ', '\t']) {
+        return false;
+    }
+    let t = line.trim();
+    let t = match t.strip_prefix('[').and_then(|r| r.split_once("] ")) {
+        Some((_, after)) => after.trim(),
+        None => t,
+    };
+    let low = t.to_ascii_lowercase();
+    low.starts_with("error:")
+        || low.starts_with("incorrect usage:")
+        || t.split_once(": ").is_some_and(|(p, rest)| {
+            !p.contains(' ') && rest.to_ascii_lowercase().starts_with("error:")
+        })
+}
+
+/// The lines above a usage text to keep with it (`above`, the lines before it, oldest first):
+/// the paragraph from the nearest error line among the last [`ABOVE_USAGE`] (`Error: no
+/// context is set`, then `Configure one with ...`, then `Usage:`), else the line just above.
+pub(crate) fn kept_above_usage<S: AsRef<str>>(above: &[S]) -> Vec<String> {
+    let from = above.len().saturating_sub(ABOVE_USAGE);
+    let last = &above[from..];
+    let at = last
+        .iter()
+        .rposition(|l| is_error_head(l.as_ref()))
+        .map(|i| from + i)
+        .filter(|&i| above[i..].iter().all(|l| !l.as_ref().trim().is_empty()))
+        .unwrap_or(above.len().saturating_sub(1));
+    above[at..]
+        .iter()
+        .map(|l| l.as_ref().to_string())
+        .filter(|l| !l.trim().is_empty())
+        .collect()
+}
+
+/// How many lines above a usage text an error line heading its paragraph is looked for.
+const ABOVE_USAGE: usize = 4;
+
 /// Where each of `lines` stands (oldest first).
 pub(crate) fn parts<S: AsRef<str>>(lines: &[S]) -> Vec<Part> {
     let mut b = HelpBlock::new();
@@ -148,6 +190,26 @@ pub(crate) fn parts<S: AsRef<str>>(lines: &[S]) -> Vec<Part> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_paragraph_an_error_line_heads_is_kept_above_a_usage() {
+        // kubernetes-mcp-server (cobra): the error, a hint, then `Usage:`.
+        let above = [
+            "starting",
+            "Error: unable to create kubernetes target provider: no current-context is set",
+            "Configure a context with 'kubectl config set-context <name>'",
+        ];
+        assert_eq!(kept_above_usage(&above), above[1..].to_vec());
+        // No error line: the line just above, as before.
+        let plain = ["starting", "SRV_URL must be a full URL"];
+        assert_eq!(kept_above_usage(&plain), vec!["SRV_URL must be a full URL"]);
+        // An error line parted from the usage by a blank line heads no paragraph of it.
+        let parted = ["Error: an old one", "", "next"];
+        assert_eq!(kept_above_usage(&parted), vec!["next"]);
+        assert!(kept_above_usage::<&str>(&[]).is_empty());
+        assert!(is_error_head("[srv] Error: x") && is_error_head("srv: error: x"));
+        assert!(!is_error_head("  Error: indented") && !is_error_head("no error: here"));
+    }
 
     #[test]
     fn go_flag_usage_is_a_help_text_from_its_usage_line_on() {

@@ -305,11 +305,18 @@ fn spawn_stderr_reader(
                     && (usage || is_notable(&text))
                 {
                     // The line above a usage text is most often the error it answers (`X must
-                    // be a full URL`, then `Usage: ...`): kept with it.
-                    let above = usage
-                        .then(|| s.tail.lines().last().cloned())
-                        .flatten()
-                        .filter(|p| !p.trim().is_empty() && !s.notable.contains(p));
+                    // be a full URL`, then `Usage: ...`), or the paragraph an error line heads
+                    // (cobra's `Error: ...` and a hint, then `Usage:`): kept with it.
+                    let above = if usage {
+                        let tail: Vec<&String> = s.tail.lines().collect();
+                        help::kept_above_usage(&tail)
+                    } else {
+                        Vec::new()
+                    };
+                    let above: Vec<String> = above
+                        .into_iter()
+                        .filter(|p| !s.notable.contains(p))
+                        .collect();
                     for t in above.into_iter().chain(std::iter::once(text.clone())) {
                         if s.notable.len() == NOTABLE_LINES {
                             s.notable.pop_front();
