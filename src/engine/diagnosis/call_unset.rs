@@ -26,7 +26,7 @@ pub(super) enum Concept {
 }
 
 impl Concept {
-    fn said(self) -> &'static str {
+    pub(super) fn said(self) -> &'static str {
         match self {
             Concept::Credential => "credentials",
             Concept::Region => "a region",
@@ -134,7 +134,7 @@ pub(super) fn unset_meant<'a>(c: Concept, reads: &'a [Read], s: &Setting) -> Vec
 
 /// The clause of `message` that says the concept (`Authentication credentials are missing`),
 /// else the message, cut.
-fn clause(message: &str, c: Concept) -> String {
+pub(super) fn clause(message: &str, c: Concept) -> String {
     let first = message.lines().next().unwrap_or(message);
     let said = first
         .split(": ")

@@ -493,14 +493,18 @@ pub(crate) fn read_lines(lines: &[String], any_error: bool) -> Vec<String> {
 }
 
 /// The launch as the rows read it: its stderr (the tail and the notable lines) with each
-/// exception group's box opened ([`super::boxes`]) and each structured log line read
+/// exception group's box opened ([`super::boxes`]), each boxed traceback read as a plain one
+/// ([`super::rich_boxes`]) and each structured log line read
 /// ([`read_lines`]). `None` when it printed neither.
 pub(crate) fn read_launch(l: &Launch) -> Option<Launch> {
     let tail = &l.report.stderr;
-    let boxed = super::boxes::any(&tail.lines) || super::boxes::any(&tail.notable);
+    let boxed = super::boxes::any(&tail.lines)
+        || super::boxes::any(&tail.notable)
+        || super::rich_boxes::any(&tail.lines)
+        || super::rich_boxes::any(&tail.notable);
     let (lines, notable) = (
-        super::boxes::unbox(&tail.lines),
-        super::boxes::unbox(&tail.notable),
+        super::rich_boxes::unbox(&super::boxes::unbox(&tail.lines)),
+        super::rich_boxes::unbox(&super::boxes::unbox(&tail.notable)),
     );
     let parsed: Vec<LogLine> = lines
         .iter()

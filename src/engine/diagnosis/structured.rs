@@ -16,6 +16,7 @@ use super::evidence::{self, Fact};
 use super::file_rows::{self, Tied};
 use super::given::entry_values;
 use super::import_rows;
+use super::meant_rows;
 use super::model::{cut, Found};
 use super::model::{Diagnosis, Evidence, Setting, Source, MAX_EVIDENCE};
 use super::node_rows;
@@ -140,6 +141,11 @@ pub(crate) enum Key {
     /// An experiment reading the server's installed source: last words that name no
     /// variable hold the words of exactly one variable it reads that the entry does not set.
     LastWordsAreAnUnsetReadName,
+    /// An exception or error line of a launch that died whose message means a variable by its
+    /// concept (credentials, a region) and names none, and an experiment reading the server's
+    /// installed source: the variables of that concept it reads that the entry does not set,
+    /// those read in the raising frame's file first (`meant_rows.rs`).
+    ErrorMeansAnUnsetReadVariable,
     /// Last words (stderr's, or stdout's before an exit: `stdout_words.rs`) that show a flag
     /// with a placeholder (`-p <preset>`, `--config <path>`) the entry's args lack, with the
     /// values they list for it (`asked_rows.rs`).
@@ -236,6 +242,7 @@ pub(crate) const KEYS: &[Key] = &[
     Key::UsageWithErrorLine,
     Key::NamesUnsetVariables,
     Key::LastWordsAreAnUnsetReadName,
+    Key::ErrorMeansAnUnsetReadVariable,
     Key::LastWordsShowAFlagTheArgsLack,
     Key::MissingFileRelativeToWorkingFolder,
     Key::RequiresPythonAboveRunning,
@@ -477,6 +484,7 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::NamesUnsetVariables => super::unset_rows::row(lines, s),
         Key::SetNameNeverReadBesideACloseOne => env_rows::renamed(lines, s),
         Key::LastWordsAreAnUnsetReadName => env_rows::worded(lines, s),
+        Key::ErrorMeansAnUnsetReadVariable => meant_rows::row(facts, s),
         Key::LastWordsShowAFlagTheArgsLack => asked_rows::row(lines, s),
         Key::RequiredArgumentNamed => asked_rows::required_row(lines, s),
         // A row of the whole run (`call_rows.rs`), not of one launch's stderr.

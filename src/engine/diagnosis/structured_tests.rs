@@ -83,6 +83,7 @@ fn every_key_is_a_structure_or_an_experiment() {
             "UsageWithErrorLine",
             "NamesUnsetVariables",
             "LastWordsAreAnUnsetReadName",
+            "ErrorMeansAnUnsetReadVariable",
             "LastWordsShowAFlagTheArgsLack",
             "MissingFileRelativeToWorkingFolder",
             "RequiresPythonAboveRunning",

@@ -63,6 +63,27 @@ fn variables(text: &str) -> Vec<&str> {
     out
 }
 
+/// The flags a paragraph names: those its usage lists (`offered`), and those it writes out
+/// (`--streamableHttp`, past the tail's cut of the usage), each once.
+fn named_flags(text: &str, offered: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = offered
+        .iter()
+        .filter(|f| f.starts_with("--") && f.len() > 4 && names(text, f))
+        .cloned()
+        .collect();
+    for w in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_')) {
+        let w = w.trim_end_matches('-');
+        let ok = w.len() > 4
+            && w.starts_with("--")
+            && !["--help", "--version"].contains(&w)
+            && w[2..].starts_with(|c: char| c.is_ascii_alphabetic());
+        if ok && !out.iter().any(|o| o == w) {
+            out.push(w.to_string());
+        }
+    }
+    out
+}
+
 /// The row: a usage text with an error line whose paragraph names a flag its usage lists or a
 /// variable, tied to the entry's args and env.
 pub(super) fn row(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
@@ -75,22 +96,16 @@ pub(super) fn row(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> 
         return None;
     };
     let para = paragraph(lines, error);
-    if para.is_empty() {
-        return None;
-    }
+    let first = para.first()?;
     let text = para.join(" ");
     let parts = help::parts(lines);
-    let offered = cli_parsers::offered_flags(lines, &parts);
+    let flags = named_flags(&text, &cli_parsers::offered_flags(lines, &parts));
+    // A flag the entry passes is another row's (the error names a flag given).
     let given = |f: &str| {
         s.args
             .iter()
             .any(|a| a == f || a.starts_with(&format!("{f}=")))
     };
-    let flags: Vec<&String> = offered
-        .iter()
-        .filter(|f| f.starts_with("--") && f.len() > 4 && names(&text, f))
-        .collect();
-    // A flag the entry passes is another row's (the error names a flag given).
     if flags.iter().any(|f| given(f)) {
         return None;
     }
@@ -104,71 +119,81 @@ pub(super) fn row(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> 
                 .any(|f| cli_parsers::flag_key(f) == k.to_ascii_lowercase().replace('_', ""))
     });
     let unset: Vec<&str> = words.into_iter().filter(|w| !is_set(s, w)).collect();
-    let quoted = cut(para[0].trim());
-    let shown = |xs: &[&str]| {
-        xs.iter()
-            .map(|x| format!("`{x}`"))
-            .collect::<Vec<_>>()
-            .join(" or ")
-    };
-    let flag_names: Vec<&str> = flags.iter().map(|f| f.as_str()).collect();
-    let mut evidence = vec![(Source::Stderr, quoted.clone())];
-    if !flag_names.is_empty() {
-        evidence.push((
-            Source::Stderr,
-            format!("its usage lists {}", shown(&flag_names)),
-        ));
+    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+    let (id, summary, next) = said(set_var, &flags, &unset, &cut(first.trim()))?;
+    let mut evidence = vec![(Source::Stderr, cut(first.trim()))];
+    if !flags.is_empty() {
+        evidence.push((Source::Stderr, format!("its usage lists {}", shown(&flags))));
     }
-    let (id, summary, next) = if let Some(var) = set_var {
-        let or_flag = if flag_names.is_empty() {
-            String::new()
-        } else {
-            format!(" (or pass {} in the entry's args)", shown(&flag_names))
-        };
-        (
-            Id::BadArgument,
-            format!(
-                "the server's error names `{var}`, which the entry sets, and it printed its usage"
-            ),
-            format!("fix `{var}` in the entry's `env`{or_flag}: the server says \"{quoted}\""),
-        )
-    } else if !flag_names.is_empty() {
-        let or_var = if unset.is_empty() {
-            String::new()
-        } else {
-            format!(", or set {} in the entry's `env`", shown(&unset))
-        };
-        (
-            Id::MissingArgument,
-            format!(
-                "the server's error names {}, which the entry's args lack, and it printed its usage",
-                shown(&flag_names)
-            ),
-            format!(
-                "pass {} in the entry's args{or_var}: the server says \"{quoted}\"",
-                shown(&flag_names)
-            ),
-        )
-    } else if !unset.is_empty() {
-        (
-            Id::MissingEnvVar,
-            format!(
-                "the server's error names {}, which the entry does not set, and it printed its usage",
-                shown(&unset)
-            ),
-            format!(
-                "set {} in the entry's `env`: the server says \"{quoted}\"",
-                shown(&unset)
-            ),
-        )
-    } else {
-        return None;
-    };
     Some(Found {
         id,
         summary,
         next: terms(&next, s),
         evidence,
+    })
+}
+
+/// Names in backquotes, joined by `or`.
+fn shown(xs: &[&str]) -> String {
+    xs.iter()
+        .map(|x| format!("`{x}`"))
+        .collect::<Vec<_>>()
+        .join(" or ")
+}
+
+/// The answer: a variable the entry sets that the error names (`bad-argument`), else the flags
+/// the args lack (`missing-argument`, with the variables it names to set instead), else the
+/// variables alone (`missing-env-var`).
+fn said(
+    set_var: Option<&str>,
+    flags: &[&str],
+    unset: &[&str],
+    quoted: &str,
+) -> Option<(Id, String, String)> {
+    if let Some(var) = set_var {
+        let or_flag = if flags.is_empty() {
+            String::new()
+        } else {
+            format!(" (or pass {} in the entry's args)", shown(flags))
+        };
+        return Some((
+            Id::BadArgument,
+            format!(
+                "the server's error names `{var}`, which the entry sets, and it printed its usage"
+            ),
+            format!("fix `{var}` in the entry's `env`{or_flag}: the server says \"{quoted}\""),
+        ));
+    }
+    if !flags.is_empty() {
+        let or_var = if unset.is_empty() {
+            String::new()
+        } else {
+            format!(", or set {} in the entry's `env`", shown(unset))
+        };
+        return Some((
+            Id::MissingArgument,
+            format!(
+                "the server's error names {}, which the entry's args lack, and it printed its usage",
+                shown(flags)
+            ),
+            format!(
+                "pass {} in the entry's args{or_var}: the server says \"{quoted}\"",
+                shown(flags)
+            ),
+        ));
+    }
+    (!unset.is_empty()).then(|| {
+        (
+            Id::MissingEnvVar,
+            format!(
+                "the server's error names {}, which the entry does not set, and it printed its usage",
+                shown(unset)
+            ),
+            format!(
+                "set {} in the entry's `env`: the server says \"{quoted}\"",
+                shown(unset)
+            ),
+        )
     })
 }
 

@@ -1,0 +1,71 @@
+//! The line that says what, read wherever a tool prints it (issue 27), through the real binary:
+//! a traceback drawn in rich's box (its head scrolled out of the stderr tail), read as the
+//! plain one and tied to the unset variable the server's source reads for what its message
+//! means. Each fixture prints a real server's recorded lines (fixtures/servers/README.md names
+//! each); each has a healthy look-alike that must not match.
+
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+use crate::support::{bin, evidence_texts, fixture, run_diagnoses};
+
+fn probe(script: &str, args: &[&str], env: &[(&str, &str)]) -> Command {
+    let mut cmd = bin();
+    cmd.args([
+        "probe",
+        "--launches",
+        "1",
+        "--watch",
+        "2s",
+        "--format",
+        "json",
+        "--",
+        "python3",
+    ])
+    .arg(fixture(script))
+    .args(args)
+    .env_remove("PAGERDUTY_USER_API_KEY")
+    .stdin(Stdio::null());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd
+}
+
+fn next(d: &Value) -> String {
+    d["next_step"].as_str().unwrap_or_default().to_string()
+}
+
+#[test]
+fn a_rich_traceback_is_read_through_its_box_and_tied_to_the_unset_key() {
+    // pagerduty-mcp without PAGERDUTY_USER_API_KEY: `RuntimeError: An API key is required to
+    // call the PagerDuty API.` under a rich box whose head scrolled out of the tail.
+    let (code, d) = run_diagnoses(&mut probe("servers/richtrace.py", &["key"], &[]));
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "missing-env-var", "{d:#?}");
+    assert!(
+        next(&d[0]).starts_with("set `PAGERDUTY_USER_API_KEY`"),
+        "{}",
+        next(&d[0])
+    );
+    assert!(
+        !next(&d[0]).contains("PAGERDUTY_API_HOST"),
+        "{}",
+        next(&d[0])
+    );
+    let tried = evidence_texts(&d[0], Some("tried"));
+    assert!(
+        tried.iter().any(|t| t.contains("PAGERDUTY_USER_API_KEY (")),
+        "{tried:?}"
+    );
+    // The look-alikes: the key set (it serves), a rich panel at start (it serves).
+    let (code, d) = run_diagnoses(&mut probe(
+        "servers/richtrace.py",
+        &["key"],
+        &[("PAGERDUTY_USER_API_KEY", "pd-key-1")],
+    ));
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+    let (code, d) = run_diagnoses(&mut probe("servers/richtrace.py", &["panel"], &[]));
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
