@@ -69,3 +69,27 @@ fn a_rich_traceback_is_read_through_its_box_and_tied_to_the_unset_key() {
     let (code, d) = run_diagnoses(&mut probe("servers/richtrace.py", &["panel"], &[]));
     assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
 }
+
+#[test]
+fn a_resolver_refusing_the_python_names_the_entrys_python_argument() {
+    // uvx --python 3.11 dbt-mcp==2.8.0 (Requires-Python >=3.12,<3.14): uv's refusal, exact.
+    let r = run_diagnoses(&mut probe(
+        "servers/resolver.py",
+        &["--python", "3.11", "dbt-mcp==2.8.0"],
+        &[],
+    ));
+    assert_eq!(r.0, Some(1), "{:#?}", r.1);
+    assert_eq!(r.1[0]["id"], "runtime-too-old", "{:#?}", r.1);
+    assert!(
+        next(&r.1[0]).contains("change `--python 3.11` in the command to `--python 3.12`"),
+        "{}",
+        next(&r.1[0])
+    );
+    // The look-alike: the Python it requires, given; it serves.
+    let (code, d) = run_diagnoses(&mut probe(
+        "servers/resolver.py",
+        &["--python", "3.12", "dbt-mcp==2.8.0"],
+        &[],
+    ));
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}

@@ -4,9 +4,9 @@
 //! server's installed source (the experiment of [`super::source_scan`]) reads variables of that
 //! concept the entry does not set: `missing-env-var` naming them. The ones read in the file of
 //! the frame that raised come first (a traceback's, read through its box: `rich_boxes.rs`), then
-//! those sharing a prefix with the entry's variables ([`super::call_unset::unset_meant`]).
+//! those sharing a prefix with the entry's variables ([`super::concepts::unset_meant`]).
 
-use super::call_unset::{clause, concept, unset_meant};
+use super::concepts::{clause, concept, unset_meant};
 use super::evidence::Fact;
 use super::model::{cut, upper_snake, Found, Setting, Source};
 use super::source_scan::Read;

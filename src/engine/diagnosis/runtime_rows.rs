@@ -371,7 +371,7 @@ fn python_of(path: &str) -> Option<(u32, u32)> {
 }
 
 /// The lowest Python a `Requires-Python` allows (`>=3.10`, `>3.9`, `~=3.11`, `>=3.10,<4`).
-fn python_floor(spec: &str) -> Option<(u32, u32)> {
+pub(super) fn python_floor(spec: &str) -> Option<(u32, u32)> {
     spec.split(',')
         .filter_map(|c| {
             let c = c.trim();

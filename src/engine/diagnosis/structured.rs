@@ -20,6 +20,7 @@ use super::meant_rows;
 use super::model::{cut, Found};
 use super::model::{Diagnosis, Evidence, Setting, Source, MAX_EVIDENCE};
 use super::node_rows;
+use super::resolver_rows;
 use super::runtime_rows;
 use super::settings_rows;
 use super::table::{Confidence, Id};
@@ -34,6 +35,10 @@ use crate::engine::probe::Launch;
 /// What a structured row is keyed on (listed by a test: never one server's wording).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Key {
+    /// A resolver's refusal of the Python it was given (uv's `does not satisfy Python>=3.12`,
+    /// uv run's `the project's Python requirement`, pip's `requires a different Python` and
+    /// `Requires-Python`), tied to the entry's `--python` or `UV_PYTHON` (`resolver_rows.rs`).
+    ResolverRefusesThePython,
     /// A refused connection (Node `code: 'ECONNREFUSED'`, Python `ConnectionRefusedError` /
     /// errno 111) and a connect experiment that is refused too.
     RefusedAndTested,
@@ -211,6 +216,7 @@ pub(crate) enum Key {
 /// Every key, in the order the rows are tried.
 pub(crate) const KEYS: &[Key] = &[
     Key::UvFolderLacksProject,
+    Key::ResolverRefusesThePython,
     Key::RefusedAndTested,
     Key::UrlParseWithSchemelessValue,
     Key::ValidationBlock,
@@ -447,6 +453,7 @@ pub(crate) fn diagnose_keyed_but(
 fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
     match key {
         Key::UvFolderLacksProject => wrapper_rows::uv_folder_row(s),
+        Key::ResolverRefusesThePython => resolver_rows::row(lines, s),
         Key::RefusedAndTested => refused(facts, lines, s),
         Key::UrlParseWithSchemelessValue => url_rows::schemeless(facts, lines, s),
         Key::ValidationBlock => settings_rows::validation(facts, s),

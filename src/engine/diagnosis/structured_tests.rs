@@ -52,6 +52,7 @@ fn every_key_is_a_structure_or_an_experiment() {
         names,
         [
             "UvFolderLacksProject",
+            "ResolverRefusesThePython",
             "RefusedAndTested",
             "UrlParseWithSchemelessValue",
             "ValidationBlock",
