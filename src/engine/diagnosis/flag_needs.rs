@@ -46,8 +46,12 @@ fn named_flags(text: &str) -> Vec<String> {
             push(w.to_string());
         }
     }
-    // cobra's flag groups: `missing [a b]` (dashes left out).
-    if let Some((_, rest)) = text.split_once("missing [") {
+    // cobra's flag groups: `the group [a b]`, `missing [a b]`, `[a b] were all set` (dashes
+    // left out).
+    for (_, rest) in ["group [", "missing [", "; ["]
+        .iter()
+        .filter_map(|m| text.split_once(m))
+    {
         if let Some((names, _)) = rest.split_once(']') {
             for n in names.split_whitespace() {
                 if n.len() >= 2
@@ -167,9 +171,13 @@ mod tests {
         );
         assert_eq!(
             named_flags("if any flags in the group [tls-cert tls-key] are set they must all be set; missing [tls-key]"),
-            vec!["--tls-key"]
+            vec!["--tls-cert", "--tls-key"]
         );
         assert!(named_flags("a -- b, ---, --1").is_empty());
+        assert_eq!(
+            named_flags("if any flags in the group [http sse] are set none of the others can be; [http sse] were all set"),
+            vec!["--http", "--sse"]
+        );
     }
 
     #[test]
