@@ -97,10 +97,11 @@ fn names_whole(line: &str, word: &str) -> bool {
     })
 }
 
-/// Whether `line` judges a path not absolute: the word `absolute` (any case) as a word.
+/// Whether `line` judges a path not absolute: the word `absolute` or `relative` (any case) as
+/// a word (`must be an absolute path`, `must not be relative`).
 fn says_absolute(line: &str) -> bool {
     line.split(|c: char| !c.is_ascii_alphabetic())
-        .any(|w| w.eq_ignore_ascii_case("absolute"))
+        .any(|w| w.eq_ignore_ascii_case("absolute") || w.eq_ignore_ascii_case("relative"))
 }
 
 /// The folder the server started in: the entry's `cwd`, else the folder the probe ran from (a
@@ -238,6 +239,7 @@ mod tests {
     fn absolute_is_a_judgement_not_an_adverb() {
         assert!(says_absolute("GIT_BASE_DIR must be an absolute path"));
         assert!(says_absolute("Path must be Absolute"));
+        assert!(says_absolute("--root: relative paths are not allowed"));
         assert!(!says_absolute("it is absolutely fine"));
         assert!(!says_absolute("GIT_BASE_DIR does not exist"));
     }
