@@ -93,3 +93,49 @@ fn a_resolver_refusing_the_python_names_the_entrys_python_argument() {
     ));
     assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
 }
+
+fn node_probe(args: &[&str]) -> Command {
+    let mut cmd = bin();
+    cmd.args([
+        "probe",
+        "--launches",
+        "1",
+        "--watch",
+        "2s",
+        "--format",
+        "json",
+        "--",
+        "node",
+    ])
+    .arg(fixture("servers/inspect.mjs"))
+    .args(args)
+    .env_remove("MCP_LOG_LEVEL")
+    .env_remove("GIT_BASE_DIR")
+    .stdin(Stdio::null());
+    cmd
+}
+
+#[test]
+fn a_thrown_errors_property_block_is_read_and_its_field_tied_to_the_variable() {
+    // @cyanheads/git-mcp-server's McpError: `Invalid application configuration.` says nothing;
+    // its `data.validationErrors.logLevel` says what, and `logLevel` is MCP_LOG_LEVEL.
+    let mut cmd = node_probe(&[]);
+    cmd.env("MCP_LOG_LEVEL", "verbose");
+    let (code, d) = run_diagnoses(&mut cmd);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_ne!(d[0]["id"], "crash", "{d:#?}");
+    assert!(next(&d[0]).contains("MCP_LOG_LEVEL"), "{}", next(&d[0]));
+    // A message naming its variable: GIT_BASE_DIR, and what it wants.
+    let mut cmd = node_probe(&[]);
+    cmd.env("GIT_BASE_DIR", "repos");
+    let (code, d) = run_diagnoses(&mut cmd);
+    assert_eq!(code, Some(1), "{d:#?}");
+    let said = next(&d[0]);
+    assert!(
+        said.contains("GIT_BASE_DIR") && said.contains("absolute"),
+        "{said}"
+    );
+    // The look-alike: a warning object with a nested message printed at start; it serves.
+    let (code, d) = run_diagnoses(&mut node_probe(&["warn-object"]));
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}

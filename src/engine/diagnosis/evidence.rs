@@ -19,8 +19,9 @@ pub(crate) enum Fact {
         model: String,
         fields: Vec<FieldError>,
     },
-    /// A Node error: its head (`TypeError`, `Error`), message and the properties Node prints
-    /// under the stack (`code`, `syscall`, `address`, `port`, `input`).
+    /// A Node error: its head (`TypeError`, `Error`), message (with the leaf messages of its
+    /// property block, `util.inspect`'s: `inspect.rs`) and the properties Node prints under the
+    /// stack (`code`, `syscall`, `address`, `port`, `input`).
     Node {
         kind: String,
         message: String,
@@ -395,6 +396,20 @@ pub(crate) fn node(lines: &[&str]) -> Vec<Fact> {
         let prop = |k: &str| props.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
         let code = prop("code").or(head_code).or_else(|| code_in(&message));
         if stacked || code.is_some() {
+            // The leaf messages of its property block say what its own message heads.
+            let leaves = super::inspect::leaves(&lines[i + 1..]);
+            let message = if leaves.is_empty() {
+                message
+            } else {
+                let said: Vec<String> = leaves
+                    .iter()
+                    .map(|(k, m)| match k.as_str() {
+                        "" => m.clone(),
+                        k => format!("{k}: {m}"),
+                    })
+                    .collect();
+                format!("{message} ({})", said.join("; "))
+            };
             out.push(Fact::Node {
                 kind,
                 message,

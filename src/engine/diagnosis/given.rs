@@ -58,6 +58,15 @@ pub(super) fn vars_in<'a>(s: &'a Setting, message: &str) -> Vec<&'a str> {
         .flat_map(|q| message.split(*q).skip(1).step_by(2))
         .collect();
     for w in message.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+        // A JS settings field (`logLevel`) is its variable's words (`*_LOG_LEVEL`).
+        if let Some(snake) = camel_snake(w) {
+            if let Some(v) = entry_var(s, &snake, true) {
+                if !out.contains(&v) {
+                    out.push(v);
+                }
+            }
+            continue;
+        }
         let q = quoted.contains(&w);
         let worded = q
             || w.contains('_')
@@ -75,6 +84,24 @@ pub(super) fn vars_in<'a>(s: &'a Setting, message: &str) -> Vec<&'a str> {
         }
     }
     out
+}
+
+/// `logLevel` as `log_level`: a camelCase name (a lower-case start, an upper-case letter in it,
+/// letters and digits only) in its snake-case words.
+fn camel_snake(w: &str) -> Option<String> {
+    let ok = w.starts_with(|c: char| c.is_ascii_lowercase())
+        && w.chars().any(|c| c.is_ascii_uppercase())
+        && w.chars().all(|c| c.is_ascii_alphanumeric());
+    ok.then(|| {
+        let mut out = String::with_capacity(w.len() + 2);
+        for c in w.chars() {
+            if c.is_ascii_uppercase() {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        }
+        out
+    })
 }
 
 pub(super) fn value_of<'a>(s: &'a Setting, var: &str) -> &'a str {

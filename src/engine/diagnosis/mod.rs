@@ -29,6 +29,7 @@ mod given;
 mod help_rows;
 pub(crate) mod ids;
 mod import_rows;
+mod inspect;
 pub(crate) mod launch;
 mod listed;
 mod listening;
