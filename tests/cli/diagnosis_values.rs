@@ -17,6 +17,8 @@ const ENV: &[&str] = &[
     "VALUES_ENVIRONMENT",
     "VALUES_SERVICE_URL",
     "VALUES_BASE_DIR",
+    "VALUES_API_KEY",
+    "VALUES_LOG_LEVEL",
     "AWS_REGION",
     "AWS_DEFAULT_REGION",
 ];
@@ -240,4 +242,74 @@ fn a_relative_path_where_the_server_wants_an_absolute_one_names_its_variable() {
     // Look-alike: the same server with an absolute path serves.
     let (code, d) = run("node", "base-dir", &[("VALUES_BASE_DIR", "/tmp")]);
     assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+/// A schema validator's issues (zod, thrown uncaught; envalid's report): the issue's path is
+/// the variable, not set or refused, never `crash` at the frame shown.
+#[test]
+fn a_schema_validators_issues_name_the_variable() {
+    let (code, d) = run("node", "zod-env", &[]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "missing-env-var", "{d:#?}");
+    assert!(
+        field(&d[0], "next_step").starts_with("set `VALUES_API_KEY` in the entry's env"),
+        "{d:#?}"
+    );
+    let (_, d) = run(
+        "node",
+        "zod-env",
+        &[("VALUES_API_KEY", "k"), ("VALUES_LOG_LEVEL", "verbose")],
+    );
+    assert_eq!(d[0]["id"], "bad-argument", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.contains("`VALUES_LOG_LEVEL`") && next.contains("'debug' | 'info'"),
+        "{next}"
+    );
+    // A log level's name outside the list is not "known in another case" (`TRACE`): the list
+    // says what it knows.
+    let (_, d) = run(
+        "node",
+        "zod-env",
+        &[("VALUES_API_KEY", "k"), ("VALUES_LOG_LEVEL", "trace")],
+    );
+    let next = field(&d[0], "next_step");
+    assert!(
+        !next.contains("TRACE") && next.contains("'debug' | 'info'"),
+        "{next}"
+    );
+    let (code, d) = run(
+        "node",
+        "envalid-env",
+        &[("VALUES_API_KEY", "k"), ("VALUES_SERVICE_URL", "localhost")],
+    );
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "bad-argument", "{d:#?}");
+    assert!(
+        field(&d[0], "next_step").starts_with("change `VALUES_SERVICE_URL` in the entry's env"),
+        "{d:#?}"
+    );
+    let (_, d) = run("node", "envalid-env", &[("VALUES_SERVICE_URL", "http://x")]);
+    assert_eq!(d[0]["id"], "missing-env-var", "{d:#?}");
+    assert!(
+        field(&d[0], "next_step").starts_with("set `VALUES_API_KEY`"),
+        "{d:#?}"
+    );
+}
+
+#[test]
+fn the_same_schemas_satisfied_are_healthy() {
+    for mode in ["zod-env", "envalid-env"] {
+        let (code, d) = run(
+            "node",
+            mode,
+            &[
+                ("VALUES_API_KEY", "k"),
+                ("VALUES_LOG_LEVEL", "info"),
+                ("VALUES_SERVICE_URL", "http://127.0.0.1:9"),
+            ],
+        );
+        assert_eq!(code, Some(0), "{mode}: {d:#?}");
+        assert!(d.is_empty(), "{mode}: {d:#?}");
+    }
 }

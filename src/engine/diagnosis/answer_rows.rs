@@ -128,10 +128,11 @@ pub(crate) fn lead(mut out: Vec<Diagnosis>, died: &[&Launch], s: &Setting) -> Ve
 }
 
 /// A server that stayed up whose `tools/list` answered an error, where a connect to an address
-/// the entry holds is refused: `service-not-running` (a proxy lists its remote's tools).
+/// the entry holds is refused: `service-not-running` (a proxy lists its remote's tools). A
+/// server that advertises no tools may refuse the call (`Method not found`): no evidence.
 pub(crate) fn list_service_down(run: &ProbeRun, s: &Setting) -> Option<(Key, Diagnosis)> {
     let (l, message) = run.launches.iter().find_map(|l| {
-        let o = l.report.opening.as_ref()?;
+        let o = l.report.opening.as_ref().filter(|o| o.tools_advertised)?;
         o.exchanges.iter().find_map(|e| match &e.result {
             ExchangeResult::Error { code, message } if e.method == "tools/list" => Some((
                 l,

@@ -126,6 +126,21 @@ pub(crate) fn parse(lines: &[&str]) -> Vec<Fact> {
     let mut out = Vec::new();
     out.extend(python(lines));
     out.extend(pydantic(lines));
+    out.extend(super::schema_issues::parse(lines).map(|(model, issues)| {
+        Fact::Pydantic {
+            model: model.to_string(),
+            fields: issues
+                .into_iter()
+                .map(|i| FieldError {
+                    field: i.field,
+                    message: i.message,
+                    kind: i.kind,
+                    input: None,
+                    keys: Vec::new(),
+                })
+                .collect(),
+        }
+    }));
     out.extend(node(lines));
     out.extend(npm(lines));
     out.extend(usage(lines));

@@ -11,6 +11,7 @@ const LEADS: &[&str] = &[
     "must be",
     "should be one of",
     "expected one of",
+    "expected",
     "valid values are",
     "valid options are",
     "allowed values are",
@@ -103,7 +104,10 @@ pub(crate) fn choice_in(text: &str) -> Option<(Option<String>, String, Vec<Strin
     let (items, quoted, rest) = list(&text[at + len..]);
     // Two bare words after a bare `must be` are a sentence ("must be set or given"), not a
     // list: a list of bare words needs three, or a lead that says it is one.
-    let listed = items.len() >= 3 || (items.len() == 2 && (quoted || lead != "must be"));
+    // A bare `expected` (zod's `Expected 'a' | 'b', received 'c'`) leads a list only of quoted
+    // values: `expected string, received undefined` is a type, not a choice.
+    let listed = (lead != "expected" || quoted)
+        && (items.len() >= 3 || (items.len() == 2 && (quoted || lead != "must be")));
     if !listed {
         return None;
     }
@@ -133,6 +137,8 @@ fn list(after: &str) -> (Vec<String>, bool, &str) {
                 quoted = true;
                 (&body[..end], &body[end + 1..])
             }
+            // A bare word after quoted values ends the list (`'a' | 'b', received 'c'`).
+            Some(_) if quoted => break,
             Some(_) => {
                 let end = rest
                     .find(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '|' | '(' | ')'))
@@ -205,6 +211,20 @@ fn given_before(before: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn zods_quoted_expected_values_are_a_list_and_a_type_is_not() {
+        // zod 3's enum message (t3-env prints it in its issue).
+        let (arg, given, items) = choice_in(
+            "message: \"Invalid enum value. Expected 'debug' | 'info', received 'trace'\"",
+        )
+        .expect("a choice");
+        assert_eq!((arg, given.as_str()), (None, "trace"));
+        assert_eq!(items, ["debug", "info"]);
+        // Its type message: a type expected, no list.
+        assert!(choice_in("Expected string, received undefined").is_none());
+        assert!(choice_in("Invalid input: expected number, received string").is_none());
+    }
 
     #[test]
     fn a_value_and_the_values_listed_for_it_are_read() {

@@ -53,6 +53,7 @@ pub(crate) mod run;
 pub(crate) mod runtime;
 mod runtime_rows;
 mod settings_rows;
+mod schema_issues;
 pub(crate) mod source_scan;
 pub(crate) mod spawn;
 mod stdout_words;

@@ -46,7 +46,7 @@ pub(crate) enum Key {
     /// entry value shaped `host:port` with no scheme; also a failed `--call`'s error (the
     /// whole run's row: `call_rows.rs`).
     UrlParseWithSchemelessValue,
-    /// A pydantic validation block: each field mapped to the entry's variable.
+    /// A validation block (pydantic's; a schema validator's issues, `schema_issues.rs`): each field mapped to the entry's variable.
     ValidationBlock,
     /// An `ImportError`/`ModuleNotFoundError` raised in a library's frame (`site-packages`),
     /// and an experiment: the server's own interpreter cannot import a module its message

@@ -65,9 +65,17 @@ fn refuses(line: &str, value: &str) -> bool {
 /// The case variant of `value` the server knows: among the choices the lines list (a list
 /// without one: none), else a log level name's other case. With where it was found.
 fn variant(value: &str, listing: &[&str]) -> Option<(String, &'static str)> {
+    // A parser's list, else a list in words (`Expected 'debug' | 'info', received 'trace'`).
     let choices: Vec<String> = listing
         .iter()
-        .flat_map(|l| super::cli_parsers::choice_list(l))
+        .flat_map(|l| {
+            let parsed = super::cli_parsers::choice_list(l);
+            if parsed.is_empty() {
+                super::listed::choice_in(l).map(|c| c.2).unwrap_or_default()
+            } else {
+                parsed
+            }
+        })
         .collect();
     if !choices.is_empty() {
         return choices

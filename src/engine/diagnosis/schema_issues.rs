@@ -1,0 +1,393 @@
+//! A schema validator's issue list, read as a validation block (`evidence.rs`'s `Fact::Pydantic`, the row of
+//! `Key::ValidationBlock`): objects with a `path` list and a `message`, beside the validator's
+//! own `code`, `expected` or `received` (zod 3 and 4: `ZodError: [ { "code": "invalid_type",
+//! "path": [ "API_KEY" ], "message": "Required" } ]` as JSON in its message, or as Node prints
+//! its `issues`; what a server prints of them, t3-env's `Invalid environment variables: [ {
+//! ..., path: [ 'LOG_LEVEL' ], message: ... } ]`), and ajv's errors (`instancePath: '/port'`
+//! with its `keyword`). The structure, not the wording: a `path` that is a list (or ajv's
+//! `instancePath` string) inside an object that has a validator's keys; an HTTP log record's
+//! `path: '/users'` is none. Also an env validator's list (envalid: a line ending in `:`, then
+//! indented `NAME: undefined` or `NAME: Invalid url: "x"` rows), see [`env_list`].
+
+/// One issue: the field (its path joined by `.`), the message and the kind (`missing` for a
+/// value not there, else the validator's code). `evidence.rs` reads them as a validation block.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Issue {
+    pub field: String,
+    pub message: String,
+    pub kind: Option<String>,
+}
+
+/// The keys that make an object with a path a validator's issue.
+const ISSUE_KEYS: &[&str] = &["code", "keyword", "expected", "received"];
+
+/// The most issues read.
+const MAX_ISSUES: usize = 8;
+
+/// The issues of `lines` and the schema's kind (none when no object is an issue).
+pub(crate) fn parse(lines: &[&str]) -> Option<(&'static str, Vec<Issue>)> {
+    let text = lines.join("\n");
+    if text.len() > 256 * 1024 {
+        return None;
+    }
+    let mut fields: Vec<Issue> = Vec::new();
+    let mut from = 0;
+    while let Some((at, key)) = next_path_key(&text, from) {
+        from = at + key.len();
+        let Some(object) = enclosing(&text, at) else {
+            continue;
+        };
+        let Some(f) = issue(object, key) else {
+            continue;
+        };
+        if !fields
+            .iter()
+            .any(|g| g.field == f.field && g.message == f.message)
+        {
+            fields.push(f);
+        }
+        if fields.len() >= MAX_ISSUES {
+            break;
+        }
+    }
+    if fields.is_empty() {
+        fields = env_list(lines);
+    }
+    let model = if text.contains("instancePath") || text.contains("dataPath") {
+        "JSON schema"
+    } else {
+        "schema"
+    };
+    (!fields.is_empty()).then_some((model, fields))
+}
+
+/// An env validator's list (envalid 8): under a line ending in `:`, indented rows `NAME:
+/// text` whose name is a variable's (`UPPER_SNAKE`) and whose text is JavaScript's `undefined`
+/// (the variable is not set) or a message before a quoted value (`Invalid url: "nope"`). A
+/// dump of settings (`PORT: 3000`, `API_URL: "http://x"`) has neither.
+fn env_list(lines: &[&str]) -> Vec<Issue> {
+    let mut out = Vec::new();
+    // The header's indent while under one.
+    let mut header: Option<usize> = None;
+    for l in lines {
+        let t = l.trim();
+        let indent = l.len() - l.trim_start().len();
+        let row = t
+            .split_once(": ")
+            .is_some_and(|(n, _)| super::model::upper_snake(n));
+        if !row {
+            header = (t.ends_with(':') && !t.is_empty()).then_some(indent);
+            continue;
+        }
+        if header.is_none_or(|h| indent <= h) {
+            continue;
+        }
+        let Some((name, text)) = t.split_once(": ") else {
+            continue;
+        };
+        let text = text.trim();
+        let kind = if text == "undefined" {
+            "missing"
+        } else if text.find('"').is_some_and(|q| q > 0) && text.ends_with('"') {
+            "invalid"
+        } else {
+            continue;
+        };
+        out.push(Issue {
+            field: name.to_string(),
+            message: if kind == "missing" {
+                "not set".to_string()
+            } else {
+                text.to_string()
+            },
+            kind: Some(kind.to_string()),
+        });
+        if out.len() >= MAX_ISSUES {
+            break;
+        }
+    }
+    // The variables not set first: the value refused may be a default's.
+    out.sort_by_key(|f| f.kind.as_deref() != Some("missing"));
+    out
+}
+
+/// The next `path:` / `"path":` / `instancePath:` key at or after `from`: where it starts (its
+/// quote, if any) and the key.
+fn next_path_key(text: &str, from: usize) -> Option<(usize, &'static str)> {
+    ["path", "instancePath", "dataPath"]
+        .iter()
+        .filter_map(|k| {
+            let mut i = from;
+            while let Some(found) = text.get(i..)?.find(k) {
+                let at = i + found;
+                let before = text[..at].chars().next_back();
+                let after = &text[at + k.len()..];
+                let after = after.strip_prefix(['"', '\'']).unwrap_or(after);
+                let own = before.is_none_or(|c| matches!(c, '"' | '\'' | ' ' | '{' | ',' | '\n'));
+                if own && after.trim_start().starts_with(':') {
+                    return Some((at, *k));
+                }
+                i = at + k.len();
+            }
+            None
+        })
+        .min_by_key(|(at, _)| *at)
+}
+
+/// The object around `at`: from its unmatched `{` before to its matching `}` after (quotes
+/// skipped roughly: a brace inside a message is rare and only loses that issue).
+fn enclosing(text: &str, at: usize) -> Option<&str> {
+    let bytes = text.as_bytes();
+    let mut depth = 0i32;
+    let mut start = None;
+    for i in (0..at).rev() {
+        match bytes[i] {
+            b'}' => depth += 1,
+            b'{' if depth == 0 => {
+                start = Some(i);
+                break;
+            }
+            b'{' => depth -= 1,
+            _ => {}
+        }
+        if at - i > 4096 {
+            return None;
+        }
+    }
+    let start = start?;
+    let mut depth = 0i32;
+    for (i, b) in bytes.iter().enumerate().skip(start) {
+        match b {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return text.get(start..=i);
+                }
+            }
+            _ => {}
+        }
+        if i - start > 8192 {
+            return None;
+        }
+    }
+    None
+}
+
+/// The value after `key:` in `object` (the first at the object's own level is enough here): a
+/// quoted string, a list's quoted items and numbers (joined by `.`), or a bare word.
+fn value(object: &str, key: &str) -> Option<Value> {
+    let mut i = 0;
+    while let Some(found) = object.get(i..)?.find(key) {
+        let at = i + found;
+        i = at + key.len();
+        let before = object[..at].chars().next_back();
+        if !before.is_none_or(|c| matches!(c, '"' | '\'' | ' ' | '{' | ',' | '\n')) {
+            continue;
+        }
+        let rest = &object[at + key.len()..];
+        let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest).trim_start();
+        let Some(rest) = rest.strip_prefix(':') else {
+            continue;
+        };
+        let rest = rest.trim_start();
+        return Some(match rest.chars().next()? {
+            '[' => Value::List(list(&rest[1..rest.find(']')?])),
+            q @ ('"' | '\'') => Value::Text(quoted(&rest[1..], q)?),
+            _ => Value::Text(
+                rest.split([',', '\n', '}'])
+                    .next()
+                    .unwrap_or_default()
+                    .trim()
+                    .to_string(),
+            ),
+        });
+    }
+    None
+}
+
+enum Value {
+    Text(String),
+    List(Vec<String>),
+}
+
+/// A quoted string's body up to its closing `q` (a backslash escapes).
+fn quoted(body: &str, q: char) -> Option<String> {
+    let mut out = String::new();
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.push(chars.next()?),
+            c if c == q => return Some(out),
+            c => out.push(c),
+        }
+    }
+    None
+}
+
+/// A list's items: quoted strings and bare numbers.
+fn list(inner: &str) -> Vec<String> {
+    inner
+        .split(',')
+        .map(|p| p.trim().trim_matches(['"', '\'']).to_string())
+        .filter(|p| !p.is_empty() && p.len() <= 80)
+        .collect()
+}
+
+/// One issue: its field (the path's items joined by `.`; ajv's `/a/b` as `a.b`), message and
+/// kind (`missing` for a value that is not there: zod's `invalid_type` received `undefined`).
+fn issue(object: &str, key: &str) -> Option<Issue> {
+    if !ISSUE_KEYS.iter().any(|k| value(object, k).is_some()) {
+        return None;
+    }
+    let field = match value(object, key)? {
+        Value::List(items) if key == "path" => items.join("."),
+        Value::Text(t) if key != "path" => t.trim_start_matches(['/', '.']).replace('/', "."),
+        _ => return None,
+    };
+    let message = match value(object, "message")? {
+        Value::Text(t) if !t.is_empty() => t,
+        _ => return None,
+    };
+    let text = |k: &str| match value(object, k) {
+        Some(Value::Text(t)) => Some(t),
+        _ => None,
+    };
+    let code = text("code").or_else(|| text("keyword"));
+    let absent = text("received").as_deref() == Some("undefined")
+        || message.ends_with("received undefined")
+        || message == "Required";
+    let kind = if code.as_deref() == Some("invalid_type") && absent
+        || code.as_deref() == Some("required")
+    {
+        Some("missing".to_string())
+    } else {
+        code
+    };
+    Some(Issue {
+        field,
+        message,
+        kind,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields(lines: &[&str]) -> Vec<(String, String, Option<String>)> {
+        match parse(lines) {
+            Some((_, fields)) => fields
+                .into_iter()
+                .map(|f| (f.field, f.message, f.kind))
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+
+    #[test]
+    fn zod_issues_as_json_and_as_node_prints_them_are_one_block() {
+        // zod 3.25 `z.object({...}).parse(process.env)` uncaught on Node 20: the message's
+        // JSON, then the `issues` and `errors` properties (the same issue three times).
+        let lines = [
+            "ZodError: [",
+            "  {",
+            "    \"code\": \"invalid_type\",",
+            "    \"expected\": \"string\",",
+            "    \"received\": \"undefined\",",
+            "    \"path\": [",
+            "      \"API_KEY\"",
+            "    ],",
+            "    \"message\": \"Required\"",
+            "  }",
+            "]",
+            "    at ZodObject.parse (file:///srv/node_modules/zod/v3/types.js:114:22) {",
+            "  issues: [",
+            "    {",
+            "      code: 'invalid_type',",
+            "      expected: 'string',",
+            "      received: 'undefined',",
+            "      path: [ 'API_KEY' ],",
+            "      message: 'Required'",
+            "    }",
+            "  ],",
+            "}",
+        ];
+        assert_eq!(
+            fields(&lines),
+            [(
+                "API_KEY".to_string(),
+                "Required".to_string(),
+                Some("missing".to_string())
+            )]
+        );
+        // @t3-oss/env-core 0.13: an enum's value outside its options.
+        let lines = [
+            "❌ Invalid environment variables: [",
+            "  {",
+            "    received: 'trace',",
+            "    code: 'invalid_enum_value',",
+            "    options: [ 'debug', 'info' ],",
+            "    path: [ 'LOG_LEVEL' ],",
+            "    message: \"Invalid enum value. Expected 'debug' | 'info', received 'trace'\"",
+            "  }",
+            "]",
+        ];
+        let f = fields(&lines);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].0, "LOG_LEVEL");
+        assert_eq!(f[0].2.as_deref(), Some("invalid_enum_value"));
+        // zod 4: one line, `Invalid input: expected string, received undefined`.
+        let f = fields(&[
+            "[ { \"expected\": \"string\", \"code\": \"invalid_type\", \"path\": [ \"GITHUB_TOKEN\" ], \"message\": \"Invalid input: expected string, received undefined\" } ]",
+        ]);
+        assert_eq!(f[0].0, "GITHUB_TOKEN");
+        assert_eq!(f[0].2.as_deref(), Some("missing"));
+        // ajv 8: `instancePath` with its keyword.
+        let f = fields(&[
+            "[ { instancePath: '/server/port', schemaPath: '#/properties/port/type', keyword: 'type', params: { type: 'integer' }, message: 'must be integer' } ]",
+        ]);
+        assert_eq!(f[0].0, "server.port");
+        assert_eq!(f[0].1, "must be integer");
+    }
+
+    #[test]
+    fn an_env_validators_list_is_read_and_a_settings_dump_is_not() {
+        // envalid 8.1 (its colours taken off by the probe's reader).
+        let lines = [
+            "================================",
+            " Invalid environment variables:",
+            "    API_URL: Invalid url: \"nope\"",
+            " Missing environment variables:",
+            "    API_KEY: undefined",
+            "================================",
+            "",
+            " Exiting with error code 1",
+        ];
+        let f = fields(&lines);
+        assert_eq!(f.len(), 2, "{f:?}");
+        assert_eq!(
+            (f[0].0.as_str(), f[0].2.as_deref()),
+            ("API_KEY", Some("missing"))
+        );
+        assert_eq!(f[1].0, "API_URL");
+        // A server's own dump of its settings at start.
+        assert!(fields(&[
+            "Configuration:",
+            "  PORT: 3000",
+            "  API_URL: \"http://localhost:8080\"",
+            "  LOG_LEVEL: info",
+        ])
+        .is_empty());
+    }
+
+    #[test]
+    fn a_log_records_path_and_message_are_no_issue() {
+        // pino-http's request log and a router's: a path that is a URL's, no validator's key.
+        assert!(fields(&[
+            "{\"level\":30,\"req\":{\"method\":\"GET\",\"path\":\"/users\"},\"message\":\"request completed\"}",
+            "{ path: [ 'a', 'b' ], message: 'loaded the route table' }",
+        ])
+        .is_empty());
+    }
+}
