@@ -52,6 +52,8 @@ corpus="$PWD/scripts/bench/real-servers"
 cache="${MCPL_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mcpl-doctor-real}"
 mkdir -p "$cache"
 cache="$(realpath "$cache")"
+# No browser downloads: a server that depends on puppeteer is measured before it opens a page.
+export PUPPETEER_SKIP_DOWNLOAD=1
 
 npm_pkgs=(@modelcontextprotocol/server-memory@2026.8.31 @modelcontextprotocol/server-filesystem@2026.8.31
   @modelcontextprotocol/server-sequential-thinking@2026.8.31 @modelcontextprotocol/server-github@2025.4.8
