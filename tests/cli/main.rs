@@ -21,6 +21,7 @@ mod diagnosis_process;
 mod diagnosis_source;
 mod diagnosis_unseen;
 mod diagnosis_upnotwork;
+mod diagnosis_validators;
 mod diagnosis_values;
 mod diagnosis_words;
 mod docs;

@@ -43,12 +43,7 @@ pub(super) fn stderr_match<'a>(
 ) -> Option<(&'a String, Option<String>, table::Text)> {
     let tail = &l.report.stderr;
     // Notable lines that scrolled out of the tail, then the tail.
-    let lines: Vec<&'a String> = tail
-        .notable
-        .iter()
-        .filter(|n| !tail.lines.contains(n))
-        .chain(tail.lines.iter())
-        .collect();
+    let lines: Vec<&'a String> = tail.all_lines();
     // A help text's flags and their descriptions are the server describing itself (`Falls
     // back to the X environment variable`), never a complaint.
     let parts = help::parts(&lines);

@@ -66,12 +66,7 @@ const NODE_NEW: &[(&str, &str)] = &[
 
 /// The stderr lines of the launch, oldest first (the notable ones that scrolled out first).
 fn lines(l: &Launch) -> Vec<&String> {
-    let tail = &l.report.stderr;
-    tail.notable
-        .iter()
-        .filter(|n| !tail.lines.contains(n))
-        .chain(tail.lines.iter())
-        .collect()
+    l.report.stderr.all_lines()
 }
 
 fn note(h: &mut Hit, source: Source, text: String) {

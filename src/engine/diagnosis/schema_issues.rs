@@ -7,7 +7,8 @@
 //! with its `keyword`). The structure, not the wording: a `path` that is a list (or ajv's
 //! `instancePath` string) inside an object that has a validator's keys; an HTTP log record's
 //! `path: '/users'` is none. Also an env validator's list (envalid: a line ending in `:`, then
-//! indented `NAME: undefined` or `NAME: Invalid url: "x"` rows), see [`env_list`].
+//! indented `NAME: undefined` or `NAME: Invalid url: "x"` rows), see [`env_list`], and a
+//! field-error map (t3-env 0.x's `{ X: [ 'message' ] }`), see [`field_map`].
 
 /// One issue: the field (its path joined by `.`), the message and the kind (`missing` for a
 /// value not there, else the validator's code). `evidence.rs` reads them as a validation block.
@@ -52,6 +53,9 @@ pub(crate) fn parse(lines: &[&str]) -> Option<(&'static str, Vec<Issue>)> {
     }
     if fields.is_empty() {
         fields = env_list(lines);
+    }
+    if fields.is_empty() {
+        fields = field_map(lines);
     }
     let model = if text.contains("instancePath") || text.contains("dataPath") {
         "JSON schema"
@@ -108,6 +112,76 @@ fn env_list(lines: &[&str]) -> Vec<Issue> {
     }
     // The variables not set first: the value refused may be a default's.
     out.sort_by_key(|f| f.kind.as_deref() != Some("missing"));
+    out
+}
+
+/// A key of `util.inspect`'s object: a word of letters, digits and `_`.
+fn is_key(k: &str) -> bool {
+    !k.is_empty()
+        && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && k.chars().next().is_some_and(|c| !c.is_ascii_digit())
+}
+
+/// The strings of an inspected array's line (`"a"`, `'b',`).
+fn strings_in(line: &str) -> Vec<String> {
+    let t = line.trim().trim_end_matches(',');
+    let t = t.trim_start_matches('[').trim_end_matches(']').trim();
+    if t.len() >= 2 {
+        let q = &t[..1];
+        if (q == "'" || q == "\"") && t.ends_with(q) {
+            return vec![t[1..t.len() - 1].to_string()];
+        }
+    }
+    Vec::new()
+}
+
+/// A field-error map printed by `console.error(label, fieldErrors)`, as @t3-oss/env-core 0.x
+/// does with zod's `error.flatten().fieldErrors` (`❌ Invalid environment variables: {`, then
+/// `  X: [` and the messages, `  ]`, `}`): each key a field, zod's `Required` a missing value.
+/// Keyed on `util.inspect`'s layout of an object of arrays of strings, never on the label.
+fn field_map(lines: &[&str]) -> Vec<Issue> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        i += 1;
+        if !line.ends_with(" {") {
+            continue;
+        }
+        let mut fields = Vec::new();
+        let mut j = i;
+        while let Some(l) = lines.get(j) {
+            let Some((key, rest)) = l.strip_prefix("  ").and_then(|x| x.split_once(": [")) else {
+                break;
+            };
+            if !is_key(key) {
+                break;
+            }
+            j += 1;
+            let mut messages = strings_in(rest);
+            if !rest.trim_end_matches(',').ends_with(']') {
+                while let Some(m) = lines.get(j) {
+                    j += 1;
+                    if m.trim().trim_end_matches(',') == "]" {
+                        break;
+                    }
+                    messages.extend(strings_in(m));
+                }
+            }
+            let Some(message) = messages.first() else {
+                break;
+            };
+            fields.push(Issue {
+                field: key.to_string(),
+                message: message.clone(),
+                kind: (message == "Required").then(|| "missing".to_string()),
+            });
+        }
+        if !fields.is_empty() && lines.get(j).is_some_and(|l| *l == "}") {
+            out.extend(fields);
+            i = j + 1;
+        }
+    }
     out
 }
 
@@ -257,10 +331,21 @@ fn issue(object: &str, key: &str) -> Option<Issue> {
     let absent = text("received").as_deref() == Some("undefined")
         || message.ends_with("received undefined")
         || message == "Required";
+    // zod 3's `invalid_string` with `validation: "url"`, zod 4's `invalid_format` with
+    // `format: "url"`: a URL that did not parse (pydantic's name for it, so the URL rows read it).
+    let url = matches!(
+        (
+            code.as_deref(),
+            text("validation").or_else(|| text("format")).as_deref()
+        ),
+        (Some("invalid_string" | "invalid_format"), Some("url"))
+    );
     let kind = if code.as_deref() == Some("invalid_type") && absent
         || code.as_deref() == Some("required")
     {
         Some("missing".to_string())
+    } else if url {
+        Some("url_parsing".to_string())
     } else {
         code
     };
@@ -389,5 +474,56 @@ mod tests {
             "{ path: [ 'a', 'b' ], message: 'loaded the route table' }",
         ])
         .is_empty());
+    }
+
+    #[test]
+    fn a_zod_url_check_is_a_url_that_did_not_parse() {
+        // zod 3's `z.string().url()` and zod 4's `z.url()` refusing `api.example.com/v1`.
+        let got = fields(&[
+            "ZodError: [",
+            "  {",
+            "    \"validation\": \"url\",",
+            "    \"code\": \"invalid_string\",",
+            "    \"message\": \"Invalid url\",",
+            "    \"path\": [",
+            "      \"ZOO_API_URL\"",
+            "    ]",
+            "  },",
+            "  {",
+            "    \"code\": \"invalid_format\",",
+            "    \"format\": \"url\",",
+            "    \"path\": [",
+            "      \"ZOO_BASE_URL\"",
+            "    ],",
+            "    \"message\": \"Invalid URL\"",
+            "  }",
+            "]",
+        ]);
+        let kinds: Vec<_> = got.iter().map(|f| f.2.as_deref()).collect();
+        assert_eq!(kinds, [Some("url_parsing"), Some("url_parsing")], "{got:?}");
+    }
+
+    #[test]
+    fn a_field_error_map_is_read_by_its_keys() {
+        // @t3-oss/env-core 0.11's `console.error("❌ Invalid environment variables:", fieldErrors)`.
+        let lines = [
+            "❌ Invalid environment variables: {",
+            "  ZOO_LOG_LEVEL: [",
+            "    \"Invalid enum value. Expected 'debug' | 'info', received 'verbose'\"",
+            "  ],",
+            "  ZOO_API_KEY: [ 'Required' ]",
+            "}",
+        ];
+        let issues = field_map(&lines);
+        assert_eq!(issues.len(), 2);
+        assert_eq!(issues[0].field, "ZOO_LOG_LEVEL");
+        assert!(issues[0].message.starts_with("Invalid enum value."));
+        assert_eq!(issues[1].kind.as_deref(), Some("missing"));
+    }
+
+    #[test]
+    fn an_object_of_other_values_is_no_field_map() {
+        let lines = ["config: {", "  port: 3000,", "  host: 'x'", "}"];
+        assert!(field_map(&lines).is_empty());
     }
 }

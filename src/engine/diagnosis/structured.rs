@@ -358,13 +358,13 @@ pub(crate) const GENERIC: &[Id] = &[Id::Crash, Id::CauseUnknown, Id::MissingArgu
 /// The most connect experiments per diagnosis.
 const MAX_CONNECTS: usize = 3;
 
-/// The stderr lines of a launch, oldest first (notable lines that scrolled out first).
+/// The stderr lines of a launch, oldest first (notable lines that scrolled out first; the
+/// head of Node's report of an uncaught error whole, when its first line scrolled out).
 pub(super) fn stderr_lines(l: &Launch) -> Vec<&str> {
-    let tail = &l.report.stderr;
-    tail.notable
-        .iter()
-        .filter(|n| !tail.lines.contains(n))
-        .chain(tail.lines.iter())
+    l.report
+        .stderr
+        .all_lines()
+        .into_iter()
         .map(String::as_str)
         .collect()
 }

@@ -88,6 +88,7 @@ fn launch(number: u32, end: End, stderr: &[&str]) -> Launch {
                 total_lines: stderr.len() as u64,
                 total_bytes: 0,
                 notable: Vec::new(),
+                head: Vec::new(),
             },
             stdout: StdoutNoise::default(),
             process: Some(ProcessFacts {

@@ -118,14 +118,15 @@ fn is_url_failure(f: &Fact) -> bool {
 }
 
 /// The schemes the server's lines name (`postgres://`, `bolt://`), not from where it says
-/// them: a stack frame (`at file:///…/index.js:13`, `File "…"`) names the code's location, not
-/// a URL it accepts.
+/// them: a stack frame (`at file:///…/index.js:13`, `File "…"`) or the location heading Node's
+/// report of an uncaught error (`file:///…/index.mjs:32` alone on its line) names the code's
+/// location, not a URL it accepts.
 pub(super) fn schemes_named(lines: &[&str]) -> Vec<String> {
     lines
         .iter()
         .filter(|l| {
             let t = l.trim_start();
-            !t.starts_with("at ") && !t.starts_with("File \"")
+            !t.starts_with("at ") && !t.starts_with("File \"") && !is_node_location(t)
         })
         .flat_map(|l| {
             l.split(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | '`' | '(' | ','))
@@ -141,6 +142,17 @@ pub(super) fn schemes_named(lines: &[&str]) -> Vec<String> {
             }
             acc
         })
+}
+
+/// Node's location line above an uncaught error's source line: a path or `file://` URL, `:`
+/// and a line number, nothing else.
+fn is_node_location(t: &str) -> bool {
+    t.rsplit_once(':').is_some_and(|(file, n)| {
+        !file.is_empty()
+            && !file.contains(char::is_whitespace)
+            && !n.is_empty()
+            && n.bytes().all(|b| b.is_ascii_digit())
+    })
 }
 
 /// How a value is written with its scheme: the one the server's lines name, else `https://`

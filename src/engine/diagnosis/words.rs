@@ -365,12 +365,7 @@ pub(super) fn value_hit(i: usize, l: &Launch, setting: &Setting) -> Option<Hit> 
     }
     let cwd = setting.cwd.as_deref();
     let tail = &l.report.stderr;
-    let lines: Vec<&String> = tail
-        .notable
-        .iter()
-        .filter(|n| !tail.lines.contains(n))
-        .chain(tail.lines.iter())
-        .collect();
+    let lines: Vec<&String> = tail.all_lines();
     let parts = help::parts(&lines);
     for (line, part) in lines.into_iter().zip(parts) {
         // A help text (its usage line included) describes the server, it does not complain.

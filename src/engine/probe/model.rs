@@ -191,6 +191,30 @@ pub(crate) struct StderrTail {
     /// latest, from the first 10,000 lines only.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notable: Vec<String>,
+    /// The head of the last report of an uncaught Node error (its location, `^`, its head and
+    /// message up to the first `at` frame: `read/crash_head.rs`), kept whole for the diagnosis.
+    #[serde(skip)]
+    pub head: Vec<String>,
+}
+
+impl StderrTail {
+    /// Every line kept, oldest first: the head of Node's report of an uncaught error when its
+    /// first line scrolled out of the tail (whole), the notable lines that scrolled out, then
+    /// the tail.
+    pub(crate) fn all_lines(&self) -> Vec<&String> {
+        let head: &[String] = match self.head.first() {
+            Some(first) if !self.lines.contains(first) => &self.head,
+            _ => &[],
+        };
+        head.iter()
+            .chain(
+                self.notable
+                    .iter()
+                    .filter(|n| !self.lines.contains(n) && !head.contains(n)),
+            )
+            .chain(self.lines.iter())
+            .collect()
+    }
 }
 
 /// What the server wrote to stdout besides JSON-RPC.

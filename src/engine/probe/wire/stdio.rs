@@ -261,6 +261,8 @@ struct StderrState {
     total_bytes: u64,
     /// Lines that name a likely cause (for the diagnosis), the latest few.
     notable: std::collections::VecDeque<String>,
+    /// The head of Node's report of an uncaught error, kept past the tail.
+    head: crate::engine::probe::read::crash_head::CrashHead,
     /// Where the lines stand in a help text (its flag list is no cause, however it is worded).
     help: HelpBlock,
 }
@@ -324,6 +326,15 @@ fn spawn_stderr_reader(
                         s.notable.push_back(t);
                     }
                 }
+                let above: Vec<String> = {
+                    let tail: Vec<&String> = s.tail.lines().collect();
+                    tail[tail.len().saturating_sub(2)..]
+                        .iter()
+                        .map(|l| l.to_string())
+                        .collect()
+                };
+                let above: Vec<&str> = above.iter().map(String::as_str).collect();
+                s.head.feed(&above, &text);
                 s.tail.push(text);
                 s.total_bytes = total;
             }
@@ -660,6 +671,7 @@ impl Running {
                 total_lines: s.tail.total_lines,
                 total_bytes: s.total_bytes,
                 notable: s.notable.iter().map(|l| redactor.redact(l)).collect(),
+                head: s.head.lines().to_vec(),
             },
             Err(_) => StderrTail::default(),
         };
@@ -713,6 +725,7 @@ impl Transport for StdioTransport<'_> {
             tail: Tail::new(STDERR_TAIL_LINES, STDERR_TAIL_BYTES),
             total_bytes: 0,
             notable: Default::default(),
+            head: Default::default(),
             help: HelpBlock::new(),
         }));
         let http = HttpSeen::default();
