@@ -298,6 +298,45 @@ impl<'de> Visitor<'de> for ToolName {
     }
 }
 
+/// Whether a JSON message cut at the line limit may be an answer: one whose kept beginning
+/// shows a top-level `"method"` key is a request or a notification, never an answer.
+pub(crate) fn may_be_an_answer(prefix: &[u8]) -> bool {
+    let mut depth = 0usize;
+    // At the top level, the next string is a key.
+    let mut key_next = false;
+    let mut i = 0;
+    while i < prefix.len() {
+        match prefix[i] {
+            b'{' => {
+                depth += 1;
+                key_next = depth == 1;
+            }
+            b'[' => depth += 1,
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            b',' => key_next = depth == 1,
+            b'"' => {
+                let start = i + 1;
+                let mut j = start;
+                while j < prefix.len() && prefix[j] != b'"' {
+                    j += if prefix[j] == b'\\' { 2 } else { 1 };
+                }
+                if j >= prefix.len() {
+                    // Cut inside a string.
+                    return true;
+                }
+                if key_next && &prefix[start..j] == b"method" {
+                    return false;
+                }
+                key_next = false;
+                i = j;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -369,5 +408,24 @@ mod tests {
         assert_eq!(caps["capabilities"]["tools"]["listChanged"], true);
         assert_eq!(parse(&text).ok(), Some(v));
         assert!(parse_reader(&b"{\"a\":1} x"[..]).is_err());
+    }
+
+    #[test]
+    fn a_cut_message_with_a_top_level_method_is_no_answer() {
+        assert!(!may_be_an_answer(
+            br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"xxx"#
+        ));
+        assert!(!may_be_an_answer(
+            br#"{ "params": {"method": "x", "a": [1, {"b": "}"}]}, "method": "n"#
+        ));
+        assert!(may_be_an_answer(
+            br#"{"jsonrpc":"2.0","id":0,"result":{"serverInfo":{"method":"x","padding":"xxx"#
+        ));
+        assert!(may_be_an_answer(
+            br#"{"jsonrpc":"2.0","id":0,"result":{"a":"\"method\"","b":"xx"#
+        ));
+        assert!(may_be_an_answer(
+            br#"{"jsonrpc":"2.0","id":0,"result":{"padding":"xxxxx"#
+        ));
     }
 }

@@ -13,6 +13,8 @@ pub(crate) const MAX_HEAD_LINES: usize = 80;
 #[derive(Debug, Default)]
 pub(crate) struct CrashHead {
     lines: Vec<String>,
+    /// The two lines before the one fed, oldest first.
+    above: [String; 2],
     /// Still reading its message (no `at` frame seen yet).
     open: bool,
 }
@@ -36,16 +38,14 @@ fn is_location(line: &str) -> bool {
 }
 
 impl CrashHead {
-    /// Feeds one stderr line; `above` are the two lines before it, oldest first.
-    pub(crate) fn feed(&mut self, above: &[&str], line: &str) {
-        if is_caret(line) {
-            if let [loc, src] = above {
-                if is_location(loc) {
-                    self.lines = vec![loc.to_string(), src.to_string(), line.to_string()];
-                    self.open = true;
-                    return;
-                }
-            }
+    /// Feeds one stderr line.
+    pub(crate) fn feed(&mut self, line: &str) {
+        let next = [self.above[1].clone(), line.to_string()];
+        let [loc, src] = std::mem::replace(&mut self.above, next);
+        if is_caret(line) && is_location(&loc) {
+            self.lines = vec![loc, src, line.to_string()];
+            self.open = true;
+            return;
         }
         if !self.open {
             return;
@@ -70,9 +70,8 @@ mod tests {
 
     fn feed(lines: &[&str]) -> Vec<String> {
         let mut h = CrashHead::default();
-        for (i, l) in lines.iter().enumerate() {
-            let above: Vec<&str> = lines[i.saturating_sub(2)..i].to_vec();
-            h.feed(&above, l);
+        for l in lines {
+            h.feed(l);
         }
         h.lines().to_vec()
     }

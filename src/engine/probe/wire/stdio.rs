@@ -152,7 +152,8 @@ fn spawn_stdout_reader(
                     .iter()
                     .find(|b| !b.is_ascii_whitespace())
                     .is_some_and(|b| *b == b'{');
-                let read = json_like && may_be_an_answer(line.bytes);
+                let read = json_like
+                    && crate::engine::probe::read::bounded_json::may_be_an_answer(line.bytes);
                 let parsed = if read {
                     let head = reader.take_head();
                     long_message::read(&mut reader, head).await
@@ -215,45 +216,6 @@ fn spawn_stdout_reader(
         }
     });
     (rx, task)
-}
-
-/// Whether a JSON message cut at the line limit may be an answer: one whose kept beginning
-/// shows a top-level `"method"` key is a request or a notification, never an answer.
-fn may_be_an_answer(prefix: &[u8]) -> bool {
-    let mut depth = 0usize;
-    // At the top level, the next string is a key.
-    let mut key_next = false;
-    let mut i = 0;
-    while i < prefix.len() {
-        match prefix[i] {
-            b'{' => {
-                depth += 1;
-                key_next = depth == 1;
-            }
-            b'[' => depth += 1,
-            b'}' | b']' => depth = depth.saturating_sub(1),
-            b',' => key_next = depth == 1,
-            b'"' => {
-                let start = i + 1;
-                let mut j = start;
-                while j < prefix.len() && prefix[j] != b'"' {
-                    j += if prefix[j] == b'\\' { 2 } else { 1 };
-                }
-                if j >= prefix.len() {
-                    // Cut inside a string.
-                    return true;
-                }
-                if key_next && &prefix[start..j] == b"method" {
-                    return false;
-                }
-                key_next = false;
-                i = j;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    true
 }
 
 struct StderrState {
@@ -326,15 +288,7 @@ fn spawn_stderr_reader(
                         s.notable.push_back(t);
                     }
                 }
-                let above: Vec<String> = {
-                    let tail: Vec<&String> = s.tail.lines().collect();
-                    tail[tail.len().saturating_sub(2)..]
-                        .iter()
-                        .map(|l| l.to_string())
-                        .collect()
-                };
-                let above: Vec<&str> = above.iter().map(String::as_str).collect();
-                s.head.feed(&above, &text);
+                s.head.feed(&text);
                 s.tail.push(text);
                 s.total_bytes = total;
             }
@@ -806,29 +760,5 @@ impl Transport for StdioTransport<'_> {
             }
             None => Remains::default(),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::may_be_an_answer;
-
-    #[test]
-    fn a_cut_message_with_a_top_level_method_is_no_answer() {
-        assert!(!may_be_an_answer(
-            br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"xxx"#
-        ));
-        assert!(!may_be_an_answer(
-            br#"{ "params": {"method": "x", "a": [1, {"b": "}"}]}, "method": "n"#
-        ));
-        assert!(may_be_an_answer(
-            br#"{"jsonrpc":"2.0","id":0,"result":{"serverInfo":{"method":"x","padding":"xxx"#
-        ));
-        assert!(may_be_an_answer(
-            br#"{"jsonrpc":"2.0","id":0,"result":{"a":"\"method\"","b":"xx"#
-        ));
-        assert!(may_be_an_answer(
-            br#"{"jsonrpc":"2.0","id":0,"result":{"padding":"xxxxx"#
-        ));
     }
 }
