@@ -313,3 +313,54 @@ fn the_same_schemas_satisfied_are_healthy() {
         assert!(d.is_empty(), "{mode}: {d:#?}");
     }
 }
+
+#[test]
+fn a_missing_settings_field_is_named_with_the_prefix_its_model_reads() {
+    // pydantic-settings 2.7: `env_prefix="ZOO_"`, `api_key` unset; the block names the field
+    // alone. The model's source gives its prefix.
+    let (code, d) = run("python3", "settings-prefix", &[]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "missing-env-var", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.starts_with(
+            "set `VALUES_API_KEY` in the entry's env: the settings field `api_key` has no value"
+        ),
+        "{next}"
+    );
+    let tried = evidence_texts(&d[0], Some("tried"));
+    assert!(
+        tried
+            .iter()
+            .any(|e| e.contains("VALUES_API_KEY (values.py:")),
+        "{tried:?}"
+    );
+    // Look-alike: set, it serves.
+    let (code, d) = run("python3", "settings-prefix", &[("VALUES_API_KEY", "k")]);
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+#[test]
+fn no_region_with_only_aws_region_set_names_the_one_botocore_reads() {
+    // boto3.client("ec2") with no region_name: botocore reads AWS_DEFAULT_REGION, not
+    // AWS_REGION.
+    let (code, d) = run("python3", "default-region", &[("AWS_REGION", "us-east-1")]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "missing-env-var", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.starts_with("set `AWS_DEFAULT_REGION` in the server's environment to an AWS region"),
+        "{next}"
+    );
+    assert!(
+        next.ends_with("botocore reads `AWS_DEFAULT_REGION`, not `AWS_REGION`"),
+        "{next}"
+    );
+    // Look-alike: AWS_DEFAULT_REGION set, it serves.
+    let (code, d) = run(
+        "python3",
+        "default-region",
+        &[("AWS_DEFAULT_REGION", "us-east-1")],
+    );
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}

@@ -3,9 +3,11 @@
 //! case), and an error naming two variables the entry sets (in its words, or a settings
 //! model's own validator tied to them): they conflict.
 
+use super::env_rows;
 use super::evidence::{self, Fact};
-use super::given::{entry_env, entry_var, value_of, vars_in};
+use super::given::{entry_env, entry_var, is_set, value_of, vars_in};
 use super::model::{cut, Found, Setting, Source};
+use super::source_scan::{Read, Scanned};
 use super::table::Id;
 
 pub(super) fn validation(facts: &[Fact], s: &Setting) -> Option<Found> {
@@ -55,6 +57,12 @@ pub(super) fn validation(facts: &[Fact], s: &Setting) -> Option<Found> {
         });
     }
     let up = leaf.to_ascii_uppercase();
+    let missing = f.kind.as_deref() == Some("missing");
+    if missing && !f.field.contains('.') {
+        if let Some(found) = prefixed_missing(model, &f.field, &up, &quoted, s) {
+            return Some(found);
+        }
+    }
     // A settings prefix shared by the entry's own variables (`QDRANT_URL` -> `QDRANT_`).
     let prefix = entry_env(s)
         .filter(|_| s.given_env.is_some())
@@ -66,7 +74,6 @@ pub(super) fn validation(facts: &[Fact], s: &Setting) -> Option<Found> {
         }
         None => format!("`{up}`"),
     };
-    let missing = f.kind.as_deref() == Some("missing");
     Some(Found {
         id: if missing {
             Id::MissingEnvVar
@@ -87,6 +94,45 @@ pub(super) fn validation(facts: &[Fact], s: &Setting) -> Option<Found> {
         },
         evidence: vec![(Source::Stderr, quoted)],
     })
+}
+
+/// A missing field named alone (`api_key`), read under the model's prefix ([`prefixed_read`]).
+fn prefixed_missing(
+    model: &str,
+    field: &str,
+    up: &str,
+    quoted: &str,
+    s: &Setting,
+) -> Option<Found> {
+    let (read, code) = prefixed_read(up, s)?;
+    Some(Found {
+        id: Id::MissingEnvVar,
+        summary: format!(
+            "the server's settings ({model}) need `{field}`, read from `{}`, which the entry does not set",
+            read.name
+        ),
+        next: format!(
+            "set `{}` in the entry's env: the settings field `{field}` has no value (the model reads it with its prefix, {})",
+            read.name, read.at
+        ),
+        evidence: vec![
+            (Source::Stderr, quoted.to_string()),
+            (Source::Tried, env_rows::tried(code, &[read])),
+        ],
+    })
+}
+
+/// The one variable the server's source reads for the field `up` (`API_KEY`) under a
+/// prefix (`ZOO_API_KEY`, or `API_KEY` itself), which the entry does not set.
+fn prefixed_read<'a>(up: &str, s: &'a Setting) -> Option<(&'a Read, &'a Scanned)> {
+    let code = env_rows::scanned(s)?;
+    let tail = format!("_{up}");
+    let mut hits = code
+        .reads
+        .iter()
+        .filter(|r| (r.name == up || r.name.ends_with(&tail)) && !is_set(s, &r.name));
+    let one = hits.next()?;
+    hits.next().is_none().then_some((one, code))
 }
 
 /// The entry's variables a model-level validation error ties to: the settings fields its

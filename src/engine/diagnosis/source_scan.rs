@@ -554,8 +554,9 @@ pub(crate) fn node_reads(text: &str) -> Vec<(String, usize)> {
 }
 
 /// The names Python code reads: `os.environ["NAME"]`, `os.environ.get("NAME")`,
-/// `os.getenv("NAME")`, `environ.get(...)`, a pydantic `Field(alias=/validation_alias="NAME")`,
-/// and the fields of a `BaseSettings` class with its `env_prefix`.
+/// `os.getenv("NAME")`, `environ.get(...)`, a settings library's reader ([`library_reads`]),
+/// a pydantic `Field(alias=/validation_alias="NAME")`, and the fields of a `BaseSettings`
+/// class with its `env_prefix`.
 pub(crate) fn python_reads(text: &str) -> Vec<(String, usize)> {
     let mut out: Vec<(String, usize)> = Vec::new();
     for pat in [
@@ -574,6 +575,7 @@ pub(crate) fn python_reads(text: &str) -> Vec<(String, usize)> {
             }
         }
     }
+    out.extend(library_reads(text));
     if text.contains("BaseSettings") {
         for pat in ["validation_alias=", "alias="] {
             for (at, m) in text.match_indices(pat) {
@@ -588,6 +590,70 @@ pub(crate) fn python_reads(text: &str) -> Vec<(String, usize)> {
         out.extend(settings_fields(text));
     }
     out.sort_by_key(|x| x.1);
+    out
+}
+
+/// environs' typed readers (`env.int("PORT")`), python-decouple's `config("NAME")` (each only
+/// in a file that imports its library) and click's or typer's `envvar="NAME"` (or a list).
+fn library_reads(text: &str) -> Vec<(String, usize)> {
+    let mut pats: Vec<String> = Vec::new();
+    if text.contains("environs") {
+        pats.push("env(".into());
+        for m in [
+            "str",
+            "int",
+            "bool",
+            "float",
+            "decimal",
+            "list",
+            "dict",
+            "json",
+            "url",
+            "path",
+            "datetime",
+            "date",
+            "time",
+            "timedelta",
+            "uuid",
+            "log_level",
+            "enum",
+        ] {
+            pats.push(format!("env.{m}("));
+        }
+    }
+    if text.contains("decouple") {
+        pats.push("config(".into());
+    }
+    let mut out = Vec::new();
+    for pat in &pats {
+        for (at, m) in text.match_indices(pat.as_str()) {
+            if text[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.') {
+                continue;
+            }
+            if let Some(n) = quoted(&text[at + m.len()..]).filter(|n| env_shaped(n)) {
+                out.push((n.to_string(), at));
+            }
+        }
+    }
+    for (at, m) in text.match_indices("envvar=") {
+        if text[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+            continue;
+        }
+        let after = text[at + m.len()..].trim_start();
+        let list = after
+            .strip_prefix('[')
+            .map(|l| l.split(']').next().unwrap_or(""));
+        let names: Vec<&str> = match list {
+            Some(l) => l.split(',').filter_map(quoted).collect(),
+            None => quoted(after).into_iter().collect(),
+        };
+        out.extend(
+            names
+                .into_iter()
+                .filter(|n| env_shaped(n))
+                .map(|n| (n.to_string(), at)),
+        );
+    }
     out
 }
 

@@ -77,6 +77,42 @@ class Settings(BaseSettings):
     assert_eq!(names(python_reads(v1)), ["GH_TOKEN"]);
 }
 
+#[test]
+fn python_code_reads_through_environs_decouple_and_click() {
+    // environs 14, python-decouple 3.8, click 8 / typer 0.15: each library's own reader.
+    let py = r#"
+from environs import Env
+from decouple import config
+import click
+
+env = Env()
+key = env.str("SRV_API_KEY")
+port = env.int('SRV_PORT', 8000)
+debug = config("SRV_DEBUG", default=False, cast=bool)
+other = myenv.int("NOT_THIS")
+
+@click.option("--token", envvar="SRV_TOKEN")
+@click.option("--url", envvar=["SRV_URL", "SRV_BASE_URL"])
+def main(token, url): ...
+"#;
+    let got = names(python_reads(py));
+    assert_eq!(
+        got,
+        [
+            "SRV_API_KEY",
+            "SRV_PORT",
+            "SRV_DEBUG",
+            "SRV_TOKEN",
+            "SRV_URL",
+            "SRV_BASE_URL"
+        ],
+        "{got:?}"
+    );
+    // Without its library imported, `config("X")` and `env.int("X")` are anyone's.
+    let plain = "x = config(\"SRV_DEBUG\")\ny = env.int(\"SRV_PORT\")\n";
+    assert!(python_reads(plain).is_empty(), "{:?}", python_reads(plain));
+}
+
 fn write(p: &std::path::Path, text: &str) {
     std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
     std::fs::write(p, text).expect("write");

@@ -26,6 +26,10 @@ struct Typed {
     all: bool,
     /// A variable that stands for all of `vars` when the entry sets it (`AWS_PROFILE`).
     instead: Option<&'static str>,
+    /// The one of `vars` the library itself reads, when the others work only where the
+    /// server reads them and passes them on (botocore reads `AWS_DEFAULT_REGION`, never
+    /// `AWS_REGION`).
+    own: Option<&'static str>,
     /// What the server wants there.
     what: &'static str,
 }
@@ -44,6 +48,7 @@ const TABLE: &[Typed] = &[
         codes: &[],
         all: false,
         instead: None,
+        own: Some("AWS_DEFAULT_REGION"),
         what: "an AWS region (`us-east-1`, ...)",
     },
     Typed {
@@ -53,6 +58,7 @@ const TABLE: &[Typed] = &[
         codes: &[],
         all: true,
         instead: Some("AWS_PROFILE"),
+        own: None,
         what: AWS_CREDENTIALS,
     },
     Typed {
@@ -62,6 +68,7 @@ const TABLE: &[Typed] = &[
         codes: &[],
         all: false,
         instead: None,
+        own: None,
         what: "a profile that exists in ~/.aws/config or ~/.aws/credentials",
     },
     Typed {
@@ -79,6 +86,7 @@ const TABLE: &[Typed] = &[
         all: true,
         vars: AWS_KEYS,
         instead: Some("AWS_PROFILE"),
+        own: None,
         what: "AWS credentials that AWS accepts (these were refused)",
     },
     Typed {
@@ -88,6 +96,7 @@ const TABLE: &[Typed] = &[
         codes: &[],
         all: false,
         instead: None,
+        own: None,
         what: "the path of a service account's key file (or run `gcloud auth application-default login`)",
     },
     Typed {
@@ -97,6 +106,7 @@ const TABLE: &[Typed] = &[
         codes: &[],
         all: false,
         instead: None,
+        own: None,
         what: "a valid OpenAI API key",
     },
     Typed {
@@ -106,6 +116,7 @@ const TABLE: &[Typed] = &[
         codes: &[],
         all: false,
         instead: None,
+        own: None,
         what: "a valid Anthropic API key",
     },
     Typed {
@@ -115,6 +126,7 @@ const TABLE: &[Typed] = &[
         codes: &[],
         all: true,
         instead: None,
+        own: None,
         what: "a service principal's tenant, client id and secret",
     },
     Typed {
@@ -124,6 +136,7 @@ const TABLE: &[Typed] = &[
         codes: &[],
         all: false,
         instead: None,
+        own: None,
         what: "the path of a kubeconfig file",
     },
     // The AWS SDK for JavaScript v3's class; aws-sdk-go's error codes.
@@ -134,6 +147,7 @@ const TABLE: &[Typed] = &[
         codes: &[],
         all: true,
         instead: Some("AWS_PROFILE"),
+        own: None,
         what: AWS_CREDENTIALS,
     },
     Typed {
@@ -143,6 +157,7 @@ const TABLE: &[Typed] = &[
         codes: &[],
         all: false,
         instead: None,
+        own: None,
         what: "an AWS region (`us-east-1`, ...)",
     },
 ];
@@ -205,13 +220,33 @@ pub(super) fn row(lines: &[&str], s: &Setting) -> Option<Found> {
     } else {
         !set.is_empty()
     };
-    let (id, summary, next) = match instead {
-        Some(i) => (
+    // The entry sets a name the server passes on only if it reads it (`AWS_REGION`), not the
+    // one the library reads itself: that one is what the library lacked.
+    let own = t.own.filter(|o| !is_set(s, o) && !set.is_empty());
+    let (id, summary, next) = match (instead, own) {
+        (None, Some(o)) => {
+            (
+                Id::MissingEnvVar,
+                format!(
+                    "{lib} although {env} sets {}: {} reads `{o}`, which {env} does not set",
+                    listed(&set, " and "),
+                    t.package.unwrap_or_default().trim_end_matches('.')
+                ),
+                format!(
+                    "set `{o}` in {env} to {} (as {} is): {} reads `{o}`, not {}",
+                    t.what,
+                    listed(&set, " and "),
+                    t.package.unwrap_or_default().trim_end_matches('.'),
+                    listed(&set, " or ")
+                ),
+            )
+        }
+        (Some(i), _) => (
             Id::BadArgument,
             format!("{lib} with `{i}` set: the profile it names does not give {}", t.what),
             format!("check the profile `{i}` names (its keys in ~/.aws/credentials), or set {} in {env}", listed(t.vars, " and ")),
         ),
-        None if !enough => {
+        (None, None) if !enough => {
             let (names, join) = if t.all {
                 (unset.clone(), " and ")
             } else {
@@ -231,7 +266,7 @@ pub(super) fn row(lines: &[&str], s: &Setting) -> Option<Found> {
                 ),
             )
         }
-        None => (
+        (None, None) => (
             Id::BadArgument,
             format!(
                 "{lib} although {env} sets {}: the server does not get {} from it",
