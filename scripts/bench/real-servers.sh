@@ -148,7 +148,7 @@ if [ "$missing" = 1 ]; then
 fi
 # The test half of stop 42, in a prefix of its own.
 npm42_pkgs=(@codacy/codacy-mcp@0.5.9 hostinger-api-mcp@1.63.2 server-perplexity-ask@0.1.3 serper-search-scrape-mcp-server@0.1.2
-  @henkey/postgres-mcp-server@1.0.7 @elastic/mcp-server-elasticsearch@0.3.1)
+  @henkey/postgres-mcp-server@1.0.7 @elastic/mcp-server-elasticsearch@0.3.1 supabase-mcp@1.5.0 @codefuturist/email-mcp@0.2.0)
 missing=0
 for p in "${npm42_pkgs[@]}"; do
   name="${p%@*}"

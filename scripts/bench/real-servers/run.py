@@ -258,30 +258,34 @@ SERVERS = {
     # monthly downloads, going on below where stop 41 stopped (11 K): @codacy/codacy-mcp 0.5.9
     # (10.7 K), hostinger-api-mcp 1.63.2 (10.7 K), server-perplexity-ask 0.1.3 (8.7 K),
     # serper-search-scrape-mcp-server 0.1.2 (8.3 K), @henkey/postgres-mcp-server 1.0.7 (7.0 K),
-    # @elastic/mcp-server-elasticsearch 0.3.1 (6.4 K; with OTEL_SDK_DISABLED=true: its
-    # OpenTelemetry distribution otherwise logs a JSON line on stdout and asks the cloud metadata
-    # address at start). PyPI: the ranked list (the 15,000 most downloaded) holds no MCP server
-    # left to try but tooluniverse 1.5.7 (6718), kept, and airbyte-internal-ops (dropped, below);
-    # the others are unranked (fewer downloads than the 15,000th), chosen by name among the
-    # servers of a backing service a user runs locally: mcp-obsidian 0.2.3, mcp-server-odoo 0.9.0,
-    # mcp-server-rabbitmq 2.2.0 (as pip installs it, fastmcp 3 breaks it: the healthy case pins
-    # fastmcp 2.10.6, mcp 1.12.4 and pydantic 2.11.7). Passed over: @remotion/mcp 4.0.527 (24 K)
-    # and @netlify/mcp 1.15.1 (13.8 K) (they run; no fault at start: no argument, no variable
-    # read before a tool call), @sylphx/pdf-reader-mcp 10.6 K (the same: a file is named per tool
-    # call), mcpcosmosdb, @browserstack/mcp-server, @browserbasehq/mcp-server-browserbase,
-    # @ergut/mcp-bigquery-server and gcp-mcp (a cloud account), @primeuix/mcp, @chakra-ui/react-mcp,
-    # @primeng/mcp, nuxt-mcp, @kubb/mcp, @genkit-ai/mcp, @nestjs-mcp/server, typescript-mcp
-    # (docs for a framework, plugins, libraries), @aashari/mcp-server-atlassian-bitbucket 9.0 K
-    # (its Jira sibling is in the corpus). Dropped after trying: @mui/mcp 0.1.6 (13.9 K; it fetches
-    # chat-backend.mui.com at start), @tiberriver256/mcp-server-azure-devops 0.1.48 (9.4 K; dotenv
-    # prints 'injected env (0) from .env' on stdout at every start: no healthy case),
-    # zotero-mcp-server 0.15.1 (it refreshes the Zotero schema from the web at start),
-    # jupyter-mcp-server 2.2.4 (without a Jupyter server it never answers initialize, and none is
-    # started: no healthy case; not tried further), airbyte-internal-ops 0.132.0 (13802; as pip
-    # installs it, 'No module named airbyte.cloud.auth', an internal tool of Airbyte's staff).
+    # @elastic/mcp-server-elasticsearch 0.3.1 (6.4 K; with OTEL_SDK_DISABLED=true: its OpenTelemetry
+    # distribution otherwise logs a JSON line on stdout and asks the cloud metadata address at
+    # start), supabase-mcp 1.5.0 (9.2 K; its realtime client needs Node 22: the healthy case runs it
+    # on Node 22), @codefuturist/email-mcp 0.2.0 (7.7 K). PyPI: the ranked list (the 15,000 most
+    # downloaded) holds no MCP server left to try but tooluniverse 1.5.7 (6718), kept, and
+    # airbyte-internal-ops (dropped, below); the others are unranked (fewer downloads than the
+    # 15,000th), chosen by name among the servers of a backing service a user runs locally:
+    # mcp-obsidian 0.2.3, mcp-server-odoo 0.9.0, mcp-server-rabbitmq 2.2.0 (as pip installs it,
+    # fastmcp 3 breaks it: the healthy case pins fastmcp 2.10.6, mcp 1.12.4 and pydantic 2.11.7).
+    # Passed over: @remotion/mcp 4.0.527 (24 K) and @netlify/mcp 1.15.1 (13.8 K) (they run; no fault
+    # at start: no argument, no variable read before a tool call), @sylphx/pdf-reader-mcp 10.6 K
+    # (the same: a file is named per tool call), mcpcosmosdb, @browserstack/mcp-server,
+    # @browserbasehq/mcp-server-browserbase, @ergut/mcp-bigquery-server and gcp-mcp (a cloud
+    # account), @primeuix/mcp, @chakra-ui/react-mcp, @primeng/mcp, nuxt-mcp, @kubb/mcp,
+    # @genkit-ai/mcp, @nestjs-mcp/server, typescript-mcp (docs for a framework, plugins, libraries),
+    # @aashari/mcp-server-atlassian-bitbucket 9.0 K (its Jira sibling is in the corpus), gitnexus
+    # 8.8 K and github-mcp-server 7.4 K (not tried further, after the twelve). Dropped after trying:
+    # @mui/mcp 0.1.6 (13.9 K; it fetches chat-backend.mui.com at start),
+    # @tiberriver256/mcp-server-azure-devops 0.1.48 (9.4 K; dotenv prints 'injected env (0) from
+    # .env' on stdout at every start: no healthy case), zotero-mcp-server 0.15.1 (it refreshes the
+    # Zotero schema from the web at start), jupyter-mcp-server 2.2.4 (without a Jupyter server it
+    # never answers initialize, and none is started: no healthy case; not tried further),
+    # airbyte-internal-ops 0.132.0 (13802; as pip installs it, 'No module named airbyte.cloud.auth',
+    # an internal tool of Airbyte's staff), mcp-atlassian 2.1.0 (npm, 8.6 K; as npm installs it, it
+    # cannot find the jsdom it imports), mcp-server-docker (every release needs Python 3.12).
     "codacy": "test", "hostinger": "test", "perplexity-ask": "test", "serper": "test",
     "postgres (henkey)": "test", "elasticsearch (elastic)": "test", "obsidian": "test", "odoo": "test",
-    "tooluniverse": "test", "rabbitmq": "test",
+    "tooluniverse": "test", "rabbitmq": "test", "supabase (crud)": "test", "email (imap)": "test",
 }
 
 # Planted secrets: none may appear in any output.
@@ -346,6 +350,8 @@ SECRETS = {
     "OBSIDIAN_API_KEY": "obsFakeRestApiKey0123456789abcdef",
     "ODOO_API_KEY": "odooFakeApiKey0123456789abcdef42",
     "RABBITMQ_PASSWORD": "rabbitS3cretPw42",
+    "SUPABASE_SERVICE_ROLE_KEY": "sbFakeServiceRoleKey0123456789abcdef",
+    "MCP_EMAIL_PASSWORD": "mailS3cretPw4242",
 }
 OPENAPI_TOKEN = "oapiFakeBearerToken0123456789abcdef"
 PLANTED = [PG_PASSWORD, DSN_PASSWORD, STRIPE_PK, SENTRY_TOKEN, LD_KEY, OPENAPI_TOKEN] + [v for k, v in SECRETS.items() if k != "SLACK_TEAM_ID"]
@@ -1223,6 +1229,24 @@ case("elasticsearch (elastic)", "node", F, "the password under ES_PASS beside ES
      dict(es, ES_URL="http://127.0.0.1:9200", ES_USERNAME="elastic", ES_PASS=SECRETS["ES_PASS"]), [ESM], fix=[alt("ES_PASSWORD")])
 case("elasticsearch (elastic)", "node", F, "Elasticsearch not running at ES_URL (127.0.0.1:9200), --call list_indices (a text result 'Error: connect ECONNREFUSED', not isError)",
      dict(es, ES_URL="http://127.0.0.1:9200"), [ESM], fix=[r"9200"], args=base + ["--call", 'list_indices={"indexPattern": "*"}'])
+SUPA = f"{N42}/supabase-mcp/dist/esm/claude-entry.js"
+supa = {"SUPABASE_URL": "http://127.0.0.1:54321", "SUPABASE_SERVICE_ROLE_KEY": SECRETS["SUPABASE_SERVICE_ROLE_KEY"],
+        "SUPABASE_ANON_KEY": "sbFakeAnonKey0123456789", "MCP_API_KEY": "mcpFakeApiKey0123456789"}
+case("supabase (crud)", "node", H, "none (Node 22; Supabase is reached on a tool call)", supa, [NODE22, SUPA])
+case("supabase (crud)", "node", F, "Node 20, the machine's node (its realtime client: 'Node.js 20 detected without native WebSocket support', a stack)", supa,
+     [f"{N42}/.bin/supabase-mcp-claude"], fix=[r"node(\.js)?\s*v?(>=\s*)?2[2-9]|newer node"])
+case("supabase (crud)", "node", F, "SUPABASE_ANON_KEY left out ('Configuration error: Missing required environment variables: SUPABASE_ANON_KEY', exit 1)",
+     {k: v for k, v in supa.items() if k != "SUPABASE_ANON_KEY"}, [NODE22, SUPA], fix=[alt("SUPABASE_ANON_KEY")])
+EMAIL = f"{N42}/.bin/email-mcp"
+# HOME of its own: it reads ~/.config/email-mcp/config.toml before the environment.
+os.makedirs(f"{WORK}/t42-email-home", exist_ok=True)
+email = {"HOME": f"{WORK}/t42-email-home", "MCP_EMAIL_ADDRESS": "me@example.test", "MCP_EMAIL_PASSWORD": SECRETS["MCP_EMAIL_PASSWORD"],
+         "MCP_EMAIL_IMAP_HOST": "127.0.0.1", "MCP_EMAIL_IMAP_PORT": "1993", "MCP_EMAIL_SMTP_HOST": "127.0.0.1", "MCP_EMAIL_SMTP_PORT": "1465"}
+case("email (imap)", "node", H, "none (the account in the environment; the IMAP server is reached on a tool call)", email, [EMAIL])
+case("email (imap)", "node", F, "the password under MCP_EMAIL_PASS ('Fatal error: No configuration found. Set environment variables (MCP_EMAIL_ADDRESS, MCP_EMAIL_PASSWORD, etc.)')",
+     dict({k: v for k, v in email.items() if k != "MCP_EMAIL_PASSWORD"}, MCP_EMAIL_PASS=SECRETS["MCP_EMAIL_PASSWORD"]), [EMAIL], fix=[alt("MCP_EMAIL_PASSWORD")])
+case("email (imap)", "node", F, "no IMAP server at MCP_EMAIL_IMAP_HOST:MCP_EMAIL_IMAP_PORT (127.0.0.1:1993), --call list_mailboxes (isError: 'connect ECONNREFUSED 127.0.0.1:1993')",
+     email, [EMAIL], fix=[r"1993|MCP_EMAIL_IMAP_PORT|MCP_EMAIL_IMAP_HOST"], args=base + ["--call", 'list_mailboxes={"account": "default"}'])
 OBS = f"{CACHE}/venv-mcp-obsidian/bin/mcp-obsidian"
 os.makedirs(f"{WORK}/t42-obsidian", exist_ok=True)
 case("obsidian", "python", H, "none (key set; Obsidian's Local REST API is reached on a tool call)", {"OBSIDIAN_API_KEY": SECRETS["OBSIDIAN_API_KEY"]}, [OBS],
