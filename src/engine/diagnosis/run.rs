@@ -198,6 +198,14 @@ fn steady(lives: &[(u32, f64)], died: usize) -> Option<(f64, f64)> {
     steady_within(lives, died, 0.05)
 }
 
+/// Exited before its handshake with an error code other than `timeout(1)`'s 124, after lines on
+/// stderr: the server ended on what it said, not on a clock.
+fn gave_up_saying_why(l: &Launch) -> bool {
+    l.report.connected_at_ms.is_none()
+        && matches!(ended(l), Some(Ended::Exit { code }) if code != 0 && code != 124)
+        && !l.report.stderr.all_lines().is_empty()
+}
+
 /// `steady` with the share of the middle allowed as spread: every exit being `timeout(1)`'s
 /// 124 already says "a timer", so its lifetimes need only be about the same (a loaded machine
 /// reads an exit late by hundreds of ms).
@@ -227,11 +235,14 @@ fn timer_reading(died: &[&Launch], code: Option<i32>) -> Option<Reading> {
         })
         .collect();
     // Ended on its own (an exit or a signal), not stopped by the probe; not after words on
-    // stdout (it ended on what it told its user: `stdout_words.rs`).
+    // stdout (it ended on what it told its user: `stdout_words.rs`), nor with an error code
+    // of its own after words on stderr before any handshake (its start-up took that long and
+    // its words say why it gave up: gdrive's "Credentials not found" after 2.7 s of loading).
     let spawned: Vec<(u32, f64)> = died
         .iter()
         .filter(|l| matches!(ended(l), Some(Ended::Exit { .. } | Ended::Signal { .. })))
         .filter(|l| !super::launch::talked_and_left(l))
+        .filter(|l| !gave_up_saying_why(l))
         .map(|l| (l.number, l.report.ended_at_ms - l.report.launched_at_ms))
         .collect();
     let by_connection = steady(&connected, died.len());

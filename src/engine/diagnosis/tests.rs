@@ -492,6 +492,33 @@ fn exit_124_takes_the_spawn_reading_within_a_loaded_machine_spread() {
     );
 }
 
+/// A server that loads for 2.7 s, says why it gives up and exits 1 before any handshake ended
+/// on its words, not on a clock (gdrive's reference server without its credentials file: it was
+/// told to look for a 2.7 s limit). Its look-alike: the same lifetimes ended by `timeout`'s 124
+/// after the same line, or exiting 1 saying nothing, still read as a timer.
+#[test]
+fn an_error_exit_after_words_before_the_handshake_is_no_timer() {
+    let runs = |code: i32, stderr: &[&str]| {
+        let ls = [2673.0, 2794.0, 2710.0]
+            .iter()
+            .enumerate()
+            .map(|(i, ms)| {
+                let mut l = launch(i as u32 + 1, End::Before(exit(code)), stderr);
+                l.report.ended_at_ms = l.report.launched_at_ms + ms;
+                l
+            })
+            .collect();
+        diagnose(&run_of(ls), &setting())
+    };
+    let said = ["Credentials not found. Please run with 'auth' argument first."];
+    let d = runs(1, &said);
+    assert!(d.iter().all(|x| x.id != Id::Timer), "{d:#?}");
+    let d = runs(124, &said);
+    assert_eq!(d[0].id, Id::Timer, "{d:#?}");
+    let d = runs(1, &[]);
+    assert!(d.iter().any(|x| x.id == Id::Timer), "{d:#?}");
+}
+
 fn with_memory(mut l: Launch, kib: &[u64]) -> Launch {
     let start = l.report.connected_at_ms.unwrap_or(l.report.launched_at_ms);
     let mut trace = MemoryTrace::default();
