@@ -225,16 +225,21 @@ pub(crate) fn is_zero(n: &u64) -> bool {
 /// a long text is redacted (enough to cover any secret that begins in what is kept), so a
 /// server's megabyte-long name costs neither memory nor time.
 pub(crate) fn short_text(redactor: &Redactor, text: &str) -> String {
+    text_within(redactor, text, TEXT_MAX)
+}
+
+/// [`short_text`] cut to `max` characters.
+pub(crate) fn text_within(redactor: &Redactor, text: &str, max: usize) -> String {
     let margin = redactor.longest().max(4096);
-    match text.char_indices().nth(TEXT_MAX + margin) {
-        None => clip(redactor.redact(text)),
-        Some((cut, _)) => clip(redactor.redact_cut(&text[..cut]) + "…"),
+    match text.char_indices().nth(max + margin) {
+        None => clip(redactor.redact(text), max),
+        Some((cut, _)) => clip(redactor.redact_cut(&text[..cut]) + "…", max),
     }
 }
 
-/// `text` cut to [`TEXT_MAX`] characters, "…" ending a cut one.
-fn clip(text: String) -> String {
-    match text.char_indices().nth(TEXT_MAX) {
+/// `text` cut to `max` characters, "…" ending a cut one.
+pub(crate) fn clip(text: String, max: usize) -> String {
+    match text.char_indices().nth(max) {
         None => text,
         Some((cut, _)) => {
             let mut t = text;

@@ -232,7 +232,80 @@ fn a_call_failing_on_something_else_names_no_url_beside_a_plain_host_value() {
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
     let doc = json(&out);
     assert_eq!(findings(&doc), ["tool-call-failed"], "{doc:#}");
-    assert_eq!(doc["diagnoses"], serde_json::json!([]), "{doc:#}");
+    // Its error names the variable it wants (unset): that, not a URL.
+    let ds = doc["diagnoses"].as_array().expect("diagnoses");
+    assert_eq!(ds.len(), 1, "{doc:#}");
+    assert_eq!(ds[0]["id"], "missing-env-var", "{doc:#}");
+    let next = field(&ds[0], "next_step");
+    assert!(
+        next.starts_with("set `PERPLEXITY_API_KEY` in") && !next.contains("https://"),
+        "{next}"
+    );
+}
+
+const PUSH: &str = r#"push_text_message={"message": {"type": "text", "text": "hi"}}"#;
+
+#[test]
+fn a_call_error_naming_a_variable_the_entry_does_not_set_names_it() {
+    // @line/line-bot-mcp-server: "Error: Specify the userId or set the DESTINATION_USER_ID in
+    // the environment variables of this MCP Server." (isError), DESTINATION_USER_ID unset.
+    let mjs = calls("mjs");
+    let out = probe(
+        PUSH,
+        &["node", &mjs, "linebot"],
+        &[("CHANNEL_ACCESS_TOKEN", KEY)],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let doc = json(&out);
+    assert_valid("probe", &doc);
+    assert!(!stdout(&out).contains(KEY), "{}", stdout(&out));
+    let d = &doc["diagnoses"][0];
+    assert_eq!(d["id"], "missing-env-var", "{doc:#}");
+    let next = field(d, "next_step");
+    assert!(next.starts_with("set `DESTINATION_USER_ID` in"), "{next}");
+    // Look-alike: the variable set, the tool answers: no finding.
+    let env = [
+        ("CHANNEL_ACCESS_TOKEN", KEY),
+        ("DESTINATION_USER_ID", "U1234"),
+    ];
+    let out = probe(PUSH, &["node", &mjs, "linebot"], &env);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert_eq!(json(&out)["diagnoses"], serde_json::json!([]));
+}
+
+#[test]
+fn a_call_error_naming_a_variable_set_to_a_missing_file_points_it_at_one() {
+    // @piotr-agier/google-drive-mcp: GOOGLE_DRIVE_OAUTH_CREDENTIALS at a file that does not
+    // exist; the call's -32603 error names it and GOOGLE_DRIVE_MCP_TOKEN_PATH (unset). A
+    // secret's name (`CREDENTIALS`): its path is looked up before it is masked, never shown.
+    let mjs = calls("mjs");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let keys = dir.path().join("gcp-oauth.keys.json");
+    let keys = keys.display().to_string();
+    let env = [
+        ("GOOGLE_DRIVE_OAUTH_CREDENTIALS", keys.as_str()),
+        ("GDRIVE_CONFIG_DIR", dir.path().to_str().expect("utf-8")),
+    ];
+    let call = r#"search={"query": "report"}"#;
+    let out = probe(call, &["node", &mjs, "gdrive"], &env);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(!stdout(&out).contains(&keys), "{}", stdout(&out));
+    let doc = json(&out);
+    assert_valid("probe", &doc);
+    let d = &doc["diagnoses"][0];
+    assert_eq!(d["id"], "missing-file", "{doc:#}");
+    let next = field(d, "next_step");
+    assert!(
+        next.starts_with("point `GOOGLE_DRIVE_OAUTH_CREDENTIALS` at a file that exists")
+            && next.contains("(its value masked) names a path where nothing is")
+            && !next.contains("GOOGLE_DRIVE_MCP_TOKEN_PATH"),
+        "{next}"
+    );
+    // Look-alike: the file there, the call answers: no finding.
+    std::fs::write(dir.path().join("gcp-oauth.keys.json"), "{}").expect("write");
+    let out = probe(call, &["node", &mjs, "gdrive"], &env);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert_eq!(json(&out)["diagnoses"], serde_json::json!([]));
 }
 
 #[test]

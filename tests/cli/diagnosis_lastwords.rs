@@ -116,6 +116,36 @@ fn a_required_argument_its_parser_names_is_restated() {
         "missing-argument",
         &["add `--token` with its value to the command"],
     );
+    // @mondaydotcomorg/monday-api-mcp: a block under `The following required arguments are
+    // missing:`, each item with its flags; the entry's MONDAY_API_TOKEN is not read for it.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("servers.json");
+    let script = fixture("servers/lastwords.py").display().to_string();
+    let entry = serde_json::json!({"mcplServers": {"it": {
+        "command": "python3",
+        "args": [script, "required-block"],
+        "env": {"MONDAY_API_TOKEN": "planted-monday-secret"},
+    }}});
+    std::fs::write(&file, entry.to_string()).expect("write");
+    let mut cmd = bin();
+    cmd.args(["probe", "--config"])
+        .arg(&file)
+        .args(["--server", "it", "--launches", "1", "--watch", "2s"])
+        .args(["--format", "json"])
+        .stdin(Stdio::null());
+    let r = run_diagnoses(&mut cmd);
+    assert_top(
+        "block",
+        &r,
+        "missing-argument",
+        &[
+            "add `--token` with its value to the entry's args",
+            "the entry's `env` sets `MONDAY_API_TOKEN`, which the server does not read for it",
+        ],
+    );
+    let r = run_diagnoses(probe(&["required-block"]).env("MONDAY_TOKEN", "planted-monday-secret"));
+    assert_eq!(r.0, Some(0), "{:#?}", r.1);
+    assert!(r.1.is_empty(), "{:#?}", r.1);
     // Look-alikes: given, each serves.
     for args in [
         &["required-commander", "servers.json"][..],

@@ -190,6 +190,26 @@ fn kind_of(name: &str) -> Option<&'static str> {
     }
 }
 
+/// The entry's variable whose words end with a required argument's (`MONDAY_API_TOKEN` for
+/// `--token`): the value the user meant for it, under a name the parser did not read. Only a
+/// host entry's `env`.
+fn worded_var<'a>(name: &str, s: &'a Setting) -> Option<&'a str> {
+    let words: Vec<String> = name
+        .trim_start_matches('-')
+        .split(['-', '_'])
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_uppercase)
+        .collect();
+    // A bare command inherits the caller's whole environment: no variable of it is the entry's.
+    if s.given_env.is_none() || words.is_empty() || words.concat().len() < 3 {
+        return None;
+    }
+    let tail = format!("_{}", words.join("_"));
+    super::given::entry_env(s)
+        .map(|(k, _)| k.as_str())
+        .find(|k| k.ends_with(&tail))
+}
+
 /// The row: an argument parser says a required argument was not given (commander, yargs,
 /// click, argparse, clap, cobra: each in its own format), and the entry's args lack it. Its
 /// name restated in the doctor's words, with the kind of value its name says.
@@ -213,10 +233,20 @@ pub(super) fn required_row(lines: &[&str], s: &Setting) -> Option<Found> {
         .collect::<Vec<_>>()
         .join(" and ");
     let quoted = cut(&line);
+    let worded = worded_var(first, s)
+        .map(|k| {
+            format!(
+                "; {} sets `{k}`, which the server does not read for it: give its value there",
+                terms("the entry's `env`", s)
+            )
+        })
+        .unwrap_or_default();
     Some(Found {
         id: Id::MissingArgument,
         summary: format!("its argument parser says `{first}` is required and {args} lack it"),
-        next: format!("add {all} to {args}: its argument parser requires it (\"{quoted}\")"),
+        next: format!(
+            "add {all} to {args}: its argument parser requires it (\"{quoted}\"){worded}"
+        ),
         evidence: vec![(Source::Stderr, quoted)],
     })
 }
@@ -267,6 +297,11 @@ mod tests {
                 vec!["--api-key", "CONFIG"],
             ),
             ("Error: required flag(s) \"token\", \"url\" not set", vec!["--token", "--url"]),
+            (
+                // @mondaydotcomorg/monday-api-mcp (dist/utils/args/args.service.js).
+                "Error: The following required arguments are missing:\n  - token: Monday API token\n    You can provide it using:\n     --token or -t command line argument",
+                vec!["--token"],
+            ),
         ] {
             assert_eq!(read(t), Some(names.iter().map(|n| n.to_string()).collect()), "{t}");
         }

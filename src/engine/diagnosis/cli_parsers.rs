@@ -212,6 +212,18 @@ pub(crate) fn required(lines: &[&str]) -> Option<(Vec<String>, String)> {
             }
             continue;
         }
+        // A header ending in `:` over an indented block of items (`  - token: Monday API
+        // token`), each with the flags that give it (`--token or -t command line argument`).
+        if low.contains("required argument")
+            && low.contains("missing")
+            && low.trim_end().ends_with(':')
+        {
+            let names = block_items(&lines[i + 1..]);
+            if !names.is_empty() {
+                return Some((names, line.trim().to_string()));
+            }
+            continue;
+        }
         let Some((at, m, option)) = REQUIRED
             .iter()
             .find_map(|(m, option)| low.find(m).map(|at| (at, *m, *option)))
@@ -262,6 +274,67 @@ pub(crate) fn required(lines: &[&str]) -> Option<(Vec<String>, String)> {
         }
     }
     None
+}
+
+/// The items of an indented block under a header (`  - token: Monday API token`, then its
+/// lines): per item, the first long flag its lines write (`--token`), else its first flag,
+/// else its name.
+fn block_items(lines: &[&str]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut item: Option<(String, Vec<String>)> = None;
+    let finish = |item: Option<(String, Vec<String>)>, out: &mut Vec<String>| {
+        if let Some((name, flags)) = item {
+            let pick = flags
+                .iter()
+                .find(|f| f.starts_with("--"))
+                .or(flags.first())
+                .cloned()
+                .unwrap_or(name);
+            if !out.contains(&pick) {
+                out.push(pick);
+            }
+        }
+    };
+    for l in lines
+        .iter()
+        .take_while(|l| l.starts_with([' ', '\t']) && !l.trim().is_empty())
+    {
+        let t = l.trim();
+        if let Some(rest) = t.strip_prefix("- ").or_else(|| t.strip_prefix("* ")) {
+            let name = rest.split([':', ' ']).next().unwrap_or_default();
+            let ok = !name.is_empty()
+                && name.len() <= 60
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+            if ok {
+                finish(item.take(), &mut out);
+                let flags = flags_in(rest.get(name.len()..).unwrap_or_default());
+                item = Some((name.to_string(), flags));
+                continue;
+            }
+        }
+        if let Some((_, flags)) = item.as_mut() {
+            flags.extend(flags_in(t));
+        }
+    }
+    finish(item, &mut out);
+    out
+}
+
+/// The flags a line writes as words (`--token`, `-t`): a dash, a letter, then letters, digits
+/// and dashes.
+fn flags_in(text: &str) -> Vec<String> {
+    text.split(|c: char| c.is_whitespace() || matches!(c, ',' | '`' | '\'' | '"' | '(' | ')'))
+        .filter(|w| {
+            let bare = w.trim_start_matches('-');
+            w.starts_with('-')
+                && w.len() - bare.len() <= 2
+                && bare.starts_with(|c: char| c.is_ascii_alphabetic())
+                && bare.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        })
+        .map(str::to_string)
+        .collect()
 }
 
 /// Whether the lines are a help text alone (commander and click print their help and exit

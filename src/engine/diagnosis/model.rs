@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 use std::ffi::OsStr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -127,6 +127,35 @@ pub(crate) struct Setting {
     /// What the server's installed source reads (the experiment of `source_scan.rs`), read
     /// once, when a row first asks (`env_rows.rs`).
     pub source: std::sync::OnceLock<Option<super::source_scan::Scanned>>,
+    /// The variables of `env_values` whose value is a path where nothing exists (looked up
+    /// before the values were redacted: a secret-named variable's path is judged, not shown).
+    pub absent_env_paths: BTreeSet<String>,
+}
+
+/// The path a value names where nothing exists: an absolute path, `~/...` at `home`, `./` or
+/// `../` at `cwd` (else the current folder). `None` for a value that is no path or that exists.
+pub(crate) fn absent_path(v: &str, home: Option<&str>, cwd: Option<&Path>) -> Option<PathBuf> {
+    let v = v.trim();
+    let pathish = !v.is_empty()
+        && !v.contains("://")
+        && !v.contains(char::is_whitespace)
+        && !v.contains(crate::engine::redact::MASK)
+        && (v.starts_with('/')
+            || v.starts_with("~/")
+            || v.starts_with("./")
+            || v.starts_with("../"));
+    if !pathish {
+        return None;
+    }
+    let p = match v.strip_prefix("~/") {
+        Some(rest) => PathBuf::from(home?).join(rest),
+        None if v.starts_with('/') => PathBuf::from(v),
+        None => match cwd {
+            Some(c) => c.join(v),
+            None => std::env::current_dir().ok()?.join(v),
+        },
+    };
+    (!p.exists()).then_some(p)
 }
 
 impl Setting {
@@ -179,6 +208,19 @@ impl Setting {
                     })
                     .collect(),
             };
+            let home = pairs
+                .iter()
+                .find(|(k, _)| k == "HOME")
+                .map(|(_, h)| h.clone())
+                .or_else(|| std::env::var("HOME").ok());
+            s.absent_env_paths = pairs
+                .iter()
+                .filter(|(k, v)| {
+                    !is_standard_env(k)
+                        && absent_path(v, home.as_deref(), s.cwd.as_deref()).is_some()
+                })
+                .map(|(k, _)| k.clone())
+                .collect();
             s.env_values = pairs
                 .into_iter()
                 .filter(|(k, _)| !is_standard_env(k))

@@ -129,8 +129,10 @@ fn whole_run(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
     // else a value of the entry's its error names; a failed `tools/list`'s address.
     let call = super::call_rows::url_unparsed(&run.launches, setting)
         .or_else(|| super::call_rows::service_down(&run.launches, setting))
+        .or_else(|| super::call_unset::call_names_variable(&run.launches, setting, true))
         .or_else(|| super::call_rows::value_named(&run.launches, setting))
         .or_else(|| super::call_child::call_command_missing(&run.launches, setting))
+        .or_else(|| super::call_unset::call_names_variable(&run.launches, setting, false))
         .or_else(|| super::call_unset::call_means_unset(&run.launches, setting))
         .or_else(|| super::answer_rows::list_service_down(run, setting))
         .or_else(|| super::call_unset::no_tools_unset(&run.launches, setting));

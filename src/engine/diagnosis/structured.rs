@@ -177,6 +177,11 @@ pub(crate) enum Key {
     /// experiment reading the server's installed source: the variables of that concept it reads
     /// that the entry does not set (`call_unset.rs`).
     CallErrorMeansAnUnsetReadVariable,
+    /// A `--call` that failed whose error names variables (`UPPER_SNAKE`) that the entry does
+    /// not set, read by the server's source or asked for in the error's words (`set`,
+    /// `environment`), or one the entry sets to a path where nothing exists (an experiment: the
+    /// path looked up) (`call_unset.rs`).
+    CallErrorNamesAVariable,
     /// A `--call` that failed whose error (or the server's stderr) says a command the server
     /// launches was not found (Node's `spawn NAME ENOENT`, Python's `[Errno 2]` from
     /// `subprocess`, Go's `exec: "NAME": executable file not found`), and an experiment: it is
@@ -289,6 +294,7 @@ pub(crate) const RUN_KEYS: &[Key] = &[
     Key::CallAnswerHoldsRefusedAddress,
     Key::CallErrorNamesAnEntryValue,
     Key::CallErrorMeansAnUnsetReadVariable,
+    Key::CallErrorNamesAVariable,
     Key::CallErrorLaunchesAMissingCommand,
     Key::NoToolsAndAWarningNamesAnUnsetVariable,
     Key::AnswerErrorAndEntryAddressRefused,
@@ -499,6 +505,7 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         | Key::CallAnswerHoldsRefusedAddress
         | Key::CallErrorNamesAnEntryValue
         | Key::CallErrorMeansAnUnsetReadVariable
+        | Key::CallErrorNamesAVariable
         | Key::CallErrorLaunchesAMissingCommand
         | Key::NoToolsAndAWarningNamesAnUnsetVariable => None,
         Key::LaunchedCommandNotFound => super::child_rows::row(lines, s),

@@ -108,6 +108,7 @@ fn every_key_is_a_structure_or_an_experiment() {
             "CallAnswerHoldsRefusedAddress",
             "CallErrorNamesAnEntryValue",
             "CallErrorMeansAnUnsetReadVariable",
+            "CallErrorNamesAVariable",
             "CallErrorLaunchesAMissingCommand",
             "NoToolsAndAWarningNamesAnUnsetVariable",
             "AnswerErrorAndEntryAddressRefused",

@@ -56,11 +56,14 @@ impl ToolCall {
 /// or a result.
 pub(crate) fn result_of(msg: &Value, redactor: &Redactor) -> ExchangeResult {
     if let Some(e) = msg.get("error") {
+        // Its first 2 KiB, as a result's text: what names the fix is often past its first line
+        // (a list of ways to give a credential, the variable last).
         return ExchangeResult::Error {
             code: e.get("code").and_then(Value::as_i64),
-            message: short_text(
+            message: crate::engine::folded::text_within(
                 redactor,
                 e.get("message").and_then(Value::as_str).unwrap_or_default(),
+                CALL_TEXT_MAX,
             ),
         };
     }

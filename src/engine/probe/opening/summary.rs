@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::record::*;
-use crate::engine::folded::{is_zero, FoldedList};
+use crate::engine::folded::{clip, is_zero, FoldedList, TEXT_MAX};
 use crate::engine::probe::runner::run_record::Launch;
 
 /// What the openings of a whole run add up to (the `opening` member of `--format json` and of the
@@ -272,11 +272,12 @@ fn tool_call_finding(launches: &[Launch]) -> Option<ChannelFinding> {
         let o = l.report.opening.as_ref()?;
         let e = o.exchanges.iter().find(|e| e.method == "tools/call")?;
         let how = match &e.result {
+            // The error is kept whole (2 KiB, for the diagnosis); the finding quotes its start.
             ExchangeResult::Error {
                 code: Some(c),
                 message,
-            } => format!("error {c}: {message}"),
-            ExchangeResult::Error { message, .. } => message.clone(),
+            } => format!("error {c}: {}", clip(message.clone(), TEXT_MAX)),
+            ExchangeResult::Error { message, .. } => clip(message.clone(), TEXT_MAX),
             ExchangeResult::TimedOut { deadline_ms } => format!(
                 "no answer within {}",
                 crate::engine::policy::timings::format_ms(*deadline_ms)
