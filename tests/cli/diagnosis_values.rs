@@ -19,6 +19,7 @@ const ENV: &[&str] = &[
     "VALUES_BASE_DIR",
     "VALUES_API_KEY",
     "VALUES_LOG_LEVEL",
+    "VALUES_CONFIG",
     "AWS_REGION",
     "AWS_DEFAULT_REGION",
 ];
@@ -363,4 +364,52 @@ fn no_region_with_only_aws_region_set_names_the_one_botocore_reads() {
         &[("AWS_DEFAULT_REGION", "us-east-1")],
     );
     assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+#[test]
+fn a_config_file_its_parser_refuses_is_named_with_its_variable_and_where() {
+    // PyYAML 6.0.2 on a tab; Python's own json and tomllib: the file exists, its content is
+    // wrong; not `crash`, not credentials for the YAML's "next token".
+    let dir = tempfile::tempdir().expect("tempdir");
+    let write = |name: &str, text: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).expect("write");
+        p.to_string_lossy().into_owned()
+    };
+    let tab = write("tab.yaml", "server:\n\tport: 1\n");
+    let (code, d) = run("python3", "config-file", &[("VALUES_CONFIG", &tab)]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "bad-argument", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.starts_with(&format!(
+            "fix the YAML in `{tab}`, the file `VALUES_CONFIG={tab}` names (line 2, column 1; YAML indents with spaces, \
+             never tabs): its parser says"
+        )),
+        "{next}"
+    );
+    for (name, text, format) in [
+        ("bad.json", "{\"port\": 1,}\n", "JSON"),
+        ("bad.toml", "port =\n", "TOML"),
+    ] {
+        let p = write(name, text);
+        let (code, d) = run("python3", "config-file", &[("VALUES_CONFIG", &p)]);
+        assert_eq!(code, Some(1), "{d:#?}");
+        assert_eq!(d[0]["id"], "bad-argument", "{d:#?}");
+        let next = field(&d[0], "next_step");
+        assert!(
+            next.starts_with(&format!("fix the {format} in `{p}`")),
+            "{next}"
+        );
+    }
+    // Look-alikes: the same files, well formed, serve.
+    for (name, text) in [
+        ("ok.yaml", "server:\n  port: 1\n"),
+        ("ok.json", "{\"port\": 1}\n"),
+        ("ok.toml", "port = 1\n"),
+    ] {
+        let p = write(name, text);
+        let (code, d) = run("python3", "config-file", &[("VALUES_CONFIG", &p)]);
+        assert_eq!((code, d.len()), (Some(0), 0), "{name}: {d:#?}");
+    }
 }

@@ -37,7 +37,8 @@ fn words(text: &str) -> Vec<String> {
 
 /// The concept a failure's text means, by its words: credentials (`credentials`,
 /// `authentication`, `unauthorized`, `forbidden`, `401`, `403`, `api key`, `token` but not a
-/// parser's `unexpected token`, `password`, `secret`) or a region.
+/// parser's `unexpected token`, `next token` or `any token` (PyYAML's `while scanning for the
+/// next token`), `password`, `secret`) or a region.
 pub(super) fn concept(text: &str) -> Option<Concept> {
     const AUTH: &[&str] = &[
         "auth",
@@ -65,7 +66,8 @@ pub(super) fn concept(text: &str) -> Option<Concept> {
     let credential = w.iter().enumerate().any(|(i, x)| {
         let prev = i.checked_sub(1).and_then(|p| w.get(p)).map(String::as_str);
         AUTH.contains(&x.as_str())
-            || (matches!(x.as_str(), "token" | "tokens") && prev != Some("unexpected"))
+            || (matches!(x.as_str(), "token" | "tokens")
+                && !matches!(prev, Some("unexpected" | "next" | "any")))
             || (x == "key" && matches!(prev, Some("api" | "access" | "secret")))
     });
     if credential {
@@ -153,6 +155,9 @@ mod tests {
         assert_eq!(concept("You must specify a region."), Some(Concept::Region));
         for other in [
             "Unexpected token < in JSON at position 0",
+            // PyYAML 6's ScannerError on a tab.
+            "while scanning for the next token",
+            "found character '\\t' that cannot start any token",
             "connect ECONNREFUSED 127.0.0.1:5432",
             "The author field is required",
             "rows: 4010",

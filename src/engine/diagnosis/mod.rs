@@ -41,6 +41,7 @@ pub(crate) mod model;
 mod modes;
 mod no_main;
 mod node_rows;
+mod parse_rows;
 pub(crate) mod process;
 mod relative_rows;
 pub(crate) mod relaunch;

@@ -79,6 +79,10 @@ pub(crate) enum Key {
     /// A missing file by a bare name or pattern (`panda.config.{ts,js}`), none in the folder it
     /// starts in, looked at (`file_patterns.rs`).
     MissingFileRelativeToWorkingFolder,
+    /// A configuration file's parser refusing it (PyYAML's `ScannerError`, `JSONDecodeError`,
+    /// `TOMLDecodeError`, Node's `SyntaxError ... in JSON`) and a stat experiment: one entry
+    /// value is such a file, and it exists (`parse_rows.rs`).
+    ConfigFileDoesNotParse,
     /// An error naming two variables the entry sets.
     ErrorNamesTwoSetVariables,
     /// An exception, an error line or the last words naming one variable the entry sets
@@ -235,6 +239,7 @@ pub(crate) const KEYS: &[Key] = &[
     Key::MissingFileIsAnEntryValue,
     Key::MissingFileReadFromAnUnsetVariable,
     Key::MissingFileAtItsDefaultPath,
+    Key::ConfigFileDoesNotParse,
     Key::ErrorNamesTwoSetVariables,
     Key::NodeOlderThanNamed,
     Key::ChoiceStructure,
@@ -477,6 +482,7 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::MissingFileRelativeToWorkingFolder => {
             file_rows::row(Tied::WorkingFolder, facts, lines, s)
         }
+        Key::ConfigFileDoesNotParse => super::parse_rows::row(lines, s),
         Key::ErrorNamesTwoSetVariables => settings_rows::two_vars(facts, s),
         Key::ErrorNamesOneSetVariable => tied_rows::row(Tie::Named, facts, lines, s),
         Key::ErrorQuotesASetValue => tied_rows::row(Tie::Quoted, facts, lines, s),

@@ -66,6 +66,7 @@ fn every_key_is_a_structure_or_an_experiment() {
             "MissingFileIsAnEntryValue",
             "MissingFileReadFromAnUnsetVariable",
             "MissingFileAtItsDefaultPath",
+            "ConfigFileDoesNotParse",
             "ErrorNamesTwoSetVariables",
             "NodeOlderThanNamed",
             "ChoiceStructure",
