@@ -20,6 +20,7 @@ const ENV: &[&str] = &[
     "VALUES_API_KEY",
     "VALUES_LOG_LEVEL",
     "VALUES_CONFIG",
+    "VALUES_TRANSPORT",
     "AWS_REGION",
     "AWS_DEFAULT_REGION",
 ];
@@ -412,4 +413,17 @@ fn a_config_file_its_parser_refuses_is_named_with_its_variable_and_where() {
         let (code, d) = run("python3", "config-file", &[("VALUES_CONFIG", &p)]);
         assert_eq!((code, d.len()), (Some(0), 0), "{name}: {d:#?}");
     }
+}
+
+#[test]
+fn a_transport_name_fastmcp_does_not_know_names_its_variable() {
+    // mcp 1.x FastMCP: `ValueError: Unknown transport: http`, raised in the library's `run`.
+    let (code, d) = run("python3", "fastmcp-run", &[("VALUES_TRANSPORT", "http")]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "bad-argument", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(next.contains("`VALUES_TRANSPORT`"), "{next}");
+    // Look-alike: stdio serves.
+    let (code, d) = run("python3", "fastmcp-run", &[("VALUES_TRANSPORT", "stdio")]);
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
 }

@@ -240,6 +240,20 @@ fn what_servers_write_gives_the_right_cause_and_names_it() {
             "OSError: [Errno 98] Address already in use",
         ),
         (
+            // uvicorn 0.34's log line for an http transport on a port taken: the port is the
+            // address tuple's.
+            &[
+                "INFO:     Started server process [4242]",
+                "INFO:     Waiting for application startup.",
+                "ERROR:    [Errno 98] error while attempting to bind on address ('127.0.0.1', 8000): address already in use",
+                "INFO:     Waiting for application shutdown.",
+            ],
+            exit(1),
+            Id::PortInUse,
+            "port 8000",
+            "address already in use",
+        ),
+        (
             &["Error: GITHUB_TOKEN is not set", "    at file:///srv/index.mjs:4:9"],
             exit(1),
             Id::MissingEnvVar,

@@ -158,8 +158,16 @@ fn port(line: &str) -> Option<String> {
             return Some(d);
         }
     }
-    line.rmatch_indices(':')
-        .find_map(|(i, _)| digits_after(&line[i + 1..]))
+    // Python's address tuple (uvicorn's `error while attempting to bind on address
+    // ('127.0.0.1', 8000): address already in use`).
+    let tuple = line.match_indices("', ").find_map(|(i, m)| {
+        let d = digits_after(&line[i + m.len()..])?;
+        line[i + m.len() + d.len()..].starts_with(')').then_some(d)
+    });
+    tuple.or_else(|| {
+        line.rmatch_indices(':')
+            .find_map(|(i, _)| digits_after(&line[i + 1..]))
+    })
 }
 
 /// The command a shell could not find: `sh: 1: nodee: not found`, `bash: nodee: command not

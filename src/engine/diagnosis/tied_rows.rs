@@ -246,12 +246,29 @@ fn quoting<'a>(s: &'a Setting, message: &str) -> Vec<&'a str> {
         if !matchable(v) {
             continue;
         }
-        let whole = tokens.iter().any(|t| t == v) || (shaped(v) && words.contains(&v.as_str()));
+        let whole = tokens.iter().any(|t| t == v)
+            || (shaped(v) && words.contains(&v.as_str()))
+            || labelled(message) == Some(v.as_str());
         if (whole || tokens.iter().any(|t| part_of(t, v))) && !out.contains(&k.as_str()) {
             out.push(k);
         }
     }
     out
+}
+
+/// The value a short refusal ends on after its label (`Unknown transport: http`, `Invalid
+/// mode: fast`): the label is a refusal's word and at most three more, the value one word.
+fn labelled(message: &str) -> Option<&str> {
+    const REFUSED: &[&str] = &["unknown", "invalid", "unsupported", "unrecognized", "bad"];
+    let (label, value) = message.trim().rsplit_once(": ")?;
+    let value = value.trim().trim_matches(['\'', '"', '`']);
+    let mut words = label.split_whitespace();
+    let first = words.next()?.to_ascii_lowercase();
+    (REFUSED.contains(&first.as_str())
+        && words.count() <= 3
+        && !value.is_empty()
+        && !value.contains(char::is_whitespace))
+    .then_some(value)
 }
 
 /// Words before a field that name a settings object (`settings.timeout`, `self.config.url`).

@@ -164,3 +164,36 @@ fn a_bare_shaped_value_and_an_example_are_read_and_unset_names_are_left_to_their
     let s = setting(&[("APP_TIMEOUT", "30s")]);
     assert!(run("using APP_TIMEOUT=30s, starting", &s).is_none());
 }
+
+/// mcp 1.x FastMCP's `run(transport=os.getenv("MCP_TRANSPORT"))` given a name it lacks (its
+/// `server.py`: `raise ValueError(f"Unknown transport: {transport}")`).
+const UNKNOWN_TRANSPORT: &str = r#"Traceback (most recent call last):
+  File "/srv/server.py", line 12, in <module>
+    mcp.run(transport=transport)
+  File "/v/lib/python3.11/site-packages/mcp/server/fastmcp/server.py", line 308, in run
+    raise ValueError(f"Unknown transport: {transport}")
+ValueError: Unknown transport: http"#;
+
+#[test]
+fn a_short_refusal_ending_on_a_set_value_is_tied_to_its_variable() {
+    let s = setting(&[("MCP_TRANSPORT", "http"), ("OTHER", "x")]);
+    let (tie, f) = run(UNKNOWN_TRANSPORT, &s).expect("tied");
+    assert_eq!(tie, Tie::Quoted);
+    assert_eq!(f.id, Id::BadArgument);
+    assert!(f.next.contains("`MCP_TRANSPORT`"), "{}", f.next);
+    // The same word inside a sentence, or a value no variable holds, is not tied.
+    for other in [
+        "ValueError: the http client failed: timeout",
+        "ValueError: Unknown transport: sse",
+    ] {
+        let text = UNKNOWN_TRANSPORT.replace("ValueError: Unknown transport: http", other);
+        assert!(
+            run(&text, &s).is_none_or(|(t, _)| t != Tie::Quoted),
+            "{other}"
+        );
+    }
+    assert_eq!(labelled("Unknown transport: http"), Some("http"));
+    assert_eq!(labelled("Invalid log level: 'verbose'"), Some("verbose"));
+    assert_eq!(labelled("Connection failed: refused"), None);
+    assert_eq!(labelled("Unknown transport: two words"), None);
+}
