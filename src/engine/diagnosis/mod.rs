@@ -25,6 +25,7 @@ pub(crate) mod experiment;
 mod file_patterns;
 mod file_rows;
 mod flag_needs;
+mod folder_rows;
 mod given;
 mod help_rows;
 pub(crate) mod ids;

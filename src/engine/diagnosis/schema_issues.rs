@@ -145,7 +145,9 @@ fn field_map(lines: &[&str]) -> Vec<Issue> {
     while i < lines.len() {
         let line = lines[i];
         i += 1;
-        if !line.ends_with(" {") {
+        // Not the property block under a stack's last frame (`at ... {`, dotenv-safe's
+        // `missing: [ ... ]`).
+        if !line.ends_with(" {") || line.trim_start().starts_with("at ") {
             continue;
         }
         let mut fields = Vec::new();
@@ -154,7 +156,9 @@ fn field_map(lines: &[&str]) -> Vec<Issue> {
             let Some((key, rest)) = l.strip_prefix("  ").and_then(|x| x.split_once(": [")) else {
                 break;
             };
-            if !is_key(key) {
+            // A variable's name: the map of an env validator (lower-case keys are an
+            // object's properties).
+            if !is_key(key) || !super::model::upper_snake(key) {
                 break;
             }
             j += 1;

@@ -83,6 +83,9 @@ pub(crate) enum Key {
     /// `TOMLDecodeError`, Node's `SyntaxError ... in JSON`) and a stat experiment: one entry
     /// value is such a file, and it exists (`parse_rows.rs`).
     ConfigFileDoesNotParse,
+    /// Node's `EISDIR` or Python's `IsADirectoryError` and the entry's one value that is a
+    /// folder on disk (`folder_rows.rs`).
+    FolderGivenForAFile,
     /// An error naming two variables the entry sets.
     ErrorNamesTwoSetVariables,
     /// An exception, an error line or the last words naming one variable the entry sets
@@ -240,6 +243,7 @@ pub(crate) const KEYS: &[Key] = &[
     Key::MissingFileReadFromAnUnsetVariable,
     Key::MissingFileAtItsDefaultPath,
     Key::ConfigFileDoesNotParse,
+    Key::FolderGivenForAFile,
     Key::ErrorNamesTwoSetVariables,
     Key::NodeOlderThanNamed,
     Key::ChoiceStructure,
@@ -483,6 +487,7 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
             file_rows::row(Tied::WorkingFolder, facts, lines, s)
         }
         Key::ConfigFileDoesNotParse => super::parse_rows::row(lines, s),
+        Key::FolderGivenForAFile => super::folder_rows::row(facts, lines, s),
         Key::ErrorNamesTwoSetVariables => settings_rows::two_vars(facts, s),
         Key::ErrorNamesOneSetVariable => tied_rows::row(Tie::Named, facts, lines, s),
         Key::ErrorQuotesASetValue => tied_rows::row(Tie::Quoted, facts, lines, s),

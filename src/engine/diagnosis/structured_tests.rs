@@ -67,6 +67,7 @@ fn every_key_is_a_structure_or_an_experiment() {
             "MissingFileReadFromAnUnsetVariable",
             "MissingFileAtItsDefaultPath",
             "ConfigFileDoesNotParse",
+            "FolderGivenForAFile",
             "ErrorNamesTwoSetVariables",
             "NodeOlderThanNamed",
             "ChoiceStructure",

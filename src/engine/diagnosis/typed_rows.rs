@@ -162,6 +162,53 @@ const TABLE: &[Typed] = &[
     },
 ];
 
+/// The AWS SDK for JavaScript v3's region check (a plain `Error: Region is missing`): it reads
+/// `AWS_REGION` (and a profile's `region`), never `AWS_DEFAULT_REGION`.
+const AWS_JS_REGION: Typed = Typed {
+    package: None,
+    types: &["Error"],
+    vars: &["AWS_REGION"],
+    codes: &[],
+    all: false,
+    instead: None,
+    own: None,
+    what: "an AWS region (`us-east-1`, ...)",
+};
+
+/// Libraries whose plain `Error` means a variable by where it is raised: the package of the
+/// first `at` frame under the error's head (`at default (/…/node_modules/@smithy/config-resolver/
+/// dist-cjs/index.js:117:11)`), and its row.
+const RAISED_IN: &[(&str, &Typed)] = &[
+    ("/node_modules/@smithy/config-resolver/", &AWS_JS_REGION),
+    ("/node_modules/@aws-sdk/config-resolver/", &AWS_JS_REGION),
+];
+
+/// A Node error's head (`Error: msg`, `TypeError [CODE]: msg`) whose first frame is in one of
+/// [`RAISED_IN`]'s packages: the head, its row and the package.
+fn raised_in<'a>(lines: &[&'a str]) -> Option<(&'a str, &'static Typed, &'static str)> {
+    lines.windows(2).rev().find_map(|w| {
+        let (head, frame) = (w[0].trim(), w[1].trim_start());
+        let kind = head.split(": ").next()?.split(" [").next()?;
+        let is_head = head.contains(": ")
+            && kind.ends_with("Error")
+            && kind.chars().all(|c| c.is_ascii_alphanumeric());
+        if !is_head || !frame.starts_with("at ") {
+            return None;
+        }
+        RAISED_IN
+            .iter()
+            .find(|(pkg, _)| frame.contains(pkg))
+            .map(|(pkg, t)| {
+                (
+                    head,
+                    *t,
+                    pkg.trim_start_matches("/node_modules/")
+                        .trim_end_matches('/'),
+                )
+            })
+    })
+}
+
 /// The row of `line` and the type it names, if one: a Python exception line
 /// (`pkg.mod.Type: message`, its head from the line's start) or a bare name followed by `:`.
 fn typed_in(line: &str) -> Option<(&'static Typed, &'static str)> {
@@ -202,16 +249,25 @@ fn listed(vars: &[&str], join: &str) -> String {
 
 /// The row: the last line of the launch that holds a type of the table.
 pub(super) fn row(lines: &[&str], s: &Setting) -> Option<Found> {
-    let (line, (t, ty)) = lines
+    let (line, t, lib) = match lines
         .iter()
         .rev()
-        .find_map(|l| typed_in(l).map(|x| (*l, x)))?;
+        .find_map(|l| typed_in(l).map(|x| (*l, x)))
+    {
+        Some((line, (t, ty))) => (
+            line,
+            t,
+            t.package
+                .map(|p| format!("{} raised {ty}", p.trim_end_matches('.')))
+                .unwrap_or_else(|| format!("it failed with {ty}")),
+        ),
+        None => {
+            let (line, t, pkg) = raised_in(lines)?;
+            (line, t, format!("{pkg} raised it"))
+        }
+    };
     let env = terms("the entry's `env`", s);
     let quoted = cut(line.trim());
-    let lib = t
-        .package
-        .map(|p| format!("{} raised {ty}", p.trim_end_matches('.')))
-        .unwrap_or_else(|| format!("it failed with {ty}"));
     let set: Vec<&str> = t.vars.iter().copied().filter(|v| is_set(s, v)).collect();
     let unset: Vec<&str> = t.vars.iter().copied().filter(|v| !is_set(s, v)).collect();
     let instead = t.instead.filter(|i| is_set(s, i));
@@ -320,6 +376,22 @@ mod tests {
         ] {
             assert_eq!(typed_in(line).map(|(_, t)| t), Some(ty), "{line}");
         }
+        // A plain Error raised in the AWS SDK's region resolver; the same error raised in
+        // the server's own code is not the SDK's.
+        let sdk = [
+            "Error: Region is missing",
+            "    at default (/app/node_modules/@smithy/config-resolver/dist-cjs/index.js:117:11)",
+        ];
+        assert_eq!(
+            raised_in(&sdk).map(|(h, _, p)| (h, p)),
+            Some(("Error: Region is missing", "@smithy/config-resolver"))
+        );
+        let own = [
+            "Error: Region is missing",
+            "    at start (/app/dist/index.js:12:11)",
+            "    at /app/node_modules/@smithy/config-resolver/dist-cjs/index.js:90:1",
+        ];
+        assert!(raised_in(&own).is_none());
         // The same name in prose or under another package is not the library's type.
         for line in [
             "NoRegionError: You must specify a region.",

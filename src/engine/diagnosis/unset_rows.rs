@@ -11,6 +11,35 @@ fn variable_shaped(w: &str) -> bool {
     w.len() >= 5 && super::model::upper_snake(w)
 }
 
+/// The head of the last report of an uncaught Node error: the first line after its `^` (under
+/// the source line, under its `file:line`), with the lines of its message that follow a head
+/// ending in `:` (dotenv-safe's `... are not present in the environment:` and its list): the
+/// indented ones under it.
+fn report_head(lines: &[&str]) -> Option<String> {
+    let caret = (2..lines.len()).rev().find(|&i| {
+        lines[i].trim() == "^"
+            && lines[i - 2]
+                .rsplit_once(':')
+                .is_some_and(|(f, n)| !f.contains(' ') && n.bytes().all(|b| b.is_ascii_digit()))
+    })?;
+    let mut rest = lines[caret + 1..]
+        .iter()
+        .skip_while(|l| l.trim().is_empty());
+    let head = rest.next()?.trim_end();
+    let mut out = head.to_string();
+    if head.ends_with(':') {
+        // Its list: the indented lines under it (not the prose after them, nor a frame).
+        let listed = |l: &&&str| {
+            l.starts_with([' ', '\t']) && !l.trim().is_empty() && !l.trim_start().starts_with("at ")
+        };
+        for l in rest.take_while(listed) {
+            out.push(' ');
+            out.push_str(l.trim());
+        }
+    }
+    Some(out)
+}
+
 /// The last line of a launch that died naming variables or flags the entry does not set.
 pub(super) fn row(lines: &[&str], s: &Setting) -> Option<Found> {
     let last = lines.iter().rev().find(|l| {
@@ -18,11 +47,14 @@ pub(super) fn row(lines: &[&str], s: &Setting) -> Option<Found> {
         !t.is_empty() && !t.starts_with("at ") && !t.starts_with("Node.js v")
     })?;
     // An indented last line is part of a block (a help text's option, a stack), not the
-    // server's last words.
-    if last.starts_with([' ', '\t']) {
-        return None;
-    }
-    let last = last.trim();
+    // server's last words; nor is the closing brace of the property block Node prints under an
+    // uncaught error's stack: that error's head is (with the lines a head ending in `:` lists).
+    let head = if last.starts_with([' ', '\t']) || matches!(last.trim(), "}" | "]") {
+        Some(report_head(lines)?)
+    } else {
+        None
+    };
+    let last = head.as_deref().unwrap_or(last).trim();
     let words: Vec<&str> = last
         .split(|c: char| c.is_whitespace() || matches!(c, ',' | '(' | ')' | '\'' | '"' | '`' | ';'))
         .map(|w| w.trim_end_matches(['.', ':', '!', '?']))

@@ -1,0 +1,99 @@
+//! A Node library's own error at start, through the real binary and a real child process
+//! (fixtures/servers/libframes.mjs, no package installed): yup's `ValidationError` whose
+//! property block ends the report, dotenv-safe's `MissingEnvVarsError` and its list, the AWS
+//! SDK's plain `Error` raised in @smithy/config-resolver, Node's `EISDIR` on a variable that
+//! holds a folder. Each with a healthy look-alike that gets no cause.
+
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+use crate::support::{bin, diagnoses_of, fixture, text_field as field};
+
+const ENV: &[&str] = &[
+    "LIBFRAMES_API_KEY",
+    "LIBFRAMES_REGION",
+    "LIBFRAMES_CONFIG_PATH",
+    "AWS_REGION",
+    "AWS_DEFAULT_REGION",
+    "AWS_PROFILE",
+    "AWS_CONFIG_FILE",
+];
+
+fn run(mode: &str, env: &[(&str, &str)]) -> (Option<i32>, Vec<Value>) {
+    let mut cmd: Command = bin();
+    cmd.args(["probe", "--json", "--launches", "1", "--watch", "1s", "--"])
+        .arg("node")
+        .arg(fixture("servers/libframes.mjs"))
+        .arg(mode)
+        .stdin(Stdio::null());
+    for k in ENV {
+        cmd.env_remove(k);
+    }
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    diagnoses_of(&cmd.output().expect("the binary runs"))
+}
+
+#[test]
+fn a_yup_required_field_under_its_property_block_is_the_unset_variable() {
+    let (code, d) = run("yup-required", &[]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "missing-env-var", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(next.starts_with("set `LIBFRAMES_API_KEY` "), "{next}");
+    let (code, d) = run("yup-required", &[("LIBFRAMES_API_KEY", "sk-test-1")]);
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+#[test]
+fn dotenv_safes_list_names_each_variable_not_set() {
+    let (code, d) = run("dotenv-safe", &[("LIBFRAMES_REGION", "eu")]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "missing-env-var", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(next.starts_with("set `LIBFRAMES_API_KEY` in "), "{next}");
+    assert!(!next.contains("`LIBFRAMES_REGION`"), "{next}");
+    let (code, d) = run(
+        "dotenv-safe",
+        &[
+            ("LIBFRAMES_REGION", "eu"),
+            ("LIBFRAMES_API_KEY", "sk-test-1"),
+        ],
+    );
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+#[test]
+fn the_aws_sdks_region_check_is_known_by_the_package_that_raised_it() {
+    let (code, d) = run("aws-region", &[]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "missing-env-var", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    // The JavaScript SDK reads AWS_REGION only: AWS_DEFAULT_REGION would not do.
+    assert!(next.starts_with("set `AWS_REGION` in "), "{next}");
+    assert!(next.contains("@smithy/config-resolver"), "{next}");
+    let (code, d) = run("aws-region", &[("AWS_REGION", "us-east-1")]);
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+#[test]
+fn a_folder_where_the_server_reads_a_file_names_its_variable() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let folder = dir.path().to_str().expect("utf-8");
+    let (code, d) = run("read-config", &[("LIBFRAMES_CONFIG_PATH", folder)]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "bad-argument", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.starts_with("point `LIBFRAMES_CONFIG_PATH` at the file"),
+        "{next}"
+    );
+    // Look-alike: a file there, and it serves.
+    let file = dir.path().join("config.json");
+    std::fs::write(&file, "{}").expect("write");
+    let file = file.to_str().expect("utf-8");
+    let (code, d) = run("read-config", &[("LIBFRAMES_CONFIG_PATH", file)]);
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
