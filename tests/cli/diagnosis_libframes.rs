@@ -97,3 +97,29 @@ fn a_folder_where_the_server_reads_a_file_names_its_variable() {
     let (code, d) = run("read-config", &[("LIBFRAMES_CONFIG_PATH", file)]);
     assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
 }
+
+#[test]
+fn an_unset_variable_handed_to_a_call_is_read_on_the_failing_line() {
+    // `readFileSync(process.env.LIBFRAMES_CONFIG_PATH)` with the variable not set: Node's
+    // `TypeError [ERR_INVALID_ARG_TYPE]: The "path" argument must be of type string or an
+    // instance of Buffer or URL. Received undefined`, raised in node:fs; the server's frame
+    // reads the variable.
+    let (code, d) = run("read-config", &[]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "missing-env-var", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.starts_with("set `LIBFRAMES_CONFIG_PATH` in "),
+        "{next}"
+    );
+    assert!(next.contains("libframes.mjs:"), "{next}");
+}
+
+#[test]
+fn an_error_code_in_the_reports_head_is_no_variable() {
+    // sqlite3 5.x: `Error: SQLITE_CANTOPEN: unable to open database file` with `{ errno: 14,
+    // code: 'SQLITE_CANTOPEN' }` under the stack.
+    let (code, d) = run("sqlite-open", &[]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert!(d.iter().all(|x| x["id"] != "missing-env-var"), "{d:#?}");
+}

@@ -77,32 +77,6 @@ fn name_of(shown: &str) -> String {
     inner.split(['=', ' ']).next().unwrap_or(inner).to_string()
 }
 
-/// The source line of the first frame of the last Node stack outside Node's own modules
-/// (`at start (file:///app/index.mjs:12:5)`, `at /app/index.js:3:9`), read from its file (at
-/// most 1 MiB).
-fn frame_source(lines: &[&str]) -> Option<String> {
-    let mut frames = lines.iter().filter_map(|l| {
-        let t = l.trim_start().strip_prefix("at ")?;
-        let loc = match t.rfind(" (") {
-            Some(i) => t[i + 2..].trim_end_matches(')'),
-            None => t,
-        };
-        (!loc.starts_with("node:")).then_some(loc)
-    });
-    // The first frame outside Node's modules: the server's call that raised.
-    let loc = frames.next()?;
-    let loc = loc.strip_prefix("file://").unwrap_or(loc);
-    let mut parts = loc.rsplitn(3, ':');
-    let (_col, line, file) = (parts.next()?, parts.next()?, parts.next()?);
-    let n: usize = line.parse().ok()?;
-    let meta = std::fs::metadata(file).ok()?;
-    if meta.len() > 1024 * 1024 {
-        return None;
-    }
-    let text = std::fs::read_to_string(file).ok()?;
-    text.lines().nth(n.checked_sub(1)?).map(str::to_string)
-}
-
 pub(super) fn row(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
     let (f, path) = folder_read(facts)?;
     let cwd = s.cwd.as_deref();
@@ -118,7 +92,7 @@ pub(super) fn row(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> 
         None => Vec::new(),
     };
     // The raising frame's source line names the one it read (`readFileSync(process.env.X)`).
-    let source = frame_source(lines);
+    let source = super::frame_rows::frame_source(lines).map(|(_, _, src)| src);
     let read: Vec<&(String, String)> = folders
         .iter()
         .filter(|(k, _)| source.as_deref().is_some_and(|l| l.contains(&*name_of(k))))

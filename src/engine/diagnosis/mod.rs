@@ -26,6 +26,7 @@ mod file_patterns;
 mod file_rows;
 mod flag_needs;
 mod folder_rows;
+mod frame_rows;
 mod given;
 mod help_rows;
 pub(crate) mod ids;

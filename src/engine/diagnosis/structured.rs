@@ -86,6 +86,9 @@ pub(crate) enum Key {
     /// Node's `EISDIR` or Python's `IsADirectoryError` and the entry's one value that is a
     /// folder on disk (`folder_rows.rs`).
     FolderGivenForAFile,
+    /// Node's `ERR_INVALID_ARG_TYPE` `Received undefined` raised from a source line that reads
+    /// a variable the entry does not set (`frame_rows.rs`).
+    UndefinedArgumentReadFromAnUnsetVariable,
     /// An error naming two variables the entry sets.
     ErrorNamesTwoSetVariables,
     /// An exception, an error line or the last words naming one variable the entry sets
@@ -244,6 +247,7 @@ pub(crate) const KEYS: &[Key] = &[
     Key::MissingFileAtItsDefaultPath,
     Key::ConfigFileDoesNotParse,
     Key::FolderGivenForAFile,
+    Key::UndefinedArgumentReadFromAnUnsetVariable,
     Key::ErrorNamesTwoSetVariables,
     Key::NodeOlderThanNamed,
     Key::ChoiceStructure,
@@ -488,6 +492,9 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         }
         Key::ConfigFileDoesNotParse => super::parse_rows::row(lines, s),
         Key::FolderGivenForAFile => super::folder_rows::row(facts, lines, s),
+        Key::UndefinedArgumentReadFromAnUnsetVariable => {
+            super::frame_rows::undefined_argument(facts, lines, s)
+        }
         Key::ErrorNamesTwoSetVariables => settings_rows::two_vars(facts, s),
         Key::ErrorNamesOneSetVariable => tied_rows::row(Tie::Named, facts, lines, s),
         Key::ErrorQuotesASetValue => tied_rows::row(Tie::Quoted, facts, lines, s),

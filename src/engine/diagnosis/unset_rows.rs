@@ -40,21 +40,32 @@ fn report_head(lines: &[&str]) -> Option<String> {
     Some(out)
 }
 
-/// The last line of a launch that died naming variables or flags the entry does not set.
-pub(super) fn row(lines: &[&str], s: &Setting) -> Option<Found> {
+/// The last words of a launch that died (its last line that is no frame) and the error codes
+/// its report's property block gives (`code: 'SQLITE_CANTOPEN'`: no variable, however shaped).
+/// An indented last line is part of a block (a help text's option, a stack), not the server's
+/// last words; nor is the closing brace of the property block Node prints under an uncaught
+/// error's stack: that error's head is (with the lines a head ending in `:` lists).
+fn last_words<'a>(lines: &[&'a str]) -> Option<(String, Vec<&'a str>)> {
     let last = lines.iter().rev().find(|l| {
         let t = l.trim();
         !t.is_empty() && !t.starts_with("at ") && !t.starts_with("Node.js v")
     })?;
-    // An indented last line is part of a block (a help text's option, a stack), not the
-    // server's last words; nor is the closing brace of the property block Node prints under an
-    // uncaught error's stack: that error's head is (with the lines a head ending in `:` lists).
-    let head = if last.starts_with([' ', '\t']) || matches!(last.trim(), "}" | "]") {
-        Some(report_head(lines)?)
+    let last = if last.starts_with([' ', '\t']) || matches!(last.trim(), "}" | "]") {
+        report_head(lines)?
     } else {
-        None
+        last.to_string()
     };
-    let last = head.as_deref().unwrap_or(last).trim();
+    let codes = lines
+        .iter()
+        .filter_map(|l| l.trim().strip_prefix("code: '")?.split('\'').next())
+        .collect();
+    Some((last.trim().to_string(), codes))
+}
+
+/// The last line of a launch that died naming variables or flags the entry does not set.
+pub(super) fn row(lines: &[&str], s: &Setting) -> Option<Found> {
+    let (last, codes) = last_words(lines)?;
+    let last = last.as_str();
     let words: Vec<&str> = last
         .split(|c: char| c.is_whitespace() || matches!(c, ',' | '(' | ')' | '\'' | '"' | '`' | ';'))
         .map(|w| w.trim_end_matches(['.', ':', '!', '?']))
@@ -68,7 +79,7 @@ pub(super) fn row(lines: &[&str], s: &Setting) -> Option<Found> {
         if w.contains('=') {
             continue;
         }
-        if variable_shaped(w) {
+        if variable_shaped(w) && !codes.contains(w) {
             // One of "A or B" set is enough; of "A and B", the others are still wanted.
             if s.env_values.iter().any(|(k, _)| k == w) {
                 if one_of {

@@ -1,0 +1,109 @@
+//! The source line of the frame a Node error was raised from (an experiment: the server's file
+//! read at that line), and the row keyed on it (see [`super::structured`]:
+//! `Key::UndefinedArgumentReadFromAnUnsetVariable`): Node's `ERR_INVALID_ARG_TYPE` with
+//! `Received undefined` (`The "path" argument must be of type string ... Received undefined`:
+//! `fs.readFileSync(process.env.X)`, `path.join(process.env.X)`, `new URL(...)` handed nothing)
+//! raised from a line that reads `process.env.X` (or `process.env["X"]`) which the entry does
+//! not set: `missing-env-var` naming `X`.
+
+use super::evidence::Fact;
+use super::given::is_set;
+use super::model::{cut, upper_snake, Found, Setting, Source};
+use super::table::Id;
+
+/// The first frame of the launch's Node stacks outside Node's own modules (`at start
+/// (file:///app/index.mjs:12:5)`, `at /app/index.js:3:9`): its file, line and source line
+/// (the file read, at most 1 MiB).
+pub(super) fn frame_source(lines: &[&str]) -> Option<(String, usize, String)> {
+    let loc = lines.iter().find_map(|l| {
+        let t = l.trim_start().strip_prefix("at ")?;
+        let loc = match t.rfind(" (") {
+            Some(i) => t[i + 2..].trim_end_matches(')'),
+            None => t,
+        };
+        (!loc.starts_with("node:")).then_some(loc)
+    })?;
+    let loc = loc.strip_prefix("file://").unwrap_or(loc);
+    let mut parts = loc.rsplitn(3, ':');
+    let (_col, line, file) = (parts.next()?, parts.next()?, parts.next()?);
+    let n: usize = line.parse().ok()?;
+    if std::fs::metadata(file).ok()?.len() > 1024 * 1024 {
+        return None;
+    }
+    let text = std::fs::read_to_string(file).ok()?;
+    let src = text.lines().nth(n.checked_sub(1)?)?.trim().to_string();
+    Some((file.to_string(), n, src))
+}
+
+/// The variables a source line reads from `process.env` (`process.env.X`, `process.env["X"]`,
+/// `process.env['X']`), in order.
+pub(super) fn env_reads(src: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for (i, _) in src.match_indices("process.env") {
+        let rest = &src[i + "process.env".len()..];
+        let name = if let Some(r) = rest.strip_prefix('.') {
+            r.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .next()
+        } else if let Some(r) = rest.strip_prefix("[\"").or_else(|| rest.strip_prefix("['")) {
+            r.split(['"', '\'']).next()
+        } else {
+            None
+        };
+        if let Some(n) =
+            name.filter(|n| upper_snake(n) || n.chars().all(|c| c.is_ascii_uppercase()))
+        {
+            if !n.is_empty() && !out.contains(&n) {
+                out.push(n);
+            }
+        }
+    }
+    out
+}
+
+pub(super) fn undefined_argument(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
+    let f = facts.iter().rev().find(|f| {
+        matches!(f, Fact::Node { code, message, .. }
+            if code.as_deref() == Some("ERR_INVALID_ARG_TYPE")
+                && message.trim_end().ends_with("Received undefined"))
+    })?;
+    let (file, n, src) = frame_source(lines)?;
+    let unset: Vec<&str> = env_reads(&src)
+        .into_iter()
+        .filter(|v| !is_set(s, v))
+        .collect();
+    let [var] = unset.as_slice() else {
+        return None;
+    };
+    let env = super::words::terms("the entry's `env`", s);
+    let error = cut(&f.quoted());
+    Some(Found {
+        id: Id::MissingEnvVar,
+        summary: format!(
+            "the server hands `{var}` to a call that needs a value, and {env} does not set it"
+        ),
+        next: format!(
+            "set `{var}` in {env}: the server reads it on the line that failed ({file}:{n}) and says \"{error}\""
+        ),
+        evidence: vec![
+            (Source::Stderr, error),
+            (Source::Tried, cut(&format!("read {file}:{n}: {src}"))),
+        ],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_source_lines_env_reads() {
+        assert_eq!(
+            env_reads(
+                "const c = readFileSync(process.env.APP_CONFIG, 'utf8') || process.env[\"PORT\"];"
+            ),
+            ["APP_CONFIG", "PORT"]
+        );
+        assert!(env_reads("const env = process.env;").is_empty());
+        assert!(env_reads("const x = process.env.npm_config_cache;").is_empty());
+    }
+}
