@@ -35,6 +35,32 @@ fn next(d: &Value) -> String {
     d["next_step"].as_str().unwrap_or_default().to_string()
 }
 
+/// `probe` of a host entry (`--config`) running `lastwords.py SHAPE` with `env`.
+fn entry_probe(dir: &std::path::Path, shape: &str, env: Value, launches: &str) -> Command {
+    let file = dir.join("servers.json");
+    let script = fixture("servers/lastwords.py").display().to_string();
+    let entry = serde_json::json!({"mcplServers": {"it": {
+        "command": "python3",
+        "args": [script, shape],
+        "env": env,
+    }}});
+    std::fs::write(&file, entry.to_string()).expect("write");
+    let mut cmd = bin();
+    cmd.args(["probe", "--config"])
+        .arg(&file)
+        .args([
+            "--server",
+            "it",
+            "--launches",
+            launches,
+            "--interval",
+            "200ms",
+        ])
+        .args(["--watch", "2s", "--format", "json"])
+        .stdin(Stdio::null());
+    cmd
+}
+
 /// The top cause is `id` and its next step holds every one of `words`.
 fn assert_top(what: &str, (code, d): &(Option<i32>, Vec<Value>), id: &str, words: &[&str]) {
     assert_eq!(*code, Some(1), "{what}: {d:#?}");
@@ -119,21 +145,12 @@ fn a_required_argument_its_parser_names_is_restated() {
     // @mondaydotcomorg/monday-api-mcp: a block under `The following required arguments are
     // missing:`, each item with its flags; the entry's MONDAY_API_TOKEN is not read for it.
     let dir = tempfile::tempdir().expect("tempdir");
-    let file = dir.path().join("servers.json");
-    let script = fixture("servers/lastwords.py").display().to_string();
-    let entry = serde_json::json!({"mcplServers": {"it": {
-        "command": "python3",
-        "args": [script, "required-block"],
-        "env": {"MONDAY_API_TOKEN": "planted-monday-secret"},
-    }}});
-    std::fs::write(&file, entry.to_string()).expect("write");
-    let mut cmd = bin();
-    cmd.args(["probe", "--config"])
-        .arg(&file)
-        .args(["--server", "it", "--launches", "1", "--watch", "2s"])
-        .args(["--format", "json"])
-        .stdin(Stdio::null());
-    let r = run_diagnoses(&mut cmd);
+    let r = run_diagnoses(&mut entry_probe(
+        dir.path(),
+        "required-block",
+        serde_json::json!({"MONDAY_API_TOKEN": "planted-monday-secret"}),
+        "1",
+    ));
     assert_top(
         "block",
         &r,
@@ -156,4 +173,45 @@ fn a_required_argument_its_parser_names_is_restated() {
         assert_eq!(r.0, Some(0), "{args:?}: {:#?}", r.1);
         assert!(r.1.is_empty(), "{args:?}: {:#?}", r.1);
     }
+}
+
+#[test]
+fn a_not_found_line_beside_a_variable_at_a_missing_path_names_the_variable() {
+    // @modelcontextprotocol/server-gdrive: GDRIVE_CREDENTIALS_PATH at a file that does not
+    // exist; "Credentials not found. Please run with 'auth' argument first.", exit 1, at the
+    // same time after each start (a timer by its times alone).
+    let dir = tempfile::tempdir().expect("tempdir");
+    let creds = dir.path().join("creds.json").display().to_string();
+    let r = run_diagnoses(&mut entry_probe(
+        dir.path(),
+        "credentials-path",
+        serde_json::json!({"GDRIVE_CREDENTIALS_PATH": creds}),
+        "2",
+    ));
+    assert_top(
+        "gdrive",
+        &r,
+        "missing-file",
+        &["point `GDRIVE_CREDENTIALS_PATH` at a file that exists"],
+    );
+    // Look-alike: another variable at a missing path, whose name is not the line's words.
+    let other = dir.path().join("app.log").display().to_string();
+    let r = run_diagnoses(&mut entry_probe(
+        dir.path(),
+        "credentials-path",
+        serde_json::json!({"LOG_FILE_PATH": other}),
+        "1",
+    ));
+    assert_eq!(r.0, Some(1), "{:#?}", r.1);
+    assert!(r.1.iter().all(|d| d["id"] != "missing-file"), "{:#?}", r.1);
+    // Look-alike: the file there, it serves.
+    std::fs::write(dir.path().join("creds.json"), "{}").expect("write");
+    let r = run_diagnoses(&mut entry_probe(
+        dir.path(),
+        "credentials-path",
+        serde_json::json!({"GDRIVE_CREDENTIALS_PATH": creds}),
+        "1",
+    ));
+    assert_eq!(r.0, Some(0), "{:#?}", r.1);
+    assert!(r.1.is_empty(), "{:#?}", r.1);
 }

@@ -6,6 +6,7 @@
 //! and groups what it finds. A cause is never given without evidence: when nothing fits, the
 //! diagnosis is `cause-unknown` with what was seen.
 
+mod absent_rows;
 mod answer_rows;
 mod asked_rows;
 mod boxes;

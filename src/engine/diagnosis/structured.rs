@@ -76,6 +76,10 @@ pub(crate) enum Key {
     /// A missing file whose path the failure prints, looked at (`stat`: no such file), that no
     /// entry value or variable read beside it names: the path the server reads by default.
     MissingFileAtItsDefaultPath,
+    /// Last words saying a thing was not found (`Credentials not found.`), and a variable of
+    /// the entry whose name holds a word of that line set to a path where nothing exists (an
+    /// experiment: the path looked up) (`absent_rows.rs`).
+    LastWordsNotFoundAndEntryPathAbsent,
     /// A missing file by a bare name or pattern (`panda.config.{ts,js}`), none in the folder it
     /// starts in, looked at (`file_patterns.rs`).
     MissingFileRelativeToWorkingFolder,
@@ -248,6 +252,7 @@ pub(crate) const KEYS: &[Key] = &[
     Key::ConfigFileDoesNotParse,
     Key::FolderGivenForAFile,
     Key::UndefinedArgumentReadFromAnUnsetVariable,
+    Key::LastWordsNotFoundAndEntryPathAbsent,
     Key::ErrorNamesTwoSetVariables,
     Key::NodeOlderThanNamed,
     Key::ChoiceStructure,
@@ -513,6 +518,7 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::NodeOlderThanNamed => node_rows::node_too_old(facts, s),
         Key::EnginesAboveRunningNode => node_rows::engines_too_new(lines, s),
         Key::NamesUnsetVariables => super::unset_rows::row(lines, s),
+        Key::LastWordsNotFoundAndEntryPathAbsent => super::absent_rows::row(lines, s),
         Key::SetNameNeverReadBesideACloseOne => env_rows::renamed(lines, s),
         Key::LastWordsAreAnUnsetReadName => env_rows::worded(lines, s),
         Key::ErrorMeansAnUnsetReadVariable => meant_rows::row(facts, s),

@@ -69,6 +69,7 @@ fn every_key_is_a_structure_or_an_experiment() {
             "ConfigFileDoesNotParse",
             "FolderGivenForAFile",
             "UndefinedArgumentReadFromAnUnsetVariable",
+            "LastWordsNotFoundAndEntryPathAbsent",
             "ErrorNamesTwoSetVariables",
             "NodeOlderThanNamed",
             "ChoiceStructure",
