@@ -72,6 +72,10 @@ fn a_help_on_stdout_names_the_command_that_serves() {
         "{:#?}",
         r.1
     );
+    // code-review-graph 2.3.9: a banner two columns in, `Commands:` and `Run
+    // code-review-graph <command> --help for details` (no `Usage:`), exit 0.
+    let r = helps(&["banner"]);
+    assert_top("banner", &r, "missing-argument", &["add `serve` first"]);
     // github-mcp-server 0.x (cobra): its help on stdout, exit 0; `stdio` by its name.
     let r = helps(&["cobra"]);
     assert_top("cobra", &r, "missing-argument", &["add `stdio` first"]);
@@ -141,6 +145,12 @@ fn logs_on_stdout_and_a_help_before_serving_are_no_help_to_follow() {
     let r = helps(&["help-then-serve"]);
     assert_eq!(r.0, Some(0), "{:#?}", r.1);
     assert!(r.1.is_empty(), "{:#?}", r.1);
+    // The same banner, then it serves; or its serving command given: healthy.
+    for args in [&["banner-then-serve"][..], &["banner", "serve"]] {
+        let r = helps(args);
+        assert_eq!(r.0, Some(0), "{args:?}: {:#?}", r.1);
+        assert!(r.1.is_empty(), "{args:?}: {:#?}", r.1);
+    }
     // The serving command given: healthy.
     let r = helps(&["system-commandline", "mcp"]);
     assert_eq!(r.0, Some(0), "{:#?}", r.1);

@@ -55,9 +55,36 @@ struct Printed {
 /// Whether `lines` (unboxed) are a help text: a usage line, and a section heading or
 /// argparse's `{a,b}` commands.
 pub(super) fn is_help(lines: &[&str]) -> bool {
-    lines.iter().any(|l| help::starts_usage(l))
+    lines
+        .iter()
+        .any(|l| help::starts_usage(l) || command_placeholder(l))
         && (lines.iter().any(|l| help::is_heading(l.trim_start()))
             || !cli_parsers::usage_commands(lines).is_empty())
+}
+
+/// Whether a line writes the program's command as a placeholder (`Run code-review-graph
+/// <command> --help for details`): a banner's usage, without `Usage:`.
+fn command_placeholder(line: &str) -> bool {
+    let low = line.to_ascii_lowercase();
+    low.contains("<command>") || low.contains("<subcommand>")
+}
+
+/// `lines` without the indent they all share (a banner drawn two columns in): its headings at
+/// the margin, as a help's are.
+fn dedented(lines: Vec<String>) -> Vec<String> {
+    let shared = lines
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start_matches(' ').len())
+        .min()
+        .unwrap_or(0);
+    if shared == 0 {
+        return lines;
+    }
+    lines
+        .into_iter()
+        .map(|l| l.get(shared..).map(str::to_string).unwrap_or_default())
+        .collect()
 }
 
 /// The help text of the launches that ended on their own before any handshake: stdout's, else
@@ -69,7 +96,7 @@ fn printed(died: &[&Launch]) -> Option<Printed> {
         .collect();
     let first = quiet.first()?;
     let launches = quiet.iter().map(|l| l.number).collect();
-    let out = cli_parsers::unboxed(&first.report.stdout.head);
+    let out = dedented(cli_parsers::unboxed(&first.report.stdout.head));
     let refs: Vec<&str> = out.iter().map(String::as_str).collect();
     if is_help(&refs) {
         return Some(Printed {
@@ -78,7 +105,7 @@ fn printed(died: &[&Launch]) -> Option<Printed> {
             launches,
         });
     }
-    let err = cli_parsers::unboxed(&stderr_lines(first));
+    let err = dedented(cli_parsers::unboxed(&stderr_lines(first)));
     let refs: Vec<&str> = err.iter().map(String::as_str).collect();
     is_help(&refs).then_some(Printed {
         lines: err,
@@ -91,7 +118,11 @@ fn printed(died: &[&Launch]) -> Option<Printed> {
 /// under it.
 fn usage_of(lines: &[&str]) -> String {
     let Some(at) = lines.iter().position(|l| help::starts_usage(l)) else {
-        return String::new();
+        return lines
+            .iter()
+            .find(|l| command_placeholder(l))
+            .map(|l| cut(l))
+            .unwrap_or_default();
     };
     let head = lines[at].trim();
     let next = lines[at + 1..]
