@@ -56,6 +56,9 @@ fn absent_line<'a>(lines: &[&'a str]) -> Option<&'a str> {
 
 /// The row (`Key::LastWordsNotFoundAndEntryPathAbsent`).
 pub(super) fn row(lines: &[&str], s: &Setting) -> Option<Found> {
+    // A bare command inherits the caller's whole environment (`XDG_CONFIG_HOME` at a folder
+    // not made yet): no variable of it is the entry's.
+    s.given_env.as_ref()?;
     let line = absent_line(lines)?;
     let said: Vec<String> = line
         .split(|c: char| !c.is_ascii_alphanumeric())
