@@ -4,11 +4,9 @@
 //! SDK's plain `Error` raised in @smithy/config-resolver, Node's `EISDIR` on a variable that
 //! holds a folder. Each with a healthy look-alike that gets no cause.
 
-use std::process::{Command, Stdio};
-
 use serde_json::Value;
 
-use crate::support::{bin, diagnoses_of, fixture, text_field as field};
+use crate::support::{probe_fixture_mode, text_field as field};
 
 const ENV: &[&str] = &[
     "LIBFRAMES_API_KEY",
@@ -21,19 +19,7 @@ const ENV: &[&str] = &[
 ];
 
 fn run(mode: &str, env: &[(&str, &str)]) -> (Option<i32>, Vec<Value>) {
-    let mut cmd: Command = bin();
-    cmd.args(["probe", "--json", "--launches", "1", "--watch", "1s", "--"])
-        .arg("node")
-        .arg(fixture("servers/libframes.mjs"))
-        .arg(mode)
-        .stdin(Stdio::null());
-    for k in ENV {
-        cmd.env_remove(k);
-    }
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    diagnoses_of(&cmd.output().expect("the binary runs"))
+    probe_fixture_mode("node", "servers/libframes.mjs", mode, ENV, env)
 }
 
 #[test]

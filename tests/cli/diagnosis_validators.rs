@@ -4,11 +4,9 @@
 //! whose environment dump pushes its head out of the stderr tail. Each field is tied to the
 //! entry's variable; a healthy look-alike gets no cause.
 
-use std::process::{Command, Stdio};
-
 use serde_json::Value;
 
-use crate::support::{bin, diagnoses_of, fixture, text_field as field};
+use crate::support::{probe_fixture_mode, text_field as field};
 
 const ENV: &[&str] = &[
     "VALIDATORS_API_KEY",
@@ -17,19 +15,7 @@ const ENV: &[&str] = &[
 ];
 
 fn run(mode: &str, env: &[(&str, &str)]) -> (Option<i32>, Vec<Value>) {
-    let mut cmd: Command = bin();
-    cmd.args(["probe", "--json", "--launches", "1", "--watch", "1s", "--"])
-        .arg("node")
-        .arg(fixture("servers/validators.mjs"))
-        .arg(mode)
-        .stdin(Stdio::null());
-    for k in ENV {
-        cmd.env_remove(k);
-    }
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    diagnoses_of(&cmd.output().expect("the binary runs"))
+    probe_fixture_mode("node", "servers/validators.mjs", mode, ENV, env)
 }
 
 const KEY: (&str, &str) = ("VALIDATORS_API_KEY", "sk-test-1234");

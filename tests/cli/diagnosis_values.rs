@@ -5,11 +5,9 @@
 //! plain last line naming the variable with a URL's scheme. Each with a healthy look-alike that
 //! gets no cause.
 
-use std::process::{Command, Stdio};
-
 use serde_json::Value;
 
-use crate::support::{bin, diagnoses_of, evidence_texts, fixture, text_field as field};
+use crate::support::{evidence_texts, probe_fixture_mode, text_field as field};
 
 const ENV: &[&str] = &[
     "VALUES_QUERY_TIMEOUT",
@@ -26,27 +24,12 @@ const ENV: &[&str] = &[
 ];
 
 fn run(program: &str, mode: &str, env: &[(&str, &str)]) -> (Option<i32>, Vec<Value>) {
-    let script = fixture(&format!(
-        "servers/{}",
-        if program == "node" {
-            "values.mjs"
-        } else {
-            "values.py"
-        }
-    ));
-    let mut cmd: Command = bin();
-    cmd.args(["probe", "--json", "--launches", "1", "--watch", "1s", "--"])
-        .arg(program)
-        .arg(script)
-        .arg(mode)
-        .stdin(Stdio::null());
-    for k in ENV {
-        cmd.env_remove(k);
-    }
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    diagnoses_of(&cmd.output().expect("the binary runs"))
+    let script = if program == "node" {
+        "servers/values.mjs"
+    } else {
+        "servers/values.py"
+    };
+    probe_fixture_mode(program, script, mode, ENV, env)
 }
 
 #[test]

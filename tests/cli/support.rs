@@ -346,6 +346,31 @@ pub fn failed_diagnoses(out: &Output) -> Vec<serde_json::Value> {
         .clone()
 }
 
+/// The exit code and the diagnoses of `probe --json --launches 1 --watch 1s -- PROGRAM
+/// fixtures/SCRIPT MODE`, with the variables `clear` removed from the caller's environment and
+/// `env` set: the shape every fixture-per-mode diagnosis test runs.
+pub fn probe_fixture_mode(
+    program: &str,
+    script: &str,
+    mode: &str,
+    clear: &[&str],
+    env: &[(&str, &str)],
+) -> (Option<i32>, Vec<serde_json::Value>) {
+    let mut cmd: Command = bin();
+    cmd.args(["probe", "--json", "--launches", "1", "--watch", "1s", "--"])
+        .arg(program)
+        .arg(fixture(script))
+        .arg(mode)
+        .stdin(std::process::Stdio::null());
+    for k in clear {
+        cmd.env_remove(k);
+    }
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    diagnoses_of(&cmd.output().expect("the binary runs"))
+}
+
 /// The exit code and the diagnoses of a `probe --json` run.
 pub fn run_diagnoses(cmd: &mut Command) -> (Option<i32>, Vec<serde_json::Value>) {
     diagnoses_of(&cmd.output().expect("the binary runs"))
