@@ -13,6 +13,7 @@ mod diagnosis_files;
 mod diagnosis_help;
 mod diagnosis_imports;
 mod diagnosis_lastwords;
+mod diagnosis_libclients;
 mod diagnosis_libframes;
 mod diagnosis_lines;
 mod diagnosis_logs;

@@ -363,6 +363,21 @@ fn node_head(line: &str) -> Option<(String, Option<String>, String)> {
     ok.then(|| (kind.to_string(), code, message.trim().to_string()))
 }
 
+/// A Node system error printed after a label on the same line (ioredis' `[ioredis] Unhandled
+/// error event: Error: connect ECONNREFUSED 127.0.0.1:6379`, a logger's `redis error: Error:
+/// connect ...`): the head from its error class on, kept only when its message carries a
+/// system error code (`connect ECONNREFUSED`, `getaddrinfo ENOTFOUND`), never a label's words.
+fn embedded_system_error(line: &str) -> Option<(String, Option<String>, String)> {
+    line.match_indices("Error: ").find_map(|(at, _)| {
+        let start = line[..at].rfind(' ').map(|i| i + 1)?;
+        let (kind, code, message) = node_head(&line[start..])?;
+        let syscall = message.split(' ').next().unwrap_or_default();
+        let system = code_in(&message).is_some_and(|c| !c.starts_with("ERR_"));
+        (system && ["connect", "getaddrinfo", "read", "write"].contains(&syscall))
+            .then_some((kind, code, message))
+    })
+}
+
 /// An error code in a message: `ECONNREFUSED`, `ENOTFOUND`, `ERR_INVALID_URL`.
 pub(crate) fn code_in(message: &str) -> Option<String> {
     message
@@ -382,7 +397,9 @@ pub(crate) fn node(lines: &[&str]) -> Vec<Fact> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < lines.len() {
-        let Some((kind, head_code, message)) = node_head(lines[i]) else {
+        let Some((kind, head_code, message)) =
+            node_head(lines[i]).or_else(|| embedded_system_error(lines[i]))
+        else {
             i += 1;
             continue;
         };

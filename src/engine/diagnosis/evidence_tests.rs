@@ -93,6 +93,20 @@ fn node_reads_the_code_and_the_address() {
 }
 
 #[test]
+fn a_system_error_after_a_label_is_a_node_error() {
+    // ioredis 5's error event with no listener.
+    let t = "[ioredis] Unhandled error event: Error: connect ECONNREFUSED 127.0.0.1:6379\n    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1611:16)";
+    let f = node(&lines(t));
+    assert!(
+        matches!(&f[0], Fact::Node { code: Some(c), message, .. } if c == "ECONNREFUSED" && message == "connect ECONNREFUSED 127.0.0.1:6379"),
+        "{f:?}"
+    );
+    // A label's words before an error without a system call's code are not read so.
+    assert!(node(&["request failed: Error: upstream said no"]).is_empty());
+    assert!(node(&["cache: Error: ECONNREFUSED in config"]).is_empty());
+}
+
+#[test]
 fn npm_takes_the_line_that_says_what_never_the_log_pointer() {
     let t = "npm error could not determine executable to run\nnpm error A complete log of this run can be found in: /home/u/.npm/_logs/2026-01-01T00_00_00_000Z-debug-0.log";
     let f = npm(&lines(t));

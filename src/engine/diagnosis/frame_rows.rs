@@ -15,13 +15,19 @@ use super::table::Id;
 /// (file:///app/index.mjs:12:5)`, `at /app/index.js:3:9`): its file, line and source line
 /// (the file read, at most 1 MiB).
 pub(super) fn frame_source(lines: &[&str]) -> Option<(String, usize, String)> {
+    source_at(lines, false)
+}
+
+/// The source of the first frame outside Node's own modules and, with `own`, outside any
+/// `node_modules` too: the server's line that handed a library what it choked on.
+fn source_at(lines: &[&str], own: bool) -> Option<(String, usize, String)> {
     let loc = lines.iter().find_map(|l| {
         let t = l.trim_start().strip_prefix("at ")?;
         let loc = match t.rfind(" (") {
             Some(i) => t[i + 2..].trim_end_matches(')'),
             None => t,
         };
-        (!loc.starts_with("node:")).then_some(loc)
+        (!(loc.starts_with("node:") || own && loc.contains("/node_modules/"))).then_some(loc)
     })?;
     let loc = loc.strip_prefix("file://").unwrap_or(loc);
     let mut parts = loc.rsplitn(3, ':');
@@ -36,11 +42,19 @@ pub(super) fn frame_source(lines: &[&str]) -> Option<(String, usize, String)> {
 }
 
 /// The variables a source line reads from `process.env` (`process.env.X`, `process.env["X"]`,
-/// `process.env['X']`), in order.
+/// `process.env['X']`, or through a binding of it named `env`: `env.X`), in order.
 pub(super) fn env_reads(src: &str) -> Vec<&str> {
     let mut out = Vec::new();
-    for (i, _) in src.match_indices("process.env") {
-        let rest = &src[i + "process.env".len()..];
+    for (i, _) in src.match_indices("env") {
+        let own = src[..i]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'));
+        let dotted = src[..i].ends_with('.');
+        if !own || dotted && !src[..i].ends_with("process.") {
+            continue;
+        }
+        let rest = &src[i + "env".len()..];
         let name = if let Some(r) = rest.strip_prefix('.') {
             r.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
                 .next()
@@ -65,8 +79,24 @@ pub(super) fn undefined_argument(facts: &[Fact], lines: &[&str], s: &Setting) ->
         matches!(f, Fact::Node { code, message, .. }
             if code.as_deref() == Some("ERR_INVALID_ARG_TYPE")
                 && message.trim_end().ends_with("Received undefined"))
-    })?;
-    let (file, n, src) = frame_source(lines)?;
+    });
+    // V8's TypeError on a property of `undefined` (`Cannot read properties of undefined
+    // (reading 'startsWith')`, older `Cannot read property 'x' of undefined`), raised in a
+    // library (mongodb's `new MongoClient(process.env.MONGODB_URI)`) or on the server's line.
+    let read = || {
+        facts.iter().rev().find(|f| {
+            matches!(f, Fact::Node { kind, message, .. }
+                if kind == "TypeError"
+                    && (message.starts_with("Cannot read properties of undefined")
+                        || message.starts_with("Cannot read property ")
+                            && message.contains(" of undefined")))
+        })
+    };
+    let (f, own) = match f {
+        Some(f) => (f, false),
+        None => (read()?, true),
+    };
+    let (file, n, src) = source_at(lines, own)?;
     let unset: Vec<&str> = env_reads(&src)
         .into_iter()
         .filter(|v| !is_set(s, v))
@@ -105,5 +135,12 @@ mod tests {
         );
         assert!(env_reads("const env = process.env;").is_empty());
         assert!(env_reads("const x = process.env.npm_config_cache;").is_empty());
+        // A binding of process.env named `env`; not another object's `env` property.
+        assert_eq!(
+            env_reads("const c = new MongoClient(env.MONGODB_URI, { a: 1 });"),
+            ["MONGODB_URI"]
+        );
+        assert!(env_reads("const x = config.env.MONGODB_URI;").is_empty());
+        assert!(env_reads("const x = myenv.MONGODB_URI;").is_empty());
     }
 }

@@ -19,8 +19,84 @@ pub(crate) struct Issue {
     pub kind: Option<String>,
 }
 
-/// The keys that make an object with a path a validator's issue.
+/// The keys that make an object with a path a validator's issue (joi's `type`, see
+/// [`joi_type`], is one only in its dotted form).
 const ISSUE_KEYS: &[&str] = &["code", "keyword", "expected", "received"];
+
+/// joi's issue type (`details: [ { message, path: [ 'X' ], type: 'any.required', context } ]`,
+/// joi 17): a schema kind and a rule joined by a dot, lower-case words (`string.base`,
+/// `any.only`, `number.port`).
+fn joi_type(t: &str) -> bool {
+    t.split_once('.').is_some_and(|(a, b)| {
+        [a, b].iter().all(|w| {
+            !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        }) && !b.contains('.')
+    })
+}
+
+/// The keys of a path whose items are objects (valibot 1's `path: [ { type: 'object', origin:
+/// 'value', input: {...}, key: 'API_KEY', value: undefined } ]`): each item's own `key`.
+fn object_path(object: &str) -> Option<Vec<String>> {
+    let at = object.find("path:")?;
+    let rest = object[at + "path:".len()..].trim_start();
+    let inner = rest.strip_prefix('[')?.trim_start();
+    if !inner.starts_with('{') {
+        return None;
+    }
+    // The items at depth 1 of the list, each read for its own `key:` at its own level.
+    let mut keys = Vec::new();
+    let mut depth = 0i32;
+    let mut start = None;
+    for (i, c) in inner.char_indices() {
+        match c {
+            '{' | '[' => {
+                if depth == 0 && c == '{' {
+                    start = Some(i);
+                }
+                depth += 1;
+            }
+            '}' | ']' => {
+                depth -= 1;
+                if depth == 0 {
+                    let item = &inner[start.take()?..=i];
+                    keys.push(own_key(item)?);
+                }
+                if depth < 0 {
+                    break;
+                }
+            }
+            _ => {}
+        }
+        if i > 8192 {
+            return None;
+        }
+    }
+    (!keys.is_empty()).then_some(keys)
+}
+
+/// The `key: 'X'` of an inspected object at its own level (not in a nested `input: {...}`).
+fn own_key(item: &str) -> Option<String> {
+    let mut depth = 0i32;
+    for (i, c) in item.char_indices() {
+        match c {
+            '{' | '[' => depth += 1,
+            '}' | ']' => depth -= 1,
+            _ if depth == 1 && item[i..].starts_with("key:") => {
+                let before = item[..i].chars().next_back();
+                if before.is_some_and(|b| b.is_ascii_alphanumeric() || b == '_') {
+                    continue;
+                }
+                let v = item[i + "key:".len()..].trim_start();
+                let q = v.chars().next().filter(|q| *q == '\'' || *q == '"')?;
+                return quoted(&v[1..], q);
+            }
+            _ => {}
+        }
+    }
+    None
+}
 
 /// The most issues read.
 const MAX_ISSUES: usize = 8;
@@ -315,10 +391,17 @@ fn list(inner: &str) -> Vec<String> {
 /// One issue: its field (the path's items joined by `.`; ajv's `/a/b` as `a.b`), message and
 /// kind (`missing` for a value that is not there: zod's `invalid_type` received `undefined`).
 fn issue(object: &str, key: &str) -> Option<Issue> {
-    if !ISSUE_KEYS.iter().any(|k| value(object, k).is_some()) {
+    let text = |k: &str| match value(object, k) {
+        Some(Value::Text(t)) => Some(t),
+        _ => None,
+    };
+    let joi = text("type").filter(|t| joi_type(t));
+    if joi.is_none() && !ISSUE_KEYS.iter().any(|k| value(object, k).is_some()) {
         return None;
     }
+    let objects = (key == "path").then(|| object_path(object)).flatten();
     let field = match value(object, key)? {
+        _ if objects.is_some() => objects.unwrap_or_default().join("."),
         Value::List(items) if key == "path" => items.join("."),
         Value::Text(t) if key != "path" => t.trim_start_matches(['/', '.']).replace('/', "."),
         _ => return None,
@@ -327,11 +410,7 @@ fn issue(object: &str, key: &str) -> Option<Issue> {
         Value::Text(t) if !t.is_empty() => t,
         _ => return None,
     };
-    let text = |k: &str| match value(object, k) {
-        Some(Value::Text(t)) => Some(t),
-        _ => None,
-    };
-    let code = text("code").or_else(|| text("keyword"));
+    let code = text("code").or_else(|| text("keyword")).or(joi);
     let absent = text("received").as_deref() == Some("undefined")
         || message.ends_with("received undefined")
         || message == "Required";
@@ -344,8 +423,10 @@ fn issue(object: &str, key: &str) -> Option<Issue> {
         ),
         (Some("invalid_string" | "invalid_format"), Some("url"))
     );
-    let kind = if code.as_deref() == Some("invalid_type") && absent
-        || code.as_deref() == Some("required")
+    // valibot names no code: its `kind: 'schema'` issue that received `undefined` is a value
+    // not there; joi's `any.required` is one.
+    let kind = if matches!(code.as_deref(), Some("invalid_type") | None) && absent
+        || matches!(code.as_deref(), Some("required" | "any.required"))
     {
         Some("missing".to_string())
     } else if url {
@@ -372,6 +453,54 @@ mod tests {
                 .collect(),
             None => Vec::new(),
         }
+    }
+
+    #[test]
+    fn joi_details_and_valibot_object_paths_are_issues() {
+        // joi 17's `Joi.assert` uncaught: its `details` under the stack.
+        let lines = [
+            "  details: [",
+            "    {",
+            "      message: '\"API_KEY\" is required',",
+            "      path: [ 'API_KEY' ],",
+            "      type: 'any.required',",
+            "      context: { label: 'API_KEY', key: 'API_KEY' }",
+            "    }",
+            "  ]",
+        ];
+        let f = fields(&lines);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].0, "API_KEY");
+        assert_eq!(f[0].2.as_deref(), Some("missing"));
+        // valibot 1: a path of objects, each with its own `key` (the input's keys are not it).
+        let lines = [
+            "  issues: [",
+            "    {",
+            "      kind: 'schema',",
+            "      type: 'string',",
+            "      input: undefined,",
+            "      expected: 'string',",
+            "      received: 'undefined',",
+            "      message: 'Invalid type: Expected string but received undefined',",
+            "      path: [",
+            "        {",
+            "          type: 'object',",
+            "          origin: 'value',",
+            "          input: { HOME: '/root', nested: { key: 'not-it' } },",
+            "          key: 'API_KEY',",
+            "          value: undefined",
+            "        }",
+            "      ],",
+            "    }",
+            "  ]",
+        ];
+        let f = fields(&lines);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].0, "API_KEY");
+        assert_eq!(f[0].2.as_deref(), Some("missing"));
+        // A log record's `type` is no joi type: an HTTP log with a path list and a message.
+        let f = fields(&["{ path: [ 'users' ], message: 'served', type: 'request' }"]);
+        assert!(f.is_empty(), "{f:?}");
     }
 
     #[test]

@@ -40,7 +40,8 @@ pub(crate) enum Key {
     /// `Requires-Python`), tied to the entry's `--python` or `UV_PYTHON` (`resolver_rows.rs`).
     ResolverRefusesThePython,
     /// A refused connection (Node `code: 'ECONNREFUSED'`, Python `ConnectionRefusedError` /
-    /// errno 111) and a connect experiment that is refused too.
+    /// errno 111) and a connect experiment that is refused too; an address the entry does not
+    /// hold named by the one unset variable the server's source reads for it.
     RefusedAndTested,
     /// A URL-parse failure (`ERR_INVALID_URL`, an error about a URL/URI/scheme) beside an
     /// entry value shaped `host:port` with no scheme; also a failed `--call`'s error (the
@@ -91,7 +92,8 @@ pub(crate) enum Key {
     /// folder on disk (`folder_rows.rs`).
     FolderGivenForAFile,
     /// Node's `ERR_INVALID_ARG_TYPE` `Received undefined` raised from a source line that reads
-    /// a variable the entry does not set (`frame_rows.rs`).
+    /// a variable the entry does not set (`frame_rows.rs`); V8's `TypeError: Cannot read
+    /// properties of undefined` too, at the first frame outside `node_modules`.
     UndefinedArgumentReadFromAnUnsetVariable,
     /// An error naming two variables the entry sets.
     ErrorNamesTwoSetVariables,
@@ -611,9 +613,14 @@ fn refused(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
     let at = format!("{h}:{p}");
     let next = match holder(s, &at).or_else(|| holder(s, &format!(":{p}"))) {
         Some(v) => format!("start the service at {at}{what}, or point {v} at where it runs: nothing listens there"),
-        None => format!(
-            "start the service at {at}{what}: nothing listens there; the entry gives no such address, so it is the server's default (set its URL variable or argument to where the service runs)"
-        ),
+        None => match unset_address_read(s, p) {
+            Some((var, read_at)) => format!(
+                "set `{var}` to where the service runs, or start it at {at}{what}: nothing listens there; the entry does not set `{var}`, which the server reads ({read_at}), so it connects to its default"
+            ),
+            None => format!(
+                "start the service at {at}{what}: nothing listens there; the entry gives no such address, so it is the server's default (set its URL variable or argument to where the service runs)"
+            ),
+        },
     };
     let mut evidence = vec![(Source::Stderr, cut(&f.quoted()))];
     evidence.extend(tried.into_iter().map(|t| (Source::Tried, t)));
@@ -623,6 +630,55 @@ fn refused(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         next,
         evidence,
     })
+}
+
+/// The one variable the server's source reads for a service's address (a part of its name is
+/// URL, URI, DSN or HOST; for a well-known port, the service's word too: `DATABASE`, `PG`,
+/// `POSTGRES` for PostgreSQL) that the entry does not set, and where it is read: without it the
+/// server (or its driver) connects to its default (pg's 127.0.0.1:5432).
+fn unset_address_read(s: &Setting, port: u16) -> Option<(String, String)> {
+    let code = env_rows::scanned(s)?;
+    let words: &[&str] = match service_of(port) {
+        Some("PostgreSQL") => &["DATABASE", "DB", "PG", "POSTGRES", "POSTGRESQL"],
+        Some("MySQL/MariaDB") => &["DATABASE", "DB", "MYSQL", "MARIADB"],
+        Some("Redis") => &["REDIS", "CACHE", "VALKEY"],
+        Some("MongoDB") => &["MONGO", "MONGODB", "DATABASE", "DB"],
+        Some("Qdrant") => &["QDRANT"],
+        Some("Elasticsearch") => &["ELASTIC", "ELASTICSEARCH", "ES", "OPENSEARCH"],
+        Some("RabbitMQ") => &["AMQP", "RABBITMQ", "RABBIT"],
+        _ => &[],
+    };
+    let parts = |n: &str| -> Vec<String> {
+        n.split('_')
+            .map(str::to_ascii_uppercase)
+            .collect::<Vec<_>>()
+    };
+    let address = |n: &str| {
+        parts(n)
+            .iter()
+            .any(|p| matches!(p.as_str(), "URL" | "URI" | "DSN" | "HOST" | "CONNECTION"))
+    };
+    let unset: Vec<_> = code
+        .reads
+        .iter()
+        .filter(|r| {
+            upper_snake_name(&r.name) && address(&r.name) && !super::given::is_set(s, &r.name)
+        })
+        .collect();
+    let of_service: Vec<_> = unset
+        .iter()
+        .filter(|r| parts(&r.name).iter().any(|p| words.contains(&p.as_str())))
+        .collect();
+    let pick = match (of_service.as_slice(), unset.as_slice()) {
+        ([one], _) => **one,
+        ([], [one]) if words.is_empty() => *one,
+        _ => return None,
+    };
+    Some((pick.name.clone(), pick.at.clone()))
+}
+
+fn upper_snake_name(n: &str) -> bool {
+    super::model::upper_snake(n) || n.chars().all(|c| c.is_ascii_uppercase())
 }
 
 #[cfg(test)]

@@ -366,6 +366,18 @@ pub(super) fn schemeless(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<
         }
         _ => false,
     };
+    // A `host:port` value read as a path under a base URL the library supplies (pg's
+    // `new URL(value, 'postgres://base')`): a DNS failure for a host no entry value holds.
+    let values = entry_values(s);
+    let elsewhere = |f: &&Fact| match f {
+        Fact::Node { code, message, .. } if !host_name && code.as_deref() == Some("ENOTFOUND") => {
+            message
+                .rsplit(' ')
+                .next()
+                .is_some_and(|h| !h.is_empty() && !values.iter().any(|(_, x)| x.contains(h)))
+        }
+        _ => false,
+    };
     let quoted = facts
         .iter()
         .find(|f| is_url_failure(f) && f.message().is_some_and(|m| m.contains(&v)))
@@ -376,6 +388,7 @@ pub(super) fn schemeless(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<
                 .iter()
                 .find(|f| is_url_failure(f))
                 .or_else(|| facts.iter().find(not_found))
+                .or_else(|| facts.iter().find(elsewhere))
                 .map(|f| cut(&f.quoted()))
         })?;
     let with = with_scheme(&v, host_name, &schemes_named(lines));
