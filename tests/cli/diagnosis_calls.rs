@@ -425,3 +425,86 @@ fn a_call_judging_a_value_without_its_scheme_names_it_before_a_refused_connect()
     assert_eq!(d["id"], "service-not-running", "{doc:#}");
     assert!(field(d, "next_step").contains("`SEARXNG_URL`"), "{doc:#}");
 }
+
+/// Whether nothing listens on 127.0.0.1:`port` (a fixture's default port).
+fn refused_here(port: u16) -> bool {
+    std::net::TcpStream::connect(("127.0.0.1", port)).is_err()
+}
+
+#[test]
+fn a_refusal_at_a_port_the_entry_does_not_give_names_that_port_and_the_flag_that_sets_it() {
+    // mcp-server-rabbitmq: `--port` is the broker's, its tools ask the management API at
+    // `--api-port`'s default (15671 there, 47911 in the fixture), a text result not isError.
+    if !refused_here(47911) {
+        eprintln!("skipped: something listens on 127.0.0.1:47911");
+        return;
+    }
+    let broker = free_port().to_string();
+    let py = calls("py");
+    let out = probe(
+        "list_queues",
+        &["python3", &py, "pool", "--port", &broker],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let doc = json(&out);
+    assert_valid("probe", &doc);
+    let d = &doc["diagnoses"][0];
+    assert_eq!(d["id"], "service-not-running", "{doc:#}");
+    let next = field(d, "next_step");
+    // The port the refusal names, not the entry's `--port` at another one.
+    assert!(
+        next.contains("127.0.0.1:47911") && !next.contains(&broker),
+        "{next}"
+    );
+    assert!(next.contains("`--api-port"), "{next}");
+    let shown = serde_json::to_string(&d["evidence"]).unwrap_or_default();
+    assert!(
+        shown.contains("connect 127.0.0.1:47911: refused")
+            && shown.contains("`--api-port` defaults to 47911 (calls.py:"),
+        "{shown}"
+    );
+
+    // Look-alike: the management API answers at `--api-port`: the call succeeds.
+    let open = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let up = open.local_addr().expect("addr").port().to_string();
+    let out = probe(
+        "list_queues",
+        &["python3", &py, "pool", "--port", &broker, "--api-port", &up],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert_eq!(json(&out)["diagnoses"], serde_json::json!([]));
+    drop(open);
+}
+
+#[test]
+fn an_is_error_naming_a_pool_address_the_entry_lacks_is_the_servers_default_and_its_variable() {
+    // mcp-obsidian: requests' `HTTPSConnectionPool(host='127.0.0.1', port=27124)` in an
+    // isError result; the entry gives no address; OBSIDIAN_PORT (VAULT_PORT here) sets it.
+    if !refused_here(47912) {
+        eprintln!("skipped: something listens on 127.0.0.1:47912");
+        return;
+    }
+    let py = calls("py");
+    let call = "obsidian_list_files_in_vault";
+    let out = probe(call, &["python3", &py, "vault"], &[("VAULT_KEY", SECRET)]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let doc = json(&out);
+    assert!(!stdout(&out).contains(SECRET));
+    let d = &doc["diagnoses"][0];
+    assert_eq!(d["id"], "service-not-running", "{doc:#}");
+    let next = field(d, "next_step");
+    assert!(
+        next.contains("127.0.0.1:47912") && next.contains("`VAULT_PORT`"),
+        "{next}"
+    );
+
+    // Look-alike: the API answers at VAULT_PORT: no finding.
+    let open = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let up = open.local_addr().expect("addr").port().to_string();
+    let out = probe(call, &["python3", &py, "vault"], &[("VAULT_PORT", &up)]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert_eq!(json(&out)["diagnoses"], serde_json::json!([]));
+    drop(open);
+}

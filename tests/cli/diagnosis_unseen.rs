@@ -495,3 +495,29 @@ fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
         }
     }
 }
+
+#[test]
+fn an_error_naming_the_running_node_and_what_it_lacks_asks_for_a_newer_node() {
+    // @supabase/realtime-js on Node 20: `Node.js 20 detected without native WebSocket
+    // support.`, its suggestion naming Node.js 22: a newer Node, not a frame to fix.
+    let faults = fixture("servers/faults.mjs").display().to_string();
+    let major: u32 = Command::new("node")
+        .arg("-p")
+        .arg("process.versions.node.split('.')[0]")
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8_lossy(&o.stdout).trim().parse().ok())
+        .unwrap_or(0);
+    let (code, d) = run_diagnoses(&mut probe(&["node", &faults, "--mode", "websocket"]));
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "runtime-too-old", "{d:#?}");
+    assert!(
+        next(&d[0]).starts_with(&format!("run it with Node.js {} or newer", major + 2)),
+        "{}",
+        next(&d[0])
+    );
+    // Look-alike: an uncaught Error naming the running Node that lacks nothing: a crash.
+    let (code, d) = run_diagnoses(&mut probe(&["node", &faults, "--mode", "websocket-other"]));
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert!(d.iter().all(|x| x["id"] != "runtime-too-old"), "{d:#?}");
+}

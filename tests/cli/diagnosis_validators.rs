@@ -12,6 +12,9 @@ const ENV: &[&str] = &[
     "VALIDATORS_API_KEY",
     "VALIDATORS_LOG_LEVEL",
     "VALIDATORS_API_URL",
+    "VALIDATORS_USERNAME",
+    "VALIDATORS_PASSWORD",
+    "VALIDATORS_PASS",
 ];
 
 fn run(mode: &str, env: &[(&str, &str)]) -> (Option<i32>, Vec<Value>) {
@@ -74,5 +77,30 @@ fn a_yup_error_whose_head_scrolled_out_is_read_whole() {
 #[test]
 fn a_zod_error_logged_by_a_server_that_serves_is_no_cause() {
     let (code, d) = run("zod3-caught", &[("VALIDATORS_LOG_LEVEL", "verbose")]);
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+#[test]
+fn an_issue_whose_message_names_variables_asks_for_that_whole_name_not_the_fields_word() {
+    // @elastic/mcp-server-elasticsearch with ES_PASS beside ES_USERNAME: a refine issue at
+    // path username.password whose message names ES_PASSWORD: rename, never `PASSWORD`.
+    let secret = "esPlanted9Secret";
+    let user = ("VALIDATORS_USERNAME", "elastic");
+    let (code, d) = run("refine", &[user, ("VALIDATORS_PASS", secret)]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.starts_with("rename `VALIDATORS_PASS` to `VALIDATORS_PASSWORD`"),
+        "{next}"
+    );
+    assert!(!format!("{d:?}").contains(secret), "{d:#?}");
+    // Nothing close set: the whole name the message gives.
+    let (code, d) = run("refine", &[user]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "missing-env-var", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(next.starts_with("set `VALIDATORS_PASSWORD`"), "{next}");
+    // Look-alike: the password under its name: it serves.
+    let (code, d) = run("refine", &[user, ("VALIDATORS_PASSWORD", secret)]);
     assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
 }

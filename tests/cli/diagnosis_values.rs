@@ -19,6 +19,7 @@ const ENV: &[&str] = &[
     "VALUES_LOG_LEVEL",
     "VALUES_CONFIG",
     "VALUES_TRANSPORT",
+    "VALUES_URL",
     "AWS_REGION",
     "AWS_DEFAULT_REGION",
 ];
@@ -408,5 +409,33 @@ fn a_transport_name_fastmcp_does_not_know_names_its_variable() {
     assert!(next.contains("`VALUES_TRANSPORT`"), "{next}");
     // Look-alike: stdio serves.
     let (code, d) = run("python3", "fastmcp-run", &[("VALUES_TRANSPORT", "stdio")]);
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+#[test]
+fn a_line_saying_a_set_variable_must_start_with_a_scheme_names_it_with_its_scheme() {
+    // mcp-server-odoo 0.x with ODOO_URL=127.0.0.1:8069: `Configuration error: ODOO_URL must
+    // start with http:// or https://`, no parser's error, the value not quoted.
+    let (code, d) = run(
+        "python3",
+        "scheme-prefix",
+        &[("VALUES_URL", "127.0.0.1:8069")],
+    );
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "bad-argument", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.contains("`VALUES_URL=127.0.0.1:8069`")
+            && next.contains(
+                "`scheme://127.0.0.1:8069`, the schemes its message names: http://, https://"
+            ),
+        "{next}"
+    );
+    // Look-alike: the scheme written: it serves.
+    let (code, d) = run(
+        "python3",
+        "scheme-prefix",
+        &[("VALUES_URL", "http://127.0.0.1:8069")],
+    );
     assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
 }

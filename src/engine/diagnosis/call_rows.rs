@@ -187,8 +187,13 @@ fn entry_ports(s: &Setting) -> Vec<Address> {
 }
 
 /// The addresses a failed call's words (its error, the server's stderr) name that are worth a
-/// connect, then those the entry gives, each with what holds it.
-fn targets<'a>(said: impl Iterator<Item = &'a str>, s: &Setting) -> Vec<Address> {
+/// connect, then those the entry gives, each with what holds it. Tried in this order: an
+/// address the error itself names (the one it failed at; one the entry holds first), then one
+/// the entry gives, then one the server's other lines name. A refusal at a port the entry
+/// does not give is the server's default (rabbitmq's management API at 15671), not the
+/// entry's other port (`--port 5672`, the broker's).
+fn targets<'a>(message: &'a str, said: impl Iterator<Item = &'a str>, s: &Setting) -> Vec<Address> {
+    let in_message = evidence::host_ports(message);
     let mut targets: Vec<Address> = Vec::new();
     // A host the server names is tried when it is this machine or an address literal, or
     // the entry names it too: not a file's `name.py:455` in a traceback.
@@ -201,7 +206,8 @@ fn targets<'a>(said: impl Iterator<Item = &'a str>, s: &Setting) -> Vec<Address>
             || h.parse::<std::net::IpAddr>().is_ok()
             || values.iter().any(|v| v.contains(h))
     };
-    for (host, port) in said
+    for (host, port) in std::iter::once(message)
+        .chain(said)
         .flat_map(evidence::host_ports)
         .filter(|(h, _)| plausible(h))
     {
@@ -223,8 +229,12 @@ fn targets<'a>(said: impl Iterator<Item = &'a str>, s: &Setting) -> Vec<Address>
             None => targets.push(a),
         }
     }
-    // What the entry gives first: that is where the user points the server.
-    targets.sort_by_key(|t| t.held_by.is_empty());
+    // Where the error failed first, then what the entry gives: that is where the user points
+    // the server.
+    targets.sort_by_key(|t| {
+        let named = in_message.iter().any(|(h, p)| *h == t.host && *p == t.port);
+        (!named, t.held_by.is_empty())
+    });
     targets
 }
 
@@ -289,7 +299,7 @@ fn logged_beside_a_code(text: &str, lines: &[&str]) -> bool {
 fn answer_targets(text: &str, lines: &[&str], s: &Setting) -> Vec<Address> {
     let coded = connect_code(text) || logged_beside_a_code(text, lines);
     let named = evidence::host_ports(text);
-    targets(std::iter::once(text), s)
+    targets(text, std::iter::empty(), s)
         .into_iter()
         .filter(|t| {
             coded
@@ -424,7 +434,7 @@ pub(crate) fn service_down(launches: &[Launch], s: &Setting) -> Option<(Key, Dia
     let targets = if unmarked {
         answer_targets(&message, &stderr_lines(l), s)
     } else {
-        targets(std::iter::once(message.as_str()).chain(stderr_lines(l)), s)
+        targets(&message, stderr_lines(l).into_iter(), s)
     };
     let (tried, down) = try_connects(targets);
     let d = down?;
@@ -432,7 +442,24 @@ pub(crate) fn service_down(launches: &[Launch], s: &Setting) -> Option<(Key, Dia
     let what = service_of(d.port)
         .map(|x| format!(" ({x}'s usual port)"))
         .unwrap_or_default();
-    let next = if d.held_by.is_empty() {
+    let set_by = d
+        .held_by
+        .is_empty()
+        .then(|| default_set_by(s, d.port))
+        .flatten();
+    let next = if let Some(p) = &set_by {
+        let how = if p.holder.starts_with("--") {
+            let args = super::words::terms("the entry's args", s);
+            format!("add `{} <the port where it runs>` to {args}", p.holder)
+        } else {
+            let env = super::words::terms("the entry's `env`", s);
+            format!("set `{}` in {env} to the port where it runs", p.holder)
+        };
+        format!(
+            "start the service at {at}{what}: nothing listens there; the entry gives no such address, so port {} is the server's default, which `{}` sets ({}): {how}",
+            d.port, p.holder, p.at
+        )
+    } else if d.held_by.is_empty() {
         format!(
             "start the service at {at}{what}: nothing listens there; the entry gives no such address, so it is the server's default (set its address variable or argument to where the service runs)"
         )
@@ -448,6 +475,21 @@ pub(crate) fn service_down(launches: &[Launch], s: &Setting) -> Option<(Key, Dia
         source: Source::Tried,
         text: t,
     }));
+    if let Some(p) = &set_by {
+        // Kept under the cut: it says where the port comes from.
+        let at = evidence.len().min(MAX_EVIDENCE - 1);
+        evidence.insert(
+            at,
+            Evidence {
+                launches: Vec::new(),
+                source: Source::Tried,
+                text: format!(
+                    "read the server's source: `{}` defaults to {} ({})",
+                    p.holder, p.port, p.at
+                ),
+            },
+        );
+    }
     evidence.truncate(MAX_EVIDENCE);
     let d = Diagnosis {
         id: Id::ServiceNotRunning,
@@ -465,6 +507,24 @@ pub(crate) fn service_down(launches: &[Launch], s: &Setting) -> Option<(Key, Dia
         Key::CallFailedAndAddressRefused
     };
     Some((key, d))
+}
+
+/// An experiment reading the server's installed source ([`super::source_scan`]): the
+/// variable or flag it writes `port` beside as its default, one the entry does not set
+/// (`"--api-port", type=int, default=15671`; `os.getenv('OBSIDIAN_PORT', '27124')`).
+fn default_set_by(s: &Setting, port: u16) -> Option<super::source_scan::PortDefault> {
+    let scanned = super::env_rows::scanned(s)?;
+    let given = |h: &str| {
+        entry_env(s).any(|(k, _)| k == h)
+            || s.args
+                .iter()
+                .any(|a| a == h || a.starts_with(&format!("{h}=")))
+    };
+    scanned
+        .ports
+        .iter()
+        .find(|p| p.port == port && !given(&p.holder))
+        .cloned()
 }
 
 /// A `--call` that failed (an error, `isError`, or a result whose structure says so) with an

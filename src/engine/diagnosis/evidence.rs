@@ -705,9 +705,16 @@ pub(crate) fn error_lines(lines: &[&str]) -> Vec<Fact> {
 }
 
 /// Every `host:port` in `text` (`127.0.0.1:5432`, `localhost:6379`, `[::1]:80`, the tail of a
-/// URL), with the port as a number.
+/// URL), with the port as a number; also the pair a Python library writes as keywords or a
+/// tuple (urllib3's and requests' `HTTPConnectionPool(host='127.0.0.1', port=15671)`,
+/// asyncio's `Connect call failed ('127.0.0.1', 5432)`).
 pub(crate) fn host_ports(text: &str) -> Vec<(String, u16)> {
     let mut out: Vec<(String, u16)> = Vec::new();
+    for (host, port) in super::host_pairs::python_pairs(text) {
+        if !out.iter().any(|(h, p)| *h == host && *p == port) {
+            out.push((host, port));
+        }
+    }
     for word in
         text.split(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | '`' | ',' | '(' | ')'))
     {

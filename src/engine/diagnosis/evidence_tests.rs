@@ -173,6 +173,16 @@ fn error_lines_and_host_ports() {
         ]
     );
     assert!(host_ports("at 10:30 the time was 12:00:01").is_empty());
+    // Python libraries write the pair apart (urllib3, asyncio).
+    assert_eq!(
+        host_ports("HTTPSConnectionPool(host='127.0.0.1', port=27124): Max retries exceeded"),
+        vec![("127.0.0.1".to_string(), 27124)]
+    );
+    assert_eq!(
+        host_ports("[Errno 111] Connect call failed ('127.0.0.1', 5432)"),
+        vec![("127.0.0.1".to_string(), 5432)]
+    );
+    assert!(host_ports("f(host='x y', port=1) and ('name', 3) and vhost='a', port=2").is_empty());
     assert_eq!(
         code_in("connect ECONNREFUSED 127.0.0.1:1"),
         Some("ECONNREFUSED".into())

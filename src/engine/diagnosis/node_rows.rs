@@ -182,7 +182,36 @@ fn named_node_version(message: &str) -> Option<String> {
         .max_by_key(|w| version(w))
 }
 
-pub(super) fn node_too_old(facts: &[Fact], s: &Setting) -> Option<Found> {
+/// Whether an error's message says the running Node lacks something: `without` (`Node.js 20
+/// detected without native WebSocket support`), `not supported`, `unsupported`, `does not
+/// support`, `lacks`, `missing`.
+fn lacks_capability(message: &str) -> bool {
+    let low = message.to_ascii_lowercase();
+    [
+        "without",
+        "not supported",
+        "unsupported",
+        "does not support",
+        "doesn't support",
+        "lacks",
+        "missing",
+    ]
+    .iter()
+    .any(|w| low.contains(w))
+}
+
+/// A Node version above `running` that the lines name, not on a stack frame (`For Node.js <
+/// 22, install "ws"`: the release where the capability is there).
+fn named_above(lines: &[&str], running: (u32, u32, u32)) -> Option<String> {
+    lines
+        .iter()
+        .filter(|l| !l.trim_start().starts_with("at ") && !l.trim_start().starts_with("Node.js v"))
+        .filter_map(|l| named_node_version(l))
+        .filter(|w| version(w).is_some_and(|v| v > running))
+        .max_by_key(|w| version(w))
+}
+
+pub(super) fn node_too_old(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
     let builtin = facts.iter().find(
         |f| matches!(f, Fact::Node { code: Some(c), .. } if c == "ERR_UNKNOWN_BUILTIN_MODULE"),
     );
@@ -197,6 +226,21 @@ pub(super) fn node_too_old(facts: &[Fact], s: &Setting) -> Option<Found> {
     let tried = (Source::Tried, format!("{node} --version: {running}"));
     let running_v = version(&running)?;
     if let Some((f, want)) = named {
+        // The running Node's own major named with something it lacks: the release the lines
+        // name above it, else a newer one.
+        let lacking = version(&want).is_some_and(|w| w.0 == running_v.0)
+            && f.message().is_some_and(lacks_capability);
+        if lacking {
+            let at = named_above(lines, running_v)
+                .map(|v| format!("Node.js {v} or newer (the release its lines name)"))
+                .unwrap_or_else(|| format!("a Node.js newer than {running}"));
+            return Some(Found {
+                id: Id::RuntimeTooOld,
+                summary: format!("the server says the `node` it runs ({running}) lacks what it needs"),
+                next: format!("run it with {at}: set {} to a newer `node` (e.g. its full path under nvm), or put one first on its PATH", super::words::terms("the entry's `command`", s)),
+                evidence: vec![(Source::Stderr, cut(&f.quoted())), tried],
+            });
+        }
         if version(&want)? > running_v {
             return Some(Found {
                 id: Id::RuntimeTooOld,

@@ -56,6 +56,9 @@ pub(super) fn validation(facts: &[Fact], s: &Setting) -> Option<Found> {
             evidence: vec![(Source::Stderr, quoted)],
         });
     }
+    if let Some(found) = whole_name(model, &f.message, leaf, &quoted, s) {
+        return Some(found);
+    }
     let up = leaf.to_ascii_uppercase();
     let missing = f.kind.as_deref() == Some("missing");
     if missing && !f.field.contains('.') {
@@ -93,6 +96,51 @@ pub(super) fn validation(facts: &[Fact], s: &Setting) -> Option<Found> {
             format!("set {named} in the entry's env to a valid value ({}); the entry gives none, so the server used its default", f.message)
         },
         evidence: vec![(Source::Stderr, quoted)],
+    })
+}
+
+/// An issue whose message names variables whole (`UPPER_SNAKE`): the one it names that holds
+/// the field's word and that the entry does not set (`ES_PASSWORD` for the field `password`,
+/// @elastic/mcp-server-elasticsearch's `Either ES_API_KEY or both ES_USERNAME and ES_PASSWORD
+/// must be provided`), never the field's word alone (`PASSWORD`); an entry variable close to
+/// it that the message does not name (`ES_PASS`) is to be renamed.
+fn whole_name(model: &str, message: &str, leaf: &str, quoted: &str, s: &Setting) -> Option<Found> {
+    let names: Vec<&str> = message
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| w.len() >= 4 && w.contains('_') && super::model::upper_snake(w))
+        .collect();
+    let unset: Vec<&str> = names.iter().copied().filter(|n| !is_set(s, n)).collect();
+    let words: Vec<String> = leaf.split('_').map(str::to_ascii_uppercase).collect();
+    let holds = |n: &&str| words.iter().all(|w| n.split('_').any(|p| p == w));
+    let wanted = match unset.iter().find(|n| holds(n)) {
+        Some(w) => *w,
+        None => match unset.as_slice() {
+            [one] => *one,
+            _ => return None,
+        },
+    };
+    let near = entry_env(s)
+        .map(|(k, _)| k.as_str())
+        .filter(|k| !names.contains(k))
+        .find(|k| env_rows::close(k, wanted).is_some());
+    let said = cut(message);
+    let (id, next) = match near {
+        Some(k) => (
+            Id::MissingEnvVar,
+            format!("rename `{k}` to `{wanted}` in the entry's env: the server's settings ({model}) name `{wanted}`, never `{k}` (\"{said}\")"),
+        ),
+        None => (
+            Id::MissingEnvVar,
+            format!("set `{wanted}` in the entry's env: the server's settings ({model}) name it (\"{said}\")"),
+        ),
+    };
+    Some(Found {
+        id,
+        summary: format!(
+            "the server's settings ({model}) want `{wanted}`, which the entry does not set: {said}"
+        ),
+        next,
+        evidence: vec![(Source::Stderr, quoted.to_string())],
     })
 }
 

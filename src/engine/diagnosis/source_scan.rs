@@ -7,6 +7,8 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+pub(crate) use super::port_defaults::PortDefault;
+
 /// How far one scan may go.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Bounds {
@@ -58,6 +60,8 @@ pub(crate) struct Scanned {
     /// default: `process.env.X || path.join(dir, 'keys.json')`, `os.getenv("X", "a.db")`),
     /// at most [`MAX_TIES`].
     pub ties: Vec<Tie>,
+    /// The ports written as a default beside the variable or flag that sets them.
+    pub ports: Vec<PortDefault>,
 }
 
 /// A file name the code writes near where it reads a variable.
@@ -133,6 +137,7 @@ pub(crate) fn scan(code: &Code, bounds: Bounds) -> Scanned {
         cut: None,
         took: Duration::ZERO,
         ties: Vec::new(),
+        ports: Vec::new(),
     };
     let mut bytes = 0u64;
     match code {
@@ -259,6 +264,7 @@ fn read_file(
     if !found.is_empty() {
         tie_files(&text, shown, &found, out);
     }
+    super::port_defaults::collect(&text, shown, &found, &mut out.ports);
     // The offsets come sorted: the line numbers are counted in one pass.
     let (mut line, mut counted) = (1, 0);
     for (name, offset) in found {

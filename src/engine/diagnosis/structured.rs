@@ -146,7 +146,8 @@ pub(crate) enum Key {
     /// An npm error block's what-line, with the package's manifest read from the cache.
     NpmBlock,
     /// `ERR_UNKNOWN_BUILTIN_MODULE`, or a Node version on an error line above the version the
-    /// `node` that runs it reports.
+    /// `node` that runs it reports, or its own major there with a capability it lacks
+    /// (`Node.js 20 detected without native WebSocket support`).
     NodeOlderThanNamed,
     /// An experiment on the entry's own args: `uv --directory DIR run X` (or `--project`)
     /// where DIR, looked at, does not exist or does not hold X (or a `pyproject.toml`).
@@ -517,7 +518,7 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::UsageErrorNamesAFlagOrVariable => usage_rows::row(facts, lines, s),
         Key::UsageWithErrorLine => usage_rows::usage(facts),
         Key::NpmBlock => node_rows::npm(facts, s),
-        Key::NodeOlderThanNamed => node_rows::node_too_old(facts, s),
+        Key::NodeOlderThanNamed => node_rows::node_too_old(facts, lines, s),
         Key::EnginesAboveRunningNode => node_rows::engines_too_new(lines, s),
         Key::NamesUnsetVariables => super::unset_rows::row(lines, s),
         Key::LastWordsNotFoundAndEntryPathAbsent => super::absent_rows::row(lines, s),

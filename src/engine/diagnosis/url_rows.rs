@@ -336,13 +336,50 @@ fn judges(message: &str, shown: &str, v: &str) -> bool {
     (named || message.contains(v)) && (verdict || message.contains("://"))
 }
 
+/// The variable or flag a shown entry value is held by (`ODOO_URL` of `` `ODOO_URL=x` ``,
+/// `--url` of `` `--url x` ``), if it has a name.
+fn holder_name(shown: &str) -> Option<&str> {
+    let t = shown
+        .trim_start_matches("the argument ")
+        .strip_prefix('`')?;
+    let name = if t.starts_with("--") {
+        t.split(['=', ' ']).next()?
+    } else {
+        t.split_once('=')?.0
+    };
+    (name.len() >= 3).then_some(name)
+}
+
+/// Whether `line` demands a scheme of the value `name` holds: it names `name` as a whole word,
+/// says it must start (or begin) with something, and shows a scheme (`ODOO_URL must start with
+/// http:// or https://`, mcp-server-odoo's check).
+fn demands_scheme(line: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    let named = line.match_indices(name).any(|(at, _)| {
+        line[..at].chars().next_back().is_none_or(|c| !ident(c))
+            && line[at + name.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| !ident(c))
+    });
+    let low = line.to_ascii_lowercase();
+    let starts = ["start with", "starts with", "begin with", "begins with"]
+        .iter()
+        .any(|w| low.contains(w));
+    named && starts && !schemes_named(&[line]).is_empty()
+}
+
 pub(super) fn schemeless(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
     let cwd = s.cwd.as_deref();
-    // A line that quotes the value and speaks of a URL ties the failure to that value.
-    let quoting = |v: &str| {
+    // A line that quotes the value and speaks of a URL ties the failure to that value; so does
+    // one that names its variable or flag and says it must start with a scheme.
+    let quoting = |shown: &str, v: &str| {
         lines
             .iter()
-            .find(|l| l.contains(v) && speaks_of_url(l))
+            .find(|l| {
+                (l.contains(v) && speaks_of_url(l))
+                    || holder_name(shown).is_some_and(|n| demands_scheme(l, n))
+            })
             .copied()
     };
     let mut candidates: Vec<(String, String, bool, bool)> = entry_values(s)
@@ -355,7 +392,7 @@ pub(super) fn schemeless(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<
         .collect();
     // The value a line quotes first, then one in a place named for an address (`*_URL`,
     // `*_HOSTS`, `--server-url`): that is where the server reads the URL from.
-    candidates.sort_by_key(|(_, v, named, _)| (quoting(v).is_none(), !named));
+    candidates.sort_by_key(|(shown, v, named, _)| (quoting(shown, v).is_none(), !named));
     let (shown, v, _, host_name) = candidates.into_iter().next()?;
     // A URL-parse failure, or the schemeless value taken for a file or a command (a
     // `FileNotFoundError` / `ENOENT` that quotes it).
@@ -382,7 +419,7 @@ pub(super) fn schemeless(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<
         .iter()
         .find(|f| is_url_failure(f) && f.message().is_some_and(|m| m.contains(&v)))
         .map(|f| cut(&f.quoted()))
-        .or_else(|| quoting(&v).map(cut))
+        .or_else(|| quoting(&shown, &v).map(cut))
         .or_else(|| {
             facts
                 .iter()
