@@ -152,3 +152,48 @@ fn a_refused_default_address_names_the_unset_variable_the_server_reads() {
     let (code, d) = run_pg(&[("LIBPG_DATABASE_URL", &url)]);
     assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
 }
+
+#[test]
+fn valibots_issue_past_the_tail_is_read_from_the_kept_property_block() {
+    // valibot's issue `key` sits under a path item holding the whole environment (`input`),
+    // past the 20-line stderr tail: the property block is kept with that value collapsed (was
+    // cause-unknown quoting `Node.js v20`).
+    let (code, d) = run("valibot-missing", &[]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "missing-env-var", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(next.starts_with("set `LIBCLIENTS_API_KEY` "), "{next}");
+    let (code, d) = run("valibot-missing", &[("LIBCLIENTS_API_KEY", "sk-test-1")]);
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+fn run_call(env: &[(&str, &str)]) -> (Option<i32>, Vec<Value>) {
+    let mut cmd = crate::support::bin();
+    cmd.args(["probe", "--json", "--launches", "1", "--watch", "1s"])
+        .args(["--call", "ask", "--", "node"])
+        .arg(crate::support::fixture("servers/libclients/sdk-call.mjs"))
+        .stdin(std::process::Stdio::null());
+    for k in ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"] {
+        cmd.env_remove(k);
+    }
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    crate::support::run_diagnoses(&mut cmd)
+}
+
+#[test]
+fn a_call_failing_for_a_key_an_sdk_reads_itself_names_the_sdks_variable() {
+    // @anthropic-ai/sdk: `Could not resolve authentication method. Expected either apiKey or
+    // authToken to be set.` on the call (was no diagnosis at all): the server's own code reads no
+    // key; the package its stack shows raising it reads ANTHROPIC_API_KEY.
+    let (code, d) = run_call(&[]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "missing-env-var", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(next.starts_with("set `ANTHROPIC_API_KEY` "), "{next}");
+    assert!(next.contains("@anthropic-ai/sdk"), "{next}");
+    // Look-alike: the key set, the call answers.
+    let (code, d) = run_call(&[("ANTHROPIC_API_KEY", "sk-ant-test-1")]);
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}

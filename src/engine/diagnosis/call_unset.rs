@@ -34,8 +34,32 @@ pub(crate) fn call_means_unset(launches: &[Launch], s: &Setting) -> Option<(Key,
         unmarked,
     } = super::call_rows::failed_call(launches)?;
     let c = concept(message.lines().next().unwrap_or(&message))?;
-    let code = super::env_rows::scanned(s)?;
-    let named = unset_meant(c, &code.reads, s);
+    let own = super::env_rows::scanned(s);
+    let mut named = own
+        .map(|code| unset_meant(c, &code.reads, s))
+        .unwrap_or_default();
+    // None in the server's own code (or none read there at all): the package that raised the
+    // error, by the first frame in a `node_modules` folder the server's stderr shows (an SDK
+    // that reads its key itself: @anthropic-ai/sdk's `ANTHROPIC_API_KEY`).
+    let raiser;
+    let mut reader = "the server".to_string();
+    let code = if named.is_empty()
+        && own.is_none_or(|o| !o.reads.iter().any(|r| super::concepts::means(c, &r.name)))
+    {
+        raiser = raising_package(l).map(|root| {
+            super::source_scan::scan(
+                &super::source_scan::Code::Folder { root, depth: 4 },
+                super::source_scan::BOUNDS,
+            )
+        })?;
+        named = unset_meant(c, &raiser.reads, s);
+        if let Some(name) = package_name(&raiser.root) {
+            reader = format!("the server's dependency {name}");
+        }
+        &raiser
+    } else {
+        own?
+    };
     if named.is_empty() {
         return None;
     }
@@ -62,17 +86,51 @@ pub(crate) fn call_means_unset(launches: &[Launch], s: &Setting) -> Option<(Key,
         id: Id::MissingEnvVar,
         confidence: Confidence::High,
         summary: format!(
-            "the tool call fails for want of {} (\"{said}\"), and the server reads {names} ({wheres}), which {env} does not set",
+            "the tool call fails for want of {} (\"{said}\"), and {reader} reads {names} ({wheres}), which {env} does not set",
             c.said()
         ),
         launches: vec![l.number],
         evidence,
         next_step: format!(
-            "set {names} in {env}: the server reads {} ({wheres}) and its tool call says \"{said}\"",
+            "set {names} in {env}: {reader} reads {} ({wheres}) and its tool call says \"{said}\"",
             if one { "that variable" } else { "those variables" }
         ),
     };
     Some((Key::CallErrorMeansAnUnsetReadVariable, d))
+}
+
+/// The folder of the package a launch's stderr shows raising an error: the first stack frame
+/// under a `node_modules` folder (`at Anthropic.validateHeaders
+/// (/srv/node_modules/@anthropic-ai/sdk/index.js:107:15)`: `/srv/node_modules/@anthropic-ai/sdk`).
+fn raising_package(l: &Launch) -> Option<PathBuf> {
+    super::structured::stderr_lines(l)
+        .into_iter()
+        .find_map(|line| {
+            let t = line.trim_start().strip_prefix("at ")?;
+            let loc = match t.rfind(" (") {
+                Some(i) => t[i + 2..].trim_end_matches(')'),
+                None => t,
+            };
+            let loc = loc.strip_prefix("file://").unwrap_or(loc);
+            let at = loc.rfind("/node_modules/")?;
+            let (base, rest) = loc.split_at(at + "/node_modules/".len());
+            let mut parts = rest.split('/');
+            let first = parts.next()?;
+            let name = if first.starts_with('@') {
+                format!("{first}/{}", parts.next()?)
+            } else {
+                first.to_string()
+            };
+            let root = PathBuf::from(format!("{base}{name}"));
+            root.is_dir().then_some(root)
+        })
+}
+
+/// A package's name from its folder under `node_modules` (`@anthropic-ai/sdk`).
+fn package_name(root: &std::path::Path) -> Option<String> {
+    let t = root.to_str()?;
+    let at = t.rfind("/node_modules/")?;
+    Some(t[at + "/node_modules/".len()..].to_string())
 }
 
 /// A server that advertises tools and listed none on a launch, while a warning it wrote at
