@@ -521,3 +521,65 @@ fn an_error_naming_the_running_node_and_what_it_lacks_asks_for_a_newer_node() {
     assert_eq!(code, Some(1), "{d:#?}");
     assert!(d.iter().all(|x| x["id"] != "runtime-too-old"), "{d:#?}");
 }
+
+/// `python3 manage.py stdio_server` in the Django-like project of fixtures/servers/managepy.
+fn manage(settings: Option<&str>) -> (Option<i32>, Vec<Value>) {
+    let dir = fixture("servers/managepy");
+    let mut cmd = probe(&["python3", "manage.py", "stdio_server"]);
+    cmd.current_dir(&dir).env_remove("DJANGO_SETTINGS_MODULE");
+    if let Some(m) = settings {
+        cmd.env("DJANGO_SETTINGS_MODULE", m);
+    }
+    run_diagnoses(&mut cmd)
+}
+
+#[test]
+fn a_settings_module_the_entry_names_that_does_not_exist_is_that_variable() {
+    // django-mcp-server with DJANGO_SETTINGS_MODULE=t41site.settings_prod: Django's KeyError
+    // for the command, then, during its handling, the ModuleNotFoundError that ended it.
+    let (code, d) = manage(Some("site1.settings_prod"));
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "bad-argument", "{d:#?}");
+    let n = next(&d[0]);
+    assert!(
+        n.starts_with("point `DJANGO_SETTINGS_MODULE` at a module that exists")
+            && n.contains("`site1.settings`?")
+            && !n.contains("stdio_server"),
+        "{n}"
+    );
+    assert!(
+        texts(&d[0], "tried")
+            .iter()
+            .any(|t| t.contains("it holds settings, settings_noapp")),
+        "{d:#?}"
+    );
+    // Look-alike: the settings module that exists: it serves.
+    let (code, d) = manage(Some("site1.settings"));
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+#[test]
+fn an_unknown_command_that_an_app_provides_asks_for_the_app_in_installed_apps() {
+    // django-mcp-server left out of INSTALLED_APPS: `Unknown command: 'stdio_server'. Did you
+    // mean testserver?`; the app holding management/commands/stdio_server.py is named.
+    let (code, d) = manage(Some("site1.settings_noapp"));
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "bad-argument", "{d:#?}");
+    let n = next(&d[0]);
+    assert!(
+        n.starts_with(
+            "add `'mcpapp'` to INSTALLED_APPS in the settings module `site1.settings_noapp`"
+        ),
+        "{n}"
+    );
+    // Look-alike: a command no app provides: not an app to install.
+    let dir = fixture("servers/managepy");
+    let mut cmd = probe(&["python3", "manage.py", "stdio_servr"]);
+    cmd.current_dir(&dir).env_remove("DJANGO_SETTINGS_MODULE");
+    let (code, d) = run_diagnoses(&mut cmd);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert!(
+        d.iter().all(|x| !next(x).contains("INSTALLED_APPS")),
+        "{d:#?}"
+    );
+}

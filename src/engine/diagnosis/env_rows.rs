@@ -158,7 +158,7 @@ fn imported_main(head: &str) -> Option<String> {
 /// The folders an interpreter imports installed packages from: its environment's
 /// `lib/python3.*/site-packages` (a venv's `bin/python` is a link out of it: the unresolved
 /// path says which environment), and the system's `dist-packages`.
-fn site_dirs(interp: &Path) -> Vec<PathBuf> {
+pub(super) fn site_dirs(interp: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut prefixes: Vec<PathBuf> = Vec::new();
     for p in [

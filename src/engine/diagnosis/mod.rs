@@ -43,6 +43,7 @@ pub(crate) mod meaning;
 mod meant_rows;
 pub(crate) mod model;
 mod modes;
+mod module_rows;
 mod no_main;
 mod node_rows;
 mod parse_rows;

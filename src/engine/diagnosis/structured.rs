@@ -49,6 +49,14 @@ pub(crate) enum Key {
     UrlParseWithSchemelessValue,
     /// A validation block (pydantic's; a schema validator's issues, `schema_issues.rs`): each field mapped to the entry's variable.
     ValidationBlock,
+    /// A `ModuleNotFoundError` that ended the process (the last of a chain) naming a module the
+    /// entry gives whole (`DJANGO_SETTINGS_MODULE`), and an experiment: its package's folder
+    /// looked at for the modules it holds (`module_rows.rs`).
+    SetModuleNotFound,
+    /// Django's `Unknown command: 'NAME'` above its `Type '... help' for usage.`, and an
+    /// experiment: `<app>/management/commands/NAME.py` found in the interpreter's site-packages
+    /// or the folder it starts in: the app is not in INSTALLED_APPS (`module_rows.rs`).
+    CommandOfAnAppNotInstalled,
     /// An `ImportError`/`ModuleNotFoundError` raised in a library's frame (`site-packages`),
     /// and an experiment: the server's own interpreter cannot import a module its message
     /// names (`find_spec`; a `pkg[extra]`'s requirements) (`import_rows.rs`).
@@ -242,6 +250,8 @@ pub(crate) const KEYS: &[Key] = &[
     Key::RefusedAndTested,
     Key::UrlParseWithSchemelessValue,
     Key::ValidationBlock,
+    Key::SetModuleNotFound,
+    Key::CommandOfAnAppNotInstalled,
     Key::RelativePathWantedAbsolute,
     Key::ExceptionTypeMeansAVariable,
     Key::LibraryImportNotImportable,
@@ -354,6 +364,10 @@ pub(crate) const STRONG: &[Key] = &[
     Key::MissingFileIsAnEntryValue,
     Key::SetNameNeverReadBesideACloseOne, // the code never reads what the words tied
     Key::RelativePathWantedAbsolute,
+    // A chain's first exception (`KeyError: 'stdio_server'`) or Django's `Unknown command`
+    // quote an argument the table took; the module or the app is the entry's fault.
+    Key::SetModuleNotFound,
+    Key::CommandOfAnAppNotInstalled,
 ];
 
 /// Rows that outrank the table's `missing-env-var` too: a URL the server could not parse,
@@ -374,6 +388,8 @@ pub(crate) const OUTRANK_MISSING: &[Key] = &[
 /// Rows that outrank the table's `missing-dependency` (its next step names no environment):
 /// the same answer, with the module and the environment to install it into, tested.
 pub(crate) const OUTRANK_DEPENDENCY: &[Key] = &[
+    // The module missing is the one the entry names: nothing to install.
+    Key::SetModuleNotFound,
     Key::LibraryImportNotImportable,
     Key::InstalledPackageLacksSubmodule,
     Key::EsmRequiredOnOldNode,
@@ -484,6 +500,8 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::RefusedAndTested => refused(facts, lines, s),
         Key::UrlParseWithSchemelessValue => url_rows::schemeless(facts, lines, s),
         Key::ValidationBlock => settings_rows::validation(facts, s),
+        Key::SetModuleNotFound => super::module_rows::set_module_missing(lines, s),
+        Key::CommandOfAnAppNotInstalled => super::module_rows::command_app_missing(lines, s),
         Key::LibraryImportNotImportable => import_rows::library_import(lines, s),
         Key::InstalledPackageLacksSubmodule => drift_rows::python_submodule(lines, s),
         Key::SubpathNotExported => drift_rows::node_subpath(lines),

@@ -56,6 +56,8 @@ fn every_key_is_a_structure_or_an_experiment() {
             "RefusedAndTested",
             "UrlParseWithSchemelessValue",
             "ValidationBlock",
+            "SetModuleNotFound",
+            "CommandOfAnAppNotInstalled",
             "RelativePathWantedAbsolute",
             "ExceptionTypeMeansAVariable",
             "LibraryImportNotImportable",
