@@ -525,6 +525,7 @@ mod tests {
             started_wall: std::time::SystemTime::now(),
             elapsed_ms: t,
             strict: false,
+            args: vec![],
         }
     }
 

@@ -508,3 +508,74 @@ fn an_is_error_naming_a_pool_address_the_entry_lacks_is_the_servers_default_and_
     assert_eq!(json(&out)["diagnoses"], serde_json::json!([]));
     drop(open);
 }
+
+/// A probe of `calls.py` that stays up, without `--call`: its exit code and JSON document.
+fn probe_up(args: &[&str]) -> (Option<i32>, serde_json::Value) {
+    let py = calls("py");
+    let mut cmd: Command = bin();
+    cmd.args([
+        "probe",
+        "--launches",
+        "1",
+        "--watch",
+        "2s",
+        "--format",
+        "json",
+        "--",
+    ])
+    .args(["python3", &py])
+    .args(args)
+    .stdin(Stdio::null());
+    let out = cmd.output().expect("the binary runs");
+    (out.status.code(), json(&out))
+}
+
+/// The notes of a run: (id, text).
+fn notes(doc: &serde_json::Value) -> Vec<(String, String)> {
+    doc["opening"]["findings"]
+        .as_array()
+        .map(|f| {
+            f.iter()
+                .filter(|x| x["note"] == true)
+                .map(|x| (field(x, "id"), field(x, "text")))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn an_error_at_start_quoting_a_flags_value_on_a_server_that_stays_up_is_a_note_naming_the_flag() {
+    // serena with `--project` at a folder that does not exist: it logs the error and serves.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let missing = dir.path().join("proj").display().to_string();
+    let (code, doc) = probe_up(&["project", "--project", &missing]);
+    assert_eq!(code, Some(0), "{doc:#}");
+    assert_eq!(doc["diagnoses"], serde_json::json!([]));
+    let n = notes(&doc);
+    assert!(
+        n.iter()
+            .any(|(id, t)| id == "warning-at-start" && t.contains("check `--project`")),
+        "{n:?}"
+    );
+    // Look-alike: the folder exists: no note.
+    let (code, doc) = probe_up(&["project", "--project", &dir.path().display().to_string()]);
+    assert_eq!(code, Some(0), "{doc:#}");
+    assert!(notes(&doc).is_empty(), "{doc:#}");
+}
+
+#[test]
+fn no_tools_listed_under_a_flag_that_selects_tools_is_a_note_naming_the_flag() {
+    // code-review-graph `serve --tools query_graph_tol`: it serves and lists none.
+    let (code, doc) = probe_up(&["select", "--tools", "query_graph_tol"]);
+    assert_eq!(code, Some(0), "{doc:#}");
+    let n = notes(&doc);
+    assert!(
+        n.iter()
+            .any(|(id, t)| id == "no-tools-listed" && t.contains("check `--tools`")),
+        "{n:?}"
+    );
+    // Look-alike: the tool's own name: it is listed, no note.
+    let (code, doc) = probe_up(&["select", "--tools", "query_graph"]);
+    assert_eq!(code, Some(0), "{doc:#}");
+    assert!(notes(&doc).is_empty(), "{doc:#}");
+}

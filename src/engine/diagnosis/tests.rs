@@ -130,6 +130,7 @@ fn run_of(launches: Vec<Launch>) -> ProbeRun {
         started_wall: SystemTime::now(),
         elapsed_ms: 0.0,
         strict: false,
+        args: vec![],
     }
 }
 

@@ -199,6 +199,7 @@ fn spawn(
             })
         };
         let mut run = probe::run(&mut target, opts, &mut each).await?;
+        run.args = setting.args.clone();
         // A `--call` result not marked `isError` that names an address: connect there, so a
         // refused one is judged a failed call (bounded; before the verdict reads the run).
         diagnosis::prove_answers(&mut run, &setting).await;

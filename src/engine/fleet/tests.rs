@@ -370,6 +370,7 @@ fn how_a_run_comes_out_is_decided_once_for_one_server_and_many() {
             started_wall: std::time::SystemTime::now(),
             elapsed_ms: 30.0,
             strict: false,
+            args: vec![],
         };
         let verdict = verdict::judge(&run, EngineKind::Legacy, 0.0);
         let probed = Probed {

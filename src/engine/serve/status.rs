@@ -265,6 +265,7 @@ impl ServerStatus {
             started_wall: self.started_wall,
             elapsed_ms: elapsed,
             strict: false,
+            args: vec![],
         }
     }
 }

@@ -17,6 +17,7 @@
 //! [`Opening`] is what one attempt reports; [`OpeningDriver`] is the transport-independent state
 //! machine (like [`super::super::session::handshake::Pinger`]) that stdio and WebSocket drive.
 
+mod arg_notes;
 pub(crate) mod call;
 pub(crate) mod driver;
 pub(crate) mod record;

@@ -180,6 +180,9 @@ impl OpeningSummary {
     /// [`OpeningSummary::of`] the run's launches; under `--strict` its notes are findings.
     pub(crate) fn of_run(run: &crate::engine::probe::runner::ProbeRun) -> OpeningSummary {
         let mut s = OpeningSummary::of(&run.launches);
+        // Notes tied to the arguments it was given (a flag's value an error line quotes).
+        s.findings
+            .extend(super::arg_notes::notes(&run.launches, &run.args));
         if run.strict {
             for f in &mut s.findings {
                 f.note = false;

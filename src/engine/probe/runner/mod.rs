@@ -128,6 +128,7 @@ pub(crate) async fn run<C: Connector>(
         started_wall,
         elapsed_ms: ms(Instant::now()),
         strict: attempt_opts.strict,
+        args: Vec::new(),
     };
     let (finish, planned) = (run.finish, run.planned);
     sink(&Event::Finished { finish, planned });

@@ -141,4 +141,7 @@ pub(crate) struct ProbeRun {
     pub elapsed_ms: f64,
     /// `--strict`: the opening's notes (a start warning) count against a clean exit.
     pub strict: bool,
+    /// The command's arguments (redacted: the entry's as the Why reads them), for the notes
+    /// tied to a flag; empty for a URL.
+    pub args: Vec<String>,
 }

@@ -669,6 +669,7 @@ mod tests {
             started_wall: SystemTime::now(),
             elapsed_ms: t,
             strict: false,
+            args: vec![],
         }
     }
 

@@ -264,6 +264,7 @@ mod tests {
             elapsed_ms: t,
             folded: Default::default(),
             strict: false,
+            args: vec![],
         };
         let verdict = crate::engine::probe::runner::verdict::judge(
             &run,
