@@ -16,8 +16,8 @@ fn stayed_up(l: &Launch) -> bool {
     matches!(l.report.outcome, Some(Outcome::StillUp { .. }))
 }
 
-/// The flags of `args` with their values (`--project /x`, `--project=/x`), values of 4
-/// characters or more that are no flag.
+/// The flags of `args` with their values (`--project /x`, `--project=/x`), values that are no
+/// flag (a masked secret left out).
 fn flag_values(args: &[String]) -> Vec<(&str, &str)> {
     let mut out = Vec::new();
     for (i, a) in args.iter().enumerate() {
@@ -32,8 +32,15 @@ fn flag_values(args: &[String]) -> Vec<(&str, &str)> {
             out.push((flag.as_str(), a.as_str()));
         }
     }
-    out.retain(|(_, v)| v.chars().count() >= 4 && !v.contains('\u{2022}'));
+    out.retain(|(_, v)| !v.is_empty() && !v.contains('\u{2022}'));
     out
+}
+
+/// A value worth looking for in a line: a path or a name of 4 characters or more (`/w/proj`,
+/// `query_graph_tol`, `db.local:5432`), not a plain word a line may hold by chance (`false`,
+/// `debug`, `stdio`).
+fn shaped(v: &str) -> bool {
+    v.chars().count() >= 4 && v.contains(['/', '.', '_', ':', '@', '-'])
 }
 
 /// Whether a line is at an error level (`ERROR`, `CRITICAL`, `FATAL` among its first 6 words)
@@ -96,7 +103,7 @@ pub(crate) fn notes(launches: &[Launch], args: &[String]) -> Vec<ChannelFinding>
             if x.len() > 1024 || !error_levelled(x) {
                 return None;
             }
-            let (flag, _) = flags.iter().find(|(_, v)| whole(x, v))?;
+            let (flag, _) = flags.iter().find(|(_, v)| shaped(v) && whole(x, v))?;
             Some((l.number, *flag, x))
         })
     });
@@ -134,7 +141,7 @@ pub(crate) fn notes(launches: &[Launch], args: &[String]) -> Vec<ChannelFinding>
 
 #[cfg(test)]
 mod tests {
-    use super::{error_levelled, flag_values, whole};
+    use super::{error_levelled, flag_values, shaped, whole};
 
     #[test]
     fn a_flags_value_quoted_whole_in_an_error_line_is_read() {
@@ -145,11 +152,10 @@ mod tests {
         assert_eq!(
             flag_values(&args),
             [("--project", "/w/proj"), ("--context", "ide")]
-                .iter()
-                .filter(|(_, v)| v.len() >= 4)
-                .copied()
-                .collect::<Vec<_>>()
         );
+        // A plain word is no value to look for (`--enable-web-dashboard false`).
+        assert!(shaped("/w/proj") && shaped("query_graph_tol"));
+        assert!(!shaped("false") && !shaped("ide"));
         let line = "ERROR 2026-12-07 17:20:38,232 [MainThread] serena.agent:__init__:695 - Error activating project '/w/proj' at startup";
         assert!(error_levelled(line) && whole(line, "/w/proj"));
         assert!(error_levelled(
