@@ -96,17 +96,23 @@ pub(crate) fn notes(launches: &[Launch], args: &[String]) -> Vec<ChannelFinding>
     if flags.is_empty() {
         return out;
     }
-    let quoted = launches.iter().filter(|l| stayed_up(l)).find_map(|l| {
-        l.report.connected_at_ms?;
-        let tail = &l.report.stderr;
-        tail.notable.iter().chain(tail.lines.iter()).find_map(|x| {
-            if x.len() > 1024 || !error_levelled(x) {
-                return None;
-            }
-            let (flag, _) = flags.iter().find(|(_, v)| shaped(v) && whole(x, v))?;
-            Some((l.number, *flag, x))
-        })
-    });
+    // A launch that made a `--call` is judged by its call: an error logged then is the call's.
+    let uncalled = |l: &&Launch| l.report.opening.as_ref().is_none_or(|o| o.call.is_none());
+    let quoted = launches
+        .iter()
+        .filter(|l| stayed_up(l))
+        .filter(uncalled)
+        .find_map(|l| {
+            l.report.connected_at_ms?;
+            let tail = &l.report.stderr;
+            tail.notable.iter().chain(tail.lines.iter()).find_map(|x| {
+                if x.len() > 1024 || !error_levelled(x) {
+                    return None;
+                }
+                let (flag, _) = flags.iter().find(|(_, v)| shaped(v) && whole(x, v))?;
+                Some((l.number, *flag, x))
+            })
+        });
     if let Some((n, flag, line)) = quoted {
         let shown: String = line.trim().chars().take(200).collect();
         out.push(note(
