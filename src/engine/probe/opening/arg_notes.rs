@@ -6,8 +6,6 @@
 //! (code-review-graph's `--tools query_graph_tol`). Notes, never failures: the server stayed
 //! up (issue 27's "warnings are notes"); `--strict` counts them.
 
-use super::summary::{ChannelFinding, NO_TOOLS_LISTED, WARNING_AT_START};
-use crate::engine::folded::FoldedList;
 use crate::engine::policy::Outcome;
 use crate::engine::probe::Launch;
 
@@ -79,18 +77,19 @@ fn whole(line: &str, value: &str) -> bool {
     })
 }
 
-fn note(id: &'static str, text: String) -> ChannelFinding {
-    ChannelFinding {
-        id,
-        text,
-        evidence: FoldedList::new(),
-        evidence_folded: 0,
-        note: true,
-    }
+/// What a note is about: the summary gives it its finding's id (`warning-at-start`,
+/// `no-tools-listed`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum About {
+    /// A start line quoting a flag's value.
+    StartLine,
+    /// No tools listed under a flag that selects them.
+    NoTools,
 }
 
-/// The notes of a run's launches that connected, given its arguments (redacted).
-pub(crate) fn notes(launches: &[Launch], args: &[String]) -> Vec<ChannelFinding> {
+/// The notes of a run's launches that stayed up, given its arguments (redacted): what each is
+/// about and its sentence.
+pub(crate) fn notes(launches: &[Launch], args: &[String]) -> Vec<(About, String)> {
     let flags = flag_values(args);
     let mut out = Vec::new();
     if flags.is_empty() {
@@ -115,8 +114,8 @@ pub(crate) fn notes(launches: &[Launch], args: &[String]) -> Vec<ChannelFinding>
         });
     if let Some((n, flag, line)) = quoted {
         let shown: String = line.trim().chars().take(200).collect();
-        out.push(note(
-            WARNING_AT_START,
+        out.push((
+            About::StartLine,
             format!(
                 "launch {n} answered the host but logged an error at start that quotes the value of `{flag}`: \"{shown}\": a note, not a failure (the server stayed up without it); check `{flag}` in the entry's args (`--strict` fails the run on it)"
             ),
@@ -134,8 +133,8 @@ pub(crate) fn notes(launches: &[Launch], args: &[String]) -> Vec<ChannelFinding>
             .any(|w| matches!(w, "tool" | "tools" | "toolset" | "toolsets"))
     });
     if let (Some(l), Some((flag, _))) = (none_listed, tools_flag) {
-        out.push(note(
-            NO_TOOLS_LISTED,
+        out.push((
+            About::NoTools,
             format!(
                 "launch {} advertises tools but listed none, and the entry's args select tools with `{flag}`: a name there that is no tool of the server's selects none; check `{flag}` against its tool names (a note: the server stayed up; `--strict` fails the run on it)",
                 l.number

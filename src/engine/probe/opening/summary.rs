@@ -181,8 +181,15 @@ impl OpeningSummary {
     pub(crate) fn of_run(run: &crate::engine::probe::runner::ProbeRun) -> OpeningSummary {
         let mut s = OpeningSummary::of(&run.launches);
         // Notes tied to the arguments it was given (a flag's value an error line quotes).
-        s.findings
-            .extend(super::arg_notes::notes(&run.launches, &run.args));
+        for (about, text) in super::arg_notes::notes(&run.launches, &run.args) {
+            let id = match about {
+                super::arg_notes::About::StartLine => WARNING_AT_START,
+                super::arg_notes::About::NoTools => NO_TOOLS_LISTED,
+            };
+            let mut f = finding(id, text);
+            f.note = true;
+            s.findings.push(f);
+        }
         if run.strict {
             for f in &mut s.findings {
                 f.note = false;
