@@ -18,8 +18,11 @@ const ENV: &[&str] = &[
     "LIBCLIENTS_DATABASE_URL",
     "LIBCLIENTS_CACHE_ADDR",
     "LIBCLIENTS_REDIS_URL",
+    "LIBCLIENTS_ES_URL",
+    "LIBCLIENTS_ES_RETRIES",
+    "LIBCLIENTS_SMTP_HOST",
+    "LIBCLIENTS_SMTP_PORT",
     "LIBPG_DATABASE_URL",
-    "LIBPG_DEFAULT_PORT",
 ];
 
 fn run(mode: &str, env: &[(&str, &str)]) -> (Option<i32>, Vec<Value>) {
@@ -134,8 +137,7 @@ fn a_refused_connect_in_a_clients_error_event_line_is_tested() {
 fn a_refused_default_address_names_the_unset_variable_the_server_reads() {
     // pg with its connection string's variable unset connects to its default (was: "set its
     // URL variable or argument", unnamed).
-    let port = free_port().to_string();
-    let (code, d) = run_pg(&[("LIBPG_DEFAULT_PORT", &port)]);
+    let (code, d) = run_pg(&[]);
     assert_eq!(code, Some(1), "{d:#?}");
     assert_eq!(d[0]["id"], "service-not-running", "{d:#?}");
     let next = field(&d[0], "next_step");
@@ -195,5 +197,51 @@ fn a_call_failing_for_a_key_an_sdk_reads_itself_names_the_sdks_variable() {
     assert!(next.contains("@anthropic-ai/sdk"), "{next}");
     // Look-alike: the key set, the call answers.
     let (code, d) = run_call(&[("ANTHROPIC_API_KEY", "sk-ant-test-1")]);
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+#[test]
+fn a_librarys_refusal_of_nothing_is_the_unset_variable_its_caller_reads() {
+    // @elastic/elasticsearch's `ConfigurationError: Missing node(s) option` thrown in its
+    // package under `new Client({ node: process.env.X, ... })` (was crash); the same line's
+    // read with a default (`?? 0`) is not named.
+    let (code, d) = run("es-unset", &[]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "missing-env-var", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(next.starts_with("set `LIBCLIENTS_ES_URL` in "), "{next}");
+    assert!(!next.contains("LIBCLIENTS_ES_RETRIES"), "{next}");
+    let (code, d) = run(
+        "es-unset",
+        &[("LIBCLIENTS_ES_URL", "http://127.0.0.1:9200")],
+    );
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+#[test]
+fn a_refused_address_held_apart_names_its_host_and_port_variables() {
+    // nodemailer's refused verify() on SMTP_HOST and SMTP_PORT given apart (was "the entry
+    // gives no such address").
+    let port = free_port().to_string();
+    let env = [
+        ("LIBCLIENTS_SMTP_HOST", "127.0.0.1"),
+        ("LIBCLIENTS_SMTP_PORT", port.as_str()),
+    ];
+    let (code, d) = run("smtp", &env);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "service-not-running", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.contains("`LIBCLIENTS_SMTP_HOST=127.0.0.1` and `LIBCLIENTS_SMTP_PORT="),
+        "{next}"
+    );
+    // Healthy: something listens there.
+    let l = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = l.local_addr().expect("addr").port().to_string();
+    let env = [
+        ("LIBCLIENTS_SMTP_HOST", "127.0.0.1"),
+        ("LIBCLIENTS_SMTP_PORT", port.as_str()),
+    ];
+    let (code, d) = run("smtp", &env);
     assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
 }

@@ -27,7 +27,9 @@ fn source_at(lines: &[&str], own: bool) -> Option<(String, usize, String)> {
             Some(i) => t[i + 2..].trim_end_matches(')'),
             None => t,
         };
-        (!(loc.starts_with("node:") || own && loc.contains("/node_modules/"))).then_some(loc)
+        // Not Node's own modules, nor a frame with no file (`new Promise (<anonymous>)`).
+        let skipped = loc.starts_with("node:") || loc.starts_with('<') || loc == "native";
+        (!(skipped || own && loc.contains("/node_modules/"))).then_some(loc)
     })?;
     let loc = loc.strip_prefix("file://").unwrap_or(loc);
     let mut parts = loc.rsplitn(3, ':');
@@ -74,6 +76,42 @@ pub(super) fn env_reads(src: &str) -> Vec<&str> {
     out
 }
 
+/// Whether every read of `name` on `src` has a default after it (`env.X ?? "a"`, `|| 3000`).
+fn defaulted(src: &str, name: &str) -> bool {
+    let mut any = false;
+    for (i, _) in src.match_indices(name) {
+        any = true;
+        let rest = src[i + name.len()..].trim_start();
+        if !(rest.starts_with("??") || rest.starts_with("||")) {
+            return false;
+        }
+    }
+    any
+}
+
+/// A library's refusal of a value it was not given: the last Node error whose first frame
+/// outside Node's modules is under `node_modules` (raised there, synchronously, under the
+/// server's call) and whose message says a value is absent (`undefined`, `required`,
+/// `missing`, `expected`, `must be`): neo4j-driver's `"Bolt URL" expected to be string but was:
+/// undefined`, tedious' `The "config.server" property is required`, @elastic/elasticsearch's
+/// `ConfigurationError: Missing node(s) option`.
+fn refused_by_library<'a>(facts: &'a [Fact], lines: &[&str]) -> Option<&'a Fact> {
+    let (raised, _, _) = source_at(lines, false)?;
+    if !raised.contains("/node_modules/") {
+        return None;
+    }
+    facts.iter().rev().find(|f| {
+        let Fact::Node { message, code, .. } = f else {
+            return false;
+        };
+        let low = message.to_ascii_lowercase();
+        code.is_none()
+            && ["undefined", "required", "missing", "expected", "must be"]
+                .iter()
+                .any(|w| low.contains(w))
+    })
+}
+
 pub(super) fn undefined_argument(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
     let f = facts.iter().rev().find(|f| {
         matches!(f, Fact::Node { code, message, .. }
@@ -94,12 +132,15 @@ pub(super) fn undefined_argument(facts: &[Fact], lines: &[&str], s: &Setting) ->
     };
     let (f, own) = match f {
         Some(f) => (f, false),
-        None => (read()?, true),
+        None => match read() {
+            Some(f) => (f, true),
+            None => (refused_by_library(facts, lines)?, true),
+        },
     };
     let (file, n, src) = source_at(lines, own)?;
     let unset: Vec<&str> = env_reads(&src)
         .into_iter()
-        .filter(|v| !is_set(s, v))
+        .filter(|v| !is_set(s, v) && !defaulted(&src, v))
         .collect();
     let [var] = unset.as_slice() else {
         return None;
@@ -142,5 +183,14 @@ mod tests {
         );
         assert!(env_reads("const x = config.env.MONGODB_URI;").is_empty());
         assert!(env_reads("const x = myenv.MONGODB_URI;").is_empty());
+    }
+
+    #[test]
+    fn a_read_with_a_default_is_never_the_one_missing() {
+        let src = "new Client({ node: env.ES_URL, retries: Number(env.ES_RETRIES ?? 0), x: env.X || 'a' })";
+        assert!(!defaulted(src, "ES_URL"));
+        assert!(defaulted(src, "ES_RETRIES"));
+        assert!(defaulted(src, "X"));
+        assert!(!defaulted("f(env.A ?? 1, env.A)", "A"));
     }
 }

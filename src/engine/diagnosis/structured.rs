@@ -630,7 +630,10 @@ fn refused(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         .map(|x| format!(" ({x}'s usual port)"))
         .unwrap_or_default();
     let at = format!("{h}:{p}");
-    let next = match holder(s, &at).or_else(|| holder(s, &format!(":{p}"))) {
+    let next = match holder(s, &at)
+        .or_else(|| holder(s, &format!(":{p}")))
+        .or_else(|| split_holder(s, &h, p))
+    {
         Some(v) => format!("start the service at {at}{what}, or point {v} at where it runs: nothing listens there"),
         None => match unset_address_read(s, p) {
             Some((var, read_at)) => format!(
@@ -648,6 +651,31 @@ fn refused(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         summary: format!("nothing listens on {at}{what}, which the server connects to"),
         next,
         evidence,
+    })
+}
+
+/// The entry's values that hold a host and its port apart (`SMTP_HOST=127.0.0.1` and
+/// `SMTP_PORT=2599`, `--port 2599`): the one whose whole value is the port, with the one whose
+/// whole value is the host when there is one.
+fn split_holder(s: &Setting, host: &str, port: u16) -> Option<String> {
+    let values = entry_values(s);
+    let port = port.to_string();
+    let of_port: Vec<&String> = values
+        .iter()
+        .filter(|(_, v)| *v == port)
+        .map(|(shown, _)| shown)
+        .collect();
+    let [p] = of_port.as_slice() else {
+        return None;
+    };
+    let of_host: Vec<&String> = values
+        .iter()
+        .filter(|(_, v)| v == host)
+        .map(|(shown, _)| shown)
+        .collect();
+    Some(match of_host.as_slice() {
+        [h] => format!("{h} and {p}"),
+        _ => (*p).clone(),
     })
 }
 
