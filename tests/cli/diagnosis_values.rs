@@ -19,6 +19,8 @@ const ENV: &[&str] = &[
     "VALUES_LOG_LEVEL",
     "VALUES_CONFIG",
     "VALUES_TRANSPORT",
+    "VALUES_DATABASE_URL",
+    "VALUES_PORT",
     "VALUES_URL",
     "AWS_REGION",
     "AWS_DEFAULT_REGION",
@@ -437,5 +439,112 @@ fn a_line_saying_a_set_variable_must_start_with_a_scheme_names_it_with_its_schem
         "scheme-prefix",
         &[("VALUES_URL", "http://127.0.0.1:8069")],
     );
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+#[test]
+fn an_http_clients_type_for_a_url_without_its_scheme_names_the_variable() {
+    // requests 2.32's `InvalidSchema: No connection adapters were found for '127.0.0.1:8000/health'`:
+    // its words say no URL, its class does.
+    let (code, d) = run(
+        "python3",
+        "invalid-schema",
+        &[("VALUES_SERVICE_URL", "127.0.0.1:8000")],
+    );
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "bad-argument", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.contains("`VALUES_SERVICE_URL=127.0.0.1:8000` with its scheme"),
+        "{next}"
+    );
+    // Look-alike: with its scheme it serves.
+    let (code, d) = run(
+        "python3",
+        "invalid-schema",
+        &[("VALUES_SERVICE_URL", "http://127.0.0.1:8000")],
+    );
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+#[test]
+fn libpq_refusing_a_connection_is_a_service_not_running_at_the_urls_address() {
+    // psycopg 3.2 / psycopg2 2.9: libpq's `... port 5999 failed: Connection refused`, no errno.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = closed.local_addr().expect("addr").port();
+    drop(closed);
+    let url = format!("postgresql://u:p@127.0.0.1:{port}/db");
+    let (code, d) = run("python3", "libpq-refused", &[("VALUES_DATABASE_URL", &url)]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "service-not-running", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(next.contains("`VALUES_DATABASE_URL"), "{next}");
+    assert!(next.contains(&format!("127.0.0.1:{port}")), "{next}");
+    // Look-alike: something listens there, it serves.
+    let open = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let url = format!(
+        "postgresql://u:p@127.0.0.1:{}/db",
+        open.local_addr().expect("addr").port()
+    );
+    let (code, d) = run("python3", "libpq-refused", &[("VALUES_DATABASE_URL", &url)]);
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+#[test]
+fn a_scheme_the_database_library_does_not_take_names_the_variable_and_the_right_one() {
+    // asyncpg 0.30's ClientConfigurationError and SQLAlchemy 2.0's NoSuchModuleError.
+    for mode in ["dsn-scheme", "dialect"] {
+        let (code, d) = run(
+            "python3",
+            mode,
+            &[("VALUES_DATABASE_URL", "postgress://u:p@127.0.0.1:5432/db")],
+        );
+        assert_eq!(code, Some(1), "{mode}: {d:#?}");
+        assert_eq!(d[0]["id"], "bad-argument", "{mode}: {d:#?}");
+        let next = field(&d[0], "next_step");
+        assert!(
+            next.contains("the scheme of `VALUES_DATABASE_URL="),
+            "{mode}: {next}"
+        );
+        assert!(next.contains("`postgresql://`"), "{mode}: {next}");
+        // Look-alike: the right scheme serves.
+        let (code, d) = run(
+            "python3",
+            mode,
+            &[("VALUES_DATABASE_URL", "postgresql://u:p@127.0.0.1:5432/db")],
+        );
+        assert_eq!((code, d.len()), (Some(0), 0), "{mode}: {d:#?}");
+    }
+}
+
+#[test]
+fn a_healthy_server_logging_those_libraries_lines_gets_no_cause() {
+    let (code, d) = run(
+        "python3",
+        "quotes-library-errors",
+        &[
+            ("VALUES_SERVICE_URL", "127.0.0.1:8000"),
+            ("VALUES_DATABASE_URL", "postgress://u:p@127.0.0.1:5999/db"),
+        ],
+    );
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+#[test]
+fn a_port_in_use_names_the_variable_that_holds_it() {
+    // uvicorn 0.34's `[Errno 98] error while attempting to bind on address ('127.0.0.1', PORT)`.
+    let held = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = held.local_addr().expect("addr").port().to_string();
+    let (code, d) = run("python3", "bind-port", &[("VALUES_PORT", &port)]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "port-in-use", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.contains(&format!("change `VALUES_PORT={port}`")),
+        "{next}"
+    );
+    drop(held);
+    // Look-alike: a free port serves.
+    let (code, d) = run("python3", "bind-port", &[("VALUES_PORT", &port)]);
     assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
 }

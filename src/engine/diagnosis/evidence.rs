@@ -150,8 +150,25 @@ pub(crate) fn parse(lines: &[&str]) -> Vec<Fact> {
 }
 
 /// A Python exception type: `ValueError`, `pydantic_core._pydantic_core.ValidationError`,
-/// `httpx.ConnectError`, `KeyboardInterrupt`, `SystemExit`.
-fn python_kind(head: &str) -> Option<&str> {
+/// `httpx.ConnectError`, `KeyboardInterrupt`, `SystemExit`. Under a traceback's frames the
+/// line there is the exception whatever its class is called: a dotted path to a class
+/// (`httpx.UnsupportedProtocol`, `requests.exceptions.InvalidSchema`,
+/// `kafka.errors.NoBrokersAvailable`, `neo4j.exceptions.ServiceUnavailable`).
+fn python_kind(head: &str, in_trace: bool) -> Option<&str> {
+    if let Some(kind) = python_kind_named(head) {
+        return Some(kind);
+    }
+    let last = head.rsplit('.').next()?;
+    let class = last.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+        && last.chars().any(|c| c.is_ascii_lowercase())
+        && last.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let dotted = head
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.');
+    (in_trace && head.contains('.') && class && dotted).then_some(last)
+}
+
+fn python_kind_named(head: &str) -> Option<&str> {
     if head.is_empty() || head.contains(' ') {
         return None;
     }
@@ -182,7 +199,13 @@ pub(crate) fn python(lines: &[&str]) -> Vec<Fact> {
     let mut user: Option<String> = None;
     let mut library: Option<String> = None;
     let mut in_trace = false;
-    for line in lines {
+    for (i, line) in lines.iter().enumerate() {
+        // The line under a frame's source (indented) ends a traceback whose head may have
+        // scrolled out of the tail kept.
+        let under_frame = i
+            .checked_sub(1)
+            .and_then(|p| lines.get(p))
+            .is_some_and(|p| p.starts_with("    ") && !p.trim().is_empty());
         if line.starts_with("Traceback (most recent call last)") {
             in_trace = true;
             user = None;
@@ -209,7 +232,7 @@ pub(crate) fn python(lines: &[&str]) -> Vec<Fact> {
             Some((h, m)) => (h, m),
             None => (line.trim_end(), ""),
         };
-        let Some(kind) = python_kind(head) else {
+        let Some(kind) = python_kind(head, in_trace || under_frame) else {
             continue;
         };
         if !in_trace && message.is_empty() {

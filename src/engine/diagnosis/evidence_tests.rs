@@ -215,3 +215,28 @@ fn commands_are_read_from_each_help_shape() {
     let ended = "Commands:\n  start  Start\n\n  --port  the port";
     assert_eq!(commands(&lines(ended)), ["start"]);
 }
+
+#[test]
+fn python_reads_a_librarys_class_without_an_error_suffix_under_a_frame() {
+    // requests 2.32 and httpx 0.28 name their classes without `Error`; the traceback's head may
+    // have scrolled out of the tail kept: the frame's source line above says where it is.
+    for (text, kind) in [
+        ("Traceback (most recent call last):\n  File \"/v/site-packages/requests/sessions.py\", line 792, in get_adapter\n    raise InvalidSchema(f\"No connection adapters were found for {url!r}\")\nrequests.exceptions.InvalidSchema: No connection adapters were found for '127.0.0.1:8000/health'", "InvalidSchema"),
+        ("           ^^^^^^^^^^^^^^^^^^^^^\n  File \"/v/site-packages/httpx/_transports/default.py\", line 118, in map_httpcore_exceptions\n    raise mapped_exc(message) from exc\nhttpx.UnsupportedProtocol: Request URL is missing an 'http://' or 'https://' protocol.", "UnsupportedProtocol"),
+    ] {
+        let facts = python(&lines(text));
+        assert!(
+            matches!(facts.last(), Some(Fact::Python { kind: k, .. }) if k == kind),
+            "{facts:#?}"
+        );
+    }
+    // Look-alikes: a dotted word at the start of a log line, a bare word under a frame, a class
+    // without `Error` on a line of its own.
+    for text in [
+        "app.Config: loaded from /etc/app.yaml",
+        "    serving\nNote: a tool is slow",
+        "requests.exceptions.InvalidSchema: No connection adapters were found for 'x'",
+    ] {
+        assert!(python(&lines(text)).is_empty(), "{text}");
+    }
+}

@@ -60,6 +60,7 @@ pub(crate) mod run;
 pub(crate) mod runtime;
 mod runtime_rows;
 mod schema_issues;
+mod scheme_rows;
 mod settings_rows;
 pub(crate) mod source_scan;
 pub(crate) mod spawn;

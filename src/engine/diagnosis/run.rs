@@ -103,6 +103,7 @@ pub(crate) fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
         out.push(unknown(&died, setting));
     }
     let out = prefer_structured(out, &died, setting);
+    let out = port_holder(out, setting);
     // A help printed before any handshake: the command that serves, or the package's server.
     let out = super::help_rows::lead(out, &died, setting);
     // An answer (an `initialize` error, a quiet end after the handshake) and an address the
@@ -183,6 +184,38 @@ fn prefer_structured(out: Vec<Diagnosis>, died: &[&Launch], setting: &Setting) -
         .into_iter()
         .chain(out.into_iter().filter(|d| !replaced(d)))
         .collect()
+}
+
+/// A port in use that one of the entry's values holds (`ZOO_PORT=8000`, `--port 8000`, a URL's
+/// `:8000`): its next step names that value beside the port, the user's other fix.
+fn port_holder(mut out: Vec<Diagnosis>, setting: &Setting) -> Vec<Diagnosis> {
+    for d in out.iter_mut().filter(|d| d.id == Id::PortInUse) {
+        let Some(port) = d
+            .summary
+            .strip_prefix("port ")
+            .and_then(|r| r.split(' ').next())
+            .filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        else {
+            continue;
+        };
+        let holds = |v: &str| {
+            v == port
+                || v.rsplit_once(':')
+                    .is_some_and(|(_, p)| p.split(['/', '?']).next() == Some(port))
+        };
+        let held: Vec<String> = super::given::entry_values(setting)
+            .into_iter()
+            .filter(|(_, v)| holds(v))
+            .map(|(shown, _)| shown)
+            .collect();
+        if let [one] = held.as_slice() {
+            d.next_step = format!(
+                "{}; or change {one} in the entry to a port that is free",
+                d.next_step
+            );
+        }
+    }
+    out
 }
 
 /// The shortest life from the spawn that a timer on the whole process explains (a server that

@@ -47,6 +47,10 @@ pub(crate) enum Key {
     /// entry value shaped `host:port` with no scheme; also a failed `--call`'s error (the
     /// whole run's row: `call_rows.rs`).
     UrlParseWithSchemelessValue,
+    /// An entry value `scheme://...` whose scheme an error about a scheme, dialect, driver,
+    /// DSN, plugin or protocol quotes as a word of its own (asyncpg's `ClientConfigurationError`,
+    /// SQLAlchemy's `NoSuchModuleError` `sqlalchemy.dialects:NAME`) (`scheme_rows.rs`).
+    SchemeRefusedIsAnEntryValue,
     /// A validation block (pydantic's; a schema validator's issues, `schema_issues.rs`): each field mapped to the entry's variable.
     ValidationBlock,
     /// A `ModuleNotFoundError` that ended the process (the last of a chain) naming a module the
@@ -249,6 +253,7 @@ pub(crate) const KEYS: &[Key] = &[
     Key::ResolverRefusesThePython,
     Key::RefusedAndTested,
     Key::UrlParseWithSchemelessValue,
+    Key::SchemeRefusedIsAnEntryValue,
     Key::ValidationBlock,
     Key::SetModuleNotFound,
     Key::CommandOfAnAppNotInstalled,
@@ -356,6 +361,7 @@ pub(crate) const STRONG: &[Key] = &[
     Key::UvFolderLacksProject,
     Key::RefusedAndTested,
     Key::UrlParseWithSchemelessValue,
+    Key::SchemeRefusedIsAnEntryValue,
     Key::NodeOlderThanNamed,
     Key::ChoiceStructure,
     Key::GivenValueInAnotherCase,
@@ -499,6 +505,7 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::ResolverRefusesThePython => resolver_rows::row(lines, s),
         Key::RefusedAndTested => refused(facts, lines, s),
         Key::UrlParseWithSchemelessValue => url_rows::schemeless(facts, lines, s),
+        Key::SchemeRefusedIsAnEntryValue => super::scheme_rows::row(facts, s),
         Key::ValidationBlock => settings_rows::validation(facts, s),
         Key::SetModuleNotFound => super::module_rows::set_module_missing(lines, s),
         Key::CommandOfAnAppNotInstalled => super::module_rows::command_app_missing(lines, s),
@@ -581,6 +588,10 @@ fn is_refused(f: &Fact) -> bool {
                 || message.contains("Errno 111")
                 || message.contains("ECONNREFUSED")
                 || (kind.contains("Connect") && message.contains("111"))
+                // ECONNREFUSED's own words, as a C client library prints them (libpq under
+                // psycopg/psycopg2's `OperationalError: connection to server at "127.0.0.1",
+                // port 5999 failed: Connection refused`, MySQL's `(111 "Connection refused")`).
+                || message.contains("Connection refused")
         }
         Fact::ErrorLine { text } => evidence::code_in(text).as_deref() == Some("ECONNREFUSED"),
         _ => false,

@@ -55,6 +55,7 @@ fn every_key_is_a_structure_or_an_experiment() {
             "ResolverRefusesThePython",
             "RefusedAndTested",
             "UrlParseWithSchemelessValue",
+            "SchemeRefusedIsAnEntryValue",
             "ValidationBlock",
             "SetModuleNotFound",
             "CommandOfAnAppNotInstalled",

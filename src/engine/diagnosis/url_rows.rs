@@ -102,6 +102,16 @@ pub(super) fn speaks_of_url(text: &str) -> bool {
     })
 }
 
+/// The exception types of Python's HTTP clients for a URL they cannot send: requests'
+/// `MissingSchema`, `InvalidURL`, `InvalidSchema` (no adapter for a URL without its scheme),
+/// httpx's and httpcore's `UnsupportedProtocol`.
+const URL_TYPES: &[&str] = &[
+    "MissingSchema",
+    "InvalidURL",
+    "UnsupportedProtocol",
+    "InvalidSchema",
+];
+
 /// Whether a fact says a URL/URI/DSN could not be parsed.
 fn is_url_failure(f: &Fact) -> bool {
     if let Fact::Node { code: Some(c), .. } = f {
@@ -113,6 +123,13 @@ fn is_url_failure(f: &Fact) -> bool {
         return fields
             .iter()
             .any(|x| x.kind.as_deref().is_some_and(|k| k.starts_with("url")));
+    }
+    // An HTTP client's own type for a URL it cannot send (requests' `InvalidSchema: No
+    // connection adapters were found for '127.0.0.1:8000/health'`, whose words say no URL).
+    if let Fact::Python { kind, .. } = f {
+        if URL_TYPES.contains(&kind.as_str()) {
+            return true;
+        }
     }
     f.message().is_some_and(speaks_of_url)
 }
@@ -178,15 +195,10 @@ pub(super) fn with_scheme(v: &str, host_name: bool, schemes: &[String]) -> Strin
 /// `MissingSchema` / `InvalidURL`, httpx's `UnsupportedProtocol` (`Request URL is missing an
 /// 'http://' or 'https://' protocol`), Go's `unsupported protocol scheme ""`.
 pub(super) fn call_url_failure(message: &str) -> bool {
-    const TYPES: &[&str] = &[
-        "ERR_INVALID_URL",
-        "MissingSchema",
-        "InvalidURL",
-        "UnsupportedProtocol",
-        "InvalidSchema",
-    ];
     let words = message.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'));
-    let typed = words.into_iter().any(|w| TYPES.contains(&w));
+    let typed = words
+        .into_iter()
+        .any(|w| w == "ERR_INVALID_URL" || URL_TYPES.contains(&w));
     let parser_line = message.lines().any(|l| {
         let l = l.trim();
         let l = l
@@ -451,6 +463,7 @@ mod tests {
             "Invalid URL 'api.example.com/v1': No scheme supplied. Perhaps you meant https://api.example.com/v1?",
             "requests.exceptions.MissingSchema: Invalid URL",
             "httpx.UnsupportedProtocol: Request URL is missing an 'http://' or 'https://' protocol.",
+            "requests.exceptions.InvalidSchema: No connection adapters were found for '127.0.0.1:8000/health'",
             "Get \"api.example.com/v1\": unsupported protocol scheme \"\"",
         ] {
             assert!(call_url_failure(failed), "{failed}");
