@@ -21,6 +21,10 @@ const ENV: &[&str] = &[
     "VALUES_TRANSPORT",
     "VALUES_DATABASE_URL",
     "VALUES_PORT",
+    "VALUES_BROKERS",
+    "VALUES_MYSQL_HOST",
+    "VALUES_MYSQL_PORT",
+    "VALUES_ENV_FILE",
     "VALUES_URL",
     "AWS_REGION",
     "AWS_DEFAULT_REGION",
@@ -547,4 +551,100 @@ fn a_port_in_use_names_the_variable_that_holds_it() {
     // Look-alike: a free port serves.
     let (code, d) = run("python3", "bind-port", &[("VALUES_PORT", &port)]);
     assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+/// A port nothing listens on (bound, then closed).
+fn closed_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = l.local_addr().expect("addr").port();
+    drop(l);
+    port
+}
+
+#[test]
+fn a_client_librarys_class_for_no_server_is_tested_at_the_entrys_address() {
+    // kafka-python's NoBrokersAvailable, pika's bare AMQPConnectionError, PyMySQL's 2003 with
+    // its host and port in two variables, paramiko's NoValidConnectionsError.
+    let p = closed_port().to_string();
+    let brokers = format!("127.0.0.1:{p}");
+    let amqp = format!("amqp://127.0.0.1:{p}");
+    type Case<'a> = (&'a str, Vec<(&'a str, &'a str)>, &'a str);
+    let cases: [Case; 4] = [
+        (
+            "no-brokers",
+            vec![("VALUES_BROKERS", &brokers)],
+            "`VALUES_BROKERS",
+        ),
+        (
+            "amqp-refused",
+            vec![("VALUES_SERVICE_URL", &amqp)],
+            "`VALUES_SERVICE_URL",
+        ),
+        (
+            "mysql-refused",
+            vec![
+                ("VALUES_MYSQL_HOST", "127.0.0.1"),
+                ("VALUES_MYSQL_PORT", &p),
+            ],
+            "`VALUES_MYSQL_HOST=127.0.0.1` and `VALUES_MYSQL_PORT=",
+        ),
+        ("ssh-refused", vec![("VALUES_PORT", &p)], "`VALUES_PORT"),
+    ];
+    for (mode, env, named) in &cases {
+        let (code, d) = run("python3", mode, env);
+        assert_eq!(code, Some(1), "{mode}: {d:#?}");
+        assert_eq!(d[0]["id"], "service-not-running", "{mode}: {d:#?}");
+        let next = field(&d[0], "next_step");
+        assert!(next.contains(named), "{mode}: {next}");
+        assert!(next.contains(&format!("127.0.0.1:{p}")), "{mode}: {next}");
+    }
+    // Look-alike: something listens there, each serves.
+    let open = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let up = open.local_addr().expect("addr").port().to_string();
+    let brokers = format!("127.0.0.1:{up}");
+    let amqp = format!("amqp://127.0.0.1:{up}");
+    for (mode, env) in [
+        ("no-brokers", vec![("VALUES_BROKERS", brokers.as_str())]),
+        ("amqp-refused", vec![("VALUES_SERVICE_URL", amqp.as_str())]),
+        (
+            "mysql-refused",
+            vec![
+                ("VALUES_MYSQL_HOST", "127.0.0.1"),
+                ("VALUES_MYSQL_PORT", up.as_str()),
+            ],
+        ),
+        ("ssh-refused", vec![("VALUES_PORT", up.as_str())]),
+    ] {
+        let (code, d) = run("python3", mode, &env);
+        assert_eq!((code, d.len()), (Some(0), 0), "{mode}: {d:#?}");
+    }
+}
+
+#[test]
+fn a_missing_variable_beside_an_env_file_that_does_not_exist_names_the_file_first() {
+    // python-dotenv's load_dotenv(VALUES_ENV_FILE) loads nothing from a missing file, silently.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let missing = dir.path().join("nosuch.env").display().to_string();
+    let (code, d) = run("python3", "dotenv-file", &[("VALUES_ENV_FILE", &missing)]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "missing-env-var", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.starts_with("point `VALUES_ENV_FILE` at the .env file"),
+        "{next}"
+    );
+    assert!(next.contains("VALUES_API_KEY"), "{next}");
+    // Look-alikes: the file holds the variable (healthy); the file exists without it (the
+    // variable alone is named).
+    let good = dir.path().join("good.env");
+    std::fs::write(&good, "VALUES_API_KEY=k\n").expect("write");
+    let good = good.display().to_string();
+    let (code, d) = run("python3", "dotenv-file", &[("VALUES_ENV_FILE", &good)]);
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+    let other = dir.path().join("other.env");
+    std::fs::write(&other, "OTHER=1\n").expect("write");
+    let other = other.display().to_string();
+    let (_, d) = run("python3", "dotenv-file", &[("VALUES_ENV_FILE", &other)]);
+    let next = field(&d[0], "next_step");
+    assert!(!next.contains("VALUES_ENV_FILE"), "{next}");
 }

@@ -7,7 +7,8 @@
 //! connected to; one where nothing listens is `service-not-running`, named with what holds it.
 //! When every one answers, the tries are evidence and nothing is blamed.
 
-use super::call_rows::{entry_addresses, try_connects, Address};
+use super::addresses::{entry_addresses, Address};
+use super::call_rows::try_connects;
 use super::model::{Diagnosis, Evidence, Setting, Source, MAX_EVIDENCE};
 use super::structured::{service_of, stderr_lines, Key};
 use super::table::{Confidence, Id};

@@ -240,3 +240,16 @@ fn python_reads_a_librarys_class_without_an_error_suffix_under_a_frame() {
         assert!(python(&lines(text)).is_empty(), "{text}");
     }
 }
+
+#[test]
+fn a_port_on_a_host_is_an_address_and_a_strerror_is_no_path() {
+    // paramiko 3.5's NoValidConnectionsError.
+    assert_eq!(
+        host_ports("[Errno None] Unable to connect to port 2299 on 127.0.0.1"),
+        [("127.0.0.1".to_string(), 2299)]
+    );
+    assert!(host_ports("listening on port 80 on all interfaces").is_empty());
+    // docker 7's DockerException wraps a FileNotFoundError with no path.
+    let line = "docker.errors.DockerException: Error while fetching server API version: ('Connection aborted.', FileNotFoundError(2, 'No such file or directory'))";
+    assert!(crate::engine::diagnosis::file_rows::missing_in(line).is_none());
+}

@@ -69,7 +69,9 @@ fn quoted_after(line: &str, from: usize) -> Option<String> {
     let body = &rest[i + 1..];
     let end = body.find(q)?;
     let p = &body[..end];
-    (!p.is_empty()).then(|| p.to_string())
+    // The error's own words quoted (`FileNotFoundError(2, 'No such file or directory')`, as
+    // docker's SDK wraps it) are no path.
+    (!p.is_empty() && !p.eq_ignore_ascii_case("no such file or directory")).then(|| p.to_string())
 }
 
 /// The token before `: no such file or directory` (Go's `open /x/c.yaml: no such file ...`).
@@ -98,7 +100,11 @@ pub(super) fn missing_in(line: &str) -> Option<Missing> {
     if let Some(from) = os {
         let path = quoted_after(line, from)
             .or_else(|| go_path(line, &lower))
-            .or_else(|| quoted_after(line, 0))?;
+            .or_else(|| {
+                // Any quoted text before the code: a path has a `/` or no space (docker's SDK
+                // quotes `'Connection aborted.'` beside `FileNotFoundError(2, ...)`).
+                quoted_after(line, 0).filter(|p| p.contains('/') || !p.contains(' '))
+            })?;
         let file = path
             .rsplit(['/', '\\'])
             .next()

@@ -23,6 +23,25 @@ pub(crate) fn python_pairs(text: &str) -> Vec<(String, u16)> {
             .filter(|p| *p > 0)
     };
     let mut out = Vec::new();
+    // paramiko's NoValidConnectionsError: `Unable to connect to port 2299 on 127.0.0.1`.
+    for (at, _) in text.match_indices("port ") {
+        let rest = &text[at + 5..];
+        let Some(port) = number(rest) else {
+            continue;
+        };
+        let Some(host) = rest[port.to_string().len()..].strip_prefix(" on ") else {
+            continue;
+        };
+        let host: String = host
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':'))
+            .collect();
+        let host = host.trim_end_matches(['.', ':']).to_string();
+        let address = host == "localhost" || host.chars().any(|c| c.is_ascii_digit() || c == '.');
+        if !host.is_empty() && address {
+            out.push((host, port));
+        }
+    }
     for (at, _) in text.match_indices("host=") {
         let before = text[..at].chars().next_back();
         if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {

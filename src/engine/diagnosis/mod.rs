@@ -7,6 +7,7 @@
 //! diagnosis is `cause-unknown` with what was seen.
 
 mod absent_rows;
+mod addresses;
 mod answer_rows;
 mod asked_rows;
 mod boxes;

@@ -104,6 +104,7 @@ pub(crate) fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
     }
     let out = prefer_structured(out, &died, setting);
     let out = port_holder(out, setting);
+    let out = env_file_absent(out, setting);
     // A help printed before any handshake: the command that serves, or the package's server.
     let out = super::help_rows::lead(out, &died, setting);
     // An answer (an `initialize` error, a quiet end after the handshake) and an address the
@@ -214,6 +215,38 @@ fn port_holder(mut out: Vec<Diagnosis>, setting: &Setting) -> Vec<Diagnosis> {
                 d.next_step
             );
         }
+    }
+    out
+}
+
+/// A variable missing while the entry points a `.env` file's variable (`*ENV_FILE*`, `*DOTENV*`,
+/// or a value ending in `.env`) at a path where nothing is (looked up): python-dotenv's
+/// `load_dotenv(path)` loads nothing from a missing file and says nothing, so the file's path is
+/// the fix before the variable.
+fn env_file_absent(mut out: Vec<Diagnosis>, setting: &Setting) -> Vec<Diagnosis> {
+    let Some(d) = out.first_mut().filter(|d| d.id == Id::MissingEnvVar) else {
+        return out;
+    };
+    let env_file = super::given::entry_env(setting).find(|(k, v)| {
+        let up = k.to_ascii_uppercase();
+        let named = up.contains("ENV_FILE") || up.contains("DOTENV") || v.ends_with(".env");
+        let p = std::path::Path::new(v);
+        let at = match &setting.cwd {
+            Some(dir) if p.is_relative() => dir.join(p),
+            _ => p.to_path_buf(),
+        };
+        named && !v.is_empty() && !v.contains("://") && std::fs::metadata(&at).is_err()
+    });
+    if let Some((k, v)) = env_file {
+        d.next_step = format!(
+            "point `{k}` at the .env file that exists (`{v}`: no such file, so nothing was loaded from it), or {}",
+            d.next_step
+        );
+        d.evidence.push(Evidence {
+            launches: Vec::new(),
+            source: Source::Tried,
+            text: format!("stat {v}: no such file"),
+        });
     }
     out
 }

@@ -578,6 +578,16 @@ fn holder(s: &Setting, needle: &str) -> Option<String> {
         .map(|(shown, _)| shown)
 }
 
+/// The class names (their endings) Python client libraries raise when no server answered.
+const UNREACHED: &[&str] = &[
+    "ConnectionError",
+    "ConnectError",
+    "NoValidConnectionsError",
+    "NoBrokersAvailable",
+    "ServiceUnavailable",
+    "ServerSelectionTimeoutError",
+];
+
 fn is_refused(f: &Fact) -> bool {
     match f {
         Fact::Node { code, message, .. } => {
@@ -592,6 +602,12 @@ fn is_refused(f: &Fact) -> bool {
                 // psycopg/psycopg2's `OperationalError: connection to server at "127.0.0.1",
                 // port 5999 failed: Connection refused`, MySQL's `(111 "Connection refused")`).
                 || message.contains("Connection refused")
+                // A client library's own class for "no server answered", whose message may
+                // name no errno (kafka-python's `NoBrokersAvailable`, pika's bare
+                // `AMQPConnectionError`, paramiko's `NoValidConnectionsError`, neo4j's
+                // `ServiceUnavailable`, pymongo's `ServerSelectionTimeoutError`): the connect
+                // experiment decides.
+                || UNREACHED.iter().any(|k| kind.ends_with(k))
         }
         Fact::ErrorLine { text } => evidence::code_in(text).as_deref() == Some("ECONNREFUSED"),
         _ => false,
@@ -611,18 +627,36 @@ fn refused(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
             targets.push((a.clone(), p));
         }
     }
-    for t in lines.iter().flat_map(|l| evidence::host_ports(l)).chain(
-        entry_values(s)
-            .iter()
-            .flat_map(|(_, v)| evidence::host_ports(v)),
-    ) {
+    // The entry's addresses too: a `*_HOST` beside its `*_PORT` (pymysql's `Can't connect to
+    // MySQL server on 'localhost'` names no port).
+    let given = super::addresses::entry_addresses(s);
+    // A traceback's source line (under its `File "..."` line) is code, not what was dialled:
+    // `KafkaProducer(bootstrap_servers=os.environ.get("X", "localhost:9092"))` shows a default.
+    let said = lines.iter().enumerate().filter(|(i, _)| {
+        !i.checked_sub(1)
+            .and_then(|p| lines.get(p))
+            .is_some_and(|p| p.trim_start().starts_with("File \""))
+    });
+    for t in said
+        .flat_map(|(_, l)| evidence::host_ports(l))
+        .chain(
+            entry_values(s)
+                .iter()
+                .flat_map(|(_, v)| evidence::host_ports(v)),
+        )
+        .chain(given.iter().map(|a| (a.host.clone(), a.port)))
+    {
         if !targets.contains(&t) {
             targets.push(t);
         }
     }
     let mut tried = Vec::new();
     let mut down: Option<(String, u16)> = None;
+    // A refused address the entry holds is named before one only the lines show.
+    let mut down_held = false;
     for (h, p) in targets.into_iter().take(MAX_CONNECTS) {
+        let held = holder(s, &format!("{h}:{p}")).is_some()
+            || given.iter().any(|a| a.host == h && a.port == p);
         let r = connects(&h, p);
         tried.push(format!(
             "connect {h}:{p}: {}",
@@ -632,8 +666,9 @@ fn refused(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
                 Err(e) => e.clone(),
             }
         ));
-        if r == Ok(false) && down.is_none() {
+        if r == Ok(false) && (down.is_none() || (held && !down_held)) {
             down = Some((h, p));
+            down_held = held;
         }
     }
     let (h, p) = down?;
