@@ -22,6 +22,7 @@ const ENV: &[&str] = &[
     "LIBCLIENTS_ES_RETRIES",
     "LIBCLIENTS_SMTP_HOST",
     "LIBCLIENTS_SMTP_PORT",
+    "LIBCLIENTS_REPO_PATH",
     "LIBPG_DATABASE_URL",
 ];
 
@@ -243,5 +244,26 @@ fn a_refused_address_held_apart_names_its_host_and_port_variables() {
         ("LIBCLIENTS_SMTP_PORT", port.as_str()),
     ];
     let (code, d) = run("smtp", &env);
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+#[test]
+fn a_librarys_error_under_the_servers_line_is_tied_to_the_set_variable_it_reads() {
+    // simple-git's `GitConstructError` raised in its package: the printed source line is the
+    // package's; the server's own first frame reads LIBCLIENTS_REPO_PATH (was crash).
+    let dir = tempfile::tempdir().expect("tempdir");
+    let gone = dir.path().join("no-such-repo");
+    let gone = gone.to_str().expect("utf-8");
+    let (code, d) = run("git-folder", &[("LIBCLIENTS_REPO_PATH", gone)]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "bad-argument", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.starts_with("change `LIBCLIENTS_REPO_PATH` in "),
+        "{next}"
+    );
+    // Healthy: the folder exists.
+    let here = dir.path().to_str().expect("utf-8");
+    let (code, d) = run("git-folder", &[("LIBCLIENTS_REPO_PATH", here)]);
     assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
 }

@@ -18,6 +18,12 @@ pub(super) fn frame_source(lines: &[&str]) -> Option<(String, usize, String)> {
     source_at(lines, false)
 }
 
+/// The source line of the server's own first frame (outside Node's modules and any
+/// `node_modules`): the line that handed a library the value it raised on.
+pub(super) fn own_frame_line(lines: &[&str]) -> Option<String> {
+    source_at(lines, true).map(|(_, _, src)| src)
+}
+
 /// The source of the first frame outside Node's own modules and, with `own`, outside any
 /// `node_modules` too: the server's line that handed a library what it choked on.
 fn source_at(lines: &[&str], own: bool) -> Option<(String, usize, String)> {

@@ -203,6 +203,11 @@ fn node_line(lines: &[&str], kind: &str, message: &str) -> Option<String> {
     let numbered = place
         .rsplit_once(':')
         .is_some_and(|(_, n)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+    // Raised in a package: the server's own line that called it reads what it was handed
+    // (simple-git's `GitError: fatal: not a git repository` under `simpleGit(process.env.X)`).
+    if numbered && place.contains("/node_modules/") {
+        return super::frame_rows::own_frame_line(&lines[e..]);
+    }
     (numbered && !src.is_empty()).then(|| src.to_string())
 }
 
