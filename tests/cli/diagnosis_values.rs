@@ -25,6 +25,7 @@ const ENV: &[&str] = &[
     "VALUES_MYSQL_HOST",
     "VALUES_MYSQL_PORT",
     "VALUES_ENV_FILE",
+    "VALUES_CLI_TOKEN",
     "VALUES_URL",
     "AWS_REGION",
     "AWS_DEFAULT_REGION",
@@ -647,4 +648,63 @@ fn a_missing_variable_beside_an_env_file_that_does_not_exist_names_the_file_firs
     let (_, d) = run("python3", "dotenv-file", &[("VALUES_ENV_FILE", &other)]);
     let next = field(&d[0], "next_step");
     assert!(!next.contains("VALUES_ENV_FILE"), "{next}");
+}
+
+#[test]
+fn a_variable_named_bare_is_named_with_the_prefix_the_source_reads_it_under() {
+    // dynaconf 3.2's `API_KEY is required in env main` under envvar_prefix="VALUES".
+    let (code, d) = run("python3", "dynaconf-validator", &[]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "missing-env-var", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(next.contains("`VALUES_API_KEY`"), "{next}");
+    assert!(next.starts_with("set `VALUES_API_KEY`"), "{next}");
+    // Look-alike: set, it serves.
+    let (code, d) = run("python3", "dynaconf-validator", &[("VALUES_API_KEY", "k")]);
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+#[test]
+fn a_missing_option_that_reads_a_variable_names_the_variable_too() {
+    // click 8.1: `Missing option '--cli-token'.` for an option declared with envvar=.
+    let (code, d) = run("python3", "click-envvar", &[]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "missing-argument", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(next.contains("--cli-token"), "{next}");
+    assert!(
+        next.contains("or set `VALUES_CLI_TOKEN` in the entry's env"),
+        "{next}"
+    );
+    // Look-alike: the variable set, it serves.
+    let (code, d) = run("python3", "click-envvar", &[("VALUES_CLI_TOKEN", "t")]);
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+#[test]
+fn a_call_refused_for_credentials_names_the_variable_the_raising_library_reads() {
+    // anthropic 0.49's client without ANTHROPIC_API_KEY: `TypeError: "Could not resolve
+    // authentication method. ..."` on a --call; the server's own code reads no variable.
+    let call = |env: &[(&str, &str)]| {
+        let mut cmd = crate::support::bin();
+        cmd.args(["probe", "--json", "--launches", "1", "--watch", "1s"])
+            .args(["--call", "ask", "--"])
+            .arg("python3")
+            .arg(crate::support::fixture("servers/sdkcall.py"))
+            .stdin(std::process::Stdio::null())
+            .env_remove("ANTHROPIC_API_KEY")
+            .env_remove("ANTHROPIC_AUTH_TOKEN");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        crate::support::diagnoses_of(&cmd.output().expect("the binary runs"))
+    };
+    let (code, d) = call(&[]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "missing-env-var", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(next.contains("`ANTHROPIC_API_KEY`"), "{next}");
+    // Look-alike: the key set, the call answers.
+    let (code, d) = call(&[("ANTHROPIC_API_KEY", "sk-ant-x")]);
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
 }

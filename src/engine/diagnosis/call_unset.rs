@@ -43,9 +43,14 @@ pub(crate) fn call_means_unset(launches: &[Launch], s: &Setting) -> Option<(Key,
     // that reads its key itself: @anthropic-ai/sdk's `ANTHROPIC_API_KEY`).
     let raiser;
     let mut reader = "the server".to_string();
-    let code = if named.is_empty()
-        && own.is_none_or(|o| !o.reads.iter().any(|r| super::concepts::means(c, &r.name)))
-    {
+    // A variable of that concept the entry sets, read by the server, may be what is refused:
+    // then no other is named.
+    let set_one = |o: &super::source_scan::Scanned| {
+        o.reads
+            .iter()
+            .any(|r| super::concepts::means(c, &r.name) && super::given::is_set(s, &r.name))
+    };
+    let code = if named.is_empty() && own.is_none_or(|o| !set_one(o)) {
         raiser = raising_package(l).map(|root| {
             super::source_scan::scan(
                 &super::source_scan::Code::Folder { root, depth: 4 },
@@ -103,32 +108,51 @@ pub(crate) fn call_means_unset(launches: &[Launch], s: &Setting) -> Option<(Key,
 /// under a `node_modules` folder (`at Anthropic.validateHeaders
 /// (/srv/node_modules/@anthropic-ai/sdk/index.js:107:15)`: `/srv/node_modules/@anthropic-ai/sdk`).
 fn raising_package(l: &Launch) -> Option<PathBuf> {
-    super::structured::stderr_lines(l)
-        .into_iter()
-        .find_map(|line| {
-            let t = line.trim_start().strip_prefix("at ")?;
-            let loc = match t.rfind(" (") {
-                Some(i) => t[i + 2..].trim_end_matches(')'),
-                None => t,
-            };
-            let loc = loc.strip_prefix("file://").unwrap_or(loc);
-            let at = loc.rfind("/node_modules/")?;
-            let (base, rest) = loc.split_at(at + "/node_modules/".len());
-            let mut parts = rest.split('/');
-            let first = parts.next()?;
-            let name = if first.starts_with('@') {
-                format!("{first}/{}", parts.next()?)
-            } else {
-                first.to_string()
-            };
-            let root = PathBuf::from(format!("{base}{name}"));
-            root.is_dir().then_some(root)
-        })
+    let lines = super::structured::stderr_lines(l);
+    // Python: the innermost frame in an installed package (`File ".../site-packages/anthropic/
+    // _client.py", line 180`), a package folder, not a lone module.
+    let python = lines.iter().rev().find_map(|line| {
+        let path = line
+            .trim_start()
+            .strip_prefix("File \"")?
+            .split('"')
+            .next()?;
+        let at = path.rfind("-packages/")?;
+        let (base, rest) = path.split_at(at + "-packages/".len());
+        let (first, _) = rest.split_once('/')?;
+        let root = PathBuf::from(format!("{base}{first}"));
+        root.is_dir().then_some(root)
+    });
+    if python.is_some() {
+        return python;
+    }
+    lines.into_iter().find_map(|line| {
+        let t = line.trim_start().strip_prefix("at ")?;
+        let loc = match t.rfind(" (") {
+            Some(i) => t[i + 2..].trim_end_matches(')'),
+            None => t,
+        };
+        let loc = loc.strip_prefix("file://").unwrap_or(loc);
+        let at = loc.rfind("/node_modules/")?;
+        let (base, rest) = loc.split_at(at + "/node_modules/".len());
+        let mut parts = rest.split('/');
+        let first = parts.next()?;
+        let name = if first.starts_with('@') {
+            format!("{first}/{}", parts.next()?)
+        } else {
+            first.to_string()
+        };
+        let root = PathBuf::from(format!("{base}{name}"));
+        root.is_dir().then_some(root)
+    })
 }
 
 /// A package's name from its folder under `node_modules` (`@anthropic-ai/sdk`).
 fn package_name(root: &std::path::Path) -> Option<String> {
     let t = root.to_str()?;
+    if let Some(at) = t.rfind("-packages/") {
+        return Some(t[at + "-packages/".len()..].to_string());
+    }
     let at = t.rfind("/node_modules/")?;
     Some(t[at + "/node_modules/".len()..].to_string())
 }

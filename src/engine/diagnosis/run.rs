@@ -105,6 +105,8 @@ pub(crate) fn diagnose(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
     let out = prefer_structured(out, &died, setting);
     let out = port_holder(out, setting);
     let out = env_file_absent(out, setting);
+    let out = read_under_prefix(out, setting);
+    let out = option_envvar(out, setting);
     // A help printed before any handshake: the command that serves, or the package's server.
     let out = super::help_rows::lead(out, &died, setting);
     // An answer (an `initialize` error, a quiet end after the handshake) and an address the
@@ -247,6 +249,132 @@ fn env_file_absent(mut out: Vec<Diagnosis>, setting: &Setting) -> Vec<Diagnosis>
             source: Source::Tried,
             text: format!("stat {v}: no such file"),
         });
+    }
+    out
+}
+
+/// A missing variable named bare (`API_KEY`, dynaconf's `API_KEY is required in env main`)
+/// that the server's source never reads, while it reads exactly one variable ending in
+/// `_API_KEY` that the entry does not set (`ZOO_API_KEY`, under dynaconf's `envvar_prefix`):
+/// that one is named (an experiment: the source read).
+fn read_under_prefix(mut out: Vec<Diagnosis>, setting: &Setting) -> Vec<Diagnosis> {
+    let Some(d) = out.first_mut().filter(|d| d.id == Id::MissingEnvVar) else {
+        return out;
+    };
+    let Some(code) = super::env_rows::scanned(setting) else {
+        return out;
+    };
+    let named: Vec<&str> = d
+        .next_step
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|n| {
+            n.len() >= 3
+                && n.bytes()
+                    .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        })
+        .collect();
+    let [bare] = named.as_slice() else {
+        return out;
+    };
+    let bare = bare.to_string();
+    if code.reads.iter().any(|r| r.name == bare) || super::given::is_set(setting, &bare) {
+        return out;
+    }
+    let tail = format!("_{bare}");
+    let under: Vec<&super::source_scan::Read> = code
+        .reads
+        .iter()
+        .filter(|r| r.name.ends_with(&tail) && !super::given::is_set(setting, &r.name))
+        .collect();
+    let [r] = under.as_slice() else {
+        return out;
+    };
+    let from = format!("`{bare}`");
+    let to = format!("`{}`", r.name);
+    d.next_step = format!(
+        "{} (the server reads `{bare}` under its prefix: {}, {})",
+        d.next_step.replacen(&from, &to, 1),
+        r.name,
+        r.at
+    );
+    d.summary = d.summary.replacen(&from, &to, 1);
+    d.evidence.push(Evidence {
+        launches: Vec::new(),
+        source: Source::Tried,
+        text: format!(
+            "read the server's source ({} file{}): `{}` is read at {}, `{bare}` nowhere",
+            code.files,
+            if code.files == 1 { "" } else { "s" },
+            r.name,
+            r.at
+        ),
+    });
+    out
+}
+
+/// A required option missing (`Missing option '--api-key'`) whose declaration in the server's
+/// source also reads a variable (click's `@click.option("--api-key", envvar="X")`, typer's
+/// `api_key: str = typer.Option(..., envvar="X")`: the read's own line holds the flag or its
+/// parameter), which the entry does not set: that variable is named beside the flag (an
+/// experiment: the source read).
+fn option_envvar(mut out: Vec<Diagnosis>, setting: &Setting) -> Vec<Diagnosis> {
+    let Some(d) = out.first_mut().filter(|d| d.id == Id::MissingArgument) else {
+        return out;
+    };
+    let Some(flag) = d
+        .next_step
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .find(|w| w.starts_with("--") && w.len() > 3 && !w.contains(' '))
+        .map(str::to_string)
+    else {
+        return out;
+    };
+    let Some(code) = super::env_rows::scanned(setting) else {
+        return out;
+    };
+    let param = flag.trim_start_matches('-').replace('-', "_");
+    let declares = |line: &str| {
+        line.contains(&format!("\"{flag}\""))
+            || line.contains(&format!("'{flag}'"))
+            || line.match_indices(&format!("{param}:")).any(|(at, _)| {
+                !line[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+            })
+    };
+    // The files the scan read variables in (at most 50), each looked through for the line
+    // that declares the option with its `envvar=`.
+    let mut files: Vec<&str> = Vec::new();
+    for r in &code.reads {
+        let file = r.at.rsplit_once(':').map_or(r.at.as_str(), |(f, _)| f);
+        if !files.contains(&file) && files.len() < 50 {
+            files.push(file);
+        }
+    }
+    let found = files.iter().find_map(|file| {
+        let path = if code.root.is_file() {
+            code.root.clone()
+        } else {
+            code.root.join(file)
+        };
+        let text = std::fs::read_to_string(&path).ok()?;
+        text.lines().enumerate().find_map(|(i, l)| {
+            let at = l.find("envvar=")?;
+            let after = l[at + "envvar=".len()..].trim_start_matches(['[', ' ']);
+            let q = after.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+            let name = after[1..].split(q).next()?;
+            let read = code.reads.iter().any(|r| r.name == name);
+            (declares(l) && read && !super::given::is_set(setting, name))
+                .then(|| (name.to_string(), format!("{file}:{}", i + 1)))
+        })
+    });
+    if let Some((name, at)) = found {
+        d.next_step = format!(
+            "{}; or set `{name}` in the entry's env: the option reads it ({at})",
+            d.next_step
+        );
     }
     out
 }

@@ -641,6 +641,7 @@ fn library_reads(text: &str) -> Vec<(String, usize)> {
             }
         }
     }
+    out.extend(dynaconf_reads(text));
     for (at, m) in text.match_indices("envvar=") {
         if text[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
             continue;
@@ -659,6 +660,38 @@ fn library_reads(text: &str) -> Vec<(String, usize)> {
                 .filter(|n| env_shaped(n))
                 .map(|n| (n.to_string(), at)),
         );
+    }
+    out
+}
+
+/// dynaconf's `Validator("NAME", ...)` in a file that makes a `Dynaconf(...)`: the variable
+/// read is NAME under its `envvar_prefix="P"` (`P_NAME`), `DYNACONF_NAME` without one.
+fn dynaconf_reads(text: &str) -> Vec<(String, usize)> {
+    if !text.contains("Dynaconf(") {
+        return Vec::new();
+    }
+    let prefix = match text.find("envvar_prefix=") {
+        Some(at) => match quoted(&text[at + "envvar_prefix=".len()..]) {
+            Some(p) => p.to_string(),
+            // `envvar_prefix=False`: no prefix.
+            None => String::new(),
+        },
+        None => "DYNACONF".to_string(),
+    };
+    let mut out = Vec::new();
+    for (at, m) in text.match_indices("Validator(") {
+        if text[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+            continue;
+        }
+        let Some(n) = quoted(&text[at + m.len()..]).filter(|n| env_shaped(n)) else {
+            continue;
+        };
+        let name = if prefix.is_empty() {
+            n.to_ascii_uppercase()
+        } else {
+            format!("{prefix}_{n}").to_ascii_uppercase()
+        };
+        out.push((name, at));
     }
     out
 }

@@ -289,3 +289,16 @@ fn quoted_file_names_are_paths_or_named_with_a_files_extension() {
         quoted_files(r#"import x from "@scope/pkg"; y = "console.cloud.google.com""#).is_empty()
     );
 }
+
+#[test]
+fn dynaconf_validators_are_read_under_the_envvar_prefix() {
+    // dynaconf 3.2: `Validator("NAME")` reads `PREFIX_NAME`, `DYNACONF_NAME` by default.
+    let py = "from dynaconf import Dynaconf, Validator\nsettings = Dynaconf(\n    envvar_prefix=\"ZOO\",\n    validators=[Validator(\"API_KEY\", must_exist=True), Validator('MODE', is_in=['a'])],\n)\n";
+    assert_eq!(names(python_reads(py)), ["ZOO_API_KEY", "ZOO_MODE"]);
+    let default = "from dynaconf import Dynaconf, Validator\ns = Dynaconf(validators=[Validator(\"TOKEN\", must_exist=True)])\n";
+    assert_eq!(names(python_reads(default)), ["DYNACONF_TOKEN"]);
+    // Look-alike: a `Validator(` without a Dynaconf, or a `field_validator(`.
+    let other =
+        "from x import Validator\nv = Validator(\"API_KEY\")\n@field_validator(\"TOKEN\")\n";
+    assert!(names(python_reads(other)).is_empty());
+}
