@@ -267,3 +267,20 @@ fn a_librarys_error_under_the_servers_line_is_tied_to_the_set_variable_it_reads(
     let (code, d) = run("git-folder", &[("LIBCLIENTS_REPO_PATH", here)]);
     assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
 }
+
+#[test]
+fn gits_refusal_of_a_folder_names_the_entrys_folder_without_a_repository() {
+    // simple-git's GitError with git's `fatal: not a git repository` (was crash): the entry's
+    // folder is looked at, and holds no `.git` in it or above.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let here = dir.path().to_str().expect("utf-8");
+    let (code, d) = run("git-status", &[("LIBCLIENTS_REPO_PATH", here)]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "bad-argument", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(next.starts_with("point `LIBCLIENTS_REPO_PATH="), "{next}");
+    // Healthy: a repository there.
+    std::fs::create_dir(dir.path().join(".git")).expect("mkdir");
+    let (code, d) = run("git-status", &[("LIBCLIENTS_REPO_PATH", here)]);
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}

@@ -29,6 +29,7 @@ mod file_rows;
 mod flag_needs;
 mod folder_rows;
 mod frame_rows;
+mod git_rows;
 mod given;
 mod help_rows;
 mod host_pairs;

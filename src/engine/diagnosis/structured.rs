@@ -93,6 +93,9 @@ pub(crate) enum Key {
     /// the entry whose name holds a word of that line set to a path where nothing exists (an
     /// experiment: the path looked up) (`absent_rows.rs`).
     LastWordsNotFoundAndEntryPathAbsent,
+    /// git's `not a git repository` (or GitPython's `InvalidGitRepositoryError`) and the one
+    /// entry value that is a folder with no `.git` in it or above it (looked at: `git_rows.rs`).
+    NotAGitRepositoryAndEntryFolderHasNone,
     /// A missing file by a bare name or pattern (`panda.config.{ts,js}`), none in the folder it
     /// starts in, looked at (`file_patterns.rs`).
     MissingFileRelativeToWorkingFolder,
@@ -271,6 +274,7 @@ pub(crate) const KEYS: &[Key] = &[
     Key::FolderGivenForAFile,
     Key::UndefinedArgumentReadFromAnUnsetVariable,
     Key::LastWordsNotFoundAndEntryPathAbsent,
+    Key::NotAGitRepositoryAndEntryFolderHasNone,
     Key::ErrorNamesTwoSetVariables,
     Key::NodeOlderThanNamed,
     Key::ChoiceStructure,
@@ -547,6 +551,7 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::EnginesAboveRunningNode => node_rows::engines_too_new(lines, s),
         Key::NamesUnsetVariables => super::unset_rows::row(lines, s),
         Key::LastWordsNotFoundAndEntryPathAbsent => super::absent_rows::row(lines, s),
+        Key::NotAGitRepositoryAndEntryFolderHasNone => super::git_rows::row(lines, s),
         Key::SetNameNeverReadBesideACloseOne => env_rows::renamed(lines, s),
         Key::LastWordsAreAnUnsetReadName => env_rows::worded(lines, s),
         Key::ErrorMeansAnUnsetReadVariable => meant_rows::row(facts, s),

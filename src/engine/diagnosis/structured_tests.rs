@@ -73,6 +73,7 @@ fn every_key_is_a_structure_or_an_experiment() {
             "FolderGivenForAFile",
             "UndefinedArgumentReadFromAnUnsetVariable",
             "LastWordsNotFoundAndEntryPathAbsent",
+            "NotAGitRepositoryAndEntryFolderHasNone",
             "ErrorNamesTwoSetVariables",
             "NodeOlderThanNamed",
             "ChoiceStructure",
