@@ -60,25 +60,6 @@ fn assert_nothing_left(marker: &str) {
     }
 }
 
-/// Reap `pid` if it has ended (`WNOHANG`), with its exit status and the peak resident size the
-/// kernel kept for it (`ru_maxrss`, KiB on Linux), read by `wait4`.
-fn reap_with_peak(pid: u32) -> Option<(std::process::ExitStatus, u64)> {
-    use std::os::unix::process::ExitStatusExt;
-    let mut status: nix::libc::c_int = 0;
-    // SAFETY: `rusage` is plain old data that wait4 fills; both pointers outlive the call.
-    let mut usage: nix::libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = nix::libc::pid_t::try_from(pid).expect("a pid");
-    // SAFETY: wait4 on our own child, with valid pointers to `status` and `usage`.
-    let got = unsafe { nix::libc::wait4(pid, &mut status, nix::libc::WNOHANG, &mut usage) };
-    if got == pid {
-        let kb = u64::try_from(usage.ru_maxrss).unwrap_or(0);
-        Some((std::process::ExitStatus::from_raw(status), kb))
-    } else {
-        assert!(got == 0, "wait4: {}", std::io::Error::last_os_error());
-        None
-    }
-}
-
 fn vm_hwm_kb(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     status
@@ -156,10 +137,7 @@ impl Run {
             if let Some(kb) = vm_hwm_kb(self.pid()) {
                 self.peak_kb = self.peak_kb.max(kb);
             }
-            if let Some((status, max_rss_kb)) = reap_with_peak(self.pid()) {
-                // The kernel's own peak of the whole life: a probe that ends between two
-                // samples (a busy machine) still has one.
-                self.peak_kb = self.peak_kb.max(max_rss_kb);
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
                 break status;
             }
             if self.started.elapsed() > limit {
