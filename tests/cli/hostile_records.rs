@@ -111,7 +111,7 @@ fn a_tools_list_page_over_the_kept_line_is_read_as_the_host_reads_it() {
     // Within the host's reading limit one copy of the message is the ceiling; the page is
     // parsed as it is read, its tools folded, so it costs well under that.
     assert!(
-        ended.peak_kb < crate::hostile_io::FLOOD_PEAK_KB + 11 * 1024,
+        ended.peak_kb < crate::hostile_io::flood_peak_kb() + 11 * 1024,
         "one 11 MiB tools/list page: peak {} KB",
         ended.peak_kb
     );
