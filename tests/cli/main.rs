@@ -20,6 +20,7 @@ mod diagnosis_logs;
 mod diagnosis_modes;
 mod diagnosis_parsers;
 mod diagnosis_process;
+mod diagnosis_pylibs;
 mod diagnosis_source;
 mod diagnosis_unseen;
 mod diagnosis_upnotwork;

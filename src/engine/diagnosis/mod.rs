@@ -24,6 +24,7 @@ mod entry_rows;
 mod env_rows;
 pub(crate) mod evidence;
 pub(crate) mod experiment;
+mod field_rows;
 mod file_patterns;
 mod file_rows;
 mod flag_needs;

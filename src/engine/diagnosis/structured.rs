@@ -53,6 +53,11 @@ pub(crate) enum Key {
     SchemeRefusedIsAnEntryValue,
     /// A validation block (pydantic's; a schema validator's issues, `schema_issues.rs`): each field mapped to the entry's variable.
     ValidationBlock,
+    /// A settings library's own error naming a field and what is wrong with it
+    /// (pydantic-settings' `SettingsError: error parsing value for field "X" from source
+    /// "EnvSettingsSource"`, dynaconf's `ValidationError: X must OP V but it is W in env E`),
+    /// the field the one variable of the entry named so under a prefix (`field_rows.rs`).
+    SettingsLibraryRefusesAField,
     /// A `ModuleNotFoundError` that ended the process (the last of a chain) naming a module the
     /// entry gives whole (`DJANGO_SETTINGS_MODULE`), and an experiment: its package's folder
     /// looked at for the modules it holds (`module_rows.rs`).
@@ -258,6 +263,7 @@ pub(crate) const KEYS: &[Key] = &[
     Key::UrlParseWithSchemelessValue,
     Key::SchemeRefusedIsAnEntryValue,
     Key::ValidationBlock,
+    Key::SettingsLibraryRefusesAField,
     Key::SetModuleNotFound,
     Key::CommandOfAnAppNotInstalled,
     Key::RelativePathWantedAbsolute,
@@ -366,6 +372,7 @@ pub(crate) const STRONG: &[Key] = &[
     Key::RefusedAndTested,
     Key::UrlParseWithSchemelessValue,
     Key::SchemeRefusedIsAnEntryValue,
+    Key::SettingsLibraryRefusesAField,
     Key::NodeOlderThanNamed,
     Key::ChoiceStructure,
     Key::GivenValueInAnotherCase,
@@ -511,6 +518,7 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::UrlParseWithSchemelessValue => url_rows::schemeless(facts, lines, s),
         Key::SchemeRefusedIsAnEntryValue => super::scheme_rows::row(facts, s),
         Key::ValidationBlock => settings_rows::validation(facts, s),
+        Key::SettingsLibraryRefusesAField => super::field_rows::row(facts, s),
         Key::SetModuleNotFound => super::module_rows::set_module_missing(lines, s),
         Key::CommandOfAnAppNotInstalled => super::module_rows::command_app_missing(lines, s),
         Key::LibraryImportNotImportable => import_rows::library_import(lines, s),

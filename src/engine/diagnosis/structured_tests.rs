@@ -57,6 +57,7 @@ fn every_key_is_a_structure_or_an_experiment() {
             "UrlParseWithSchemelessValue",
             "SchemeRefusedIsAnEntryValue",
             "ValidationBlock",
+            "SettingsLibraryRefusesAField",
             "SetModuleNotFound",
             "CommandOfAnAppNotInstalled",
             "RelativePathWantedAbsolute",
