@@ -12,6 +12,9 @@ const ENV: &[&str] = &[
     "LIBFRAMES_API_KEY",
     "LIBFRAMES_REGION",
     "LIBFRAMES_CONFIG_PATH",
+    "LIBFRAMES_PORT",
+    "LIBFRAMES_LOG_LEVEL",
+    "LIBFRAMES_DB_HOST",
     "AWS_REGION",
     "AWS_DEFAULT_REGION",
     "AWS_PROFILE",
@@ -108,4 +111,41 @@ fn an_error_code_in_the_reports_head_is_no_variable() {
     let (code, d) = run("sqlite-open", &[]);
     assert_eq!(code, Some(1), "{d:#?}");
     assert!(d.iter().all(|x| x["id"] != "missing-env-var"), "{d:#?}");
+}
+
+#[test]
+fn a_convict_settings_path_is_the_variable_its_schema_binds() {
+    // convict 6.2's `port: ports must be within range 0 - 65535` names the schema's path, not
+    // the variable; the server's schema object binds it (`env: "LIBFRAMES_PORT"`).
+    let (code, d) = run(
+        "convict",
+        &[("LIBFRAMES_PORT", "abc"), ("LIBFRAMES_DB_HOST", "db")],
+    );
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "bad-argument", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.starts_with("change `LIBFRAMES_PORT` in the server's environment: "),
+        "{next}"
+    );
+    assert!(
+        next.contains("reads `port` from it (format \"port\")"),
+        "{next}"
+    );
+    // A setting with no default the entry does not set: the variable to set.
+    let (code, d) = run("convict", &[("LIBFRAMES_PORT", "8080")]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "missing-env-var", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(next.starts_with("set `LIBFRAMES_DB_HOST` in "), "{next}");
+    // Healthy: every setting accepted.
+    let (code, d) = run(
+        "convict",
+        &[("LIBFRAMES_PORT", "8080"), ("LIBFRAMES_DB_HOST", "db")],
+    );
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+    // Look-alike: the same refusal of a schema object with no `env:` names no variable.
+    let (code, d) = run("plain-path-error", &[("LIBFRAMES_PORT", "8080")]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "crash", "{d:#?}");
 }

@@ -24,6 +24,12 @@ pub(super) fn own_frame_line(lines: &[&str]) -> Option<String> {
     source_at(lines, true).map(|(_, _, src)| src)
 }
 
+/// The server's own first frame (outside Node's modules and any `node_modules`): its file,
+/// line and source line.
+pub(super) fn own_frame(lines: &[&str]) -> Option<(String, usize, String)> {
+    source_at(lines, true)
+}
+
 /// The source of the first frame outside Node's own modules and, with `own`, outside any
 /// `node_modules` too: the server's line that handed a library what it choked on.
 fn source_at(lines: &[&str], own: bool) -> Option<(String, usize, String)> {

@@ -10,6 +10,7 @@ mod absent_rows;
 mod addresses;
 mod answer_rows;
 mod asked_rows;
+mod bound_rows;
 mod boxes;
 mod call_child;
 mod call_record;

@@ -58,6 +58,11 @@ pub(crate) enum Key {
     /// "EnvSettingsSource"`, dynaconf's `ValidationError: X must OP V but it is W in env E`),
     /// the field the one variable of the entry named so under a prefix (`field_rows.rs`).
     SettingsLibraryRefusesAField,
+    /// A Node error raised in a package whose message is one `PATH: text` line per refused
+    /// setting (convict's `validate()`), and an experiment reading the server's file that
+    /// called it: the schema object of that path binds a variable (`env: "ZOO_PORT"`)
+    /// (`bound_rows.rs`).
+    SchemaPathBoundToAVariable,
     /// A `ModuleNotFoundError` that ended the process (the last of a chain) naming a module the
     /// entry gives whole (`DJANGO_SETTINGS_MODULE`), and an experiment: its package's folder
     /// looked at for the modules it holds (`module_rows.rs`).
@@ -264,6 +269,7 @@ pub(crate) const KEYS: &[Key] = &[
     Key::SchemeRefusedIsAnEntryValue,
     Key::ValidationBlock,
     Key::SettingsLibraryRefusesAField,
+    Key::SchemaPathBoundToAVariable,
     Key::SetModuleNotFound,
     Key::CommandOfAnAppNotInstalled,
     Key::RelativePathWantedAbsolute,
@@ -519,6 +525,7 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::SchemeRefusedIsAnEntryValue => super::scheme_rows::row(facts, s),
         Key::ValidationBlock => settings_rows::validation(facts, s),
         Key::SettingsLibraryRefusesAField => super::field_rows::row(facts, s),
+        Key::SchemaPathBoundToAVariable => super::bound_rows::row(lines, s),
         Key::SetModuleNotFound => super::module_rows::set_module_missing(lines, s),
         Key::CommandOfAnAppNotInstalled => super::module_rows::command_app_missing(lines, s),
         Key::LibraryImportNotImportable => import_rows::library_import(lines, s),

@@ -58,6 +58,7 @@ fn every_key_is_a_structure_or_an_experiment() {
             "SchemeRefusedIsAnEntryValue",
             "ValidationBlock",
             "SettingsLibraryRefusesAField",
+            "SchemaPathBoundToAVariable",
             "SetModuleNotFound",
             "CommandOfAnAppNotInstalled",
             "RelativePathWantedAbsolute",
