@@ -62,44 +62,10 @@ pub(super) fn row(lines: &[&str], s: &Setting) -> Option<Found> {
         })
         .collect();
     let first = bound.first()?;
-    let set = |b: &Bound| is_set(s, &b.var);
-    let flag_given = |b: &Bound| {
-        b.flag.as_ref().is_some_and(|f| {
-            s.args
-                .iter()
-                .any(|a| a == f || a.starts_with(&format!("{f}=")))
-        })
-    };
     let env = terms("the entry's `env`", s);
     let name = file.rsplit('/').next().unwrap_or(&file);
-    let steps: Vec<String> = bound
-        .iter()
-        .map(|b| {
-            let format = b
-                .format
-                .as_ref()
-                .map(|f| format!(" (format {f})"))
-                .unwrap_or_default();
-            let said = format!(
-                "the server's settings schema ({name}:{}) reads `{}` from it{format} and says \"{}\"",
-                b.line, b.path, b.message
-            );
-            if flag_given(b) {
-                let f = b.flag.as_deref().unwrap_or_default();
-                format!("change `{f}` in the args: {said}")
-            } else if set(b) {
-                format!("change `{}` in {env}: {said}", b.var)
-            } else {
-                let or = b
-                    .flag
-                    .as_ref()
-                    .map(|f| format!(" (or pass `{f}`)"))
-                    .unwrap_or_default();
-                format!("set `{}` in {env}{or}: {said}", b.var)
-            }
-        })
-        .collect();
-    let any_given = bound.iter().any(|b| set(b) || flag_given(b));
+    let steps: Vec<String> = bound.iter().map(|b| step(b, s, name, &env)).collect();
+    let any_given = bound.iter().any(|b| is_set(s, &b.var) || flag_given(b, s));
     let id = if any_given {
         Id::BadArgument
     } else {
@@ -134,6 +100,42 @@ pub(super) fn row(lines: &[&str], s: &Setting) -> Option<Found> {
         next: steps.join("; "),
         evidence,
     })
+}
+
+/// Whether the entry's args pass the flag the schema binds the setting to.
+fn flag_given(b: &Bound, s: &Setting) -> bool {
+    b.flag.as_ref().is_some_and(|f| {
+        s.args
+            .iter()
+            .any(|a| a == f || a.starts_with(&format!("{f}=")))
+    })
+}
+
+/// What to do about one refused setting: change the flag or the variable the entry gives, or
+/// set the variable it does not.
+fn step(b: &Bound, s: &Setting, name: &str, env: &str) -> String {
+    let format = b
+        .format
+        .as_ref()
+        .map(|f| format!(" (format {f})"))
+        .unwrap_or_default();
+    let said = format!(
+        "the server's settings schema ({name}:{}) reads `{}` from it{format} and says \"{}\"",
+        b.line, b.path, b.message
+    );
+    if flag_given(b, s) {
+        let f = b.flag.as_deref().unwrap_or_default();
+        format!("change `{f}` in the args: {said}")
+    } else if is_set(s, &b.var) {
+        format!("change `{}` in {env}: {said}", b.var)
+    } else {
+        let or = b
+            .flag
+            .as_ref()
+            .map(|f| format!(" (or pass `{f}`)"))
+            .unwrap_or_default();
+        format!("set `{}` in {env}{or}: {said}", b.var)
+    }
 }
 
 /// The settings a Node error's message refuses, one a line (`port: ports must be ...`), with
