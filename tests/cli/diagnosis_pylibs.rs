@@ -7,7 +7,13 @@ use serde_json::Value;
 
 use crate::support::{probe_fixture_mode, text_field as field};
 
-const ENV: &[&str] = &["PYLIBS_TAGS", "PYLIBS_MODE"];
+const ENV: &[&str] = &[
+    "PYLIBS_TAGS",
+    "PYLIBS_MODE",
+    "PYLIBS_DB_PATH",
+    "PYLIBS_DATABASE_URL",
+    "DOCKER_HOST",
+];
 
 fn run(mode: &str, env: &[(&str, &str)]) -> (Option<i32>, Vec<Value>) {
     probe_fixture_mode("python3", "servers/pylibs.py", mode, ENV, env)
@@ -73,4 +79,73 @@ fn dynaconf_validator_outside_its_choices_names_the_prefixed_variable() {
     // Look-alike: a value among the choices serves.
     let (code, d) = run("dynaconf-choice", &[("PYLIBS_MODE", "slow")]);
     assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+#[test]
+fn sqlite_unable_to_open_names_the_folder_that_does_not_exist() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let missing = dir.path().join("nosuchdir");
+    let db = missing.join("app.db");
+    let db = db.to_str().expect("utf-8");
+    let (code, d) = run("sqlite-folder", &[("PYLIBS_DB_PATH", db)]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "missing-file", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.starts_with(&format!("create the folder of `PYLIBS_DB_PATH={db}`")),
+        "{next}"
+    );
+    assert!(
+        next.contains(&format!("the folder {} does not exist", missing.display())),
+        "{next}"
+    );
+    // SQLAlchemy's URL: the same folder, named by the URL's variable.
+    let url = format!("sqlite:///{db}");
+    let (code, d) = run("sqlalchemy-sqlite", &[("PYLIBS_DATABASE_URL", &url)]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "missing-file", "{d:#?}");
+    assert!(
+        field(&d[0], "next_step").contains("`PYLIBS_DATABASE_URL=sqlite:///"),
+        "{d:#?}"
+    );
+    // Look-alike: a file in a folder that exists is created and it serves.
+    let ok = dir.path().join("ok.db");
+    let (code, d) = run(
+        "sqlite-folder",
+        &[("PYLIBS_DB_PATH", ok.to_str().expect("utf-8"))],
+    );
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+#[test]
+fn docker_without_its_socket_names_docker_host() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let sock = dir.path().join("docker.sock");
+    let host = format!("unix://{}", sock.display());
+    let (code, d) = run("docker-socket", &[("DOCKER_HOST", &host)]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "service-not-running", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.starts_with(&format!("point `DOCKER_HOST={host}` at the socket")),
+        "{next}"
+    );
+    // Look-alike: a socket that listens there, and it serves.
+    let _listener = std::os::unix::net::UnixListener::bind(&sock).expect("bind");
+    let (code, d) = run("docker-socket", &[("DOCKER_HOST", &host)]);
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+#[test]
+fn fire_and_docopt_missing_arguments_name_the_flag() {
+    for mode in ["fire-missing", "docopt-missing"] {
+        let (code, d) = run(mode, &[]);
+        assert!(matches!(code, Some(1)), "{mode}: {d:#?}");
+        assert_eq!(d[0]["id"], "missing-argument", "{mode}: {d:#?}");
+        let next = field(&d[0], "next_step");
+        assert!(
+            next.starts_with("add `--api-key` with its value to the command"),
+            "{mode}: {next}"
+        );
+    }
 }

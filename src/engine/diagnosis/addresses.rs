@@ -103,3 +103,77 @@ fn default_ports(text: &str) -> Vec<(String, u16)> {
     }
     out
 }
+
+/// The entry's values that hold a host and its port apart (`SMTP_HOST=127.0.0.1` and
+/// `SMTP_PORT=2599`, `--port 2599`): the one whose whole value is the port, with the one whose
+/// whole value is the host when there is one.
+pub(super) fn split_holder(s: &Setting, host: &str, port: u16) -> Option<String> {
+    let values = super::given::entry_values(s);
+    let port = port.to_string();
+    let of_port: Vec<&String> = values
+        .iter()
+        .filter(|(_, v)| *v == port)
+        .map(|(shown, _)| shown)
+        .collect();
+    let [p] = of_port.as_slice() else {
+        return None;
+    };
+    let of_host: Vec<&String> = values
+        .iter()
+        .filter(|(_, v)| v == host)
+        .map(|(shown, _)| shown)
+        .collect();
+    Some(match of_host.as_slice() {
+        [h] => format!("{h} and {p}"),
+        _ => (*p).clone(),
+    })
+}
+
+/// The one variable the server's source reads for a service's address (a part of its name is
+/// URL, URI, DSN or HOST; for a well-known port, the service's word too: `DATABASE`, `PG`,
+/// `POSTGRES` for PostgreSQL) that the entry does not set, and where it is read: without it the
+/// server (or its driver) connects to its default (pg's 127.0.0.1:5432).
+pub(super) fn unset_address_read(s: &Setting, port: u16) -> Option<(String, String)> {
+    let code = super::env_rows::scanned(s)?;
+    let words: &[&str] = match super::connect::service_of(port) {
+        Some("PostgreSQL") => &["DATABASE", "DB", "PG", "POSTGRES", "POSTGRESQL"],
+        Some("MySQL/MariaDB") => &["DATABASE", "DB", "MYSQL", "MARIADB"],
+        Some("Redis") => &["REDIS", "CACHE", "VALKEY"],
+        Some("MongoDB") => &["MONGO", "MONGODB", "DATABASE", "DB"],
+        Some("Qdrant") => &["QDRANT"],
+        Some("Elasticsearch") => &["ELASTIC", "ELASTICSEARCH", "ES", "OPENSEARCH"],
+        Some("RabbitMQ") => &["AMQP", "RABBITMQ", "RABBIT"],
+        _ => &[],
+    };
+    let parts = |n: &str| -> Vec<String> {
+        n.split('_')
+            .map(str::to_ascii_uppercase)
+            .collect::<Vec<_>>()
+    };
+    let address = |n: &str| {
+        parts(n)
+            .iter()
+            .any(|p| matches!(p.as_str(), "URL" | "URI" | "DSN" | "HOST" | "CONNECTION"))
+    };
+    let unset: Vec<_> = code
+        .reads
+        .iter()
+        .filter(|r| {
+            upper_snake_name(&r.name) && address(&r.name) && !super::given::is_set(s, &r.name)
+        })
+        .collect();
+    let of_service: Vec<_> = unset
+        .iter()
+        .filter(|r| parts(&r.name).iter().any(|p| words.contains(&p.as_str())))
+        .collect();
+    let pick = match (of_service.as_slice(), unset.as_slice()) {
+        ([one], _) => **one,
+        ([], [one]) if words.is_empty() => *one,
+        _ => return None,
+    };
+    Some((pick.name.clone(), pick.at.clone()))
+}
+
+fn upper_snake_name(n: &str) -> bool {
+    super::model::upper_snake(n) || n.chars().all(|c| c.is_ascii_uppercase())
+}

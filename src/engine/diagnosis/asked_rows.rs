@@ -298,6 +298,16 @@ mod tests {
             ),
             ("Error: required flag(s) \"token\", \"url\" not set", vec!["--token", "--url"]),
             (
+                // python-fire 0.7 (core.py), then its usage.
+                "ERROR: The function received no value for the required argument: api_key\nUsage: srv API_KEY <flags>",
+                vec!["--api-key"],
+            ),
+            (
+                // docopt 0.6: its usage alone.
+                "Usage:\n  srv --api-key=<key> [--port=<port>]\n  srv (-h | --help)",
+                vec!["--api-key"],
+            ),
+            (
                 // @mondaydotcomorg/monday-api-mcp (dist/utils/args/args.service.js).
                 "Error: The following required arguments are missing:\n  - token: Monday API token\n    You can provide it using:\n     --token or -t command line argument",
                 vec!["--token"],
@@ -307,6 +317,13 @@ mod tests {
         }
         // A sentence about an argument that is there.
         assert_eq!(read("Error: argument --port: invalid int value: 'x'"), None);
+        // A usage with more than itself, only optional flags, or a choice: none required.
+        assert_eq!(read("Usage:\n  srv --api-key=<key>\nstarting anyway"), None);
+        assert_eq!(
+            read("Usage:\n  srv [--port=<port>]\n  srv (-h | --help)"),
+            None
+        );
+        assert_eq!(read("Usage:\n  srv (--token=<t> | --key=<k>)"), None);
         assert_eq!(kind_of("config-file-path"), Some("a file's path"));
         assert_eq!(kind_of("--workspace-dir"), Some("a folder's path"));
         assert_eq!(kind_of("--token"), None);

@@ -187,6 +187,9 @@ const REQUIRED: &[(&str, bool)] = &[
     ("the following arguments are required:", false),
     // cobra: `Error: required flag(s) "token", "url" not set`.
     ("required flag(s)", true),
+    // python-fire 0.7: `ERROR: The function received no value for the required argument:
+    // api_key` (`core.py`); it takes `--api-key` as well as `--api_key`.
+    ("received no value for the required argument:", true),
 ];
 
 /// A required argument a parser says was not given: its names (an option with its dashes,
@@ -261,7 +264,9 @@ pub(crate) fn required(lines: &[&str]) -> Option<(Vec<String>, String)> {
                         .chars()
                         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
                 ok.then(|| {
-                    if option && !n.starts_with('-') {
+                    if m.starts_with("received no value") {
+                        format!("--{}", n.replace('_', "-"))
+                    } else if option && !n.starts_with('-') {
                         format!("--{n}")
                     } else {
                         n.to_string()
@@ -273,7 +278,51 @@ pub(crate) fn required(lines: &[&str]) -> Option<(Vec<String>, String)> {
             return Some((names, line.trim().to_string()));
         }
     }
-    None
+    docopt_required(lines)
+}
+
+/// docopt 0.6's `DocoptExit` for arguments no pattern matches: its usage alone (`Usage:` over
+/// its indented patterns, nothing else), whose first pattern that is no `--help`'s or
+/// `--version`'s requires the options written outside `[...]` (`--api-key=<key>`).
+fn docopt_required(lines: &[&str]) -> Option<(Vec<String>, String)> {
+    let lines: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    let (head, rest) = lines.split_first()?;
+    let inline = head.trim().get(6..).filter(|_| {
+        head.trim()
+            .get(..6)
+            .is_some_and(|u| u.eq_ignore_ascii_case("usage:"))
+    })?;
+    if !rest.iter().all(|l| l.starts_with([' ', '\t'])) {
+        return None;
+    }
+    let pattern = std::iter::once(inline)
+        .chain(rest.iter().copied())
+        .map(str::trim)
+        .find(|p| !p.is_empty() && !p.contains("--help") && !p.contains("--version"))?;
+    let mut depth = 0usize;
+    let mut outside = String::new();
+    for c in pattern.chars() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => outside.push(c),
+            _ => {}
+        }
+    }
+    // A choice between options (`(--a | --b)`) requires no one of them.
+    if outside.contains('|') {
+        return None;
+    }
+    let names: Vec<String> = outside
+        .split_whitespace()
+        .filter(|t| t.starts_with("--") && t.len() > 3)
+        .map(|t| t.split('=').next().unwrap_or(t).to_string())
+        .collect();
+    (!names.is_empty()).then(|| (names, pattern.to_string()))
 }
 
 /// The items of an indented block under a header (`  - token: Monday API token`, then its

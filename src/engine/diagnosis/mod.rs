@@ -50,6 +50,7 @@ mod modes;
 mod module_rows;
 mod no_main;
 mod node_rows;
+mod opened_rows;
 mod parse_rows;
 mod port_defaults;
 pub(crate) mod process;

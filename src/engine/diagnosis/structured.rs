@@ -53,16 +53,17 @@ pub(crate) enum Key {
     SchemeRefusedIsAnEntryValue,
     /// A validation block (pydantic's; a schema validator's issues, `schema_issues.rs`): each field mapped to the entry's variable.
     ValidationBlock,
-    /// A settings library's own error naming a field and what is wrong with it
-    /// (pydantic-settings' `SettingsError: error parsing value for field "X" from source
-    /// "EnvSettingsSource"`, dynaconf's `ValidationError: X must OP V but it is W in env E`),
-    /// the field the one variable of the entry named so under a prefix (`field_rows.rs`).
+    /// A settings library's own error naming a field (pydantic-settings' `SettingsError`,
+    /// dynaconf's `ValidationError`), the entry's one variable so named (`field_rows.rs`).
     SettingsLibraryRefusesAField,
     /// A Node error raised in a package whose message is one `PATH: text` line per refused
     /// setting (convict's `validate()`), and an experiment reading the server's file that
     /// called it: the schema object of that path binds a variable (`env: "ZOO_PORT"`)
     /// (`bound_rows.rs`).
     SchemaPathBoundToAVariable,
+    /// SQLite's `unable to open database file`, or a unix socket not found, and a stat of the
+    /// entry's one database path or `unix://` value: its folder or socket absent (`opened_rows.rs`).
+    EntryPathUnopenableOnDisk,
     /// A `ModuleNotFoundError` that ended the process (the last of a chain) naming a module the
     /// entry gives whole (`DJANGO_SETTINGS_MODULE`), and an experiment: its package's folder
     /// looked at for the modules it holds (`module_rows.rs`).
@@ -279,6 +280,7 @@ pub(crate) const KEYS: &[Key] = &[
     Key::SubpathNotExported,
     Key::EsmRequiredOnOldNode,
     Key::LaunchedCommandNotFound,
+    Key::EntryPathUnopenableOnDisk,
     Key::MissingFileIsAnEntryValue,
     Key::MissingFileReadFromAnUnsetVariable,
     Key::MissingFileAtItsDefaultPath,
@@ -379,6 +381,7 @@ pub(crate) const STRONG: &[Key] = &[
     Key::UrlParseWithSchemelessValue,
     Key::SchemeRefusedIsAnEntryValue,
     Key::SettingsLibraryRefusesAField,
+    Key::EntryPathUnopenableOnDisk,
     Key::NodeOlderThanNamed,
     Key::ChoiceStructure,
     Key::GivenValueInAnotherCase,
@@ -526,6 +529,7 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::ValidationBlock => settings_rows::validation(facts, s),
         Key::SettingsLibraryRefusesAField => super::field_rows::row(facts, s),
         Key::SchemaPathBoundToAVariable => super::bound_rows::row(lines, s),
+        Key::EntryPathUnopenableOnDisk => super::opened_rows::row(lines, s),
         Key::SetModuleNotFound => super::module_rows::set_module_missing(lines, s),
         Key::CommandOfAnAppNotInstalled => super::module_rows::command_app_missing(lines, s),
         Key::LibraryImportNotImportable => import_rows::library_import(lines, s),
@@ -698,10 +702,10 @@ fn refused(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
     let at = format!("{h}:{p}");
     let next = match holder(s, &at)
         .or_else(|| holder(s, &format!(":{p}")))
-        .or_else(|| split_holder(s, &h, p))
+        .or_else(|| super::addresses::split_holder(s, &h, p))
     {
         Some(v) => format!("start the service at {at}{what}, or point {v} at where it runs: nothing listens there"),
-        None => match unset_address_read(s, p) {
+        None => match super::addresses::unset_address_read(s, p) {
             Some((var, read_at)) => format!(
                 "set `{var}` to where the service runs, or start it at {at}{what}: nothing listens there; the entry does not set `{var}`, which the server reads ({read_at}), so it connects to its default"
             ),
@@ -718,80 +722,6 @@ fn refused(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         next,
         evidence,
     })
-}
-
-/// The entry's values that hold a host and its port apart (`SMTP_HOST=127.0.0.1` and
-/// `SMTP_PORT=2599`, `--port 2599`): the one whose whole value is the port, with the one whose
-/// whole value is the host when there is one.
-fn split_holder(s: &Setting, host: &str, port: u16) -> Option<String> {
-    let values = entry_values(s);
-    let port = port.to_string();
-    let of_port: Vec<&String> = values
-        .iter()
-        .filter(|(_, v)| *v == port)
-        .map(|(shown, _)| shown)
-        .collect();
-    let [p] = of_port.as_slice() else {
-        return None;
-    };
-    let of_host: Vec<&String> = values
-        .iter()
-        .filter(|(_, v)| v == host)
-        .map(|(shown, _)| shown)
-        .collect();
-    Some(match of_host.as_slice() {
-        [h] => format!("{h} and {p}"),
-        _ => (*p).clone(),
-    })
-}
-
-/// The one variable the server's source reads for a service's address (a part of its name is
-/// URL, URI, DSN or HOST; for a well-known port, the service's word too: `DATABASE`, `PG`,
-/// `POSTGRES` for PostgreSQL) that the entry does not set, and where it is read: without it the
-/// server (or its driver) connects to its default (pg's 127.0.0.1:5432).
-fn unset_address_read(s: &Setting, port: u16) -> Option<(String, String)> {
-    let code = env_rows::scanned(s)?;
-    let words: &[&str] = match service_of(port) {
-        Some("PostgreSQL") => &["DATABASE", "DB", "PG", "POSTGRES", "POSTGRESQL"],
-        Some("MySQL/MariaDB") => &["DATABASE", "DB", "MYSQL", "MARIADB"],
-        Some("Redis") => &["REDIS", "CACHE", "VALKEY"],
-        Some("MongoDB") => &["MONGO", "MONGODB", "DATABASE", "DB"],
-        Some("Qdrant") => &["QDRANT"],
-        Some("Elasticsearch") => &["ELASTIC", "ELASTICSEARCH", "ES", "OPENSEARCH"],
-        Some("RabbitMQ") => &["AMQP", "RABBITMQ", "RABBIT"],
-        _ => &[],
-    };
-    let parts = |n: &str| -> Vec<String> {
-        n.split('_')
-            .map(str::to_ascii_uppercase)
-            .collect::<Vec<_>>()
-    };
-    let address = |n: &str| {
-        parts(n)
-            .iter()
-            .any(|p| matches!(p.as_str(), "URL" | "URI" | "DSN" | "HOST" | "CONNECTION"))
-    };
-    let unset: Vec<_> = code
-        .reads
-        .iter()
-        .filter(|r| {
-            upper_snake_name(&r.name) && address(&r.name) && !super::given::is_set(s, &r.name)
-        })
-        .collect();
-    let of_service: Vec<_> = unset
-        .iter()
-        .filter(|r| parts(&r.name).iter().any(|p| words.contains(&p.as_str())))
-        .collect();
-    let pick = match (of_service.as_slice(), unset.as_slice()) {
-        ([one], _) => **one,
-        ([], [one]) if words.is_empty() => *one,
-        _ => return None,
-    };
-    Some((pick.name.clone(), pick.at.clone()))
-}
-
-fn upper_snake_name(n: &str) -> bool {
-    super::model::upper_snake(n) || n.chars().all(|c| c.is_ascii_uppercase())
 }
 
 #[cfg(test)]

@@ -68,6 +68,7 @@ fn every_key_is_a_structure_or_an_experiment() {
             "SubpathNotExported",
             "EsmRequiredOnOldNode",
             "LaunchedCommandNotFound",
+            "EntryPathUnopenableOnDisk",
             "MissingFileIsAnEntryValue",
             "MissingFileReadFromAnUnsetVariable",
             "MissingFileAtItsDefaultPath",
