@@ -24,6 +24,12 @@ const ENV: &[&str] = &[
     "LIBCLIENTS_SMTP_PORT",
     "LIBCLIENTS_REPO_PATH",
     "LIBPG_DATABASE_URL",
+    "LIBCLIENTS_NEO4J_PASSWORD",
+    "GOOGLE_APPLICATION_CREDENTIALS",
+    "google_application_credentials",
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN",
 ];
 
 fn run(mode: &str, env: &[(&str, &str)]) -> (Option<i32>, Vec<Value>) {
@@ -282,5 +288,31 @@ fn gits_refusal_of_a_folder_names_the_entrys_folder_without_a_repository() {
     // Healthy: a repository there.
     std::fs::create_dir(dir.path().join(".git")).expect("mkdir");
     let (code, d) = run("git-status", &[("LIBCLIENTS_REPO_PATH", here)]);
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+#[test]
+fn a_credentials_error_raised_in_a_package_names_the_variable_that_package_reads() {
+    // google-auth-library's `Could not load the default credentials` names no variable; the
+    // server's own code reads an unset LIBCLIENTS_API_KEY (other modes) and a password with a
+    // default for another service: neither is named, the package's own variable is (the one
+    // read in the file that raised, not the AWS keys of its other file).
+    let (code, d) = run("gauth-adc", &[]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "missing-env-var", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.starts_with("set `GOOGLE_APPLICATION_CREDENTIALS` in "),
+        "{next}"
+    );
+    assert!(next.contains("google-auth-library"), "{next}");
+    assert!(!next.contains("LIBCLIENTS_"), "{next}");
+    assert!(!next.contains("AWS_"), "{next}");
+    // Healthy: the credentials file exists.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let creds = dir.path().join("sa.json");
+    std::fs::write(&creds, "{}").expect("write");
+    let creds = creds.display().to_string();
+    let (code, d) = run("gauth-adc", &[("GOOGLE_APPLICATION_CREDENTIALS", &creds)]);
     assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
 }

@@ -108,7 +108,11 @@ pub(crate) fn call_means_unset(launches: &[Launch], s: &Setting) -> Option<(Key,
 /// under a `node_modules` folder (`at Anthropic.validateHeaders
 /// (/srv/node_modules/@anthropic-ai/sdk/index.js:107:15)`: `/srv/node_modules/@anthropic-ai/sdk`).
 fn raising_package(l: &Launch) -> Option<PathBuf> {
-    let lines = super::structured::stderr_lines(l);
+    raising_package_in(&super::structured::stderr_lines(l))
+}
+
+/// [`raising_package`] of a launch's stderr lines.
+pub(super) fn raising_package_in(lines: &[&str]) -> Option<PathBuf> {
     // Python: the innermost frame in an installed package (`File ".../site-packages/anthropic/
     // _client.py", line 180`), a package folder, not a lone module.
     let python = lines.iter().rev().find_map(|line| {
@@ -126,7 +130,7 @@ fn raising_package(l: &Launch) -> Option<PathBuf> {
     if python.is_some() {
         return python;
     }
-    lines.into_iter().find_map(|line| {
+    lines.iter().find_map(|line| {
         let t = line.trim_start().strip_prefix("at ")?;
         let loc = match t.rfind(" (") {
             Some(i) => t[i + 2..].trim_end_matches(')'),
@@ -148,7 +152,7 @@ fn raising_package(l: &Launch) -> Option<PathBuf> {
 }
 
 /// A package's name from its folder under `node_modules` (`@anthropic-ai/sdk`).
-fn package_name(root: &std::path::Path) -> Option<String> {
+pub(super) fn package_name(root: &std::path::Path) -> Option<String> {
     let t = root.to_str()?;
     if let Some(at) = t.rfind("-packages/") {
         return Some(t[at + "-packages/".len()..].to_string());

@@ -89,7 +89,7 @@ pub(super) fn env_reads(src: &str) -> Vec<&str> {
 }
 
 /// Whether every read of `name` on `src` has a default after it (`env.X ?? "a"`, `|| 3000`).
-fn defaulted(src: &str, name: &str) -> bool {
+pub(super) fn defaulted(src: &str, name: &str) -> bool {
     let mut any = false;
     for (i, _) in src.match_indices(name) {
         any = true;

@@ -31,7 +31,7 @@ fn setting(script: &str, env: &[(&str, &str)]) -> Setting {
 
 fn run(stderr: &str, s: &Setting) -> Option<Found> {
     let lines: Vec<&str> = stderr.lines().collect();
-    row(&evidence::parse(&lines), s)
+    row(&evidence::parse(&lines), &lines, s)
 }
 
 fn traceback(script: &str, message: &str) -> String {

@@ -573,7 +573,7 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::NotAGitRepositoryAndEntryFolderHasNone => super::git_rows::row(lines, s),
         Key::SetNameNeverReadBesideACloseOne => env_rows::renamed(lines, s),
         Key::LastWordsAreAnUnsetReadName => env_rows::worded(lines, s),
-        Key::ErrorMeansAnUnsetReadVariable => meant_rows::row(facts, s),
+        Key::ErrorMeansAnUnsetReadVariable => meant_rows::row(facts, lines, s),
         Key::LastWordsShowAFlagTheArgsLack => asked_rows::row(lines, s),
         Key::RequiredArgumentNamed => asked_rows::required_row(lines, s),
         // A row of the whole run (`call_rows.rs`), not of one launch's stderr.
