@@ -58,7 +58,7 @@ pub(crate) fn call_means_unset(launches: &[Launch], s: &Setting) -> Option<(Key,
             )
         })?;
         named = unset_meant(c, &raiser.reads, s);
-        if let Some(name) = package_name(&raiser.root) {
+        if let Some(name) = super::raising::package_name(&raiser.root) {
             reader = format!("the server's dependency {name}");
         }
         &raiser
@@ -108,57 +108,7 @@ pub(crate) fn call_means_unset(launches: &[Launch], s: &Setting) -> Option<(Key,
 /// under a `node_modules` folder (`at Anthropic.validateHeaders
 /// (/srv/node_modules/@anthropic-ai/sdk/index.js:107:15)`: `/srv/node_modules/@anthropic-ai/sdk`).
 fn raising_package(l: &Launch) -> Option<PathBuf> {
-    raising_package_in(&super::structured::stderr_lines(l))
-}
-
-/// [`raising_package`] of a launch's stderr lines.
-pub(super) fn raising_package_in(lines: &[&str]) -> Option<PathBuf> {
-    // Python: the innermost frame in an installed package (`File ".../site-packages/anthropic/
-    // _client.py", line 180`), a package folder, not a lone module.
-    let python = lines.iter().rev().find_map(|line| {
-        let path = line
-            .trim_start()
-            .strip_prefix("File \"")?
-            .split('"')
-            .next()?;
-        let at = path.rfind("-packages/")?;
-        let (base, rest) = path.split_at(at + "-packages/".len());
-        let (first, _) = rest.split_once('/')?;
-        let root = PathBuf::from(format!("{base}{first}"));
-        root.is_dir().then_some(root)
-    });
-    if python.is_some() {
-        return python;
-    }
-    lines.iter().find_map(|line| {
-        let t = line.trim_start().strip_prefix("at ")?;
-        let loc = match t.rfind(" (") {
-            Some(i) => t[i + 2..].trim_end_matches(')'),
-            None => t,
-        };
-        let loc = loc.strip_prefix("file://").unwrap_or(loc);
-        let at = loc.rfind("/node_modules/")?;
-        let (base, rest) = loc.split_at(at + "/node_modules/".len());
-        let mut parts = rest.split('/');
-        let first = parts.next()?;
-        let name = if first.starts_with('@') {
-            format!("{first}/{}", parts.next()?)
-        } else {
-            first.to_string()
-        };
-        let root = PathBuf::from(format!("{base}{name}"));
-        root.is_dir().then_some(root)
-    })
-}
-
-/// A package's name from its folder under `node_modules` (`@anthropic-ai/sdk`).
-pub(super) fn package_name(root: &std::path::Path) -> Option<String> {
-    let t = root.to_str()?;
-    if let Some(at) = t.rfind("-packages/") {
-        return Some(t[at + "-packages/".len()..].to_string());
-    }
-    let at = t.rfind("/node_modules/")?;
-    Some(t[at + "/node_modules/".len()..].to_string())
+    super::raising::raising_package_in(&super::structured::stderr_lines(l))
 }
 
 /// A server that advertises tools and listed none on a launch, while a warning it wrote at

@@ -138,7 +138,7 @@ fn raised_in_package(
     if !raised.contains("/node_modules/") {
         return None;
     }
-    let root = super::call_unset::raising_package_in(lines)?;
+    let root = super::raising::raising_package_in(lines)?;
     let code = super::source_scan::scan(
         &super::source_scan::Code::Folder { root, depth: 4 },
         super::source_scan::BOUNDS,
@@ -157,7 +157,7 @@ fn raised_in_package(
     if named.is_empty() {
         return None;
     }
-    let name = super::call_unset::package_name(&code.root).unwrap_or_default();
+    let name = super::raising::package_name(&code.root).unwrap_or_default();
     let names: Vec<String> = named.iter().map(|r| format!("`{}`", r.name)).collect();
     let names = names.join(" or ");
     let env = super::words::terms("the entry's `env`", s);

@@ -54,6 +54,7 @@ mod opened_rows;
 mod parse_rows;
 mod port_defaults;
 pub(crate) mod process;
+mod raising;
 mod relative_rows;
 pub(crate) mod relaunch;
 mod relaunch_rows;
