@@ -173,7 +173,8 @@ fn python_kind_named(head: &str) -> Option<&str> {
         return None;
     }
     let last = head.rsplit('.').next()?;
-    let first = last.chars().next()?;
+    // A private class (`grpc._channel._InactiveRpcError`) is named so too.
+    let first = last.trim_start_matches('_').chars().next()?;
     let ok = first.is_ascii_uppercase()
         && last.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         && head
@@ -185,6 +186,31 @@ fn python_kind_named(head: &str) -> Option<&str> {
             || last.ends_with("Interrupt")
             || last == "Exception");
     ok.then_some(last)
+}
+
+/// Whether the exception line `quoted` (`Kind: message`) is followed by a traceback it is no
+/// cause of (no `The above exception was the direct cause ...` or `During handling of the
+/// above exception ...` line before that traceback): the process ended on that one, and
+/// `quoted` was a line it logged as it went on (a retried request's `ConnectionError`).
+pub(crate) fn superseded(quoted: &str, lines: &[&str]) -> bool {
+    let Some(at) = lines.iter().position(|l| l.trim_end().ends_with(quoted)) else {
+        return false;
+    };
+    let chained = |i: usize| {
+        lines[..i]
+            .iter()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .is_some_and(|l| {
+                l.starts_with("The above exception was the direct cause")
+                    || l.starts_with("During handling of the above exception")
+            })
+    };
+    lines
+        .iter()
+        .enumerate()
+        .skip(at + 1)
+        .any(|(i, l)| l.starts_with("Traceback (most recent call last)") && !chained(i))
 }
 
 fn is_library(path: &str) -> bool {

@@ -253,3 +253,24 @@ fn a_port_on_a_host_is_an_address_and_a_strerror_is_no_path() {
     let line = "docker.errors.DockerException: Error while fetching server API version: ('Connection aborted.', FileNotFoundError(2, 'No such file or directory'))";
     assert!(crate::engine::diagnosis::file_rows::missing_in(line).is_none());
 }
+
+#[test]
+fn an_exception_line_followed_by_an_unchained_traceback_is_superseded() {
+    let logged = "requests.exceptions.ConnectionError: HTTPConnectionPool(host='127.0.0.1', port=9): retrying";
+    let crash = format!("{logged}\nTraceback (most recent call last):\n  File \"/srv/app.py\", line 9, in <module>\n    handler()\nZeroDivisionError: division by zero");
+    assert!(superseded(
+        logged.trim_start_matches("requests.exceptions."),
+        &lines(&crash)
+    ));
+    // Its cause, chained: the same failure.
+    let chained = format!("Traceback (most recent call last):\n  File \"/v/x.py\", line 1, in f\n{logged}\n\nThe above exception was the direct cause of the following exception:\n\nTraceback (most recent call last):\n  File \"/srv/app.py\", line 9, in <module>\nRuntimeError: no service");
+    assert!(!superseded(
+        "ConnectionError: HTTPConnectionPool(host='127.0.0.1', port=9): retrying",
+        &lines(&chained)
+    ));
+    // The last words.
+    assert!(!superseded(
+        "ConnectionError: HTTPConnectionPool(host='127.0.0.1', port=9): retrying",
+        &lines(logged)
+    ));
+}

@@ -14,7 +14,7 @@
 //! entry's).
 
 use super::evidence::Fact;
-use super::given::{entry_env, value_of};
+use super::given::{entry_env, is_set, value_of};
 use super::model::{cut, Found, Setting, Source};
 use super::table::Id;
 use super::words::terms;
@@ -66,6 +66,49 @@ fn failed_validator(message: &str) -> Option<(&str, &str, &str)> {
     (named && op && !env.is_empty() && !env.contains(' ')).then_some((name, operation, op_value))
 }
 
+/// dynaconf's `NAME is required in env ENV` while the entry sets `NAME` itself: dynaconf reads
+/// it under its prefix (`envvar_prefix`, `DYNACONF` by default), never bare, so the entry's
+/// value is not read for it. The one unset variable the server's source reads ending in
+/// `_NAME` (an experiment: the source read; dynaconf's `Validator` names under their prefix) is
+/// named, else the default prefix's.
+fn required_yet_set(message: &str, quoted: &str, s: &Setting) -> Option<Found> {
+    let (name, env) = message.split_once(" is required in env ")?;
+    let bare = name.replace('.', "__");
+    let named = !bare.is_empty()
+        && bare
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
+    if !named || env.contains(' ') || !is_set(s, &bare) {
+        return None;
+    }
+    let tail = format!("_{bare}");
+    let read: Vec<(String, String)> = super::env_rows::scanned(s)
+        .map(|code| {
+            code.reads
+                .iter()
+                .filter(|r| r.name.ends_with(&tail) && !is_set(s, &r.name))
+                .map(|r| (r.name.clone(), r.at.clone()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let env_words = terms("the entry's `env`", s);
+    let (var, why) = match read.as_slice() {
+        [(var, at)] => (var.clone(), format!("the server reads `{bare}` under its prefix: {var}, {at}")),
+        _ => (
+            format!("DYNACONF_{bare}"),
+            format!("dynaconf reads `{bare}` under its `envvar_prefix`, `DYNACONF` unless the server sets another"),
+        ),
+    };
+    Some(Found {
+        id: Id::MissingEnvVar,
+        summary: format!("`{var}` is not set: dynaconf never reads the entry's bare `{bare}`"),
+        next: format!(
+            "set `{var}` in {env_words} ({why}); the entry's `{bare}` is not read for it (it says: \"{quoted}\")"
+        ),
+        evidence: vec![(Source::Stderr, quoted.to_string())],
+    })
+}
+
 /// The row.
 pub(super) fn row(facts: &[Fact], s: &Setting) -> Option<Found> {
     let env = terms("the entry's `env`", s);
@@ -91,6 +134,9 @@ pub(super) fn row(facts: &[Fact], s: &Setting) -> Option<Found> {
             });
         }
         if kind == "ValidationError" {
+            if let Some(found) = required_yet_set(message, &quoted, s) {
+                return Some(found);
+            }
             let Some((name, operation, op_value)) = failed_validator(message) else {
                 continue;
             };

@@ -388,6 +388,34 @@ fn lacks(t: &Text, line: &str, l: &Launch, name: Option<&str>) -> Option<(bool, 
         "unsupported operand type(s) for |" => {
             python("a `X | Y` type union needs Python 3.10".to_string(), "3.10")
         }
+        // Python 3.9 and older on a `match` statement (3.10's): the source line it printed
+        // above its caret starts with `match `/`case ` and ends in `:`; never on a Python seen
+        // to be 3.10 or newer.
+        "SyntaxError: invalid syntax" => {
+            let all = lines(l);
+            let at = all
+                .iter()
+                .position(|x| x.trim_end() == "SyntaxError: invalid syntax")?;
+            let src = all.get(at.checked_sub(2)?)?.trim();
+            let soft =
+                (src.starts_with("match ") || src.starts_with("case ")) && src.ends_with(':');
+            let newer = version_seen(l, true)
+                .and_then(|v| {
+                    v.strip_prefix("Python 3.")?
+                        .split('.')
+                        .next()?
+                        .parse::<u32>()
+                        .ok()
+                })
+                .is_some_and(|minor| minor >= 10);
+            (soft && !newer).then(|| {
+                (
+                    true,
+                    "a `match` statement needs Python 3.10".to_string(),
+                    "3.10".to_string(),
+                )
+            })
+        }
         "Unsupported engine" => {
             let required = lines(l).iter().find_map(|x| {
                 let at = x.find("required: { node: '")?;

@@ -610,6 +610,10 @@ const UNREACHED: &[&str] = &[
     "NoBrokersAvailable",
     "ServiceUnavailable",
     "ServerSelectionTimeoutError",
+    // aiohttp's `Cannot connect to host H:P ...` (its cause far up); grpcio's status
+    // `UNAVAILABLE` in the repr lines under its `_InactiveRpcError`.
+    "ClientConnectorError",
+    "_InactiveRpcError",
 ];
 
 fn is_refused(f: &Fact) -> bool {
@@ -626,6 +630,9 @@ fn is_refused(f: &Fact) -> bool {
                 // psycopg/psycopg2's `OperationalError: connection to server at "127.0.0.1",
                 // port 5999 failed: Connection refused`, MySQL's `(111 "Connection refused")`).
                 || message.contains("Connection refused")
+                // MySQL's client error 2003 with the errno in parentheses
+                // (mysql-connector-python's `Can't connect to MySQL server on 'H:P' (111)`).
+                || message.trim_end().ends_with("(111)")
                 // A client library's own class for "no server answered", whose message may
                 // name no errno (kafka-python's `NoBrokersAvailable`, pika's bare
                 // `AMQPConnectionError`, paramiko's `NoValidConnectionsError`, neo4j's
@@ -639,7 +646,9 @@ fn is_refused(f: &Fact) -> bool {
 }
 
 fn refused(facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
-    let f = facts.iter().find(|f| is_refused(f))?;
+    let f = facts
+        .iter()
+        .find(|f| is_refused(f) && !evidence::superseded(&f.quoted(), lines))?;
     let mut targets: Vec<(String, u16)> = Vec::new();
     if let Fact::Node {
         address: Some(a),

@@ -684,6 +684,7 @@ pub(crate) const RULES: &[Rule] = &[
             text("cannot import name ", Name::Quoted),
             text("ModuleNotFoundError: No module named ", Name::Quoted),
             text("unsupported operand type(s) for |", Name::Nothing),
+            text("SyntaxError: invalid syntax", Name::Nothing),
             text("Unsupported engine", Name::Nothing),
             text("Unexpected token '", Name::Nothing),
             text(" is not defined", Name::Nothing),

@@ -104,12 +104,15 @@ pub(super) fn speaks_of_url(text: &str) -> bool {
 
 /// The exception types of Python's HTTP clients for a URL they cannot send: requests'
 /// `MissingSchema`, `InvalidURL`, `InvalidSchema` (no adapter for a URL without its scheme),
-/// httpx's and httpcore's `UnsupportedProtocol`.
+/// httpx's and httpcore's `UnsupportedProtocol`, aiohttp 3.11's `NonHttpUrlClientError` (a URL
+/// without `http://`) and `InvalidUrlClientError`.
 const URL_TYPES: &[&str] = &[
     "MissingSchema",
     "InvalidURL",
     "UnsupportedProtocol",
     "InvalidSchema",
+    "NonHttpUrlClientError",
+    "InvalidUrlClientError",
 ];
 
 /// Whether a fact says a URL/URI/DSN could not be parsed.
