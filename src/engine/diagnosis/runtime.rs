@@ -408,7 +408,14 @@ fn lacks(t: &Text, line: &str, l: &Launch, name: Option<&str>) -> Option<(bool, 
                         .ok()
                 })
                 .is_some_and(|minor| minor >= 10);
-            (soft && !newer).then(|| {
+            // An installed package's file: its dist's Requires-Python names it better (the
+            // structured row reads it), so this row leaves it.
+            let installed = all
+                .get(at.checked_sub(3)?)
+                .and_then(|f| f.trim().strip_prefix("File \""))
+                .and_then(|r| r.split('"').next())
+                .is_some_and(|p| p.contains("-packages/") && std::path::Path::new(p).exists());
+            (soft && !newer && !installed).then(|| {
                 (
                     true,
                     "a `match` statement needs Python 3.10".to_string(),
