@@ -579,3 +579,114 @@ fn no_tools_listed_under_a_flag_that_selects_tools_is_a_note_naming_the_flag() {
     assert_eq!(code, Some(0), "{doc:#}");
     assert!(notes(&doc).is_empty(), "{doc:#}");
 }
+
+#[test]
+fn a_call_refusing_a_word_it_sent_names_the_entry_list_that_lacks_it() {
+    // mcp-shell-server: ALLOW_COMMANDS=ls,cat, `shell_execute` of `pwd`: `Command not allowed:
+    // pwd` (was tool-call-failed with no variable).
+    let py = calls("py");
+    let call = r#"shell_execute={"command": ["pwd"], "directory": "/tmp"}"#;
+    let out = probe(
+        call,
+        &["python3", &py, "shell"],
+        &[("ALLOW_COMMANDS", "ls,cat")],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let doc = json(&out);
+    let d = &doc["diagnoses"][0];
+    assert_eq!(d["id"], "bad-argument", "{doc:#}");
+    let next = field(d, "next_step");
+    assert!(
+        next.starts_with(
+            "add `pwd` to `ALLOW_COMMANDS` in the server's environment (`ALLOW_COMMANDS=ls,cat,pwd`)"
+        ),
+        "{next}"
+    );
+    // Look-alike: the list holds it, and the call answers.
+    let out = probe(
+        call,
+        &["python3", &py, "shell"],
+        &[("ALLOW_COMMANDS", "ls,cat,pwd")],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert_eq!(json(&out)["diagnoses"], serde_json::json!([]));
+}
+
+#[test]
+fn a_call_failing_where_its_stderr_refuses_a_value_without_scheme_names_the_sources_scheme() {
+    // meilisearch-mcp: MEILI_HTTP_ADDR=127.0.0.1:7701, the call answers only `Error executing
+    // tool list-indexes`; the client's `Invalid URL ..., no scheme/protocol supplied.` is on
+    // stderr (was service-not-running at 127.0.0.1:7701).
+    let py = calls("py");
+    let port = free_port().to_string();
+    let addr = format!("127.0.0.1:{port}");
+    let out = probe(
+        "list-indexes",
+        &["python3", &py, "meili"],
+        &[("MEILI_FIXTURE_ADDR", &addr)],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let doc = json(&out);
+    let d = &doc["diagnoses"][0];
+    assert_eq!(d["id"], "bad-argument", "{doc:#}");
+    let next = field(d, "next_step");
+    assert!(
+        next.starts_with(&format!(
+            "write `MEILI_FIXTURE_ADDR={addr}` with its scheme (`http://{addr}`, the scheme of \
+             the server's own default)"
+        )),
+        "{next}"
+    );
+    // Look-alike: with its scheme, the call answers.
+    let url = format!("http://{addr}");
+    let out = probe(
+        "list-indexes",
+        &["python3", &py, "meili"],
+        &[("MEILI_FIXTURE_ADDR", &url)],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+}
+
+#[test]
+fn a_fetch_failed_with_no_address_tries_the_default_url_the_source_writes() {
+    // prometheus-mcp: PROMETHEUS_URL unset, `fetch failed` on the call (undici: the code only
+    // in its cause); the source's `process.env.PROMETHEUS_URL || "http://localhost:9090"`.
+    if !refused_here(47913) {
+        eprintln!("skipped: something listens on 127.0.0.1:47913");
+        return;
+    }
+    let mjs = calls("mjs");
+    let out = probe("prom_build_info", &["node", &mjs, "promfetch"], &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let doc = json(&out);
+    let d = &doc["diagnoses"][0];
+    assert_eq!(d["id"], "service-not-running", "{doc:#}");
+    let next = field(d, "next_step");
+    assert!(
+        next.starts_with("start the service at localhost:47913")
+            && next.contains(
+                "set `PROM_FIXTURE_URL` in the server's environment to the service's URL (its \
+                 default is http://localhost:47913)"
+            ),
+        "{next}"
+    );
+    // Look-alike: an HTTP server at the URL the entry gives: the call answers.
+    let open = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let url = format!("http://{}", open.local_addr().expect("addr"));
+    let server = std::thread::spawn(move || {
+        use std::io::{Read, Write};
+        if let Ok((mut s, _)) = open.accept() {
+            let mut buf = [0u8; 2048];
+            let _ = s.read(&mut buf);
+            let _ =
+                s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
+        }
+    });
+    let out = probe(
+        "prometheus_build_info",
+        &["node", &mjs, "promfetch"],
+        &[("PROM_FIXTURE_URL", &url)],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let _ = server.join();
+}

@@ -708,3 +708,116 @@ fn a_call_refused_for_credentials_names_the_variable_the_raising_library_reads()
     let (code, d) = call(&[("ANTHROPIC_API_KEY", "sk-ant-x")]);
     assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
 }
+
+#[test]
+fn a_query_parameter_a_library_refuses_is_named_in_its_variables_url() {
+    // mcp-postgres-server 1.x: DATABASE_URL=...?sslmode=required, `unrecognized sslmode
+    // 'required': use disable | allow | ...` thrown at start (was `crash`).
+    let (code, d) = run(
+        "node",
+        "sslmode",
+        &[(
+            "VALUES_DATABASE_URL",
+            "postgresql://app:pgS3cretPw77@127.0.0.1:5434/app?sslmode=required",
+        )],
+    );
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "bad-argument", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.starts_with(
+            "change the query parameter `sslmode` of the URL in `VALUES_DATABASE_URL` in the \
+             server's environment from `required` to one of the values it accepts (disable, \
+             allow, prefer, require, verify-ca, verify-full)"
+        ),
+        "{next}"
+    );
+    assert!(!format!("{d:?}").contains("pgS3cretPw77"), "{d:#?}");
+    // Look-alike: a mode it knows, and it serves.
+    let (code, d) = run(
+        "node",
+        "sslmode",
+        &[(
+            "VALUES_DATABASE_URL",
+            "postgresql://app@127.0.0.1:5434/app?sslmode=require",
+        )],
+    );
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+#[test]
+fn a_database_url_given_as_a_path_or_in_a_missing_folder_names_the_form_and_the_folder() {
+    // mcp-alchemy: DB_URL=/srv/app.db (SQLAlchemy's `Could not parse SQLAlchemy URL from
+    // string`), then DB_URL=sqlite:////srv/missing/app.db (sqlite3's `unable to open database
+    // file` under SQLAlchemy's wrapper: opened_rows.rs names the folder).
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("app.db");
+    std::fs::write(&file, "").expect("write");
+    let file = file.display().to_string();
+    let (code, d) = run("python3", "sqlite-url", &[("VALUES_DATABASE_URL", &file)]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "bad-argument", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.starts_with(&format!(
+            "write `VALUES_DATABASE_URL` in the server's environment as a URL with its scheme, \
+             not a file's path (for a SQLite database file, `sqlite:///{file}`)"
+        )),
+        "{next}"
+    );
+    let missing = dir.path().join("missing");
+    let url = format!("sqlite:///{}/app.db", missing.display());
+    let (code, d) = run("python3", "sqlite-url", &[("VALUES_DATABASE_URL", &url)]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "missing-file", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.contains(&missing.display().to_string()) && next.contains("VALUES_DATABASE_URL"),
+        "{next}"
+    );
+    // Look-alike: the folder exists, and it serves.
+    let url = format!("sqlite:///{file}");
+    let (code, d) = run("python3", "sqlite-url", &[("VALUES_DATABASE_URL", &url)]);
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+#[test]
+fn a_coded_error_block_detecting_an_argument_names_it_and_looks_at_its_path() {
+    // obsidian-mcp 2.x: `serve --vault notes=/missing` (VAULT_PATH_NOT_FOUND) and `--vault
+    // /path` without its id (CLI_INVALID_VAULT_ARGUMENT): was cause-unknown quoting its help link.
+    let vault = |value: &str| {
+        let mut cmd = crate::support::bin();
+        cmd.args(["probe", "--json", "--launches", "1", "--watch", "1s", "--"])
+            .arg("node")
+            .arg(crate::support::fixture("servers/values.mjs"))
+            .args(["vault-block", "--vault", value])
+            .stdin(std::process::Stdio::null());
+        crate::support::run_diagnoses(&mut cmd)
+    };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let gone = dir.path().join("no-vault").display().to_string();
+    let (code, d) = vault(&format!("notes={gone}"));
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "bad-argument", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.starts_with(&format!(
+            "change `--vault notes={gone}` in the command: The configured path for vault \
+             'notes' does not exist. (nothing at {gone})"
+        )),
+        "{next}"
+    );
+    let here = dir.path().display().to_string();
+    let (code, d) = vault(&here);
+    assert_eq!(code, Some(1), "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.starts_with(&format!(
+            "change `--vault {here}` in the command: The --vault value is malformed."
+        )) && next.contains("Use the form id=/absolute/path."),
+        "{next}"
+    );
+    // Look-alike: a folder that exists, with its id: it serves.
+    let (code, d) = vault(&format!("notes={here}"));
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}

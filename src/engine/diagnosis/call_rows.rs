@@ -306,7 +306,17 @@ pub(crate) fn url_unparsed(launches: &[Launch], s: &Setting) -> Option<(Key, Dia
     } = failed_call(launches)?;
     // A connect failure's code says the server dialled: the value parsed.
     let unreached = !connect_code(&message);
-    let f = super::url_rows::schemeless_call(&message, s, unreached)?;
+    let said = stderr_lines(launch);
+    // The URL defaults the server's installed source writes (an experiment, read once).
+    let defaults: Vec<(String, String)> = super::env_rows::scanned(s)
+        .map(|x| {
+            x.ports
+                .iter()
+                .filter_map(|p| Some((p.holder.clone(), p.url.clone()?)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let f = super::url_rows::schemeless_call(&message, &said, &defaults, s, unreached)?;
     let d = Diagnosis {
         id: f.id,
         confidence: Confidence::High,
@@ -335,11 +345,14 @@ pub(crate) fn service_down(launches: &[Launch], s: &Setting) -> Option<(Key, Dia
         message,
         unmarked,
     } = failed_call(launches)?;
-    let targets = if unmarked {
+    let mut targets = if unmarked {
         answer_targets(&message, &stderr_lines(l), s)
     } else {
         targets(&message, stderr_lines(l).into_iter(), s)
     };
+    if targets.is_empty() && network_failure(&message, &stderr_lines(l)) {
+        targets = source_urls(s);
+    }
     let (tried, down) = try_connects(targets);
     let d = down?;
     let at = format!("{}:{}", d.host, d.port);
@@ -352,7 +365,17 @@ pub(crate) fn service_down(launches: &[Launch], s: &Setting) -> Option<(Key, Dia
         .then(|| default_set_by(s, d.port))
         .flatten();
     let next = if let Some(p) = &set_by {
-        let how = if p.holder.starts_with("--") {
+        let how = if let Some(url) = &p.url {
+            let place = if p.holder.starts_with("--") {
+                super::words::terms("the entry's args", s)
+            } else {
+                super::words::terms("the entry's `env`", s)
+            };
+            format!(
+                "set `{}` in {place} to the service's URL (its default is {url})",
+                p.holder
+            )
+        } else if p.holder.starts_with("--") {
             let args = super::words::terms("the entry's args", s);
             format!("add `{} <the port where it runs>` to {args}", p.holder)
         } else {
@@ -411,6 +434,92 @@ pub(crate) fn service_down(launches: &[Launch], s: &Setting) -> Option<(Key, Dia
         Key::CallFailedAndAddressRefused
     };
     Some((key, d))
+}
+
+/// Whether a failed call's error is a network failure that names no address: a connect
+/// failure's code in it or in the server's lines, or undici's `fetch failed` (Node's `fetch`,
+/// whose `TypeError` carries the code only in its `cause`).
+fn network_failure(message: &str, lines: &[&str]) -> bool {
+    let fetch = |t: &str| {
+        t.lines().any(|l| {
+            let l = l.trim().trim_start_matches("TypeError:").trim();
+            l == "fetch failed" || l.ends_with(": fetch failed") || l.starts_with("fetch failed")
+        })
+    };
+    connect_code(message) || fetch(message) || lines.iter().any(|l| connect_code(l))
+}
+
+/// The service address the server's installed source writes as a URL default beside the
+/// variable or flag that sets it, which the entry does not set (prometheus-mcp's
+/// `process.env.PROMETHEUS_URL || "http://localhost:9090"`): where its tools connect when
+/// the entry gives no address. One such variable, or of several the one whose name shares a
+/// word with the tool called (`PROMETHEUS_URL`, `prometheus_build_info`).
+fn source_urls(s: &Setting) -> Vec<Address> {
+    let all = default_urls(s);
+    let mut holders: Vec<&str> = all.iter().map(|(h, _)| h.as_str()).collect();
+    holders.dedup();
+    let tool = s
+        .call_tool
+        .as_deref()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    let tied = |h: &str| {
+        h.trim_start_matches('-')
+            .split(['_', '-'])
+            .map(str::to_ascii_lowercase)
+            .filter(|p| p.len() >= 4 && !["host", "addr", "base", "endpoint"].contains(&p.as_str()))
+            .any(|p| tool.contains(&p))
+    };
+    let chosen: Vec<&str> = match holders.as_slice() {
+        [one] => vec![*one],
+        _ => holders.iter().copied().filter(|h| tied(h)).collect(),
+    };
+    let [one] = chosen.as_slice() else {
+        return Vec::new();
+    };
+    let one = one.to_string();
+    all.into_iter()
+        .filter(|(h, _)| *h == one)
+        .map(|(_, a)| a)
+        .collect()
+}
+
+/// Each URL default of the server's source whose holder the entry does not set, with it.
+fn default_urls(s: &Setting) -> Vec<(String, Address)> {
+    let Some(scanned) = super::env_rows::scanned(s) else {
+        return Vec::new();
+    };
+    let given = |h: &str| {
+        entry_env(s).any(|(k, _)| k == h)
+            || s.args
+                .iter()
+                .any(|a| a == h || a.starts_with(&format!("{h}=")))
+    };
+    let mut out: Vec<(String, Address)> = Vec::new();
+    for p in scanned.ports.iter().filter(|p| !given(&p.holder)) {
+        let Some(url) = &p.url else { continue };
+        let Some((_, rest)) = url.split_once("://") else {
+            continue;
+        };
+        let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+        let host = authority
+            .rsplit_once(':')
+            .map_or(authority, |(h, _)| h)
+            .rsplit('@')
+            .next()
+            .unwrap_or_default();
+        if host.is_empty() || out.iter().any(|(_, a)| a.host == host && a.port == p.port) {
+            continue;
+        }
+        let a = Address {
+            host: host.to_string(),
+            port: p.port,
+            held_by: Vec::new(),
+        };
+        out.push((p.holder.clone(), a));
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
 }
 
 /// An experiment reading the server's installed source ([`super::source_scan`]): the

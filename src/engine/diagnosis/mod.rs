@@ -8,8 +8,10 @@
 
 mod absent_rows;
 mod addresses;
+mod allow_rows;
 mod answer_rows;
 mod asked_rows;
+mod block_rows;
 mod bound_rows;
 mod boxes;
 mod call_child;
@@ -54,6 +56,7 @@ mod opened_rows;
 mod parse_rows;
 mod port_defaults;
 pub(crate) mod process;
+mod query_rows;
 mod raising;
 mod relative_rows;
 pub(crate) mod relaunch;
@@ -85,6 +88,7 @@ mod value_rows;
 pub(crate) mod words;
 mod wrapper_rows;
 
+pub(crate) use allow_rows::call_words;
 pub(crate) use call_rows::prove_answers;
 #[cfg(test)]
 pub(crate) use model::Source;

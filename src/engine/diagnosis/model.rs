@@ -130,6 +130,11 @@ pub(crate) struct Setting {
     /// The variables of `env_values` whose value is a path where nothing exists (looked up
     /// before the values were redacted: a secret-named variable's path is judged, not shown).
     pub absent_env_paths: BTreeSet<String>,
+    /// The string values of `--call`'s arguments (redacted; a list's items each), to tie a
+    /// refusal of the call to what it sent.
+    pub call_words: Vec<String>,
+    /// The tool `--call` asks for.
+    pub call_tool: Option<String>,
 }
 
 /// The path a value names where nothing exists: an absolute path, `~/...` at `home`, `./` or

@@ -13,6 +13,10 @@ pub(crate) struct PortDefault {
     pub port: u16,
     /// Where (`mcp_obsidian/obsidian.py:13`).
     pub at: String,
+    /// The URL literal the port is written in (`http://localhost:9090` of
+    /// `process.env.PROMETHEUS_URL || "http://localhost:9090"`), when it is one: the address
+    /// of a service the server's tools reach, not a port it listens on.
+    pub url: Option<String>,
 }
 
 /// How far after the variable or flag its default may be written (characters).
@@ -70,10 +74,19 @@ pub(crate) fn collect(
                 if out.len() >= MAX_DEFAULTS {
                     return;
                 }
+                let url = near
+                    .split(['"', '\'', '`'])
+                    .find(|t| {
+                        t.contains("://")
+                            && t.contains(&port.to_string())
+                            && !t.contains(char::is_whitespace)
+                    })
+                    .map(str::to_string);
                 let d = PortDefault {
                     holder: holder.clone(),
                     port,
                     at: format!("{shown}:{}", n + 1),
+                    url,
                 };
                 if !out.contains(&d) {
                     out.push(d);
@@ -154,6 +167,19 @@ mod tests {
         // Each flag its own number.
         let two = "add(\"--workers\", default=4); add(\"--port\", default=8080)\n";
         assert_eq!(defaults(two, &[]), [("--port".to_string(), 8080)]);
+        // A service's URL: its literal kept (prometheus-mcp 1.x, dist/index.mjs:473).
+        let url = "    prometheusUrl: process.env.PROMETHEUS_URL || \"http://localhost:9090\",\n";
+        let at = url.find("PROMETHEUS_URL").unwrap_or_default();
+        let mut out: Vec<PortDefault> = Vec::new();
+        collect(
+            url,
+            "dist/index.mjs",
+            &[("PROMETHEUS_URL".to_string(), at)],
+            &mut out,
+        );
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].port, 9090);
+        assert_eq!(out[0].url.as_deref(), Some("http://localhost:9090"));
         let node = "const port = process.env.API_PORT || 8443;\n";
         let at = node.find("API_PORT").unwrap_or_default();
         assert_eq!(

@@ -134,6 +134,7 @@ fn whole_run(run: &ProbeRun, setting: &Setting) -> Vec<Diagnosis> {
     let call = super::call_rows::url_unparsed(&run.launches, setting)
         .or_else(|| super::call_rows::service_down(&run.launches, setting))
         .or_else(|| super::call_unset::call_names_variable(&run.launches, setting, true))
+        .or_else(|| super::allow_rows::call_word_not_listed(&run.launches, setting))
         .or_else(|| super::call_rows::value_named(&run.launches, setting))
         .or_else(|| super::call_child::call_command_missing(&run.launches, setting))
         .or_else(|| super::call_unset::call_names_variable(&run.launches, setting, false))

@@ -51,6 +51,14 @@ pub(crate) enum Key {
     /// DSN, plugin or protocol quotes as a word of its own (asyncpg's `ClientConfigurationError`,
     /// SQLAlchemy's `NoSuchModuleError` `sqlalchemy.dialects:NAME`) (`scheme_rows.rs`).
     SchemeRefusedIsAnEntryValue,
+    /// An entry URL's query parameter (`?sslmode=required`) that an error line names as a word
+    /// and whose value it quotes, with a refusal's word (`unrecognized`, `invalid`, `unknown`)
+    /// (`query_rows.rs`).
+    QueryValueRefused,
+    /// A labelled error block (`Problem:` / `Detected:` / `Fix:`, `Error:` / `Hint:`) whose
+    /// detected value is one of the entry's values, or whose problem names a flag the entry
+    /// passes; a path looked up (`block_rows.rs`).
+    ErrorBlockDetectsAnEntryValue,
     /// A validation block (pydantic's; a schema validator's issues, `schema_issues.rs`): each field mapped to the entry's variable.
     ValidationBlock,
     /// A settings library's own error naming a field (pydantic-settings' `SettingsError`,
@@ -215,6 +223,10 @@ pub(crate) enum Key {
     /// the server's ERROR log line, names one of the entry's values as a whole word
     /// (`call_record.rs`, `call_rows.rs`).
     CallErrorNamesAnEntryValue,
+    /// A `--call` that failed whose refusal (`not allowed`, `denied`) names a word the call's
+    /// own arguments sent, while a variable of the entry holds a comma list without it
+    /// (`allow_rows.rs`).
+    CallRefusesAWordAnEntryListLacks,
     /// A `--call` that failed whose error means a variable by its concept, naming none
     /// (credentials: `Authentication credentials are missing`, `401`; a region), and an
     /// experiment reading the server's installed source: the variables of that concept it reads
@@ -268,6 +280,8 @@ pub(crate) const KEYS: &[Key] = &[
     Key::RefusedAndTested,
     Key::UrlParseWithSchemelessValue,
     Key::SchemeRefusedIsAnEntryValue,
+    Key::QueryValueRefused,
+    Key::ErrorBlockDetectsAnEntryValue,
     Key::ValidationBlock,
     Key::SettingsLibraryRefusesAField,
     Key::SchemaPathBoundToAVariable,
@@ -347,6 +361,7 @@ pub(crate) const RUN_KEYS: &[Key] = &[
     Key::CallFailedAndAddressRefused,
     Key::CallAnswerHoldsRefusedAddress,
     Key::CallErrorNamesAnEntryValue,
+    Key::CallRefusesAWordAnEntryListLacks,
     Key::CallErrorMeansAnUnsetReadVariable,
     Key::CallErrorNamesAVariable,
     Key::CallErrorLaunchesAMissingCommand,
@@ -382,6 +397,8 @@ pub(crate) const STRONG: &[Key] = &[
     Key::SchemeRefusedIsAnEntryValue,
     Key::SettingsLibraryRefusesAField,
     Key::EntryPathUnopenableOnDisk,
+    Key::QueryValueRefused,
+    Key::ErrorBlockDetectsAnEntryValue,
     Key::NodeOlderThanNamed,
     Key::ChoiceStructure,
     Key::GivenValueInAnotherCase,
@@ -526,6 +543,8 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::RefusedAndTested => refused(facts, lines, s),
         Key::UrlParseWithSchemelessValue => url_rows::schemeless(facts, lines, s),
         Key::SchemeRefusedIsAnEntryValue => super::scheme_rows::row(facts, s),
+        Key::QueryValueRefused => super::query_rows::row(lines, s),
+        Key::ErrorBlockDetectsAnEntryValue => super::block_rows::row(lines, s),
         Key::ValidationBlock => settings_rows::validation(facts, s),
         Key::SettingsLibraryRefusesAField => super::field_rows::row(facts, s),
         Key::SchemaPathBoundToAVariable => super::bound_rows::row(lines, s),
@@ -580,6 +599,7 @@ fn row(key: Key, facts: &[Fact], lines: &[&str], s: &Setting) -> Option<Found> {
         Key::CallFailedAndAddressRefused
         | Key::CallAnswerHoldsRefusedAddress
         | Key::CallErrorNamesAnEntryValue
+        | Key::CallRefusesAWordAnEntryListLacks
         | Key::CallErrorMeansAnUnsetReadVariable
         | Key::CallErrorNamesAVariable
         | Key::CallErrorLaunchesAMissingCommand

@@ -102,6 +102,32 @@ pub(super) fn speaks_of_url(text: &str) -> bool {
     })
 }
 
+/// A value that is a file's path (`/srv/app.db`, `./data.db`, `~/x.sqlite`) where a line that
+/// speaks of a URL quotes it (SQLAlchemy's `ArgumentError: Could not parse SQLAlchemy URL from
+/// string '/srv/app.db'`): the URL form to write, after a space (` (for a SQLite database
+/// file, `sqlite:////srv/app.db`)`), empty when the file's kind is not known.
+pub(super) fn path_for_url(line: &str, v: &str) -> Option<String> {
+    let path = (v.starts_with('/') || v.starts_with("./") || v.starts_with("~/"))
+        && !v.contains("://")
+        && !v.contains(char::is_whitespace)
+        && !v.contains(MASK);
+    if !path || !line.contains(v) || !speaks_of_url(line) {
+        return None;
+    }
+    let ext = v.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    let sqlite = matches!(
+        ext.as_deref(),
+        Some("db" | "sqlite" | "sqlite3" | "db3" | "sdb")
+    );
+    Some(if sqlite && v.starts_with('/') {
+        format!(" (for a SQLite database file, `sqlite:///{v}`)")
+    } else if sqlite {
+        " (for a SQLite database file, `sqlite:///` and its absolute path)".to_string()
+    } else {
+        String::new()
+    })
+}
+
 /// The exception types of Python's HTTP clients for a URL they cannot send: requests'
 /// `MissingSchema`, `InvalidURL`, `InvalidSchema` (no adapter for a URL without its scheme),
 /// httpx's and httpcore's `UnsupportedProtocol`, aiohttp 3.11's `NonHttpUrlClientError` (a URL
@@ -248,9 +274,24 @@ fn url_named(shown: &str) -> bool {
 /// the variable or flag that holds it, or quotes the value, with a verdict or a URL example;
 /// `SEARXNG_URL entry 1 has invalid format. Set SEARXNG_URL (e.g., http://localhost:8080)`)
 /// names it too, unless it carries a connect failure's code (`unreached`: the server dialled,
-/// so the value parsed).
-pub(super) fn schemeless_call(message: &str, s: &Setting, unreached: bool) -> Option<Found> {
+/// so the value parsed). So does a line the server wrote as the call failed (`said`) that
+/// quotes the value and is a URL parser's, or speaks of a URL with a verdict (meilisearch's client: `Invalid
+/// URL 127.0.0.1:7701, no scheme/protocol supplied.` under a call answered only `Error
+/// executing tool list-indexes`). The scheme written is that of the URL the server's source
+/// writes as the value's default (`defaults`: holder and URL), else one its lines name.
+pub(super) fn schemeless_call(
+    message: &str,
+    said: &[&str],
+    defaults: &[(String, String)],
+    s: &Setting,
+    unreached: bool,
+) -> Option<Found> {
     let parsed = call_url_failure(message);
+    let said_of = |v: &str| {
+        said.iter()
+            .find(|l| l.contains(v) && (call_url_failure(l) || (speaks_of_url(l) && verdict(l))))
+            .copied()
+    };
     if !parsed && !unreached {
         return None;
     }
@@ -262,7 +303,7 @@ pub(super) fn schemeless_call(message: &str, s: &Setting, unreached: bool) -> Op
             let host_name = schemeless_shape(&v, true, cwd)?;
             Some((shown, v, host_name))
         })
-        .filter(|(shown, v, _)| parsed || judges(message, shown, v))
+        .filter(|(shown, v, _)| parsed || judges(message, shown, v) || said_of(v).is_some())
         .collect();
     let quoted: Vec<&(String, String, bool)> = candidates
         .iter()
@@ -275,13 +316,9 @@ pub(super) fn schemeless_call(message: &str, s: &Setting, unreached: bool) -> Op
     let named = [quoted, for_url, candidates.iter().collect()]
         .into_iter()
         .find(|c| !c.is_empty())?;
-    let lines: Vec<&str> = message.lines().collect();
-    let schemes = schemes_named(&lines);
+    let quoting: Vec<&str> = named.iter().filter_map(|(_, v, _)| said_of(v)).collect();
     let shown: Vec<&str> = named.iter().map(|(shown, _, _)| shown.as_str()).collect();
-    let with: Vec<String> = named
-        .iter()
-        .map(|(_, v, host_name)| with_scheme(v, *host_name, &schemes))
-        .collect();
+    let with = written_with(&named, message, said, &quoting, defaults);
     let (summary, next) = if let ([one], [w]) = (shown.as_slice(), with.as_slice()) {
         (
             format!("{one}: the server wants a URL with a scheme ({w})"),
@@ -300,15 +337,51 @@ pub(super) fn schemeless_call(message: &str, s: &Setting, unreached: bool) -> Op
             ),
         )
     };
+    let mut evidence = vec![(
+        Source::Request,
+        format!("tools/call (--call) answered: {}", cut(message)),
+    )];
+    evidence.extend(quoting.iter().map(|l| (Source::Stderr, cut(l))));
     Some(Found {
         id: Id::BadArgument,
         summary,
         next,
-        evidence: vec![(
-            Source::Request,
-            format!("tools/call (--call) answered: {}", cut(message)),
-        )],
+        evidence,
     })
+}
+
+/// Each named value written with its scheme: the scheme of the default the server's source
+/// writes for its variable (`os.getenv("MEILI_HTTP_ADDR", "http://localhost:7700")`) first,
+/// else the schemes the call's error names, or the stderr lines that quote a value and the
+/// one after each (`Did you mean https://...?`).
+fn written_with(
+    named: &[&(String, String, bool)],
+    message: &str,
+    said: &[&str],
+    quoting: &[&str],
+    defaults: &[(String, String)],
+) -> Vec<String> {
+    let mut lines: Vec<&str> = message.lines().collect();
+    for q in quoting {
+        if let Some(at) = said.iter().position(|l| l == q) {
+            lines.extend(said.iter().skip(at).take(2).copied());
+        }
+    }
+    let from_source: Option<String> = named.iter().find_map(|(shown, _, _)| {
+        let h = holder_name(shown)?;
+        defaults
+            .iter()
+            .find(|(d, _)| d == h)
+            .and_then(|(_, url)| url.split_once("://").map(|(sch, _)| format!("{sch}://")))
+    });
+    let schemes = schemes_named(&lines);
+    named
+        .iter()
+        .map(|(_, v, host_name)| match &from_source {
+            Some(sch) => format!("`{sch}{v}`, the scheme of the server's own default"),
+            None => with_scheme(v, *host_name, &schemes),
+        })
+        .collect()
 }
 
 /// Whether a message judges an entry value (shown as `` `NAME=v` `` or `` `--flag v` ``): it
@@ -334,8 +407,14 @@ fn judges(message: &str, shown: &str, v: &str) -> bool {
                     .next()
                     .is_none_or(|c| !ident(c))
         });
-    let low = message.to_ascii_lowercase();
-    let verdict = [
+    (named || message.contains(v)) && (verdict(message) || message.contains("://"))
+}
+
+/// Whether a text says a verdict on a value: a word starting `invalid`, `format`, `parse`,
+/// `malformed`, `must` or `expected`.
+fn verdict(text: &str) -> bool {
+    let low = text.to_ascii_lowercase();
+    [
         "invalid",
         "format",
         "parse",
@@ -347,8 +426,7 @@ fn judges(message: &str, shown: &str, v: &str) -> bool {
     .any(|w| {
         low.split(|c: char| !c.is_ascii_alphanumeric())
             .any(|x| x.starts_with(w))
-    });
-    (named || message.contains(v)) && (verdict || message.contains("://"))
+    })
 }
 
 /// The variable or flag a shown entry value is held by (`ODOO_URL` of `` `ODOO_URL=x` ``,

@@ -321,7 +321,7 @@ fn ev(l: &Launch, source: Source, text: String) -> Evidence {
 }
 
 /// What the disk says about a value that looks like a path.
-fn path_fact(value: &str, cwd: Option<&Path>) -> Option<String> {
+pub(super) fn path_fact(value: &str, cwd: Option<&Path>) -> Option<String> {
     let looks = value.starts_with('/') || value.starts_with('.') || value.starts_with("~/");
     if !looks || value.contains("://") {
         return None;
@@ -413,7 +413,14 @@ pub(super) fn value_hit(i: usize, l: &Launch, setting: &Setting) -> Option<Hit> 
             Some(it) => format!("the server rejects {}: {it}", g.shown),
             None => format!("the server rejects {}", g.shown),
         };
+        let as_url = super::url_rows::path_for_url(line, &g.value);
         let next = match &it {
+            _ if as_url.is_some() => format!(
+                "write {} in {place} as a URL with its scheme, not a file's path{}: the server says \"{}\"",
+                g.shown,
+                as_url.unwrap_or_default(),
+                text::quote(line.trim())
+            ),
             Some(it) => format!("change {} in {place}: the server says {it}", g.shown),
             None => format!(
                 "change {} in {place}: the server says \"{}\"",

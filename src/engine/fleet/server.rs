@@ -66,6 +66,10 @@ pub(crate) fn prepare(resolved: &Resolved, opts: &FleetOptions, position: u64) -
     let target_text = resolved.target.describe(&redactor);
     let mut setting = Setting::of(&resolved.target, protocol, &redactor);
     setting.entry = resolved.entry.is_some();
+    if let Some(c) = &opts.attempt.call {
+        setting.call_words = crate::engine::diagnosis::call_words(&c.arguments, &redactor);
+        setting.call_tool = Some(c.name.clone());
+    }
     let mut attempt = opts.attempt.clone();
     attempt.protocol = protocol;
     attempt.redactor = redactor;
