@@ -204,6 +204,30 @@ fn a_not_found_line_beside_a_variable_at_a_missing_path_names_the_variable() {
     ));
     assert_eq!(r.0, Some(1), "{:#?}", r.1);
     assert!(r.1.iter().all(|d| d["id"] != "missing-file"), "{:#?}", r.1);
+    // The same as a bare command (`probe -- CMD` with the variable in its environment, as
+    // stop 41's corpus runs it): named too (was cause-unknown); `XDG_CONFIG_HOME` at a missing
+    // folder, every shell's, never.
+    let r = run_diagnoses(
+        probe(&["credentials-path"])
+            .env("GDRIVE_CREDENTIALS_PATH", &creds)
+            .env("XDG_CONFIG_HOME", dir.path().join("nothing")),
+    );
+    assert_top(
+        "gdrive bare",
+        &r,
+        "missing-file",
+        &["point `GDRIVE_CREDENTIALS_PATH` at a file that exists"],
+    );
+    let r = run_diagnoses(
+        probe(&["credentials-path"])
+            .env_remove("GDRIVE_CREDENTIALS_PATH")
+            .env("XDG_CONFIG_HOME", dir.path().join("nothing")),
+    );
+    assert!(
+        r.1.iter().all(|d| !next(d).contains("XDG_CONFIG_HOME")),
+        "{:#?}",
+        r.1
+    );
     // Look-alike: the file there, it serves.
     std::fs::write(dir.path().join("creds.json"), "{}").expect("write");
     let r = run_diagnoses(&mut entry_probe(

@@ -57,8 +57,10 @@ fn absent_line<'a>(lines: &[&'a str]) -> Option<&'a str> {
 /// The row (`Key::LastWordsNotFoundAndEntryPathAbsent`).
 pub(super) fn row(lines: &[&str], s: &Setting) -> Option<Found> {
     // A bare command inherits the caller's whole environment (`XDG_CONFIG_HOME` at a folder
-    // not made yet): no variable of it is the entry's.
-    s.given_env.as_ref()?;
+    // not made yet, terraform's `TF_CLI_CONFIG_FILE`): of it, only a variable the server's
+    // installed source reads (an experiment), never one every shell or host has.
+    let bare = s.given_env.is_none();
+    let read = |k: &str| super::env_rows::scanned(s).is_some_and(|x| x.read(k).is_some());
     let line = absent_line(lines)?;
     let said: Vec<String> = line
         .split(|c: char| !c.is_ascii_alphanumeric())
@@ -70,7 +72,9 @@ pub(super) fn row(lines: &[&str], s: &Setting) -> Option<Found> {
         .map(|(_, h)| h.clone())
         .or_else(|| std::env::var("HOME").ok());
     let (k, shown, path) = entry_env(s).find_map(|(k, v)| {
-        if !name_words(k).iter().any(|w| said.contains(w)) {
+        if !name_words(k).iter().any(|w| said.contains(w))
+            || (bare && (super::model::is_standard_env(k) || !read(k)))
+        {
             return None;
         }
         if v.contains(MASK) || is_secret_name(k) {
