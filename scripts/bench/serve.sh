@@ -3,7 +3,8 @@
 #   1. memory over a long run: one flapping server (scripts/bench/sh-server.sh, exiting at its
 #      handshake) relaunched every 100 ms (`--interval 100ms --cap 100ms`) for SECONDS; serve's
 #      resident memory (VmRSS) and launches sampled every 10 s, then the growth per hour of the
-#      second half extrapolated to an hour and a week of the same;
+#      second half extrapolated to an hour and a week of the same (an upper bound: the growth
+#      in each third of the run is printed too, and it shrinks);
 #   2. CPU while idle: serve with 10 servers that stay up (no pings), CPU seconds (utime+stime
 #      from /proc) over 60 s after they connected;
 #   3. scrape time: 200 scrapes of /metrics (10 servers, then 100), median and p99 from curl.
@@ -78,6 +79,9 @@ awk -v hwm="$hwm" 'NR == 1 { next }
         printf "launches: %d in %d s (%.1f a second)\n", l[n], t[n], l[n] / t[n]
         printf "rss: %d KiB after 10 s, %d KiB at the end, peak %d KiB\n", r[3], r[n], hwm
         printf "growth over the second half: %.0f KiB an hour\n", slope
+        # A leak grows alike in each third; an allocator settling grows less in each.
+        a = int(n / 3) + 1; b = int(2 * n / 3) + 1
+        printf "growth by thirds after 10 s: %d, %d, %d KiB\n", r[a] - r[3], r[b] - r[a], r[n] - r[b]
         printf "extrapolated: %.1f MiB after an hour, %.1f MiB after a week\n", (r[n] + slope * (3600 - t[n]) / 3600) / 1024, (r[n] + slope * (604800 - t[n]) / 3600) / 1024
     }' "$work/memory.txt"
 fi
