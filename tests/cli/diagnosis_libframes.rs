@@ -13,6 +13,9 @@ const ENV: &[&str] = &[
     "LIBFRAMES_REGION",
     "LIBFRAMES_CONFIG_PATH",
     "LIBFRAMES_PORT",
+    "LIBFRAMES_DATABASE_URL",
+    "LIBFRAMES_DB_PATH",
+    "LIBFRAMES_HOOK_PATH",
     "LIBFRAMES_LOG_LEVEL",
     "LIBFRAMES_DB_HOST",
     "AWS_REGION",
@@ -148,4 +151,74 @@ fn a_convict_settings_path_is_the_variable_its_schema_binds() {
     let (code, d) = run("plain-path-error", &[("LIBFRAMES_PORT", "8080")]);
     assert_eq!(code, Some(1), "{d:#?}");
     assert_eq!(d[0]["id"], "crash", "{d:#?}");
+}
+
+#[test]
+fn nodes_own_check_under_a_packages_line_is_the_unset_variable_the_server_hands_it() {
+    // sequelize 6's `new Sequelize(process.env.X)` unset: `url.parse` throws Node's
+    // ERR_INVALID_ARG_TYPE under sequelize's line, which reads no variable; the server's does.
+    let (code, d) = run("sequelize-unset", &[]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "missing-env-var", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.starts_with("set `LIBFRAMES_DATABASE_URL` in "),
+        "{next}"
+    );
+    let (code, d) = run(
+        "sequelize-unset",
+        &[("LIBFRAMES_DATABASE_URL", "postgres://u@127.0.0.1:5432/db")],
+    );
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+#[test]
+fn js_yamls_exception_in_the_file_a_variable_names_is_that_files_yaml() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bad = dir.path().join("config.yaml");
+    std::fs::write(&bad, "a: 1\nb:\n\t- x\n").expect("write");
+    let bad = bad.display().to_string();
+    let (code, d) = run("yaml-config", &[("LIBFRAMES_CONFIG_PATH", &bad)]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "bad-argument", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.starts_with(&format!("fix the YAML in `{bad}`")),
+        "{next}"
+    );
+    assert!(
+        next.contains("(line 3, column 1; YAML indents with spaces, never tabs)"),
+        "{next}"
+    );
+    // Healthy: spaces.
+    let good = dir.path().join("good.yaml");
+    std::fs::write(&good, "a: 1\nb:\n  - x\n").expect("write");
+    let good = good.display().to_string();
+    let (code, d) = run("yaml-config", &[("LIBFRAMES_CONFIG_PATH", &good)]);
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+#[test]
+fn sqlite_unable_to_open_a_file_that_must_exist_names_the_database_path() {
+    // better-sqlite3's `fileMustExist`: the folder is there, the file is not. A list of paths
+    // the environment holds beside it (`PYENV_HOOK_PATH=/a:/b`) is no database path.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("app.db").display().to_string();
+    let list = format!("{}/nope.d:/nowhere/hooks", dir.path().display());
+    let (code, d) = run(
+        "sqlite-mustexist",
+        &[("LIBFRAMES_DB_PATH", &db), ("LIBFRAMES_HOOK_PATH", &list)],
+    );
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert_eq!(d[0]["id"], "missing-file", "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(
+        next.starts_with(&format!(
+            "point `LIBFRAMES_DB_PATH={db}` at the database file"
+        )),
+        "{next}"
+    );
+    std::fs::write(&db, "").expect("write");
+    let (code, d) = run("sqlite-mustexist", &[("LIBFRAMES_DB_PATH", &db)]);
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
 }

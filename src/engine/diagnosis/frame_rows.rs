@@ -149,11 +149,21 @@ pub(super) fn undefined_argument(facts: &[Fact], lines: &[&str], s: &Setting) ->
             None => (refused_by_library(facts, lines)?, true),
         },
     };
-    let (file, n, src) = source_at(lines, own)?;
-    let unset: Vec<&str> = env_reads(&src)
-        .into_iter()
-        .filter(|v| !is_set(s, v) && !defaulted(&src, v))
-        .collect();
+    let unset_on = |src: &str| -> Vec<String> {
+        env_reads(src)
+            .into_iter()
+            .filter(|v| !is_set(s, v) && !defaulted(src, v))
+            .map(str::to_string)
+            .collect()
+    };
+    let (mut file, mut n, mut src) = source_at(lines, own)?;
+    let mut unset = unset_on(&src);
+    // Node's own check raised under a package's line (sequelize's `url.parse(database)` handed
+    // `new Sequelize(process.env.DATABASE_URL)` unset): the server's line that called it.
+    if unset.is_empty() && !own && file.contains("/node_modules/") {
+        (file, n, src) = source_at(lines, true)?;
+        unset = unset_on(&src);
+    }
     let [var] = unset.as_slice() else {
         return None;
     };

@@ -31,7 +31,8 @@ fn database_path(v: &str) -> Option<&str> {
     if let Some(p) = v.strip_prefix("file:") {
         return Some(p.trim_start_matches("//")).filter(|p| !p.is_empty());
     }
-    (!v.contains("://") && !v.starts_with('-') && (v.contains('/') || v.contains('.'))).then_some(v)
+    // A list of paths (`PYENV_HOOK_PATH=/a/pyenv.d:/b/pyenv.d`) is none.
+    (!v.contains(':') && !v.starts_with('-') && (v.contains('/') || v.contains('.'))).then_some(v)
 }
 
 /// Whether a value is a database's: a SQLite URL, a database file's extension, or a name that
@@ -97,7 +98,16 @@ pub(super) fn row(lines: &[&str], s: &Setting) -> Option<Found> {
             .into_iter()
             .filter_map(|(shown, v)| {
                 let p = resolved(database_path(&v)?, s);
-                let why = unopenable(&p)?;
+                // A database's own value where nothing is, in a folder that exists: opened
+                // without creating it (better-sqlite3's `fileMustExist`, a read-only open).
+                let why = unopenable(&p).or_else(|| {
+                    (database_like(&shown, &v) && !p.exists()).then(|| {
+                        format!(
+                            "no file is at {}, and the server opens it without creating it",
+                            p.display()
+                        )
+                    })
+                })?;
                 Some((
                     shown.clone(),
                     p.display().to_string(),
@@ -119,7 +129,9 @@ pub(super) fn row(lines: &[&str], s: &Setting) -> Option<Found> {
             _ => return None,
         };
         let quoted = cut(line.trim());
-        let next = if why.ends_with("is a folder, not a file") {
+        let next = if why.starts_with("no file is at") {
+            format!("point {shown} at the database file, one that exists: {why} (SQLite says \"{CANTOPEN}\")")
+        } else if why.ends_with("is a folder, not a file") {
             format!("point {shown} at a database file, not a folder (`{path}/NAME.db`): SQLite says \"{CANTOPEN}\" and {why}")
         } else {
             format!("create the folder of {shown}, or point it at a path whose folder exists: {why}, and SQLite creates the database file, never its folder")
@@ -189,6 +201,8 @@ mod tests {
         assert_eq!(database_path("/data/app.db"), Some("/data/app.db"));
         assert_eq!(database_path("postgresql://h/db"), None);
         assert_eq!(database_path("sqlite://"), None);
+        // A list of paths is none.
+        assert_eq!(database_path("/root/.pyenv/pyenv.d:/etc/pyenv.d"), None);
         assert_eq!(
             socket_path("unix:///var/run/docker.sock"),
             Some("/var/run/docker.sock")

@@ -39,6 +39,13 @@ const PARSERS: &[Parser] = &[
         format: "YAML",
         extensions: YAML,
     },
+    // js-yaml 4's `YAMLException: MESSAGE (LINE:COLUMN)`, its snippet under it.
+    Parser {
+        types: &["YAMLException"],
+        within: &[],
+        format: "YAML",
+        extensions: YAML,
+    },
     Parser {
         types: &["json.decoder.JSONDecodeError", "json.JSONDecodeError"],
         within: &[],
@@ -79,6 +86,16 @@ fn yaml_mark(line: &str) -> Option<(&str, &str)> {
     at.starts_with("line ").then_some((path, at))
 }
 
+/// js-yaml's place at the end of its head (`YAMLException: ... (3:1)`), as PyYAML's mark
+/// says it: `line 3, column 1`.
+fn js_yaml_at(head: &str) -> Option<String> {
+    let rest = head.strip_prefix("YAMLException: ")?;
+    let (_, tail) = rest.trim_end().strip_suffix(')')?.rsplit_once(" (")?;
+    let (line, column) = tail.split_once(':')?;
+    let (line, column): (u32, u32) = (line.parse().ok()?, column.parse().ok()?);
+    Some(format!("line {line}, column {column}"))
+}
+
 /// `v` as the server opens it: a relative path under the folder it starts in.
 fn resolve(v: &str, s: &Setting) -> Option<PathBuf> {
     let p = Path::new(v);
@@ -100,10 +117,12 @@ pub(super) fn row(lines: &[&str], s: &Setting) -> Option<Found> {
     let head = lines[i].trim();
     // PyYAML's lines under its head: the problem (`found character '\t' that cannot start any
     // token`) and the mark of each (the last one is where it stopped).
+    // js-yaml's are its snippet (` 3 | →- x`), not a problem or a mark: its head says where.
+    let js_yaml = js_yaml_at(head);
     let under: Vec<&str> = lines[i + 1..]
         .iter()
         .take_while(|l| !l.trim().is_empty() && !l.starts_with("Traceback"))
-        .take(6)
+        .take(if js_yaml.is_some() { 0 } else { 6 })
         .copied()
         .collect();
     let mark = under.iter().rev().find_map(|l| yaml_mark(l));
@@ -128,11 +147,12 @@ pub(super) fn row(lines: &[&str], s: &Setting) -> Option<Found> {
         .find(|l| yaml_mark(l).is_none())
         .map(|l| format!(": {l}"))
         .unwrap_or_default();
-    let tab = if problem.contains("'\\t'") {
+    let tab = if problem.contains("'\\t'") || head.contains("tab characters") {
         "YAML indents with spaces, never tabs"
     } else {
         ""
     };
+    let mark = mark.or(js_yaml.as_ref().map(|at| ("", at.as_str())));
     let at = match mark {
         Some((_, at)) if !tab.is_empty() => format!(" ({at}; {tab})"),
         Some((_, at)) => format!(" ({at})"),
@@ -172,6 +192,11 @@ mod tests {
 
     #[test]
     fn a_parsers_type_is_known_by_its_full_name_and_nodes_by_its_words() {
+        assert_eq!(
+            js_yaml_at("YAMLException: bad indentation of a mapping entry (2:5)").as_deref(),
+            Some("line 2, column 5")
+        );
+        assert_eq!(js_yaml_at("YAMLException: no place (here)"), None);
         for (line, format) in [
             ("yaml.scanner.ScannerError: while scanning for the next token", "YAML"),
             (
@@ -179,6 +204,10 @@ mod tests {
                 "JSON",
             ),
             ("tomllib.TOMLDecodeError: Invalid value (at line 1, column 8)", "TOML"),
+            (
+                "YAMLException: tab characters must not be used in indentation (3:1)",
+                "YAML",
+            ),
             (
                 "SyntaxError: Expected double-quoted property name in JSON at position 11",
                 "JSON",
