@@ -273,3 +273,15 @@ fn aiohttp_and_grpc_refused_are_tested_at_the_entrys_address() {
         assert_eq!((code, d.len()), (Some(0), 0), "{mode}: {d:#?}");
     }
 }
+
+#[test]
+fn an_argument_that_heads_the_exceptions_dotted_path_is_not_the_fault() {
+    // `pylibs.py redis`: `redis.exceptions.AuthenticationError` names no argument.
+    let (code, d) = run("redis", &[]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    assert!(
+        d.iter()
+            .all(|x| !field(x, "next_step").contains("the argument `redis`")),
+        "{d:#?}"
+    );
+}

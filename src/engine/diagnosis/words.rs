@@ -190,7 +190,16 @@ fn find_word(line: &str, value: &str) -> Option<usize> {
         let before = line[..start].chars().next_back();
         let after = line[end..].chars().next();
         let ok_before = before.is_none_or(|c| !(inner(c) || c == '.'));
-        let ok_after = after.is_none_or(|c| !inner(c));
+        // A full stop then a name is a dotted path the value only begins (`redis` in
+        // `redis.exceptions.AuthenticationError`), not the value.
+        let mut past = line[end..].chars().skip(1);
+        let ok_after = after.is_none_or(|c| {
+            !inner(c)
+                && (c != '.'
+                    || past
+                        .next()
+                        .is_none_or(|d| !(d.is_alphanumeric() || d == '_')))
+        });
         let in_prose = plain_word(value)
             && line[..start].ends_with(' ')
             && line[..start]
@@ -619,4 +628,17 @@ fn flag_offered(line: &str, setting: &Setting) -> Option<String> {
                 .any(|a| a == w || a.starts_with(&format!("{w}=")))
         })
         .map(str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::find_word;
+
+    #[test]
+    fn a_value_is_a_whole_word_not_the_head_of_a_dotted_path() {
+        let line = "redis.exceptions.AuthenticationError: invalid username-password pair";
+        assert_eq!(find_word(line, "redis"), None);
+        assert_eq!(find_word("cannot open /srv/data.", "/srv/data"), Some(12));
+        assert_eq!(find_word("Unknown mode: fast. Use slow", "fast"), Some(14));
+    }
 }
