@@ -16,6 +16,7 @@ const ENV: &[&str] = &[
     "LIBFRAMES_DATABASE_URL",
     "LIBFRAMES_DB_PATH",
     "LIBFRAMES_HOOK_PATH",
+    "LIBFRAMES_DEBUG",
     "LIBFRAMES_LOG_LEVEL",
     "LIBFRAMES_DB_HOST",
     "AWS_REGION",
@@ -220,5 +221,18 @@ fn sqlite_unable_to_open_a_file_that_must_exist_names_the_database_path() {
     );
     std::fs::write(&db, "").expect("write");
     let (code, d) = run("sqlite-mustexist", &[("LIBFRAMES_DB_PATH", &db)]);
+    assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
+}
+
+#[test]
+fn a_librarys_refusal_naming_a_set_variables_word_is_not_the_unset_one_beside_it() {
+    // The calling line reads LIBFRAMES_DEBUG (unset, optional) and LIBFRAMES_REGION=xx; the
+    // library says `region must be one of us, eu`: never "set LIBFRAMES_DEBUG".
+    let (code, d) = run("option-refused", &[("LIBFRAMES_REGION", "xx")]);
+    assert_eq!(code, Some(1), "{d:#?}");
+    let next = field(&d[0], "next_step");
+    assert!(!next.contains("LIBFRAMES_DEBUG"), "{next}");
+    assert!(next.contains("`LIBFRAMES_REGION`"), "{next}");
+    let (code, d) = run("option-refused", &[("LIBFRAMES_REGION", "eu")]);
     assert_eq!((code, d.len()), (Some(0), 0), "{d:#?}");
 }

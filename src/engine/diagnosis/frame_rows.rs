@@ -142,11 +142,11 @@ pub(super) fn undefined_argument(facts: &[Fact], lines: &[&str], s: &Setting) ->
                             && message.contains(" of undefined")))
         })
     };
-    let (f, own) = match f {
-        Some(f) => (f, false),
+    let (f, own, refused) = match f {
+        Some(f) => (f, false, false),
         None => match read() {
-            Some(f) => (f, true),
-            None => (refused_by_library(facts, lines)?, true),
+            Some(f) => (f, true, false),
+            None => (refused_by_library(facts, lines)?, true, true),
         },
     };
     let unset_on = |src: &str| -> Vec<String> {
@@ -167,6 +167,30 @@ pub(super) fn undefined_argument(facts: &[Fact], lines: &[&str], s: &Setting) ->
     let [var] = unset.as_slice() else {
         return None;
     };
+    // A library's refusal that names a set variable of that line by a word of its name
+    // (`region must be one of us, eu` under `init({ debug: env.ZOO_DEBUG, region:
+    // env.ZOO_REGION })` with ZOO_REGION=xx) is about that value, not the unset one, unless it
+    // says a value was not given (`undefined`).
+    if refused && !f.message().is_some_and(|m| m.contains("undefined")) {
+        let words: Vec<String> = f
+            .message()
+            .unwrap_or_default()
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .map(str::to_ascii_lowercase)
+            .collect();
+        let names_set = env_reads(&src)
+            .into_iter()
+            .filter(|v| is_set(s, v))
+            .any(|v| {
+                v.split('_')
+                    .skip(1)
+                    .filter(|p| p.len() >= 4)
+                    .any(|p| words.contains(&p.to_ascii_lowercase()))
+            });
+        if names_set {
+            return None;
+        }
+    }
     let env = super::words::terms("the entry's `env`", s);
     let error = cut(&f.quoted());
     Some(Found {
