@@ -435,10 +435,10 @@ fn refused_here(port: u16) -> bool {
 fn a_refusal_at_a_port_the_entry_does_not_give_names_that_port_and_the_flag_that_sets_it() {
     // mcp-server-rabbitmq: `--port` is the broker's, its tools ask the management API at
     // `--api-port`'s default (15671 there, 47911 in the fixture), a text result not isError.
-    if !refused_here(47911) {
-        eprintln!("skipped: something listens on 127.0.0.1:47911");
-        return;
-    }
+    assert!(
+        refused_here(47911),
+        "something listens on 127.0.0.1:47911: this test needs it free (the fixture's default port)"
+    );
     let broker = free_port().to_string();
     let py = calls("py");
     let out = probe(
@@ -482,10 +482,10 @@ fn a_refusal_at_a_port_the_entry_does_not_give_names_that_port_and_the_flag_that
 fn an_is_error_naming_a_pool_address_the_entry_lacks_is_the_servers_default_and_its_variable() {
     // mcp-obsidian: requests' `HTTPSConnectionPool(host='127.0.0.1', port=27124)` in an
     // isError result; the entry gives no address; OBSIDIAN_PORT (VAULT_PORT here) sets it.
-    if !refused_here(47912) {
-        eprintln!("skipped: something listens on 127.0.0.1:47912");
-        return;
-    }
+    assert!(
+        refused_here(47912),
+        "something listens on 127.0.0.1:47912: this test needs it free (the fixture's default port)"
+    );
     let py = calls("py");
     let call = "obsidian_list_files_in_vault";
     let out = probe(call, &["python3", &py, "vault"], &[("VAULT_KEY", SECRET)]);
@@ -651,10 +651,10 @@ fn a_call_failing_where_its_stderr_refuses_a_value_without_scheme_names_the_sour
 fn a_fetch_failed_with_no_address_tries_the_default_url_the_source_writes() {
     // prometheus-mcp: PROMETHEUS_URL unset, `fetch failed` on the call (undici: the code only
     // in its cause); the source's `process.env.PROMETHEUS_URL || "http://localhost:9090"`.
-    if !refused_here(47913) {
-        eprintln!("skipped: something listens on 127.0.0.1:47913");
-        return;
-    }
+    assert!(
+        refused_here(47913),
+        "something listens on 127.0.0.1:47913: this test needs it free (the fixture's default port)"
+    );
     let mjs = calls("mjs");
     let out = probe("prom_build_info", &["node", &mjs, "promfetch"], &[]);
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
