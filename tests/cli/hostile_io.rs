@@ -56,6 +56,11 @@ pub(crate) fn flood_peak_kb() -> u64 {
             .max()
             .unwrap_or(0);
         assert!(healthy > 0, "no peak measured for the healthy baseline");
+        // The baseline is itself bounded, so a bloated healthy path cannot loosen every bound.
+        assert!(
+            healthy < 64 * 1024,
+            "the healthy baseline peaked at {healthy} KB"
+        );
         healthy
     }) + FLOOD_MARGIN_KB
 }
