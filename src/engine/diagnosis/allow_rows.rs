@@ -12,6 +12,7 @@ use super::given::entry_env;
 use super::model::{cut, Diagnosis, Evidence, Setting, Source};
 use super::structured::{stderr_lines, Key};
 use super::table::{Confidence, Id};
+use super::text::has_word;
 use super::words::terms;
 use crate::engine::probe::Launch;
 use crate::engine::redact::{Redactor, MASK};
@@ -44,18 +45,6 @@ const REFUSALS: &[&str] = &[
     "not whitelisted",
     "not allowlisted",
 ];
-
-/// Whether `word` is in `text` as a word of its own.
-fn has_word(text: &str, word: &str) -> bool {
-    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.';
-    text.match_indices(word).any(|(at, _)| {
-        text[..at].chars().next_back().is_none_or(|c| !ident(c))
-            && text[at + word.len()..]
-                .chars()
-                .next()
-                .is_none_or(|c| !ident(c))
-    })
-}
 
 /// The items of a list value (`ls,cat`, `ls, cat`): two or more, each a word.
 fn items(v: &str) -> Option<Vec<&str>> {
@@ -110,12 +99,14 @@ pub(crate) fn call_word_not_listed(launches: &[Launch], s: &Setting) -> Option<(
         .find(|t| {
             t.len() <= 512
                 && refusing(t)
-                && s.call_words.iter().any(|w| w.len() >= 2 && has_word(t, w))
+                && s.call_words
+                    .iter()
+                    .any(|w| w.len() >= 2 && has_word(t, w, &['.']))
         })?;
     let word = s
         .call_words
         .iter()
-        .find(|w| w.len() >= 2 && !w.contains(MASK) && has_word(said, w))?;
+        .find(|w| w.len() >= 2 && !w.contains(MASK) && has_word(said, w, &['.']))?;
     let lists: Vec<(&String, &String)> = entry_env(s)
         .filter_map(|(k, v)| {
             let it = items(v)?;

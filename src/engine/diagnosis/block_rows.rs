@@ -11,6 +11,7 @@
 use super::given::entry_values;
 use super::model::{cut, Found, Setting, Source};
 use super::table::Id;
+use super::text::has_word;
 use super::words::{path_fact, terms};
 use crate::engine::redact::MASK;
 
@@ -85,18 +86,6 @@ fn find<'a>(secs: &'a [Section], labels: &[&str]) -> Option<&'a Section> {
         .find(|s| labels.iter().any(|l| s.label.eq_ignore_ascii_case(l)))
 }
 
-/// Whether `word` is in `text` as a word of its own.
-fn has_word(text: &str, word: &str) -> bool {
-    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
-    text.match_indices(word).any(|(at, _)| {
-        text[..at].chars().next_back().is_none_or(|c| !ident(c))
-            && text[at + word.len()..]
-                .chars()
-                .next()
-                .is_none_or(|c| !ident(c))
-    })
-}
-
 /// The row: a block whose detected value is one of the entry's values, or whose problem names
 /// a flag the entry passes.
 pub(super) fn row(lines: &[&str], s: &Setting) -> Option<Found> {
@@ -129,7 +118,7 @@ pub(super) fn row(lines: &[&str], s: &Setting) -> Option<Found> {
                 t.starts_with("--")
                     && t.split([' ', '='])
                         .next()
-                        .is_some_and(|f| f.len() >= 3 && has_word(&problem_text, f))
+                        .is_some_and(|f| f.len() >= 3 && has_word(&problem_text, f, &[]))
             })
             .map(|(shown, v)| (shown.clone(), v.clone()))
     };

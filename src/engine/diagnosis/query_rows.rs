@@ -10,6 +10,7 @@
 use super::given::entry_env;
 use super::model::{cut, Found, Setting, Source};
 use super::table::Id;
+use super::text::has_word;
 use super::words::terms;
 use crate::engine::redact::MASK;
 
@@ -45,22 +46,10 @@ fn query_of(v: &str) -> Vec<(&str, &str)> {
         .collect()
 }
 
-/// Whether `word` is in `line` as a word of its own (not a part of an identifier).
-fn has_word(line: &str, word: &str) -> bool {
-    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
-    line.match_indices(word).any(|(at, _)| {
-        line[..at].chars().next_back().is_none_or(|c| !ident(c))
-            && line[at + word.len()..]
-                .chars()
-                .next()
-                .is_none_or(|c| !ident(c))
-    })
-}
-
 /// Whether a line refuses: a refusal word, or `not supported` / `not a valid`.
 fn refuses(line: &str) -> bool {
     let low = line.to_ascii_lowercase();
-    REFUSED.iter().any(|w| has_word(&low, w))
+    REFUSED.iter().any(|w| has_word(&low, w, &[]))
         || low.contains("not supported")
         || low.contains("not a valid")
 }
@@ -140,10 +129,10 @@ pub(super) fn row(lines: &[&str], s: &Setting) -> Option<Found> {
             continue;
         }
         let Some((holder, key, value)) = holders.iter().find(|(_, k, x)| {
-            has_word(t, k)
+            has_word(t, k, &[])
                 && (t.contains(&format!("'{x}'"))
                     || t.contains(&format!("\"{x}\""))
-                    || has_word(t, x))
+                    || has_word(t, x, &[]))
         }) else {
             continue;
         };

@@ -6,6 +6,19 @@ use super::table::Name;
 /// The longest quoted line, in characters.
 pub(crate) const QUOTE_CHARS: usize = 240;
 
+/// Whether `word` stands in `text` as a word of its own: no letter, digit, `_` or `-` (nor any
+/// of `more`) touches it on either side.
+pub(crate) fn has_word(text: &str, word: &str, more: &[char]) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-' || more.contains(&c);
+    text.match_indices(word).any(|(at, _)| {
+        text[..at].chars().next_back().is_none_or(|c| !ident(c))
+            && text[at + word.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| !ident(c))
+    })
+}
+
 /// `line`, cut to [`QUOTE_CHARS`] characters (with `...`) and trimmed.
 pub(crate) fn quote(line: &str) -> String {
     let line = line.trim_end();

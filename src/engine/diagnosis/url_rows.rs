@@ -10,6 +10,7 @@ use super::evidence::{self, Fact};
 use super::given::entry_values;
 use super::model::{cut, Found, Setting, Source};
 use super::table::Id;
+use super::text::has_word;
 use crate::engine::redact::MASK;
 
 /// Whether a shown entry value names an address by its place: a part of its variable's name
@@ -398,15 +399,7 @@ fn judges(message: &str, shown: &str, v: &str) -> bool {
             .filter(|_| t.contains('='))
             .unwrap_or_default()
     };
-    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
-    let named = name.len() >= 3
-        && message.match_indices(name).any(|(at, _)| {
-            message[..at].chars().next_back().is_none_or(|c| !ident(c))
-                && message[at + name.len()..]
-                    .chars()
-                    .next()
-                    .is_none_or(|c| !ident(c))
-        });
+    let named = name.len() >= 3 && has_word(message, name, &[]);
     (named || message.contains(v)) && (verdict(message) || message.contains("://"))
 }
 
@@ -447,14 +440,7 @@ fn holder_name(shown: &str) -> Option<&str> {
 /// says it must start (or begin) with something, and shows a scheme (`ODOO_URL must start with
 /// http:// or https://`, mcp-server-odoo's check).
 fn demands_scheme(line: &str, name: &str) -> bool {
-    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
-    let named = line.match_indices(name).any(|(at, _)| {
-        line[..at].chars().next_back().is_none_or(|c| !ident(c))
-            && line[at + name.len()..]
-                .chars()
-                .next()
-                .is_none_or(|c| !ident(c))
-    });
+    let named = has_word(line, name, &[]);
     let low = line.to_ascii_lowercase();
     let starts = ["start with", "starts with", "begin with", "begins with"]
         .iter()
